@@ -1,0 +1,321 @@
+"""The pygame application: window, one loop of input → fixed steps → render, and run outputs.
+
+This module, :mod:`game.input_map` and :mod:`game.pygame_canvas` are the only ones that
+import pygame.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from game import hud, scenes
+from game.assets import AssetError
+from game.cli import RunOptions
+from game.clock import FixedStepClock
+from game.input_state import InputState, RawInput
+from game.profiling import PhaseTimer, format_summary
+from game.recording import Recorder, SceneStart, read_recording
+from game.scene import Autopilot, SceneConfig, SceneSpec, SceneView
+from game.trace import TraceWriter
+
+MAX_STEPS_PER_FRAME = 5
+MAX_FRAME_TIME = 0.25
+WINDOWED_FPS_CAP = 144
+
+
+@dataclass
+class ActiveScene:
+    """The scene being played: its spec, simulation, view and autopilot."""
+
+    spec: SceneSpec
+    sim: Any
+    view: SceneView
+    autopilot: Autopilot
+
+
+def build_scene(name: str, config: SceneConfig, size: tuple[int, int]) -> ActiveScene:
+    """Create a scene's simulation (loading its assets), view and autopilot."""
+    spec = scenes.load(name)
+    sim = spec.create(config)
+    view = spec.view(sim)
+    view.layout(size)
+    return ActiveScene(spec, sim, view, spec.autopilot(sim, config))
+
+
+class App:
+    """Owns the window and the loop; everything scene-specific is behind :class:`ActiveScene`."""
+
+    def __init__(self, options: RunOptions, first: ActiveScene, config: SceneConfig) -> None:
+        import pygame
+
+        from game.input_map import InputMapper
+        from game.pygame_canvas import PygameCanvas
+
+        self.pygame = pygame
+        self.options = options
+        self.config = config
+        self.scene = first
+        flags = 0 if options.headless else pygame.RESIZABLE
+        self.screen = pygame.display.set_mode(options.size, flags)
+        pygame.display.set_caption("Analytic two-bone IK")
+        self.canvas = PygameCanvas(self.screen)
+        self.mapper = InputMapper()
+        self.clock = FixedStepClock(config.dt, MAX_FRAME_TIME, MAX_STEPS_PER_FRAME)
+        self.timer = PhaseTimer()
+        self.frames = 0
+        self.steps = 0
+        self.paused = False
+        self.single_step = False
+        self.show_help = False
+        self.show_overlay = True
+        self.show_profiler = False
+        self.running = True
+        self.message = ""
+        self.pending: InputState | None = None
+        self.trace = TraceWriter(options.trace) if options.trace else None
+        self.recorder = Recorder(options.record) if options.record else None
+        self.replay: list[SceneStart | InputState] = []
+        self.screenshots_taken = 0
+        self._start_scene_outputs()
+
+    # -- scene lifecycle -------------------------------------------------------------------
+    def _start_scene_outputs(self) -> None:
+        if self.trace:
+            self.trace.header(self.scene.sim.trace_header())
+        if self.recorder:
+            self.recorder.scene(self.scene.spec.name, self.config.seed, self.options.hz)
+
+    def switch_scene(self, name: str) -> None:
+        """Start scene ``name`` fresh (a bad asset keeps the current scene and says why)."""
+        try:
+            self.scene = build_scene(name, self.config, self.screen.get_size())
+        except AssetError as exc:
+            self.message = f"cannot open {name}: {exc}"
+            return
+        self.message = ""
+        self._start_scene_outputs()
+
+    # -- one frame -------------------------------------------------------------------------
+    def _handle_global_keys(self, raw: RawInput) -> None:
+        names = scenes.available()
+        for key in raw.keys_pressed:
+            if key == "escape":
+                self.running = False
+            elif key == "f1":
+                self.show_help = not self.show_help
+            elif key == "o":
+                self.show_overlay = not self.show_overlay
+            elif key == "f3":
+                self.show_profiler = not self.show_profiler
+            elif key == "p":
+                self.paused = not self.paused
+            elif key == "period":
+                self.paused, self.single_step = True, True
+            elif key == "f12":
+                self.save_screenshot(None)
+            elif key.isdigit() and 1 <= int(key) <= len(names) and not self.replay:
+                self.switch_scene(names[int(key) - 1])
+        if raw.quit:
+            self.running = False
+        if raw.resized:
+            self.scene.view.layout(self.screen.get_size())
+        if raw.focus_lost and not self.options.headless and not self.options.autopilot:
+            self.paused = True
+
+    def _frame_input(self) -> InputState:
+        with self.timer.phase("input"):
+            raw = self.mapper.poll()
+            self._handle_global_keys(raw)
+            inp = self.scene.view.map_input(raw)
+            if self.pending is not None:
+                # one-shot actions from frames that ran no step are delivered now
+                inp = InputState(
+                    inp.pointer,
+                    inp.pointer_down,
+                    inp.move,
+                    inp.run,
+                    inp.climb,
+                    self.pending.actions + inp.actions,
+                    {**self.pending.values, **inp.values},
+                )
+                self.pending = None
+        return inp
+
+    def _next_step_input(self, frame_input: InputState, first: bool) -> InputState | None:
+        """The input of the next fixed step, or None when a replay has run out."""
+        if self.replay:
+            item = self.replay.pop(0)
+            while isinstance(item, SceneStart):
+                self.switch_scene(item.scene)
+                if not self.replay:
+                    return None
+                item = self.replay.pop(0)
+            return item
+        if self.options.replay:
+            return None
+        if self.options.autopilot:
+            return self.scene.autopilot.next_input(self.scene.sim)
+        return frame_input if first else frame_input.without_actions()
+
+    def _run_steps(self, frame_input: InputState, frame_time: float) -> None:
+        if self.paused:
+            count = 1 if self.single_step else 0
+            self.single_step = False
+        else:
+            count = self.clock.advance(frame_time)
+        if count == 0 and (frame_input.actions or frame_input.values):
+            self.pending = frame_input
+        for index in range(count):
+            inp = self._next_step_input(frame_input, index == 0)
+            if inp is None:
+                self.running = False
+                return
+            if self.recorder:
+                self.recorder.step(inp)
+            with self.timer.phase("sim"):
+                self.scene.sim.step(inp, self.config.dt, self.timer)
+            self.steps += 1
+            if self.trace:
+                self.trace.step(
+                    self.scene.sim.step_index,
+                    self.scene.sim.time,
+                    self.scene.sim.trace_characters(),
+                )
+
+    def _render(self, alpha: float, fps: float) -> None:
+        with self.timer.phase("render"):
+            self.scene.view.draw(self.canvas, alpha, self.timer)
+        with self.timer.phase("overlay"):
+            if self.show_overlay:
+                self.scene.view.draw_overlay(self.canvas, alpha)
+            hud.draw_tabs(self.canvas, scenes.available(), self.scene.spec.name, fps, self.paused)
+            if self.message:
+                hud.draw_message(self.canvas, self.message)
+            if self.show_help:
+                hud.draw_help(self.canvas, self.scene.spec.title, self.scene.spec.controls)
+        with self.timer.phase("render"):
+            self.pygame.display.flip()
+
+    def run(self) -> None:
+        """Play until Esc, window close, the frame limit or the end of a replay."""
+        wall = self.pygame.time.Clock()
+        previous = time.perf_counter()
+        fps = 0.0
+        while self.running:
+            frame_start = time.perf_counter()
+            if self.options.headless:
+                frame_time = self.config.dt  # virtual clock: one fixed step per frame
+            else:
+                frame_time = frame_start - previous
+            previous = frame_start
+            frame_input = self._frame_input()
+            self._run_steps(frame_input, frame_time)
+            if not self.running and self.frames > 0:
+                break
+            self._render(self.clock.alpha, fps)
+            self.frames += 1
+            record = self.timer.end_frame(time.perf_counter() - frame_start)
+            fps = (
+                0.9 * fps + 0.1 / max(record["frame"], 1e-6)
+                if fps
+                else 1.0 / max(record["frame"], 1e-6)
+            )
+            if self.options.frames is not None and self.frames >= self.options.frames:
+                break
+            if not self.options.headless:
+                wall.tick(WINDOWED_FPS_CAP)
+
+    # -- outputs ---------------------------------------------------------------------------
+    def save_screenshot(self, path: Path | None) -> Path:
+        """Save the current frame as PNG (F12 picks a numbered name in ``screenshots/``)."""
+        if path is None:
+            self.screenshots_taken += 1
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            path = Path("screenshots") / f"shot-{stamp}-{self.screenshots_taken}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.pygame.image.save(self.screen, str(path))
+        return path
+
+    def stats(self) -> dict[str, Any]:
+        """The stats file's object."""
+        sim = self.scene.sim
+        return {
+            "frames": self.frames,
+            "steps": self.steps,
+            "scene": self.scene.spec.name,
+            "ik": sim.counters.to_json(),
+            "timing_ms": self.timer.summary_ms(skip=min(5, max(self.frames - 1, 0))),
+            **sim.stats_sections(),
+        }
+
+    def close(self) -> None:
+        """Finish every output file (also on Ctrl-C or an exception)."""
+        if self.trace:
+            self.trace.close()
+            self.trace = None
+        if self.recorder:
+            self.recorder.close()
+            self.recorder = None
+
+
+def run(options: RunOptions) -> int:
+    """Run the demo with validated options; returns the process exit code."""
+    if options.headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ.setdefault("SDL_AUDIODRIVER", "disk")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    scene_name, seed, hz = options.scene, options.seed, options.hz
+    replay: list[SceneStart | InputState] = []
+    if options.replay:
+        try:
+            replay = read_recording(options.replay)
+        except (OSError, ValueError) as exc:
+            print(f"error: --replay: {exc}")
+            return 2
+        head = replay[0]
+        assert isinstance(head, SceneStart)
+        scene_name, seed, hz = head.scene, head.seed, head.hz
+        replay.pop(0)
+        options = _replace(options, scene=scene_name, seed=seed, hz=hz)
+    config = SceneConfig(dt=1.0 / hz, seed=seed, characters=options.characters)
+    try:
+        first = build_scene(scene_name, config, options.size)
+    except AssetError as exc:
+        print(f"error: bad asset: {exc}")
+        return 1
+
+    import pygame
+
+    pygame.display.init()
+    pygame.font.init()
+    app = App(options, first, config)
+    app.replay = replay
+    try:
+        app.run()
+    finally:
+        app.close()
+    if options.screenshot:
+        path = app.save_screenshot(options.screenshot)
+        print(f"Screenshot written to {path}")
+    stats = app.stats()
+    if options.stats:
+        options.stats.write_text(json.dumps(stats, indent=2) + "\n", encoding="utf-8")
+    if options.headless or options.announce_summary:
+        print(
+            f"{app.frames} frames, {app.steps} steps of {app.scene.spec.name!r}; "
+            f"{stats['ik']['solves']} IK solves, {stats['ik']['nan']} NaN"
+        )
+        print(format_summary(stats["timing_ms"]))
+    pygame.quit()
+    return 0
+
+
+def _replace(options: RunOptions, **changes: Any) -> RunOptions:
+    from dataclasses import replace
+
+    return replace(options, **changes)

@@ -1,0 +1,187 @@
+"""The renderer-neutral drawing interface (screen pixels) and a world-space pen on top of it.
+
+Scenes draw through :class:`Canvas`; :mod:`game.pygame_canvas` is the one pygame adapter.
+Angles passed to :meth:`Canvas.arc` are counter-clockwise as seen on screen, which is the
+same sense as world angles (y-up), so world angles pass through unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from game.camera import Camera2D
+from game.palette import Color
+
+Point = Sequence[float]
+
+
+class Canvas(Protocol):
+    """Immediate-mode drawing in screen pixels."""
+
+    @property
+    def size(self) -> tuple[int, int]: ...
+
+    def fill(self, color: Color) -> None: ...
+
+    def line(self, a: Point, b: Point, color: Color, width: int = 1) -> None: ...
+
+    def lines(
+        self, points: ArrayLike, color: Color, width: int = 1, closed: bool = False
+    ) -> None: ...
+
+    def segments(self, segments: ArrayLike, color: Color, width: int = 1) -> None:
+        """Many separate segments, shape ``(N, 2, 2)``, drawn aliased (cheap, for crowds)."""
+        ...
+
+    def circle(self, center: Point, radius: float, color: Color, width: int = 0) -> None: ...
+
+    def arc(
+        self, center: Point, radius: float, start: float, stop: float, color: Color, width: int = 1
+    ) -> None: ...
+
+    def polygon(self, points: ArrayLike, color: Color, width: int = 0) -> None: ...
+
+    def rect(
+        self, rect: Sequence[float], color: Color, width: int = 0, radius: int = 0
+    ) -> None: ...
+
+    def panel(self, rect: Sequence[float], color: Color, alpha: int) -> None:
+        """A translucent filled rectangle (HUD backgrounds)."""
+        ...
+
+    def text(
+        self,
+        pos: Point,
+        text: str,
+        color: Color,
+        size: int = 16,
+        anchor: str = "topleft",
+        bold: bool = False,
+    ) -> tuple[int, int]:
+        """Draw text anchored at ``pos`` (``topleft``, ``center``, ``midleft``, ...)."""
+        ...
+
+    def text_size(self, text: str, size: int = 16, bold: bool = False) -> tuple[int, int]: ...
+
+
+def dash_segments(a: Point, b: Point, dash: float, gap: float) -> np.ndarray:
+    """Segments of a dashed line from ``a`` to ``b``, shape ``(N, 2, 2)`` (pixels)."""
+    pa, pb = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    length = float(np.hypot(*(pb - pa)))
+    if length < 1e-9:
+        return np.empty((0, 2, 2))
+    period = dash + gap
+    starts = np.arange(0.0, length, period)
+    ends = np.minimum(starts + dash, length)
+    direction = (pb - pa) / length
+    return np.stack([pa + starts[:, None] * direction, pa + ends[:, None] * direction], axis=1)
+
+
+class WorldPen:
+    """Draws in world metres on a :class:`Canvas` through a :class:`Camera2D`."""
+
+    def __init__(self, canvas: Canvas, camera: Camera2D) -> None:
+        self.canvas = canvas
+        self.camera = camera
+
+    def px(self, p_w: ArrayLike) -> tuple[float, float]:
+        """One world point in pixels."""
+        x, y = self.camera.to_screen(p_w)
+        return float(x), float(y)
+
+    def line(self, a_w: ArrayLike, b_w: ArrayLike, color: Color, width: int = 1) -> None:
+        self.canvas.line(self.px(a_w), self.px(b_w), color, width)
+
+    def polyline(
+        self, points_w: ArrayLike, color: Color, width: int = 1, closed: bool = False
+    ) -> None:
+        self.canvas.lines(self.camera.to_screen(points_w), color, width, closed)
+
+    def polygon(self, points_w: ArrayLike, color: Color, width: int = 0) -> None:
+        self.canvas.polygon(self.camera.to_screen(points_w), color, width)
+
+    def dashed(
+        self,
+        a_w: ArrayLike,
+        b_w: ArrayLike,
+        color: Color,
+        width: int = 2,
+        dash_px: float = 9.0,
+        gap_px: float = 6.0,
+    ) -> None:
+        segs = dash_segments(self.px(a_w), self.px(b_w), dash_px, gap_px)
+        if len(segs):
+            self.canvas.segments(segs, color, width)
+
+    def circle(self, center_w: ArrayLike, radius_w: float, color: Color, width: int = 1) -> None:
+        self.canvas.circle(self.px(center_w), self.camera.length_px(radius_w), color, width)
+
+    def disc(self, center_w: ArrayLike, radius_px: float, color: Color) -> None:
+        self.canvas.circle(self.px(center_w), radius_px, color, 0)
+
+    def ring_px(self, center_w: ArrayLike, radius_px: float, color: Color, width: int = 2) -> None:
+        self.canvas.circle(self.px(center_w), radius_px, color, width)
+
+    def arc(
+        self,
+        center_w: ArrayLike,
+        radius_w: float,
+        start: float,
+        stop: float,
+        color: Color,
+        width: int = 1,
+    ) -> None:
+        """Arc counter-clockwise from world angle ``start`` to ``stop``."""
+        if stop < start:
+            start, stop = stop, start
+        self.canvas.arc(
+            self.px(center_w), self.camera.length_px(radius_w), start, stop, color, width
+        )
+
+    def cross(self, center_w: ArrayLike, size_px: float, color: Color, width: int = 3) -> None:
+        """An ✕ marker of half-size ``size_px``."""
+        x, y = self.px(center_w)
+        s = size_px
+        self.canvas.line((x - s, y - s), (x + s, y + s), color, width)
+        self.canvas.line((x - s, y + s), (x + s, y - s), color, width)
+
+    def bone(
+        self,
+        a_w: ArrayLike,
+        b_w: ArrayLike,
+        color: Color,
+        width_a_px: float,
+        width_b_px: float,
+        outline: Color | None = None,
+    ) -> None:
+        """A tapered capsule from ``a`` (width ``width_a_px``) to ``b``."""
+        a = np.array(self.px(a_w))
+        b = np.array(self.px(b_w))
+        along = b - a
+        length = float(np.hypot(*along))
+        ra, rb = width_a_px / 2.0, width_b_px / 2.0
+        if length > 1e-6:
+            normal = np.array([-along[1], along[0]]) / length
+            quad = np.array([a + normal * ra, b + normal * rb, b - normal * rb, a - normal * ra])
+            self.canvas.polygon(quad, color)
+            if outline is not None:
+                self.canvas.line(tuple(quad[0]), tuple(quad[1]), outline, 1)
+                self.canvas.line(tuple(quad[2]), tuple(quad[3]), outline, 1)
+        self.canvas.circle(tuple(a), ra, color)
+        self.canvas.circle(tuple(b), rb, color)
+
+    def text(
+        self,
+        p_w: ArrayLike,
+        text: str,
+        color: Color,
+        size: int = 15,
+        anchor: str = "center",
+        offset_px: tuple[float, float] = (0.0, 0.0),
+    ) -> None:
+        x, y = self.px(p_w)
+        self.canvas.text((x + offset_px[0], y + offset_px[1]), text, color, size, anchor)

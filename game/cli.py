@@ -1,0 +1,200 @@
+"""The command line: parse and validate every option before any frame runs.
+
+Exit codes: 0 success, 1 a bad asset (reported before a window opens), 2 bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from game import scenes
+
+HEADLESS_DEFAULT_FRAMES = 600
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """Validated command-line options."""
+
+    scene: str
+    headless: bool
+    frames: int | None
+    autopilot: bool
+    screenshot: Path | None
+    stats: Path | None
+    trace: Path | None
+    seed: int
+    hz: int
+    record: Path | None
+    replay: Path | None
+    characters: int | None
+    size: tuple[int, int]
+    announce_summary: bool = False
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number > 0, got {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number > 0, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value}")
+    return value
+
+
+def _hz(text: str) -> int:
+    value = _positive_int(text)
+    if not 10 <= value <= 1000:
+        raise argparse.ArgumentTypeError(
+            f"expected a rate from 10 to 1000 steps per second, got {value}"
+        )
+    return value
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected WIDTHxHEIGHT such as 1280x720, got {text!r}"
+        ) from None
+    if not (320 <= w <= 8192 and 240 <= h <= 8192):
+        raise argparse.ArgumentTypeError(f"expected a size from 320x240 to 8192x8192, got {text!r}")
+    return w, h
+
+
+def check_writable(path: Path) -> str | None:
+    """Why ``path`` cannot be written as an output file, or None if it can.
+
+    Creates missing parent folders; probes with a temporary file so nothing existing is
+    touched.
+    """
+    if path.is_dir():
+        return f"{path} is a directory, expected a file path"
+    parent = path.parent if str(path.parent) else Path(".")
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=parent, prefix=".probe-"):
+            pass
+    except OSError as exc:
+        return f"cannot write to {path} ({exc.strerror or exc})"
+    return None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    names = scenes.available()
+    parser = argparse.ArgumentParser(
+        prog="main.py",
+        description="Analytic two-bone IK: a pygame demo (lab, walk, crowd, swivel scenes).",
+    )
+    parser.add_argument("--scene", default=None, help=f"scene to play: {', '.join(names)}")
+    parser.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
+    parser.add_argument("--frames", type=_positive_int, help="exit after N rendered frames")
+    parser.add_argument(
+        "--autopilot", action="store_true", help="scripted input that exercises the scene"
+    )
+    parser.add_argument("--screenshot", type=Path, help="save a PNG of the last frame")
+    parser.add_argument("--stats", type=Path, help="write the run's stats JSON here")
+    parser.add_argument("--trace", type=Path, help="write a JSON Lines trace of every fixed step")
+    parser.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    parser.add_argument(
+        "--hz", type=_hz, default=60, help="simulation steps per second (default 60)"
+    )
+    parser.add_argument("--record", type=Path, help="record every step's input to this file")
+    parser.add_argument("--replay", type=Path, help="replay a recorded input file")
+    parser.add_argument("--characters", type=_positive_int, help="crowd size (crowd scene)")
+    parser.add_argument("--size", type=_size, default=(1280, 720), help="window size WxH")
+    return parser
+
+
+def display_available() -> bool:
+    """Whether a real display can be opened (an X or Wayland server on Linux)."""
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    if driver in ("dummy", "offscreen"):
+        return False
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def parse(argv: Sequence[str] | None = None) -> RunOptions:
+    """Parse and validate; exits 2 with a message on any bad argument."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    names = scenes.available()
+    scene = args.scene or scenes.default_scene()
+    if scene not in names:
+        parser.error(f"unknown scene {scene!r}; valid scenes: {', '.join(names)}")
+    if args.record and args.replay:
+        parser.error("--record and --replay cannot be used together")
+    if args.replay and args.autopilot:
+        parser.error("--replay and --autopilot cannot be used together (the replay is the input)")
+    if args.replay is not None and not args.replay.is_file():
+        parser.error(f"--replay: no such file {args.replay}")
+    headless, autopilot, frames, screenshot = (
+        args.headless,
+        args.autopilot,
+        args.frames,
+        args.screenshot,
+    )
+    announce = False
+    if not headless and not display_available():
+        print(
+            f"No display found: running the {scene!r} scene headless with the autopilot "
+            f"for {frames or HEADLESS_DEFAULT_FRAMES} frames."
+        )
+        headless, announce = True, True
+        autopilot = autopilot or args.replay is None
+        screenshot = screenshot or Path("screenshots") / f"{scene}.png"
+    if headless and frames is None:
+        frames = HEADLESS_DEFAULT_FRAMES
+    for flag, path in (
+        ("--screenshot", screenshot),
+        ("--stats", args.stats),
+        ("--trace", args.trace),
+        ("--record", args.record),
+    ):
+        if path is not None:
+            problem = check_writable(path)
+            if problem:
+                parser.error(f"{flag}: {problem}")
+    return RunOptions(
+        scene=scene,
+        headless=headless,
+        frames=frames,
+        autopilot=autopilot,
+        screenshot=screenshot,
+        stats=args.stats,
+        trace=args.trace,
+        seed=args.seed,
+        hz=args.hz,
+        record=args.record,
+        replay=args.replay,
+        characters=args.characters,
+        size=args.size,
+        announce_summary=announce,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``python main.py`` and the ``twobone`` console script."""
+    options = parse(argv)
+    from game.app import run  # imported late: parsing and --help never load pygame
+
+    return run(options)

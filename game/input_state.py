@@ -1,0 +1,94 @@
+"""Plain input records: what the window saw this frame, and what one simulation step gets.
+
+:class:`RawInput` is filled by :mod:`game.input_map` (the only place pygame events are read).
+Scene views turn it into an :class:`InputState` in world coordinates; the autopilot and the
+replay produce :class:`InputState` directly. Simulations only ever see :class:`InputState`,
+which is JSON-serialisable so a run can be recorded and replayed bit-exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class RawInput:
+    """One rendered frame's worth of window input, in screen pixels."""
+
+    pointer_px: tuple[float, float] = (0.0, 0.0)
+    buttons_down: frozenset[int] = frozenset()  # 1 left, 2 middle, 3 right
+    clicks: list[tuple[int, tuple[float, float]]] = field(default_factory=list)
+    releases: list[tuple[int, tuple[float, float]]] = field(default_factory=list)
+    wheel: float = 0.0
+    keys_down: frozenset[str] = frozenset()  # held keys by name ("a", "left", "shift", ...)
+    keys_pressed: list[str] = field(default_factory=list)  # pressed this frame, in order
+    quit: bool = False
+    resized: tuple[int, int] | None = None
+    focus_lost: bool = False
+    focus_gained: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class InputState:
+    """The input of one fixed simulation step, in world units.
+
+    Attributes
+    ----------
+    pointer : tuple of float or None
+        The pointer in world coordinates (2 or 3 numbers), or None when off the world.
+    pointer_down : bool
+        The primary button is held (the simulation detects press/release edges itself).
+    move : float
+        Horizontal walk intent in [-1, 1].
+    run : bool
+        Run modifier.
+    climb : float
+        Climb intent in [-1, 1] (W/S).
+    actions : tuple of str
+        One-shot actions this step (``"flip_elbow"``, ``"toggle_poles"``, ...).
+    values : mapping of str to number or list of numbers
+        Absolute settings from widgets (``{"target_x": 1.5}``).
+    """
+
+    pointer: tuple[float, ...] | None = None
+    pointer_down: bool = False
+    move: float = 0.0
+    run: bool = False
+    climb: float = 0.0
+    actions: tuple[str, ...] = ()
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def without_actions(self) -> InputState:
+        """The same held input with the one-shot actions and settings removed.
+
+        Used for the second and later steps of one frame, so a key press acts once.
+        """
+        return InputState(self.pointer, self.pointer_down, self.move, self.run, self.climb)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (round-trips through :meth:`from_json` exactly)."""
+        return {
+            "pointer": None if self.pointer is None else list(self.pointer),
+            "pointer_down": self.pointer_down,
+            "move": self.move,
+            "run": self.run,
+            "climb": self.climb,
+            "actions": list(self.actions),
+            "values": dict(self.values),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> InputState:
+        """Rebuild an input from :meth:`to_json` output."""
+        pointer = data.get("pointer")
+        return cls(
+            pointer=None if pointer is None else tuple(float(v) for v in pointer),
+            pointer_down=bool(data.get("pointer_down", False)),
+            move=float(data.get("move", 0.0)),
+            run=bool(data.get("run", False)),
+            climb=float(data.get("climb", 0.0)),
+            actions=tuple(str(a) for a in data.get("actions", ())),
+            values=dict(data.get("values", {})),
+        )

@@ -1,0 +1,122 @@
+"""The pygame adapter of :class:`game.canvas.Canvas`: the only drawing module that imports pygame."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pygame
+from numpy.typing import ArrayLike
+
+from game.canvas import Point
+from game.palette import Color
+
+# Coordinates beyond this many pixels are clamped before they reach SDL: a pointer flung to
+# 1e30 must draw a long line, not overflow SDL's integer maths.
+_PX_LIMIT = 1e5
+
+
+def _clamp(p: Point) -> tuple[float, float]:
+    return (
+        min(max(float(p[0]), -_PX_LIMIT), _PX_LIMIT),
+        min(max(float(p[1]), -_PX_LIMIT), _PX_LIMIT),
+    )
+
+
+def _finite(points: ArrayLike) -> np.ndarray:
+    return np.clip(np.nan_to_num(np.asarray(points, dtype=float)), -_PX_LIMIT, _PX_LIMIT)
+
+
+class PygameCanvas:
+    """Draws on a pygame surface; fonts are cached by size."""
+
+    def __init__(self, surface: pygame.Surface) -> None:
+        self.surface = surface
+        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.surface.get_size()
+
+    def _font(self, size: int, bold: bool) -> pygame.font.Font:
+        key = (size, bold)
+        font = self._fonts.get(key)
+        if font is None:
+            font = pygame.font.Font(None, size)
+            font.set_bold(bold)
+            self._fonts[key] = font
+        return font
+
+    def fill(self, color: Color) -> None:
+        self.surface.fill(color)
+
+    def line(self, a: Point, b: Point, color: Color, width: int = 1) -> None:
+        pygame.draw.aaline(self.surface, color, _clamp(a), _clamp(b), width)
+
+    def lines(self, points: ArrayLike, color: Color, width: int = 1, closed: bool = False) -> None:
+        pts = _finite(points)
+        if len(pts) < 2:
+            return
+        if width <= 1:
+            pygame.draw.aalines(self.surface, color, closed, pts.tolist())
+        else:
+            pygame.draw.lines(self.surface, color, closed, pts.tolist(), width)
+
+    def segments(self, segments: ArrayLike, color: Color, width: int = 1) -> None:
+        draw_line = pygame.draw.line
+        surface = self.surface
+        for a, b in _finite(segments).tolist():
+            draw_line(surface, color, a, b, width)
+
+    def circle(self, center: Point, radius: float, color: Color, width: int = 0) -> None:
+        radius = min(float(radius), _PX_LIMIT)
+        if radius < 0.5:
+            return
+        if width == 0 or radius > 2000:
+            pygame.draw.circle(self.surface, color, _clamp(center), radius, width)
+        else:
+            pygame.draw.aacircle(self.surface, color, _clamp(center), radius, width)
+
+    def arc(
+        self, center: Point, radius: float, start: float, stop: float, color: Color, width: int = 1
+    ) -> None:
+        if radius < 1.0 or radius > _PX_LIMIT:
+            return
+        cx, cy = _clamp(center)
+        box = pygame.Rect(0, 0, 2 * radius, 2 * radius)
+        box.center = (round(cx), round(cy))
+        pygame.draw.arc(self.surface, color, box, start, stop, width)
+
+    def polygon(self, points: ArrayLike, color: Color, width: int = 0) -> None:
+        pts = _finite(points)
+        if len(pts) >= 3:
+            pygame.draw.polygon(self.surface, color, pts.tolist(), width)
+
+    def rect(self, rect: Sequence[float], color: Color, width: int = 0, radius: int = 0) -> None:
+        pygame.draw.rect(self.surface, color, pygame.Rect(*rect), width, border_radius=radius)
+
+    def panel(self, rect: Sequence[float], color: Color, alpha: int) -> None:
+        r = pygame.Rect(*rect)
+        if r.width <= 0 or r.height <= 0:
+            return
+        overlay = pygame.Surface(r.size, pygame.SRCALPHA)
+        overlay.fill((*color, alpha))
+        self.surface.blit(overlay, r.topleft)
+
+    def text(
+        self,
+        pos: Point,
+        text: str,
+        color: Color,
+        size: int = 16,
+        anchor: str = "topleft",
+        bold: bool = False,
+    ) -> tuple[int, int]:
+        image = self._font(size, bold).render(text, True, color)
+        rect = image.get_rect()
+        setattr(rect, anchor, (round(pos[0]), round(pos[1])))
+        self.surface.blit(image, rect)
+        return rect.size
+
+    def text_size(self, text: str, size: int = 16, bold: bool = False) -> tuple[int, int]:
+        return self._font(size, bold).size(text)

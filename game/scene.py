@@ -1,0 +1,103 @@
+"""What a scene is: a simulation (no pygame), a view (draws through a Canvas), an autopilot.
+
+Every scene module in :mod:`game.scenes` exposes ``SCENE``, a :class:`SceneSpec`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from game.canvas import Canvas
+from game.ik_counters import IkCounters
+from game.input_state import InputState, RawInput
+from game.profiling import PhaseTimer
+
+ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
+
+
+@dataclass(frozen=True, slots=True)
+class SceneConfig:
+    """Run-wide settings a scene is created with.
+
+    Attributes
+    ----------
+    dt : float
+        Fixed step in seconds.
+    seed : int
+        Seed for everything random (crowd variety, autopilot variation).
+    assets_dir : Path
+        Where the rig, terrain and scene files are read from.
+    characters : int or None
+        Crowd size (crowd scene only; None means the scene's default).
+    """
+
+    dt: float = 1.0 / 60.0
+    seed: int = 0
+    assets_dir: Path = ASSETS_DIR
+    characters: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Simulation(Protocol):
+    """A scene's state and rules; steps at a fixed dt; never imports pygame."""
+
+    step_index: int
+    time: float
+    counters: IkCounters
+
+    def step(self, inp: InputState, dt: float, timer: PhaseTimer) -> None:
+        """Advance one fixed step; the IK solve inside is charged to ``timer``'s ``ik``."""
+        ...
+
+    def trace_header(self) -> dict[str, Any]:
+        """The trace header (``scene``, ``dt``, ``terrain``, ``limbs``)."""
+        ...
+
+    def trace_characters(self) -> list[dict[str, Any]]:
+        """This step's ``characters`` list in trace format."""
+        ...
+
+    def stats_sections(self) -> dict[str, Any]:
+        """Scene-specific sections for the stats file (may be empty)."""
+        ...
+
+
+class SceneView(Protocol):
+    """Presentation of one simulation: reads it, never mutates it."""
+
+    def layout(self, size: tuple[int, int]) -> None:
+        """The window is ``size`` pixels; place the camera and widgets."""
+        ...
+
+    def map_input(self, raw: RawInput) -> InputState:
+        """Turn this frame's window input into a step input (world units)."""
+        ...
+
+    def draw(self, canvas: Canvas, alpha: float, timer: PhaseTimer) -> None:
+        """Draw the scene interpolated ``alpha`` of the way from the previous step."""
+        ...
+
+    def draw_overlay(self, canvas: Canvas, alpha: float) -> None:
+        """Draw the debug overlay (annuli, targets, poles, plant states)."""
+        ...
+
+
+class Autopilot(Protocol):
+    """Scripted input that exercises a scene; deterministic for a given seed."""
+
+    def next_input(self, sim: Any) -> InputState: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SceneSpec:
+    """How to build a scene and what its controls are (for F1 help and the README)."""
+
+    name: str
+    title: str
+    controls: tuple[tuple[str, str], ...]
+    create: Callable[[SceneConfig], Any]
+    view: Callable[[Any], SceneView]
+    autopilot: Callable[[Any, SceneConfig], Autopilot]

@@ -1,0 +1,38 @@
+"""The scene registry: name → module. Number keys switch scenes in this order."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+from game.scene import SceneSpec
+
+SCENE_MODULES: dict[str, str] = {
+    "lab": "game.scenes.lab",
+    "walk": "game.scenes.walk",
+    "crowd": "game.scenes.crowd",
+    "swivel": "game.scenes.swivel",
+}
+
+# The scene plain `python main.py` plays.
+DEFAULT_SCENE_PREFERENCE: tuple[str, ...] = ("walk", "lab")
+
+
+def available() -> list[str]:
+    """Names of the scenes whose module is present, in registry order."""
+    return [name for name, mod in SCENE_MODULES.items() if importlib.util.find_spec(mod)]
+
+
+def default_scene() -> str:
+    """The scene played when none is named."""
+    names = available()
+    return next(name for name in DEFAULT_SCENE_PREFERENCE if name in names)
+
+
+def load(name: str) -> SceneSpec:
+    """The :class:`SceneSpec` of scene ``name`` (``ValueError`` listing valid names if unknown)."""
+    names = available()
+    if name not in names:
+        raise ValueError(f"unknown scene {name!r}; valid scenes: {', '.join(names)}")
+    spec: SceneSpec = importlib.import_module(SCENE_MODULES[name]).SCENE
+    return spec

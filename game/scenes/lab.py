@@ -1,0 +1,430 @@
+"""The lab: the seed's "Solve it live" widget, one arm L1 = 2, L2 = 1.2, shoulder at the origin.
+
+Drag the target (or use the sliders), flip the elbow side (F or the button), widen the soft
+band, and read every intermediate of the closed-form solve in the panel.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import ik
+from game.camera import Camera2D
+from game.canvas import Canvas, WorldPen
+from game.ik_counters import IkCounters
+from game.input_state import InputState, RawInput
+from game.palette import PALETTE, faint, mix
+from game.profiling import PhaseTimer
+from game.scene import SceneConfig, SceneSpec
+from game.trace import limb_record
+from game.widgets import Button, Slider, contains
+
+UPPER_LEN = 2.0
+LOWER_LEN = 1.2
+ROOT = (0.0, 0.0)
+MAX_SOFTNESS = 1.0
+TARGET_RANGE = 4.5  # the sliders' and drag's half-range in metres
+PANEL_WIDTH = 400
+
+
+@dataclass(frozen=True, slots=True)
+class Readout:
+    """The intermediates of one 2-D solve, as the seed writes them (angles in radians)."""
+
+    d: float  # |target − root| before any clamping
+    d_used: float  # after softening and the annulus clamp
+    cos_theta_raw: float  # (L1² + L2² − d²) / (2·L1·L2) with the raw d: may leave [−1, 1]
+    theta: float  # interior elbow angle from the clamped cosine
+    phi: float  # atan2 of root → target
+    alpha: float  # shoulder offset from the clamped cosine
+    clamped: bool  # the raw cosine had to be clamped
+
+
+def readout(
+    upper_len: float, lower_len: float, target: tuple[float, float], d_used: float
+) -> Readout:
+    """Recompute the seed's intermediates for display (the solver itself needs none of them)."""
+    dx, dy = target[0] - ROOT[0], target[1] - ROOT[1]
+    d = math.hypot(dx, dy)
+    # law of cosines at the elbow: cos θ = (L1² + L2² − d²) / (2·L1·L2)
+    cos_theta_raw = (upper_len**2 + lower_len**2 - d * d) / (2 * upper_len * lower_len)
+    cos_theta = (upper_len**2 + lower_len**2 - d_used**2) / (2 * upper_len * lower_len)
+    # law of cosines at the shoulder: cos α = (L1² + d² − L2²) / (2·L1·d)
+    cos_alpha = (upper_len**2 + d_used**2 - lower_len**2) / (2 * upper_len * max(d_used, 1e-12))
+    return Readout(
+        d=d,
+        d_used=d_used,
+        cos_theta_raw=cos_theta_raw,
+        theta=math.acos(min(max(cos_theta, -1.0), 1.0)),  # clamp: rounding may leave [−1, 1]
+        phi=math.atan2(dy, dx),
+        alpha=math.acos(min(max(cos_alpha, -1.0), 1.0)),
+        clamped=not -1.0 <= cos_theta_raw <= 1.0,
+    )
+
+
+class LabSim:
+    """One arm whose target follows the pointer drag, the sliders or the autopilot."""
+
+    def __init__(self, config: SceneConfig) -> None:
+        self.dt = config.dt
+        self.step_index = 0
+        self.time = 0.0
+        self.counters = IkCounters()
+        self.target = (2.2, 1.4)
+        self.prev_target = self.target
+        self.bend = 1
+        self.softness = 0.0
+        self.solution = self._solve(self.target)
+
+    def _solve(self, target: tuple[float, float]) -> Any:
+        return ik.solve_2d(
+            ROOT, target, UPPER_LEN, LOWER_LEN, bend=self.bend, softness=self.softness
+        )
+
+    def step(self, inp: InputState, dt: float, timer: PhaseTimer) -> None:
+        self.prev_target = self.target
+        if "flip_elbow" in inp.actions:
+            self.bend = -self.bend
+        x, y = self.target
+        x = _finite_clamped(inp.values.get("target_x"), x, TARGET_RANGE)
+        y = _finite_clamped(inp.values.get("target_y"), y, TARGET_RANGE)
+        self.softness = _finite_clamped(inp.values.get("softness"), self.softness, MAX_SOFTNESS)
+        self.softness = max(self.softness, 0.0)
+        if inp.pointer_down and inp.pointer is not None:
+            x = _finite_clamped(inp.pointer[0], x, TARGET_RANGE)
+            y = _finite_clamped(inp.pointer[1], y, TARGET_RANGE)
+        self.target = (x, y)
+        with timer.phase("ik"):
+            self.solution = self._solve(self.target)
+        self.counters.record(self.solution)
+        self.step_index += 1
+        self.time = self.step_index * dt
+
+    def pose(self, alpha: float) -> tuple[tuple[float, float], Any]:
+        """The target interpolated between the last two steps, solved for both elbow sides.
+
+        Returns the target and one batched solution of shape ``(2,)``: index 0 is the chosen
+        side, index 1 the ghost (the other solution for the same target).
+        """
+        (px, py), (cx, cy) = self.prev_target, self.target
+        target = (px + (cx - px) * alpha, py + (cy - py) * alpha)
+        both = ik.solve_2d(
+            ROOT,
+            target,
+            UPPER_LEN,
+            LOWER_LEN,
+            bend=np.array([self.bend, -self.bend]),
+            softness=self.softness,
+        )
+        return target, both
+
+    def trace_header(self) -> dict[str, Any]:
+        return {
+            "scene": "lab",
+            "dt": self.dt,
+            "terrain": None,
+            "limbs": {"arm": {"upper": UPPER_LEN, "lower": LOWER_LEN}},
+        }
+
+    def trace_characters(self) -> list[dict[str, Any]]:
+        sol = self.solution
+        arm = limb_record(ROOT, sol.elbow, sol.hand, self.target)
+        return [{"id": 0, "pelvis": None, "facing": 1, "limbs": {"arm": arm}}]
+
+    def stats_sections(self) -> dict[str, Any]:
+        return {}
+
+
+def _finite_clamped(value: Any, fallback: float, limit: float) -> float:
+    """``value`` as a float clamped to ``[−limit, limit]``; ``fallback`` if absent or not finite."""
+    if value is None:
+        return fallback
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return fallback
+    if not math.isfinite(v):
+        return fallback
+    return min(max(v, -limit), limit)
+
+
+class LabAutopilot:
+    """Sweeps the target through the dead zone and past full reach, flipping the elbow."""
+
+    def __init__(self, sim: LabSim, config: SceneConfig) -> None:
+        self.dt = config.dt
+
+    def next_input(self, sim: LabSim) -> InputState:
+        t = sim.step_index * self.dt
+        # radius sweeps 0.2 … 3.9 m (inside the dead zone to beyond reach) with a 6.67 s period
+        radius = 2.05 - 1.85 * math.cos(2 * math.pi * t / (20.0 / 3.0))
+        angle = 1.5 + 2 * math.pi * t / 12.0
+        pointer = (radius * math.cos(angle), radius * math.sin(angle))
+        actions = ("flip_elbow",) if sim.step_index in (200, 400) else ()
+        values = {"softness": 0.35} if sim.step_index == 300 else {}
+        return InputState(pointer=pointer, pointer_down=True, actions=actions, values=values)
+
+
+class LabView:
+    """Draws the lab: the annulus, the arm and its ghost, the angles, and the readout panel."""
+
+    def __init__(self, sim: LabSim) -> None:
+        self.sim = sim
+        self.camera = Camera2D()
+        self.sliders = [
+            Slider("target_x", "target x", -TARGET_RANGE, TARGET_RANGE),
+            Slider("target_y", "target y", -TARGET_RANGE, TARGET_RANGE),
+            Slider("softness", "softness s", 0.0, MAX_SOFTNESS),
+        ]
+        self.flip_button = Button("flip_elbow", "Flip elbow side  (F)")
+        self._active_slider: Slider | None = None
+        self._dragging_target = False
+        self.panel_rect = (0.0, 0.0, float(PANEL_WIDTH), 720.0)
+        self.layout((1280, 720))
+
+    def layout(self, size: tuple[int, int]) -> None:
+        width, height = size
+        panel_w = min(PANEL_WIDTH, max(width // 3, 260))
+        world_w = max(width - panel_w, 100)
+        self.camera.viewport = (0, 0, world_w, height)
+        self.camera.scale = max(min(world_w, height) / (2 * 4.4), 1.0)
+        self.camera.center_w = (0.0, 0.0)
+        self.panel_rect = (float(world_w), 0.0, float(panel_w), float(height))
+        x0 = world_w + 24
+        inner = panel_w - 48
+        base = height - 190
+        for i, slider in enumerate(self.sliders):
+            slider.rect = (x0, base + i * 48, inner, 18)
+        self.flip_button.rect = (x0, base + 3 * 48 - 6, inner, 32)
+
+    def _value(self, slider: Slider) -> float:
+        if slider.key == "softness":
+            return self.sim.softness
+        return self.sim.target[0 if slider.key == "target_x" else 1]
+
+    def map_input(self, raw: RawInput) -> InputState:
+        actions: list[str] = []
+        values: dict[str, float] = {}
+        if "f" in raw.keys_pressed:
+            actions.append("flip_elbow")
+        for button, px in raw.clicks:
+            if button != 1:
+                continue
+            if contains(self.flip_button.rect, px):
+                actions.append("flip_elbow")
+                continue
+            hit = next((s for s in self.sliders if contains(_grow(s.rect, 10), px)), None)
+            if hit is not None:
+                self._active_slider = hit
+            elif not contains(self.panel_rect, px):
+                self._dragging_target = True
+        if 1 not in raw.buttons_down:
+            self._active_slider = None
+            self._dragging_target = False
+        if self._active_slider is not None:
+            values[self._active_slider.key] = self._active_slider.value_at(raw.pointer_px)
+        pointer = tuple(float(v) for v in self.camera.to_world(raw.pointer_px))
+        return InputState(
+            pointer=pointer,
+            pointer_down=self._dragging_target,
+            actions=tuple(actions),
+            values=values,
+        )
+
+    def draw(self, canvas: Canvas, alpha: float, timer: PhaseTimer) -> None:
+        canvas.fill(PALETTE["background"])
+        pen = WorldPen(canvas, self.camera)
+        with timer.phase("ik"):
+            target, both = self.sim.pose(alpha)
+        _draw_grid(pen, 5)
+        self._draw_annulus(pen)
+        elbow, hand = both.elbow[0], both.hand[0]
+        ghost_elbow, ghost_hand = both.elbow[1], both.hand[1]
+        # the root → target line (the base direction φ)
+        pen.line(ROOT, target, faint(PALETTE["text_dim"], 0.5), 1)
+        # the ghost: the other elbow side for the same target
+        pen.bone(ROOT, ghost_elbow, PALETTE["ghost"], 8, 6)
+        pen.bone(ghost_elbow, ghost_hand, PALETTE["ghost"], 6, 5)
+        pen.ring_px(ghost_elbow, 6, PALETTE["ghost"], 2)
+        self._draw_angles(pen, both, target)
+        pen.bone(ROOT, elbow, PALETTE["bone_upper"], 20, 14)
+        pen.bone(elbow, hand, PALETTE["bone_lower"], 14, 10)
+        pen.disc(ROOT, 11, PALETTE["axis"])
+        pen.disc(ROOT, 6, PALETTE["joint"])
+        pen.disc(elbow, 8, PALETTE["joint"])
+        pen.disc(hand, 7, PALETTE["white"])
+        shortfall = float(both.shortfall[0])
+        if shortfall > 1e-3:
+            pen.dashed(hand, target, PALETTE["shortfall"], 2)
+            pen.text(
+                target, f"shortfall {shortfall:.2f} m", PALETTE["shortfall"], 18, "midtop", (0, 14)
+            )
+        pen.cross(target, 9, PALETTE["target"], 3)
+        self._draw_panel(canvas, both, target)
+
+    def _draw_annulus(self, pen: WorldPen) -> None:
+        reach = UPPER_LEN + LOWER_LEN
+        dead = abs(UPPER_LEN - LOWER_LEN)
+        soft = self.sim.softness
+        if soft > 0:
+            # the soft band [L − s, L]: a thick ring whose width is s
+            band_px = max(int(pen.camera.length_px(soft)), 1)
+            pen.circle(ROOT, reach - soft / 2, faint(PALETTE["soft_band"], 0.12), band_px)
+            pen.circle(ROOT, reach - soft, faint(PALETTE["soft_band"], 0.7), 1)
+        pen.disc(ROOT, pen.camera.length_px(dead), faint(PALETTE["dead_zone"], 0.12))
+        pen.circle(ROOT, reach, faint(PALETTE["reach"], 0.8), 2)
+        pen.circle(ROOT, dead, faint(PALETTE["dead_zone"], 0.8), 2)
+        label_at = reach / math.sqrt(2)
+        pen.text(
+            (label_at, -label_at),
+            "reach L1+L2 = 3.2",
+            faint(PALETTE["reach"], 0.9),
+            17,
+            "topleft",
+            (6, 6),
+        )
+        pen.text(
+            (0.0, -dead),
+            "dead zone |L1−L2| = 0.8",
+            faint(PALETTE["dead_zone"], 0.9),
+            16,
+            "midtop",
+            (0, 6),
+        )
+
+    def _draw_angles(self, pen: WorldPen, both: Any, target: tuple[float, float]) -> None:
+        """Arcs for α at the shoulder and θ at the elbow, labelled in degrees."""
+        phi = math.atan2(target[1] - ROOT[1], target[0] - ROOT[0])
+        upper = float(both.upper_angle[0])
+        lower = float(both.lower_angle[0])
+        elbow = both.elbow[0]
+        alpha_arc = _signed_delta(phi, upper)
+        if abs(alpha_arc) > 1e-3:
+            pen.arc(ROOT, 0.7, phi, phi + alpha_arc, PALETTE["accent"], 2)
+            mid = phi + alpha_arc / 2
+            pen.text((0.95 * math.cos(mid), 0.95 * math.sin(mid)), "α", PALETTE["accent"], 22)
+        # interior angle θ at the elbow, between the elbow→root and elbow→hand directions
+        back = upper + math.pi
+        theta_arc = _signed_delta(back, lower)
+        if abs(theta_arc) > 1e-3:
+            pen.arc(elbow, 0.45, back, back + theta_arc, PALETTE["soft_band"], 2)
+            mid = back + theta_arc / 2
+            label = (elbow[0] + 0.7 * math.cos(mid), elbow[1] + 0.7 * math.sin(mid))
+            pen.text(label, "θ", PALETTE["soft_band"], 22)
+
+    def _draw_panel(self, canvas: Canvas, both: Any, target: tuple[float, float]) -> None:
+        x, y, w, h = self.panel_rect
+        canvas.rect((x, y, w, h), PALETTE["panel"])
+        canvas.line((x, y), (x, y + h), PALETTE["panel_edge"], 1)
+        left = x + 24
+        row = y + 22
+        canvas.text((left, row), "Solve it live", PALETTE["text"], 34, bold=True)
+        row += 36
+        canvas.text((left, row), "analytic two-bone IK · L1 = 2, L2 = 1.2", PALETTE["text_dim"], 18)
+        row += 34
+        r = readout(UPPER_LEN, LOWER_LEN, target, float(both.reach[0]))
+        status = ik.Status(int(both.status[0])).name.lower().replace("_", " ")
+        cos_color = PALETTE["bad"] if r.clamped else PALETTE["text"]
+        rows: list[tuple[str, str, Any]] = [
+            ("d = |t − s|", f"{r.d:.3f} m", PALETTE["text"]),
+            ("d used (soft + clamp)", f"{r.d_used:.3f} m", PALETTE["text"]),
+            (
+                "cos θ raw",
+                f"{r.cos_theta_raw:+.3f}" + ("  clamped" if r.clamped else ""),
+                cos_color,
+            ),
+            ("θ elbow (interior)", f"{math.degrees(r.theta):7.2f}°", PALETTE["soft_band"]),
+            ("φ aim = atan2(t − s)", f"{math.degrees(r.phi):7.2f}°", PALETTE["text"]),
+            ("α shoulder offset", f"{math.degrees(r.alpha):7.2f}°", PALETTE["accent"]),
+            (
+                "upper bone φ ± α",
+                f"{math.degrees(float(both.upper_angle[0])):7.2f}°",
+                PALETTE["text"],
+            ),
+            ("elbow side", "+1 (ccw)" if self.sim.bend > 0 else "−1 (cw)", PALETTE["text"]),
+            ("shortfall", f"{float(both.shortfall[0]):.3f} m", PALETTE["shortfall"]),
+        ]
+        for label, value, color in rows:
+            canvas.text((left, row), label, PALETTE["text_dim"], 19)
+            canvas.text((x + w - 24, row), value, color, 20, "topright")
+            row += 25
+        row += 6
+        ok = int(both.status[0]) == int(ik.Status.REACHED)
+        chip = PALETTE["ok"] if ok else PALETTE["warn"]
+        tw, th = canvas.text_size(f"status: {status}", 20, True)
+        canvas.rect((left - 8, row - 4, tw + 16, th + 8), mix(PALETTE["panel"], chip, 0.25), 0, 8)
+        canvas.text((left, row), f"status: {status}", chip, 20, bold=True)
+        row += 40
+        formula = [
+            "cos θ = (L1² + L2² − d²) / (2·L1·L2)",
+            "cos α = (L1² + d² − L2²) / (2·L1·d)",
+            "d := clamp(d, |L1 − L2|, L1 + L2)",
+        ]
+        for line in formula:
+            canvas.text((left, row), line, faint(PALETTE["text"], 0.75), 18)
+            row += 22
+        for slider in self.sliders:
+            slider.draw(canvas, self._value(slider), slider is self._active_slider)
+        self.flip_button.draw(canvas, False)
+
+    def draw_overlay(self, canvas: Canvas, alpha: float) -> None:
+        """The lab's annulus and angles are the scene itself; the overlay adds the soft curve."""
+        _draw_soft_curve(canvas, self.sim.softness, self.camera.viewport)
+
+
+def _draw_soft_curve(canvas: Canvas, softness: float, viewport: tuple[int, int, int, int]) -> None:
+    """A small plot of d → d used (identity, soft knee, clamp at L) in the world view's corner."""
+    left, top, width, height = viewport
+    box = (left + 16.0, top + height - 176.0, 220.0, 160.0)
+    bx, by, bw, bh = box
+    canvas.panel(box, PALETTE["panel"], 215)
+    canvas.rect(box, PALETTE["panel_edge"], 1, 4)
+    reach = UPPER_LEN + LOWER_LEN
+    d_max = reach + 1.2
+    d = np.linspace(0.0, d_max, 120)
+    used = np.maximum(
+        np.minimum(ik.soften_distance(d, reach, softness), reach), abs(UPPER_LEN - LOWER_LEN)
+    )
+    sx = bx + 10 + d / d_max * (bw - 20)
+    sy = by + bh - 24 - used / d_max * (bh - 44)
+    diag = by + bh - 24 - d / d_max * (bh - 44)
+    canvas.lines(np.stack([sx, diag], axis=-1), PALETTE["ghost"], 1)
+    canvas.lines(np.stack([sx, sy], axis=-1), PALETTE["soft_band"], 2)
+    canvas.text((bx + 10, by + 6), "d used vs d  (soft knee, clamp)", PALETTE["text_dim"], 15)
+    canvas.text((bx + bw - 10, by + bh - 6), "d ->", PALETTE["text_dim"], 14, "bottomright")
+
+
+def _signed_delta(start: float, stop: float) -> float:
+    """The signed angle from ``start`` to ``stop`` wrapped into (−π, π]."""
+    return (stop - start + math.pi) % (2 * math.pi) - math.pi
+
+
+def _draw_grid(pen: WorldPen, half_extent: int) -> None:
+    """A 1 m grid with heavier axes, spanning ±half_extent metres."""
+    for i in range(-half_extent, half_extent + 1):
+        color = PALETTE["axis"] if i == 0 else PALETTE["grid"]
+        pen.line((i, -half_extent), (i, half_extent), color, 1)
+        pen.line((-half_extent, i), (half_extent, i), color, 1)
+
+
+def _grow(rect: tuple[float, float, float, float], by: float) -> tuple[float, float, float, float]:
+    x, y, w, h = rect
+    return (x - by, y - by, w + 2 * by, h + 2 * by)
+
+
+SCENE = SceneSpec(
+    name="lab",
+    title="Lab: solve it live",
+    controls=(
+        ("drag", "move the target (x marker)"),
+        ("sliders", "set target x / y and the softness s"),
+        ("F / button", "flip the elbow side (the other solution)"),
+    ),
+    create=LabSim,
+    view=LabView,
+    autopilot=LabAutopilot,
+)

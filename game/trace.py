@@ -1,0 +1,74 @@
+"""The trace file (JSON Lines): a header line, then one line per fixed step.
+
+Format (fixed; tests and external tools parse it)::
+
+    {"scene": str, "dt": float, "terrain": [[x, y], ...] | null,
+     "limbs": {name: {"upper": L1, "lower": L2}}}
+    {"step": int, "t": float, "characters": [{"id": int, "pelvis": [x, y] | null,
+     "facing": 1 | -1, "limbs": {name: {"root": [..], "mid": [..], "end": [..],
+     "target": [..], "pole": [..] | null, "planted": bool | null}}}]}
+
+World coordinates in metres, y-up, rounded to the micrometre so files stay small and
+byte-identical across runs of the same input.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+DECIMALS = 6
+
+
+def point(p: Iterable[float] | None) -> list[float] | None:
+    """A point as a JSON list of rounded floats (None stays None)."""
+    if p is None:
+        return None
+    return [round(float(v), DECIMALS) for v in p]
+
+
+def limb_record(
+    root: Sequence[float],
+    mid: Sequence[float],
+    end: Sequence[float],
+    target: Sequence[float],
+    pole: Sequence[float] | None = None,
+    planted: bool | None = None,
+) -> dict[str, Any]:
+    """One limb of one character at one step, in trace format."""
+    return {
+        "root": point(root),
+        "mid": point(mid),
+        "end": point(end),
+        "target": point(target),
+        "pole": point(pole),
+        "planted": None if planted is None else bool(planted),
+    }
+
+
+def dumps(obj: Any) -> str:
+    """Compact, key-order-preserving JSON (one trace line)."""
+    return json.dumps(obj, separators=(",", ":"))
+
+
+class TraceWriter:
+    """Streams a trace to ``path``; a new header line starts each scene."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._file: IO[str] = self.path.open("w", encoding="utf-8")
+
+    def header(self, header: dict[str, Any]) -> None:
+        """Write a header line (``scene``, ``dt``, ``terrain``, ``limbs``)."""
+        self._file.write(dumps(header) + "\n")
+
+    def step(self, step: int, t: float, characters: list[dict[str, Any]]) -> None:
+        """Write one fixed step."""
+        line = {"step": step, "t": round(t, DECIMALS), "characters": characters}
+        self._file.write(dumps(line) + "\n")
+
+    def close(self) -> None:
+        """Flush and close the file."""
+        self._file.close()

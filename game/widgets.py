@@ -1,0 +1,61 @@
+"""Tiny immediate-mode UI widgets (slider, button) in screen pixels, drawn through a Canvas."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.canvas import Canvas
+from game.palette import PALETTE, mix
+
+Rect = tuple[float, float, float, float]
+
+
+def contains(rect: Rect, p: tuple[float, float]) -> bool:
+    """``p`` lies inside ``rect`` = (left, top, width, height)."""
+    x, y, w, h = rect
+    return x <= p[0] <= x + w and y <= p[1] <= y + h
+
+
+@dataclass(slots=True)
+class Slider:
+    """A horizontal slider for one named value in ``[low, high]``."""
+
+    key: str
+    label: str
+    low: float
+    high: float
+    rect: Rect = (0.0, 0.0, 100.0, 18.0)
+    unit: str = "m"
+
+    def value_at(self, px: tuple[float, float]) -> float:
+        """The value under pointer x (clamped to the slider's range)."""
+        x, _, w, _ = self.rect
+        frac = min(max((px[0] - x) / w, 0.0), 1.0)
+        return self.low + frac * (self.high - self.low)
+
+    def draw(self, canvas: Canvas, value: float, active: bool) -> None:
+        x, y, w, h = self.rect
+        frac = min(max((value - self.low) / (self.high - self.low), 0.0), 1.0)
+        mid = y + h / 2
+        canvas.text((x, y - 4), self.label, PALETTE["text_dim"], 17, "bottomleft")
+        canvas.text((x + w, y - 4), f"{value:+.2f} {self.unit}", PALETTE["text"], 17, "bottomright")
+        canvas.rect((x, mid - 3, w, 6), PALETTE["grid_major"], 0, 3)
+        canvas.rect((x, mid - 3, w * frac, 6), mix(PALETTE["accent"], PALETTE["panel"], 0.4), 0, 3)
+        knob = PALETTE["white"] if active else PALETTE["accent"]
+        canvas.circle((x + w * frac, mid), 8, knob)
+
+
+@dataclass(slots=True)
+class Button:
+    """A push button; ``action`` is the one-shot action it fires."""
+
+    action: str
+    label: str
+    rect: Rect = (0.0, 0.0, 100.0, 30.0)
+
+    def draw(self, canvas: Canvas, lit: bool) -> None:
+        fill = mix(PALETTE["panel"], PALETTE["accent"], 0.35 if lit else 0.15)
+        canvas.rect(self.rect, fill, 0, 6)
+        canvas.rect(self.rect, PALETTE["panel_edge"], 1, 6)
+        x, y, w, h = self.rect
+        canvas.text((x + w / 2, y + h / 2), self.label, PALETTE["text"], 18, "center")
