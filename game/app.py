@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,7 +76,10 @@ class App:
         self.show_overlay = True
         self.show_profiler = False
         self.running = True
+        self.fps = 0.0
         self.message = ""
+        self.message_color = "bad"
+        self.message_frames = -1  # frames left to show the message; -1 keeps it up
         self.pending: InputState | None = None
         self.trace = TraceWriter(options.trace) if options.trace else None
         self.recorder = Recorder(options.record) if options.record else None
@@ -95,10 +99,32 @@ class App:
         try:
             self.scene = build_scene(name, self.config, self.screen.get_size())
         except AssetError as exc:
-            self.message = f"cannot open {name}: {exc}"
+            self.message, self.message_color, self.message_frames = (
+                f"cannot open {name}: {exc}",
+                "bad",
+                -1,
+            )
             return
         self.message = ""
         self._start_scene_outputs()
+
+    def reload_assets(self) -> None:
+        """F5: re-read the scene's asset files; a bad edit is shown and the last good kept."""
+        reload = getattr(self.scene.sim, "reload_assets", None)
+        if reload is None:
+            self.message, self.message_color, self.message_frames = (
+                "no assets to reload here",
+                "warn",
+                120,
+            )
+            return
+        try:
+            reload()
+        except AssetError as exc:
+            self.message = f"F5: {exc}  (still using the last good assets)"
+            self.message_color, self.message_frames = "bad", -1
+            return
+        self.message, self.message_color, self.message_frames = "assets reloaded", "ok", 120
 
     # -- one frame -------------------------------------------------------------------------
     def _handle_global_keys(self, raw: RawInput) -> None:
@@ -117,7 +143,10 @@ class App:
             elif key == "period":
                 self.paused, self.single_step = True, True
             elif key == "f12":
-                self.save_screenshot(None)
+                self.message, self.message_color = f"saved {self.save_screenshot(None)}", "ok"
+                self.message_frames = 120
+            elif key == "f5":
+                self.reload_assets()
             elif key.isdigit() and 1 <= int(key) <= len(names) and not self.replay:
                 self.switch_scene(names[int(key) - 1])
         if raw.quit:
@@ -195,38 +224,41 @@ class App:
                 self.scene.view.draw_overlay(self.canvas, alpha)
             hud.draw_tabs(self.canvas, scenes.available(), self.scene.spec.name, fps, self.paused)
             if self.message:
-                hud.draw_message(self.canvas, self.message)
+                hud.draw_message(self.canvas, self.message, self.message_color)
+                if self.message_frames > 0:
+                    self.message_frames -= 1
+                    if self.message_frames == 0:
+                        self.message = ""
             if self.show_help:
                 hud.draw_help(self.canvas, self.scene.spec.title, self.scene.spec.controls)
         with self.timer.phase("render"):
             self.pygame.display.flip()
 
+    def run_frame(self, frame_time: float) -> None:
+        """One frame: input, the fixed steps it pays for, render. Clears ``running`` to stop."""
+        frame_start = time.perf_counter()
+        frame_input = self._frame_input()
+        self._run_steps(frame_input, frame_time)
+        if not self.running and self.frames > 0:
+            return
+        self._render(self.clock.alpha, self.fps)
+        self.frames += 1
+        seconds = self.timer.end_frame(time.perf_counter() - frame_start)["frame"]
+        # exponential moving average of the frame rate for the HUD
+        self.fps += (1.0 / max(seconds, 1e-6) - self.fps) * (0.1 if self.fps else 1.0)
+        if self.options.frames is not None and self.frames >= self.options.frames:
+            self.running = False
+
     def run(self) -> None:
         """Play until Esc, window close, the frame limit or the end of a replay."""
         wall = self.pygame.time.Clock()
         previous = time.perf_counter()
-        fps = 0.0
         while self.running:
-            frame_start = time.perf_counter()
-            if self.options.headless:
-                frame_time = self.config.dt  # virtual clock: one fixed step per frame
-            else:
-                frame_time = frame_start - previous
-            previous = frame_start
-            frame_input = self._frame_input()
-            self._run_steps(frame_input, frame_time)
-            if not self.running and self.frames > 0:
-                break
-            self._render(self.clock.alpha, fps)
-            self.frames += 1
-            record = self.timer.end_frame(time.perf_counter() - frame_start)
-            fps = (
-                0.9 * fps + 0.1 / max(record["frame"], 1e-6)
-                if fps
-                else 1.0 / max(record["frame"], 1e-6)
-            )
-            if self.options.frames is not None and self.frames >= self.options.frames:
-                break
+            now = time.perf_counter()
+            # headless runs use a virtual clock: exactly one fixed step per frame
+            frame_time = self.config.dt if self.options.headless else now - previous
+            previous = now
+            self.run_frame(frame_time)
             if not self.options.headless:
                 wall.tick(WINDOWED_FPS_CAP)
 
@@ -275,7 +307,7 @@ def run(options: RunOptions) -> int:
         try:
             replay = read_recording(options.replay)
         except (OSError, ValueError) as exc:
-            print(f"error: --replay: {exc}")
+            print(f"error: --replay: {exc}", file=sys.stderr)
             return 2
         head = replay[0]
         assert isinstance(head, SceneStart)
@@ -286,7 +318,7 @@ def run(options: RunOptions) -> int:
     try:
         first = build_scene(scene_name, config, options.size)
     except AssetError as exc:
-        print(f"error: bad asset: {exc}")
+        print(f"error: bad asset: {exc}", file=sys.stderr)
         return 1
 
     import pygame

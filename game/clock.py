@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+_STEP_TOLERANCE = 1e-9
+
 
 @dataclass(slots=True)
 class FixedStepClock:
@@ -37,13 +39,15 @@ class FixedStepClock:
         """Add one frame's elapsed time; return how many fixed steps to run now."""
         frame_time = min(max(frame_time, 0.0), self.max_frame_time)
         self.accumulator += frame_time
-        steps = min(int(self.accumulator // self.dt), self.max_steps)
-        self.accumulator -= steps * self.dt
-        if steps == self.max_steps and self.accumulator >= self.dt:
+        # The 1e-9 tolerance makes a frame of exactly k·dt run k steps despite rounding
+        # (0.25 // 0.01 is 24.0 in binary floating point).
+        steps = min(int(self.accumulator / self.dt + _STEP_TOLERANCE), self.max_steps)
+        self.accumulator = max(self.accumulator - steps * self.dt, 0.0)
+        if steps == self.max_steps and self.accumulator >= self.dt * (1.0 - _STEP_TOLERANCE):
             # Over the cap: drop the backlog but keep the sub-step remainder for alpha.
-            backlog = self.accumulator - (self.accumulator % self.dt)
+            backlog = int(self.accumulator / self.dt + _STEP_TOLERANCE) * self.dt
             self.dropped_time += backlog
-            self.accumulator -= backlog
+            self.accumulator = max(self.accumulator - backlog, 0.0)
         return steps
 
     @property

@@ -8,3 +8,34 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "disk")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _run_main(
+    args: Sequence[str], timeout: float = 180.0, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk"}
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    return subprocess.run(
+        [sys.executable, str(REPO / "main.py"), *args],
+        cwd=cwd or REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+@pytest.fixture
+def run_main() -> Callable[..., subprocess.CompletedProcess[str]]:
+    """Run ``python main.py ARGS`` headless in a subprocess; returns the completed process."""
+    return _run_main

@@ -1,0 +1,132 @@
+"""The real app, headless, for real frames: every scene, the output formats, determinism."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from game import scenes
+
+PHASES = ("input", "sim", "ik", "render", "overlay", "frame")
+
+
+def _numbers(value: Any) -> list[float]:
+    return [float(v) for v in value]
+
+
+def check_trace(path: Path, scene: str) -> list[dict[str, Any]]:
+    """Assert the fixed trace format; return the step records."""
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert set(header) == {"scene", "dt", "terrain", "limbs"}
+    assert header["scene"] == scene
+    assert isinstance(header["dt"], float) and header["dt"] > 0
+    if header["terrain"] is not None:
+        assert all(len(p) == 2 for p in header["terrain"])
+    for limb in header["limbs"].values():
+        assert set(limb) == {"upper", "lower"} and limb["upper"] > 0 and limb["lower"] > 0
+    steps = [json.loads(line) for line in lines[1:]]
+    assert steps, "no steps traced"
+    for number, rec in enumerate(steps, start=1):
+        assert set(rec) == {"step", "t", "characters"}
+        assert rec["step"] == number
+        assert rec["t"] == pytest.approx(number * header["dt"], abs=1e-6)
+        for char in rec["characters"]:
+            assert set(char) == {"id", "pelvis", "facing", "limbs"}
+            assert isinstance(char["id"], int)
+            assert char["facing"] in (1, -1)
+            assert char["pelvis"] is None or len(char["pelvis"]) == 2
+            for name, limb in char["limbs"].items():
+                assert name in header["limbs"]
+                assert set(limb) == {"root", "mid", "end", "target", "pole", "planted"}
+                dims = len(limb["root"])
+                assert dims in (2, 3)
+                for key in ("root", "mid", "end", "target"):
+                    values = _numbers(limb[key])
+                    assert len(values) == dims and all(math.isfinite(v) for v in values)
+                assert limb["pole"] is None or len(limb["pole"]) == dims
+                assert limb["planted"] in (None, True, False)
+    return steps
+
+
+def check_stats(path: Path, scene: str, frames: int) -> dict[str, Any]:
+    stats = json.loads(path.read_text())
+    assert stats["frames"] == frames
+    assert stats["steps"] == frames  # headless: one fixed step per rendered frame
+    assert stats["scene"] == scene
+    assert set(stats["ik"]) >= {"solves", "nan", "reached_fraction"}
+    assert stats["ik"]["solves"] > 0 and stats["ik"]["nan"] == 0
+    assert 0.0 <= stats["ik"]["reached_fraction"] <= 1.0
+    for phase in PHASES:
+        row = stats["timing_ms"][phase]
+        assert set(row) >= {"p50", "p95", "p99", "max"}
+        assert 0.0 <= row["p50"] <= row["p95"] <= row["p99"] <= row["max"]
+    return stats
+
+
+@pytest.mark.parametrize("scene", scenes.available())
+def test_each_scene_runs_120_headless_frames_with_valid_trace_and_stats(
+    run_main, tmp_path: Path, scene: str
+) -> None:
+    trace, stats, shot = tmp_path / "t.jsonl", tmp_path / "s.json", tmp_path / "shot.png"
+    result = run_main(
+        ["--scene", scene, "--headless", "--autopilot", "--frames", "120",
+         "--trace", str(trace), "--stats", str(stats), "--screenshot", str(shot)]
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert len(check_trace(trace, scene)) == 120
+    check_stats(stats, scene, 120)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("scene", scenes.available())
+def test_same_seed_gives_a_byte_identical_trace(run_main, tmp_path: Path, scene: str) -> None:
+    traces = []
+    for run in range(2):
+        trace = tmp_path / f"t{run}.jsonl"
+        args = ["--scene", scene, "--headless", "--autopilot", "--frames", "90", "--seed", "7"]
+        result = run_main([*args, "--trace", str(trace)])
+        assert result.returncode == 0, result.stderr
+        traces.append(trace.read_bytes())
+    assert traces[0] == traces[1]
+
+
+def test_plain_main_without_a_display_plays_the_default_scene_and_writes_a_screenshot(
+    run_main, tmp_path: Path
+) -> None:
+    result = run_main([], cwd=tmp_path, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("No display found")
+    default = scenes.default_scene()
+    shot = tmp_path / "screenshots" / f"{default}.png"
+    assert shot.is_file()
+    assert f"Screenshot written to {Path('screenshots') / f'{default}.png'}" in result.stdout
+    assert "600 frames" in result.stdout
+    assert "p50 ms" in result.stdout and "frame" in result.stdout
+
+
+def test_record_then_replay_gives_a_byte_identical_trace(run_main, tmp_path: Path) -> None:
+    recording, first, second = tmp_path / "run.rec", tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    scene = scenes.default_scene()
+    result = run_main(
+        ["--scene", scene, "--headless", "--autopilot", "--frames", "150", "--seed", "3",
+         "--record", str(recording), "--trace", str(first)]
+    )
+    assert result.returncode == 0, result.stderr
+    assert not list(tmp_path.glob(".*.tmp")), "temporary recording left behind"
+    result = run_main(["--headless", "--replay", str(recording), "--trace", str(second)])
+    assert result.returncode == 0, result.stderr
+    assert first.read_bytes() == second.read_bytes()
+
+
+def test_malformed_recording_is_rejected_with_file_and_line(run_main, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.rec"
+    bad.write_text('{"record": 1, "scene": "lab", "seed": 0, "hz": 60}\n{not json\n')
+    result = run_main(["--headless", "--replay", str(bad)])
+    assert result.returncode == 2
+    assert "bad.rec: line 2" in result.stdout + result.stderr
