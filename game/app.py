@@ -327,8 +327,11 @@ def run(options: RunOptions) -> int:
     pygame.font.init()
     app = App(options, first, config)
     app.replay = replay
+    interrupted = False
     try:
         app.run()
+    except KeyboardInterrupt:
+        interrupted = True  # Ctrl-C: finish every output file below, then exit 130
     finally:
         app.close()
     if options.screenshot:
@@ -344,6 +347,9 @@ def run(options: RunOptions) -> int:
         )
         print(format_summary(stats["timing_ms"]))
     pygame.quit()
+    if interrupted:
+        print("interrupted: outputs were written", file=sys.stderr)
+        return 130
     return 0
 
 

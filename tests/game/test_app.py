@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from game import scenes
+from game.recording import read_recording
+
+REPO = Path(__file__).resolve().parents[2]
 
 PHASES = ("input", "sim", "ik", "render", "overlay", "frame")
 
@@ -74,8 +82,20 @@ def test_each_scene_runs_120_headless_frames_with_valid_trace_and_stats(
 ) -> None:
     trace, stats, shot = tmp_path / "t.jsonl", tmp_path / "s.json", tmp_path / "shot.png"
     result = run_main(
-        ["--scene", scene, "--headless", "--autopilot", "--frames", "120",
-         "--trace", str(trace), "--stats", str(stats), "--screenshot", str(shot)]
+        [
+            "--scene",
+            scene,
+            "--headless",
+            "--autopilot",
+            "--frames",
+            "120",
+            "--trace",
+            str(trace),
+            "--stats",
+            str(stats),
+            "--screenshot",
+            str(shot),
+        ]
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert len(check_trace(trace, scene)) == 120
@@ -114,8 +134,20 @@ def test_record_then_replay_gives_a_byte_identical_trace(run_main, tmp_path: Pat
     recording, first, second = tmp_path / "run.rec", tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     scene = scenes.default_scene()
     result = run_main(
-        ["--scene", scene, "--headless", "--autopilot", "--frames", "150", "--seed", "3",
-         "--record", str(recording), "--trace", str(first)]
+        [
+            "--scene",
+            scene,
+            "--headless",
+            "--autopilot",
+            "--frames",
+            "150",
+            "--seed",
+            "3",
+            "--record",
+            str(recording),
+            "--trace",
+            str(first),
+        ]
     )
     assert result.returncode == 0, result.stderr
     assert not list(tmp_path.glob(".*.tmp")), "temporary recording left behind"
@@ -130,3 +162,27 @@ def test_malformed_recording_is_rejected_with_file_and_line(run_main, tmp_path: 
     result = run_main(["--headless", "--replay", str(bad)])
     assert result.returncode == 2
     assert "bad.rec: line 2" in result.stdout + result.stderr
+
+
+def test_ctrl_c_still_leaves_a_complete_recording(tmp_path: Path) -> None:
+    recording = tmp_path / "run.rec"
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk"}
+    args = ["--scene", "lab", "--headless", "--autopilot", "--frames", "1000000"]
+    proc = subprocess.Popen(
+        [sys.executable, str(REPO / "main.py"), *args, "--record", str(recording)],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(".run.rec.*.tmp")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(1.5)  # let it record some steps
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    items = read_recording(recording)
+    assert len(items) > 10
+    assert not list(tmp_path.glob(".*.tmp"))

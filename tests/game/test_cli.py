@@ -42,7 +42,9 @@ def test_negative_seed_is_rejected(run_main) -> None:
 
 
 @pytest.mark.parametrize("flag", ["--screenshot", "--stats", "--trace", "--record"])
-def test_unwritable_output_path_is_reported_before_the_run(run_main, tmp_path: Path, flag: str) -> None:
+def test_unwritable_output_path_is_reported_before_the_run(
+    run_main, tmp_path: Path, flag: str
+) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     result = run_main(["--headless", "--frames", "5", flag, str(blocker / "out.x")])
@@ -62,6 +64,15 @@ def test_missing_replay_file_is_rejected(run_main, tmp_path: Path) -> None:
 def test_help_lists_every_fixed_flag(run_main) -> None:
     result = run_main(["--help"])
     assert result.returncode == 0
-    for flag in ("--scene", "--headless", "--frames", "--autopilot", "--screenshot", "--stats",
-                 "--trace", "--seed", "--hz"):
+    for flag in (
+        "--scene",
+        "--headless",
+        "--frames",
+        "--autopilot",
+        "--screenshot",
+        "--stats",
+        "--trace",
+        "--seed",
+        "--hz",
+    ):
         assert flag in result.stdout
