@@ -10,7 +10,7 @@ import json
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from game.assets import AssetError
 from game.cli import RunOptions
 from game.clock import FixedStepClock
 from game.input_state import InputState, RawInput
+from game.profiler_panel import draw_profiler
 from game.profiling import PhaseTimer, format_summary
 from game.recording import Recorder, SceneStart, read_recording
 from game.scene import Autopilot, SceneConfig, SceneSpec, SceneView
@@ -77,6 +78,7 @@ class App:
         self.show_profiler = False
         self.running = True
         self.fps = 0.0
+        self._solves_at_last_frame = 0
         self.message = ""
         self.message_color = "bad"
         self.message_frames = -1  # frames left to show the message; -1 keeps it up
@@ -231,8 +233,19 @@ class App:
                         self.message = ""
             if self.show_help:
                 hud.draw_help(self.canvas, self.scene.spec.title, self.scene.spec.controls)
+        if self.show_profiler:
+            with self.timer.phase("profiler"):
+                self._draw_profiler(fps)
         with self.timer.phase("render"):
             self.pygame.display.flip()
+
+    def _draw_profiler(self, fps: float) -> None:
+        sim = self.scene.sim
+        solves = sim.counters.solves
+        per_frame = (solves - self._solves_at_last_frame) if self.frames else 0
+        self._solves_at_last_frame = solves
+        characters = int(getattr(sim, "character_count", 1))
+        draw_profiler(self.canvas, self.timer.history, per_frame, characters, fps)
 
     def run_frame(self, frame_time: float) -> None:
         """One frame: input, the fixed steps it pays for, render. Clears ``running`` to stop."""
@@ -295,31 +308,36 @@ class App:
             self.recorder = None
 
 
-def run(options: RunOptions) -> int:
-    """Run the demo with validated options; returns the process exit code."""
+@dataclass
+class Session:
+    """What a finished run leaves: its exit code and, when it ran, its stats."""
+
+    code: int
+    stats: dict[str, Any] | None = None
+
+
+def play(options: RunOptions, quiet: bool = False) -> Session:
+    """Run the demo with validated options; print the summary unless ``quiet``."""
     if options.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "disk")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    scene_name, seed, hz = options.scene, options.seed, options.hz
     replay: list[SceneStart | InputState] = []
     if options.replay:
         try:
             replay = read_recording(options.replay)
         except (OSError, ValueError) as exc:
             print(f"error: --replay: {exc}", file=sys.stderr)
-            return 2
-        head = replay[0]
-        assert isinstance(head, SceneStart)
-        scene_name, seed, hz = head.scene, head.seed, head.hz
-        replay.pop(0)
-        options = _replace(options, scene=scene_name, seed=seed, hz=hz)
-    config = SceneConfig(dt=1.0 / hz, seed=seed, characters=options.characters)
+            return Session(2)
+        head = replay.pop(0)
+        assert isinstance(head, SceneStart)  # read_recording guarantees a leading header
+        options = replace(options, scene=head.scene, seed=head.seed, hz=head.hz)
+    config = SceneConfig(dt=1.0 / options.hz, seed=options.seed, characters=options.characters)
     try:
-        first = build_scene(scene_name, config, options.size)
+        first = build_scene(options.scene, config, options.size)
     except AssetError as exc:
         print(f"error: bad asset: {exc}", file=sys.stderr)
-        return 1
+        return Session(1)
 
     import pygame
 
@@ -327,6 +345,7 @@ def run(options: RunOptions) -> int:
     pygame.font.init()
     app = App(options, first, config)
     app.replay = replay
+    app.show_profiler = options.show_profiler
     interrupted = False
     try:
         app.run()
@@ -336,11 +355,12 @@ def run(options: RunOptions) -> int:
         app.close()
     if options.screenshot:
         path = app.save_screenshot(options.screenshot)
-        print(f"Screenshot written to {path}")
+        if not quiet:
+            print(f"Screenshot written to {path}")
     stats = app.stats()
     if options.stats:
         options.stats.write_text(json.dumps(stats, indent=2) + "\n", encoding="utf-8")
-    if options.headless or options.announce_summary:
+    if (options.headless or options.announce_summary) and not quiet:
         print(
             f"{app.frames} frames, {app.steps} steps of {app.scene.spec.name!r}; "
             f"{stats['ik']['solves']} IK solves, {stats['ik']['nan']} NaN"
@@ -349,11 +369,10 @@ def run(options: RunOptions) -> int:
     pygame.quit()
     if interrupted:
         print("interrupted: outputs were written", file=sys.stderr)
-        return 130
-    return 0
+        return Session(130, stats)
+    return Session(0, stats)
 
 
-def _replace(options: RunOptions, **changes: Any) -> RunOptions:
-    from dataclasses import replace
-
-    return replace(options, **changes)
+def run(options: RunOptions) -> int:
+    """Run the demo; returns the process exit code."""
+    return play(options).code

@@ -36,6 +36,10 @@ class RunOptions:
     characters: int | None
     size: tuple[int, int]
     announce_summary: bool = False
+    show_profiler: bool = False
+    bench: bool = False
+    bench_sweep: tuple[int, ...] = ()
+    profile: bool = False
 
 
 def _positive_int(text: str) -> int:
@@ -79,6 +83,20 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(_positive_int(part) for part in text.split(","))
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated whole numbers > 0 such as 50,100,200, got {text!r}"
+        ) from None
+    if len(sizes) < 2:
+        raise argparse.ArgumentTypeError(
+            f"expected at least two sizes to fit a slope, got {text!r}"
+        )
+    return sizes
+
+
 def check_writable(path: Path) -> str | None:
     """Why ``path`` cannot be written as an output file, or None if it can.
 
@@ -120,6 +138,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--replay", type=Path, help="replay a recorded input file")
     parser.add_argument("--characters", type=_positive_int, help="crowd size (crowd scene)")
     parser.add_argument("--size", type=_size, default=(1280, 720), help="window size WxH")
+    parser.add_argument("--show-profiler", action="store_true", help="start with the F3 panel on")
+    bench = parser.add_argument_group("profiling")
+    bench.add_argument(
+        "--bench", action="store_true", help="headless, uncapped: print per-phase p50/p99 ms"
+    )
+    bench.add_argument(
+        "--bench-sweep",
+        type=_sizes,
+        metavar="N,N,...",
+        help="run the crowd at each size; print cost per character and chart it",
+    )
+    bench.add_argument(
+        "--profile", action="store_true", help="run under cProfile; print the top 25 functions"
+    )
     return parser
 
 
@@ -138,7 +170,11 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
     parser = build_parser()
     args = parser.parse_args(argv)
     names = scenes.available()
-    scene = args.scene or scenes.default_scene()
+    benchmarking = args.bench or args.bench_sweep is not None or args.profile
+    bench_default = "crowd" if "crowd" in names else scenes.default_scene()
+    scene = args.scene or (bench_default if benchmarking else scenes.default_scene())
+    if args.bench_sweep is not None and args.scene not in (None, "crowd"):
+        parser.error("--bench-sweep runs the crowd scene; drop --scene or use --scene crowd")
     if scene not in names:
         parser.error(f"unknown scene {scene!r}; valid scenes: {', '.join(names)}")
     if args.record and args.replay:
@@ -154,6 +190,8 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
         args.screenshot,
     )
     announce = False
+    if benchmarking:
+        headless, autopilot = True, True
     if not headless and not display_available():
         print(
             f"No display found: running the {scene!r} scene headless with the autopilot "
@@ -189,12 +227,21 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
         characters=args.characters,
         size=args.size,
         announce_summary=announce,
+        show_profiler=args.show_profiler,
+        bench=args.bench,
+        bench_sweep=args.bench_sweep or (),
+        profile=args.profile,
     )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python main.py`` and the ``twobone`` console script."""
     options = parse(argv)
-    from game.app import run  # imported late: parsing and --help never load pygame
+    # imported late: parsing and --help never load pygame
+    if options.bench or options.bench_sweep or options.profile:
+        from game.bench import run_bench
+
+        return run_bench(options)
+    from game.app import run
 
     return run(options)
