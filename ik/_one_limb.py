@@ -1,0 +1,50 @@
+"""Recognising one plain limb, so it can skip numpy (per-call overhead dominates one limb).
+
+These helpers only *recognise* simple valid input; anything else (arrays, batches, bad values)
+returns ``None`` and goes through the array path, which validates and raises.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def point(value: object, dim: int) -> tuple[float, ...] | None:
+    """``value`` as ``dim`` finite floats if it is a plain float64 point, else None.
+
+    Parameters
+    ----------
+    value : object
+        A tuple or list of Python numbers, or a float64 ndarray of shape ``(dim,)``.
+    dim : int
+        The required length.
+
+    Returns
+    -------
+    tuple of float, or None
+    """
+    if isinstance(value, np.ndarray):
+        if value.shape != (dim,) or value.dtype != np.float64:
+            return None
+        coords = tuple(value.tolist())
+    elif isinstance(value, tuple | list) and len(value) == dim:
+        if not all(type(c) in (float, int) for c in value):
+            return None
+        coords = tuple(float(c) for c in value)
+    else:
+        return None
+    return coords if all(math.isfinite(c) for c in coords) else None
+
+
+def number(value: object) -> float | None:
+    """``value`` as a finite float if it is a Python int or float (or a float64 scalar)."""
+    if isinstance(value, float | int) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
+
+
+def reach_options_valid(upper: float, lower: float, softness: float, max_stretch: float) -> bool:
+    """The lengths and reach options the array path would accept."""
+    return upper > 0.0 and lower > 0.0 and 0.0 <= softness < upper + lower and max_stretch >= 1.0

@@ -1,0 +1,83 @@
+"""The two arithmetic backends the solver kernels are written against.
+
+Every kernel in this package (reach, triangle, 2-D and 3-D solves) is written once, with
+``+ - * /`` and the handful of functions below, so that the same lines evaluate either one limb
+in plain Python floats (``SCALAR``, no per-call numpy overhead) or a chunk of limbs as numpy
+arrays (``VECTOR``). Tests check that the two agree.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+import numpy as np
+
+Real: TypeAlias = Any
+"""A Python ``float`` (one limb, ``SCALAR``) or a float ndarray of shape ``(n,)`` (``VECTOR``)."""
+
+Flag: TypeAlias = Any
+"""A Python ``bool`` (``SCALAR``) or a bool ndarray of shape ``(n,)`` (``VECTOR``)."""
+
+
+def _select(condition: Flag, if_true: Real, if_false: Real) -> Real:
+    """Scalar ``where``: pick one value by a Python bool."""
+    return if_true if condition else if_false
+
+
+def _both(a: Flag, b: Flag) -> Flag:
+    """Scalar logical and."""
+    return a and b
+
+
+def _either(a: Flag, b: Flag) -> Flag:
+    """Scalar logical or."""
+    return a or b
+
+
+@dataclass(frozen=True, slots=True)
+class Ops:
+    """Elementwise functions a kernel may call besides arithmetic operators and comparisons."""
+
+    sqrt: Callable[[Real], Real]
+    atan2: Callable[[Real, Real], Real]
+    expm1: Callable[[Real], Real]
+    cos: Callable[[Real], Real]
+    sin: Callable[[Real], Real]
+    abs: Callable[[Real], Real]
+    minimum: Callable[[Real, Real], Real]
+    maximum: Callable[[Real, Real], Real]
+    where: Callable[[Flag, Real, Real], Real]
+    both: Callable[[Flag, Flag], Flag]
+    either: Callable[[Flag, Flag], Flag]
+
+
+SCALAR = Ops(
+    sqrt=math.sqrt,
+    atan2=math.atan2,
+    expm1=math.expm1,
+    cos=math.cos,
+    sin=math.sin,
+    abs=abs,
+    minimum=min,
+    maximum=max,
+    where=_select,
+    both=_both,
+    either=_either,
+)
+
+VECTOR = Ops(
+    sqrt=np.sqrt,
+    atan2=np.arctan2,
+    expm1=np.expm1,
+    cos=np.cos,
+    sin=np.sin,
+    abs=np.abs,
+    minimum=np.minimum,
+    maximum=np.maximum,
+    where=np.where,
+    both=np.logical_and,
+    either=np.logical_or,
+)

@@ -1,0 +1,137 @@
+"""Boundary checks: turn array_likes into float arrays or fail with a message that names the
+argument, what was expected and what arrived."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.floating]
+
+
+def float_dtype(*values: object) -> np.dtype:
+    """The dtype a solve computes and returns in.
+
+    The floating inputs decide (Python floats are weak, as in numpy's own promotion), so
+    float32 in gives float32 out; integer-only input computes in float64; half precision is
+    widened to float32, which the formulas need.
+
+    Parameters
+    ----------
+    *values : object
+        The raw arguments (array_likes or ``None``).
+
+    Returns
+    -------
+    numpy.dtype
+        float32 or float64 (or wider, if given).
+    """
+    floating: list[np.dtype | float] = []
+    for value in values:
+        if value is None or isinstance(value, bool | int):
+            continue
+        if isinstance(value, float):
+            floating.append(value)
+            continue
+        kind = np.asarray(value).dtype
+        if kind.kind == "f":
+            floating.append(kind)
+    if not floating:
+        return np.dtype(np.float64)
+    return np.promote_types(np.result_type(*floating), np.float32)
+
+
+def to_array(name: str, value: npt.ArrayLike, dtype: np.dtype) -> FloatArray:
+    """``value`` as an array of ``dtype``, or a ``ValueError`` for non-numeric input.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, for the message.
+    value : array_like, shape (...)
+        The argument.
+    dtype : numpy.dtype
+        The float dtype to convert to.
+
+    Returns
+    -------
+    ndarray, shape (...)
+    """
+    raw = np.asarray(value)
+    if raw.dtype.kind not in "biuf":
+        raise ValueError(f"{name}: expected real numbers, got an array of dtype {raw.dtype}")
+    return raw.astype(dtype, copy=False)
+
+
+def to_points(name: str, value: npt.ArrayLike, dim: int, dtype: np.dtype) -> FloatArray:
+    """``value`` as an array of ``dim``-vectors, checked for shape and finiteness.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, for the message.
+    value : array_like, shape (..., dim)
+        The points.
+    dim : int
+        The required last dimension (2 or 3).
+    dtype : numpy.dtype
+        The float dtype to convert to.
+
+    Returns
+    -------
+    ndarray, shape (..., dim)
+    """
+    points = to_array(name, value, dtype)
+    if points.ndim == 0 or points.shape[-1] != dim:
+        raise ValueError(
+            f"{name}: expected an array_like of shape (..., {dim}), got shape {points.shape}"
+        )
+    require(name, points, np.isfinite(points), "finite coordinates")
+    return points
+
+
+def batch_shape(shapes: Mapping[str, tuple[int, ...]]) -> tuple[int, ...]:
+    """The common broadcast shape of the per-limb (batch) shapes, or a ``ValueError``.
+
+    Parameters
+    ----------
+    shapes : mapping of str to tuple of int
+        Each argument's batch shape (its shape without the trailing coordinate axis).
+
+    Returns
+    -------
+    tuple of int
+        The broadcast batch shape.
+    """
+    try:
+        return np.broadcast_shapes(*shapes.values())
+    except ValueError:
+        listed = ", ".join(f"{name} {shape}" for name, shape in shapes.items())
+        raise ValueError(
+            f"{', '.join(shapes)}: expected batch shapes that broadcast together, got {listed}"
+        ) from None
+
+
+def require(name: str, values: FloatArray, ok: npt.NDArray[np.bool_], expected: str) -> None:
+    """Raise a ``ValueError`` naming the first index where ``ok`` is False.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, for the message.
+    values : ndarray, shape (...)
+        The argument's values (for quoting the bad one).
+    ok : ndarray of bool, shape (...)
+        Which values pass.
+    expected : str
+        What was expected, in words.
+    """
+    if ok.all():
+        return
+    ok_b, values_b = np.broadcast_arrays(ok, values)
+    index = tuple(int(i) for i in np.argwhere(~ok_b)[0])
+    raise ValueError(
+        f"{name}: expected {expected}, got {values_b[index].item()!r} at index {index}"
+    )

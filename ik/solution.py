@@ -1,0 +1,181 @@
+"""The solve results: frozen dataclasses of numpy arrays, one entry per limb."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+_POSITIONS = ("elbow", "hand")
+_FLAGS = {"reached": np.dtype(np.bool_), "status": np.dtype(np.int8)}
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """Fields shared by 2-D and 3-D solves; ``(...)`` is the broadcast batch shape.
+
+    Attributes
+    ----------
+    elbow : ndarray, shape (..., D)
+        Solved elbow (mid joint) positions.
+    hand : ndarray, shape (..., D)
+        Solved hand (end joint) positions: ``root + reach * unit(target - root)``.
+    elbow_angle : ndarray, shape (...)
+        Interior angle at the elbow, radians in ``[0, pi]`` (``pi`` = straight).
+    distance : ndarray, shape (...)
+        Raw ``|target - root|``, before softening or clamping.
+    reach : ndarray, shape (...)
+        Root-to-hand distance actually used (softened, then clamped into the stretched annulus).
+    shortfall : ndarray, shape (...)
+        ``|target - hand|`` (computed as ``|distance - reach|``, equal up to rounding because
+        the hand lies on the root-target ray).
+    reached : ndarray of bool, shape (...)
+        ``shortfall <= sqrt(eps) * (L1 + L2) * stretch``, with ``eps`` the working dtype's
+        machine epsilon: about ``1.5e-8 L`` in float64 and ``3.5e-4 L`` in float32.
+    stretch : ndarray, shape (...)
+        Factor both bones were scaled by, in ``[1, max_stretch]`` (1 when stretch is off).
+    status : ndarray of int8, shape (...)
+        A :class:`ik.Status` code per limb; precedence
+        ``DEGENERATE > STRETCHED > SOFTENED > TOO_FAR / TOO_CLOSE > REACHED``.
+    """
+
+    elbow: npt.NDArray[np.floating]
+    hand: npt.NDArray[np.floating]
+    elbow_angle: npt.NDArray[np.floating]
+    distance: npt.NDArray[np.floating]
+    reach: npt.NDArray[np.floating]
+    shortfall: npt.NDArray[np.floating]
+    reached: npt.NDArray[np.bool_]
+    stretch: npt.NDArray[np.floating]
+    status: npt.NDArray[np.int8]
+
+
+@dataclass(frozen=True, slots=True)
+class Solution2D(Solution):
+    """A 2-D solve: the :class:`Solution` fields with ``D = 2``, plus the bones' world angles.
+
+    Attributes
+    ----------
+    upper_angle : ndarray, shape (...)
+        World angle of the upper bone (root to elbow), radians in ``(-pi, pi]``, counter-clockwise
+        from +x: the seed's ``phi +- alpha``.
+    lower_angle : ndarray, shape (...)
+        World angle of the lower bone (elbow to hand), radians in ``(-pi, pi]``.
+    """
+
+    upper_angle: npt.NDArray[np.floating]
+    lower_angle: npt.NDArray[np.floating]
+
+
+@dataclass(frozen=True, slots=True)
+class Solution3D(Solution):
+    """A 3-D solve: the :class:`Solution` fields with ``D = 3``."""
+
+
+S = TypeVar("S", bound=Solution)
+
+
+def output_layout(cls: type[Solution], dim: int, dtype: np.dtype) -> list[tuple[np.dtype, int]]:
+    """The ``(dtype, width)`` of each field of ``cls``, in field order (for ``run_chunks``).
+
+    Parameters
+    ----------
+    cls : type
+        ``Solution2D`` or ``Solution3D``.
+    dim : int
+        Coordinates per position.
+    dtype : numpy.dtype
+        The float dtype.
+
+    Returns
+    -------
+    list of (numpy.dtype, int)
+    """
+    return [(_FLAGS.get(f.name, dtype), dim if f.name in _POSITIONS else 0) for f in fields(cls)]
+
+
+def from_batch(cls: type[S], outputs: Sequence[np.ndarray], shape: tuple[int, ...]) -> S:
+    """Build a solution from flat ``run_chunks`` outputs reshaped to the batch shape.
+
+    Parameters
+    ----------
+    cls : type
+        ``Solution2D`` or ``Solution3D``.
+    outputs : sequence of ndarray, shapes (n,) or (n, D)
+        One per field, in field order.
+    shape : tuple of int
+        The batch shape.
+
+    Returns
+    -------
+    Solution2D or Solution3D
+    """
+    return cls(*(out.reshape(shape + out.shape[1:]) for out in outputs))
+
+
+def from_one(cls: type[S], values: Sequence[object], dim: int) -> S:
+    """Build a one-limb solution (0-d and ``(D,)`` arrays) from the scalar kernel's results.
+
+    Parameters
+    ----------
+    cls : type
+        ``Solution2D`` or ``Solution3D``.
+    values : sequence
+        The scalar kernel's flat results, in field order (a position as ``D`` floats).
+    dim : int
+        Coordinates per position.
+
+    Returns
+    -------
+    Solution2D or Solution3D
+        float64 fields, as the vector path gives for float64 input.
+    """
+    key = (cls, dim)
+    if key not in _PLANS:
+        _PLANS[key] = _one_limb_plan(cls, dim)
+    float_at, plan = _PLANS[key]
+    # One float buffer for every float result, handed out as views: one numpy call instead of
+    # one per field, which is most of a single limb's cost.
+    buffer = np.array([values[i] for i in float_at])
+    parts = [
+        np.array(values[at], flag)
+        if flag is not None
+        else buffer[at : at + width]
+        if width
+        else buffer[at, ...]
+        for flag, at, width in plan
+    ]
+    return cls(*parts)
+
+
+_Plan = tuple[tuple[int, ...], tuple[tuple[np.dtype | None, int, int], ...]]
+_PLANS: dict[tuple[type[Solution], int], _Plan] = {}
+"""One-limb plans by (class, dim), computed on first use (``fields()`` is slow per call)."""
+
+
+def _one_limb_plan(cls: type[Solution], dim: int) -> _Plan:
+    """Where each field of a one-limb solution comes from.
+
+    Returns
+    -------
+    tuple of int
+        Indices of the float results among the kernel's flat results.
+    tuple of (dtype or None, int, int)
+        Per field: the flag dtype (None for floats); the index into the kernel results (flags)
+        or into the float buffer (floats); the width (``dim`` for positions, 0 for scalars).
+    """
+    float_at: list[int] = []
+    plan: list[tuple[np.dtype | None, int, int]] = []
+    at = 0
+    for f in fields(cls):
+        width = dim if f.name in _POSITIONS else 0
+        if f.name in _FLAGS:
+            plan.append((_FLAGS[f.name], at, 0))
+        else:
+            plan.append((None, len(float_at), width))
+            float_at.extend(range(at, at + (width or 1)))
+        at += width or 1
+    return tuple(float_at), tuple(plan)

@@ -1,0 +1,210 @@
+"""Analytic two-bone IK in the plane (the seed's recipe, with pole, soft reach and stretch)."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from ik import _one_limb
+from ik._batch import batch_size, limb_column, point_columns, run_chunks
+from ik._frame import aim
+from ik._limbs import check_limbs, optional
+from ik._ops import SCALAR, Ops, Real
+from ik._validate import require
+from ik.reach import reach
+from ik.solution import Solution2D, from_batch, from_one, output_layout
+from ik.status import outcome
+from ik.triangle import triangle
+
+_EPS64 = float(np.finfo(np.float64).eps)
+
+
+def solve_2d(
+    root: npt.ArrayLike,
+    target: npt.ArrayLike,
+    upper_len: npt.ArrayLike,
+    lower_len: npt.ArrayLike,
+    *,
+    bend: npt.ArrayLike = 1,
+    pole: npt.ArrayLike | None = None,
+    softness: npt.ArrayLike = 0.0,
+    max_stretch: npt.ArrayLike = 1.0,
+) -> Solution2D:
+    """Place the elbow and hand of two-bone limbs in the plane (y-up, radians).
+
+    The distance ``d = |target - root|`` is softened, clamped into the (stretched) annulus
+    ``[|L1 - L2|, L1 + L2]`` and the triangle solved by the law of cosines; the hand is
+    ``root + reach * unit(target - root)`` and the upper bone sits at ``phi + alpha`` for
+    ``bend = +1`` (elbow counter-clockwise of the root-target line) or ``phi - alpha`` for
+    ``bend = -1``. Every array argument broadcasts against the others.
+
+    Parameters
+    ----------
+    root : array_like, shape (..., 2)
+        Shoulder (hip) positions.
+    target : array_like, shape (..., 2)
+        Where the hands should go.
+    upper_len, lower_len : array_like, shape (...)
+        Bone lengths ``L1, L2 > 0``.
+    bend : array_like of {+1, -1}, shape (...), default 1
+        Elbow side when there is no pole, or when the pole lies on the root-target line.
+    pole : array_like, shape (..., 2), optional
+        A point the elbow should bend toward: the elbow goes on the pole's side of the
+        root-target line (sign of ``cross(target - root, pole - root)``).
+    softness : array_like, shape (...), default 0
+        Width ``s`` of the soft zone before full extension, ``0 <= s < L1 + L2`` (0 = off):
+        ``d > L - s`` becomes ``L - s + s (1 - exp(-(d - L + s) / s))`` before clamping, with
+        ``L = (L1 + L2) * max_stretch``.
+    max_stretch : array_like, shape (...), default 1
+        Largest factor ``k >= 1`` both bones may scale by to reach the target (1 = off).
+
+    Returns
+    -------
+    Solution2D
+        Arrays in the broadcast batch shape ``(...)`` (0-d for one limb) and the inputs' float
+        dtype (float32 stays float32; integers compute in float64). See :class:`Solution2D`
+        for the fields, the ``reached`` tolerance and the status precedence.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, for a last dimension other than 2, batch shapes that do not
+        broadcast, a non-finite coordinate (with its index), a non-positive or non-finite
+        length, a ``bend`` other than +-1, ``softness`` outside ``[0, L1 + L2)`` or
+        ``max_stretch < 1``. Degenerate geometry (target at the root) is never an error: the
+        limb aims along +x and reports ``Status.DEGENERATE``.
+    """
+    one = _solve_one(root, target, upper_len, lower_len, bend, pole, softness, max_stretch)
+    if one is not None:
+        return one
+    limbs = check_limbs(
+        2,
+        {"root": root, "target": target, "pole": pole},
+        {
+            "upper_len": upper_len,
+            "lower_len": lower_len,
+            "bend": bend,
+            "softness": softness,
+            "max_stretch": max_stretch,
+        },
+    )
+    values = limbs.values
+    require("bend", values["bend"], np.abs(values["bend"]) == 1.0, "+1 or -1")
+    shape, pole_points = limbs.shape, limbs.points.get("pole")
+    soft, stretch = optional(values["softness"], 0.0), optional(values["max_stretch"], 1.0)
+    args = [
+        float(np.finfo(limbs.dtype).eps),
+        *point_columns(limbs.points["root"], shape),
+        *point_columns(limbs.points["target"], shape),
+        *(limb_column(values[name], shape) for name in ("upper_len", "lower_len", "bend")),
+        *(point_columns(pole_points, shape) if pole_points is not None else (None, None)),
+        None if soft is None else limb_column(soft, shape),
+        None if stretch is None else limb_column(stretch, shape),
+    ]
+    outputs = run_chunks(
+        _kernel, args, batch_size(shape), output_layout(Solution2D, 2, limbs.dtype)
+    )
+    return from_batch(Solution2D, outputs, shape)
+
+
+def _solve_one(
+    root: object,
+    target: object,
+    upper_len: object,
+    lower_len: object,
+    bend: object,
+    pole: object,
+    softness: object,
+    max_stretch: object,
+) -> Solution2D | None:
+    """One plain float64 limb in pure Python, or None to take the array path."""
+    r, t = _one_limb.point(root, 2), _one_limb.point(target, 2)
+    p = None if pole is None else _one_limb.point(pole, 2)
+    upper, lower = _one_limb.number(upper_len), _one_limb.number(lower_len)
+    side, s, k = _one_limb.number(bend), _one_limb.number(softness), _one_limb.number(max_stretch)
+    if (
+        r is None
+        or t is None
+        or (p is None and pole is not None)
+        or upper is None
+        or lower is None
+        or side not in (1.0, -1.0)
+        or s is None
+        or k is None
+        or not _one_limb.reach_options_valid(upper, lower, s, k)
+    ):
+        return None
+    px, py = (None, None) if p is None else p
+    values = _kernel(
+        SCALAR,
+        _EPS64,
+        r[0],
+        r[1],
+        t[0],
+        t[1],
+        upper,
+        lower,
+        side,
+        px,
+        py,
+        s or None,  # 0 turns softness off
+        None if k == 1.0 else k,  # 1 turns stretch off
+    )
+    return from_one(Solution2D, values, 2)
+
+
+def _kernel(
+    ops: Ops,
+    eps: float,
+    rx: Real,
+    ry: Real,
+    tx: Real,
+    ty: Real,
+    upper: Real,
+    lower: Real,
+    bend: Real,
+    px: Real | None,
+    py: Real | None,
+    softness: Real | None,
+    max_stretch: Real | None,
+) -> tuple[Real, ...]:
+    """Solve limbs given as components; results flat, in :class:`Solution2D` field order."""
+    vx, vy = tx - rx, ty - ry  # root → target
+    distance = ops.sqrt(vx * vx + vy * vy)
+    # Closer than eps·L the direction is rounding noise at the limb's own scale: fall back.
+    degenerate = distance <= eps * (upper + lower)
+    ux, uy = aim(ops, (vx, vy), distance, degenerate)
+    side = bend if px is None else _pole_side(ops, eps, vx, vy, px - rx, py - ry, bend)
+    limb = reach(ops, distance, upper, lower, softness, max_stretch, eps)
+    tri = triangle(ops, limb.used, limb.upper, limb.lower)
+    lift = side * tri.height  # signed height: + is counter-clockwise of root → target
+    # Elbow in the (u, u rotated +90°) frame: L1 (cos α u ± sin α u⊥), i.e. the seed's
+    # L1 (cos(φ ± α), sin(φ ± α)) by the angle-sum identities, with no trig calls.
+    ex, ey = tri.along * ux - lift * uy, tri.along * uy + lift * ux
+    hx, hy = limb.used * ux, limb.used * uy  # hand on the root → target ray at the reach
+    shortfall, reached, status = outcome(ops, eps, distance, limb, degenerate)
+    return (
+        rx + ex,
+        ry + ey,
+        rx + hx,
+        ry + hy,
+        tri.elbow_angle,
+        distance,
+        limb.used,
+        shortfall,
+        reached,
+        limb.stretch,
+        status,
+        ops.atan2(ey, ex),  # upper bone's world angle
+        ops.atan2(hy - ey, hx - ex),  # lower bone's world angle
+    )
+
+
+def _pole_side(ops: Ops, eps: float, vx: Real, vy: Real, wx: Real, wy: Real, bend: Real) -> Real:
+    """+1 where the pole ``w`` is counter-clockwise of ``v``, -1 clockwise, ``bend`` on the line."""
+    cross = vx * wy - vy * wx  # z of v × w: |v||w| sin(angle from v to w)
+    # Within a few eps of |v||w| the sign of the cross product is rounding: the pole is on the
+    # line (or at the root, or the target is), so the choice falls back to bend. Squared to
+    # avoid two square roots.
+    on_line = cross * cross <= (4.0 * eps) ** 2 * (vx * vx + vy * vy) * (wx * wx + wy * wy)
+    return ops.where(on_line, bend, ops.where(cross > 0.0, 1.0, -1.0))

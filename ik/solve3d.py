@@ -1,0 +1,244 @@
+"""Analytic two-bone IK in space: the planar triangle placed in the root-target-pole plane."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from ik import _one_limb
+from ik._batch import batch_size, limb_column, point_columns, run_chunks
+from ik._frame import aim, perpendicular
+from ik._limbs import check_limbs, optional
+from ik._ops import SCALAR, Ops, Real
+from ik.reach import reach
+from ik.solution import Solution3D, from_batch, from_one, output_layout
+from ik.status import outcome
+from ik.triangle import triangle
+
+_EPS64 = float(np.finfo(np.float64).eps)
+
+
+def solve_3d(
+    root: npt.ArrayLike,
+    target: npt.ArrayLike,
+    upper_len: npt.ArrayLike,
+    lower_len: npt.ArrayLike,
+    pole: npt.ArrayLike,
+    *,
+    twist: npt.ArrayLike = 0.0,
+    softness: npt.ArrayLike = 0.0,
+    max_stretch: npt.ArrayLike = 1.0,
+) -> Solution3D:
+    """Place the elbow and hand of two-bone limbs in space (y-up, right-handed, radians).
+
+    The reach is found exactly as in :func:`ik.solve_2d` (soften, clamp into the stretched
+    annulus, law of cosines). The hand is ``root + reach * unit(target - root)``; the elbow lies
+    in the plane through root, target and pole, on the pole's side, at angle ``alpha`` from the
+    root-target axis, and ``twist`` then rotates it about that axis (right-hand rule).
+
+    Fallbacks (deterministic, finite, reported as ``Status.DEGENERATE``):
+
+    * target at the root (``d <= eps (L1 + L2)``): the axis is taken as world +x;
+    * pole on the axis (its distance from the axis ``<= 16 eps |pole - root|``, including a
+      pole at the root): the elbow bends toward the world axis least aligned with the
+      root-target direction (x, then y, then z on ties) made perpendicular to it; with the
+      +x fallback axis that is +y.
+
+    Parameters
+    ----------
+    root : array_like, shape (..., 3)
+        Shoulder (hip) positions.
+    target : array_like, shape (..., 3)
+        Where the hands should go.
+    upper_len, lower_len : array_like, shape (...)
+        Bone lengths ``L1, L2 > 0``.
+    pole : array_like, shape (..., 3)
+        Pole (swivel, hint) points the elbows bend toward.
+    twist : array_like, shape (...), default 0
+        Extra rotation of the elbow about the root-target axis, radians, right-hand rule.
+    softness : array_like, shape (...), default 0
+        Soft zone width ``0 <= s < L1 + L2`` (0 = off); see :func:`ik.solve_2d`.
+    max_stretch : array_like, shape (...), default 1
+        Largest factor ``k >= 1`` both bones may scale by (1 = off).
+
+    Returns
+    -------
+    Solution3D
+        Arrays in the broadcast batch shape ``(...)`` (0-d for one limb) and the inputs' float
+        dtype. See :class:`Solution3D` for the fields, the ``reached`` tolerance and the status
+        precedence.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, for a last dimension other than 3, batch shapes that do not
+        broadcast, a non-finite coordinate (with its index), a non-positive or non-finite
+        length, a non-finite twist, ``softness`` outside ``[0, L1 + L2)`` or
+        ``max_stretch < 1``. Degenerate geometry is never an error.
+    """
+    one = _solve_one(root, target, upper_len, lower_len, pole, twist, softness, max_stretch)
+    if one is not None:
+        return one
+    limbs = check_limbs(
+        3,
+        {"root": root, "target": target, "pole": pole},
+        {
+            "upper_len": upper_len,
+            "lower_len": lower_len,
+            "twist": twist,
+            "softness": softness,
+            "max_stretch": max_stretch,
+        },
+    )
+    values, shape = limbs.values, limbs.shape
+    options = (
+        optional(values["twist"], 0.0),
+        optional(values["softness"], 0.0),
+        optional(values["max_stretch"], 1.0),
+    )
+    args = [
+        float(np.finfo(limbs.dtype).eps),
+        *point_columns(limbs.points["root"], shape),
+        *point_columns(limbs.points["target"], shape),
+        limb_column(values["upper_len"], shape),
+        limb_column(values["lower_len"], shape),
+        *point_columns(limbs.points["pole"], shape),
+        *(None if option is None else limb_column(option, shape) for option in options),
+    ]
+    outputs = run_chunks(
+        _kernel, args, batch_size(shape), output_layout(Solution3D, 3, limbs.dtype)
+    )
+    return from_batch(Solution3D, outputs, shape)
+
+
+def _solve_one(
+    root: object,
+    target: object,
+    upper_len: object,
+    lower_len: object,
+    pole: object,
+    twist: object,
+    softness: object,
+    max_stretch: object,
+) -> Solution3D | None:
+    """One plain float64 limb in pure Python, or None to take the array path."""
+    r, t, p = _one_limb.point(root, 3), _one_limb.point(target, 3), _one_limb.point(pole, 3)
+    upper, lower = _one_limb.number(upper_len), _one_limb.number(lower_len)
+    tau, s, k = _one_limb.number(twist), _one_limb.number(softness), _one_limb.number(max_stretch)
+    if (
+        r is None
+        or t is None
+        or p is None
+        or upper is None
+        or lower is None
+        or tau is None
+        or s is None
+        or k is None
+        or not _one_limb.reach_options_valid(upper, lower, s, k)
+    ):
+        return None
+    values = _kernel(
+        SCALAR,
+        _EPS64,
+        r[0],
+        r[1],
+        r[2],
+        t[0],
+        t[1],
+        t[2],
+        upper,
+        lower,
+        p[0],
+        p[1],
+        p[2],
+        tau or None,  # 0 turns twist off
+        s or None,  # 0 turns softness off
+        None if k == 1.0 else k,  # 1 turns stretch off
+    )
+    return from_one(Solution3D, values, 3)
+
+
+def _kernel(
+    ops: Ops,
+    eps: float,
+    rx: Real,
+    ry: Real,
+    rz: Real,
+    tx: Real,
+    ty: Real,
+    tz: Real,
+    upper: Real,
+    lower: Real,
+    px: Real,
+    py: Real,
+    pz: Real,
+    twist: Real | None,
+    softness: Real | None,
+    max_stretch: Real | None,
+) -> tuple[Real, ...]:
+    """Solve limbs given as components; results flat, in :class:`Solution3D` field order."""
+    vx, vy, vz = tx - rx, ty - ry, tz - rz  # root → target
+    distance = ops.sqrt(vx * vx + vy * vy + vz * vz)
+    # Closer than eps·L the direction is rounding noise at the limb's own scale: fall back.
+    aim_degenerate = distance <= eps * (upper + lower)
+    ux, uy, uz = aim(ops, (vx, vy, vz), distance, aim_degenerate)
+    bx, by, bz, pole_degenerate = _bend_direction(ops, eps, ux, uy, uz, px - rx, py - ry, pz - rz)
+    if twist is not None:
+        bx, by, bz = _twist(ops, ux, uy, uz, bx, by, bz, twist)
+    limb = reach(ops, distance, upper, lower, softness, max_stretch, eps)
+    tri = triangle(ops, limb.used, limb.upper, limb.lower)
+    degenerate = ops.either(aim_degenerate, pole_degenerate)
+    shortfall, reached, status = outcome(ops, eps, distance, limb, degenerate)
+    return (
+        # elbow = root + L1 (cos α u + sin α b): the triangle laid in the (u, b) plane
+        rx + tri.along * ux + tri.height * bx,
+        ry + tri.along * uy + tri.height * by,
+        rz + tri.along * uz + tri.height * bz,
+        rx + limb.used * ux,  # hand on the root → target ray at the reach
+        ry + limb.used * uy,
+        rz + limb.used * uz,
+        tri.elbow_angle,
+        distance,
+        limb.used,
+        shortfall,
+        reached,
+        limb.stretch,
+        status,
+    )
+
+
+def _bend_direction(
+    ops: Ops, eps: float, ux: Real, uy: Real, uz: Real, wx: Real, wy: Real, wz: Real
+) -> tuple[Real, Real, Real, Real]:
+    """Unit vector from the axis ``u`` toward the pole offset ``w``, perpendicular to ``u``.
+
+    Returns the direction's three components and where the fallback plane was used.
+    """
+    along = wx * ux + wy * uy + wz * uz  # w·u
+    # Gram-Schmidt: the pole's offset perpendicular to the axis, w − (w·u) u
+    qx, qy, qz = wx - along * ux, wy - along * uy, wz - along * uz
+    q_len2 = qx * qx + qy * qy + qz * qz
+    # Below a few eps of |w| the perpendicular part is rounding noise (pole on the axis, or at
+    # the root): its direction means nothing, so use the fallback plane. Squared, no sqrt.
+    on_axis = q_len2 <= (16.0 * eps) ** 2 * (wx * wx + wy * wy + wz * wz)
+    fx, fy, fz = perpendicular(ops, ux, uy, uz)
+    inverse = 1.0 / ops.sqrt(ops.where(on_axis, 1.0, q_len2))  # on-axis rows replaced below
+    return (
+        ops.where(on_axis, fx, qx * inverse),
+        ops.where(on_axis, fy, qy * inverse),
+        ops.where(on_axis, fz, qz * inverse),
+        on_axis,
+    )
+
+
+def _twist(
+    ops: Ops, ux: Real, uy: Real, uz: Real, bx: Real, by: Real, bz: Real, angle: Real
+) -> tuple[Real, Real, Real]:
+    """Rotate ``b`` (perpendicular to the unit axis ``u``) about ``u`` by ``angle``."""
+    cos, sin = ops.cos(angle), ops.sin(angle)
+    # Rodrigues with b ⟂ u: b cos τ + (u × b) sin τ (the (u·b) term vanishes)
+    return (
+        bx * cos + (uy * bz - uz * by) * sin,
+        by * cos + (uz * bx - ux * bz) * sin,
+        bz * cos + (ux * by - uy * bx) * sin,
+    )
