@@ -7,10 +7,23 @@ the iterative contrast for chains of any length. Only numpy and the standard lib
 
 from __future__ import annotations
 
+from ik.fabrik import FabrikResult, fabrik
 from ik.reach import soften_distance
+from ik.rotations import BoneRotations, bone_rotations
 from ik.solution import Solution2D, Solution3D
 from ik.solve2d import solve_2d
 from ik.solve3d import solve_3d
 from ik.status import Status
 
-__all__ = ["Solution2D", "Solution3D", "Status", "soften_distance", "solve_2d", "solve_3d"]
+__all__ = [
+    "BoneRotations",
+    "FabrikResult",
+    "Solution2D",
+    "Solution3D",
+    "Status",
+    "bone_rotations",
+    "fabrik",
+    "soften_distance",
+    "solve_2d",
+    "solve_3d",
+]

@@ -1,0 +1,121 @@
+"""FABRIK (Aristidou & Lasenby 2011): the iterative solver a chain of three or more bones needs.
+
+The seed's point: two bones close a triangle, so the law of cosines answers in one step; with
+more bones the shoulder-to-target span admits a continuum of shapes and a solver must search.
+This is the classic search, for contrast (and for chains of any length).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ik._validate import float_dtype, require, to_array, to_points
+
+
+@dataclass(frozen=True, slots=True)
+class FabrikResult:
+    """A FABRIK solve.
+
+    Attributes
+    ----------
+    joints : ndarray, shape (J, D)
+        Solved joint positions; ``joints[0]`` is the fixed root, bone lengths are preserved.
+    iterations : int
+        Backward-forward passes used (0 when the target was out of reach or already met).
+    residual : float
+        Final ``|joints[-1] - target|``.
+    """
+
+    joints: npt.NDArray[np.floating]
+    iterations: int
+    residual: float
+
+
+def fabrik(
+    joints: npt.ArrayLike,
+    target: npt.ArrayLike,
+    *,
+    tolerance: float = 1e-6,
+    max_iterations: int = 100,
+) -> FabrikResult:
+    """Reach ``target`` with the end of a chain by forward-and-backward reaching.
+
+    Each iteration drags the chain end-first onto the target, then root-first back onto the
+    root, keeping every bone's length. A target beyond the chain's total length gets the
+    straight chain aimed at it (no iteration).
+
+    Parameters
+    ----------
+    joints : array_like, shape (J, D)
+        Current joint positions, ``J >= 2``, ``D`` = 2 or 3; bone lengths are taken from them.
+    target : array_like, shape (D,)
+        Where the end joint should go.
+    tolerance : float, default 1e-6
+        Stop when ``|end - target| <= tolerance`` (an absolute distance, in the joints' units).
+    max_iterations : int, default 100
+        Most backward-forward passes to make.
+
+    Returns
+    -------
+    FabrikResult
+
+    Raises
+    ------
+    ValueError
+        For joints not of shape ``(J >= 2, 2 or 3)``, a target of another dimension,
+        non-finite coordinates, a negative or non-finite tolerance, or a negative
+        ``max_iterations``.
+    """
+    dtype = float_dtype(joints, target)
+    chain = to_array("joints", joints, dtype)
+    if chain.ndim != 2 or chain.shape[0] < 2 or chain.shape[1] not in (2, 3):
+        raise ValueError(f"joints: expected shape (J >= 2, 2 or 3), got shape {chain.shape}")
+    require("joints", chain, np.isfinite(chain), "finite coordinates")
+    goal = to_points("target", target, chain.shape[1], dtype)
+    if goal.shape != (chain.shape[1],):
+        raise ValueError(f"target: expected shape ({chain.shape[1]},), got shape {goal.shape}")
+    tol = to_array("tolerance", tolerance, np.dtype(np.float64))
+    require("tolerance", tol, np.isfinite(tol) & (tol >= 0.0), "a finite tolerance >= 0")
+    if not isinstance(max_iterations, int) or max_iterations < 0:
+        raise ValueError(f"max_iterations: expected an int >= 0, got {max_iterations!r}")
+
+    # Plain Python floats: a chain is a handful of short vectors, where numpy's per-call
+    # overhead would dominate.
+    points = [tuple(p) for p in chain.tolist()]
+    end_goal = tuple(goal.tolist())
+    lengths = [math.dist(a, b) for a, b in zip(points, points[1:], strict=False)]
+    root = points[0]
+    iterations = 0
+    if math.dist(root, end_goal) >= sum(lengths):
+        points = _reach_forward([root, *[end_goal] * (len(points) - 1)], lengths)
+    else:
+        while math.dist(points[-1], end_goal) > float(tol) and iterations < max_iterations:
+            backward = _reach_forward([end_goal, *points[-2::-1]], lengths[::-1])
+            points = _reach_forward([root, *backward[-2::-1]], lengths)
+            iterations += 1
+    solved = np.array(points, dtype=dtype)
+    return FabrikResult(solved, iterations, math.dist(points[-1], end_goal))
+
+
+def _reach_forward(
+    points: list[tuple[float, ...]], lengths: list[float]
+) -> list[tuple[float, ...]]:
+    """Keep ``points[0]``; put each next point at its bone length from the previous, toward
+    where it was (FABRIK's half-pass). A point on top of its predecessor goes along +x."""
+    out = [points[0]]
+    for point, length in zip(points[1:], lengths, strict=True):
+        prev = out[-1]
+        gap = math.dist(prev, point)
+        if gap > 0.0:
+            out.append(
+                tuple(p + (q - p) * (length / gap) for p, q in zip(prev, point, strict=True))
+            )
+        else:
+            # Coincident joints give no direction; any fixed one keeps the length and the
+            # result finite.
+            out.append((prev[0] + length, *prev[1:]))
+    return out
