@@ -1,0 +1,315 @@
+"""The walk scene: a character whose hands follow the mouse and whose feet plant on uneven ground.
+
+The simulation is the hero (character 0 of a :class:`game.world.character.Crowd` of one)
+plus the interactive extras: hands reaching for the pointer, a foot dragged by the mouse,
+the K pole toggle, and the measured feel of the feet for the stats file.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.ik_counters import IkCounters
+from game.input_state import InputState
+from game.profiling import PhaseTimer
+from game.scene import SceneConfig, SceneSpec
+from game.scenes.walk_view import WalkView
+from game.trace import limb_record
+from game.world.character import ARMS, LEGS, Crowd
+from game.world.easing import halflife_blend
+from game.world.rig import LIMBS, Rig, load_rig
+from game.world.terrain import Terrain, load_terrain
+
+RIG_FILE = "rig.json"
+TERRAIN_FILE = "terrain.json"
+START_X = 0.0
+LEG_NAMES = LIMBS[LEGS]
+POINTER_RANGE = 6.0  # metres around the pelvis a hand or pinned foot may be sent
+HAND_SWITCH_MARGIN = 0.05  # the reaching hand changes only when the other is this much nearer
+
+
+@dataclass(slots=True)
+class FeetMeter:
+    """The measured feel of the feet, from solved poses (not from the gait's own state).
+
+    Attributes
+    ----------
+    max_planted_slide_m : float
+        Largest ankle movement between two steps of one plant.
+    max_ground_error_m : float
+        Largest |ankle height above the ground − ankle_height| of a planted foot.
+    max_pelvis_step_m : float
+        Largest vertical pelvis change between consecutive steps.
+    """
+
+    max_planted_slide_m: float = 0.0
+    max_ground_error_m: float = 0.0
+    max_pelvis_step_m: float = 0.0
+
+    def record(
+        self,
+        planted: NDArray[np.bool_],
+        still_planted: NDArray[np.bool_],
+        ankles: NDArray[np.float64],
+        previous_ankles: NDArray[np.float64],
+        ground_error: NDArray[np.float64],
+        pelvis_step: float,
+    ) -> None:
+        """Fold in one step: ``planted``/``still_planted`` (…,) masks, ankles (…, 2)."""
+        if still_planted.any():
+            slide = np.hypot(*np.moveaxis(ankles - previous_ankles, -1, 0))[still_planted]
+            self.max_planted_slide_m = max(self.max_planted_slide_m, float(slide.max()))
+        if planted.any():
+            error = float(np.abs(ground_error[planted]).max())
+            self.max_ground_error_m = max(self.max_ground_error_m, error)
+        self.max_pelvis_step_m = max(self.max_pelvis_step_m, abs(pelvis_step))
+
+
+class WalkSim:
+    """The hero on the terrain: gait, reaching hands, foot drag, pole toggle, feet stats."""
+
+    def __init__(self, config: SceneConfig) -> None:
+        self.dt = config.dt
+        self.step_index = 0
+        self.time = 0.0
+        self.counters = IkCounters()
+        self.assets_dir = Path(config.assets_dir)
+        rig, terrain = self._load_assets()
+        self.crowd = Crowd(rig, terrain, [START_X], [1.0])
+        self.poles_on = True
+        self.both_hands = True
+        self.pointer: tuple[float, float] | None = None
+        self.reaching = np.zeros(2, dtype=bool)
+        self.drag_foot: int | None = None
+        self.meter = FeetMeter()
+        self.moving = False
+
+    # -- assets ------------------------------------------------------------------------
+    @property
+    def rig(self) -> Rig:
+        return self.crowd.rig
+
+    @property
+    def terrain(self) -> Terrain:
+        return self.crowd.terrain
+
+    def _load_assets(self) -> tuple[Rig, Terrain]:
+        return (
+            load_rig(self.assets_dir / RIG_FILE),
+            load_terrain(self.assets_dir / TERRAIN_FILE),
+        )
+
+    def apply_assets(self, rig: Rig, terrain: Terrain) -> None:
+        """Use a new rig and terrain from the next step on (feet are set down afresh)."""
+        self.crowd.apply_assets(rig, terrain)
+
+    def reload_assets(self) -> None:
+        """Re-read both files; a bad file raises before anything changes."""
+        self.apply_assets(*self._load_assets())
+
+    # -- one step ----------------------------------------------------------------------
+    def step(self, inp: InputState, dt: float, timer: PhaseTimer) -> None:
+        crowd = self.crowd
+        if "toggle_poles" in inp.actions:
+            self.poles_on = not self.poles_on
+        if "toggle_hands" in inp.actions:
+            self.both_hands = not self.both_hands
+        self.pointer = self._clamped_pointer(inp.pointer)
+        self._update_drag(inp)
+        self._aim_hands(dt)
+        crowd.knee_poles[0] = self.poles_on
+        pinned = np.zeros((1, 2), dtype=bool)
+        if self.drag_foot is not None and self.pointer is not None:
+            pinned[0, self.drag_foot] = True
+            crowd.pin_target[0, self.drag_foot] = self.pointer
+        previous_ankles = crowd.solution.hand[0, LEGS].copy()
+        was_planted = crowd.feet.planted[0].copy()
+        previous_y = float(crowd.y[0])
+        move = float(np.clip(np.nan_to_num(inp.move), -1.0, 1.0))
+        self.moving = abs(move) > 0.05 or abs(float(crowd.vx[0])) > 0.05
+        crowd.step([move], [1.0 if inp.run else 0.0], dt, pinned)
+        with timer.phase("ik"):
+            solution = crowd.solve()
+        self.counters.record(solution)
+        self._measure(was_planted, previous_ankles, previous_y)
+        self.step_index += 1
+        self.time = self.step_index * dt
+
+    def _clamped_pointer(self, pointer: tuple[float, ...] | None) -> tuple[float, float] | None:
+        """The pointer as a finite world point within ``POINTER_RANGE`` of the pelvis."""
+        if pointer is None or len(pointer) < 2:
+            return None
+        x, y = float(pointer[0]), float(pointer[1])
+        if not (math.isfinite(x) and math.isfinite(y)):
+            return None
+        px, py = float(self.crowd.x[0]), float(self.crowd.y[0])
+        return (
+            min(max(x, px - POINTER_RANGE), px + POINTER_RANGE),
+            min(max(y, py - POINTER_RANGE), py + POINTER_RANGE),
+        )
+
+    def _update_drag(self, inp: InputState) -> None:
+        """A press naming a foot grabs it; releasing the button gives it back to the gait."""
+        if not inp.pointer_down or self.pointer is None:
+            self.drag_foot = None
+            return
+        name = inp.values.get("drag_foot")
+        if self.drag_foot is None and name in LEG_NAMES:
+            self.drag_foot = LEG_NAMES.index(name)
+
+    def _aim_hands(self, dt: float) -> None:
+        """Hands chase the pointer (both, or the one whose shoulder is nearer)."""
+        crowd = self.crowd
+        if self.pointer is None:
+            self.reaching[:] = False
+            crowd.hand_override[0] = False
+            return
+        pointer = np.array(self.pointer)
+        shoulders = crowd.pose.roots[0, ARMS]
+        if self.both_hands:
+            self.reaching[:] = True
+        else:
+            distance = np.hypot(*(pointer - shoulders).T)
+            one = self.reaching.sum() == 1
+            current = int(np.argmax(self.reaching)) if one else int(np.argmin(distance))
+            if distance[1 - current] < distance[current] - HAND_SWITCH_MARGIN:
+                current = 1 - current
+            self.reaching[:] = False
+            self.reaching[current] = True
+        # a hand that starts reaching sets off from where it is
+        fresh = self.reaching & ~crowd.hand_override[0]
+        crowd.hand_target[0, fresh] = crowd.solution.hand[0, ARMS][fresh]
+        blend = halflife_blend(dt, self.rig.arms.reach_halflife)
+        crowd.hand_target[0] += (pointer - crowd.hand_target[0]) * blend
+        crowd.hand_override[0] = self.reaching
+
+    def _measure(
+        self,
+        was_planted: NDArray[np.bool_],
+        previous_ankles: NDArray[np.float64],
+        previous_y: float,
+    ) -> None:
+        crowd = self.crowd
+        ankles = crowd.solution.hand[0, LEGS]
+        planted = crowd.feet.planted[0]
+        # the same plant: planted before and after, and not a fresh landing this step
+        still = planted & was_planted & (crowd.feet.stance_age[0] > 0)
+        ground = self.terrain.height_at(ankles[:, 0]) + self.rig.legs.ankle_height
+        self.meter.record(
+            planted, still, ankles, previous_ankles, ankles[:, 1] - ground, crowd.y[0] - previous_y
+        )
+
+    # -- outputs -----------------------------------------------------------------------
+    def trace_header(self) -> dict[str, Any]:
+        arm, leg = self.rig.arms.limb, self.rig.legs.limb
+        lengths = [arm, arm, leg, leg]
+        return {
+            "scene": "walk",
+            "dt": self.dt,
+            "terrain": self.terrain.to_json(),
+            "limbs": {
+                name: {"upper": limb.upper, "lower": limb.lower}
+                for name, limb in zip(LIMBS, lengths, strict=True)
+            },
+        }
+
+    def trace_characters(self) -> list[dict[str, Any]]:
+        return character_records(self.crowd)
+
+    def stats_sections(self) -> dict[str, Any]:
+        meter = self.meter
+        return {
+            "feet": {
+                "max_planted_slide_m": round(meter.max_planted_slide_m, 9),
+                "max_ground_error_m": round(meter.max_ground_error_m, 9),
+                "max_pelvis_step_m": round(meter.max_pelvis_step_m, 9),
+                "steps_taken": int(self.crowd.feet.steps.sum()),
+                "knee_flips": int(self.crowd.knee_flips.sum()),
+            }
+        }
+
+
+def character_records(crowd: Crowd) -> list[dict[str, Any]]:
+    """Every character of ``crowd`` this step in trace format (``planted`` for legs)."""
+    pose, sol, feet = crowd.pose, crowd.solution, crowd.feet
+    records = []
+    for index in range(crowd.count):
+        limbs = {}
+        for limb, name in enumerate(LIMBS):
+            is_leg = limb >= LEGS.start
+            limbs[name] = limb_record(
+                pose.roots[index, limb],
+                sol.elbow[index, limb],
+                sol.hand[index, limb],
+                pose.targets[index, limb],
+                pose.poles[index, limb] if pose.pole_on[index, limb] else None,
+                bool(feet.planted[index, limb - LEGS.start]) if is_leg else None,
+            )
+        records.append(
+            {
+                "id": index,
+                "pelvis": [round(float(v), 6) for v in pose.pelvis[index]],
+                "facing": int(pose.facing[index]),
+                "limbs": limbs,
+            }
+        )
+    return records
+
+
+class WalkAutopilot:
+    """Walks the whole course and back (running the long stretches), sweeping the pointer.
+
+    The pointer circles in front of the chest, in and out of the hands' reach; the hand
+    mode toggles now and then. Deterministic: the seed only shifts the sweep's phase.
+    """
+
+    def __init__(self, sim: WalkSim, config: SceneConfig) -> None:
+        rng = np.random.default_rng(config.seed)
+        self.dt = config.dt
+        self.phase = float(rng.uniform(0.0, 2.0 * math.pi))
+        self.direction = 1.0
+        self.run_from = 17.0  # beyond the stairs, the outbound leg runs
+        lo, hi = sim.terrain.x_range
+        self.turn_at = (lo + 1.5, hi - 1.6)
+
+    def next_input(self, sim: WalkSim) -> InputState:
+        t = sim.step_index * self.dt
+        x = float(sim.crowd.x[0])
+        if self.direction > 0 and x > self.turn_at[1]:
+            self.direction = -1.0
+        elif self.direction < 0 and x < self.turn_at[0]:
+            self.direction = 1.0
+        run = x > self.run_from if self.direction > 0 else x < self.run_from + 2.0
+        chest = sim.crowd.pose.chest[0]
+        # radius 0.25 … 1.15 m from the chest: inside and beyond the 0.58 m arm reach
+        radius = 0.7 - 0.45 * math.cos(2.0 * math.pi * t / 4.3 + self.phase)
+        angle = 0.45 + 0.85 * math.sin(2.0 * math.pi * t / 6.1 + self.phase)
+        pointer = (
+            float(chest[0]) + self.direction * radius * math.cos(angle),
+            float(chest[1]) + radius * math.sin(angle) - 0.25,
+        )
+        actions = ("toggle_hands",) if sim.step_index % 480 == 420 else ()
+        return InputState(pointer=pointer, move=self.direction, run=run, actions=actions)
+
+
+SCENE = SceneSpec(
+    name="walk",
+    title="Walk: feet planted on uneven ground",
+    controls=(
+        ("A / D, arrows", "walk left / right"),
+        ("Shift", "run"),
+        ("mouse", "both hands reach for the cursor"),
+        ("click", "switch: both hands / the nearer hand"),
+        ("drag a foot", "pin its target anywhere; release gives it back"),
+        ("K", "knee pole hints on/off (off: knees flip, counted)"),
+    ),
+    create=WalkSim,
+    view=WalkView,
+    autopilot=WalkAutopilot,
+)

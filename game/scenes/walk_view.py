@@ -1,0 +1,346 @@
+"""Drawing the walk scene through Canvas / WorldPen: sky, parallax hills, ground, the hero, HUD.
+
+The camera follows the hero smoothly (view state: the simulation never sees it). Each frame
+interpolates the last two steps with ``alpha`` and solves that pose in one batched call.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.camera import Camera2D
+from game.canvas import Canvas, WorldPen
+from game.input_state import InputState, RawInput
+from game.palette import PALETTE, Color, faint, mix
+from game.profiling import PhaseTimer
+from game.world.character import ARMS, LEGS, PoseInputs
+from game.world.easing import halflife_blend
+from game.world.rig import LIMBS
+
+if TYPE_CHECKING:
+    from game.scenes.walk import WalkSim
+
+VIEW_HEIGHT_M = 4.2  # world metres shown top to bottom
+CAMERA_HALFLIFE = 0.35  # seconds
+CAMERA_LEAD_M = 0.9  # the camera looks this far ahead of the hero
+GRAB_RADIUS_M = 0.25  # a click this close to an ankle grabs the foot
+SKY_TOP: Color = (14, 18, 32)
+SKY_HORIZON: Color = (54, 62, 92)
+SKY_BANDS = 24
+HILLS: tuple[tuple[float, float, float, Color], ...] = (
+    # parallax factor, height of the ridge (fraction of the view), wave length (px), colour
+    (0.15, 0.42, 520.0, (34, 40, 62)),
+    (0.35, 0.55, 330.0, (28, 34, 50)),
+)
+GROUND_DEEP: Color = (34, 38, 32)
+LEG_WIDTHS_M = (0.15, 0.11, 0.1)  # hip, knee, ankle
+ARM_WIDTHS_M = (0.095, 0.075, 0.06)  # shoulder, elbow, wrist
+
+
+class WalkView:
+    """Presents a :class:`~game.scenes.walk.WalkSim`; reads it, never mutates it."""
+
+    def __init__(self, sim: WalkSim) -> None:
+        self.sim = sim
+        self.camera = Camera2D()
+        self._camera_time: float | None = None
+        self._dragging: str | None = None
+        self.layout((1280, 720))
+
+    # -- layout and input --------------------------------------------------------------
+    def layout(self, size: tuple[int, int]) -> None:
+        width, height = max(size[0], 1), max(size[1], 1)
+        self.camera.viewport = (0, 0, width, height)
+        self.camera.scale = max(height / VIEW_HEIGHT_M, 1.0)
+
+    def map_input(self, raw: RawInput) -> InputState:
+        keys = raw.keys_down
+        right = ("d" in keys) or ("right" in keys)
+        left = ("a" in keys) or ("left" in keys)
+        actions: list[str] = []
+        values: dict[str, Any] = {}
+        if "k" in raw.keys_pressed:
+            actions.append("toggle_poles")
+        for button, px in raw.clicks:
+            if button != 1:
+                continue
+            grabbed = self._foot_near(self.camera.to_world(px))
+            if grabbed is None:
+                actions.append("toggle_hands")
+            else:
+                self._dragging = grabbed
+                values["drag_foot"] = grabbed
+        if 1 not in raw.buttons_down:
+            self._dragging = None
+        pointer = self.camera.to_world(raw.pointer_px)
+        return InputState(
+            pointer=(float(pointer[0]), float(pointer[1])),
+            pointer_down=self._dragging is not None,
+            move=float(right) - float(left),
+            run="shift" in keys,
+            actions=tuple(actions),
+            values=values,
+        )
+
+    def _foot_near(self, point_w: NDArray[np.float64]) -> str | None:
+        """The leg whose ankle is within ``GRAB_RADIUS_M`` of ``point_w`` (nearest), if any."""
+        ankles = self.sim.crowd.solution.hand[0, LEGS]
+        distance = np.hypot(*(ankles - point_w).T)
+        nearest = int(np.argmin(distance))
+        return LIMBS[LEGS][nearest] if distance[nearest] <= GRAB_RADIUS_M else None
+
+    # -- drawing -----------------------------------------------------------------------
+    def draw(self, canvas: Canvas, alpha: float, timer: PhaseTimer) -> None:
+        with timer.phase("ik"):
+            pose, sol = self.sim.crowd.interpolated(alpha)
+        self._follow(pose, alpha)
+        pen = WorldPen(canvas, self.camera)
+        self._draw_sky(canvas)
+        self._draw_grid(pen)
+        self._draw_ground(pen)
+        self._draw_character(pen, pose, sol)
+        if self.sim.pointer is not None and self.sim.reaching.any():
+            pen.cross(self.sim.pointer, 7, PALETTE["accent"], 2)
+        self._draw_hud(canvas)
+
+    def _follow(self, pose: PoseInputs, alpha: float) -> None:
+        """Ease the camera toward the hero (halflife in simulation seconds)."""
+        now = self.sim.time + alpha * self.sim.dt
+        pelvis = pose.pelvis[0]
+        goal = (
+            float(pelvis[0]) + CAMERA_LEAD_M * float(pose.facing[0]),
+            float(pelvis[1]) + 0.35,
+        )
+        if self._camera_time is None or now < self._camera_time:
+            self.camera.center_w = goal
+        else:
+            blend = halflife_blend(now - self._camera_time, CAMERA_HALFLIFE)
+            cx, cy = self.camera.center_w
+            self.camera.center_w = (cx + (goal[0] - cx) * blend, cy + (goal[1] - cy) * blend)
+        self._camera_time = now
+
+    def _draw_sky(self, canvas: Canvas) -> None:
+        left, top, width, height = self.camera.viewport
+        band = height / SKY_BANDS
+        for i in range(SKY_BANDS):
+            color = mix(SKY_TOP, SKY_HORIZON, i / (SKY_BANDS - 1))
+            canvas.rect((left, top + i * band, width, band + 1), color)
+        cx = self.camera.center_w[0] * self.camera.scale
+        horizon = top + height * 0.62
+        xs = np.linspace(left, left + width, 64)
+        for parallax, ridge, wavelength, color in HILLS:
+            phase = (xs + cx * parallax) / wavelength
+            # two incommensurate sines make a ridge that never visibly repeats
+            bumps = 0.6 * np.sin(phase * 2 * math.pi) + 0.4 * np.sin(phase * 4.7 + 1.3)
+            ys = horizon - height * (ridge - 0.35) - bumps * height * 0.05
+            outline = np.stack([xs, ys], axis=-1)
+            bottom = np.array([[left + width, top + height], [left, top + height]])
+            canvas.polygon(np.concatenate([outline, bottom]), color)
+
+    def _draw_grid(self, pen: WorldPen) -> None:
+        x0, x1 = self.camera.visible_x_range()
+        cy = self.camera.center_w[1]
+        half = VIEW_HEIGHT_M
+        color = mix(SKY_HORIZON, PALETTE["grid_major"], 0.35)
+        for x in range(math.floor(x0), math.ceil(x1) + 1):
+            pen.line((x, cy - half), (x, cy + half), color, 1)
+        for y in range(math.floor(cy - half), math.ceil(cy + half) + 1):
+            pen.line((x0, y), (x1, y), color, 1)
+
+    def _draw_ground(self, pen: WorldPen) -> None:
+        terrain = self.sim.terrain
+        x0, x1 = self.camera.visible_x_range()
+        inside = (terrain.xs > x0) & (terrain.xs < x1)
+        xs = np.concatenate([[x0], terrain.xs[inside], [x1]])
+        surface = np.stack([xs, terrain.height_at(xs)], axis=-1)
+        depth = self.camera.center_w[1] - VIEW_HEIGHT_M
+        bottom = np.array([[x1, depth], [x0, depth]])
+        pen.polygon(np.concatenate([surface, bottom]), PALETTE["ground"])
+        # a darker stratum a little below the surface gives the ground some depth
+        stratum = surface - np.array([0.0, 0.35])
+        pen.polygon(np.concatenate([stratum, bottom]), GROUND_DEEP)
+        pen.polyline(surface, PALETTE["ground_edge"], 4)
+        for mark in terrain.landmarks:
+            centre = 0.5 * (mark.x_from + mark.x_to)
+            if x0 - 2 < centre < x1 + 2:
+                ground = float(terrain.height_at(centre))
+                pen.text(
+                    (centre, ground),
+                    mark.name,
+                    faint(PALETTE["ground_edge"], 0.8),
+                    18,
+                    "midtop",
+                    (0, 16),
+                )
+
+    def _draw_character(self, pen: WorldPen, pose: PoseInputs, sol: Any) -> None:
+        rig = self.sim.rig
+        colors = rig.colors
+        scale = self.camera.scale
+        facing = float(pose.facing[0])
+        near = 1 if facing > 0 else 0  # the right side faces the camera when facing +x
+        far = 1 - near
+
+        def shade(color: Color, side: int) -> Color:
+            return color if side == near else mix(color, PALETTE["background"], colors.far_shade)
+
+        def limb(index: int, widths: tuple[float, float, float], color: Color, side: int) -> None:
+            root, mid, end = pose.roots[0, index], sol.elbow[0, index], sol.hand[0, index]
+            c = shade(color, side)
+            edge = mix(c, PALETTE["black"], 0.35)
+            pen.bone(root, mid, c, widths[0] * scale, widths[1] * scale, edge)
+            pen.bone(mid, end, c, widths[1] * scale, widths[2] * scale, edge)
+
+        def arm(side: int) -> None:
+            limb(ARMS.start + side, ARM_WIDTHS_M, colors.shirt, side)
+            hand = sol.hand[0, ARMS.start + side]
+            pen.disc(hand, 0.05 * scale, shade(colors.skin, side))
+
+        def leg(side: int) -> None:
+            limb(LEGS.start + side, LEG_WIDTHS_M, colors.trousers, side)
+            self._draw_foot(
+                pen,
+                sol.hand[0, LEGS.start + side],
+                pose.foot_angle[0, side],
+                facing,
+                shade(colors.shoes, side),
+            )
+
+        arm(far)
+        leg(far)
+        pelvis, chest, head = pose.pelvis[0], pose.chest[0], pose.head[0]
+        spine = (chest - pelvis) / max(float(np.hypot(*(chest - pelvis))), 1e-9)
+        body = rig.body
+        pen.bone(
+            pelvis,
+            chest,
+            colors.shirt,
+            body.torso_width * 0.8 * scale,
+            body.torso_width * scale,
+            mix(colors.shirt, PALETTE["black"], 0.3),
+        )
+        pen.bone(
+            pelvis - spine * 0.02,
+            pelvis + spine * 0.1,
+            colors.trousers,
+            body.torso_width * 0.85 * scale,
+            body.torso_width * 0.8 * scale,
+        )
+        pen.bone(chest, head, colors.skin, 0.07 * scale, 0.07 * scale)
+        forward = np.array([facing, 0.0])
+        up = np.array([0.0, 1.0])
+        pen.disc(head, body.head_radius * scale, colors.skin)
+        pen.disc(head + 0.03 * up - 0.025 * forward, body.head_radius * 0.95 * scale, colors.hair)
+        pen.disc(head + 0.035 * forward - 0.015 * up, body.head_radius * 0.82 * scale, colors.skin)
+        pen.disc(head + 0.075 * forward + 0.01 * up, max(0.012 * scale, 1.5), PALETTE["black"])
+        leg(near)
+        arm(near)
+
+    def _draw_foot(
+        self, pen: WorldPen, ankle: NDArray[np.float64], angle: float, facing: float, color: Color
+    ) -> None:
+        """A shoe: sole under the ankle along ``angle``, toe toward ``facing``."""
+        legs = self.sim.rig.legs
+        toe_dir = facing * np.array([math.cos(angle), math.sin(angle)])
+        normal = np.array([-math.sin(angle), math.cos(angle)])
+        sole = ankle - legs.ankle_height * normal
+        heel = sole - legs.heel * toe_dir
+        toe = sole + legs.toe * toe_dir
+        shoe = np.array(
+            [
+                heel,
+                toe,
+                toe + 0.04 * normal - 0.015 * toe_dir,
+                sole + 0.06 * toe_dir + 0.085 * normal,
+                ankle - 0.04 * toe_dir + 0.02 * normal,
+                heel + 0.075 * normal,
+            ]
+        )
+        pen.polygon(shoe, color)
+        pen.line(heel, toe, mix(color, PALETTE["white"], 0.25), 3)
+
+    def _draw_hud(self, canvas: Canvas) -> None:
+        sim = self.sim
+        crowd = sim.crowd
+        feet = crowd.feet
+        states = []
+        for side, label in ((0, "L"), (1, "R")):
+            state = (
+                "pinned"
+                if feet.pinned[0, side]
+                else "planted"
+                if feet.planted[0, side]
+                else "swing"
+            )
+            states.append(f"{label} {state}")
+        speed = abs(float(crowd.vx[0]))
+        flips = int(crowd.knee_flips[0])
+        poles = "ON" if sim.poles_on else "OFF"
+        hands = "both hands" if sim.both_hands else "nearer hand"
+        line = f"knee poles {poles}  ·  knee flips {flips}  ·  {'  '.join(states)}  ·  {speed:4.2f} m/s  ·  {hands}  ·  steps {int(feet.steps[0])}"
+        width, height = canvas.size
+        w, h = canvas.text_size(line, 19)
+        canvas.panel((10, height - h - 44, w + 24, h + 34), PALETTE["panel"], 200)
+        color = PALETTE["text"] if sim.poles_on else PALETTE["warn"]
+        canvas.text((22, height - h - 38), line, color, 19)
+        hint = "A/D walk · Shift run · mouse: hands reach · click: both/nearer · drag a foot · K poles · O overlay · F1 help"
+        canvas.text((22, height - 22), hint, PALETTE["text_dim"], 15)
+
+    # -- overlay -----------------------------------------------------------------------
+    def draw_overlay(self, canvas: Canvas, alpha: float) -> None:
+        """Per limb: reach annulus, soft band, target, pole and its line, shortfall; per
+        foot: plant state, lock radius around the planted spot, and the ground ray."""
+        pose, sol = self.sim.crowd.interpolated(alpha)
+        pen = WorldPen(canvas, self.camera)
+        rig = self.sim.rig
+        specs = (rig.arms.limb, rig.arms.limb, rig.legs.limb, rig.legs.limb)
+        for index, spec in enumerate(specs):
+            root = pose.roots[0, index]
+            soft = spec.softness
+            pen.circle(root, spec.reach, faint(PALETTE["reach"], 0.55), 1)
+            pen.circle(root, spec.dead_zone, faint(PALETTE["dead_zone"], 0.6), 1)
+            if soft > 0:
+                pen.circle(
+                    root,
+                    spec.reach - soft / 2,
+                    faint(PALETTE["soft_band"], 0.22),
+                    max(int(pen.camera.length_px(soft)), 1),
+                )
+            target = pose.targets[0, index]
+            mid, end = sol.elbow[0, index], sol.hand[0, index]
+            if pose.pole_on[0, index]:
+                pole = pose.poles[0, index]
+                pen.line(pole, mid, faint(PALETTE["pole"], 0.7), 1)
+                pen.ring_px(pole, 5, PALETTE["pole"], 2)
+            if float(sol.shortfall[0, index]) > 1e-3:
+                pen.dashed(end, target, PALETTE["shortfall"], 2)
+            pen.cross(target, 5, PALETTE["target"], 2)
+        self._draw_feet_overlay(pen, pose)
+
+    def _draw_feet_overlay(self, pen: WorldPen, pose: PoseInputs) -> None:
+        crowd = self.sim.crowd
+        feet = crowd.feet
+        legs = self.sim.rig.legs
+        trigger = float(crowd.step_trigger[0])
+        for side, label in ((0, "L"), (1, "R")):
+            ankle = pose.targets[0, LEGS.start + side]
+            if feet.pinned[0, side]:
+                state, color = "pinned", PALETTE["accent"]
+            elif feet.planted[0, side]:
+                state, color = "planted", PALETTE["ok"]
+                contact = feet.lock[0, side] - np.array([0.0, legs.ankle_height])
+                pen.circle(contact, trigger, faint(PALETTE["ok"], 0.6), 1)
+            else:
+                state, color = "swing", PALETTE["warn"]
+            ray_from, ray_hit = feet.ray_from[0, side], feet.ray_hit[0, side]
+            pen.dashed(ray_from, ray_hit, faint(PALETTE["metal"], 0.6), 1, 5, 5)
+            pen.disc(ray_hit, 4, PALETTE["metal"])
+            offset = (0.0, 34.0 + 18.0 * side)
+            pen.text(ankle, f"{label}: {state}", color, 16, "midtop", offset)
+        ideal = pose.pelvis[0] * np.array([1.0, 0.0])
+        ground = float(self.sim.terrain.height_at(ideal[0]))
+        pen.line((ideal[0], ground - 0.05), (ideal[0], ground + 0.05), PALETTE["accent"], 2)

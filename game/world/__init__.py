@@ -1,0 +1,1 @@
+"""The walking world's simulation: terrain, rig, gait and characters (numpy only, no pygame)."""

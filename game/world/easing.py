@@ -1,0 +1,48 @@
+"""Frame-rate independent smoothing (halflife) and the easing curves the gait uses.
+
+Every function works elementwise on scalars or arrays of any shape.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+FloatArray = NDArray[np.float64]
+
+
+def halflife_blend(dt: float, halflife: float) -> float:
+    """The fraction of the remaining gap closed in ``dt``: ``x += (target − x)·blend``.
+
+    After one ``halflife`` half the gap is left whatever the step size, so smoothing is
+    frame-rate independent.
+    """
+    # exponential decay with a halflife: gap(t) = gap(0)·2^(−t/h), so closed = 1 − 2^(−dt/h)
+    return 1.0 - 2.0 ** (-dt / halflife)
+
+
+def halflife_travel(
+    v0: ArrayLike, v_target: ArrayLike, duration: ArrayLike, halflife: float
+) -> FloatArray:
+    """Distance covered in ``duration`` by a velocity chasing ``v_target`` with ``halflife``.
+
+    Returns the broadcast shape of the inputs.
+    """
+    v0, v_target, duration = (np.asarray(a, dtype=float) for a in (v0, v_target, duration))
+    # ∫₀ᵀ v_t + (v0 − v_t)·2^(−t/h) dt = v_t·T + (v0 − v_t)·(1 − 2^(−T/h))·h / ln 2
+    decay = 2.0 ** (-duration / halflife)
+    return v_target * duration + (v0 - v_target) * (1.0 - decay) * halflife / math.log(2.0)
+
+
+def smoothstep(t: ArrayLike) -> FloatArray:
+    """3t² − 2t³ on ``t`` clamped to [0, 1]: zero slope at both ends."""
+    u = np.clip(t, 0.0, 1.0)
+    return u * u * (3.0 - 2.0 * u)
+
+
+def smootherstep(t: ArrayLike) -> FloatArray:
+    """6t⁵ − 15t⁴ + 10t³ on ``t`` clamped to [0, 1]: zero slope and curvature at both ends."""
+    u = np.clip(t, 0.0, 1.0)
+    return u * u * u * (u * (6.0 * u - 15.0) + 10.0)

@@ -1,0 +1,162 @@
+"""The ground: a polyline height field y = h(x), its queries, and its loader (no pygame).
+
+Every query is vectorised: ``x`` may be a scalar or any array, and the result has its
+shape. The polyline's x must be strictly increasing, so a stair riser is a very steep
+segment rather than a vertical one and a downward ray always hits exactly one point.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from game.assets import AssetError, read_json
+from game.world.schema import Fields
+
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class Landmark:
+    """A named stretch of the course (``stairs up`` from x = 12 to 14.5)."""
+
+    name: str
+    x_from: float
+    x_to: float
+
+
+@dataclass(frozen=True, slots=True)
+class RayHit:
+    """Where downward rays met the ground.
+
+    Attributes
+    ----------
+    point : ndarray, shape (..., 2)
+        The hit point on the surface (directly below the ray origin).
+    normal : ndarray, shape (..., 2)
+        The unit surface normal there (y-up).
+    hit : ndarray of bool, shape (...)
+        The origin was on or above the ground (a ray starting underground misses).
+    """
+
+    point: FloatArray
+    normal: FloatArray
+    hit: NDArray[np.bool_]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Terrain:
+    """A height field given by a polyline with strictly increasing x.
+
+    Attributes
+    ----------
+    points : ndarray, shape (M, 2)
+        The polyline vertices, world metres, y-up; beyond either end the ground stays level.
+    landmarks : tuple of Landmark
+        Named stretches for the HUD, the autopilot and the tests.
+    """
+
+    points: FloatArray
+    landmarks: tuple[Landmark, ...] = ()
+
+    def __post_init__(self) -> None:
+        pts = np.asarray(self.points, dtype=float)
+        if pts.ndim != 2 or pts.shape[0] < 2 or pts.shape[1] != 2:
+            raise ValueError(f"expected points of shape (M >= 2, 2), got {pts.shape}")
+        if not np.all(np.diff(pts[:, 0]) > 0):
+            raise ValueError("expected strictly increasing x (the ground must be a function of x)")
+        pts.setflags(write=False)
+        object.__setattr__(self, "points", pts)
+
+    @property
+    def xs(self) -> FloatArray:
+        """Vertex x, shape ``(M,)``."""
+        return self.points[:, 0]
+
+    @property
+    def ys(self) -> FloatArray:
+        """Vertex y, shape ``(M,)``."""
+        return self.points[:, 1]
+
+    @property
+    def x_range(self) -> tuple[float, float]:
+        """The first and last vertex x."""
+        return float(self.xs[0]), float(self.xs[-1])
+
+    def height_at(self, x: ArrayLike) -> FloatArray:
+        """Ground height under ``x``, same shape as ``x`` (level beyond the ends)."""
+        return np.interp(np.asarray(x, dtype=float), self.xs, self.ys)
+
+    def slope_at(self, x: ArrayLike) -> FloatArray:
+        """dy/dx of the segment under ``x``, same shape (0 beyond the ends)."""
+        xa = np.asarray(x, dtype=float)
+        seg = np.clip(np.searchsorted(self.xs, xa, side="right") - 1, 0, len(self.xs) - 2)
+        # slope of segment i: (y[i+1] − y[i]) / (x[i+1] − x[i])
+        slope = np.diff(self.ys)[seg] / np.diff(self.xs)[seg]
+        inside = (xa >= self.xs[0]) & (xa <= self.xs[-1])
+        return np.where(inside, slope, 0.0)
+
+    def normal_at(self, x: ArrayLike) -> FloatArray:
+        """Unit surface normal under ``x``, shape ``x.shape + (2,)``."""
+        slope = self.slope_at(x)
+        # the normal of the tangent (1, s) rotated +90°: (−s, 1) / √(1 + s²)
+        inv = 1.0 / np.sqrt(1.0 + slope * slope)
+        return np.stack([-slope * inv, inv], axis=-1)
+
+    def ray_down(self, origin: ArrayLike) -> RayHit:
+        """Cast rays straight down from ``origin``, shape ``(..., 2)``."""
+        o = np.asarray(origin, dtype=float)
+        ground = self.height_at(o[..., 0])
+        point = np.stack([o[..., 0], ground], axis=-1)
+        return RayHit(point, self.normal_at(o[..., 0]), o[..., 1] >= ground)
+
+    def max_height_between(self, x0: ArrayLike, x1: ArrayLike, samples: int = 24) -> FloatArray:
+        """The highest ground on ``[min(x0, x1), max(x0, x1)]``, broadcast shape of the inputs.
+
+        The interval's own vertices count too, so a narrow stair nosing is never missed.
+        """
+        a = np.minimum(x0, x1)
+        b = np.maximum(x0, x1)
+        t = np.linspace(0.0, 1.0, samples)
+        sampled = self.height_at(a[..., None] + (b - a)[..., None] * t).max(axis=-1)
+        # vertices inside [a, b]: mask them in, −inf elsewhere, take the max
+        inside = (self.xs >= a[..., None]) & (self.xs <= b[..., None])
+        vertex_max = np.where(inside, self.ys, -np.inf).max(axis=-1)
+        return np.maximum(sampled, vertex_max)
+
+    def to_json(self) -> list[list[float]]:
+        """The polyline as ``[[x, y], ...]`` (the trace header's ``terrain``)."""
+        return [[round(float(x), 6), round(float(y), 6)] for x, y in self.points]
+
+
+def load_terrain(path: str | Path) -> Terrain:
+    """Read and validate a terrain file.
+
+    The file is ``{"points": [[x, y], ...], "landmarks": [{"name", "from", "to"}, ...]}``
+    (``landmarks`` optional). Raises :class:`AssetError` naming the file and the key.
+    """
+    fields = Fields(path, read_json(path))
+    points = fields.points("points")
+    steps = np.diff(points[:, 0])
+    if not np.all(steps > 0):
+        i = int(np.argmax(steps <= 0)) + 1
+        raise AssetError(
+            path,
+            f"points[{i}]",
+            f"not a function of x: expected x strictly increasing, found x = {points[i, 0]:g} "
+            f"after x = {points[i - 1, 0]:g}",
+        )
+    landmarks: list[Landmark] = []
+    raw = fields.data.get("landmarks", [])
+    if not isinstance(raw, list):
+        raise fields.error("landmarks", "expected a list of {name, from, to} objects")
+    for index, item in enumerate(raw):
+        mark = Fields(path, item, f"landmarks[{index}]")
+        x_from, x_to = mark.number("from"), mark.number("to")
+        if x_to <= x_from:
+            raise mark.error("to", f"expected a number > from ({x_from:g}), found {x_to:g}")
+        landmarks.append(Landmark(mark.text("name"), x_from, x_to))
+    return Terrain(points, tuple(landmarks))
