@@ -37,6 +37,7 @@ ARMS = slice(0, 2)
 LEGS = slice(2, 4)
 _BENT = math.sin(math.radians(2.0))  # a knee counts as bent when sin(hip angle) exceeds this
 _MOVE_DEADBAND = 0.05  # |move| below this keeps the current facing
+_HOVER_LIMIT = 1.4  # swing progress after which a foot that could not plant re-aims
 _SLOPE_PROBES = np.array([0.0, 0.5, 1.0])  # fractions of the stopping distance ahead
 
 
@@ -201,16 +202,26 @@ class Crowd:
         self.prev_pose = self.pose
         move_a = np.clip(np.nan_to_num(np.asarray(move, dtype=float)), -1.0, 1.0)
         run_a = np.clip(np.nan_to_num(np.asarray(run, dtype=float)), 0.0, 1.0)
-        self.facing = np.where(
-            move_a > _MOVE_DEADBAND, 1.0, np.where(move_a < -_MOVE_DEADBAND, -1.0, self.facing)
+        turned = (
+            np.where(
+                move_a > _MOVE_DEADBAND, 1.0, np.where(move_a < -_MOVE_DEADBAND, -1.0, self.facing)
+            )
+            != self.facing
         )
+        self.facing = np.where(turned, -self.facing, self.facing)
         top_speed = gait.walk_speed + (gait.run_speed - gait.walk_speed) * run_a
         v_target = self._unblocked(move_a * top_speed)
         self.vx += (v_target - self.vx) * halflife_blend(dt, gait.accel_halflife)
         x_old = self.x
         x_free = x_old + self.vx * dt
         self._update_pins(pinned, x_free, v_target)
-        self._advance_swings(dt)
+        self._advance_swings(dt, x_free)
+        # a swing aimed the old way, or hovering at a spot it still cannot reach, re-aims
+        # from where the foot is now
+        relaunch = self.feet.swinging & (turned[:, None] | (self.feet.u > _HOVER_LIMIT))
+        if relaunch.any():
+            swing_at, swing_angle = swing_pose(self.feet, self.facing, self.rig)
+            self._start_swings(relaunch, swing_at, swing_angle, x_free, v_target)
         self._trigger_steps(x_free, v_target)
         y_new = self._pelvis_height(x_free, dt)
         x_new = self._hold_planted(x_old, x_free, y_new)
@@ -287,13 +298,18 @@ class Crowd:
         feet.pinned = pinned.copy()
         if released.any():
             ankles = self.solution.hand[:, LEGS]
-            self._start_swings(released, ankles, x_new, v_target)
+            self._start_swings(released, ankles, feet.angle, x_new, v_target)
 
-    def _advance_swings(self, dt: float) -> None:
-        feet = self.feet
+    def _advance_swings(self, dt: float, x_new: FloatArray) -> None:
+        """Swings progress; a foot at the end of its arc plants once its leg can hold it
+        there (until then it hovers over the spot while the pelvis comes down)."""
+        rig, feet = self.rig, self.feet
         swinging = feet.swinging
         feet.u = np.where(swinging, feet.u + dt / feet.duration, feet.u)
-        landed = swinging & (feet.u >= 1.0)
+        hip_x = x_new[:, None] + FOOT_SIDE * rig.body.hip_depth
+        distance = np.hypot(hip_x - feet.land[..., 0], self.y[:, None] - feet.land[..., 1])
+        holdable = distance <= rig.gait.lock_extension * rig.legs.limb.reach
+        landed = swinging & (feet.u >= 1.0) & holdable
         feet.lock = np.where(landed[..., None], feet.land, feet.lock)
         feet.angle = np.where(landed, feet.land_angle, feet.angle)
         feet.planted |= landed
@@ -324,14 +340,22 @@ class Crowd:
         update_wants(feet, lag, behind, ahead, extension, unplant, gait.step_hysteresis, relieve)
         self.step_trigger = behind[:, 0]
         urgency = np.maximum(np.maximum(lag - behind, -lag - ahead), extension - unplant)
+        # ties go to the far foot, so a mirrored state steps the mirrored foot
+        urgency -= 1e-9 * FOOT_SIDE * facing
         lift = choose_lifts(feet, urgency, gait.double_support)
         if lift.any():
-            self._start_swings(lift, feet.lock, x_new, v_target)
+            self._start_swings(lift, feet.lock, feet.angle, x_new, v_target)
 
     def _start_swings(
-        self, mask: BoolArray, ankles: FloatArray, x_new: FloatArray, v_target: FloatArray
+        self,
+        mask: BoolArray,
+        ankles: FloatArray,
+        angles: FloatArray,
+        x_new: FloatArray,
+        v_target: FloatArray,
     ) -> None:
-        """Lift the feet in ``mask`` (N, 2) from ``ankles`` (N, 2, 2) toward predicted spots."""
+        """Lift the feet in ``mask`` (N, 2) from ``ankles`` (N, 2, 2) with sole ``angles``
+        (N, 2) toward spots predicted from the body's velocity."""
         rig, gait = self.rig, self.rig.gait
         feet = self.feet
         n, f = np.nonzero(mask)
@@ -350,7 +374,7 @@ class Crowd:
         feet.start[n, f] = start
         feet.land[n, f] = land
         feet.apex[n, f] = swing_apex(self.terrain, rig, start, land, self.facing[n])
-        feet.start_angle[n, f] = feet.angle[n, f]
+        feet.start_angle[n, f] = angles[n, f]
         feet.land_angle[n, f] = angle
         feet.land_dx[n, f] = hip_land + FOOT_SIDE[f] * rig.body.hip_depth - land[:, 0]
         feet.ray_from[n, f] = ray_from
@@ -371,13 +395,18 @@ class Crowd:
         ahead_x = x_new + self.vx * (2.0 * gait.pelvis_halflife)
         hip_x = ahead_x[:, None] + FOOT_SIDE * rig.body.hip_depth
         swinging = feet.swinging
+        hovering = swinging & (feet.u >= 1.0)
         dx = np.where(feet.planted, hip_x - feet.lock[..., 0], feet.land_dx)
+        dx = np.where(hovering, hip_x - feet.land[..., 0], dx)
         foot_y = np.where(feet.planted, feet.lock[..., 1], feet.land[..., 1])
         # Pythagoras: a hip dx away from the foot is at most √(R² − dx²) above it; the floor
         # keeps a wildly far foot from sinking the pelvis below half a leg
         rise = np.sqrt(np.maximum(comfort * comfort - dx * dx, (0.5 * comfort) ** 2))
         allowed = np.where(feet.planted | swinging, foot_y + rise, np.inf).min(axis=1)
-        stand = self.terrain.height_at(x_new) + legs.ankle_height + gait.stand_extension * reach
+        # the pelvis starts down before a drop: the lower of the ground here and a swing ahead
+        ahead = x_new + self.vx * (gait.swing_time_walk + 2.0 * gait.pelvis_halflife)
+        ground = np.minimum(self.terrain.height_at(x_new), self.terrain.height_at(ahead))
+        stand = ground + legs.ankle_height + gait.stand_extension * reach
         walking = np.clip(np.abs(self.vx) / gait.walk_speed, 0.0, 1.0)
         bob = gait.bob * walking * np.where(swinging, np.sin(np.pi * feet.u), 0.0).max(axis=1)
         target = np.minimum(stand, allowed) + bob

@@ -1,0 +1,85 @@
+"""Terrain queries on known polylines, and the loader's errors naming file and key."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from game.assets import AssetError
+from game.scene import ASSETS_DIR
+from game.world.terrain import Terrain, load_terrain
+
+# flat, then a 45° ramp up 1 m, then flat
+RAMP = Terrain(np.array([[0.0, 0.0], [1.0, 0.0], [2.0, 1.0], [4.0, 1.0]]))
+
+
+def test_height_interpolates_the_polyline_and_stays_level_beyond_the_ends() -> None:
+    x = np.array([-5.0, 0.5, 1.5, 1.75, 3.0, 9.0])
+    np.testing.assert_allclose(RAMP.height_at(x), [0.0, 0.0, 0.5, 0.75, 1.0, 1.0])
+    assert RAMP.height_at(np.zeros((3, 2))).shape == (3, 2)
+
+
+def test_normal_is_unit_and_perpendicular_to_the_segment() -> None:
+    normal = RAMP.normal_at(np.array([0.5, 1.5, 3.0]))
+    np.testing.assert_allclose(normal[0], [0.0, 1.0])
+    np.testing.assert_allclose(normal[1], [-math.sqrt(0.5), math.sqrt(0.5)])
+    np.testing.assert_allclose(np.hypot(normal[:, 0], normal[:, 1]), 1.0)
+    assert RAMP.slope_at(1.5) == pytest.approx(1.0)
+
+
+def test_downward_ray_hits_the_surface_directly_below() -> None:
+    hit = RAMP.ray_down(np.array([[1.5, 3.0], [3.0, 0.5]]))
+    np.testing.assert_allclose(hit.point, [[1.5, 0.5], [3.0, 1.0]])
+    assert hit.hit.tolist() == [True, False]  # the second ray starts underground
+    np.testing.assert_allclose(hit.normal[0], [-math.sqrt(0.5), math.sqrt(0.5)])
+
+
+def test_highest_ground_between_sees_a_narrow_peak() -> None:
+    spike = Terrain(np.array([[0.0, 0.0], [1.0, 0.0], [1.001, 2.0], [1.002, 0.0], [3.0, 0.0]]))
+    assert float(spike.max_height_between(np.array(0.0), np.array(3.0))) == pytest.approx(2.0)
+    assert float(spike.max_height_between(np.array(1.5), np.array(3.0))) == pytest.approx(0.0)
+
+
+def test_the_shipped_course_has_every_feature() -> None:
+    terrain = load_terrain(ASSETS_DIR / "terrain.json")
+    names = {mark.name for mark in terrain.landmarks}
+    assert {"gentle slope", "bump", "stairs up", "stairs down", "steep slope"} <= names
+    slopes = np.degrees(np.arctan(np.abs(np.diff(terrain.ys) / np.diff(terrain.xs))))
+    assert slopes.max() > 80  # stair risers
+    assert ((slopes > 15) & (slopes < 25)).any()  # the steep slope
+    assert ((slopes > 3) & (slopes < 10)).any()  # the gentle ones
+
+
+def _write(tmp_path: Path, data: object) -> Path:
+    path = tmp_path / "terrain.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("data", "key", "words"),
+    [
+        ({}, "points", "missing"),
+        ({"points": "flat"}, "points", "expected a list"),
+        ({"points": [[0, 0], [1, "x"]]}, "points[1]", "two finite numbers"),
+        ({"points": [[0, 0], [2, 0], [2, 1], [3, 1]]}, "points[2]", "not a function of x"),
+        (
+            {"points": [[0, 0], [1, 0]], "landmarks": [{"name": "a", "from": 2, "to": 1}]},
+            "landmarks[0].to",
+            "expected a number > from",
+        ),
+    ],
+)
+def test_bad_terrain_names_file_key_and_expectation(
+    tmp_path: Path, data: object, key: str, words: str
+) -> None:
+    path = _write(tmp_path, data)
+    with pytest.raises(AssetError) as info:
+        load_terrain(path)
+    assert info.value.file == str(path)
+    assert info.value.key == key
+    assert words in str(info.value)

@@ -1,0 +1,269 @@
+"""The walk scene's measured feel, checked on the simulation alone (no window).
+
+The figures are computed here from the solved poses and the terrain (an oracle independent
+of the gait's own counters), then compared with the stats the scene reports.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from game.input_state import InputState
+from game.profiling import PhaseTimer
+from game.scene import SceneConfig
+from game.scenes.walk import SCENE, WalkAutopilot, WalkSim
+from game.world.character import LEGS
+from game.world.rig import LIMBS
+
+DT = 1.0 / 60.0
+SECONDS = 60
+SLIDE_LIMIT_M = 0.0005
+GROUND_LIMIT_M = 0.005
+PELVIS_STEP_LIMIT_M = 0.01
+
+
+@dataclass
+class Walk:
+    """Everything recorded on one autopilot walk, one row per fixed step."""
+
+    sim: WalkSim
+    pelvis: np.ndarray  # (T, 2)
+    facing: np.ndarray  # (T,)
+    root: np.ndarray  # (T, 4, 2)
+    mid: np.ndarray
+    end: np.ndarray
+    planted: np.ndarray  # (T, 2) legs
+
+
+def _walk(steps: int, poles: bool = True, seed: int = 0) -> Walk:
+    config = SceneConfig(dt=DT, seed=seed)
+    sim = WalkSim(config)
+    pilot = WalkAutopilot(sim, config)
+    timer = PhaseTimer()
+    rows: list[dict[str, Any]] = []
+    for index in range(steps):
+        inp = pilot.next_input(sim)
+        if not poles and index == 0:
+            inp = InputState(
+                inp.pointer, inp.pointer_down, inp.move, inp.run, 0.0, ("toggle_poles",)
+            )
+        sim.step(inp, DT, timer)
+        rows.append(sim.trace_characters()[0])
+    limbs = [
+        [[row["limbs"][name][key] for name in LIMBS] for row in rows]
+        for key in ("root", "mid", "end")
+    ]
+    return Walk(
+        sim=sim,
+        pelvis=np.array([row["pelvis"] for row in rows]),
+        facing=np.array([row["facing"] for row in rows]),
+        root=np.array(limbs[0]),
+        mid=np.array(limbs[1]),
+        end=np.array(limbs[2]),
+        planted=np.array([[row["limbs"][name]["planted"] for name in LIMBS[LEGS]] for row in rows]),
+    )
+
+
+def _knee_flips(walk: Walk) -> int:
+    """Flips of the knee's side of the hip→ankle line (relative to facing) while bent."""
+    hip, knee, ankle = walk.root[:, LEGS], walk.mid[:, LEGS], walk.end[:, LEGS]
+    a, k = ankle - hip, knee - hip
+    cross = a[..., 0] * k[..., 1] - a[..., 1] * k[..., 0]
+    bent = np.abs(cross) > math.sin(math.radians(3)) * np.hypot(*a.T).T * np.hypot(*k.T).T
+    side = np.sign(cross) * walk.facing[:, None]
+    flips = 0
+    for leg in range(2):
+        last = 0.0
+        for t in range(len(side)):
+            if bent[t, leg]:
+                flips += int(last != 0 and side[t, leg] != last)
+                last = side[t, leg]
+    return flips
+
+
+@pytest.fixture(scope="module")
+def walk() -> Walk:
+    return _walk(SECONDS * 60)
+
+
+def test_planted_feet_do_not_slide(walk: Walk) -> None:
+    held = walk.planted[1:] & walk.planted[:-1]
+    ankles = walk.end[:, LEGS]
+    slide = np.hypot(*(ankles[1:] - ankles[:-1]).T).T[held]
+    assert held.sum() > 1000
+    assert slide.max() <= SLIDE_LIMIT_M
+    assert walk.sim.stats_sections()["feet"]["max_planted_slide_m"] <= SLIDE_LIMIT_M
+
+
+def test_planted_feet_stand_on_the_ground_at_ankle_height(walk: Walk) -> None:
+    ankles = walk.end[:, LEGS][walk.planted]
+    ground = walk.sim.terrain.height_at(ankles[:, 0])
+    error = np.abs(ankles[:, 1] - ground - walk.sim.rig.legs.ankle_height)
+    assert error.max() <= GROUND_LIMIT_M
+    assert walk.sim.stats_sections()["feet"]["max_ground_error_m"] <= GROUND_LIMIT_M
+
+
+def test_one_foot_is_always_down_and_the_pelvis_never_jumps(walk: Walk) -> None:
+    assert walk.planted.any(axis=1).all()
+    assert np.abs(np.diff(walk.pelvis[:, 1])).max() <= PELVIS_STEP_LIMIT_M
+
+
+def test_knees_never_flip_with_poles_and_nothing_is_nan(walk: Walk) -> None:
+    assert _knee_flips(walk) == 0
+    assert walk.sim.stats_sections()["feet"]["knee_flips"] == 0
+    for array in (walk.pelvis, walk.root, walk.mid, walk.end):
+        assert np.isfinite(array).all()
+    assert walk.sim.counters.nan == 0
+
+
+def test_the_walk_crosses_the_whole_course_and_comes_back(walk: Walk) -> None:
+    lo, hi = walk.sim.terrain.x_range
+    x = walk.pelvis[:, 0]
+    far = int(np.argmax(x))
+    assert x[far] > hi - 2.0
+    assert x[far:].min() < lo + 2.0
+    assert (walk.facing == -1).any() and (walk.facing == 1).any()
+
+
+def test_steps_are_taken_on_the_stairs(walk: Walk) -> None:
+    landed = walk.planted[1:] & ~walk.planted[:-1]
+    x = walk.end[1:, LEGS, 0][landed]
+    for name in ("stairs up", "stairs down"):
+        mark = next(m for m in walk.sim.terrain.landmarks if m.name == name)
+        on_stairs = ((x > mark.x_from) & (x < mark.x_to)).sum()
+        assert on_stairs >= 6, name  # both ways, both feet
+    assert walk.sim.stats_sections()["feet"]["steps_taken"] == int(landed.sum())
+
+
+def test_every_bone_keeps_its_length_every_step(walk: Walk) -> None:
+    rig = walk.sim.rig
+    upper = np.array([rig.arms.limb.upper] * 2 + [rig.legs.limb.upper] * 2)
+    lower = np.array([rig.arms.limb.lower] * 2 + [rig.legs.limb.lower] * 2)
+    # the trace rounds to the micrometre
+    np.testing.assert_allclose(
+        np.hypot(*(walk.mid - walk.root).T).T, upper + 0 * walk.mid[..., 0], atol=3e-6
+    )
+    np.testing.assert_allclose(
+        np.hypot(*(walk.end - walk.mid).T).T, lower + 0 * walk.mid[..., 0], atol=3e-6
+    )
+
+
+def test_without_pole_hints_knees_flip_and_are_counted() -> None:
+    walk = _walk(20 * 60, poles=False)
+    counted = walk.sim.stats_sections()["feet"]["knee_flips"]
+    assert counted > 10
+    assert _knee_flips(walk) > 10
+
+
+def _walk_straight(move: float, steps: int = 90) -> WalkSim:
+    sim = WalkSim(SceneConfig(dt=DT))
+    for _ in range(steps):
+        sim.step(InputState(move=move), DT, PhaseTimer())
+    return sim
+
+
+def test_facing_left_mirrors_the_pose_and_keeps_knees_in_front() -> None:
+    right, left = _walk_straight(1.0), _walk_straight(-1.0)
+    assert int(left.crowd.facing[0]) == -1
+    mirror = np.array([-1.0, 1.0])
+    a, b = right.crowd.pose, left.crowd.pose
+    swap = [1, 0, 3, 2]  # mirroring swaps the near and far side
+    np.testing.assert_allclose(b.pelvis * mirror, a.pelvis, atol=1e-9)
+    np.testing.assert_allclose(
+        left.crowd.solution.elbow[:, swap] * mirror, right.crowd.solution.elbow, atol=1e-9
+    )
+    for sim in (right, left):
+        facing = float(sim.crowd.facing[0])
+        hip = sim.crowd.pose.roots[0, LEGS]
+        knee, ankle = sim.crowd.solution.elbow[0, LEGS], sim.crowd.solution.hand[0, LEGS]
+        assert ((knee[:, 0] - 0.5 * (hip[:, 0] + ankle[:, 0])) * facing > 0).all()
+
+
+def test_a_dragged_foot_follows_the_pointer_and_returns_to_the_gait() -> None:
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    ankle = sim.crowd.solution.hand[0, 3].copy()
+    goal = (float(ankle[0]) + 0.3, float(ankle[1]) + 0.35)
+    sim.step(
+        InputState(pointer=goal, pointer_down=True, values={"drag_foot": "right_leg"}), DT, timer
+    )
+    for _ in range(20):
+        sim.step(InputState(pointer=goal, pointer_down=True), DT, timer)
+    assert sim.crowd.feet.pinned[0, 1] and not sim.crowd.feet.planted[0, 1]
+    np.testing.assert_allclose(sim.crowd.solution.hand[0, 3], goal, atol=1e-9)
+    assert sim.trace_characters()[0]["limbs"]["right_leg"]["planted"] is False
+    for _ in range(60):
+        sim.step(InputState(pointer=goal), DT, timer)
+    assert sim.crowd.feet.planted[0].all()
+    ground = sim.terrain.height_at(sim.crowd.solution.hand[0, 3, 0]) + sim.rig.legs.ankle_height
+    assert sim.crowd.solution.hand[0, 3, 1] == pytest.approx(ground, abs=1e-9)
+
+
+def test_hands_reach_the_pointer_or_point_straight_at_it() -> None:
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    chest = sim.crowd.pose.chest[0]
+    near, far = (chest[0] + 0.3, chest[1] + 0.1), (chest[0] + 3.0, chest[1] + 1.0)
+    for _ in range(60):
+        sim.step(InputState(pointer=near), DT, timer)
+    np.testing.assert_allclose(sim.crowd.solution.hand[0, :2], [near, near], atol=1e-3)
+    for _ in range(90):
+        sim.step(InputState(pointer=far), DT, timer)
+    sol, root = sim.crowd.solution, sim.crowd.pose.roots[0, :2]
+    assert (sol.shortfall[0, :2] > 1.0).all()
+    aim = np.array(far) - root
+    arm = sol.hand[0, :2] - root
+    cross = aim[:, 0] * arm[:, 1] - aim[:, 1] * arm[:, 0]
+    np.testing.assert_allclose(cross, 0.0, atol=1e-3)  # the straight arm points at it
+    sim.step(InputState(pointer=far, actions=("toggle_hands",)), DT, timer)
+    assert sim.reaching.sum() == 1
+
+
+def test_the_scene_is_registered_with_its_controls() -> None:
+    assert SCENE.name == "walk"
+    keys = " ".join(key for key, _ in SCENE.controls)
+    for word in ("A / D", "Shift", "K", "drag", "click"):
+        assert word in keys
+
+
+def test_headless_app_run_writes_trace_and_feet_stats(run_main, tmp_path: Path) -> None:
+    trace, stats, shot = tmp_path / "t.jsonl", tmp_path / "s.json", tmp_path / "shot.png"
+    result = run_main(
+        [
+            "--scene",
+            "walk",
+            "--headless",
+            "--autopilot",
+            "--frames",
+            "120",
+            "--trace",
+            str(trace),
+            "--stats",
+            str(stats),
+            "--screenshot",
+            str(shot),
+        ]
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = trace.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["scene"] == "walk" and header["dt"] == pytest.approx(DT)
+    assert len(header["terrain"]) > 10 and set(header["limbs"]) == set(LIMBS)
+    assert len(lines) == 121
+    step = json.loads(lines[-1])
+    (character,) = step["characters"]
+    assert set(character) == {"id", "pelvis", "facing", "limbs"}
+    for name, limb in character["limbs"].items():
+        assert set(limb) == {"root", "mid", "end", "target", "pole", "planted"}
+        assert (limb["planted"] is None) == name.endswith("arm")
+    feet = json.loads(stats.read_text())["feet"]
+    assert {"max_planted_slide_m", "max_ground_error_m", "steps_taken", "knee_flips"} <= set(feet)
+    assert feet["knee_flips"] == 0 and feet["steps_taken"] > 0
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
