@@ -9,7 +9,7 @@ of the eye. Pixels are y-down; the 3-D y-flip lives in :meth:`OrbitCamera.camera
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -50,24 +50,33 @@ class OrbitCamera:
     viewport: tuple[int, int, int, int] = (0, 0, 1280, 720)
     near: float = 0.1
 
+    _eye: NDArray[np.float64] = field(init=False, repr=False, compare=False)
+    _basis: NDArray[np.float64] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # The frame is derived once per camera (the camera is immutable): every projection
+        # reuses it.
+        cp = math.cos(self.pitch)
+        # spherical coordinates about look_at: (cos p · sin yaw, sin p, cos p · cos yaw)
+        offset = np.array([cp * math.sin(self.yaw), math.sin(self.pitch), cp * math.cos(self.yaw)])
+        eye = np.asarray(self.look_at, dtype=float) + self.distance * offset
+        forward = -offset  # unit: the eye looks back along its offset
+        right = np.cross(forward, WORLD_UP)  # right-handed: forward × up points right
+        right /= np.linalg.norm(right)  # nonzero: |pitch| < 90° keeps forward off the up axis
+        up = np.cross(right, forward)
+        object.__setattr__(self, "_eye", eye)
+        object.__setattr__(self, "_basis", np.stack([right, up, forward]))
+
     # -- frame -----------------------------------------------------------------------------
     @property
     def eye(self) -> NDArray[np.float64]:
         """The eye position, shape ``(3,)``."""
-        cp = math.cos(self.pitch)
-        # spherical coordinates about look_at: (cos p · sin yaw, sin p, cos p · cos yaw)
-        offset = np.array([cp * math.sin(self.yaw), math.sin(self.pitch), cp * math.cos(self.yaw)])
-        return np.asarray(self.look_at, dtype=float) + self.distance * offset
+        return self._eye.copy()
 
     @property
     def basis(self) -> NDArray[np.float64]:
         """Rows ``right``, ``up``, ``forward`` (unit world vectors), shape ``(3, 3)``."""
-        forward = np.asarray(self.look_at, dtype=float) - self.eye
-        forward /= np.linalg.norm(forward)
-        right = np.cross(forward, WORLD_UP)  # right-handed: forward × up points right
-        right /= np.linalg.norm(right)  # nonzero: |pitch| < 90° keeps forward off the up axis
-        up = np.cross(right, forward)
-        return np.stack([right, up, forward])
+        return self._basis.copy()
 
     @property
     def focal_px(self) -> float:
@@ -85,7 +94,7 @@ class OrbitCamera:
         """World points, shape ``(..., 3)``, to camera ``(right, up, depth)``, shape ``(..., 3)``."""
         p = np.asarray(points_w, dtype=float)
         # change of basis: c = B · (p − eye) with the rows of B the camera axes
-        return (p - self.eye) @ self.basis.T
+        return (p - self._eye) @ self._basis.T
 
     def camera_to_px(self, points_c: ArrayLike) -> NDArray[np.float64]:
         """Camera points, shape ``(..., 3)``, to pixels, shape ``(..., 2)``.
@@ -130,11 +139,11 @@ class OrbitCamera:
         c[..., 0] = (px[..., 0] - cx) * z / self.focal_px  # inverse pinhole: X = x · Z / f
         c[..., 1] = -(px[..., 1] - cy) * z / self.focal_px
         c[..., 2] = z
-        return self.eye + c @ self.basis
+        return self._eye + c @ self._basis
 
     def ray(self, points_px: ArrayLike) -> NDArray[np.float64]:
         """Unit world directions from the eye through each pixel, shape ``(..., 3)``."""
-        d = self.unproject(points_px, 1.0) - self.eye
+        d = self.unproject(points_px, 1.0) - self._eye
         return d / np.linalg.norm(d, axis=-1, keepdims=True)
 
     def drag_point(self, point_px: ArrayLike, anchor_w: ArrayLike) -> NDArray[np.float64]:
@@ -157,13 +166,23 @@ class OrbitCamera:
 
     # -- camera moves ----------------------------------------------------------------------
     def orbited(self, d_yaw: float, d_pitch: float) -> OrbitCamera:
-        """The camera turned by ``d_yaw`` and tilted by ``d_pitch`` (pitch clamped, yaw wrapped)."""
+        """The camera turned by ``d_yaw`` and tilted by ``d_pitch`` (pitch clamped, yaw wrapped).
+
+        A non-finite turn leaves the camera as it is.
+        """
+        if not (math.isfinite(d_yaw) and math.isfinite(d_pitch)):
+            return self
         yaw = math.remainder(self.yaw + d_yaw, 2 * math.pi)  # wrap so long drags keep precision
         pitch = min(max(self.pitch + d_pitch, -MAX_PITCH), MAX_PITCH)
         return replace(self, yaw=yaw, pitch=pitch)
 
     def zoomed(self, factor: float) -> OrbitCamera:
-        """The camera with its distance multiplied by ``factor`` (clamped to a sane range)."""
+        """The camera with its distance multiplied by ``factor`` (clamped to a sane range).
+
+        A non-finite or non-positive factor leaves the camera as it is.
+        """
+        if not (math.isfinite(factor) and factor > 0.0):
+            return self
         distance = min(max(self.distance * factor, MIN_DISTANCE), MAX_DISTANCE)
         return replace(self, distance=distance)
 

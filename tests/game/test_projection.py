@@ -83,6 +83,9 @@ def test_orbit_clamps_pitch_and_wraps_yaw_and_zoom_clamps_distance() -> None:
     assert np.isfinite(camera.basis).all()
     assert OrbitCamera().zoomed(1e-9).distance >= 1.0
     assert math.isfinite(OrbitCamera().zoomed(1e30).distance)
+    for bad in (math.nan, math.inf, -1.0, 0.0):
+        assert OrbitCamera().zoomed(bad) == OrbitCamera()
+    assert OrbitCamera().orbited(math.nan, 0.1) == OrbitCamera()
 
 
 def test_pixels_stay_finite_for_points_behind_the_eye() -> None:

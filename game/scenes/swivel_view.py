@@ -1,0 +1,857 @@
+"""The swivel scene's view: a perspective 3-D drawing through the :class:`Canvas` protocol.
+
+Everything 3-D goes through one :class:`~game.projection.OrbitCamera` and one
+:class:`Pen3D`, which clips at the near plane, projects, applies the depth cues (nearer is
+brighter and thicker) and sorts strokes far to near (painter's algorithm). No pygame here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+import ik
+from game.canvas import Canvas, Point, dash_segments
+from game.input_state import InputState, RawInput
+from game.palette import PALETTE, Color, faint, mix
+from game.profiling import PhaseTimer
+from game.projection import OrbitCamera, clip_polygon, clip_segments
+from game.scenes.swivel import (
+    DANGER_ANGLE,
+    LOCATOR_RANGE,
+    LOWER_LEN,
+    ROOT,
+    UPPER_LEN,
+    Pose,
+    SwivelFrame,
+    SwivelSim,
+    solve,
+    swivel_frame,
+)
+from game.widgets import Slider, contains
+
+PANEL_WIDTH = 400
+GROUND_Y = -1.8  # metres: the grid floor under the shoulder
+GRID_HALF = 5  # the grid spans ±5 m in x and z
+PICK_PX = 26.0  # a click this close to a locator grabs it
+ORBIT_RAD_PER_PX = 0.008
+ZOOM_PER_WHEEL = 0.9  # distance factor per wheel notch
+DEPTH_SPEED = 2.0  # metres per second along the view direction (W / S)
+TWIST_SPEED = math.radians(90.0)  # radians per second (Q / E)
+POINTER_LIMIT_PX = 1e6  # wild pointer coordinates are clamped before any maths
+HOME_CAMERA = OrbitCamera(
+    yaw=math.radians(45.0),
+    pitch=math.radians(18.0),
+    distance=5.6,
+    look_at=(1.1, 0.25, 0.0),
+    fov_y=math.radians(50.0),
+)
+AXIS_COLORS: tuple[Color, Color, Color] = (PALETTE["bad"], PALETTE["ok"], PALETTE["reach"])
+LOCATORS = ("target", "pole")
+LIGHT = np.array([-0.3, 1.0, 0.5]) / math.sqrt(0.09 + 1.0 + 0.25)  # unit, from upper left front
+UPPER_RADII = (0.12, 0.085)  # bone capsule radii in metres at the root and elbow ends
+LOWER_RADII = (0.085, 0.06)
+LEGEND = (
+    ("accent", "swivel circle: every elbow that reaches"),
+    ("ghost", "a few of those arms"),
+    ("pole", "pole plane, pole and its lever"),
+    ("soft_band", "twist about the axis"),
+    ("bad", "danger cone around the axis"),
+    ("shortfall", "shortfall when out of reach"),
+)
+EXPLANATION = (
+    "Reach fixes d, and d fixes the triangle (θ and α). In 3-D the triangle can still "
+    "turn about the shoulder-to-target axis: every elbow on the gold circle puts the hand "
+    "on the target.",
+    "The pole vector picks one: the elbow goes in the plane through shoulder, target and "
+    "pole, on the pole's side. Twist turns it further about the axis.",
+    "Near the axis that plane is ill-defined: a tiny pole move swings the elbow across. "
+    "Keep poles well off the axis.",
+)
+
+
+class Pen3D:
+    """Draws world geometry (metres) on a canvas through an :class:`OrbitCamera`.
+
+    Strokes are queued with their camera depth and drawn far to near by :meth:`flush`;
+    labels are queued separately and drawn last, on top of everything.
+    """
+
+    def __init__(self, canvas: Canvas, camera: OrbitCamera) -> None:
+        self.canvas = canvas
+        self.camera = camera
+        self._strokes: list[tuple[float, int, Callable[..., Any], tuple[Any, ...]]] = []
+        self._on_top: list[Callable[[], Any]] = []
+        # depth-cue range: a band of ±4 m around the orbit centre
+        self._near_cue = camera.distance - 4.0
+        self._far_cue = camera.distance + 4.0
+
+    # -- depth cues -------------------------------------------------------------------------
+    def shades(
+        self, color: Color, depth: ArrayLike, strength: ArrayLike = 1.0
+    ) -> NDArray[np.int64]:
+        """``color`` dimmed toward the background with distance (nearer is brighter).
+
+        ``depth`` and ``strength`` broadcast to shape ``(...)``; returns RGB, shape ``(..., 3)``.
+        """
+        span = self._far_cue - self._near_cue
+        far = np.clip((np.asarray(depth, dtype=float) - self._near_cue) / span, 0.0, 1.0)
+        t = np.asarray(strength, dtype=float) * (1.0 - 0.6 * far)  # 100 % near, 40 % far
+        bg = np.asarray(PALETTE["background"], dtype=float)
+        # linear blend background → colour by t, the vector form of palette.mix
+        return np.rint(bg + (np.asarray(color, dtype=float) - bg) * t[..., None]).astype(np.int64)
+
+    def shade(self, color: Color, depth: float, strength: float = 1.0) -> Color:
+        """:meth:`shades` for one depth, as a colour tuple."""
+        r, g, b = self.shades(color, depth, strength).tolist()
+        return (r, g, b)
+
+    def widths(self, width_px: float, depth: ArrayLike) -> NDArray[np.int64]:
+        """Stroke widths scaled by perspective (nearer is thicker), at least 1 px."""
+        z = np.maximum(np.asarray(depth, dtype=float), self.camera.near)
+        return np.maximum(np.rint(width_px * self.camera.distance / z), 1).astype(np.int64)
+
+    # -- queueing ---------------------------------------------------------------------------
+    def _queue(self, depth: float, draw: Callable[..., Any], *args: Any) -> None:
+        self._strokes.append((depth, len(self._strokes), draw, args))
+
+    def on_top(self, draw: Callable[[], Any]) -> None:
+        """Run ``draw`` after every stroke (labels, screen-space markers)."""
+        self._on_top.append(draw)
+
+    def flush(self) -> None:
+        """Draw the queued strokes far to near, then forget them."""
+        for _, _, draw, args in sorted(self._strokes, key=lambda s: (-s[0], s[1])):
+            draw(*args)
+        self._strokes.clear()
+
+    def flush_on_top(self) -> None:
+        """Draw what :meth:`on_top` and :meth:`label` queued (after every stroke)."""
+        for draw in self._on_top:
+            draw()
+        self._on_top.clear()
+
+    # -- strokes ----------------------------------------------------------------------------
+    def segments(
+        self,
+        a_w: ArrayLike,
+        b_w: ArrayLike,
+        color: Color,
+        width_px: float = 1.0,
+        strength: ArrayLike = 1.0,
+        dashed: bool = False,
+    ) -> None:
+        """Segments ``a → b``, shapes ``(N, 3)``, each shaded and sized by its own depth.
+
+        ``strength``, shape ``()`` or ``(N,)``, fades segments further (1 is full colour).
+        """
+        cam = self.camera
+        a_c = cam.to_camera(np.reshape(a_w, (-1, 3)))
+        b_c = cam.to_camera(np.reshape(b_w, (-1, 3)))
+        a_c, b_c, visible = clip_segments(a_c, b_c, cam.near)
+        depth = (a_c[:, 2] + b_c[:, 2]) / 2.0  # the midpoint's depth sorts the segment
+        colors = self.shades(color, depth, strength).tolist()
+        widths = self.widths(width_px, depth).tolist()
+        a_px, b_px = cam.camera_to_px(a_c).tolist(), cam.camera_to_px(b_c).tolist()
+        draw = self._dashed if dashed else self.canvas.line
+        for i in np.flatnonzero(visible).tolist():
+            self._queue(float(depth[i]), draw, a_px[i], b_px[i], tuple(colors[i]), widths[i])
+
+    def _dashed(self, a: Point, b: Point, color: Color, width: int) -> None:
+        dashes = dash_segments(a, b, 9.0, 6.0)
+        if len(dashes):
+            self.canvas.segments(dashes, color, width)
+
+    def polyline(
+        self,
+        points_w: ArrayLike,
+        color: Color,
+        width_px: float = 1.0,
+        closed: bool = False,
+        dashed: bool = False,
+    ) -> None:
+        """A polyline through ``points_w``, shape ``(N, 3)``, split into depth-sorted segments."""
+        p = np.reshape(points_w, (-1, 3))
+        if closed:
+            p = np.concatenate([p, p[:1]])
+        self.segments(p[:-1], p[1:], color, width_px, dashed=dashed)
+
+    def polygon(self, points_w: ArrayLike, color: Color, width: int = 0) -> None:
+        """A filled (``width = 0``) or outlined polygon, shape ``(N, 3)``, at its mean depth."""
+        clipped = clip_polygon(
+            self.camera.to_camera(np.reshape(points_w, (-1, 3))), self.camera.near
+        )
+        if len(clipped) < 3:
+            return
+        px = self.camera.camera_to_px(clipped)
+        self._queue(float(clipped[:, 2].mean()), self.canvas.polygon, px, color, width)
+
+    def sphere(self, center_w: ArrayLike, radius_m: float, color: Color) -> None:
+        """A shaded ball: a disc of the projected radius with a highlight toward the light."""
+        px, depth = self.camera.project(center_w)
+        z = float(depth)
+        if z <= self.camera.near:
+            return
+        r = max(radius_m * float(self.camera.px_per_metre(z)), 2.0)
+        base, light = self.shade(color, z), self.shade(mix(color, PALETTE["white"], 0.6), z)
+        x, y = float(px[0]), float(px[1])
+
+        def draw() -> None:
+            self.canvas.circle((x, y), r, mix(base, PALETTE["black"], 0.35))
+            self.canvas.circle((x, y), r * 0.86, base)
+            self.canvas.circle((x - r * 0.3, y - r * 0.3), r * 0.32, light)
+
+        self._queue(z, draw)
+
+    def bone(
+        self, a_w: ArrayLike, b_w: ArrayLike, radii_m: tuple[float, float], color: Color
+    ) -> None:
+        """A tapered capsule from ``a`` to ``b`` with perspective radii and a highlight edge."""
+        ends_c = self.camera.to_camera(np.stack([np.asarray(a_w, float), np.asarray(b_w, float)]))
+        a_c, b_c, visible = clip_segments(ends_c[0], ends_c[1], self.camera.near)
+        if not bool(visible):
+            return
+        ends_px = self.camera.camera_to_px(np.stack([a_c, b_c]))
+        depths = np.array([a_c[2], b_c[2]])
+        r = np.asarray(radii_m) * self.camera.px_per_metre(depths)
+        z = float(depths.mean())
+        base = self.shade(color, z)
+        edge = mix(base, PALETTE["black"], 0.45)
+        light = self.shade(mix(color, PALETTE["white"], 0.7), z)
+        along = ends_px[1] - ends_px[0]
+        length = float(np.hypot(*along))
+        normal = np.array([-along[1], along[0]]) / max(length, 1e-9)
+        if normal[1] > 0:
+            normal = -normal  # the highlight goes on the upper side (light from above)
+
+        def draw() -> None:
+            for grow, fill in ((1.0, edge), (0.82, base)):
+                quad = np.array(
+                    [
+                        ends_px[0] + normal * r[0] * grow,
+                        ends_px[1] + normal * r[1] * grow,
+                        ends_px[1] - normal * r[1] * grow,
+                        ends_px[0] - normal * r[0] * grow,
+                    ]
+                )
+                if length > 1e-6:
+                    self.canvas.polygon(quad, fill)
+                self.canvas.circle(tuple(ends_px[0]), r[0] * grow, fill)
+                self.canvas.circle(tuple(ends_px[1]), r[1] * grow, fill)
+            if length > 1e-6:
+                self.canvas.line(
+                    tuple(ends_px[0] + normal * r[0] * 0.45),
+                    tuple(ends_px[1] + normal * r[1] * 0.45),
+                    light,
+                    max(int(min(r) * 0.3), 1),
+                )
+
+        self._queue(z, draw)
+
+    def diamond(self, center_w: ArrayLike, size_m: float, color: Color) -> None:
+        """A lit octahedron of half-size ``size_m``: front faces only, Lambert-shaded."""
+        center = np.asarray(center_w, dtype=float)
+        eye = self.camera.eye
+        for sx in (-1.0, 1.0):
+            for sy in (-1.0, 1.0):
+                for sz in (-1.0, 1.0):
+                    face = center + size_m * np.array([[sx, 0, 0], [0, sy, 0], [0, 0, sz]])
+                    normal = np.array([sx, sy, sz]) / math.sqrt(3.0)  # octant face normal
+                    if float(normal @ (eye - face.mean(axis=0))) <= 0.0:
+                        continue  # back face
+                    # Lambert: ambient 0.45 plus 0.55·max(n·L, 0)
+                    lit = 0.45 + 0.55 * max(float(normal @ LIGHT), 0.0)
+                    self.polygon(face, mix(PALETTE["black"], color, lit))
+
+    def ring_px(self, center_w: ArrayLike, radius_px: float, color: Color) -> None:
+        """A screen-space ring around a world point, drawn on top (selection, hover)."""
+        px = self.screen(center_w)
+        if px is not None:
+            self.on_top(lambda: self.canvas.circle(px, radius_px, color, 2))
+
+    def label(
+        self,
+        p_w: ArrayLike,
+        text: str,
+        color: Color,
+        size: int = 17,
+        anchor: str = "midleft",
+        offset_px: tuple[float, float] = (10.0, 0.0),
+    ) -> None:
+        """Text at a world point (drawn after all strokes; skipped behind the camera)."""
+        px, depth = self.camera.project(p_w)
+        if float(depth) <= self.camera.near:
+            return
+        pos = (float(px[0]) + offset_px[0], float(px[1]) + offset_px[1])
+        self.on_top(lambda: self.canvas.text(pos, text, color, size, anchor))
+
+    def screen(self, p_w: ArrayLike) -> tuple[float, float] | None:
+        """One world point in pixels, or None behind the near plane."""
+        px, depth = self.camera.project(p_w)
+        return None if float(depth) <= self.camera.near else (float(px[0]), float(px[1]))
+
+
+def ring(
+    center: ArrayLike, normal: ArrayLike, radius: float, count: int = 72
+) -> NDArray[np.float64]:
+    """Points of the circle of ``radius`` about ``center`` perpendicular to ``normal``, (count, 3)."""
+    n = np.asarray(normal, dtype=float)
+    n = n / np.linalg.norm(n)
+    ref = np.array([0.0, 1.0, 0.0]) if abs(n[1]) < 0.9 else np.array([1.0, 0.0, 0.0])
+    e1 = np.cross(n, ref)
+    e1 /= np.linalg.norm(e1)
+    e2 = np.cross(n, e1)
+    a = np.linspace(0.0, 2 * math.pi, count, endpoint=False)[:, None]
+    return np.asarray(center, dtype=float) + radius * (np.cos(a) * e1 + np.sin(a) * e2)
+
+
+def arc(
+    center: ArrayLike,
+    start: ArrayLike,
+    toward: ArrayLike,
+    radius: float,
+    angle: float,
+    count: int = 24,
+) -> NDArray[np.float64]:
+    """Points of an arc of ``angle`` radians about ``center``, from unit ``start`` toward
+    ``toward`` (a unit vector perpendicular to ``start``), shape ``(count, 3)``."""
+    a = np.linspace(0.0, angle, count)[:, None]
+    return np.asarray(center, dtype=float) + radius * (
+        np.cos(a) * np.asarray(start) + np.sin(a) * np.asarray(toward)
+    )
+
+
+class SwivelView:
+    """Draws the swivel scene and turns pointer/keys into locator moves and camera moves."""
+
+    def __init__(self, sim: SwivelSim) -> None:
+        self.sim = sim
+        self.camera = HOME_CAMERA
+        self.twist_slider = Slider("twist", "twist about the axis", -180.0, 180.0, unit="°")
+        self.selected = "pole"
+        self.hover: str | None = None
+        self._dragging: str | None = None
+        self._grab_offset = np.zeros(2)
+        self._orbit_from: tuple[float, float] | None = None
+        self._slider_active = False
+        self.panel_rect = (0.0, 0.0, float(PANEL_WIDTH), 720.0)
+        self.layout((1280, 720))
+
+    # -- layout and input -------------------------------------------------------------------
+    def layout(self, size: tuple[int, int]) -> None:
+        width, height = max(size[0], 1), max(size[1], 1)
+        panel_w = min(PANEL_WIDTH, max(width // 3, 260))
+        world_w = max(width - panel_w, 100)
+        self.camera = replace(self.camera, viewport=(0, 0, world_w, height))
+        self.panel_rect = (float(world_w), 0.0, float(panel_w), float(height))
+        self.twist_slider.rect = (world_w + 24.0, height - 86.0, panel_w - 48.0, 18.0)
+
+    def _locator(self, name: str) -> NDArray[np.float64]:
+        pose = self.sim.pose
+        return np.asarray(pose.target if name == "target" else pose.pole, dtype=float)
+
+    def _pick(self, pointer: NDArray[np.float64]) -> str | None:
+        """The locator within ``PICK_PX`` of the pointer (the nearer one on screen), if any."""
+        best, best_px = None, PICK_PX
+        for name in LOCATORS:
+            px, depth = self.camera.project(self._locator(name))
+            gap = float(np.hypot(*(px - pointer)))
+            if float(depth) > self.camera.near and gap < best_px:
+                best, best_px = name, gap
+        return best
+
+    def map_input(self, raw: RawInput) -> InputState:
+        pointer = np.clip(
+            np.nan_to_num(np.asarray(raw.pointer_px, float)), -POINTER_LIMIT_PX, POINTER_LIMIT_PX
+        )
+        actions: list[str] = []
+        values: dict[str, Any] = {}
+        for key in raw.keys_pressed:
+            if key == "tab":
+                self.selected = "target" if self.selected == "pole" else "pole"
+            elif key == "r":
+                actions.append("reset")
+                self.camera = replace(HOME_CAMERA, viewport=self.camera.viewport)
+        self._camera_input(raw, pointer)
+        for button, at in raw.clicks:
+            if button != 1:
+                continue
+            at_px = np.clip(
+                np.nan_to_num(np.asarray(at, float)), -POINTER_LIMIT_PX, POINTER_LIMIT_PX
+            )
+            if contains(_grow(self.twist_slider.rect, 10), (float(at_px[0]), float(at_px[1]))):
+                self._slider_active = True
+            elif not contains(self.panel_rect, (float(at_px[0]), float(at_px[1]))):
+                self._dragging = self._pick(at_px)
+                if self._dragging is not None:
+                    self.selected = self._dragging
+                    locator_px = self.camera.project(self._locator(self._dragging))[0]
+                    self._grab_offset = locator_px - at_px
+        if 1 not in raw.buttons_down:
+            self._dragging, self._slider_active = None, False
+        self.hover = self._dragging or self._pick(pointer)
+        if self._slider_active:
+            values["twist"] = math.radians(
+                self.twist_slider.value_at((float(pointer[0]), float(pointer[1])))
+            )
+        else:
+            turn = ("e" in raw.keys_down) - ("q" in raw.keys_down)
+            if turn:
+                values["twist"] = self.sim.pose.twist + turn * TWIST_SPEED * self.sim.dt
+        moved = self._moved_locator(raw, pointer)
+        if moved is not None:
+            values[moved[0]] = moved[1]
+        return InputState(actions=tuple(actions), values=values)
+
+    def _camera_input(self, raw: RawInput, pointer: NDArray[np.float64]) -> None:
+        """Right-drag orbits, the wheel zooms (view state only)."""
+        if 3 in raw.buttons_down:
+            if self._orbit_from is not None:
+                dx, dy = np.clip(pointer - self._orbit_from, -2000.0, 2000.0)
+                self.camera = self.camera.orbited(-dx * ORBIT_RAD_PER_PX, dy * ORBIT_RAD_PER_PX)
+            self._orbit_from = (float(pointer[0]), float(pointer[1]))
+        else:
+            self._orbit_from = None
+        if raw.wheel:
+            notches = min(max(raw.wheel, -10.0), 10.0)
+            self.camera = self.camera.zoomed(ZOOM_PER_WHEEL**notches)
+
+    def _moved_locator(
+        self, raw: RawInput, pointer: NDArray[np.float64]
+    ) -> tuple[str, list[float]] | None:
+        """The dragged and/or depth-moved locator and its new world position, if any moved."""
+        name = self._dragging or self.selected
+        position = self._locator(name)
+        moved = False
+        if self._dragging is not None:
+            position = self.camera.drag_point(pointer + self._grab_offset, position)
+            moved = True
+        push = ("w" in raw.keys_down) - ("s" in raw.keys_down)
+        if push:
+            # along the view direction: W pushes the locator away from the eye
+            position = position + self.camera.basis[2] * push * DEPTH_SPEED * self.sim.dt
+            moved = True
+        if not moved:
+            return None
+        return name, np.clip(position, -LOCATOR_RANGE, LOCATOR_RANGE).tolist()
+
+    # -- drawing ----------------------------------------------------------------------------
+    def draw(self, canvas: Canvas, alpha: float, timer: PhaseTimer) -> None:
+        canvas.fill(PALETTE["background"])
+        with timer.phase("ik"):
+            pose = self.sim.pose_at(alpha)
+            sol = solve(pose)
+            frame = swivel_frame(pose, sol)
+        pen = Pen3D(canvas, self.camera)
+        # the plane's faint fill goes down first so the grid shows through it (translucency)
+        self._draw_pole_plane(pen, pose, sol, frame)
+        pen.flush()
+        self._draw_ground(pen, sol, pose)
+        pen.flush()
+        self._draw_shells(pen)
+        self._draw_danger(pen, pose, frame)
+        self._draw_swivel(pen, pose, sol, frame)
+        self._draw_arm(pen, sol)
+        self._draw_locators(pen, pose, sol)
+        pen.flush()
+        pen.flush_on_top()
+        self._draw_gizmo(canvas)
+        self._draw_legend(canvas)
+        self._draw_flip_banner(canvas)
+        self._draw_panel(canvas, pose, sol, frame)
+
+    def _draw_ground(self, pen: Pen3D, sol: Any, pose: Pose) -> None:
+        """The floor grid (fading at its rim), the world axes, a pedestal and drop shadows."""
+        ticks = np.arange(-GRID_HALF, GRID_HALF + 1, dtype=float)
+        pieces = np.linspace(-GRID_HALF, GRID_HALF, 2 * GRID_HALF + 1)
+        start, stop = pieces[:-1], pieces[1:]
+        for along_x in (True, False):
+            for tick in ticks:
+                a = np.zeros((len(start), 3))
+                b = np.zeros((len(start), 3))
+                a[:, 1] = b[:, 1] = GROUND_Y
+                a[:, 0 if along_x else 2], b[:, 0 if along_x else 2] = start, stop
+                a[:, 2 if along_x else 0] = b[:, 2 if along_x else 0] = tick
+                rim = np.hypot((start + stop) / 2, tick) / (GRID_HALF * 1.25)
+                # the grid's centre lines are the world x (red) and z (blue) axes
+                color = AXIS_COLORS[2 if along_x else 0] if tick == 0 else PALETTE["axis"]
+                fade = np.clip(1.0 - rim**2, 0.0, 1.0) * (0.55 if tick == 0 else 0.7)
+                pen.segments(a, b, color, 1.0, strength=fade)
+        foot = np.array([ROOT[0], GROUND_Y, ROOT[2]])
+        shadow = mix(PALETTE["background"], PALETTE["black"], 0.5)
+        flat = np.array([1.0, 0.0, 1.0])
+        joints = (
+            np.stack([np.asarray(ROOT, float), np.asarray(sol.elbow), np.asarray(sol.hand)]) * flat
+        )
+        joints[:, 1] = GROUND_Y
+        pen.polyline(joints, shadow, 7.0)
+        pen.polygon(
+            ring(foot, (0, 1, 0), 0.35, 32), mix(PALETTE["background"], PALETTE["panel_edge"], 0.5)
+        )
+        pen.segments(foot[None], np.asarray(ROOT, float)[None], PALETTE["panel_edge"], 5.0)
+        for point, color in ((pose.target, PALETTE["target"]), (pose.pole, PALETTE["pole"])):
+            p = np.asarray(point, dtype=float)
+            drop = np.array([p[0], GROUND_Y, p[2]])
+            pen.segments(p[None], drop[None], color, 1.0, strength=0.45, dashed=True)
+            pen.polyline(ring(drop, (0, 1, 0), 0.14, 24), faint(color, 0.6), 1.0, closed=True)
+
+    def _draw_pole_plane(self, pen: Pen3D, pose: Pose, sol: Any, frame: SwivelFrame) -> None:
+        """The plane through shoulder, target and pole: a faint sheet, brighter on the pole side."""
+        root = np.asarray(ROOT, dtype=float)
+        pole_rel = np.asarray(pose.pole) - root
+        length = max(float(sol.distance), float(sol.reach), float(pole_rel @ frame.axis)) + 0.5
+        front = max(float(pole_rel @ frame.side), frame.radius, 0.6) + 0.4
+        color = PALETTE["warn"] if frame.fallback else PALETTE["pole"]
+        u, v = frame.axis, frame.side
+
+        def quad(lo: float, hi: float) -> NDArray[np.float64]:
+            return root + np.array(
+                [-0.4 * u + lo * v, length * u + lo * v, length * u + hi * v, -0.4 * u + hi * v]
+            )
+
+        pen.polygon(quad(-1.0, 0.0), faint(color, 0.06))
+        pen.polygon(quad(0.0, front), faint(color, 0.14))
+        pen.polyline(quad(-1.0, front), faint(color, 0.55), 1.0, closed=True)
+        name = "fallback plane (pole on the axis)" if frame.fallback else "pole plane"
+        pen.label(
+            root + length * u + 0.5 * front * v, name, faint(color, 0.95), 17, "midleft", (8, 0)
+        )
+        if frame.fallback:
+            # the solver's documented rule: the world axis least aligned with the axis (first on ties)
+            k = int(np.argmin(np.abs(frame.axis)))
+            tip = root + 1.3 * v
+            pen.segments(root[None], tip[None], PALETTE["warn"], 3.0)
+            pen.label(tip, f"fallback: world +{'xyz'[k]}, made perpendicular", PALETTE["warn"], 16)
+
+    def _draw_shells(self, pen: Pen3D) -> None:
+        """The reach sphere shells |L1 − L2| and L1 + L2 as faint silhouette and equator rings."""
+        root = np.asarray(ROOT, dtype=float)
+        eye = pen.camera.eye
+        to_eye = eye - root
+        dist = float(np.linalg.norm(to_eye))
+        for radius, color, name in (
+            (UPPER_LEN + LOWER_LEN, PALETTE["reach"], "reach L1+L2 = 3.2"),
+            (abs(UPPER_LEN - LOWER_LEN), PALETTE["dead_zone"], "fold |L1−L2| = 0.8"),
+        ):
+            equator = ring(root, (0, 1, 0), radius, 64)
+            pen.segments(equator, np.roll(equator, -1, axis=0), color, 1.0, strength=0.3)
+            front = equator[np.argmin(pen.camera.to_camera(equator)[:, 2])]
+            pen.label(front, name, faint(color, 0.75), 15, "midtop", (0, 4))
+            if dist <= radius * 1.02:
+                continue  # the eye is inside the shell: no silhouette
+            # silhouette of a sphere seen from the eye: the circle of tangency, centred
+            # r²/D toward the eye with radius r·√(1 − r²/D²)
+            centre = root + to_eye / dist * radius**2 / dist
+            outline = ring(centre, to_eye, radius * math.sqrt(1 - (radius / dist) ** 2), 72)
+            pen.segments(outline, np.roll(outline, -1, axis=0), color, 1.0, strength=0.45)
+
+    def _draw_danger(self, pen: Pen3D, pose: Pose, frame: SwivelFrame) -> None:
+        """The danger cone around the axis, the pole's lever to the axis and its angle."""
+        root = np.asarray(ROOT, dtype=float)
+        pole = np.asarray(pose.pole, dtype=float)
+        along = float((pole - root) @ frame.axis)
+        foot = root + along * frame.axis  # the pole's perpendicular foot on the axis line
+        closeness = min(max(1.0 - frame.pole_angle / (2 * DANGER_ANGLE), 0.0), 1.0)
+        cone_color = mix(PALETTE["warn"], PALETTE["bad"], closeness)
+        strength = 0.25 + 0.75 * closeness
+        station = abs(along) if abs(along) > 0.3 else 1.2
+        sign = 1.0 if along >= 0 else -1.0
+        rim_centre = root + sign * station * frame.axis
+        rim = ring(rim_centre, frame.axis, station * math.tan(DANGER_ANGLE), 48)
+        pen.segments(rim, np.roll(rim, -1, axis=0), cone_color, 1.0 + closeness, strength=strength)
+        for k in range(0, 48, 12):
+            pen.segments(root[None], rim[k][None], cone_color, 1.0, strength=strength * 0.6)
+        lever = float(np.linalg.norm(pole - foot))
+        lever_color = PALETTE["bad"] if frame.pole_angle < DANGER_ANGLE else PALETTE["pole"]
+        pen.segments(pole[None], foot[None], lever_color, 1.5, dashed=True)
+        pen.sphere(foot, 0.035, lever_color)
+        pen.label(
+            (pole + foot) / 2, f"{lever:.2f} m", faint(lever_color, 0.9), 15, "midright", (-8, 0)
+        )
+        arm = pole - root
+        if float(np.linalg.norm(arm)) > 1e-6 and frame.pole_angle > 1e-4:
+            axis_dir = sign * frame.axis
+            toward = arm - (arm @ axis_dir) * axis_dir
+            toward /= np.linalg.norm(toward)
+            points = arc(root, axis_dir, toward, 0.9, frame.pole_angle)
+            pen.polyline(points, cone_color, 2.0)
+            pen.label(
+                points[len(points) // 2], f"{math.degrees(frame.pole_angle):.1f}°", cone_color, 16
+            )
+
+    def _draw_swivel(self, pen: Pen3D, pose: Pose, sol: Any, frame: SwivelFrame) -> None:
+        """The swivel circle, ghost arms around it, the twist arc and the α arc."""
+        root = np.asarray(ROOT, dtype=float)
+        hand = np.asarray(sol.hand, dtype=float)
+        axis_end = root + max(float(sol.distance), float(sol.reach)) * frame.axis
+        pen.segments(
+            root[None], axis_end[None], PALETTE["text_dim"], 1.0, strength=0.8, dashed=True
+        )
+        if frame.radius < 1e-3:
+            pen.label(
+                hand,
+                "swivel circle shrinks to a point",
+                faint(PALETTE["accent"], 0.9),
+                15,
+                "midtop",
+                (0, 16),
+            )
+            return
+        angles = np.linspace(0.0, 2 * math.pi, 97)
+        pen.polyline(frame.circle(angles), PALETTE["accent"], 2.0)
+        ghosts = frame.circle(np.linspace(0.0, 2 * math.pi, 16, endpoint=False))
+        ghost = PALETTE["ghost"]
+        pen.segments(np.broadcast_to(root, ghosts.shape), ghosts, ghost, 1.0, strength=1.0)
+        pen.segments(ghosts, np.broadcast_to(hand, ghosts.shape), ghost, 1.0, strength=0.8)
+        pen.segments(
+            frame.centre[None], frame.circle(0.0)[None], faint(PALETTE["accent"], 0.6), 1.0
+        )
+        pen.sphere(frame.centre, 0.03, PALETTE["accent"])
+        top = frame.circle(math.pi)
+        pen.label(
+            top,
+            f"swivel circle  r = L1·sin α = {frame.radius:.2f} m",
+            faint(PALETTE["accent"], 0.95),
+            16,
+            "midright",
+            (-10, 0),
+        )
+        zero = frame.circle(0.0)
+        pen.polyline(
+            ring(zero, np.cross(frame.side, frame.binormal), 0.07, 20),
+            PALETTE["pole"],
+            2.0,
+            closed=True,
+        )
+        if abs(pose.twist) > 1e-3:
+            # where the pole alone (twist 0) puts the arm
+            pen.polyline(
+                np.stack([root, zero, hand]), faint(PALETTE["pole"], 0.7), 2.0, dashed=True
+            )
+        if abs(pose.twist) > 1e-3:
+            twist_arc = frame.circle(np.linspace(0.0, pose.twist, 32))
+            pen.polyline(twist_arc, PALETTE["soft_band"], 4.0)
+            mid = frame.circle(pose.twist / 2)
+            pen.label(
+                mid,
+                f"twist {math.degrees(pose.twist):+.0f}°",
+                PALETTE["soft_band"],
+                17,
+                "midleft",
+                (12, 0),
+            )
+        elbow_dir = (np.asarray(sol.elbow) - root) / UPPER_LEN
+        toward = elbow_dir - (elbow_dir @ frame.axis) * frame.axis
+        norm = float(np.linalg.norm(toward))
+        if norm > 1e-6:
+            points = arc(root, frame.axis, toward / norm, 0.6, frame.alpha)
+            pen.polyline(points, PALETTE["accent"], 2.0)
+            pen.label(points[len(points) // 2], "α", PALETTE["accent"], 22, "center", (0, -12))
+
+    def _draw_arm(self, pen: Pen3D, sol: Any) -> None:
+        root = np.asarray(ROOT, dtype=float)
+        elbow, hand = np.asarray(sol.elbow, dtype=float), np.asarray(sol.hand, dtype=float)
+        pen.bone(root, elbow, UPPER_RADII, PALETTE["bone_upper"])
+        pen.bone(elbow, hand, LOWER_RADII, PALETTE["bone_lower"])
+        pen.sphere(root, 0.17, PALETTE["axis"])
+        pen.sphere(elbow, 0.11, PALETTE["joint"])
+        pen.sphere(hand, 0.08, PALETTE["white"])
+        pen.label(root, "shoulder", PALETTE["text_dim"], 16, "midright", (-16, 0))
+        pen.label(elbow, "elbow", PALETTE["joint"], 17, "midbottom", (0, -14))
+
+    def _draw_locators(self, pen: Pen3D, pose: Pose, sol: Any) -> None:
+        """The target (a 3-D cross), the pole (a diamond), selection and the shortfall."""
+        target = np.asarray(pose.target, dtype=float)
+        pole = np.asarray(pose.pole, dtype=float)
+        shortfall = float(sol.shortfall)
+        if shortfall > 1e-3:
+            pen.segments(
+                np.asarray(sol.hand)[None], target[None], PALETTE["shortfall"], 2.0, dashed=True
+            )
+            pen.label(
+                (np.asarray(sol.hand) + target) / 2,
+                f"shortfall {shortfall:.2f} m",
+                PALETTE["shortfall"],
+                17,
+                "midbottom",
+                (0, -12),
+            )
+        size = 0.22
+        for k in range(3):
+            offset = np.zeros(3)
+            offset[k] = size
+            pen.segments((target - offset)[None], (target + offset)[None], PALETTE["target"], 3.0)
+        pen.diamond(pole, 0.17, PALETTE["pole"])
+        for name, point, color in (
+            ("target", target, PALETTE["target"]),
+            ("pole", pole, PALETTE["pole"]),
+        ):
+            if name == self.hover:
+                pen.ring_px(point, 17.0, PALETTE["white"])
+            elif name == self.selected:
+                pen.ring_px(point, 17.0, color)
+            pen.label(point, name, color, 18, "midleft", (20, -14))
+
+    def _draw_gizmo(self, canvas: Canvas) -> None:
+        """World axes as seen by the camera, in the view's bottom-left corner."""
+        left, top, _, height = self.camera.viewport
+        origin = np.array([left + 52.0, top + height - 62.0])
+        basis = self.camera.basis
+        canvas.circle(tuple(origin), 40, mix(PALETTE["background"], PALETTE["panel"], 0.8))
+        # far axes first: an axis pointing away from the eye has a positive forward component
+        for k in sorted(range(3), key=lambda k: -basis[2][k]):
+            # the world axis e_k on screen: (right·e_k, −up·e_k), pixels are y-down
+            tip = origin + 32.0 * np.array([basis[0][k], -basis[1][k]])
+            color = AXIS_COLORS[k] if basis[2][k] <= 0 else faint(AXIS_COLORS[k], 0.55)
+            canvas.line(tuple(origin), tuple(tip), color, 3)
+            label_at = origin + 42.0 * np.array([basis[0][k], -basis[1][k]])
+            canvas.text(tuple(label_at), "xyz"[k], color, 17, "center", True)
+
+    def _draw_legend(self, canvas: Canvas) -> None:
+        """What each colour means, in the view's top-left corner (under the scene tabs)."""
+        left, top, width, height = self.camera.viewport
+        box_w, row_h = 292.0, 20.0
+        box = (left + 12.0, top + 66.0, box_w, row_h * len(LEGEND) + 12)
+        canvas.panel(box, PALETTE["panel"], 200)
+        for i, (color_name, text) in enumerate(LEGEND):
+            y = box[1] + 6 + row_h * i + row_h / 2
+            canvas.rect((box[0] + 10, y - 3, 18, 6), PALETTE[color_name], 0, 3)
+            canvas.text((box[0] + 36, y), text, PALETTE["text"], 16, "midleft")
+
+    def _draw_flip_banner(self, canvas: Canvas) -> None:
+        """A notice for one and a half seconds after the pole plane flipped."""
+        flip = self.sim.last_flip_step
+        if flip is None or self.sim.step_index - flip > round(1.5 / self.sim.dt):
+            return
+        left, top, width, _ = self.camera.viewport
+        text = "the plane flipped: the pole crossed the shoulder-to-target axis"
+        w, h = canvas.text_size(text, 20, True)
+        box = (left + (width - w) / 2 - 14, top + 44, w + 28, h + 14)
+        canvas.panel(box, PALETTE["panel"], 230)
+        canvas.rect(box, PALETTE["bad"], 1, 6)
+        canvas.text((left + width / 2, top + 51 + h / 2), text, PALETTE["bad"], 20, "center", True)
+
+    def _draw_panel(self, canvas: Canvas, pose: Pose, sol: Any, frame: SwivelFrame) -> None:
+        x, y, w, h = self.panel_rect
+        canvas.rect((x, y, w, h), PALETTE["panel"])
+        canvas.line((x, y), (x, y + h), PALETTE["panel_edge"], 1)
+        left, right = x + 24, x + w - 24
+        row = y + 20
+        canvas.text((left, row), "The pole vector", PALETTE["text"], 34, bold=True)
+        row += 34
+        canvas.text((left, row), "ik.solve_3d · L1 = 2, L2 = 1.2", PALETTE["text_dim"], 18)
+        row += 30
+        status = ik.Status(int(sol.status))
+        angle_deg = math.degrees(frame.pole_angle)
+        danger = frame.pole_angle < DANGER_ANGLE
+        rows: list[tuple[str, str, Color]] = [
+            ("d = |t − s|", f"{float(sol.distance):.3f} m", PALETTE["text"]),
+            ("reach used", f"{float(sol.reach):.3f} m", PALETTE["text"]),
+            ("α shoulder offset", f"{math.degrees(frame.alpha):6.1f}°", PALETTE["accent"]),
+            (
+                "θ elbow (interior)",
+                f"{math.degrees(float(sol.elbow_angle)):6.1f}°",
+                PALETTE["text"],
+            ),
+            ("swivel radius L1·sin α", f"{frame.radius:.3f} m", PALETTE["accent"]),
+            ("twist", f"{math.degrees(pose.twist):+6.1f}°", PALETTE["soft_band"]),
+            ("shortfall", f"{float(sol.shortfall):.3f} m", PALETTE["shortfall"]),
+        ]
+        for label, value, color in rows:
+            canvas.text((left, row), label, PALETTE["text_dim"], 19)
+            canvas.text((right, row), value, color, 20, "topright")
+            row += 23
+        row += 6
+        chip = PALETTE["ok"] if status == ik.Status.REACHED else PALETTE["warn"]
+        chip_text = f"status: {status.name.lower().replace('_', ' ')}"
+        tw, th = canvas.text_size(chip_text, 20, True)
+        canvas.rect((left - 8, row - 4, tw + 16, th + 8), mix(PALETTE["panel"], chip, 0.25), 0, 8)
+        canvas.text((left, row), chip_text, chip, 20, bold=True)
+        row += 36
+        row = self._draw_danger_meter(canvas, left, right, row, angle_deg, danger, frame.fallback)
+        row += 12
+        for paragraph in EXPLANATION:
+            for line in _wrap(canvas, paragraph, right - left, 17):
+                canvas.text((left, row), line, faint(PALETTE["text"], 0.8), 17)
+                row += 19
+            row += 6
+        self.twist_slider.draw(canvas, math.degrees(pose.twist), self._slider_active)
+        hint = "left-drag a locator · W/S depth · Tab select · Q/E twist · right-drag orbit · wheel zoom · R reset"
+        for i, line in enumerate(_wrap(canvas, hint, right - left, 15)):
+            canvas.text((left, y + h - 52 + 17 * i), line, PALETTE["text_dim"], 15)
+
+    def _draw_danger_meter(
+        self,
+        canvas: Canvas,
+        left: float,
+        right: float,
+        row: float,
+        angle_deg: float,
+        danger: bool,
+        fallback: bool,
+    ) -> float:
+        """A 0–90° bar of the pole–axis angle with the danger zone marked; returns the next row."""
+        if fallback:
+            verdict, color = "on axis: fallback", PALETTE["bad"]
+        elif danger:
+            verdict, color = "plane unstable", PALETTE["bad"]
+        else:
+            verdict, color = "plane stable", PALETTE["ok"]
+        canvas.text(
+            (left, row), f"pole–axis angle: {angle_deg:.1f}° — {verdict}", color, 19, bold=True
+        )
+        row += 26
+        width = right - left
+        danger_w = width * math.degrees(DANGER_ANGLE) / 90.0
+        canvas.rect((left, row, width, 10), PALETTE["grid_major"], 0, 4)
+        canvas.rect((left, row, danger_w, 10), mix(PALETTE["panel"], PALETTE["bad"], 0.55), 0, 4)
+        marker = left + width * min(angle_deg, 90.0) / 90.0
+        canvas.rect((marker - 2, row - 4, 4, 18), color, 0, 2)
+        canvas.text((left, row + 14), "0° axis", PALETTE["text_dim"], 14)
+        canvas.text((right, row + 14), "90°", PALETTE["text_dim"], 14, "topright")
+        row += 32
+        if fallback:
+            for line in _wrap(canvas, FALLBACK_NOTE, right - left, 16):
+                canvas.text((left, row), line, PALETTE["warn"], 16)
+                row += 18
+        return row
+
+    def draw_overlay(self, canvas: Canvas, alpha: float) -> None:
+        """Camera readout in the view's corner (O toggles it)."""
+        left, top, width, height = self.camera.viewport
+        cam = self.camera
+        text = f"camera yaw {math.degrees(cam.yaw):.0f}°  pitch {math.degrees(cam.pitch):.0f}°  distance {cam.distance:.1f} m"
+        canvas.text((left + 14, top + 44), text, PALETTE["text_dim"], 15)
+
+
+FALLBACK_NOTE = (
+    "Pole exactly on the axis: no plane. solve_3d falls back to the world axis least "
+    "aligned with the shoulder-to-target direction, made perpendicular to it (orange), "
+    "and reports DEGENERATE."
+)
+
+
+def _wrap(canvas: Canvas, text: str, width: float, size: int) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` pixels at font ``size``."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}".strip()
+        if current and canvas.text_size(trial, size)[0] > width:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    return lines
+
+
+def _grow(rect: tuple[float, float, float, float], by: float) -> tuple[float, float, float, float]:
+    x, y, w, h = rect
+    return (x - by, y - by, w + 2 * by, h + 2 * by)
