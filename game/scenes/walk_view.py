@@ -24,7 +24,7 @@ from game.world.rig import LIMBS
 if TYPE_CHECKING:
     from game.scenes.walk import WalkSim
 
-VIEW_HEIGHT_M = 4.2  # world metres shown top to bottom
+VIEW_HEIGHT_M = 3.7  # world metres shown top to bottom
 CAMERA_HALFLIFE = 0.35  # seconds
 CAMERA_LEAD_M = 0.9  # the camera looks this far ahead of the hero
 GRAB_RADIUS_M = 0.25  # a click this close to an ankle grabs the foot
@@ -174,7 +174,7 @@ class WalkView:
                     faint(PALETTE["ground_edge"], 0.8),
                     18,
                     "midtop",
-                    (0, 16),
+                    (0, 48),
                 )
 
     def _draw_character(self, pen: WorldPen, pose: PoseInputs, sol: Any) -> None:
@@ -210,6 +210,7 @@ class WalkView:
                 shade(colors.shoes, side),
             )
 
+        self._draw_shadow(pen, pose.pelvis[0])
         arm(far)
         leg(far)
         pelvis, chest, head = pose.pelvis[0], pose.chest[0], pose.head[0]
@@ -224,11 +225,11 @@ class WalkView:
             mix(colors.shirt, PALETTE["black"], 0.3),
         )
         pen.bone(
-            pelvis - spine * 0.02,
+            pelvis + spine * 0.03,
             pelvis + spine * 0.1,
             colors.trousers,
-            body.torso_width * 0.85 * scale,
-            body.torso_width * 0.8 * scale,
+            body.torso_width * 0.62 * scale,
+            body.torso_width * 0.72 * scale,
         )
         pen.bone(chest, head, colors.skin, 0.07 * scale, 0.07 * scale)
         forward = np.array([facing, 0.0])
@@ -239,6 +240,15 @@ class WalkView:
         pen.disc(head + 0.075 * forward + 0.01 * up, max(0.012 * scale, 1.5), PALETTE["black"])
         leg(near)
         arm(near)
+
+    def _draw_shadow(self, pen: WorldPen, pelvis: NDArray[np.float64]) -> None:
+        """A soft ellipse on the ground under the hero, flatter the higher the pelvis."""
+        ground = float(self.sim.terrain.height_at(pelvis[0]))
+        t = np.linspace(0.0, 2.0 * math.pi, 24)
+        height = float(pelvis[1]) - ground
+        width = 0.32 / max(height, 0.5)
+        ellipse = np.stack([pelvis[0] + width * np.cos(t), ground + 0.035 * np.sin(t)], axis=-1)
+        pen.polygon(ellipse, mix(PALETTE["ground"], PALETTE["black"], 0.35))
 
     def _draw_foot(
         self, pen: WorldPen, ankle: NDArray[np.float64], angle: float, facing: float, color: Color
@@ -301,15 +311,11 @@ class WalkView:
         for index, spec in enumerate(specs):
             root = pose.roots[0, index]
             soft = spec.softness
-            pen.circle(root, spec.reach, faint(PALETTE["reach"], 0.55), 1)
-            pen.circle(root, spec.dead_zone, faint(PALETTE["dead_zone"], 0.6), 1)
+            pen.circle(root, spec.reach, faint(PALETTE["reach"], 0.45), 1)
+            pen.circle(root, spec.dead_zone, faint(PALETTE["dead_zone"], 0.5), 1)
             if soft > 0:
-                pen.circle(
-                    root,
-                    spec.reach - soft / 2,
-                    faint(PALETTE["soft_band"], 0.22),
-                    max(int(pen.camera.length_px(soft)), 1),
-                )
+                # the soft band [L − s, L]: between this circle and the reach circle
+                pen.circle(root, spec.reach - soft, faint(PALETTE["soft_band"], 0.45), 1)
             target = pose.targets[0, index]
             mid, end = sol.elbow[0, index], sol.hand[0, index]
             if pose.pole_on[0, index]:
