@@ -49,6 +49,7 @@ class WalkView:
         self.camera = Camera2D()
         self._camera_time: float | None = None
         self._dragging: str | None = None
+        self._frame: tuple[tuple[int, float], PoseInputs, Any] | None = None
         self.layout((1280, 720))
 
     # -- layout and input --------------------------------------------------------------
@@ -94,9 +95,16 @@ class WalkView:
         return LIMBS[LEGS][nearest] if distance[nearest] <= GRAB_RADIUS_M else None
 
     # -- drawing -----------------------------------------------------------------------
+    def _interpolated(self, alpha: float) -> tuple[PoseInputs, Any]:
+        """This frame's interpolated pose and its solve, shared by draw and the overlay."""
+        key = (self.sim.step_index, alpha)
+        if self._frame is None or self._frame[0] != key:
+            self._frame = (key, *self.sim.crowd.interpolated(alpha))
+        return self._frame[1], self._frame[2]
+
     def draw(self, canvas: Canvas, alpha: float, timer: PhaseTimer) -> None:
         with timer.phase("ik"):
-            pose, sol = self.sim.crowd.interpolated(alpha)
+            pose, sol = self._interpolated(alpha)
         self._follow(pose, alpha)
         pen = WorldPen(canvas, self.camera)
         self._draw_sky(canvas)
@@ -304,7 +312,7 @@ class WalkView:
     def draw_overlay(self, canvas: Canvas, alpha: float) -> None:
         """Per limb: reach annulus, soft band, target, pole and its line, shortfall; per
         foot: plant state, lock radius around the planted spot, and the ground ray."""
-        pose, sol = self.sim.crowd.interpolated(alpha)
+        pose, sol = self._interpolated(alpha)
         pen = WorldPen(canvas, self.camera)
         rig = self.sim.rig
         specs = (rig.arms.limb, rig.arms.limb, rig.legs.limb, rig.legs.limb)
