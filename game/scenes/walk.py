@@ -68,7 +68,7 @@ class FeetMeter:
         if planted.any():
             error = float(np.abs(ground_error[planted]).max())
             self.max_ground_error_m = max(self.max_ground_error_m, error)
-        self.max_pelvis_step_m = max(self.max_pelvis_step_m, abs(pelvis_step))
+        self.max_pelvis_step_m = max(self.max_pelvis_step_m, abs(float(pelvis_step)))
 
 
 class WalkSim:
