@@ -39,15 +39,18 @@ def soften(ops: Ops, distance: Real, reach: Real, softness: Real) -> Real:
     Returns
     -------
     float or ndarray, shape (n,)
-        The softened distance, in ``[0, L)`` wherever ``s > 0``.
+        The softened distance, at most ``L`` wherever ``s > 0`` (it only rounds to ``L``
+        far out, where ``e^{-(d - d_s)/s}`` is below eps).
     """
     knee = reach - softness  # d_s = L − s, where the soft zone starts
-    # Clamp at 0 so the exponent below is never positive: outside the soft zone the value is
-    # discarded anyway, and this keeps expm1 from overflowing (and warning) on it.
-    excess = ops.maximum(distance - knee, 0.0)
     # s = 0 would divide 0 by 0; those limbs take the identity branch below, so any positive
     # stand-in works.
     scale = ops.where(softness > 0.0, softness, 1.0)
+    # The excess over the knee, clamped into [0, 64 s]: at 0 the exponent below is never
+    # positive (outside the soft zone the value is discarded, and expm1 must not overflow on
+    # it), and capping at 64 s changes nothing (e^-64 is far below eps) but keeps the division
+    # from overflowing when s is tiny.
+    excess = ops.minimum(ops.maximum(distance - knee, 0.0), 64.0 * scale)
     # soft IK: d_s + s (1 − e^{−(d − d_s)/s}) = d_s − s·expm1(−(d − d_s)/s); expm1 keeps full
     # precision just past the knee where 1 − e^{−x} would cancel.
     eased = knee - softness * ops.expm1(-excess / scale)
@@ -113,7 +116,10 @@ def reach(
         # Bones scale together by the factor that makes the straight arm reach d: d / (L1 + L2),
         # but never shrink (>= 1) and never beyond the rig's limit k.
         stretch = ops.minimum(ops.maximum(eased / span, 1.0), max_stretch)
-        upper, lower, span = upper * stretch, lower * stretch, span * stretch
+        upper, lower = upper * stretch, lower * stretch
+        # Re-add rather than scale the sum: the triangle stage sums the same two lengths, and
+        # the clamp below must not exceed that sum by a rounding (sqrt of a negative).
+        span = upper + lower
     # Fold limit |L1 − L2|, floored at eps·L: with L1 = L2 the annulus reaches the root, and a
     # zero-length base would make the triangle stage divide 0 by 0; the floor moves the hand
     # by at most eps·L.
@@ -129,7 +135,8 @@ def soften_distance(
 
     With ``d_s = reach - softness``, distances up to ``d_s`` are unchanged and a distance
     ``d > d_s`` becomes ``d_s + s (1 - exp(-(d - d_s) / s))``: continuous with its first
-    derivative at ``d_s``, increasing, and below ``reach`` forever. ``softness = 0`` is the
+    derivative at ``d_s``, increasing, and below ``reach`` (mathematically; it rounds to ``reach``
+    far out). ``softness = 0`` is the
     identity. No clamping into the annulus happens here.
 
     Parameters

@@ -214,9 +214,11 @@ def _bend_direction(
 
     Returns the direction's three components and where the fallback plane was used.
     """
-    along = wx * ux + wy * uy + wz * uz  # w·u
-    # Gram-Schmidt: the pole's offset perpendicular to the axis, w − (w·u) u
-    qx, qy, qz = wx - along * ux, wy - along * uy, wz - along * uz
+    qx, qy, qz = _reject(ux, uy, uz, wx, wy, wz)
+    # Gram-Schmidt twice ("twice is enough"): with the pole near the axis the first pass leaves
+    # a rounding residue along u comparable to q itself; the second pass removes it, so the bend
+    # direction is perpendicular to u to working precision and the bone lengths stay exact.
+    qx, qy, qz = _reject(ux, uy, uz, qx, qy, qz)
     q_len2 = qx * qx + qy * qy + qz * qz
     # Below a few eps of |w| the perpendicular part is rounding noise (pole on the axis, or at
     # the root): its direction means nothing, so use the fallback plane. Squared, no sqrt.
@@ -229,6 +231,12 @@ def _bend_direction(
         ops.where(on_axis, fz, qz * inverse),
         on_axis,
     )
+
+
+def _reject(ux: Real, uy: Real, uz: Real, wx: Real, wy: Real, wz: Real) -> tuple[Real, Real, Real]:
+    """``w`` without its component along the unit vector ``u``: ``w - (w·u) u`` (Gram-Schmidt)."""
+    along = wx * ux + wy * uy + wz * uz  # w·u
+    return wx - along * ux, wy - along * uy, wz - along * uz
 
 
 def _twist(
