@@ -46,7 +46,9 @@ def fabrik(
 
     Each iteration drags the chain end-first onto the target, then root-first back onto the
     root, keeping every bone's length. A target beyond the chain's total length gets the
-    straight chain aimed at it (no iteration).
+    straight chain aimed at it (no iteration). Like every FABRIK, a chain that starts on the
+    root-target line (root, first joint and target collinear) stays on that line and may stall
+    short of a target inside its reach: start from a bent pose.
 
     Parameters
     ----------
