@@ -24,6 +24,9 @@ def aim(ops: Ops, delta: tuple[Real, ...], length: Real, degenerate: Flag) -> tu
     tuple of float or ndarray, each shape (n,)
         A unit vector's D components.
     """
+    if not ops.any(degenerate):  # the common case: skip the fallback's passes entirely
+        inverse = 1.0 / length
+        return tuple(component * inverse for component in delta)
     # Dividing by the degenerate rows' tiny norm could overflow; they are replaced below, so
     # divide them by 1 instead.
     inverse = 1.0 / ops.where(degenerate, 1.0, length)

@@ -30,12 +30,14 @@ def point(value: object, dim: int) -> tuple[float, ...] | None:
             return None
         coords = tuple(value.tolist())
     elif isinstance(value, tuple | list) and len(value) == dim:
-        if not all(type(c) in (float, int) for c in value):
+        if not all(type(c) is float or type(c) is int for c in value):
             return None
-        coords = tuple(float(c) for c in value)
+        coords = tuple(map(float, value))
     else:
         return None
-    return coords if all(math.isfinite(c) for c in coords) else None
+    # One check for all: a sum is finite only if every term is (an overflowing sum of finite
+    # terms is rejected too, and merely takes the array path).
+    return coords if math.isfinite(sum(coords)) else None
 
 
 def number(value: object) -> float | None:

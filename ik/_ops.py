@@ -52,6 +52,7 @@ class Ops:
     where: Callable[[Flag, Real, Real], Real]
     both: Callable[[Flag, Flag], Flag]
     either: Callable[[Flag, Flag], Flag]
+    any: Callable[[Flag], bool]
 
 
 SCALAR = Ops(
@@ -66,6 +67,7 @@ SCALAR = Ops(
     where=_select,
     both=_both,
     either=_either,
+    any=bool,
 )
 
 VECTOR = Ops(
@@ -80,4 +82,5 @@ VECTOR = Ops(
     where=np.where,
     both=np.logical_and,
     either=np.logical_or,
+    any=np.any,
 )

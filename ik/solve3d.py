@@ -223,6 +223,9 @@ def _bend_direction(
     # Below a few eps of |w| the perpendicular part is rounding noise (pole on the axis, or at
     # the root): its direction means nothing, so use the fallback plane. Squared, no sqrt.
     on_axis = q_len2 <= (16.0 * eps) ** 2 * (wx * wx + wy * wy + wz * wz)
+    if not ops.any(on_axis):  # the common case: skip the fallback's passes entirely
+        inverse = 1.0 / ops.sqrt(q_len2)
+        return qx * inverse, qy * inverse, qz * inverse, on_axis
     fx, fy, fz = perpendicular(ops, ux, uy, uz)
     inverse = 1.0 / ops.sqrt(ops.where(on_axis, 1.0, q_len2))  # on-axis rows replaced below
     return (

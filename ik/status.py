@@ -40,6 +40,9 @@ class Status(enum.IntEnum):
     DEGENERATE = 5
 
 
+_REACHED, _TOO_FAR, _TOO_CLOSE, _SOFTENED, _STRETCHED, _DEGENERATE = (int(code) for code in Status)
+
+
 def classify(
     ops: Ops,
     *,
@@ -63,12 +66,13 @@ def classify(
     int or ndarray of int, shape (n,)
         A :class:`Status` value per limb.
     """
-    # Innermost first, so each outer ``where`` overrides the ones it wraps (precedence).
-    code = ops.where(too_far, Status.TOO_FAR.value, Status.REACHED.value)
-    code = ops.where(too_close, Status.TOO_CLOSE.value, code)
-    code = ops.where(softened, Status.SOFTENED.value, code)
-    code = ops.where(stretched, Status.STRETCHED.value, code)
-    return ops.where(degenerate, Status.DEGENERATE.value, code)
+    # Innermost first, so each outer ``where`` overrides the ones it wraps (precedence). Plain
+    # ints, not enum members: member lookup costs more than the whole scalar solve step.
+    code = ops.where(too_far, _TOO_FAR, _REACHED)
+    code = ops.where(too_close, _TOO_CLOSE, code)
+    code = ops.where(softened, _SOFTENED, code)
+    code = ops.where(stretched, _STRETCHED, code)
+    return ops.where(degenerate, _DEGENERATE, code)
 
 
 def outcome(
