@@ -37,6 +37,11 @@ def _either(a: Flag, b: Flag) -> Flag:
     return a or b
 
 
+def _any_vector(flags: Flag) -> bool:
+    """Any flag set; the method is several times cheaper per call than ``np.any``."""
+    return bool(flags.any())
+
+
 @dataclass(frozen=True, slots=True)
 class Ops:
     """Elementwise functions a kernel may call besides arithmetic operators and comparisons."""
@@ -82,5 +87,5 @@ VECTOR = Ops(
     where=np.where,
     both=np.logical_and,
     either=np.logical_or,
-    any=np.any,
+    any=_any_vector,
 )

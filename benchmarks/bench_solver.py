@@ -1,0 +1,210 @@
+"""Benchmark the analytic two-bone solver against a memory floor, and FABRIK beside it.
+
+Run from the repository root: ``PYTHONPATH=. python benchmarks/bench_solver.py [--repeat 5]
+[--json out.json]`` (or without ``PYTHONPATH`` after ``pip install -e .``).
+
+For 2-D and 3-D, float64 and float32, at N = 1 .. 10^6 limbs it prints the median time per
+limb of one public ``solve_2d`` / ``solve_3d`` call, and in the same run a memory floor: one
+``np.add`` (into a preallocated output) over as many bytes as the solve must read and write,
+11 values per 2-D limb and 17 per 3-D limb, with the ratio of the two. Then FABRIK on the same
+two-bone problems (time per solve, iterations, residual) beside the analytic solve.
+Timings are medians of ``--repeat`` runs; nothing here is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import ik
+
+SIZES = (1, 4, 64, 1_000, 10_000, 100_000, 1_000_000)
+VALUES_PER_LIMB = {2: 11, 3: 17}
+"""Values a solve must at least read and write per limb (the floor's byte count)."""
+
+
+def median_seconds(run: Callable[[], object], repeat: int, min_time: float = 0.1) -> float:
+    """Median over ``repeat`` measurements of one call, each averaged over enough calls to
+    last about ``min_time`` seconds."""
+    start = time.perf_counter()
+    run()
+    once = max(time.perf_counter() - start, 1e-7)
+    number = max(1, int(min_time / once))
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            run()
+        samples.append((time.perf_counter() - start) / number)
+    return statistics.median(samples)
+
+
+def problems(dim: int, n: int, dtype: type, rng: np.random.Generator) -> dict[str, Any]:
+    """``n`` random limbs (L1 = 2, L2 = 1.2 scaled per limb), targets inside and outside reach."""
+    upper = rng.uniform(0.5, 2.0, n)
+    lower = upper * 0.6
+    root = rng.normal(size=(n, dim))
+    direction = rng.normal(size=(n, dim))
+    direction /= np.linalg.norm(direction, axis=-1, keepdims=True)
+    target = root + direction * ((upper + lower) * rng.uniform(0.1, 1.3, n))[:, None]
+    pole = root + rng.normal(size=(n, dim))
+    cast = {"root": root, "target": target, "upper": upper, "lower": lower, "pole": pole}
+    return {k: v.astype(dtype) for k, v in cast.items()}
+
+
+def solver(dim: int, p: dict[str, Any], n: int) -> Callable[[], object]:
+    """The public call for a batch; for n = 1 one limb as ``(D,)`` arrays and scalars."""
+    if n == 1:
+        p = {k: v[0] for k, v in p.items()}
+        p["upper"], p["lower"] = p["upper"].item(), p["lower"].item()
+    if dim == 2:
+        return lambda: ik.solve_2d(p["root"], p["target"], p["upper"], p["lower"])
+    return lambda: ik.solve_3d(p["root"], p["target"], p["upper"], p["lower"], p["pole"])
+
+
+def floor_seconds(dim: int, n: int, dtype: type, repeat: int) -> float:
+    """One ``np.add`` over ``VALUES_PER_LIMB[dim] * n`` values in total (two inputs, one output)."""
+    size = max(1, VALUES_PER_LIMB[dim] * n // 3)
+    a, b, out = np.ones(size, dtype), np.ones(size, dtype), np.empty(size, dtype)
+    return median_seconds(lambda: np.add(a, b, out=out), repeat)
+
+
+def solver_table(repeat: int, rng: np.random.Generator) -> list[dict[str, Any]]:
+    rows = []
+    for dim in (2, 3):
+        for dtype in (np.float64, np.float32):
+            for n in SIZES:
+                p = problems(dim, n, dtype, rng)
+                solve = median_seconds(solver(dim, p, n), repeat)
+                floor = floor_seconds(dim, n, dtype, repeat)
+                rows.append(
+                    {
+                        "dim": dim,
+                        "dtype": np.dtype(dtype).name,
+                        "n": n,
+                        "ns_per_limb": solve / n * 1e9,
+                        "floor_ns_per_limb": floor / n * 1e9,
+                        "ratio": solve / floor,
+                    }
+                )
+                row = rows[-1]
+                print(
+                    f"{dim}-D  {row['dtype']:8s} N={n:>9,d}  {row['ns_per_limb']:12.1f} ns/limb"
+                    f"  floor {row['floor_ns_per_limb']:9.2f} ns/limb  ratio {row['ratio']:9.1f}x",
+                    flush=True,
+                )
+    return rows
+
+
+def fabrik_table(rng: np.random.Generator, count: int = 200) -> list[dict[str, Any]]:
+    """FABRIK and the analytic solve on the same reachable two-bone problems (float64)."""
+    rows = []
+    for dim in (2, 3):
+        p = problems(dim, count, np.float64, rng)
+        span = p["upper"] + p["lower"]
+        reach = np.linalg.norm(p["target"] - p["root"], axis=-1)
+        keep = (reach < 0.95 * span) & (reach > 1.2 * (p["upper"] - p["lower"]))
+        stats = [
+            one_problem(dim, {k: v[i] for k, v in p.items()}) for i in np.flatnonzero(keep)[:50]
+        ]
+        columns = {key: [s[key] for s in stats] for key in stats[0]}
+        rows.append(
+            {
+                "dim": dim,
+                "problems": len(stats),
+                "fabrik_us": statistics.median(columns["fabrik_s"]) * 1e6,
+                "fabrik_iterations_median": statistics.median(columns["iterations"]),
+                "fabrik_iterations_max": max(columns["iterations"]),
+                "fabrik_residual_max_rel": max(columns["residual"]),
+                "analytic_us": statistics.median(columns["analytic_s"]) * 1e6,
+                "analytic_shortfall_max_rel": max(columns["shortfall"]),
+            }
+        )
+        r = rows[-1]
+        print(
+            f"{dim}-D  FABRIK {r['fabrik_us']:8.1f} us/solve, iterations median "
+            f"{r['fabrik_iterations_median']:.0f} max {r['fabrik_iterations_max']}, residual max "
+            f"{r['fabrik_residual_max_rel']:.1e} L | analytic {r['analytic_us']:6.1f} us/solve, "
+            f"shortfall max {r['analytic_shortfall_max_rel']:.1e} L  ({r['problems']} problems)",
+            flush=True,
+        )
+    return rows
+
+
+def one_problem(dim: int, p: dict[str, Any]) -> dict[str, float]:
+    """Time FABRIK (from a bent start pose, elbow toward the pole side) and the analytic solve
+    on one limb; residuals relative to L1 + L2."""
+    root, target, pole = p["root"], p["target"], p["pole"]
+    upper, lower = float(p["upper"]), float(p["lower"])
+    span = upper + lower
+    offset = target - root
+    side = (
+        np.array([-offset[1], offset[0]])
+        if dim == 2
+        else np.cross(np.cross(offset, pole - root), offset)
+    )
+    elbow = root + upper * side / np.linalg.norm(side)
+    hand = elbow + lower * (target - elbow) / np.linalg.norm(target - elbow)
+    start = np.stack([root, elbow, hand])
+    iterative = functools.partial(
+        ik.fabrik, start, target, tolerance=1e-9 * span, max_iterations=1000
+    )
+    if dim == 2:
+        analytic = functools.partial(ik.solve_2d, root, target, upper, lower)
+    else:
+        analytic = functools.partial(ik.solve_3d, root, target, upper, lower, pole)
+    result = iterative()
+    return {
+        "fabrik_s": median_seconds(iterative, 3, 0.002),
+        "iterations": result.iterations,
+        "residual": result.residual / span,
+        "analytic_s": median_seconds(analytic, 3, 0.002),
+        "shortfall": float(analytic().shortfall) / span,
+    }
+
+
+def machine() -> dict[str, Any]:
+    model = "unknown"
+    try:
+        with open("/proc/cpuinfo") as info:
+            model = next(
+                line.split(":", 1)[1].strip() for line in info if line.startswith("model name")
+            )
+    except (OSError, StopIteration):
+        pass
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": model,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=7, help="measurements per median")
+    parser.add_argument("--json", help="also write the results to this JSON file")
+    args = parser.parse_args()
+    info = machine()
+    print(
+        f"machine: nproc={info['nproc']} cpu={info['cpu']} python={info['python']} numpy={info['numpy']}"
+    )
+    rng = np.random.default_rng(20240601)
+    rows = solver_table(args.repeat, rng)
+    fabrik_rows = fabrik_table(rng)
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"machine": info, "solver": rows, "fabrik": fabrik_rows}, out, indent=2)
+
+
+if __name__ == "__main__":
+    main()
