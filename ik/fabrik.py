@@ -48,7 +48,8 @@ def fabrik(
     root, keeping every bone's length. A target beyond the chain's total length gets the
     straight chain aimed at it (no iteration). Like every FABRIK, a chain that starts on the
     root-target line (root, first joint and target collinear) stays on that line and may stall
-    short of a target inside its reach: start from a bent pose.
+    short of a target inside its reach: start from a bent pose. Convergence is linear and slows
+    near the fold limit, where ``max_iterations`` may run out before ``tolerance`` is met.
 
     Parameters
     ----------

@@ -30,7 +30,7 @@ def test_fabrik_reaches_reachable_targets_keeping_lengths(
     )
     longest, rest = max(bones), sum(bones) - max(bones)
     inner = max(longest - rest, 0.0)
-    d = inner + 0.05 * (sum(bones) - inner) + fraction * 0.9 * (sum(bones) - inner)
+    d = inner + (0.25 + 0.5 * fraction) * (sum(bones) - inner)  # mid-annulus: FABRIK's home
     target = d * np.array([math.cos(angle), math.sin(angle)])
     # FABRIK never leaves a line it starts on: root, first joint and target collinear is a
     # known fixed point (documented), so keep the target off the first bone's line (angle 0).
