@@ -22,7 +22,7 @@ from game.input_state import InputState, RawInput
 from game.profiler_panel import draw_profiler
 from game.profiling import PhaseTimer, format_summary
 from game.recording import Recorder, SceneStart, read_recording
-from game.scene import Autopilot, SceneConfig, SceneSpec, SceneView
+from game.scene import ASSETS_DIR, Autopilot, SceneConfig, SceneSpec, SceneView
 from game.trace import TraceWriter
 
 MAX_STEPS_PER_FRAME = 5
@@ -332,7 +332,12 @@ def play(options: RunOptions, quiet: bool = False) -> Session:
         head = replay.pop(0)
         assert isinstance(head, SceneStart)  # read_recording guarantees a leading header
         options = replace(options, scene=head.scene, seed=head.seed, hz=head.hz)
-    config = SceneConfig(dt=1.0 / options.hz, seed=options.seed, characters=options.characters)
+    config = SceneConfig(
+        dt=1.0 / options.hz,
+        seed=options.seed,
+        characters=options.characters,
+        assets_dir=options.assets or ASSETS_DIR,
+    )
     try:
         first = build_scene(options.scene, config, options.size)
     except AssetError as exc:

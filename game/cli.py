@@ -36,6 +36,7 @@ class RunOptions:
     characters: int | None
     size: tuple[int, int]
     announce_summary: bool = False
+    assets: Path | None = None
     show_profiler: bool = False
     bench: bool = False
     bench_sweep: tuple[int, ...] = ()
@@ -138,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--replay", type=Path, help="replay a recorded input file")
     parser.add_argument("--characters", type=_positive_int, help="crowd size (crowd scene)")
     parser.add_argument("--size", type=_size, default=(1280, 720), help="window size WxH")
+    parser.add_argument("--assets", type=Path, help="folder of rig/terrain files (default assets/)")
     parser.add_argument("--show-profiler", action="store_true", help="start with the F3 panel on")
     bench = parser.add_argument_group("profiling")
     bench.add_argument(
@@ -181,6 +183,8 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
         parser.error("--record and --replay cannot be used together")
     if args.replay and args.autopilot:
         parser.error("--replay and --autopilot cannot be used together (the replay is the input)")
+    if args.assets is not None and not args.assets.is_dir():
+        parser.error(f"--assets: expected a folder of asset files, {args.assets} is not one")
     if args.replay is not None and not args.replay.is_file():
         parser.error(f"--replay: no such file {args.replay}")
     headless, autopilot, frames, screenshot = (
@@ -227,6 +231,7 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
         characters=args.characters,
         size=args.size,
         announce_summary=announce,
+        assets=args.assets,
         show_profiler=args.show_profiler,
         bench=args.bench,
         bench_sweep=args.bench_sweep or (),

@@ -1,0 +1,141 @@
+"""A bad asset names the file, the key and what was expected: exit 1 at startup, and F5
+while running keeps the last good rig and terrain."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from game.app import App, build_scene
+from game.cli import RunOptions
+from game.scene import ASSETS_DIR, SceneConfig
+
+
+def _edit(path: Path, change: Callable[[Any], Any]) -> None:
+    data = json.loads(path.read_text())
+    result = change(data)
+    path.write_text(json.dumps(data if result is None else result))
+
+
+def _set(keys: str, value: Any) -> Callable[[Any], None]:
+    def change(data: Any) -> None:
+        *parents, last = keys.split(".")
+        for key in parents:
+            data = data[key]
+        data[last] = value
+
+    return change
+
+
+def _drop(keys: str) -> Callable[[Any], None]:
+    def change(data: Any) -> None:
+        *parents, last = keys.split(".")
+        for key in parents:
+            data = data[key]
+        del data[last]
+
+    return change
+
+
+def _swap_points(data: Any) -> None:
+    points = data["points"]
+    points[3], points[4] = points[4], points[3]
+
+
+# (file, edit, fragments the message must contain)
+BAD_EDITS: list[tuple[str, Callable[[Any], Any] | str, tuple[str, ...]]] = [
+    ("rig.json", "{ not json", ("rig.json", "invalid JSON", "line 1")),
+    ("rig.json", _drop("legs.upper"), ("rig.json", "legs.upper")),
+    ("rig.json", _set("legs.upper", "long"), ("rig.json", "legs.upper", "long")),
+    ("rig.json", _set("arms.lower", -0.3), ("rig.json", "arms.lower", "-0.3")),
+    ("rig.json", _set("legs.lower", 0), ("rig.json", "legs.lower")),
+    ("rig.json", _set("colors.shirt", "plaid"), ("rig.json", "colors.shirt", "plaid")),
+    ("terrain.json", _swap_points, ("terrain.json", "points", "function of x")),
+    ("terrain.json", _drop("points"), ("terrain.json", "points")),
+]
+
+
+@pytest.fixture
+def assets(tmp_path: Path) -> Path:
+    folder = tmp_path / "assets"
+    shutil.copytree(ASSETS_DIR, folder)
+    return folder
+
+
+def _break(folder: Path, name: str, edit: Callable[[Any], Any] | str) -> None:
+    if isinstance(edit, str):
+        (folder / name).write_text(edit)
+    else:
+        _edit(folder / name, edit)
+
+
+@pytest.mark.parametrize(("name", "edit", "fragments"), BAD_EDITS)
+def test_bad_asset_at_startup_exits_1_naming_file_and_key_before_any_window(
+    run_main, assets: Path, tmp_path: Path, name: str, edit: Any, fragments: tuple[str, ...]
+) -> None:
+    _break(assets, name, edit)
+    shot = tmp_path / "shot.png"
+    args = ["--scene", "walk", "--headless", "--frames", "3", "--screenshot", str(shot)]
+    result = run_main([*args, "--assets", str(assets)])
+    assert result.returncode == 1, result.stdout + result.stderr
+    for fragment in fragments:
+        assert fragment in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+    assert not shot.exists()  # nothing was rendered
+
+
+def test_missing_assets_folder_is_a_bad_argument(run_main, tmp_path: Path) -> None:
+    result = run_main(["--headless", "--assets", str(tmp_path / "nowhere")])
+    assert result.returncode == 2
+    assert "--assets" in result.stderr
+
+
+@pytest.mark.parametrize(("name", "edit", "fragments"), BAD_EDITS)
+def test_f5_with_a_bad_edit_shows_it_and_keeps_the_last_good_assets(
+    assets: Path, name: str, edit: Any, fragments: tuple[str, ...]
+) -> None:
+    options = RunOptions(
+        scene="walk",
+        headless=True,
+        frames=None,
+        autopilot=True,
+        screenshot=None,
+        stats=None,
+        trace=None,
+        seed=0,
+        hz=60,
+        record=None,
+        replay=None,
+        characters=None,
+        size=(800, 450),
+    )
+    config = SceneConfig(assets_dir=assets)
+    pygame.display.init()
+    pygame.font.init()
+    app = App(options, build_scene("walk", config, options.size), config)
+    try:
+        for _ in range(30):
+            app.run_frame(config.dt)
+        rig, terrain, x = app.scene.sim.rig, app.scene.sim.terrain, app.scene.sim.crowd.x.copy()
+        _break(assets, name, edit)
+        app.reload_assets()
+        assert app.scene.sim.rig is rig and app.scene.sim.terrain is terrain
+        assert (app.scene.sim.crowd.x == x).all()  # the game state was not touched
+        for fragment in fragments:
+            assert fragment in app.message
+        for _ in range(10):
+            app.run_frame(config.dt)  # and the game carries on with the old assets
+        shutil.copy(ASSETS_DIR / name, assets / name)
+        _edit(assets / "rig.json", _set("legs.upper", 0.47))
+        app.reload_assets()
+        assert app.message == "assets reloaded"
+        assert app.scene.sim.rig.legs.limb.upper == pytest.approx(0.47)
+    finally:
+        app.close()
+        pygame.display.quit()
