@@ -160,8 +160,9 @@ class LabAutopilot:
 
     def next_input(self, sim: LabSim) -> InputState:
         t = sim.step_index * self.dt
-        # radius sweeps 0.2 … 3.9 m (inside the dead zone to beyond reach) with a 6.67 s period
-        radius = 2.05 - 1.85 * math.cos(2 * math.pi * t / (20.0 / 3.0))
+        # radius sweeps 0.2 … 3.9 m (inside the dead zone to beyond reach) with a 7.8 s period,
+        # ending the default 600-frame run on a clearly bent, reachable pose
+        radius = 2.05 - 1.85 * math.cos(2 * math.pi * t / 7.8)
         angle = 1.5 + 2 * math.pi * t / 12.0
         pointer = (radius * math.cos(angle), radius * math.sin(angle))
         actions = ("flip_elbow",) if sim.step_index in (200, 400) else ()
