@@ -10,7 +10,7 @@ exact zone → pose inputs (roots, targets, poles) → one ``ik.solve_2d`` call 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -39,6 +39,20 @@ _BENT = math.sin(math.radians(2.0))  # a knee counts as bent when sin(hip angle)
 _MOVE_DEADBAND = 0.05  # |move| below this keeps the current facing
 _HOVER_LIMIT = 1.4  # swing progress after which a foot that could not plant re-aims
 _SLOPE_PROBES = np.array([0.0, 0.5, 1.0])  # fractions of the stopping distance ahead
+# the (N, ...) array attributes of a Crowd besides feet and poses (what resize carries over)
+_PER_CHARACTER = (
+    "x",
+    "y",
+    "facing",
+    "vx",
+    "knee_poles",
+    "hand_override",
+    "hand_target",
+    "pin_target",
+    "knee_side",
+    "knee_flips",
+    "step_trigger",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +163,31 @@ class Crowd:
     def count(self) -> int:
         """N, the number of characters."""
         return int(self.x.shape[0])
+
+    def resize(self, count: int, x: ArrayLike, facing: ArrayLike) -> None:
+        """Keep the first ``count`` characters exactly as they are; characters beyond the
+        current N join standing at ``x``, ``facing`` (shape ``(count − N,)``, ignored when
+        shrinking). The pose is re-solved so the solution has ``count`` rows."""
+        kept = min(count, self.count)
+        fresh = Crowd(self.rig, self.terrain, x, facing) if count > self.count else None
+
+        def rows(mine: Any, theirs: Any) -> Any:
+            if isinstance(mine, np.ndarray):
+                part = mine[:kept]
+                return part.copy() if theirs is None else np.concatenate([part, theirs])
+            return type(mine)(
+                **{
+                    f.name: rows(getattr(mine, f.name), theirs and getattr(theirs, f.name))
+                    for f in fields(mine)
+                }
+            )
+
+        for name in _PER_CHARACTER:
+            setattr(self, name, rows(getattr(self, name), getattr(fresh, name, None)))
+        self.feet = rows(self.feet, fresh and fresh.feet)
+        self.pose = rows(self.pose, fresh and fresh.pose)
+        self.prev_pose = rows(self.prev_pose, fresh and fresh.prev_pose)
+        self.solution = solve_pose(self.rig, self.pose)
 
     # -- assets ------------------------------------------------------------------------
     def apply_assets(self, rig: Rig, terrain: Terrain) -> None:

@@ -1,0 +1,237 @@
+"""The crowd scene: N characters walking the terrain, every limb solved in one batched call.
+
+The simulation is a :class:`game.world.character.Crowd` of N (default 200, ``--characters``
+overrides; ``+``/``−`` change it by 50 while running). Each character has its own pace, start
+delay (so the gait phases differ from the first step) and walking direction, drawn from the
+seed; a character turns around near either end of the terrain, or when it has stood blocked
+(a too-tall rise) for half a second. All of it is vectorised: one step is a handful of
+``(N,)`` array operations, ``Crowd.step``, then one ``ik.solve_2d`` for all 4·N limbs.
+
+Character 0 is the hero: A/D (arrows) steer it, Shift runs; left alone it walks like the rest.
+
+The trace carries a fixed sample, the first :data:`TRACE_SAMPLE` characters (ids 0…7), so its
+cost stays bounded whatever N is; the stats file has ``characters`` (N) and ``feet`` totals.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.ik_counters import IkCounters
+from game.input_state import InputState
+from game.profiling import PhaseTimer
+from game.scene import SceneConfig, SceneSpec
+from game.scenes.crowd_view import CrowdView
+from game.scenes.walk import RIG_FILE, START_X, TERRAIN_FILE, character_records
+from game.world.character import Crowd
+from game.world.rig import LIMBS, Rig, load_rig
+from game.world.terrain import Terrain, load_terrain
+
+DEFAULT_CHARACTERS = 200
+CHARACTERS_STEP = 50  # what + / − add or remove
+MIN_CHARACTERS = 50  # − never goes below this (a smaller --characters is kept as given)
+TRACE_SAMPLE = 8  # characters written to the trace each step
+EDGE_MARGIN_M = 1.6  # characters turn around this far from either end of the terrain
+STUCK_SECONDS = 0.5  # a character held still this long (a wall, a tall step) turns around
+STILL_SPEED = 0.05  # m/s below which a character counts as held still
+PACE_RANGE = (0.45, 1.0)  # walk intent magnitude
+RUNNER_SHARE = 0.12  # the share of characters that run
+MAX_START_DELAY = 1.2  # seconds; staggers the first steps so the gait phases differ
+_PARAMETERS = 5  # uniform draws per character (see CrowdSim._parameters)
+
+
+class CrowdSim:
+    """N characters walking the terrain; the hero is character 0."""
+
+    def __init__(self, config: SceneConfig) -> None:
+        self.dt = config.dt
+        self.seed = config.seed
+        self.step_index = 0
+        self.time = 0.0
+        self.counters = IkCounters()
+        self.assets_dir = Path(config.assets_dir)
+        rig, terrain = self._load_assets()
+        count = max(int(config.characters or DEFAULT_CHARACTERS), 1)
+        x, facing = self._layout(terrain, self._parameters(count))
+        self.crowd = Crowd(rig, terrain, x, facing)
+        self.hero_steered = False
+        self._set_behaviour(count)
+
+    # -- per-character parameters ------------------------------------------------------
+    def _parameters(self, count: int) -> NDArray[np.float64]:
+        """Uniform draws, shape (count, 5): start x, facing, pace, runner, start delay.
+
+        Row i is the same for any ``count`` > i (PCG64 draws doubles in sequence), so a
+        grown crowd keeps its first characters and adds the same newcomers every time.
+        """
+        return np.random.default_rng(self.seed).random((count, _PARAMETERS))
+
+    @staticmethod
+    def _layout(
+        terrain: Terrain, draws: NDArray[np.float64]
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Start x and facing from ``draws`` (the hero's row is fixed: START_X, facing +x)."""
+        lo, hi = terrain.x_range
+        x = lo + EDGE_MARGIN_M + draws[:, 0] * (hi - lo - 2.0 * EDGE_MARGIN_M)
+        facing = np.where(draws[:, 1] < 0.5, -1.0, 1.0)
+        x[0], facing[0] = START_X, 1.0
+        return x, facing
+
+    def _set_behaviour(self, count: int) -> None:
+        draws = self._parameters(count)
+        self.pace = PACE_RANGE[0] + draws[:, 2] * (PACE_RANGE[1] - PACE_RANGE[0])
+        self.runs = (draws[:, 3] < RUNNER_SHARE).astype(float)
+        self.start_delay = draws[:, 4] * MAX_START_DELAY
+        self.pace[0], self.runs[0], self.start_delay[0] = 1.0, 0.0, 0.0
+        old = getattr(self, "direction", np.zeros(0))
+        self.direction = np.concatenate([old[:count], self.crowd.facing[old.shape[0] :]])
+        stuck = getattr(self, "stuck", np.zeros(0))
+        self.stuck = np.concatenate([stuck[:count], np.zeros(max(count - stuck.shape[0], 0))])
+
+    @property
+    def character_count(self) -> int:
+        """N, the number of characters."""
+        return self.crowd.count
+
+    # -- assets ------------------------------------------------------------------------
+    @property
+    def rig(self) -> Rig:
+        return self.crowd.rig
+
+    @property
+    def terrain(self) -> Terrain:
+        return self.crowd.terrain
+
+    def _load_assets(self) -> tuple[Rig, Terrain]:
+        return (
+            load_rig(self.assets_dir / RIG_FILE),
+            load_terrain(self.assets_dir / TERRAIN_FILE),
+        )
+
+    def apply_assets(self, rig: Rig, terrain: Terrain) -> None:
+        """Use a new rig and terrain from the next step on (feet are set down afresh)."""
+        self.crowd.apply_assets(rig, terrain)
+
+    def reload_assets(self) -> None:
+        """Re-read both files; a bad file raises before anything changes."""
+        self.apply_assets(*self._load_assets())
+
+    def resize(self, count: int) -> None:
+        """Change N: the first characters carry on, newcomers stand at their seeded spots."""
+        count = max(count, 1)
+        if count == self.crowd.count:
+            return
+        x, facing = self._layout(self.terrain, self._parameters(count))
+        kept = self.crowd.count
+        self.crowd.resize(count, x[kept:], facing[kept:])
+        self._set_behaviour(count)
+
+    # -- one step ----------------------------------------------------------------------
+    def step(self, inp: InputState, dt: float, timer: PhaseTimer) -> None:
+        count = self.crowd.count
+        if "crowd_more" in inp.actions:
+            self.resize(count + CHARACTERS_STEP)
+        if "crowd_less" in inp.actions:
+            self.resize(max(count - CHARACTERS_STEP, min(count, MIN_CHARACTERS)))
+        crowd = self.crowd
+        self._turn_around(dt)
+        walking = self.time >= self.start_delay
+        move = np.where(walking, self.direction * self.pace, 0.0)
+        run = self.runs.copy()
+        steer = float(np.clip(np.nan_to_num(inp.move), -1.0, 1.0))
+        self.hero_steered = abs(steer) > STILL_SPEED
+        if self.hero_steered:
+            move[0], run[0] = steer, 1.0 if inp.run else 0.0
+            self.direction[0] = np.sign(steer)
+            self.stuck[0] = 0.0
+        crowd.step(move, run, dt)
+        with timer.phase("ik"):
+            solution = crowd.solve()
+        self.counters.record(solution)
+        self.step_index += 1
+        self.time = self.step_index * dt
+
+    def _turn_around(self, dt: float) -> None:
+        """Walkers near an end, or held still too long, turn back (vectorised)."""
+        crowd = self.crowd
+        lo, hi = self.terrain.x_range
+        walking = self.time >= self.start_delay
+        held = walking & (np.abs(crowd.vx) < STILL_SPEED)
+        self.stuck = np.where(held, self.stuck + dt, 0.0)
+        at_end = np.where(
+            self.direction > 0, crowd.x > hi - EDGE_MARGIN_M, crowd.x < lo + EDGE_MARGIN_M
+        )
+        turn = at_end | (self.stuck > STUCK_SECONDS)
+        if self.hero_steered:
+            turn[0] = False
+        self.direction = np.where(turn, -self.direction, self.direction)
+        self.stuck = np.where(turn, 0.0, self.stuck)
+
+    # -- outputs -----------------------------------------------------------------------
+    def trace_header(self) -> dict[str, Any]:
+        arm, leg = self.rig.arms.limb, self.rig.legs.limb
+        lengths = [arm, arm, leg, leg]
+        return {
+            "scene": "crowd",
+            "dt": self.dt,
+            "terrain": self.terrain.to_json(),
+            "limbs": {
+                name: {"upper": limb.upper, "lower": limb.lower}
+                for name, limb in zip(LIMBS, lengths, strict=True)
+            },
+        }
+
+    def trace_characters(self) -> list[dict[str, Any]]:
+        """The first :data:`TRACE_SAMPLE` characters in trace format."""
+        return character_records(cast(Crowd, _Sample(self.crowd, TRACE_SAMPLE)))
+
+    def stats_sections(self) -> dict[str, Any]:
+        crowd = self.crowd
+        return {
+            "characters": crowd.count,
+            "feet": {
+                "steps_taken": int(crowd.feet.steps.sum()),
+                "knee_flips": int(crowd.knee_flips.sum()),
+            },
+        }
+
+
+class _Sample:
+    """The first ``count`` characters of a crowd, as :func:`character_records` reads it
+    (the full arrays, indexed only below ``count``: no copy)."""
+
+    def __init__(self, crowd: Crowd, count: int) -> None:
+        self.pose = crowd.pose
+        self.solution = crowd.solution
+        self.feet = crowd.feet
+        self.count = min(count, crowd.count)
+
+
+class CrowdAutopilot:
+    """Leaves the crowd to itself (the characters walk and turn on their own): no input."""
+
+    def __init__(self, sim: CrowdSim, config: SceneConfig) -> None:
+        self.dt = config.dt
+
+    def next_input(self, sim: CrowdSim) -> InputState:
+        return InputState()
+
+
+SCENE = SceneSpec(
+    name="crowd",
+    title="Crowd: hundreds of walkers, one batched solve per step",
+    controls=(
+        ("+ / −", "add / remove 50 characters"),
+        ("A / D, arrows", "steer the hero (left alone it walks on its own)"),
+        ("Shift", "the hero runs"),
+        ("O", "overlay: the hero's annuli and the crowd count"),
+        ("F3", "profiler: cost per phase and per character"),
+    ),
+    create=CrowdSim,
+    view=CrowdView,
+    autopilot=CrowdAutopilot,
+)

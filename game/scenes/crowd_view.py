@@ -1,0 +1,155 @@
+"""Drawing the crowd scene with level of detail: the hero in full, everyone else as sticks.
+
+The hero (character 0) is drawn exactly as in the walk scene. The rest of the crowd is
+culled to the visible x range and drawn as aliased ``Canvas.segments`` batches built with
+numpy, one call per colour (far limbs, legs, arms and torso per tint), plus a disc per
+head: about a tenth of the hero's cost per character. The camera follows the hero.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.canvas import Canvas, WorldPen
+from game.input_state import InputState, RawInput
+from game.palette import PALETTE, Color, mix
+from game.profiling import PhaseTimer
+from game.scenes.walk_view import WalkView
+from game.world.character import ARMS, LEGS, PoseInputs
+
+if TYPE_CHECKING:
+    from game.scenes.crowd import CrowdSim
+    from game.scenes.walk import WalkSim
+
+CROWD_VIEW_HEIGHT_M = 4.6  # a little wider than the walk scene, to see more of the crowd
+CULL_MARGIN_M = 1.2  # characters this far outside the view may still reach into it
+TINTS = 4  # colour variants in the crowd (character id mod TINTS)
+TINT_TARGETS: tuple[Color, ...] = ((200, 90, 80), (90, 170, 120), (190, 160, 80), (150, 110, 200))
+CROWD_DEPTH = 0.3  # the crowd is blended this much toward the sky, to sit behind the hero
+LIMB_PX = 3
+TORSO_PX = 6
+
+
+class CrowdView(WalkView):
+    """Presents a :class:`~game.scenes.crowd.CrowdSim`; reads it, never mutates it."""
+
+    def __init__(self, sim: CrowdSim) -> None:
+        # the hero drawing reads crowd, rig, terrain, time, dt and step_index: CrowdSim has them
+        super().__init__(cast("WalkSim", sim))
+        self.crowd_sim = sim
+        self._palettes = self._tint_palettes()
+
+    def layout(self, size: tuple[int, int]) -> None:
+        width, height = max(size[0], 1), max(size[1], 1)
+        self.camera.viewport = (0, 0, width, height)
+        self.camera.scale = max(height / CROWD_VIEW_HEIGHT_M, 1.0)
+
+    def map_input(self, raw: RawInput) -> InputState:
+        keys = raw.keys_down
+        right = ("d" in keys) or ("right" in keys)
+        left = ("a" in keys) or ("left" in keys)
+        actions = [
+            "crowd_more" if key == "plus" else "crowd_less"
+            for key in raw.keys_pressed
+            if key in ("plus", "minus")
+        ]
+        return InputState(
+            move=float(right) - float(left), run="shift" in keys, actions=tuple(actions)
+        )
+
+    # -- drawing -----------------------------------------------------------------------
+    def draw(self, canvas: Canvas, alpha: float, timer: PhaseTimer) -> None:
+        with timer.phase("ik"):
+            pose, sol = self._interpolated(alpha)
+        self._follow(pose, alpha)
+        pen = WorldPen(canvas, self.camera)
+        self._draw_sky(canvas)
+        self._draw_grid(pen)
+        self._draw_ground(pen)
+        self._draw_crowd(canvas, pose, sol)
+        self._draw_character(pen, pose, sol)
+        self._draw_hud(canvas)
+
+    def _tint_palettes(self) -> list[tuple[Color, Color, Color, Color]]:
+        """Per tint: far limbs, trousers, shirt, skin (blended toward the sky for depth)."""
+        colors = self.sim.rig.colors
+        sky = (54, 62, 92)
+        palettes = []
+        for target in TINT_TARGETS[:TINTS]:
+            shirt = mix(mix(colors.shirt, target, 0.7), sky, CROWD_DEPTH)
+            trousers = mix(mix(colors.trousers, target, 0.25), sky, CROWD_DEPTH)
+            far = mix(trousers, PALETTE["background"], colors.far_shade)
+            skin = mix(colors.skin, sky, CROWD_DEPTH)
+            palettes.append((far, trousers, shirt, skin))
+        return palettes
+
+    def _visible(self, pose: PoseInputs) -> NDArray[np.intp]:
+        """Indices of the non-hero characters whose pelvis is within the culled x range."""
+        x0, x1 = self.camera.visible_x_range()
+        x = pose.pelvis[:, 0]
+        inside = (x > x0 - CULL_MARGIN_M) & (x < x1 + CULL_MARGIN_M)
+        inside[0] = False
+        return np.flatnonzero(inside)
+
+    def _draw_crowd(self, canvas: Canvas, pose: PoseInputs, sol: Any) -> None:
+        """Stick figures for every visible non-hero character, batched per colour."""
+        index = self._visible(pose)
+        if index.size == 0:
+            return
+        to_px = self.camera.to_screen
+        roots = to_px(pose.roots[index])
+        elbows = to_px(sol.elbow[index])
+        hands = to_px(sol.hand[index])
+        # (n, 4 limbs, 2 bones, 2 ends, 2)
+        bones = np.stack(
+            [np.stack([roots, elbows], axis=2), np.stack([elbows, hands], axis=2)], axis=2
+        )
+        torso = np.stack([to_px(pose.pelvis[index]), to_px(pose.chest[index])], axis=1)
+        heads = to_px(pose.head[index])
+        near = (pose.facing[index] > 0).astype(np.intp)  # the right side faces +x viewers
+        rows = np.arange(index.size)
+        far_arm, far_leg = bones[rows, ARMS.start + 1 - near], bones[rows, LEGS.start + 1 - near]
+        near_arm, near_leg = bones[rows, ARMS.start + near], bones[rows, LEGS.start + near]
+        tint = index % TINTS
+        head_px = 0.85 * self.sim.rig.body.head_radius * self.camera.scale
+        for t, (far, trousers, shirt, skin) in enumerate(self._palettes):
+            mine = tint == t
+            if not mine.any():
+                continue
+            canvas.segments(
+                np.concatenate([far_arm[mine], far_leg[mine]], axis=1).reshape(-1, 2, 2),
+                far,
+                LIMB_PX,
+            )
+            canvas.segments(near_leg[mine].reshape(-1, 2, 2), trousers, LIMB_PX)
+            canvas.segments(torso[mine], shirt, TORSO_PX)
+            canvas.segments(near_arm[mine].reshape(-1, 2, 2), shirt, LIMB_PX)
+            for head in heads[mine].tolist():
+                canvas.circle(head, head_px, skin)
+
+    def _draw_hud(self, canvas: Canvas) -> None:
+        sim = self.crowd_sim
+        crowd = sim.crowd
+        hero = "steered" if sim.hero_steered else "walking on its own"
+        line = (
+            f"{crowd.count} characters  ·  {4 * crowd.count} limbs in one solve per step"
+            f"  ·  steps {int(crowd.feet.steps.sum())}  ·  hero {hero}"
+        )
+        width, height = canvas.size
+        w, h = canvas.text_size(line, 19)
+        canvas.panel((10, height - h - 44, w + 24, h + 34), PALETTE["panel"], 200)
+        canvas.text((22, height - h - 38), line, PALETTE["text"], 19)
+        hint = "+/− crowd ±50 · A/D steer the hero · Shift run · O overlay · F3 profiler · F1 help"
+        canvas.text((22, height - 22), hint, PALETTE["text_dim"], 15)
+
+    # -- overlay -----------------------------------------------------------------------
+    def draw_overlay(self, canvas: Canvas, alpha: float) -> None:
+        """The hero's annuli, targets and feet (as in the walk scene), and the crowd count."""
+        super().draw_overlay(canvas, alpha)
+        pose, _ = self._interpolated(alpha)
+        shown = self._visible(pose).size + 1
+        line = f"{shown} of {self.crowd_sim.crowd.count} characters in view"
+        canvas.text((canvas.size[0] - 16, 48), line, PALETTE["accent"], 18, "topright")
