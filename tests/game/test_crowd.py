@@ -1,0 +1,127 @@
+"""The crowd scene: one batched solve per step, resizing, determinism, and a real headless run."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import ik
+from game.input_state import InputState
+from game.profiling import PhaseTimer
+from game.scene import SceneConfig
+from game.scenes.crowd import MIN_CHARACTERS, TRACE_SAMPLE, CrowdAutopilot, CrowdSim
+
+DT = 1.0 / 60.0
+
+
+def _run(sim: CrowdSim, steps: int, inp: InputState | None = None) -> None:
+    timer = PhaseTimer()
+    pilot = CrowdAutopilot(sim, SceneConfig())
+    for _ in range(steps):
+        sim.step(inp or pilot.next_input(sim), DT, timer)
+
+
+def _all_finite(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_all_finite(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_all_finite(v) for v in value)
+    return True
+
+
+def test_headless_run_with_fifty_characters_reports_them_and_traces_no_nan(
+    run_main, tmp_path: Path
+) -> None:
+    stats_path, trace_path = tmp_path / "s.json", tmp_path / "t.jsonl"
+    args = ["--scene", "crowd", "--headless", "--autopilot", "--frames", "60"]
+    result = run_main(
+        [*args, "--characters", "50", "--stats", str(stats_path), "--trace", str(trace_path)]
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    stats = json.loads(stats_path.read_text())
+    assert stats["characters"] == 50
+    assert stats["ik"]["nan"] == 0 and stats["ik"]["solves"] == 60 * 4 * 50
+    lines = trace_path.read_text().splitlines()
+    assert len(lines) == 61
+    for line in lines[1:]:
+        record = json.loads(line)
+        assert _all_finite(record)
+        assert [c["id"] for c in record["characters"]] == list(range(TRACE_SAMPLE))
+
+
+def test_one_step_makes_one_batched_solve_of_four_limbs_per_character(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sim = CrowdSim(SceneConfig(characters=60))
+    _run(sim, 30)
+    calls: list[tuple[int, ...]] = []
+    real = ik.solve_2d
+
+    def counting(root: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(np.shape(root))
+        return real(root, *args, **kwargs)
+
+    monkeypatch.setattr(ik, "solve_2d", counting)
+    _run(sim, 1)
+    assert calls == [(60, 4, 2)]
+
+
+def test_every_bone_of_every_character_keeps_its_length() -> None:
+    sim = CrowdSim(SceneConfig(characters=80, seed=3))
+    _run(sim, 240)
+    rig, pose, sol = sim.rig, sim.crowd.pose, sim.crowd.solution
+    upper = np.array([rig.arms.limb.upper] * 2 + [rig.legs.limb.upper] * 2)
+    lower = np.array([rig.arms.limb.lower] * 2 + [rig.legs.limb.lower] * 2)
+    upper_len = np.hypot(*np.moveaxis(sol.elbow - pose.roots, -1, 0))
+    lower_len = np.hypot(*np.moveaxis(sol.hand - sol.elbow, -1, 0))
+    np.testing.assert_allclose(upper_len, np.broadcast_to(upper, upper_len.shape), atol=1e-9)
+    np.testing.assert_allclose(lower_len, np.broadcast_to(lower, lower_len.shape), atol=1e-9)
+
+
+def test_crowd_more_and_less_change_n_by_fifty_never_below_fifty() -> None:
+    sim = CrowdSim(SceneConfig(characters=100))
+    counts = []
+    for action in ("crowd_more", "crowd_less", "crowd_less", "crowd_less", "crowd_more"):
+        _run(sim, 1, InputState(actions=(action,)))
+        counts.append(sim.character_count)
+        assert sim.crowd.solution.hand.shape == (sim.character_count, 4, 2)
+        assert sim.pace.shape == sim.direction.shape == (sim.character_count,)
+    assert counts == [150, 100, 50, MIN_CHARACTERS, 100]
+
+
+def test_growing_keeps_the_walkers_and_adds_the_seeded_newcomers() -> None:
+    grown = CrowdSim(SceneConfig(characters=50, seed=5))
+    _run(grown, 20)
+    before = grown.crowd.x.copy()
+    grown.resize(100)
+    np.testing.assert_array_equal(grown.crowd.x[:50], before)
+    fresh = CrowdSim(SceneConfig(characters=100, seed=5))
+    np.testing.assert_array_equal(grown.pace, fresh.pace)
+    np.testing.assert_array_equal(grown.crowd.x[50:], fresh.crowd.x[50:])
+
+
+def test_same_seed_gives_the_same_crowd_and_another_seed_does_not() -> None:
+    runs = []
+    for seed in (4, 4, 5):
+        sim = CrowdSim(SceneConfig(characters=50, seed=seed))
+        _run(sim, 90)
+        runs.append(np.concatenate([sim.crowd.x, sim.crowd.y, sim.crowd.solution.hand.ravel()]))
+    np.testing.assert_array_equal(runs[0], runs[1])
+    assert not np.array_equal(runs[0], runs[2])
+
+
+def test_walkers_stay_on_the_terrain_and_turn_around() -> None:
+    sim = CrowdSim(SceneConfig(characters=50, seed=2))
+    start_direction = sim.direction.copy()
+    _run(sim, 900)
+    lo, hi = sim.terrain.x_range
+    assert ((sim.crowd.x >= lo) & (sim.crowd.x <= hi)).all()
+    assert (sim.direction != start_direction).any()
+    assert sim.crowd.feet.steps.min() > 0
