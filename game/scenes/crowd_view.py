@@ -1,13 +1,16 @@
 """Drawing the crowd scene with level of detail: the hero in full, everyone else as sticks.
 
 The hero (character 0) is drawn exactly as in the walk scene. The rest of the crowd is
-culled to the visible x range and drawn as aliased ``Canvas.segments`` batches built with
-numpy, one call per colour (far limbs, legs, arms and torso per tint), plus a disc per
-head: about a tenth of the hero's cost per character. The camera follows the hero.
+culled to the visible x range; each frame interpolates every character's pose inputs
+(cheap array blends) but solves only the hero and the visible characters (one batched call
+over that subset). They are drawn as aliased ``Canvas.segments`` batches built with
+numpy, one call per colour (far limbs, legs, arms and torso per tint), plus two discs per
+head (hair, face): about a tenth of the hero's cost per character. The camera follows the hero.
 """
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -18,13 +21,14 @@ from game.input_state import InputState, RawInput
 from game.palette import PALETTE, Color, mix
 from game.profiling import PhaseTimer
 from game.scenes.walk_view import WalkView
-from game.world.character import ARMS, LEGS, PoseInputs
+from game.world.character import ARMS, LEGS, PoseInputs, solve_pose
 
 if TYPE_CHECKING:
     from game.scenes.crowd import CrowdSim
     from game.scenes.walk import WalkSim
 
 CROWD_VIEW_HEIGHT_M = 4.6  # a little wider than the walk scene, to see more of the crowd
+SKY: Color = (54, 62, 92)  # the horizon colour the crowd fades toward
 CULL_MARGIN_M = 1.2  # characters this far outside the view may still reach into it
 TINTS = 4  # colour variants in the crowd (character id mod TINTS)
 TINT_TARGETS: tuple[Color, ...] = ((200, 90, 80), (90, 170, 120), (190, 160, 80), (150, 110, 200))
@@ -41,6 +45,8 @@ class CrowdView(WalkView):
         super().__init__(cast("WalkSim", sim))
         self.crowd_sim = sim
         self._palettes = self._tint_palettes()
+        self._rows = np.zeros(1, dtype=np.intp)
+        self._hair = mix(sim.rig.colors.hair, SKY, CROWD_DEPTH)
 
     def layout(self, size: tuple[int, int]) -> None:
         width, height = max(size[0], 1), max(size[1], 1)
@@ -61,10 +67,23 @@ class CrowdView(WalkView):
         )
 
     # -- drawing -----------------------------------------------------------------------
+    def _interpolated(self, alpha: float) -> tuple[PoseInputs, Any]:
+        """The hero (row 0) and the visible characters, interpolated and solved; the rows'
+        character ids are in ``self._rows``. The camera follows the hero first, so the
+        culling uses this frame's view."""
+        key = (self.sim.step_index, alpha)
+        if self._frame is None or self._frame[0] != key:
+            crowd = self.sim.crowd
+            full = crowd.prev_pose.lerp(crowd.pose, alpha)
+            self._follow(full, alpha)
+            self._rows = np.concatenate([[0], self._visible(full)])
+            pose = PoseInputs(**{f.name: getattr(full, f.name)[self._rows] for f in fields(full)})
+            self._frame = (key, pose, solve_pose(crowd.rig, pose))
+        return self._frame[1], self._frame[2]
+
     def draw(self, canvas: Canvas, alpha: float, timer: PhaseTimer) -> None:
         with timer.phase("ik"):
             pose, sol = self._interpolated(alpha)
-        self._follow(pose, alpha)
         pen = WorldPen(canvas, self.camera)
         self._draw_sky(canvas)
         self._draw_grid(pen)
@@ -76,13 +95,12 @@ class CrowdView(WalkView):
     def _tint_palettes(self) -> list[tuple[Color, Color, Color, Color]]:
         """Per tint: far limbs, trousers, shirt, skin (blended toward the sky for depth)."""
         colors = self.sim.rig.colors
-        sky = (54, 62, 92)
         palettes = []
         for target in TINT_TARGETS[:TINTS]:
-            shirt = mix(mix(colors.shirt, target, 0.7), sky, CROWD_DEPTH)
-            trousers = mix(mix(colors.trousers, target, 0.25), sky, CROWD_DEPTH)
+            shirt = mix(mix(colors.shirt, target, 0.7), SKY, CROWD_DEPTH)
+            trousers = mix(mix(colors.trousers, target, 0.25), SKY, CROWD_DEPTH)
             far = mix(trousers, PALETTE["background"], colors.far_shade)
-            skin = mix(colors.skin, sky, CROWD_DEPTH)
+            skin = mix(colors.skin, SKY, CROWD_DEPTH)
             palettes.append((far, trousers, shirt, skin))
         return palettes
 
@@ -95,8 +113,8 @@ class CrowdView(WalkView):
         return np.flatnonzero(inside)
 
     def _draw_crowd(self, canvas: Canvas, pose: PoseInputs, sol: Any) -> None:
-        """Stick figures for every visible non-hero character, batched per colour."""
-        index = self._visible(pose)
+        """Stick figures for every row but the hero's (the culled pose), batched per colour."""
+        index = np.arange(1, pose.pelvis.shape[0])
         if index.size == 0:
             return
         to_px = self.camera.to_screen
@@ -107,14 +125,21 @@ class CrowdView(WalkView):
         bones = np.stack(
             [np.stack([roots, elbows], axis=2), np.stack([elbows, hands], axis=2)], axis=2
         )
-        torso = np.stack([to_px(pose.pelvis[index]), to_px(pose.chest[index])], axis=1)
+        chest = to_px(pose.chest[index])
+        torso = np.stack([to_px(pose.pelvis[index]), chest], axis=1)
+        facing = pose.facing[index, None]
         heads = to_px(pose.head[index])
+        neck = np.stack([chest, heads], axis=1)
+        # a hair cap up and behind, the face disc a little forward and down (as the hero's)
+        scale = self.camera.scale
+        hair = heads + scale * np.hstack([-0.025 * facing, np.full_like(facing, -0.03)])
+        face = heads + scale * np.hstack([0.03 * facing, np.full_like(facing, 0.015)])
         near = (pose.facing[index] > 0).astype(np.intp)  # the right side faces +x viewers
         rows = np.arange(index.size)
         far_arm, far_leg = bones[rows, ARMS.start + 1 - near], bones[rows, LEGS.start + 1 - near]
         near_arm, near_leg = bones[rows, ARMS.start + near], bones[rows, LEGS.start + near]
-        tint = index % TINTS
-        head_px = 0.85 * self.sim.rig.body.head_radius * self.camera.scale
+        tint = self._rows[index] % TINTS
+        head_px = 0.9 * self.sim.rig.body.head_radius * self.camera.scale
         for t, (far, trousers, shirt, skin) in enumerate(self._palettes):
             mine = tint == t
             if not mine.any():
@@ -125,10 +150,12 @@ class CrowdView(WalkView):
                 LIMB_PX,
             )
             canvas.segments(near_leg[mine].reshape(-1, 2, 2), trousers, LIMB_PX)
+            canvas.segments(neck[mine], skin, LIMB_PX)
             canvas.segments(torso[mine], shirt, TORSO_PX)
             canvas.segments(near_arm[mine].reshape(-1, 2, 2), shirt, LIMB_PX)
-            for head in heads[mine].tolist():
-                canvas.circle(head, head_px, skin)
+            for cap, head in zip(hair[mine].tolist(), face[mine].tolist(), strict=True):
+                canvas.circle(cap, head_px, self._hair)
+                canvas.circle(head, 0.85 * head_px, skin)
 
     def _draw_hud(self, canvas: Canvas) -> None:
         sim = self.crowd_sim
@@ -149,7 +176,6 @@ class CrowdView(WalkView):
     def draw_overlay(self, canvas: Canvas, alpha: float) -> None:
         """The hero's annuli, targets and feet (as in the walk scene), and the crowd count."""
         super().draw_overlay(canvas, alpha)
-        pose, _ = self._interpolated(alpha)
-        shown = self._visible(pose).size + 1
+        shown = self._interpolated(alpha)[0].pelvis.shape[0]
         line = f"{shown} of {self.crowd_sim.crowd.count} characters in view"
         canvas.text((canvas.size[0] - 16, 48), line, PALETTE["accent"], 18, "topright")
