@@ -194,6 +194,8 @@ class App:
         return frame_input if first else frame_input.without_actions()
 
     def _run_steps(self, frame_input: InputState, frame_time: float) -> None:
+        if not self.running:
+            return  # Esc or window close this frame: simulate nothing more
         if self.paused:
             count = 1 if self.single_step else 0
             self.single_step = False
