@@ -23,11 +23,13 @@ from game.scenes.walk_view import WalkView
 from game.trace import limb_record
 from game.world.character import ARMS, LEGS, Crowd
 from game.world.easing import halflife_blend
+from game.world.props import PropHands, load_props
 from game.world.rig import LIMBS, Rig, load_rig
 from game.world.terrain import Terrain, load_terrain
 
 RIG_FILE = "rig.json"
 TERRAIN_FILE = "terrain.json"
+PROPS_FILE = "props.json"  # optional: an assets folder without it has no props
 START_X = 0.0
 LEG_NAMES = LIMBS[LEGS]
 POINTER_RANGE = 6.0  # metres around the pelvis a hand or pinned foot may be sent
@@ -89,6 +91,8 @@ class WalkSim:
         self.drag_foot: int | None = None
         self.meter = FeetMeter()
         self.moving = False
+        props_path = self.assets_dir / PROPS_FILE
+        self.props = PropHands(load_props(props_path, terrain)) if props_path.exists() else None
 
     # -- assets ------------------------------------------------------------------------
     @property
@@ -123,6 +127,8 @@ class WalkSim:
         self.pointer = self._clamped_pointer(inp.pointer)
         self._update_drag(inp)
         self._aim_hands(dt)
+        move = float(np.clip(np.nan_to_num(inp.move), -1.0, 1.0))
+        move = self._use_props(inp, move, dt)
         crowd.knee_poles[0] = self.poles_on
         pinned = np.zeros((1, 2), dtype=bool)
         if self.drag_foot is not None and self.pointer is not None:
@@ -131,15 +137,45 @@ class WalkSim:
         previous_ankles = crowd.solution.hand[0, LEGS].copy()
         was_planted = crowd.feet.planted[0].copy()
         previous_y = float(crowd.y[0])
-        move = float(np.clip(np.nan_to_num(inp.move), -1.0, 1.0))
         self.moving = abs(move) > 0.05 or abs(float(crowd.vx[0])) > 0.05
         crowd.step([move], [1.0 if inp.run else 0.0], dt, pinned)
         with timer.phase("ik"):
             solution = crowd.solve()
         self.counters.record(solution)
+        if self.props is not None:
+            shoulders = crowd.pose.roots[0, ARMS]
+            self.props.after_solve(solution.hand[0, ARMS], shoulders, self.rig, self.terrain, dt)
         self._measure(was_planted, previous_ankles, previous_y)
         self.step_index += 1
         self.time = self.step_index * dt
+
+    def _use_props(self, inp: InputState, move: float, dt: float) -> float:
+        """Prop commands, the walk toward an out-of-reach goal, and the props' hands.
+
+        Returns the walk input for this step (the player's ``move`` unless a goal walks).
+        """
+        props, crowd = self.props, self.crowd
+        if props is None:
+            return move
+        if "reach_prop" in inp.actions:
+            props.command("reach_prop", inp.values.get("prop"), self.terrain)
+        if "put_down" in inp.actions:
+            props.command("put_down", inp.values.get("place_x"), self.terrain)
+        if abs(move) > 0.05:
+            props.cancel()
+        shoulders = crowd.pose.roots[0, ARMS]
+        facing = float(crowd.facing[0])
+        intent = props.walk_intent(shoulders, facing, self.rig)
+        props.aim(
+            crowd.hand_override[0],
+            crowd.hand_target[0],
+            crowd.solution.hand[0, ARMS],
+            shoulders,
+            facing,
+            self.rig,
+            dt,
+        )
+        return move if intent is None else intent
 
     def _clamped_pointer(self, pointer: tuple[float, ...] | None) -> tuple[float, float] | None:
         """The pointer as a finite world point within ``POINTER_RANGE`` of the pelvis."""
@@ -231,6 +267,18 @@ class WalkSim:
                 "max_pelvis_step_m": round(meter.max_pelvis_step_m, 9),
                 "steps_taken": int(self.crowd.feet.steps.sum()),
                 "knee_flips": int(self.crowd.knee_flips.sum()),
+            },
+            **self._props_stats(),
+        }
+
+    def _props_stats(self) -> dict[str, Any]:
+        if self.props is None:
+            return {}
+        return {
+            "props": {
+                "reaches": self.props.reaches,
+                "holding": self.props.holding,
+                "cup": [round(float(v), 6) for v in self.props.cup],
             }
         }
 

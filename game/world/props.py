@@ -1,0 +1,391 @@
+"""Props of the walk scene (a door with a knob, a table with a cup, a ladder) and the hero's
+hands using them: walk within reach, ease the nearer hand on (halflife), carry and set down
+the cup. No pygame.
+
+Props stand on the terrain: the loader puts each one's base at the ground height under it
+and rejects a prop whose footprint is not flat (a table on the stairs would float).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from game.assets import read_json
+from game.world.easing import halflife_blend
+from game.world.rig import Rig
+from game.world.schema import Fields
+from game.world.terrain import Terrain
+
+FloatArray = NDArray[np.float64]
+ARMS = slice(0, 2)  # arm rows of the (4, ...) limb arrays (as in game.world.character)
+FLAT_TOLERANCE_M = 0.01  # a footprint whose ground varies more than this is not flat
+REACH_FRACTION = 0.9  # the hero stops walking once the goal is this fraction of arm reach away
+GRAVITY = 9.81  # m/s², for a cup let go above its surface
+HOLD_KNOB_S = 0.6  # a hand rests on the knob this long before letting go
+RELEASE_S = 0.35  # a freed hand eases back this long before the gait's arm swing takes it
+
+
+@dataclass(frozen=True, slots=True)
+class Door:
+    """A door standing on the ground: its left edge ``x0``, ``width``, ``height``, and the
+    knob's world point."""
+
+    x0: float
+    base: float
+    width: float
+    height: float
+    knob: FloatArray  # (2,)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A table: ``x0``…``x0 + width`` on the ground at ``base``, top at ``top``."""
+
+    x0: float
+    base: float
+    width: float
+    top: float
+
+
+@dataclass(frozen=True, slots=True)
+class CupSpec:
+    """The cup's size, where its bottom starts, and the grip point's height above it."""
+
+    home: FloatArray  # (2,) bottom centre at start
+    height: float
+    radius: float
+    grip: float
+
+
+@dataclass(frozen=True, slots=True)
+class Ladder:
+    """A vertical ladder: rails at ``x ± width/2`` from ``base`` up ``height``.
+
+    Attributes
+    ----------
+    rungs : ndarray, shape (K,)
+        World y of each rung, bottom first.
+    """
+
+    x: float
+    base: float
+    width: float
+    height: float
+    rungs: FloatArray
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Props:
+    """Every prop of the scene and the reach settings."""
+
+    door: Door
+    table: Table
+    cup: CupSpec
+    ladder: Ladder
+    reach_halflife: float
+    grip_tolerance: float
+
+    def surface_at(self, x: float, terrain: Terrain) -> float:
+        """The height something set down at ``x`` rests on: the table top or the ground."""
+        table = self.table
+        if table.x0 <= x <= table.x0 + table.width:
+            return table.top
+        return float(terrain.height_at(x))
+
+    def prop_at(self, point: ArrayLike, cup: ArrayLike, radius: float) -> str | None:
+        """``"knob"``, ``"cup"`` or ``"ladder"`` when ``point`` (2,) is on that prop (the
+        knob and the cup, whose bottom is at ``cup`` (2,), within ``radius``), else None."""
+        p = np.asarray(point, dtype=float)
+        if float(np.hypot(*(p - self.door.knob))) <= radius:
+            return "knob"
+        cup_centre = np.asarray(cup, dtype=float) + np.array([0.0, self.cup.height / 2])
+        if float(np.hypot(*(p - cup_centre))) <= radius + self.cup.height / 2:
+            return "cup"
+        ladder = self.ladder
+        on_ladder = abs(p[0] - ladder.x) <= ladder.width / 2 + radius
+        if on_ladder and ladder.base <= p[1] <= ladder.base + ladder.height:
+            return "ladder"
+        return None
+
+
+def _flat_base(fields: Fields, terrain: Terrain, name: str, x0: float, x1: float) -> float:
+    """The ground height under ``[x0, x1]``; an error names ``name.x`` if it is not flat."""
+    xs = np.linspace(x0, x1, 9)
+    ground = terrain.height_at(xs)
+    lo, hi = terrain.x_range
+    if x0 < lo or x1 > hi:
+        raise fields.error(f"{name}.x", f"expected the prop inside the terrain [{lo:g}, {hi:g}]")
+    if float(ground.max() - ground.min()) > FLAT_TOLERANCE_M:
+        raise fields.error(
+            f"{name}.x",
+            f"expected flat ground under [{x0:g}, {x1:g}], found heights "
+            f"{float(ground.min()):.3f} … {float(ground.max()):.3f}",
+        )
+    return float(ground.max())
+
+
+def load_props(path: str | Path, terrain: Terrain) -> Props:
+    """Read and validate a props file against ``terrain`` (every base on flat ground).
+
+    Raises :class:`game.assets.AssetError` naming the file and the key.
+    """
+    fields = Fields(path, read_json(path))
+    door_f = fields.section("door")
+    x0 = door_f.number("x")
+    width, height = door_f.length("width"), door_f.length("height")
+    base = _flat_base(fields, terrain, "door", x0, x0 + width)
+    knob = _pair(door_f, "knob")
+    if not (0.0 <= knob[0] <= width and 0.0 <= knob[1] <= height):
+        raise door_f.error("knob", f"expected a point inside the door (0…{width:g}, 0…{height:g})")
+    door = Door(x0, base, width, height, np.array([x0 + knob[0], base + knob[1]]))
+
+    table_f = fields.section("table")
+    tx = table_f.number("x")
+    t_width, t_height = table_f.length("width"), table_f.length("height")
+    t_base = _flat_base(fields, terrain, "table", tx, tx + t_width)
+    table = Table(tx, t_base, t_width, t_base + t_height)
+
+    cup_f = fields.section("cup")
+    cx = cup_f.number("x")
+    if not tx <= cx <= tx + t_width:
+        raise cup_f.error("x", f"expected the cup on the table top [{tx:g}, {tx + t_width:g}]")
+    cup = CupSpec(
+        np.array([cx, table.top]),
+        cup_f.length("height"),
+        cup_f.length("radius"),
+        cup_f.length("grip"),
+    )
+
+    ladder_f = fields.section("ladder")
+    lx = ladder_f.number("x")
+    l_width, l_height = ladder_f.length("width"), ladder_f.length("height")
+    l_base = _flat_base(fields, terrain, "ladder", lx - l_width / 2, lx + l_width / 2)
+    first, spacing = ladder_f.length("first_rung"), ladder_f.length("rung_spacing")
+    if first >= l_height:
+        raise ladder_f.error("first_rung", f"expected a height below the top ({l_height:g})")
+    rungs = l_base + np.arange(first, l_height + 1e-9, spacing)
+    ladder = Ladder(lx, l_base, l_width, l_height, rungs)
+    return Props(
+        door,
+        table,
+        cup,
+        ladder,
+        fields.length("reach_halflife"),
+        fields.length("grip_tolerance"),
+    )
+
+
+def _pair(fields: Fields, name: str) -> FloatArray:
+    """A ``[x, y]`` pair of finite numbers."""
+    value = fields.raw(name)
+    ok = (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        and all(math.isfinite(float(v)) for v in value)
+    )
+    if not ok:
+        raise fields.error(name, "expected a point [x, y] of two finite numbers")
+    return np.asarray(value, dtype=float)
+
+
+def _arm_allowance(shoulder: FloatArray, goal: FloatArray, reach: float) -> float:
+    """How far horizontally ``goal`` may be from ``shoulder`` for a hand to reach it."""
+    dy = float(goal[1] - shoulder[1])
+    # Pythagoras: within a circle of radius R, at height dy the reach is √(R² − dy²)
+    return math.sqrt(max(reach * reach - dy * dy, 0.0))
+
+
+def _within(shoulder: FloatArray, goal: FloatArray, reach: float) -> FloatArray:
+    """``goal`` pulled onto the circle of radius ``reach`` round ``shoulder`` if beyond it."""
+    offset = goal - shoulder
+    distance = float(np.hypot(*offset))
+    return goal if distance <= reach else shoulder + offset * (reach / distance)
+
+
+class PropHands:
+    """The hero's hands on the props: one goal at a time, and the cup.
+
+    A goal (``"knob"``, ``"cup"``, or ``"place"`` with a surface point) first makes the hero
+    walk until the goal is within ``REACH_FRACTION`` of arm reach of the hand's shoulder,
+    then that hand's target eases onto it with the props' ``reach_halflife``. A goal too
+    low for the arm (the floor: the hero does not crouch) is reached as far as the arm
+    goes; a cup let go there falls onto the surface.
+
+    Attributes
+    ----------
+    cup : ndarray, shape (2,)
+        The cup's bottom centre (world).
+    holding : int
+        The arm (0 left, 1 right) holding the cup, or −1.
+    goal : str or None
+        The current goal; ``hand`` the arm engaged (−1 none), ``phase`` one of
+        ``"walk"``, ``"reach"``, ``"hold"``, ``"release"``, ``""``.
+    """
+
+    def __init__(self, props: Props) -> None:
+        self.props = props
+        self.cup = props.cup.home.copy()
+        self.cup_vy = 0.0
+        self.holding = -1
+        self.goal: str | None = None
+        self.place = np.zeros(2)
+        self.hand = -1
+        self.phase = ""
+        self.phase_time = 0.0
+        self.reaches = 0  # goals completed (knob touched, cup lifted, cup set down)
+        self._engaged: set[int] = set()  # arms this object drove last step
+
+    # -- commands ----------------------------------------------------------------------
+    def command(self, action: str, value: object, terrain: Terrain) -> None:
+        """``reach_prop`` with ``"knob"``/``"cup"``, or ``put_down`` with a world x."""
+        if action == "reach_prop" and value in ("knob", "cup"):
+            if value == "cup" and self.holding >= 0:
+                return
+            self._set_goal(str(value))
+        elif action == "put_down" and self.holding >= 0 and isinstance(value, int | float):
+            x = float(value)
+            if math.isfinite(x):
+                self.place = np.array([x, self.props.surface_at(x, terrain)])
+                self._set_goal("place")
+
+    def cancel(self) -> None:
+        """Drop the goal (the player took the controls); a held cup stays held."""
+        if self.goal is not None:
+            if self.phase in ("reach", "hold"):
+                self._release()
+            else:
+                self.goal = None
+                self._idle()
+
+    def _set_goal(self, goal: str) -> None:
+        if self.phase in ("reach", "hold") and self.hand != self.holding:
+            self.hand = -1
+        self.goal = goal
+        self.phase = "walk"
+        self.phase_time = 0.0
+
+    def _idle(self) -> None:
+        self.phase, self.hand = "", -1
+
+    def _release(self) -> None:
+        self.goal = None
+        self.phase = "release" if self.hand >= 0 and self.hand != self.holding else ""
+        self.phase_time = 0.0
+
+    # -- per step ----------------------------------------------------------------------
+    def goal_point(self) -> FloatArray | None:
+        """Where the engaged hand is to go (the grip point), or None."""
+        if self.goal == "knob":
+            return self.props.door.knob
+        if self.goal == "cup":
+            return self.cup + np.array([0.0, self.props.cup.grip])
+        if self.goal == "place":
+            return self.place + np.array([0.0, self.props.cup.grip])
+        return None
+
+    def walk_intent(self, shoulders: FloatArray, facing: float, rig: Rig) -> float | None:
+        """The walk input while a goal is out of reach (None: the player's input stands).
+
+        ``shoulders`` (2, 2) are this step's shoulder points.
+        """
+        goal = self.goal_point()
+        if goal is None or self.phase != "walk":
+            return None
+        arm = self._arm_for(goal, shoulders)
+        reach = REACH_FRACTION * rig.arms.limb.reach
+        dx = float(goal[0] - shoulders[arm, 0])
+        need = abs(dx) - _arm_allowance(shoulders[arm], goal, reach)
+        if need > 0.02:
+            # slow down on the approach: full speed from 0.6 m out, a creep at the end
+            return math.copysign(min(max(need / 0.6, 0.15), 1.0), dx)
+        if dx * facing < -0.05:
+            return math.copysign(0.1, dx)  # turn to face the goal
+        self.hand = arm
+        self.phase = "reach"
+        self.phase_time = 0.0
+        return 0.0
+
+    def _arm_for(self, goal: FloatArray, shoulders: FloatArray) -> int:
+        if self.goal == "place":
+            return self.holding
+        if self.holding >= 0:
+            return 1 - self.holding
+        return int(np.argmin(np.hypot(*(shoulders - goal).T)))
+
+    def aim(
+        self,
+        hand_override: NDArray[np.bool_],
+        hand_target: FloatArray,
+        hands: FloatArray,
+        shoulders: FloatArray,
+        facing: float,
+        rig: Rig,
+        dt: float,
+    ) -> None:
+        """Set the engaged and the holding hand's override and eased target.
+
+        ``hand_override`` (2,) and ``hand_target`` (2, 2) are the hero's rows of the
+        crowd arrays (written in place); ``hands`` (2, 2) are the last solved hands.
+        """
+        self.phase_time += dt
+        blend = halflife_blend(dt, self.props.reach_halflife)
+        reach = REACH_FRACTION * rig.arms.limb.reach
+        goals: dict[int, FloatArray] = {}
+        if self.holding >= 0:
+            carry = shoulders[self.holding] + np.array([0.2 * facing, -0.38])
+            goals[self.holding] = carry
+        goal = self.goal_point()
+        if self.phase in ("reach", "hold") and goal is not None:
+            goals[self.hand] = _within(shoulders[self.hand], goal, reach)
+        elif self.phase == "release":
+            rest = shoulders[self.hand] + np.array([0.0, -0.92 * rig.arms.limb.reach])
+            goals[self.hand] = rest
+            if self.phase_time >= RELEASE_S:
+                self._idle()
+        for arm, point in goals.items():
+            if arm not in self._engaged:
+                hand_target[arm] = hands[arm]  # a hand that starts reaching sets off from here
+            hand_target[arm] += (point - hand_target[arm]) * blend
+            hand_override[arm] = True
+        self._engaged = set(goals)
+
+    def after_solve(
+        self, hands: FloatArray, shoulders: FloatArray, rig: Rig, terrain: Terrain, dt: float
+    ) -> None:
+        """Grip checks on the solved ``hands`` (2, 2); the cup follows its hand or falls."""
+        goal = self.goal_point()
+        if self.phase == "reach" and goal is not None:
+            aim = _within(shoulders[self.hand], goal, REACH_FRACTION * rig.arms.limb.reach)
+            if float(np.hypot(*(hands[self.hand] - aim))) <= self.props.grip_tolerance:
+                self._grip(hands)
+        elif self.phase == "hold" and self.phase_time >= HOLD_KNOB_S:
+            self._release()
+        if self.holding >= 0:
+            self.cup = hands[self.holding] - np.array([0.0, self.props.cup.grip])
+            self.cup_vy = 0.0
+            return
+        surface = self.props.surface_at(float(self.cup[0]), terrain)
+        if self.cup[1] > surface:
+            self.cup_vy -= GRAVITY * dt
+            self.cup[1] = max(self.cup[1] + self.cup_vy * dt, surface)
+        if self.cup[1] <= surface:
+            self.cup[1], self.cup_vy = surface, 0.0
+
+    def _grip(self, hands: FloatArray) -> None:
+        self.reaches += 1
+        if self.goal == "knob":
+            self.phase, self.phase_time = "hold", 0.0
+        elif self.goal == "cup":
+            self.holding = self.hand
+            self.goal = None
+            self._idle()
+        else:
+            self.holding = -1
+            self.cup = hands[self.hand] - np.array([0.0, self.props.cup.grip])
+            self._release()
