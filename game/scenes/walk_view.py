@@ -28,6 +28,7 @@ VIEW_HEIGHT_M = 3.7  # world metres shown top to bottom
 CAMERA_HALFLIFE = 0.35  # seconds
 CAMERA_LEAD_M = 0.9  # the camera looks this far ahead of the hero
 GRAB_RADIUS_M = 0.25  # a click this close to an ankle grabs the foot
+PROP_CLICK_M = 0.12  # a click this close to the knob or the cup sends a hand to it
 SKY_TOP: Color = (14, 18, 32)
 SKY_HORIZON: Color = (54, 62, 92)
 SKY_BANDS = 24
@@ -69,12 +70,21 @@ class WalkView:
         for button, px in raw.clicks:
             if button != 1:
                 continue
-            grabbed = self._foot_near(self.camera.to_world(px))
-            if grabbed is None:
-                actions.append("toggle_hands")
-            else:
+            point_w = self.camera.to_world(px)
+            grabbed = self._foot_near(point_w)
+            props = self.sim.props
+            prop = None if props is None else props.props.prop_at(point_w, props.cup, PROP_CLICK_M)
+            if grabbed is not None:
                 self._dragging = grabbed
                 values["drag_foot"] = grabbed
+            elif prop in ("knob", "cup"):
+                actions.append("reach_prop")
+                values["prop"] = prop
+            elif props is not None and props.holding >= 0:
+                actions.append("put_down")
+                values["place_x"] = float(point_w[0])
+            else:
+                actions.append("toggle_hands")
         if 1 not in raw.buttons_down:
             self._dragging = None
         pointer = self.camera.to_world(raw.pointer_px)
@@ -110,7 +120,13 @@ class WalkView:
         self._draw_sky(canvas)
         self._draw_grid(pen)
         self._draw_ground(pen)
+        self._draw_props(pen)
+        held = self.sim.props is not None and self.sim.props.holding >= 0
+        if not held:
+            self._draw_cup(pen, sol)
         self._draw_character(pen, pose, sol)
+        if held:
+            self._draw_cup(pen, sol)
         if self.sim.pointer is not None and self.sim.reaching.any():
             pen.cross(self.sim.pointer, 7, PALETTE["accent"], 2)
         self._draw_hud(canvas)
@@ -184,6 +200,54 @@ class WalkView:
                     "midtop",
                     (0, 48),
                 )
+
+    def _draw_props(self, pen: WorldPen) -> None:
+        """The door (frame, panel, knob), the table and the ladder (rails and rungs)."""
+        if self.sim.props is None:
+            return
+        props = self.sim.props.props
+        wood, edge = PALETTE["wood"], mix(PALETTE["wood"], PALETTE["black"], 0.45)
+        door = props.door
+        x0, x1, y0, y1 = door.x0, door.x0 + door.width, door.base, door.base + door.height
+        outline = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+        pen.polygon(outline, mix(wood, PALETTE["background"], 0.35))
+        pen.polygon(outline, edge, 3)
+        inset = np.array([[0.1, 0.2], [-0.1, 0.2], [-0.1, -0.15], [0.1, -0.15]])
+        upper = np.array([[x0, y0 + 1.1], [x1, y0 + 1.1], [x1, y1], [x0, y1]]) + inset
+        lower = np.array([[x0, y0], [x1, y0], [x1, y0 + 0.95], [x0, y0 + 0.95]]) + inset
+        pen.polygon(upper, edge, 2)
+        pen.polygon(lower, edge, 2)
+        pen.disc(door.knob, max(0.035 * self.camera.scale, 3.0), PALETTE["accent"])
+        table = props.table
+        tx0, tx1 = table.x0, table.x0 + table.width
+        top = np.array([[tx0 - 0.05, table.top - 0.05], [tx1 + 0.05, table.top - 0.05]])
+        for x in (tx0 + 0.06, tx1 - 0.06):
+            pen.line(
+                (x, table.base), (x, table.top - 0.04), edge, max(int(0.05 * self.camera.scale), 2)
+            )
+        pen.polygon(np.concatenate([top, top[::-1] + np.array([0.0, 0.05])]), wood)
+        ladder = props.ladder
+        lx0, lx1 = ladder.x - ladder.width / 2, ladder.x + ladder.width / 2
+        rail = max(int(0.04 * self.camera.scale), 2)
+        for x in (lx0, lx1):
+            pen.line((x, ladder.base), (x, ladder.base + ladder.height), edge, rail)
+        for y in ladder.rungs:
+            pen.line((lx0, y), (lx1, y), wood, max(rail - 2, 2))
+
+    def _draw_cup(self, pen: WorldPen, sol: Any) -> None:
+        """The cup at its bottom centre; a held cup sits under this frame's solved hand."""
+        hands = self.sim.props
+        if hands is None:
+            return
+        spec = hands.props.cup
+        bottom = hands.cup
+        if hands.holding >= 0:
+            bottom = sol.hand[0, ARMS.start + hands.holding] - np.array([0.0, spec.grip])
+        r, h = spec.radius, spec.height
+        body = bottom + np.array([[-r, 0.0], [r, 0.0], [r * 1.15, h], [-r * 1.15, h]])
+        pen.polygon(body, PALETTE["white"])
+        pen.polygon(body, PALETTE["metal"], 2)
+        pen.circle(bottom + np.array([r * 1.5, 0.55 * h]), 0.3 * h, PALETTE["white"], 2)
 
     def _draw_character(self, pen: WorldPen, pose: PoseInputs, sol: Any) -> None:
         rig = self.sim.rig
@@ -334,6 +398,13 @@ class WalkView:
                 pen.dashed(end, target, PALETTE["shortfall"], 2)
             pen.cross(target, 5, PALETTE["target"], 2)
         self._draw_feet_overlay(pen, pose)
+        hands = self.sim.props
+        goal = None if hands is None else hands.goal_point()
+        if hands is not None and goal is not None:
+            pen.ring_px(goal, 9, PALETTE["accent"], 2)
+            pen.text(
+                goal, f"{hands.goal}: {hands.phase}", PALETTE["accent"], 15, "midbottom", (0, -12)
+            )
 
     def _draw_feet_overlay(self, pen: WorldPen, pose: PoseInputs) -> None:
         crowd = self.sim.crowd
