@@ -23,6 +23,7 @@ from game.world.rig import LIMBS
 
 if TYPE_CHECKING:
     from game.scenes.walk import WalkSim
+    from game.world.props import PropHands
 
 VIEW_HEIGHT_M = 3.7  # world metres shown top to bottom
 CAMERA_HALFLIFE = 0.35  # seconds
@@ -53,6 +54,12 @@ class WalkView:
         self._frame: tuple[tuple[int, float], PoseInputs, Any] | None = None
         self.layout((1280, 720))
 
+    @property
+    def _prop_hands(self) -> PropHands | None:
+        """The hero's props, if any (the crowd view reuses this class on a sim without)."""
+        props: PropHands | None = getattr(self.sim, "props", None)
+        return props
+
     # -- layout and input --------------------------------------------------------------
     def layout(self, size: tuple[int, int]) -> None:
         width, height = max(size[0], 1), max(size[1], 1)
@@ -72,7 +79,7 @@ class WalkView:
                 continue
             point_w = self.camera.to_world(px)
             grabbed = self._foot_near(point_w)
-            props = self.sim.props
+            props = self._prop_hands
             prop = None if props is None else props.props.prop_at(point_w, props.cup, PROP_CLICK_M)
             if grabbed is not None:
                 self._dragging = grabbed
@@ -121,7 +128,7 @@ class WalkView:
         self._draw_grid(pen)
         self._draw_ground(pen)
         self._draw_props(pen)
-        held = self.sim.props is not None and self.sim.props.holding >= 0
+        held = self._prop_hands is not None and self._prop_hands.holding >= 0
         if not held:
             self._draw_cup(pen, sol)
         self._draw_character(pen, pose, sol)
@@ -203,9 +210,9 @@ class WalkView:
 
     def _draw_props(self, pen: WorldPen) -> None:
         """The door (frame, panel, knob), the table and the ladder (rails and rungs)."""
-        if self.sim.props is None:
+        if self._prop_hands is None:
             return
-        props = self.sim.props.props
+        props = self._prop_hands.props
         wood, edge = PALETTE["wood"], mix(PALETTE["wood"], PALETTE["black"], 0.45)
         door = props.door
         x0, x1, y0, y1 = door.x0, door.x0 + door.width, door.base, door.base + door.height
@@ -236,7 +243,7 @@ class WalkView:
 
     def _draw_cup(self, pen: WorldPen, sol: Any) -> None:
         """The cup at its bottom centre; a held cup sits under this frame's solved hand."""
-        hands = self.sim.props
+        hands = self._prop_hands
         if hands is None:
             return
         spec = hands.props.cup
@@ -398,7 +405,7 @@ class WalkView:
                 pen.dashed(end, target, PALETTE["shortfall"], 2)
             pen.cross(target, 5, PALETTE["target"], 2)
         self._draw_feet_overlay(pen, pose)
-        hands = self.sim.props
+        hands = self._prop_hands
         goal = None if hands is None else hands.goal_point()
         if hands is not None and goal is not None:
             pen.ring_px(goal, 9, PALETTE["accent"], 2)
