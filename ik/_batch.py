@@ -88,7 +88,7 @@ def run_chunks(
     list of ndarray
         The outputs, shapes ``(n,)`` or ``(n, width)``.
     """
-    outputs = [np.empty((n, width) if width else (n,), dtype) for dtype, width in layout]
+    outputs = new_outputs(n, layout)
     sliced = [isinstance(arg, np.ndarray) and arg.ndim == 1 for arg in args]
     for start in range(0, n, CHUNK):
         rows = slice(start, min(start + CHUNK, n))
@@ -101,6 +101,11 @@ def run_chunks(
             else:
                 out[rows] = next(results)
     return outputs
+
+
+def new_outputs(n: int, layout: Sequence[tuple[npt.DTypeLike, int]]) -> list[np.ndarray]:
+    """Uninitialised outputs for ``n`` limbs, shapes ``(n,)`` or ``(n, width)`` (see ``run_chunks``)."""
+    return [np.empty((n, width) if width else (n,), dtype) for dtype, width in layout]
 
 
 def batch_size(shape: tuple[int, ...]) -> int:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ik import _one_limb
-from ik._batch import batch_size, limb_column, point_columns, run_chunks
+from ik import _fast, _one_limb
+from ik._batch import batch_size, limb_column, new_outputs, point_columns, run_chunks
 from ik._frame import aim
 from ik._limbs import check_limbs, optional
 from ik._ops import SCALAR, Ops, Real
@@ -101,9 +101,12 @@ def solve_2d(
         None if soft is None else limb_column(soft, shape),
         None if stretch is None else limb_column(stretch, shape),
     ]
-    outputs = run_chunks(
-        _kernel, args, batch_size(shape), output_layout(Solution2D, 2, limbs.dtype)
-    )
+    layout = output_layout(Solution2D, 2, limbs.dtype)
+    if soft is None and stretch is None:  # the common case: allocation-free kernel
+        outputs = new_outputs(batch_size(shape), layout)
+        _fast.solve_2d(_kernel, args, outputs, _pole_side)
+    else:
+        outputs = run_chunks(_kernel, args, batch_size(shape), layout)
     return from_batch(Solution2D, outputs, shape)
 
 

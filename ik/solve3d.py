@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ik import _one_limb
-from ik._batch import batch_size, limb_column, point_columns, run_chunks
+from ik import _fast, _one_limb
+from ik._batch import batch_size, limb_column, new_outputs, point_columns, run_chunks
 from ik._frame import aim, perpendicular
 from ik._limbs import check_limbs, optional
 from ik._ops import SCALAR, Ops, Real
@@ -105,9 +105,12 @@ def solve_3d(
         *point_columns(limbs.points["pole"], shape),
         *(None if option is None else limb_column(option, shape) for option in options),
     ]
-    outputs = run_chunks(
-        _kernel, args, batch_size(shape), output_layout(Solution3D, 3, limbs.dtype)
-    )
+    layout = output_layout(Solution3D, 3, limbs.dtype)
+    if all(option is None for option in options):  # the common case: allocation-free kernel
+        outputs = new_outputs(batch_size(shape), layout)
+        _fast.solve_3d(_kernel, args, outputs)
+    else:
+        outputs = run_chunks(_kernel, args, batch_size(shape), layout)
     return from_batch(Solution3D, outputs, shape)
 
 
