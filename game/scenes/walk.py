@@ -346,6 +346,50 @@ class WalkAutopilot:
         return InputState(pointer=pointer, move=self.direction, run=run, actions=actions)
 
 
+class PropTour:
+    """Visits each prop in turn: lifts the cup, touches the door knob with the free hand,
+    sets the cup back down on the table. Deterministic (no randomness).
+
+    Chosen by ``SceneConfig.extra["tour"] == "props"``; the tests use it directly.
+    """
+
+    PLAN: tuple[tuple[str, str, Any], ...] = (
+        ("reach_prop", "prop", "cup"),
+        ("reach_prop", "prop", "knob"),
+        ("put_down", "place_x", 2.55),
+    )
+
+    def __init__(self, sim: WalkSim, config: SceneConfig) -> None:
+        self.stage = 0
+        self.issued = False
+
+    @property
+    def done(self) -> bool:
+        """Every stage of the plan has finished."""
+        return self.stage >= len(self.PLAN)
+
+    def next_input(self, sim: WalkSim) -> InputState:
+        props = sim.props
+        if props is None or self.done:
+            return InputState()
+        if self.issued and props.goal is None and props.phase == "":
+            self.stage += 1
+            self.issued = False
+            return InputState()
+        if self.issued:
+            return InputState()
+        action, key, value = self.PLAN[self.stage]
+        self.issued = True
+        return InputState(actions=(action,), values={key: value})
+
+
+def walk_autopilot(sim: WalkSim, config: SceneConfig) -> WalkAutopilot | PropTour:
+    """The scene's autopilot: the walking course, or the prop tour when asked for."""
+    if config.extra.get("tour") == "props":
+        return PropTour(sim, config)
+    return WalkAutopilot(sim, config)
+
+
 SCENE = SceneSpec(
     name="walk",
     title="Walk: feet planted on uneven ground",
@@ -356,8 +400,10 @@ SCENE = SceneSpec(
         ("click", "switch: both hands / the nearer hand"),
         ("drag a foot", "pin its target anywhere; release gives it back"),
         ("K", "knee pole hints on/off (off: knees flip, counted)"),
+        ("click the knob / cup", "walk there and reach with the nearer hand (lifts the cup)"),
+        ("click while holding", "set the cup down there (table top or floor)"),
     ),
     create=WalkSim,
     view=WalkView,
-    autopilot=WalkAutopilot,
+    autopilot=walk_autopilot,
 )

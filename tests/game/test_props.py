@@ -1,0 +1,165 @@
+"""Walk-scene props: the asset loader, and the prop tour checked from the trace and the sim.
+
+Bone lengths and hand positions come from the trace records (``character_records``); the
+cup is read from the simulation each step, next to the hand that holds it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from game.assets import AssetError
+from game.input_state import InputState
+from game.profiling import PhaseTimer
+from game.scene import SceneConfig
+from game.scenes.walk import SCENE, PropTour, WalkAutopilot, WalkSim
+from game.world.props import load_props
+from game.world.rig import LIMBS
+from game.world.terrain import load_terrain
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
+DT = 1.0 / 60.0
+TOUR_STEPS = 1500
+
+
+@dataclass
+class Tour:
+    sim: WalkSim
+    pilot: PropTour
+    rows: list[dict]
+    cup: np.ndarray  # (T, 2) cup bottom after each step
+    holding: np.ndarray  # (T,) arm holding the cup or −1
+    goal: list[str | None]
+    phase: list[str]
+    hand: np.ndarray  # (T,) arm engaged by the current goal or −1
+
+
+@pytest.fixture(scope="module")
+def tour() -> Tour:
+    config = SceneConfig(dt=DT, extra={"tour": "props"})
+    sim = WalkSim(config)
+    pilot = SCENE.autopilot(sim, config)
+    assert isinstance(pilot, PropTour)
+    timer = PhaseTimer()
+    rows, cup, holding, goal, phase, hand = [], [], [], [], [], []
+    for _ in range(TOUR_STEPS):
+        sim.step(pilot.next_input(sim), DT, timer)
+        rows.append(sim.trace_characters()[0])
+        assert sim.props is not None
+        cup.append(sim.props.cup.copy())
+        holding.append(sim.props.holding)
+        goal.append(sim.props.goal)
+        phase.append(sim.props.phase)
+        hand.append(sim.props.hand)
+    return Tour(sim, pilot, rows, np.array(cup), np.array(holding), goal, phase, np.array(hand))
+
+
+def _limb(rows: list[dict], key: str) -> np.ndarray:
+    """(T, 4, 2) of one trace limb field in LIMBS order."""
+    return np.array([[row["limbs"][name][key] for name in LIMBS] for row in rows])
+
+
+def test_the_props_load_standing_on_flat_ground() -> None:
+    terrain = load_terrain(ASSETS / "terrain.json")
+    props = load_props(ASSETS / "props.json", terrain)
+    assert props.door.base == pytest.approx(float(terrain.height_at(props.door.x0)))
+    assert props.cup.home[1] == pytest.approx(props.table.top)
+    assert np.all(np.diff(props.ladder.rungs) > 0)
+    assert props.surface_at(props.cup.home[0], terrain) == props.table.top
+
+
+@pytest.mark.parametrize(
+    ("edit", "key", "message"),
+    [
+        (("table", "x", 12.0), "table.x", "expected flat ground"),
+        (("door", "knob", [2.0, 1.0]), "door.knob", "inside the door"),
+        (("cup", "x", -5.0), "cup.x", "on the table top"),
+        (("ladder", "rung_spacing", 0), "ladder.rung_spacing", "length > 0"),
+    ],
+)
+def test_a_bad_props_file_names_the_key(
+    tmp_path: Path, edit: tuple, key: str, message: str
+) -> None:
+    data = json.loads((ASSETS / "props.json").read_text())
+    section, name, value = edit
+    data[section][name] = value
+    path = tmp_path / "props.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(AssetError, match=message) as info:
+        load_props(path, load_terrain(ASSETS / "terrain.json"))
+    assert info.value.key == key
+
+
+def test_a_bad_props_file_fails_the_walk_scene_at_startup(tmp_path: Path) -> None:
+    folder = tmp_path / "assets"
+    shutil.copytree(ASSETS, folder)
+    (folder / "props.json").write_text('{"door": 1}')
+    with pytest.raises(AssetError, match=r"props\.json"):
+        WalkSim(SceneConfig(assets_dir=folder))
+
+
+def test_the_default_autopilot_is_still_the_walking_course() -> None:
+    config = SceneConfig(dt=DT)
+    assert isinstance(SCENE.autopilot(WalkSim(config), config), WalkAutopilot)
+
+
+def test_the_tour_lifts_the_cup_touches_the_knob_and_sets_the_cup_down(tour: Tour) -> None:
+    assert tour.pilot.done
+    assert tour.sim.props is not None
+    assert tour.sim.props.reaches == 3
+    assert (tour.holding >= 0).any()
+    assert tour.holding[-1] == -1
+    table = tour.sim.props.props.table
+    assert table.x0 <= tour.cup[-1, 0] <= table.x0 + table.width
+    assert tour.cup[-1, 1] == pytest.approx(table.top)
+
+
+def test_the_carried_cup_follows_its_hand(tour: Tour) -> None:
+    assert tour.sim.props is not None
+    grip = tour.sim.props.props.cup.grip
+    hands = _limb(tour.rows, "end")[:, :2]
+    held = tour.holding >= 0
+    hand = hands[np.nonzero(held)[0], tour.holding[held]]
+    # trace coordinates are rounded to 1e-6 m
+    np.testing.assert_allclose(tour.cup[held], hand - [0.0, grip], atol=2e-6)
+    # and it moved with the hero: carried over metres, not lifted in place
+    assert np.ptp(tour.cup[held, 0]) > 1.0
+
+
+def test_the_reaching_hand_eases_on_without_a_snap(tour: Tour) -> None:
+    # hands relative to their shoulders, so the body's own walking speed does not count
+    arm = (_limb(tour.rows, "end") - _limb(tour.rows, "root"))[:, :2]
+    speed = np.hypot(*np.moveaxis(np.diff(arm, axis=0), -1, 0)) / DT
+    reaching = np.nonzero([p == "reach" for p in tour.phase[1:]])[0]
+    assert reaching.size > 3 * 10  # three reaches, each eased over many steps
+    engaged = speed[reaching, tour.hand[1:][reaching]]
+    # a snap would move a hand 0.3+ m in one step (18 m/s); the halflife keeps it gentle
+    assert engaged.max() < 6.0
+
+
+def test_no_limb_changes_its_bone_lengths_on_the_tour(tour: Tour) -> None:
+    root, mid, end = (_limb(tour.rows, key) for key in ("root", "mid", "end"))
+    upper = np.hypot(*np.moveaxis(mid - root, -1, 0))
+    lower = np.hypot(*np.moveaxis(end - mid, -1, 0))
+    rig = tour.sim.rig
+    want_upper = [rig.arms.limb.upper] * 2 + [rig.legs.limb.upper] * 2
+    want_lower = [rig.arms.limb.lower] * 2 + [rig.legs.limb.lower] * 2
+    np.testing.assert_allclose(upper, np.broadcast_to(want_upper, upper.shape), atol=5e-6)
+    np.testing.assert_allclose(lower, np.broadcast_to(want_lower, lower.shape), atol=5e-6)
+
+
+def test_walking_keys_cancel_a_goal_but_keep_the_cup() -> None:
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    sim.step(InputState(actions=("reach_prop",), values={"prop": "cup"}), DT, timer)
+    for _ in range(10):
+        sim.step(InputState(), DT, timer)
+    assert sim.props is not None and sim.props.goal == "cup"
+    sim.step(InputState(move=-1.0), DT, timer)
+    assert sim.props.goal is None
