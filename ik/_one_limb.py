@@ -42,6 +42,11 @@ def point(value: object, dim: int) -> tuple[float, ...] | None:
 
 def number(value: object) -> float | None:
     """``value`` as a finite float if it is a Python int or float (or a float64 scalar)."""
+    kind = type(value)
+    if kind is float:  # the common cases first: one type check instead of two isinstance
+        return value if math.isfinite(value) else None  # type: ignore[arg-type,return-value]
+    if kind is int:
+        return float(value)  # type: ignore[arg-type]
     if isinstance(value, float | int) and not isinstance(value, bool) and math.isfinite(value):
         return float(value)
     return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import TypeVar
 
@@ -140,15 +140,30 @@ def from_one(cls: type[S], values: Sequence[object], dim: int) -> S:
     # One float buffer for every float result, handed out as views: one numpy call instead of
     # one per field, which is most of a single limb's cost.
     buffer = np.array([values[i] for i in float_at])
-    parts = [
-        np.array(values[at], flag)
-        if flag is not None
-        else buffer[at : at + width]
-        if width
-        else buffer[at, ...]
-        for flag, at, width in plan
-    ]
-    return cls(*parts)
+    # The frozen dataclass's __init__ sets each field through object.__setattr__; the slot
+    # descriptors' own setters do the same assignment at a fraction of the cost.
+    solution = object.__new__(cls)
+    for (flag, at, width), store in zip(plan, _setters(cls), strict=True):
+        store(
+            solution,
+            np.array(values[at], flag)
+            if flag is not None
+            else buffer[at : at + width]
+            if width
+            else buffer[at, ...],
+        )
+    return solution
+
+
+_SETTERS: dict[type[Solution], tuple[Callable[[object, object], None], ...]] = {}
+
+
+def _setters(cls: type[Solution]) -> tuple[Callable[[object, object], None], ...]:
+    """The slot setters of ``cls``'s fields, in field order (cached)."""
+    setters = _SETTERS.get(cls)
+    if setters is None:
+        setters = _SETTERS[cls] = tuple(getattr(cls, f.name).__set__ for f in fields(cls))
+    return setters
 
 
 _Plan = tuple[tuple[int, ...], tuple[tuple[np.dtype | None, int, int], ...]]

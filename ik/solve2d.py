@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import numpy.typing as npt
 
@@ -13,10 +15,12 @@ from ik._ops import SCALAR, Ops, Real
 from ik._validate import require
 from ik.reach import reach
 from ik.solution import Solution2D, from_batch, from_one, output_layout
-from ik.status import outcome
+from ik.status import Status, outcome
 from ik.triangle import triangle
 
 _EPS64 = float(np.finfo(np.float64).eps)
+_SQRT_EPS64 = math.sqrt(_EPS64)
+_REACHED, _TOO_FAR, _TOO_CLOSE = int(Status.REACHED), int(Status.TOO_FAR), int(Status.TOO_CLOSE)
 
 
 def solve_2d(
@@ -138,6 +142,10 @@ def _solve_one(
     ):
         return None
     px, py = (None, None) if p is None else p
+    if not s and k == 1.0:
+        plain = _plain_one(r[0], r[1], t[0], t[1], upper, lower, side, px, py)
+        if plain is not None:
+            return from_one(Solution2D, plain, 2)
     values = _kernel(
         SCALAR,
         _EPS64,
@@ -154,6 +162,59 @@ def _solve_one(
         None if k == 1.0 else k,  # 1 turns stretch off
     )
     return from_one(Solution2D, values, 2)
+
+
+def _plain_one(
+    rx: float,
+    ry: float,
+    tx: float,
+    ty: float,
+    upper: float,
+    lower: float,
+    bend: float,
+    px: float | None,
+    py: float | None,
+) -> tuple[Real, ...] | None:
+    """``_kernel`` on one limb with softness and stretch off, inlined (the same operations in
+    the same order, so the same results), or None for a target at the root (the fallback)."""
+    vx, vy = tx - rx, ty - ry
+    distance = math.sqrt(vx * vx + vy * vy)
+    span = upper + lower
+    if distance <= _EPS64 * span:
+        return None
+    inverse = 1.0 / distance
+    ux, uy = vx * inverse, vy * inverse
+    if px is None or py is None:
+        side = bend
+    else:
+        side = _pole_side(SCALAR, _EPS64, vx, vy, px - rx, py - ry, bend)
+    gap = upper - lower
+    inner = max(abs(gap), _EPS64 * span)
+    used = min(max(distance, inner), span)
+    twice = used + used
+    along = (used * used + gap * span) / twice
+    height = math.sqrt((span + used) * (span - used) * (used - gap) * (used + gap)) / twice
+    angle = math.atan2(twice * height, upper * upper + lower * lower - used * used)
+    lift = side * height
+    ex, ey = along * ux - lift * uy, along * uy + lift * ux
+    hx, hy = used * ux, used * uy
+    shortfall = abs(distance - used)
+    status = _TOO_CLOSE if distance < inner else _TOO_FAR if distance > span else _REACHED
+    return (
+        rx + ex,
+        ry + ey,
+        rx + hx,
+        ry + hy,
+        angle,
+        distance,
+        used,
+        shortfall,
+        shortfall <= _SQRT_EPS64 * span,
+        1.0,
+        status,
+        math.atan2(ey, ex),
+        math.atan2(hy - ey, hx - ex),
+    )
 
 
 def _kernel(
