@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 
+_FLOAT64 = np.dtype(np.float64)
+
 
 def point(value: object, dim: int) -> tuple[float, ...] | None:
     """``value`` as ``dim`` finite floats if it is a plain float64 point, else None.
@@ -26,7 +28,8 @@ def point(value: object, dim: int) -> tuple[float, ...] | None:
     tuple of float, or None
     """
     if isinstance(value, np.ndarray):
-        if value.shape != (dim,) or value.dtype != np.float64:
+        kind = value.dtype
+        if (kind is not _FLOAT64 and kind != _FLOAT64) or value.shape != (dim,):
             return None
         coords = tuple(value.tolist())
     elif isinstance(value, tuple | list) and len(value) == dim:

@@ -133,42 +133,46 @@ def from_one(cls: type[S], values: Sequence[object], dim: int) -> S:
     Solution2D or Solution3D
         float64 fields, as the vector path gives for float64 input.
     """
-    key = (cls, dim)
-    if key not in _PLANS:
-        _PLANS[key] = _one_limb_plan(cls, dim)
-    float_at, plan = _PLANS[key]
-    # One float buffer for every float result, handed out as views: one numpy call instead of
-    # one per field, which is most of a single limb's cost.
-    buffer = np.array([values[i] for i in float_at])
-    # The frozen dataclass's __init__ sets each field through object.__setattr__; the slot
-    # descriptors' own setters do the same assignment at a fraction of the cost.
-    solution = object.__new__(cls)
-    for (flag, at, width), store in zip(plan, _setters(cls), strict=True):
-        store(
-            solution,
-            np.array(values[at], flag)
-            if flag is not None
-            else buffer[at : at + width]
-            if width
-            else buffer[at, ...],
-        )
-    return solution
+    build = _BUILDERS.get((cls, dim))
+    if build is None:
+        build = _BUILDERS[cls, dim] = _one_limb_builder(cls, dim)
+    return build(values)  # type: ignore[return-value]
 
 
-_SETTERS: dict[type[Solution], tuple[Callable[[object, object], None], ...]] = {}
+_BUILDERS: dict[tuple[type[Solution], int], Callable[[Sequence[object]], Solution]] = {}
+"""One-limb builders by (class, dim), generated on first use (``fields()`` is slow per call)."""
 
 
-def _setters(cls: type[Solution]) -> tuple[Callable[[object, object], None], ...]:
-    """The slot setters of ``cls``'s fields, in field order (cached)."""
-    setters = _SETTERS.get(cls)
-    if setters is None:
-        setters = _SETTERS[cls] = tuple(getattr(cls, f.name).__set__ for f in fields(cls))
-    return setters
+def _one_limb_builder(cls: type[Solution], dim: int) -> Callable[[Sequence[object]], Solution]:
+    """Generate a straight-line function that builds a one-limb ``cls`` from kernel results.
+
+    One float buffer holds every float result, handed out as views (one numpy call instead of
+    one per field); the fields are stored with the slots' own setters, which do what the frozen
+    dataclass's ``__init__`` does (``object.__setattr__`` per field) at a fraction of the cost.
+    A loop over a plan costs about as much again as the stores, hence the generated code.
+    """
+    float_at, plan = _one_limb_plan(cls, dim)
+    names = [f.name for f in fields(cls)]
+    scope: dict[str, object] = {"_new": object.__new__, "_array": np.array, "_cls": cls}
+    lines = [
+        "def build(v):",
+        f"    b = _array(({''.join(f'v[{i}], ' for i in float_at)}))",
+        "    o = _new(_cls)",
+    ]
+    for k, (name, (flag, at, width)) in enumerate(zip(names, plan, strict=True)):
+        scope[f"_set{k}"] = getattr(cls, name).__set__
+        if flag is not None:
+            scope[f"_dtype{k}"] = flag
+            part = f"_array(v[{at}], _dtype{k})"
+        else:
+            part = f"b[{at}:{at + width}]" if width else f"b[{at}, ...]"
+        lines.append(f"    _set{k}(o, {part})")
+    lines.append("    return o")
+    exec("\n".join(lines), scope)  # noqa: S102 - generated from the dataclass's own fields
+    return scope["build"]  # type: ignore[return-value]
 
 
 _Plan = tuple[tuple[int, ...], tuple[tuple[np.dtype | None, int, int], ...]]
-_PLANS: dict[tuple[type[Solution], int], _Plan] = {}
-"""One-limb plans by (class, dim), computed on first use (``fields()`` is slow per call)."""
 
 
 def _one_limb_plan(cls: type[Solution], dim: int) -> _Plan:

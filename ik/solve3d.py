@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import numpy.typing as npt
 
@@ -12,10 +14,13 @@ from ik._limbs import check_limbs, optional
 from ik._ops import SCALAR, Ops, Real
 from ik.reach import reach
 from ik.solution import Solution3D, from_batch, from_one, output_layout
-from ik.status import outcome
+from ik.status import Status, outcome
 from ik.triangle import triangle
 
 _EPS64 = float(np.finfo(np.float64).eps)
+_SQRT_EPS64 = math.sqrt(_EPS64)
+_AXIS_TOL64 = (16.0 * _EPS64) ** 2
+_REACHED, _TOO_FAR, _TOO_CLOSE = int(Status.REACHED), int(Status.TOO_FAR), int(Status.TOO_CLOSE)
 
 
 def solve_3d(
@@ -140,6 +145,10 @@ def _solve_one(
         or not _one_limb.reach_options_valid(upper, lower, s, k)
     ):
         return None
+    if not tau and not s and k == 1.0:
+        plain = _plain_one(r[0], r[1], r[2], t[0], t[1], t[2], upper, lower, p[0], p[1], p[2])
+        if plain is not None:
+            return from_one(Solution3D, plain, 3)
     values = _kernel(
         SCALAR,
         _EPS64,
@@ -159,6 +168,60 @@ def _solve_one(
         None if k == 1.0 else k,  # 1 turns stretch off
     )
     return from_one(Solution3D, values, 3)
+
+
+def _plain_one(
+    rx: float,
+    ry: float,
+    rz: float,
+    tx: float,
+    ty: float,
+    tz: float,
+    upper: float,
+    lower: float,
+    px: float,
+    py: float,
+    pz: float,
+) -> tuple[Real, ...] | None:
+    """``_kernel`` on one limb with twist, softness and stretch off, inlined (the same
+    operations in the same order, so the same results), or None where a fallback applies."""
+    vx, vy, vz = tx - rx, ty - ry, tz - rz
+    distance = math.sqrt(vx * vx + vy * vy + vz * vz)
+    span = upper + lower
+    if distance <= _EPS64 * span:
+        return None
+    inverse = 1.0 / distance
+    ux, uy, uz = vx * inverse, vy * inverse, vz * inverse
+    wx, wy, wz = px - rx, py - ry, pz - rz
+    qx, qy, qz = _reject(ux, uy, uz, wx, wy, wz)
+    qx, qy, qz = _reject(ux, uy, uz, qx, qy, qz)
+    q_len2 = qx * qx + qy * qy + qz * qz
+    if q_len2 <= _AXIS_TOL64 * (wx * wx + wy * wy + wz * wz):
+        return None
+    inverse = 1.0 / math.sqrt(q_len2)
+    bx, by, bz = qx * inverse, qy * inverse, qz * inverse
+    gap = upper - lower
+    inner = max(abs(gap), _EPS64 * span)
+    used = min(max(distance, inner), span)
+    twice = used + used
+    along = (used * used + gap * span) / twice
+    height = math.sqrt((span + used) * (span - used) * (used - gap) * (used + gap)) / twice
+    shortfall = abs(distance - used)
+    return (
+        rx + along * ux + height * bx,
+        ry + along * uy + height * by,
+        rz + along * uz + height * bz,
+        rx + used * ux,
+        ry + used * uy,
+        rz + used * uz,
+        math.atan2(twice * height, upper * upper + lower * lower - used * used),
+        distance,
+        used,
+        shortfall,
+        shortfall <= _SQRT_EPS64 * span,
+        1.0,
+        _TOO_CLOSE if distance < inner else _TOO_FAR if distance > span else _REACHED,
+    )
 
 
 def _kernel(
