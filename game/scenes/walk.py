@@ -23,7 +23,8 @@ from game.scenes.walk_view import WalkView
 from game.trace import limb_record
 from game.world.character import ARMS, LEGS, Crowd
 from game.world.easing import halflife_blend
-from game.world.props import PropHands, load_props
+from game.world.gait import Feet
+from game.world.props import LadderClimb, PropHands, load_props
 from game.world.rig import LIMBS, Rig, load_rig
 from game.world.terrain import Terrain, load_terrain
 
@@ -33,6 +34,7 @@ PROPS_FILE = "props.json"  # optional: an assets folder without it has no props
 START_X = 0.0
 LEG_NAMES = LIMBS[LEGS]
 POINTER_RANGE = 6.0  # metres around the pelvis a hand or pinned foot may be sent
+LADDER_NEAR_M = 1.5  # W this close to the ladder's climbing spot walks there and climbs
 HAND_SWITCH_MARGIN = 0.05  # the reaching hand changes only when the other is this much nearer
 
 
@@ -93,6 +95,7 @@ class WalkSim:
         self.moving = False
         props_path = self.assets_dir / PROPS_FILE
         self.props = PropHands(load_props(props_path, terrain)) if props_path.exists() else None
+        self.ladder = None if self.props is None else LadderClimb(self.props.props.ladder, rig)
 
     # -- assets ------------------------------------------------------------------------
     @property
@@ -125,10 +128,13 @@ class WalkSim:
         if "toggle_hands" in inp.actions:
             self.both_hands = not self.both_hands
         self.pointer = self._clamped_pointer(inp.pointer)
+        if self._climb(inp, dt, timer):
+            return
         self._update_drag(inp)
         self._aim_hands(dt)
         move = float(np.clip(np.nan_to_num(inp.move), -1.0, 1.0))
         move = self._use_props(inp, move, dt)
+        move = self._approach_ladder(inp, move)
         crowd.knee_poles[0] = self.poles_on
         pinned = np.zeros((1, 2), dtype=bool)
         if self.drag_foot is not None and self.pointer is not None:
@@ -148,6 +154,54 @@ class WalkSim:
         self._measure(was_planted, previous_ankles, previous_y)
         self.step_index += 1
         self.time = self.step_index * dt
+
+    def _approach_ladder(self, inp: InputState, move: float) -> float:
+        """W near the ladder walks to its climbing spot, facing it (the climb begins in
+        :meth:`_climb` once both feet are down and the hero has stopped)."""
+        ladder, crowd = self.ladder, self.crowd
+        if ladder is None or inp.climb < 0.5 or self.props is None or self.props.holding >= 0:
+            return move
+        dx = ladder.spot_x - float(crowd.x[0])
+        if abs(dx) > LADDER_NEAR_M:
+            return move
+        if abs(dx) > 0.03:
+            return math.copysign(min(max(abs(dx) / 0.6, 0.12), 1.0), dx)
+        return 0.1 if crowd.facing[0] < 0 else 0.0
+
+    def _climb(self, inp: InputState, dt: float, timer: PhaseTimer) -> bool:
+        """One step on the ladder (True), or False when the gait has this step."""
+        ladder, crowd = self.ladder, self.crowd
+        if ladder is None:
+            return False
+        if not ladder.active:
+            ready = (
+                inp.climb > 0.5
+                and abs(ladder.spot_x - float(crowd.x[0])) <= 0.03
+                and crowd.facing[0] > 0
+                and bool(crowd.feet.planted[0].all())
+                and abs(float(crowd.vx[0])) < 0.05
+                and self.props is not None
+                and self.props.holding < 0
+            )
+            if not ready:
+                return False
+            ladder.mount(crowd.feet.lock[0], crowd.solution.hand[0, ARMS], crowd.pose.pelvis[0])
+        stepped_off = ladder.step(float(np.clip(np.nan_to_num(inp.climb), -1.0, 1.0)), dt)
+        crowd.prev_pose = crowd.pose
+        crowd.pose = ladder.pose(self.rig)
+        crowd.x[0], crowd.y[0] = ladder.pelvis
+        crowd.vx[0] = 0.0
+        crowd.hand_override[0] = False
+        with timer.phase("ik"):
+            solution = crowd.solve()
+        self.counters.record(solution)
+        if stepped_off:
+            ankles = ladder.ground[None]
+            ray_from = ankles + np.array([0.0, self.rig.legs.limb.reach])
+            crowd.feet = Feet.standing(ankles, np.zeros((1, 2)), ray_from)
+        self.step_index += 1
+        self.time = self.step_index * dt
+        return True
 
     def _use_props(self, inp: InputState, move: float, dt: float) -> float:
         """Prop commands, the walk toward an out-of-reach goal, and the props' hands.
@@ -348,7 +402,8 @@ class WalkAutopilot:
 
 class PropTour:
     """Visits each prop in turn: lifts the cup, touches the door knob with the free hand,
-    sets the cup back down on the table. Deterministic (no randomness).
+    sets the cup back down on the table, then walks (runs) to the ladder, climbs to the
+    top and back down and steps off. Deterministic (no randomness).
 
     Chosen by ``SceneConfig.extra["tour"] == "props"``; the tests use it directly.
     """
@@ -362,16 +417,19 @@ class PropTour:
     def __init__(self, sim: WalkSim, config: SceneConfig) -> None:
         self.stage = 0
         self.issued = False
+        self.climbed = False  # reached the top of the ladder
 
     @property
     def done(self) -> bool:
-        """Every stage of the plan has finished."""
-        return self.stage >= len(self.PLAN)
+        """Every prop visited and the hero back on the ground after the ladder."""
+        return self.stage > len(self.PLAN)
 
     def next_input(self, sim: WalkSim) -> InputState:
-        props = sim.props
-        if props is None or self.done:
+        props, ladder = sim.props, sim.ladder
+        if props is None or ladder is None or self.done:
             return InputState()
+        if self.stage == len(self.PLAN):
+            return self._ladder_input(sim, ladder)
         if self.issued and props.goal is None and props.phase == "":
             self.stage += 1
             self.issued = False
@@ -381,6 +439,17 @@ class PropTour:
         action, key, value = self.PLAN[self.stage]
         self.issued = True
         return InputState(actions=(action,), values={key: value})
+
+    def _ladder_input(self, sim: WalkSim, ladder: LadderClimb) -> InputState:
+        if not ladder.active:
+            if self.climbed:
+                self.stage += 1
+                return InputState()
+            far = float(sim.crowd.x[0]) < ladder.spot_x - LADDER_NEAR_M + 0.3
+            return InputState(move=1.0 if far else 0.0, run=far, climb=0.0 if far else 1.0)
+        at_top = ladder.moving < 0 and not ladder.can_climb(1)
+        self.climbed = self.climbed or at_top
+        return InputState(climb=-1.0 if self.climbed else 1.0)
 
 
 def walk_autopilot(sim: WalkSim, config: SceneConfig) -> WalkAutopilot | PropTour:
@@ -402,6 +471,7 @@ SCENE = SceneSpec(
         ("K", "knee pole hints on/off (off: knees flip, counted)"),
         ("click the knob / cup", "walk there and reach with the nearer hand (lifts the cup)"),
         ("click while holding", "set the cup down there (table top or floor)"),
+        ("W / S at the ladder", "walk to it and climb up / down, one limb at a time"),
     ),
     create=WalkSim,
     view=WalkView,

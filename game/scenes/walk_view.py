@@ -99,6 +99,7 @@ class WalkView:
             pointer=(float(pointer[0]), float(pointer[1])),
             pointer_down=self._dragging is not None,
             move=float(right) - float(left),
+            climb=float("w" in keys) - float("s" in keys),
             run="shift" in keys,
             actions=tuple(actions),
             values=values,

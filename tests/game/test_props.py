@@ -25,7 +25,7 @@ from game.world.terrain import load_terrain
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 DT = 1.0 / 60.0
-TOUR_STEPS = 1500
+TOUR_STEPS = 2900
 
 
 @dataclass
@@ -38,6 +38,9 @@ class Tour:
     goal: list[str | None]
     phase: list[str]
     hand: np.ndarray  # (T,) arm engaged by the current goal or −1
+    on_ladder: np.ndarray  # (T,) bool
+    rung: np.ndarray  # (T, 4) each limb's rung (LIMBS order), −1 free / ground
+    moving: np.ndarray  # (T,) the limb moving on the ladder or −1
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +51,7 @@ def tour() -> Tour:
     assert isinstance(pilot, PropTour)
     timer = PhaseTimer()
     rows, cup, holding, goal, phase, hand = [], [], [], [], [], []
+    on_ladder, rung, moving = [], [], []
     for _ in range(TOUR_STEPS):
         sim.step(pilot.next_input(sim), DT, timer)
         rows.append(sim.trace_characters()[0])
@@ -57,7 +61,23 @@ def tour() -> Tour:
         goal.append(sim.props.goal)
         phase.append(sim.props.phase)
         hand.append(sim.props.hand)
-    return Tour(sim, pilot, rows, np.array(cup), np.array(holding), goal, phase, np.array(hand))
+        assert sim.ladder is not None
+        on_ladder.append(sim.ladder.active)
+        rung.append(sim.ladder.rung.copy())
+        moving.append(sim.ladder.moving)
+    return Tour(
+        sim,
+        pilot,
+        rows,
+        np.array(cup),
+        np.array(holding),
+        goal,
+        phase,
+        np.array(hand),
+        np.array(on_ladder),
+        np.array(rung),
+        np.array(moving),
+    )
 
 
 def _limb(rows: list[dict], key: str) -> np.ndarray:
@@ -163,3 +183,48 @@ def test_walking_keys_cancel_a_goal_but_keep_the_cup() -> None:
     assert sim.props is not None and sim.props.goal == "cup"
     sim.step(InputState(move=-1.0), DT, timer)
     assert sim.props.goal is None
+
+
+def test_the_tour_climbs_to_the_top_and_steps_off_at_the_bottom(tour: Tour) -> None:
+    assert tour.sim.ladder is not None
+    top = tour.sim.ladder.top
+    assert tour.on_ladder.any() and not tour.on_ladder[-1]
+    assert tour.rung[tour.on_ladder, :2].max() == top
+    # back in the gait, both feet planted on the ground next to the ladder
+    last = tour.rows[-1]["limbs"]
+    assert all(last[name]["planted"] for name in LIMBS[2:])
+
+
+def test_gripping_hands_and_standing_feet_sit_on_their_rungs(tour: Tour) -> None:
+    assert tour.sim.ladder is not None
+    ladder = tour.sim.ladder.ladder
+    ankle = tour.sim.rig.legs.ankle_height
+    ends = _limb(tour.rows, "end")
+    checked = 0
+    for t in np.nonzero(tour.on_ladder)[0]:
+        for limb in range(4):
+            rung = tour.rung[t, limb]
+            if rung < 0 or limb == tour.moving[t]:
+                continue
+            if limb < 2:
+                want = np.array([ladder.x, ladder.rungs[rung]])
+            else:
+                want = np.array([ladder.x - 0.08, ladder.rungs[rung] + ankle])
+            assert np.hypot(*(ends[t, limb] - want)) <= 0.005, (t, limb)
+            checked += 1
+    assert checked > 1000
+
+
+def test_one_limb_moves_at_a_time_on_the_ladder(tour: Tour) -> None:
+    ends = _limb(tour.rows, "end")
+    steps = np.nonzero(tour.on_ladder[1:] & tour.on_ladder[:-1])[0] + 1
+    moved_limbs = set()
+    for t in steps:
+        held = tour.rung[t] >= 0
+        held[2:] = True  # feet on the ground beside the ladder stay put too
+        still = held & (np.arange(4) != tour.moving[t]) & (np.arange(4) != tour.moving[t - 1])
+        shift = np.hypot(*np.moveaxis(ends[t] - ends[t - 1], -1, 0))
+        assert (shift[still] < 1e-5).all(), t
+        if tour.moving[t] >= 0:
+            moved_limbs.add(int(tour.moving[t]))
+    assert moved_limbs == {0, 1, 2, 3}
