@@ -23,7 +23,7 @@ from game.world.rig import LIMBS
 
 if TYPE_CHECKING:
     from game.scenes.walk import WalkSim
-    from game.world.props import PropHands
+    from game.world.props import LadderClimb, PropHands
 
 VIEW_HEIGHT_M = 3.7  # world metres shown top to bottom
 CAMERA_HALFLIFE = 0.35  # seconds
@@ -59,6 +59,12 @@ class WalkView:
         """The hero's props, if any (the crowd view reuses this class on a sim without)."""
         props: PropHands | None = getattr(self.sim, "props", None)
         return props
+
+    @property
+    def _climbing(self) -> LadderClimb | None:
+        """The hero's ladder state while on the ladder, else None."""
+        ladder: LadderClimb | None = getattr(self.sim, "ladder", None)
+        return ladder if ladder is not None and ladder.active else None
 
     # -- layout and input --------------------------------------------------------------
     def layout(self, size: tuple[int, int]) -> None:
@@ -358,9 +364,12 @@ class WalkView:
         crowd = sim.crowd
         feet = crowd.feet
         states = []
+        climbing = self._climbing
         for side, label in ((0, "L"), (1, "R")):
             state = (
-                "pinned"
+                _rung_label(climbing, LEGS.start + side)
+                if climbing is not None
+                else "pinned"
                 if feet.pinned[0, side]
                 else "planted"
                 if feet.planted[0, side]
@@ -415,6 +424,17 @@ class WalkView:
             )
 
     def _draw_feet_overlay(self, pen: WorldPen, pose: PoseInputs) -> None:
+        climbing = self._climbing
+        if climbing is not None:
+            # on the ladder every limb's state is its rung (the gait's plant states rest)
+            for limb, name in enumerate(LIMBS):
+                end = pose.targets[0, limb]
+                color = PALETTE["warn"] if limb == climbing.moving else PALETTE["ok"]
+                text = f"{name}: {_rung_label(climbing, limb)}"
+                left = limb % 2 == 0  # left limbs labelled on the left, right on the right
+                offset = (-14.0 if left else 14.0, -8.0 if limb < LEGS.start else 8.0)
+                pen.text(end, text, color, 15, "midright" if left else "midleft", offset)
+            return
         crowd = self.sim.crowd
         feet = crowd.feet
         legs = self.sim.rig.legs
@@ -437,3 +457,13 @@ class WalkView:
         ideal = pose.pelvis[0] * np.array([1.0, 0.0])
         ground = float(self.sim.terrain.height_at(ideal[0]))
         pen.line((ideal[0], ground - 0.05), (ideal[0], ground + 0.05), PALETTE["accent"], 2)
+
+
+def _rung_label(climbing: LadderClimb, limb: int) -> str:
+    """``rung 3`` (counted from 1 at the bottom), ``moving``, or ``ground`` / ``free``."""
+    if limb == climbing.moving:
+        return "moving"
+    rung = int(climbing.rung[limb])
+    if rung >= 0:
+        return f"rung {rung + 1}"
+    return "free" if limb < LEGS.start else "ground"
