@@ -198,7 +198,9 @@ class WalkSim:
         if stepped_off:
             ankles = ladder.ground[None]
             ray_from = ankles + np.array([0.0, self.rig.legs.limb.reach])
+            steps = crowd.feet.steps.copy()  # the step count carries on past the ladder
             crowd.feet = Feet.standing(ankles, np.zeros((1, 2)), ray_from)
+            crowd.feet.steps = steps
         self.step_index += 1
         self.time = self.step_index * dt
         return True
@@ -365,7 +367,8 @@ def character_records(crowd: Crowd) -> list[dict[str, Any]]:
 
 
 class WalkAutopilot:
-    """Walks the whole course and back (running the long stretches), sweeping the pointer.
+    """Walks the whole course and back (running the long stretches), sweeping the pointer;
+    after the first round trip it runs the :class:`PropTour` once, then walks on.
 
     The pointer circles in front of the chest, in and out of the hands' reach; the hand
     mode toggles now and then. Deterministic: the seed only shifts the sweep's phase.
@@ -373,7 +376,10 @@ class WalkAutopilot:
 
     def __init__(self, sim: WalkSim, config: SceneConfig) -> None:
         rng = np.random.default_rng(config.seed)
+        self.config = config
         self.dt = config.dt
+        self.tour: PropTour | None = None
+        self.toured = False
         self.phase = float(rng.uniform(0.0, 2.0 * math.pi))
         self.direction = 1.0
         self.run_from = 17.0  # beyond the stairs, the outbound leg runs
@@ -381,12 +387,21 @@ class WalkAutopilot:
         self.turn_at = (lo + 1.5, hi - 1.6)
 
     def next_input(self, sim: WalkSim) -> InputState:
+        if self.tour is not None:
+            if not self.tour.done:
+                return self.tour.next_input(sim)
+            self.tour = None
         t = sim.step_index * self.dt
         x = float(sim.crowd.x[0])
         if self.direction > 0 and x > self.turn_at[1]:
             self.direction = -1.0
         elif self.direction < 0 and x < self.turn_at[0]:
             self.direction = 1.0
+            if not self.toured and sim.props is not None:
+                # after the first round trip, one visit to every prop, then the course again
+                self.toured = True
+                self.tour = PropTour(sim, self.config)
+                return self.tour.next_input(sim)
         run = x > self.run_from if self.direction > 0 else x < self.run_from + 2.0
         chest = sim.crowd.pose.chest[0]
         # radius 0.25 … 1.15 m from the chest: inside and beyond the 0.58 m arm reach

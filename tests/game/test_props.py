@@ -228,3 +228,21 @@ def test_one_limb_moves_at_a_time_on_the_ladder(tour: Tour) -> None:
         if tour.moving[t] >= 0:
             moved_limbs.add(int(tour.moving[t]))
     assert moved_limbs == {0, 1, 2, 3}
+
+
+def test_the_default_autopilot_tours_the_props_after_its_first_round_trip() -> None:
+    config = SceneConfig(dt=DT)
+    sim = WalkSim(config)
+    pilot = WalkAutopilot(sim, config)
+    timer = PhaseTimer()
+    steps_at_mount = None
+    for _ in range(5600):
+        sim.step(pilot.next_input(sim), DT, timer)
+        assert sim.ladder is not None
+        if sim.ladder.active and steps_at_mount is None:
+            steps_at_mount = int(sim.crowd.feet.steps.sum())
+    assert sim.props is not None and sim.props.reaches == 3
+    assert sim.ladder.moves > 20 and not sim.ladder.active
+    assert steps_at_mount is not None and int(sim.crowd.feet.steps.sum()) >= steps_at_mount
+    feet = sim.stats_sections()["feet"]
+    assert feet["knee_flips"] == 0 and sim.counters.nan == 0
