@@ -135,12 +135,10 @@ class WalkView:
         self._draw_grid(pen)
         self._draw_ground(pen)
         self._draw_props(pen)
-        held = self._prop_hands is not None and self._prop_hands.holding >= 0
-        if not held:
+        hands = self._prop_hands
+        if hands is not None and hands.holding < 0:
             self._draw_cup(pen, sol)
         self._draw_character(pen, pose, sol)
-        if held:
-            self._draw_cup(pen, sol)
         if self.sim.pointer is not None and self.sim.reaching.any():
             pen.cross(self.sim.pointer, 7, PALETTE["accent"], 2)
         self._draw_hud(canvas)
@@ -285,6 +283,9 @@ class WalkView:
             limb(ARMS.start + side, ARM_WIDTHS_M, colors.shirt, side)
             hand = sol.hand[0, ARMS.start + side]
             pen.disc(hand, 0.05 * scale, shade(colors.skin, side))
+            held = self._prop_hands
+            if held is not None and held.holding == side:
+                self._draw_cup(pen, sol)  # in front of its own hand, behind the near arm
 
         def leg(side: int) -> None:
             limb(LEGS.start + side, LEG_WIDTHS_M, colors.trousers, side)
