@@ -25,11 +25,12 @@ from game.ik_counters import IkCounters
 from game.input_state import InputState
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig, SceneSpec
+from game.scenes.character_assets import CharacterAssets, load_character_assets
 from game.scenes.crowd_view import CrowdView
-from game.scenes.walk import RIG_FILE, START_X, TERRAIN_FILE, character_records
+from game.scenes.walk import START_X, character_records
 from game.world.character import Crowd
-from game.world.rig import LIMBS, Rig, load_rig
-from game.world.terrain import Terrain, load_terrain
+from game.world.rig import LIMBS
+from game.world.terrain import Terrain
 
 DEFAULT_CHARACTERS = 200
 CHARACTERS_STEP = 50  # what + / − add or remove
@@ -44,7 +45,7 @@ MAX_START_DELAY = 1.2  # seconds; staggers the first steps so the gait phases di
 _PARAMETERS = 5  # uniform draws per character (see CrowdSim._parameters)
 
 
-class CrowdSim:
+class CrowdSim(CharacterAssets):
     """N characters walking the terrain; the hero is character 0."""
 
     def __init__(self, config: SceneConfig) -> None:
@@ -54,7 +55,7 @@ class CrowdSim:
         self.time = 0.0
         self.counters = IkCounters()
         self.assets_dir = Path(config.assets_dir)
-        rig, terrain = self._load_assets()
+        rig, terrain = load_character_assets(self.assets_dir)
         count = max(int(config.characters or DEFAULT_CHARACTERS), 1)
         x, facing = self._layout(terrain, self._parameters(count))
         self.crowd = Crowd(rig, terrain, x, facing)
@@ -96,29 +97,6 @@ class CrowdSim:
     def character_count(self) -> int:
         """N, the number of characters."""
         return self.crowd.count
-
-    # -- assets ------------------------------------------------------------------------
-    @property
-    def rig(self) -> Rig:
-        return self.crowd.rig
-
-    @property
-    def terrain(self) -> Terrain:
-        return self.crowd.terrain
-
-    def _load_assets(self) -> tuple[Rig, Terrain]:
-        return (
-            load_rig(self.assets_dir / RIG_FILE),
-            load_terrain(self.assets_dir / TERRAIN_FILE),
-        )
-
-    def apply_assets(self, rig: Rig, terrain: Terrain) -> None:
-        """Use a new rig and terrain from the next step on (feet are set down afresh)."""
-        self.crowd.apply_assets(rig, terrain)
-
-    def reload_assets(self) -> None:
-        """Re-read both files; a bad file raises before anything changes."""
-        self.apply_assets(*self._load_assets())
 
     def resize(self, count: int) -> None:
         """Change N: the first characters carry on, newcomers stand at their seeded spots."""

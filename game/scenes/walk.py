@@ -19,17 +19,15 @@ from game.ik_counters import IkCounters
 from game.input_state import InputState
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig, SceneSpec
+from game.scenes.character_assets import CharacterAssets, load_character_assets
 from game.scenes.walk_view import WalkView
 from game.trace import limb_record
 from game.world.character import ARMS, LEGS, Crowd
 from game.world.easing import halflife_blend
 from game.world.gait import Feet
 from game.world.props import LadderClimb, PropHands, load_props
-from game.world.rig import LIMBS, Rig, load_rig
-from game.world.terrain import Terrain, load_terrain
+from game.world.rig import LIMBS
 
-RIG_FILE = "rig.json"
-TERRAIN_FILE = "terrain.json"
 PROPS_FILE = "props.json"  # optional: an assets folder without it has no props
 START_X = 0.0
 LEG_NAMES = LIMBS[LEGS]
@@ -75,7 +73,7 @@ class FeetMeter:
         self.max_pelvis_step_m = max(self.max_pelvis_step_m, abs(float(pelvis_step)))
 
 
-class WalkSim:
+class WalkSim(CharacterAssets):
     """The hero on the terrain: gait, reaching hands, foot drag, pole toggle, feet stats."""
 
     def __init__(self, config: SceneConfig) -> None:
@@ -84,7 +82,7 @@ class WalkSim:
         self.time = 0.0
         self.counters = IkCounters()
         self.assets_dir = Path(config.assets_dir)
-        rig, terrain = self._load_assets()
+        rig, terrain = load_character_assets(self.assets_dir)
         self.crowd = Crowd(rig, terrain, [START_X], [1.0])
         self.poles_on = True
         self.both_hands = True
@@ -98,27 +96,15 @@ class WalkSim:
         self.ladder = None if self.props is None else LadderClimb(self.props.props.ladder, rig)
 
     # -- assets ------------------------------------------------------------------------
-    @property
-    def rig(self) -> Rig:
-        return self.crowd.rig
-
-    @property
-    def terrain(self) -> Terrain:
-        return self.crowd.terrain
-
-    def _load_assets(self) -> tuple[Rig, Terrain]:
-        return (
-            load_rig(self.assets_dir / RIG_FILE),
-            load_terrain(self.assets_dir / TERRAIN_FILE),
-        )
-
-    def apply_assets(self, rig: Rig, terrain: Terrain) -> None:
-        """Use a new rig and terrain from the next step on (feet are set down afresh)."""
-        self.crowd.apply_assets(rig, terrain)
-
     def reload_assets(self) -> None:
-        """Re-read both files; a bad file raises before anything changes."""
-        self.apply_assets(*self._load_assets())
+        """Re-read the rig, the terrain and the props (checked against the new terrain);
+        a bad file raises before anything changes."""
+        rig, terrain = load_character_assets(self.assets_dir)
+        props_path = self.assets_dir / PROPS_FILE
+        props = load_props(props_path, terrain) if props_path.exists() else None
+        self.apply_assets(rig, terrain)
+        self.props = None if props is None else PropHands(props)  # a held cup is set back
+        self.ladder = None if props is None else LadderClimb(props.ladder, rig)
 
     # -- one step ----------------------------------------------------------------------
     def step(self, inp: InputState, dt: float, timer: PhaseTimer) -> None:

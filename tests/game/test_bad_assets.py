@@ -1,5 +1,5 @@
 """A bad asset names the file, the key and what was expected: exit 1 at startup, and F5
-while running keeps the last good rig and terrain."""
+while running keeps the last good rig, terrain and props."""
 
 from __future__ import annotations
 
@@ -58,6 +58,9 @@ BAD_EDITS: list[tuple[str, Callable[[Any], Any] | str, tuple[str, ...]]] = [
     ("rig.json", _set("colors.shirt", "plaid"), ("rig.json", "colors.shirt", "plaid")),
     ("terrain.json", _swap_points, ("terrain.json", "points", "function of x")),
     ("terrain.json", _drop("points"), ("terrain.json", "points")),
+    ("props.json", _drop("cup.x"), ("props.json", "cup.x", "missing")),
+    ("props.json", _set("ladder.rung_spacing", -1), ("props.json", "ladder.rung_spacing", "-1")),
+    ("props.json", _set("table.x", 9.0), ("props.json", "table.x", "flat ground")),
 ]
 
 
@@ -122,10 +125,11 @@ def test_f5_with_a_bad_edit_shows_it_and_keeps_the_last_good_assets(
     try:
         for _ in range(30):
             app.run_frame(config.dt)
-        rig, terrain, x = app.scene.sim.rig, app.scene.sim.terrain, app.scene.sim.crowd.x.copy()
+        sim = app.scene.sim
+        rig, terrain, props, x = sim.rig, sim.terrain, sim.props, sim.crowd.x.copy()
         _break(assets, name, edit)
         app.reload_assets()
-        assert app.scene.sim.rig is rig and app.scene.sim.terrain is terrain
+        assert sim.rig is rig and sim.terrain is terrain and sim.props is props
         assert (app.scene.sim.crowd.x == x).all()  # the game state was not touched
         for fragment in fragments:
             assert fragment in app.message
@@ -133,9 +137,11 @@ def test_f5_with_a_bad_edit_shows_it_and_keeps_the_last_good_assets(
             app.run_frame(config.dt)  # and the game carries on with the old assets
         shutil.copy(ASSETS_DIR / name, assets / name)
         _edit(assets / "rig.json", _set("legs.upper", 0.47))
+        _edit(assets / "props.json", _set("cup.x", 2.3))
         app.reload_assets()
         assert app.message == "assets reloaded"
-        assert app.scene.sim.rig.legs.limb.upper == pytest.approx(0.47)
+        assert sim.rig.legs.limb.upper == pytest.approx(0.47)
+        assert sim.props is not None and sim.props.props.cup.home[0] == pytest.approx(2.3)
     finally:
         app.close()
         pygame.display.quit()

@@ -1,0 +1,46 @@
+"""The rig and terrain files a character scene reads, and their F5 reload.
+
+Shared by the walk and crowd scenes: both hold a :class:`~game.world.character.Crowd` and
+read ``rig.json`` and ``terrain.json`` from the scene's assets folder. A reload reads and
+validates every file first and applies them only then, so a bad edit raises
+:class:`~game.assets.AssetError` with the simulation untouched (the last good state stays).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from game.world.character import Crowd
+from game.world.rig import Rig, load_rig
+from game.world.terrain import Terrain, load_terrain
+
+RIG_FILE = "rig.json"
+TERRAIN_FILE = "terrain.json"
+
+
+def load_character_assets(assets_dir: Path) -> tuple[Rig, Terrain]:
+    """Read and validate ``rig.json`` and ``terrain.json`` from ``assets_dir``."""
+    return load_rig(assets_dir / RIG_FILE), load_terrain(assets_dir / TERRAIN_FILE)
+
+
+class CharacterAssets:
+    """Mixin: ``rig``/``terrain`` of ``self.crowd``, and reloading them from ``assets_dir``."""
+
+    assets_dir: Path
+    crowd: Crowd
+
+    @property
+    def rig(self) -> Rig:
+        return self.crowd.rig
+
+    @property
+    def terrain(self) -> Terrain:
+        return self.crowd.terrain
+
+    def apply_assets(self, rig: Rig, terrain: Terrain) -> None:
+        """Use a new rig and terrain from the next step on (feet are set down afresh)."""
+        self.crowd.apply_assets(rig, terrain)
+
+    def reload_assets(self) -> None:
+        """Re-read both files; a bad file raises before anything changes."""
+        self.apply_assets(*load_character_assets(self.assets_dir))
