@@ -39,6 +39,15 @@ class Camera2D:
         out[..., 1] = oy - (p[..., 1] - self.center_w[1]) * self.scale  # the one y-flip
         return out
 
+    def point_to_screen(self, x_w: float, y_w: float) -> tuple[float, float]:
+        """One world point to pixels, in plain floats (no numpy call for a single point)."""
+        left, top, width, height = self.viewport
+        cx, cy = self.center_w
+        return (
+            left + width / 2.0 + (x_w - cx) * self.scale,
+            top + height / 2.0 - (y_w - cy) * self.scale,  # the same y-flip as to_screen
+        )
+
     def to_world(self, points_px: ArrayLike) -> NDArray[np.float64]:
         """Pixels, shape ``(..., 2)``, to world points, shape ``(..., 2)``."""
         p = np.asarray(points_px, dtype=float)

@@ -7,8 +7,9 @@ same sense as world angles (y-up), so world angles pass through unchanged.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -89,9 +90,9 @@ class WorldPen:
         self.camera = camera
 
     def px(self, p_w: ArrayLike) -> tuple[float, float]:
-        """One world point in pixels."""
-        x, y = self.camera.to_screen(p_w)
-        return float(x), float(y)
+        """One world point in pixels (scalar maths: a numpy call per point costs ~5 µs)."""
+        x, y = cast("Sequence[float]", p_w)
+        return self.camera.point_to_screen(float(x), float(y))
 
     def line(self, a_w: ArrayLike, b_w: ArrayLike, color: Color, width: int = 1) -> None:
         self.canvas.line(self.px(a_w), self.px(b_w), color, width)
@@ -159,20 +160,24 @@ class WorldPen:
         outline: Color | None = None,
     ) -> None:
         """A tapered capsule from ``a`` (width ``width_a_px``) to ``b``."""
-        a = np.array(self.px(a_w))
-        b = np.array(self.px(b_w))
-        along = b - a
-        length = float(np.hypot(*along))
+        ax, ay = self.px(a_w)
+        bx, by = self.px(b_w)
+        length = math.hypot(bx - ax, by - ay)
         ra, rb = width_a_px / 2.0, width_b_px / 2.0
         if length > 1e-6:
-            normal = np.array([-along[1], along[0]]) / length
-            quad = np.array([a + normal * ra, b + normal * rb, b - normal * rb, a - normal * ra])
+            nx, ny = -(by - ay) / length, (bx - ax) / length  # unit normal of a -> b
+            quad = (
+                (ax + nx * ra, ay + ny * ra),
+                (bx + nx * rb, by + ny * rb),
+                (bx - nx * rb, by - ny * rb),
+                (ax - nx * ra, ay - ny * ra),
+            )
             self.canvas.polygon(quad, color)
             if outline is not None:
-                self.canvas.line(tuple(quad[0]), tuple(quad[1]), outline, 1)
-                self.canvas.line(tuple(quad[2]), tuple(quad[3]), outline, 1)
-        self.canvas.circle(tuple(a), ra, color)
-        self.canvas.circle(tuple(b), rb, color)
+                self.canvas.line(quad[0], quad[1], outline, 1)
+                self.canvas.line(quad[2], quad[3], outline, 1)
+        self.canvas.circle((ax, ay), ra, color)
+        self.canvas.circle((bx, by), rb, color)
 
     def text(
         self,

@@ -24,15 +24,26 @@ def _clamp(p: Point) -> tuple[float, float]:
 
 
 def _finite(points: ArrayLike) -> np.ndarray:
-    return np.clip(np.nan_to_num(np.asarray(points, dtype=float)), -_PX_LIMIT, _PX_LIMIT)
+    """Pixel coordinates SDL can take: NaN to 0, everything within ±``_PX_LIMIT``."""
+    pts = np.asarray(points, dtype=float)
+    if pts.size and abs(pts).max() <= _PX_LIMIT:  # the common case: one check, no copies
+        return pts  # (NaN fails the comparison, so it takes the slow path below)
+    return np.clip(np.nan_to_num(pts), -_PX_LIMIT, _PX_LIMIT)
+
+
+# Rendered texts and translucent panels are kept (most HUD strings repeat every frame; a
+# render costs ~10 µs, a new alpha surface ~30 µs); the caches are emptied when this full.
+_CACHE_LIMIT = 512
 
 
 class PygameCanvas:
-    """Draws on a pygame surface; fonts are cached by size."""
+    """Draws on a pygame surface; fonts, rendered texts and panel surfaces are cached."""
 
     def __init__(self, surface: pygame.Surface) -> None:
         self.surface = surface
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+        self._texts: dict[tuple[str, tuple[int, ...], int, bool], pygame.Surface] = {}
+        self._panels: dict[tuple[int, int, tuple[int, ...], int], pygame.Surface] = {}
 
     @property
     def size(self) -> tuple[int, int]:
@@ -99,8 +110,14 @@ class PygameCanvas:
         r = pygame.Rect(*rect)
         if r.width <= 0 or r.height <= 0:
             return
-        overlay = pygame.Surface(r.size, pygame.SRCALPHA)
-        overlay.fill((*color, alpha))
+        key = (r.width, r.height, tuple(color), alpha)
+        overlay = self._panels.get(key)
+        if overlay is None:
+            if len(self._panels) >= _CACHE_LIMIT:
+                self._panels.clear()
+            overlay = pygame.Surface(r.size, pygame.SRCALPHA)
+            overlay.fill((*color, alpha))
+            self._panels[key] = overlay
         self.surface.blit(overlay, r.topleft)
 
     def text(
@@ -112,7 +129,13 @@ class PygameCanvas:
         anchor: str = "topleft",
         bold: bool = False,
     ) -> tuple[int, int]:
-        image = self._font(size, bold).render(text, True, color)
+        key = (text, tuple(color), size, bold)
+        image = self._texts.get(key)
+        if image is None:
+            if len(self._texts) >= _CACHE_LIMIT:
+                self._texts.clear()
+            image = self._font(size, bold).render(text, True, color)
+            self._texts[key] = image
         rect = image.get_rect()
         setattr(rect, anchor, (round(pos[0]), round(pos[1])))
         self.surface.blit(image, rect)

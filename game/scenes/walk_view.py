@@ -52,6 +52,10 @@ class WalkView:
         self._camera_time: float | None = None
         self._dragging: str | None = None
         self._frame: tuple[tuple[int, float], PoseInputs, Any] | None = None
+        # the sky's bands for one viewport: (viewport, [(rect, colour), ...])
+        self._sky_bands: (
+            tuple[tuple[int, int, int, int], list[tuple[tuple[float, ...], Color]]] | None
+        ) = None
         self.layout((1280, 720))
 
     @property
@@ -161,10 +165,17 @@ class WalkView:
 
     def _draw_sky(self, canvas: Canvas) -> None:
         left, top, width, height = self.camera.viewport
-        band = height / SKY_BANDS
-        for i in range(SKY_BANDS):
-            color = mix(SKY_TOP, SKY_HORIZON, i / (SKY_BANDS - 1))
-            canvas.rect((left, top + i * band, width, band + 1), color)
+        if self._sky_bands is None or self._sky_bands[0] != self.camera.viewport:
+            band = height / SKY_BANDS
+            self._sky_bands = (
+                self.camera.viewport,
+                [
+                    ((left, top + i * band, width, band + 1), mix(SKY_TOP, SKY_HORIZON, t))
+                    for i, t in enumerate(np.linspace(0.0, 1.0, SKY_BANDS).tolist())
+                ],
+            )
+        for rect, color in self._sky_bands[1]:
+            canvas.rect(rect, color)
         cx = self.camera.center_w[0] * self.camera.scale
         horizon = top + height * 0.62
         xs = np.linspace(left, left + width, 64)
@@ -178,14 +189,28 @@ class WalkView:
             canvas.polygon(np.concatenate([outline, bottom]), color)
 
     def _draw_grid(self, pen: WorldPen) -> None:
+        """One-metre grid lines, axis-aligned so aliased lines are crisp: one batched call."""
         x0, x1 = self.camera.visible_x_range()
         cy = self.camera.center_w[1]
         half = VIEW_HEIGHT_M
-        color = mix(SKY_HORIZON, PALETTE["grid_major"], 0.35)
-        for x in range(math.floor(x0), math.ceil(x1) + 1):
-            pen.line((x, cy - half), (x, cy + half), color, 1)
-        for y in range(math.floor(cy - half), math.ceil(cy + half) + 1):
-            pen.line((x0, y), (x1, y), color, 1)
+        columns = np.arange(math.floor(x0), math.ceil(x1) + 1, dtype=float)
+        rows = np.arange(math.floor(cy - half), math.ceil(cy + half) + 1, dtype=float)
+        vertical = np.stack(
+            [
+                np.stack([columns, np.full_like(columns, cy - half)], -1),
+                np.stack([columns, np.full_like(columns, cy + half)], -1),
+            ],
+            axis=1,
+        )
+        horizontal = np.stack(
+            [
+                np.stack([np.full_like(rows, x0), rows], -1),
+                np.stack([np.full_like(rows, x1), rows], -1),
+            ],
+            axis=1,
+        )
+        segments = self.camera.to_screen(np.concatenate([vertical, horizontal]))
+        pen.canvas.segments(segments, mix(SKY_HORIZON, PALETTE["grid_major"], 0.35), 1)
 
     def _draw_ground(self, pen: WorldPen) -> None:
         terrain = self.sim.terrain

@@ -1,0 +1,69 @@
+"""The drawing layer's fast paths agree with the straightforward ones."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pygame
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from game.camera import Camera2D
+from game.canvas import WorldPen
+from game.pygame_canvas import _CACHE_LIMIT, _PX_LIMIT, PygameCanvas, _finite
+
+coord = st.floats(-1e4, 1e4, allow_nan=False)
+
+
+@given(coord, coord, coord, coord, st.floats(1.0, 500.0))
+def test_scalar_point_to_screen_matches_the_array_transform(
+    x: float, y: float, cx: float, cy: float, scale: float
+) -> None:
+    camera = Camera2D(center_w=(cx, cy), scale=scale, viewport=(10, 20, 800, 450))
+    fast = camera.point_to_screen(x, y)
+    slow = camera.to_screen(np.array([x, y]))
+    assert fast == pytest.approx(tuple(slow), rel=1e-12, abs=1e-6)
+    back = camera.to_world(np.array(fast))
+    assert back == pytest.approx([x, y], rel=1e-9, abs=1e-6)
+
+
+def test_world_pen_px_takes_tuples_lists_and_arrays() -> None:
+    pen = WorldPen(None, Camera2D(center_w=(1.0, 2.0), scale=100.0))  # type: ignore[arg-type]
+    expected = (640.0 + 100.0, 360.0 - 100.0)
+    assert pen.px((2.0, 3.0)) == expected
+    assert pen.px([2, 3]) == expected
+    assert pen.px(np.array([2.0, 3.0])) == expected
+
+
+def test_finite_passes_ordinary_pixels_through_and_sanitises_the_rest() -> None:
+    ordinary = np.array([[0.0, 5.0], [-300.0, 1e4]])
+    assert _finite(ordinary) is ordinary  # no copy in the common case
+    wild = _finite([[math.nan, math.inf], [-math.inf, 1e30]])
+    assert np.isfinite(wild).all()
+    assert wild.tolist() == [[0.0, _PX_LIMIT], [-_PX_LIMIT, _PX_LIMIT]]
+    assert _finite(np.empty((0, 2))).shape == (0, 2)
+
+
+@pytest.fixture
+def canvas() -> PygameCanvas:
+    pygame.font.init()
+    return PygameCanvas(pygame.Surface((200, 100)))
+
+
+def test_cached_text_is_drawn_in_its_own_colour(canvas: PygameCanvas) -> None:
+    canvas.text((10, 10), "Hi", (255, 0, 0), 30)
+    canvas.text((100, 10), "Hi", (0, 255, 0), 30)  # same text, another colour: not the red one
+    red = [canvas.surface.get_at((x, y))[:3] for x in range(10, 40) for y in range(10, 40)]
+    green = [canvas.surface.get_at((x, y))[:3] for x in range(100, 130) for y in range(10, 40)]
+    assert (255, 0, 0) in red and (0, 255, 0) in green
+    assert (0, 255, 0) not in red and (255, 0, 0) not in green
+
+
+def test_text_and_panel_caches_stay_bounded(canvas: PygameCanvas) -> None:
+    for i in range(_CACHE_LIMIT + 50):
+        canvas.text((0, 0), f"{i} fps", (200, 200, 200), 14)
+        canvas.panel((0, 0, 10 + i % 90, 10), (20, 20, 20), 100 + i % 100)
+    assert len(canvas._texts) <= _CACHE_LIMIT
+    assert len(canvas._panels) <= _CACHE_LIMIT
