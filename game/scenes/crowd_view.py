@@ -92,17 +92,33 @@ class CrowdView(WalkView):
         self._draw_character(pen, pose, sol)
         self._draw_hud(canvas)
 
-    def _tint_palettes(self) -> list[tuple[Color, Color, Color, Color]]:
-        """Per tint: far limbs, trousers, shirt, skin (blended toward the sky for depth)."""
+    def _tint_palettes(self) -> list[tuple[Color, Color, Color, Color, Color]]:
+        """Per tint: far limbs, trousers, shirt, skin, shoes (blended toward the sky for
+        depth; the legs a little less, so the crowd reads as standing on the ground)."""
         colors = self.sim.rig.colors
         palettes = []
         for target in TINT_TARGETS[:TINTS]:
             shirt = mix(mix(colors.shirt, target, 0.7), SKY, CROWD_DEPTH)
-            trousers = mix(mix(colors.trousers, target, 0.25), SKY, CROWD_DEPTH)
+            trousers = mix(mix(colors.trousers, target, 0.4), SKY, 0.5 * CROWD_DEPTH)
             far = mix(trousers, PALETTE["background"], colors.far_shade)
             skin = mix(colors.skin, SKY, CROWD_DEPTH)
-            palettes.append((far, trousers, shirt, skin))
+            shoes = mix(colors.shoes, SKY, 0.5 * CROWD_DEPTH)
+            palettes.append((far, trousers, shirt, skin, shoes))
         return palettes
+
+    def _soles(self, pose: PoseInputs, sol: Any, index: NDArray[np.intp]) -> NDArray[np.float64]:
+        """Each drawn character's two feet as sticks in pixels, shape ``(n, 2 feet, 2 ends,
+        2)``: from the ankle down to the toe on the sole (along the foot angle), so the leg
+        stick meets the ground."""
+        legs = self.sim.rig.legs
+        angle = pose.foot_angle[index]  # (n, 2)
+        facing = pose.facing[index, None]
+        along = np.stack([np.cos(angle), np.sin(angle)], axis=-1) * facing[..., None]
+        normal = np.stack([-np.sin(angle), np.cos(angle)], axis=-1)
+        ankle = sol.hand[index][:, LEGS]  # (n, 2, 2)
+        sole = ankle - legs.ankle_height * normal
+        toe = sole + legs.toe * along
+        return self.camera.to_screen(np.stack([ankle, toe], axis=2))
 
     def _visible(self, pose: PoseInputs) -> NDArray[np.intp]:
         """Indices of the non-hero characters whose pelvis is within the culled x range."""
@@ -140,7 +156,8 @@ class CrowdView(WalkView):
         near_arm, near_leg = bones[rows, ARMS.start + near], bones[rows, LEGS.start + near]
         tint = self._rows[index] % TINTS
         head_px = 0.9 * self.sim.rig.body.head_radius * self.camera.scale
-        for t, (far, trousers, shirt, skin) in enumerate(self._palettes):
+        soles = self._soles(pose, sol, index)
+        for t, (far, trousers, shirt, skin, shoes) in enumerate(self._palettes):
             mine = tint == t
             if not mine.any():
                 continue
@@ -150,6 +167,7 @@ class CrowdView(WalkView):
                 LIMB_PX,
             )
             canvas.segments(near_leg[mine].reshape(-1, 2, 2), trousers, LIMB_PX)
+            canvas.segments(soles[mine].reshape(-1, 2, 2), shoes, LIMB_PX)
             canvas.segments(neck[mine], skin, LIMB_PX)
             canvas.segments(torso[mine], shirt, TORSO_PX)
             canvas.segments(near_arm[mine].reshape(-1, 2, 2), shirt, LIMB_PX)
