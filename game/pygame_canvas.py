@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -34,6 +35,12 @@ def _finite(points: ArrayLike) -> np.ndarray:
 # Rendered texts and translucent panels are kept (most HUD strings repeat every frame; a
 # render costs ~10 µs, a new alpha surface ~30 µs); the caches are emptied when this full.
 _CACHE_LIMIT = 512
+# Outlined circles of these radii are blitted from cached ring sprites (see _ring); a
+# sprite of the largest radius takes ~1.5 MB, and at most _RING_CACHE_LIMIT are kept.
+_RING_SPRITE_MIN_PX = 40.0
+_RING_SPRITE_MAX_PX = 600.0
+_RING_SPRITE_AFTER = 8
+_RING_CACHE_LIMIT = 64
 
 
 class PygameCanvas:
@@ -44,6 +51,8 @@ class PygameCanvas:
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._texts: dict[tuple[str, tuple[int, ...], int, bool], pygame.Surface] = {}
         self._panels: dict[tuple[int, int, tuple[int, ...], int], pygame.Surface] = {}
+        self._rings: dict[tuple[float, tuple[int, ...], int], pygame.Surface] = {}
+        self._ring_requests: dict[tuple[float, tuple[int, ...], int], int] = {}
 
     @property
     def size(self) -> tuple[int, int]:
@@ -85,8 +94,46 @@ class PygameCanvas:
             return
         if width == 0 or radius > 2000:
             pygame.draw.circle(self.surface, color, _clamp(center), radius, width)
-        else:
+            return
+        sprite = _RING_SPRITE_MIN_PX <= radius <= _RING_SPRITE_MAX_PX
+        ring = self._ring(radius, color, width) if sprite else None
+        if ring is None:
             pygame.draw.aacircle(self.surface, color, _clamp(center), radius, width)
+        else:
+            cx, cy = _clamp(center)
+            half = ring.get_width() / 2.0
+            self.surface.blit(ring, (round(cx - half), round(cy - half)))
+
+    def _ring(self, radius: float, color: Color, width: int) -> pygame.Surface | None:
+        """A large anti-aliased ring as a transparent, RLE-encoded sprite, or None.
+
+        The overlay's reach annuli are the same circles every frame; blitting the mostly
+        empty sprite costs a fifth of drawing the ring again, but making one costs ~20
+        draws, so a sprite is made only for a ring asked for ``_RING_SPRITE_AFTER`` times
+        (a radius that keeps changing is drawn directly)."""
+        key = (round(radius * 2.0) / 2.0, tuple(color), width)
+        ring = self._rings.get(key)
+        if ring is None:
+            asked = self._ring_requests.get(key, 0) + 1
+            if len(self._ring_requests) >= _CACHE_LIMIT:
+                self._ring_requests.clear()
+            self._ring_requests[key] = asked
+            if asked < _RING_SPRITE_AFTER:
+                return None
+            if len(self._rings) >= _RING_CACHE_LIMIT:
+                self._rings.clear()
+            size = 2 * math.ceil(key[0]) + 4
+            # the ring's coverage, drawn white on black, becomes the alpha of a solid sprite
+            coverage = pygame.Surface((size, size))
+            pygame.draw.aacircle(coverage, (255, 255, 255), (size / 2, size / 2), key[0], width)
+            ring = pygame.Surface((size, size), pygame.SRCALPHA)
+            ring.fill((*color, 255))
+            alpha = pygame.surfarray.pixels_alpha(ring)
+            alpha[...] = pygame.surfarray.pixels_red(coverage)
+            del alpha  # unlock the sprite before it is RLE-encoded
+            ring.set_alpha(255, pygame.RLEACCEL)
+            self._rings[key] = ring
+        return ring
 
     def arc(
         self, center: Point, radius: float, start: float, stop: float, color: Color, width: int = 1

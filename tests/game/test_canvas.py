@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 
 from game.camera import Camera2D
 from game.canvas import WorldPen
-from game.pygame_canvas import _CACHE_LIMIT, _PX_LIMIT, PygameCanvas, _finite
+from game.pygame_canvas import (
+    _CACHE_LIMIT,
+    _PX_LIMIT,
+    _RING_SPRITE_AFTER,
+    PygameCanvas,
+    _finite,
+)
 
 coord = st.floats(-1e4, 1e4, allow_nan=False)
 
@@ -67,3 +73,32 @@ def test_text_and_panel_caches_stay_bounded(canvas: PygameCanvas) -> None:
         canvas.panel((0, 0, 10 + i % 90, 10), (20, 20, 20), 100 + i % 100)
     assert len(canvas._texts) <= _CACHE_LIMIT
     assert len(canvas._panels) <= _CACHE_LIMIT
+
+
+def test_a_ring_asked_for_often_is_blitted_and_looks_like_the_drawn_one() -> None:
+    """The sprite path puts the same ring on screen as pygame's own aacircle."""
+    pygame.init()
+    color, radius = (90, 170, 210), 120.0
+    drawn = pygame.Surface((400, 300))
+    drawn.fill((20, 24, 40))
+    pygame.draw.aacircle(drawn, color, (200, 150), radius, 1)
+    canvas = PygameCanvas(pygame.Surface((400, 300)))
+    for _ in range(_RING_SPRITE_AFTER + 2):
+        canvas.surface.fill((20, 24, 40))
+        canvas.circle((200, 150), radius, color, 1)
+    assert len(canvas._rings) == 1  # the sprite exists and was used for the last frames
+    a = pygame.surfarray.array3d(drawn).astype(int)
+    b = pygame.surfarray.array3d(canvas.surface).astype(int)
+    lit_a, lit_b = (a != (20, 24, 40)).any(-1), (b != (20, 24, 40)).any(-1)
+    assert abs(int(lit_a.sum()) - int(lit_b.sum())) < 0.1 * lit_a.sum()
+    assert (lit_a & lit_b).sum() > 0.8 * lit_a.sum()  # the same pixels, give or take a half-pixel
+    background = np.array([20, 24, 40])
+    ink_a, ink_b = np.abs(a - background).sum(), np.abs(b - background).sum()
+    assert abs(ink_a - ink_b) < 0.15 * ink_a  # as bright: the anti-aliasing survived
+
+
+def test_a_ring_whose_radius_keeps_changing_gets_no_sprites() -> None:
+    canvas = PygameCanvas(pygame.Surface((400, 300)))
+    for step in range(200):
+        canvas.circle((200, 150), 60.0 + 0.7 * step, (200, 200, 200), 1)
+    assert canvas._rings == {}
