@@ -322,7 +322,7 @@ def play(options: RunOptions, quiet: bool = False) -> Session:
     """Run the demo with validated options; print the summary unless ``quiet``."""
     if options.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
-        os.environ.setdefault("SDL_AUDIODRIVER", "disk")
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     replay: list[SceneStart | InputState] = []
     if options.replay:

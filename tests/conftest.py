@@ -6,7 +6,7 @@ import os
 
 # Set before any test module imports pygame (SDL reads these at init time).
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "disk")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import subprocess
@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parent.parent
 def _run_main(
     args: Sequence[str], timeout: float = 180.0, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk"}
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
     return subprocess.run(

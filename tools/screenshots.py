@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
-os.environ.setdefault("SDL_AUDIODRIVER", "disk")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402

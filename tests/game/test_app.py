@@ -166,7 +166,7 @@ def test_malformed_recording_is_rejected_with_file_and_line(run_main, tmp_path: 
 
 def test_ctrl_c_still_leaves_a_complete_recording(tmp_path: Path) -> None:
     recording = tmp_path / "run.rec"
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk"}
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     args = ["--scene", "lab", "--headless", "--autopilot", "--frames", "1000000"]
     proc = subprocess.Popen(
         [sys.executable, str(REPO / "main.py"), *args, "--record", str(recording)],

@@ -77,7 +77,7 @@ def test_text_and_panel_caches_stay_bounded(canvas: PygameCanvas) -> None:
 
 def test_a_ring_asked_for_often_is_blitted_and_looks_like_the_drawn_one() -> None:
     """The sprite path puts the same ring on screen as pygame's own aacircle."""
-    pygame.init()
+    pygame.font.init()
     color, radius = (90, 170, 210), 120.0
     drawn = pygame.Surface((400, 300))
     drawn.fill((20, 24, 40))
