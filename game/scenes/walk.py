@@ -25,7 +25,8 @@ from game.trace import limb_record
 from game.world.character import ARMS, LEGS, Crowd
 from game.world.easing import halflife_blend
 from game.world.gait import Feet
-from game.world.props import LadderClimb, PropHands, load_props
+from game.world.ladder import LadderClimb
+from game.world.props import PropHands, load_props
 from game.world.rig import LIMBS
 
 PROPS_FILE = "props.json"  # optional: an assets folder without it has no props

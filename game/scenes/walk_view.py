@@ -23,7 +23,8 @@ from game.world.rig import LIMBS
 
 if TYPE_CHECKING:
     from game.scenes.walk import WalkSim
-    from game.world.props import LadderClimb, PropHands
+    from game.world.ladder import LadderClimb
+    from game.world.props import PropHands
 
 VIEW_HEIGHT_M = 3.7  # world metres shown top to bottom
 CAMERA_HALFLIFE = 0.35  # seconds

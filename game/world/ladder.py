@@ -1,0 +1,200 @@
+"""The hero on a ladder: every limb on a rung, one limb moving at a time (no pygame).
+
+Hands grip rungs and feet stand on rungs, each limb's end a target for the analytic
+solver with its pole hint (knees forward toward the ladder, elbows down). At the bottom the
+hero steps off onto the ground; where the terrain beside the ladder's top is a loft level
+with a rung (:attr:`Ladder.loft`), the hero steps off onto it at the top and can climb back
+down from it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from game.world.character import PoseInputs
+from game.world.easing import halflife_blend, smoothstep
+from game.world.props import FloatArray, Ladder
+from game.world.rig import Rig
+
+LIMB_MOVE_S = 0.4  # one limb's move from rung to rung
+CLIMB_OFFSET_M = 0.32  # the pelvis stays this far in front of the rails (facing +x)
+HIP_ABOVE_FOOT_M = 0.72  # pelvis height above the lower ankle while on the ladder
+PELVIS_CLIMB_HALFLIFE = 0.15
+HANDS_ABOVE_FEET = 4  # rungs between the feet and the hands in the resting grip
+FOOT_TOE_IN_M = 0.08  # ankles this far before the rails (the sole's ball on the rung)
+# contralateral climbing: a hand, then the opposite foot; limbs in LIMBS order (arm L, R, leg L, R)
+UP_ORDER = (1, 2, 0, 3)
+DOWN_ORDER = (3, 0, 2, 1)
+
+
+class LadderClimb:
+    """The hero on the ladder: every limb on a rung, one limb moving at a time.
+
+    Hands grip rungs (``rung`` −1: not gripping), feet stand on rungs (−1: the ground
+    beside the ladder where they were when the climb began). Holding W climbs in the order
+    right hand, left foot, left hand, right foot; S reverses it; at the bottom the hands
+    let go and the hero steps back into the gait.
+
+    Attributes
+    ----------
+    active : bool
+        On the ladder.
+    rung : ndarray of int, shape (4,)
+        Each limb's rung in LIMBS order.
+    ends : ndarray, shape (4, 2)
+        Each limb's end target this step (hand on the rung, ankle above it).
+    moving : int
+        The limb moving now, or −1.
+    """
+
+    def __init__(self, ladder: Ladder, rig: Rig) -> None:
+        self.ladder = ladder
+        self.rig = rig
+        self.active = False
+        self.rung = np.full(4, -1)
+        self.ends = np.zeros((4, 2))
+        self.ground = np.zeros((2, 2))
+        self.pelvis = np.zeros(2)
+        self.moving = -1
+        self.move_from = np.zeros(2)
+        self.move_to = np.zeros(2)
+        self.u = 0.0
+        self.moves = 0
+        self.top = len(ladder.rungs) - 1
+        self._last = -1  # the limb that moved last
+
+    @property
+    def spot_x(self) -> float:
+        """Where the pelvis stands to climb."""
+        return self.ladder.x - CLIMB_OFFSET_M
+
+    def grip_point(self, limb: int, rung: int) -> FloatArray:
+        """The end target of ``limb`` on ``rung`` (a hand's −1 is its resting place)."""
+        if limb < 2:
+            if rung < 0:
+                side = -1.0 if limb == 0 else 1.0
+                return self.pelvis + np.array([0.02 * side, 0.5 - 0.92 * self.rig.arms.limb.reach])
+            return np.array([self.ladder.x, self.ladder.rungs[rung]])
+        if rung < 0:
+            return self.ground[limb - 2].copy()
+        ankle = self.rig.legs.ankle_height
+        return np.array([self.ladder.x - FOOT_TOE_IN_M, self.ladder.rungs[rung] + ankle])
+
+    def mount(self, ankles: FloatArray, hands: FloatArray, pelvis: FloatArray) -> None:
+        """Start climbing from standing: feet at ``ankles`` (2, 2), hands free at ``hands``."""
+        self.active = True
+        self.rung[:] = -1
+        self.ground = ankles.copy()
+        self.pelvis = pelvis.copy()
+        self.ends = np.concatenate([hands, ankles])
+        self.moving = -1
+
+    def _allowed(self, limb: int, rung: int) -> bool:
+        hands, feet = self.rung[:2], self.rung[2:]
+        if limb < 2:
+            other = hands[1 - limb]
+            low = max(int(feet.max()) + HANDS_ABOVE_FEET - 1, 0)
+            high = min(int(feet.min()) + HANDS_ABOVE_FEET + 1, self.top)
+            # a free hand may only grab; gripping hands let go only at the bottom
+            if self.rung[limb] < 0:
+                return rung >= 0 and low <= rung <= high
+            if rung < 0:
+                return bool(feet.max() < 0) and other <= self.rung[limb]
+            return other >= 0 and low <= rung <= high
+        if (hands < 0).any():
+            return False
+        low = max(int(hands.max()) - HANDS_ABOVE_FEET - 1, -1)
+        high = min(int(hands.min()) - HANDS_ABOVE_FEET + 1, self.top)
+        return low <= rung <= high
+
+    def can_climb(self, direction: int) -> bool:
+        """A limb can still move ``direction`` (+1 up, −1 down) from this grip."""
+        return self._next_move(direction) is not None
+
+    def _next_move(self, direction: int) -> tuple[int, int] | None:
+        if direction > 0:
+            for limb in (1, 0):  # free hands grab first, right then left
+                if self.rung[limb] < 0:
+                    rung = int(self.rung[2:].min()) + HANDS_ABOVE_FEET
+                    return (limb, rung) if self._allowed(limb, rung) else None
+        order = UP_ORDER if direction > 0 else DOWN_ORDER
+        # the limb that has waited longest in the climbing order goes next
+        start = (order.index(self._last) + 1) % 4 if self._last in order else 0
+        for k in range(4):
+            limb = order[(start + k) % 4]
+            rung = int(self.rung[limb]) + direction
+            if limb < 2 and direction < 0 and self.rung[2:].max() < 0:
+                rung = -1  # at the bottom the hands let go
+            if rung != self.rung[limb] and self._allowed(limb, rung):
+                return limb, rung
+        return None
+
+    def step(self, climb: float, dt: float) -> bool:
+        """Advance one step with climb intent ``climb`` (W +1 / S −1).
+
+        Returns True when the hero has stepped off at the bottom (the gait takes over).
+        """
+        if self.moving >= 0:
+            self.u = min(self.u + dt / LIMB_MOVE_S, 1.0)
+            self.ends[self.moving] = self._arc(self.u)
+            if self.u >= 1.0:
+                self._last = self.moving
+                self.moving = -1
+                self.moves += 1
+        if self.moving < 0 and abs(climb) > 0.5:
+            move = self._next_move(1 if climb > 0 else -1)
+            if move is not None:
+                limb, rung = move
+                self.moving, self.u = limb, 0.0
+                self.move_from = self.ends[limb].copy()
+                self.rung[limb] = rung
+                self.move_to = self.grip_point(limb, rung)
+        feet_y = float(self.ends[2:, 1].min())
+        if self.moving >= 2:
+            # a foot on its way down lowers the hips ahead of it, so the leg never over-reaches
+            feet_y = min(feet_y, float(self.move_to[1]))
+        target = np.array([self.spot_x, feet_y + HIP_ABOVE_FOOT_M])
+        self.pelvis += (target - self.pelvis) * halflife_blend(dt, PELVIS_CLIMB_HALFLIFE)
+        for limb in range(2):
+            if self.rung[limb] < 0 and limb != self.moving:
+                self.ends[limb] = self.grip_point(limb, -1)
+        if self.moving >= 0:
+            self.move_to = self.grip_point(self.moving, int(self.rung[self.moving]))
+        done = self.moving < 0 and bool((self.rung < 0).all()) and climb < -0.5
+        if done:
+            self.active = False
+        return done
+
+    def _arc(self, u: float) -> FloatArray:
+        """The moving limb ``u`` of the way along: eased, swung out from the rails."""
+        s = float(smoothstep(u))
+        out = np.array([-0.1 * math.sin(math.pi * u), 0.04 * math.sin(math.pi * u)])
+        return self.move_from + (self.move_to - self.move_from) * s + out
+
+    def pose(self, rig: Rig) -> PoseInputs:
+        """The climbing pose for the solve (N = 1, facing +x): ends on their rungs, knee
+        poles forward of the legs toward the ladder, elbow poles below the arms."""
+        body, arms, legs = rig.body, rig.arms, rig.legs
+        pelvis = self.pelvis[None]
+        up = np.array([0.0, 1.0])
+        chest = pelvis + body.spine * up
+        head = chest + (body.neck + body.head_radius) * up
+        side = np.array([[-1.0], [1.0]])
+        hips = pelvis + side * np.array([body.hip_depth, 0.0])
+        shoulders = chest + side * np.array([body.shoulder_depth, 0.0])
+        roots = np.concatenate([shoulders, hips])
+        elbow_poles = 0.5 * (shoulders + self.ends[:2]) - np.array([0.0, arms.pole_down])
+        knee_poles = 0.5 * (hips + self.ends[2:]) + np.array([legs.pole_forward, 0.0])
+        return PoseInputs(
+            pelvis=pelvis,
+            chest=chest,
+            head=head,
+            facing=np.ones(1),
+            roots=roots[None],
+            targets=self.ends[None].copy(),
+            poles=np.concatenate([elbow_poles, knee_poles])[None],
+            pole_on=np.ones((1, 4), dtype=bool),
+            foot_angle=np.zeros((1, 2)),
+        )
