@@ -56,6 +56,11 @@ def _climb(sim: Any, frame: int) -> bool:
     return bool(ladder.active and ladder.rung[0] >= 5 and ladder.moving == 2 and ladder.u > 0.45)
 
 
+def _step_off(sim: Any, frame: int) -> bool:
+    ladder = sim.ladder
+    return bool(ladder.active and ladder.transfer_dir > 0 and ladder.transfer > 0.42)
+
+
 SHOTS: dict[str, list[tuple[str, Condition]]] = {
     "walk": [
         ("walk.png", _at("steep slope", 0.5)),
@@ -63,6 +68,7 @@ SHOTS: dict[str, list[tuple[str, Condition]]] = {
         ("props_cup_reach.png", _cup_reach),
         ("props_knob_carry.png", _knob_carry),
         ("props_climb.png", _climb),
+        ("props_loft.png", _step_off),
     ],
     "crowd": [("crowd.png", lambda sim, frame: frame == 600)],
 }

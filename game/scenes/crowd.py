@@ -29,20 +29,26 @@ from game.scenes.character_assets import CharacterAssets, load_character_assets
 from game.scenes.crowd_view import CrowdView
 from game.scenes.walk import START_X, character_records
 from game.world.character import Crowd
-from game.world.rig import LIMBS
+from game.world.rig import LIMBS, Rig
 from game.world.terrain import Terrain
 
 DEFAULT_CHARACTERS = 200
 CHARACTERS_STEP = 50  # what + / − add or remove
 MIN_CHARACTERS = 50  # − never goes below this (a smaller --characters is kept as given)
 TRACE_SAMPLE = 8  # characters written to the trace each step
-EDGE_MARGIN_M = 1.6  # characters turn around this far from either end of the terrain
+EDGE_MARGIN_M = 1.6  # characters turn around this far from either end of the course
 STUCK_SECONDS = 0.5  # a character held still this long (a wall, a tall step) turns around
 STILL_SPEED = 0.05  # m/s below which a character counts as held still
 PACE_RANGE = (0.45, 1.0)  # walk intent magnitude
 RUNNER_SHARE = 0.12  # the share of characters that run
 MAX_START_DELAY = 1.2  # seconds; staggers the first steps so the gait phases differ
 _PARAMETERS = 5  # uniform draws per character (see CrowdSim._parameters)
+
+
+def walkable_course(rig: Rig, terrain: Terrain) -> tuple[float, float]:
+    """The stretch of terrain the crowd walks: around the start, between walls too tall to
+    step up (the loft beyond the far wall is the ladder's)."""
+    return terrain.walkable_range(START_X, rig.gait.max_step_height)
 
 
 class CrowdSim(CharacterAssets):
@@ -57,7 +63,7 @@ class CrowdSim(CharacterAssets):
         self.assets_dir = Path(config.assets_dir)
         rig, terrain = load_character_assets(self.assets_dir)
         count = max(int(config.characters or DEFAULT_CHARACTERS), 1)
-        x, facing = self._layout(terrain, self._parameters(count))
+        x, facing = self._layout(walkable_course(rig, terrain), self._parameters(count))
         self.crowd = Crowd(rig, terrain, x, facing)
         self.hero_steered = False
         self._set_behaviour(count)
@@ -73,10 +79,10 @@ class CrowdSim(CharacterAssets):
 
     @staticmethod
     def _layout(
-        terrain: Terrain, draws: NDArray[np.float64]
+        walkable: tuple[float, float], draws: NDArray[np.float64]
     ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Start x and facing from ``draws`` (the hero's row is fixed: START_X, facing +x)."""
-        lo, hi = terrain.x_range
+        lo, hi = walkable
         x = lo + EDGE_MARGIN_M + draws[:, 0] * (hi - lo - 2.0 * EDGE_MARGIN_M)
         facing = np.where(draws[:, 1] < 0.5, -1.0, 1.0)
         x[0], facing[0] = START_X, 1.0
@@ -103,7 +109,7 @@ class CrowdSim(CharacterAssets):
         count = max(count, 1)
         if count == self.crowd.count:
             return
-        x, facing = self._layout(self.terrain, self._parameters(count))
+        x, facing = self._layout(walkable_course(self.rig, self.terrain), self._parameters(count))
         kept = self.crowd.count
         self.crowd.resize(count, x[kept:], facing[kept:])
         self._set_behaviour(count)
@@ -136,7 +142,7 @@ class CrowdSim(CharacterAssets):
     def _turn_around(self, dt: float) -> None:
         """Walkers near an end, or held still too long, turn back (vectorised)."""
         crowd = self.crowd
-        lo, hi = self.terrain.x_range
+        lo, hi = walkable_course(self.rig, self.terrain)
         walking = self.time >= self.start_delay
         held = walking & (np.abs(crowd.vx) < STILL_SPEED)
         self.stuck = np.where(held, self.stuck + dt, 0.0)

@@ -34,6 +34,7 @@ START_X = 0.0
 LEG_NAMES = LIMBS[LEGS]
 POINTER_RANGE = 6.0  # metres around the pelvis a hand or pinned foot may be sent
 LADDER_NEAR_M = 1.5  # W this close to the ladder's climbing spot walks there and climbs
+LOFT_PAUSE_STEPS = 45  # the prop tour stands this long on the loft before climbing down
 HAND_SWITCH_MARGIN = 0.05  # the reaching hand changes only when the other is this much nearer
 
 
@@ -143,17 +144,36 @@ class WalkSim(CharacterAssets):
         self.time = self.step_index * dt
 
     def _approach_ladder(self, inp: InputState, move: float) -> float:
-        """W near the ladder walks to its climbing spot, facing it (the climb begins in
-        :meth:`_climb` once both feet are down and the hero has stopped)."""
+        """W near the ladder's foot (or S near its top, on the loft) walks to the climbing
+        spot; the climb begins in :meth:`_climb` once both feet are down and the hero has
+        stopped (at the foot facing the ladder)."""
         ladder, crowd = self.ladder, self.crowd
-        if ladder is None or inp.climb < 0.5 or self.props is None or self.props.holding >= 0:
+        if ladder is None or self.props is None or self.props.holding >= 0:
             return move
-        dx = ladder.spot_x - float(crowd.x[0])
+        spot: float | None
+        if inp.climb > 0.5:
+            spot, face = ladder.spot_x, 1.0
+        elif inp.climb < -0.5 and self._on_loft():
+            spot, face = ladder.loft_spot_x, 0.0
+        else:
+            return move
+        assert spot is not None
+        dx = spot - float(crowd.x[0])
         if abs(dx) > LADDER_NEAR_M:
             return move
         if abs(dx) > 0.03:
             return math.copysign(min(max(abs(dx) / 0.6, 0.12), 1.0), dx)
-        return 0.1 if crowd.facing[0] < 0 else 0.0
+        return 0.1 if face > 0 and crowd.facing[0] < 0 else 0.0
+
+    def _on_loft(self) -> bool:
+        """The hero stands on the loft by the ladder's top."""
+        ladder = self.ladder
+        if ladder is None or ladder.ladder.loft is None:
+            return False
+        loft = ladder.ladder.loft
+        return float(self.crowd.x[0]) > float(loft[0]) and bool(
+            abs(float(self.terrain.height_at(self.crowd.x[0])) - float(loft[1])) < 0.05
+        )
 
     def _climb(self, inp: InputState, dt: float, timer: PhaseTimer) -> bool:
         """One step on the ladder (True), or False when the gait has this step."""
@@ -170,9 +190,24 @@ class WalkSim(CharacterAssets):
                 and self.props is not None
                 and self.props.holding < 0
             )
-            if not ready:
+            spot = ladder.loft_spot_x
+            from_loft = (
+                inp.climb < -0.5
+                and spot is not None
+                and self._on_loft()
+                and abs(spot - float(crowd.x[0])) <= 0.03
+                and bool(crowd.feet.planted[0].all())
+                and abs(float(crowd.vx[0])) < 0.05
+                and self.props is not None
+                and self.props.holding < 0
+            )
+            if ready:
+                ladder.mount(crowd.feet.lock[0], crowd.solution.hand[0, ARMS], crowd.pose.pelvis[0])
+            elif from_loft:
+                crowd.facing[0] = 1.0  # back onto the ladder, facing it
+                ladder.mount_from_loft(crowd.feet.lock[0], crowd.pose.pelvis[0])
+            else:
                 return False
-            ladder.mount(crowd.feet.lock[0], crowd.solution.hand[0, ARMS], crowd.pose.pelvis[0])
         stepped_off = ladder.step(float(np.clip(np.nan_to_num(inp.climb), -1.0, 1.0)), dt)
         crowd.prev_pose = crowd.pose
         crowd.pose = ladder.pose(self.rig)
@@ -183,7 +218,7 @@ class WalkSim(CharacterAssets):
             solution = crowd.solve()
         self.counters.record(solution)
         if stepped_off:
-            ankles = ladder.ground[None]
+            ankles = ladder.ends[None, 2:].copy()  # beside the foot, or on the loft
             ray_from = ankles + np.array([0.0, self.rig.legs.limb.reach])
             steps = crowd.feet.steps.copy()  # the step count carries on past the ladder
             crowd.feet = Feet.standing(ankles, np.zeros((1, 2)), ray_from)
@@ -370,7 +405,7 @@ class WalkAutopilot:
         self.phase = float(rng.uniform(0.0, 2.0 * math.pi))
         self.direction = 1.0
         self.run_from = 17.0  # beyond the stairs, the outbound leg runs
-        lo, hi = sim.terrain.x_range
+        lo, hi = sim.terrain.walkable_range(START_X, sim.rig.gait.max_step_height)
         self.turn_at = (lo + 1.5, hi - 1.6)
 
     def next_input(self, sim: WalkSim) -> InputState:
@@ -420,6 +455,7 @@ class PropTour:
         self.stage = 0
         self.issued = False
         self.climbed = False  # reached the top of the ladder
+        self.loft_steps = 0  # steps spent standing on the loft
 
     @property
     def done(self) -> bool:
@@ -443,13 +479,23 @@ class PropTour:
         return InputState(actions=(action,), values={key: value})
 
     def _ladder_input(self, sim: WalkSim, ladder: LadderClimb) -> InputState:
+        """Up the ladder (onto the loft where there is one, after a pause there), then
+        down again and off at the foot."""
         if not ladder.active:
             if self.climbed:
+                if sim._on_loft():
+                    self.loft_steps += 1
+                    return InputState(climb=-1.0 if self.loft_steps > LOFT_PAUSE_STEPS else 0.0)
                 self.stage += 1
                 return InputState()
             far = float(sim.crowd.x[0]) < ladder.spot_x - LADDER_NEAR_M + 0.3
             return InputState(move=1.0 if far else 0.0, run=far, climb=0.0 if far else 1.0)
+        if ladder.transfer_dir > 0:
+            return InputState(climb=1.0)
         at_top = ladder.moving < 0 and not ladder.can_climb(1)
+        if at_top and ladder.ladder.loft is not None and not self.climbed:
+            self.climbed = True
+            return InputState(climb=1.0)  # step off onto the loft
         self.climbed = self.climbed or at_top
         return InputState(climb=-1.0 if self.climbed else 1.0)
 
@@ -473,7 +519,7 @@ SCENE = SceneSpec(
         ("K", "knee pole hints on/off (off: knees flip, counted)"),
         ("click the knob / cup", "walk there and reach with the nearer hand (lifts the cup)"),
         ("click while holding", "set the cup down there (table top or floor)"),
-        ("W / S at the ladder", "walk to it and climb up / down, one limb at a time"),
+        ("W / S at the ladder", "climb up / down one limb at a time; W at the top: onto the loft"),
     ),
     create=WalkSim,
     view=WalkView,

@@ -28,14 +28,26 @@ FOOT_TOE_IN_M = 0.08  # ankles this far before the rails (the sole's ball on the
 UP_ORDER = (1, 2, 0, 3)
 DOWN_ORDER = (3, 0, 2, 1)
 
+# Stepping between the top of the ladder and the loft: one timeline s in [0, 1], played
+# forward to step off and backward to climb on. Each limb moves alone in its window (left
+# foot onto the loft, left hand off its rung, right hand, right foot); the pelvis follows
+# keyframes so that every limb still on the ladder stays within reach of its rung.
+TRANSFER_S = 2.4
+TRANSFER_WINDOWS = ((0, 0.5, 0.62), (1, 0.62, 0.74), (2, 0.25, 0.5), (3, 0.74, 0.95))
+TRANSFER_KEYS = (0.0, 0.25, 0.5, 0.74, 1.0)  # pelvis keyframe times (see _transfer_pelvis)
+LOFT_FEET_M = (0.1, 0.28)  # left and right ankle this far beyond the loft's edge
+LOFT_PELVIS_M = 0.2  # the standing pelvis this far beyond the edge
+
 
 class LadderClimb:
     """The hero on the ladder: every limb on a rung, one limb moving at a time.
 
     Hands grip rungs (``rung`` −1: not gripping), feet stand on rungs (−1: the ground
-    beside the ladder where they were when the climb began). Holding W climbs in the order
-    right hand, left foot, left hand, right foot; S reverses it; at the bottom the hands
-    let go and the hero steps back into the gait.
+    beside the ladder where they were when the climb began, or the loft). Holding W climbs
+    in the order right hand, left foot, left hand, right foot; S reverses it; at the bottom
+    the hands let go and the hero steps back into the gait. Where the ladder has a loft,
+    the feet climb no higher than its rung, and W at the top steps off onto it (one limb
+    at a time, :data:`TRANSFER_WINDOWS`); S from the loft's spot climbs back on.
 
     Attributes
     ----------
@@ -47,6 +59,10 @@ class LadderClimb:
         Each limb's end target this step (hand on the rung, ankle above it).
     moving : int
         The limb moving now, or −1.
+    transfer : float
+        Progress of a step between the ladder's top (0) and the loft (1).
+    transfer_dir : int
+        +1 stepping off onto the loft, −1 climbing on from it, 0 neither.
     """
 
     def __init__(self, ladder: Ladder, rig: Rig) -> None:
@@ -63,7 +79,20 @@ class LadderClimb:
         self.u = 0.0
         self.moves = 0
         self.top = len(ladder.rungs) - 1
+        self.feet_top = ladder.loft_rung if ladder.loft is not None else self.top
         self._last = -1  # the limb that moved last
+        self.transfer = 0.0
+        self.transfer_dir = 0
+        self._top_ends = np.zeros((4, 2))  # the grip at the top of the ladder
+        self._top_rungs = np.full(4, -1)
+        self._top_pelvis = np.zeros(2)
+        self._loft_ends = np.zeros((2, 2))  # the feet standing on the loft
+
+    @property
+    def loft_spot_x(self) -> float | None:
+        """Where the pelvis stands on the loft to climb down, or None without a loft."""
+        loft = self.ladder.loft
+        return None if loft is None else float(loft[0]) + LOFT_PELVIS_M
 
     @property
     def spot_x(self) -> float:
@@ -106,7 +135,7 @@ class LadderClimb:
         if (hands < 0).any():
             return False
         low = max(int(hands.max()) - HANDS_ABOVE_FEET - 1, -1)
-        high = min(int(hands.min()) - HANDS_ABOVE_FEET + 1, self.top)
+        high = min(int(hands.min()) - HANDS_ABOVE_FEET + 1, self.feet_top)
         return low <= rung <= high
 
     def can_climb(self, direction: int) -> bool:
@@ -134,8 +163,14 @@ class LadderClimb:
     def step(self, climb: float, dt: float) -> bool:
         """Advance one step with climb intent ``climb`` (W +1 / S −1).
 
-        Returns True when the hero has stepped off at the bottom (the gait takes over).
+        Returns True when the hero has stepped off, at the bottom or onto the loft (the gait
+        takes over; the feet stand at ``ends[2:]``).
         """
+        if self.transfer_dir != 0:
+            return self._step_transfer(dt)
+        if self.moving < 0 and climb > 0.5 and self._at_loft():
+            self._begin_transfer(+1)
+            return self._step_transfer(dt)
         if self.moving >= 0:
             self.u = min(self.u + dt / LIMB_MOVE_S, 1.0)
             self.ends[self.moving] = self._arc(self.u)
@@ -166,6 +201,107 @@ class LadderClimb:
         if done:
             self.active = False
         return done
+
+    # -- the loft ----------------------------------------------------------------------
+    def _at_loft(self) -> bool:
+        """At the top with a loft beside it: feet on its rung, hands as high as they go."""
+        return (
+            self.ladder.loft is not None
+            and bool((self.rung[2:] == self.ladder.loft_rung).all())
+            and bool((self.rung[:2] >= 0).all())
+            and self._next_move(1) is None
+        )
+
+    def mount_from_loft(self, ankles: FloatArray, pelvis: FloatArray) -> None:
+        """Start climbing down from standing on the loft (feet at ``ankles`` (2, 2), facing
+        the ladder's side: +x): the step-off played backwards, ending in the top grip."""
+        loft_rung = self.ladder.loft_rung
+        self.active = True
+        self.pelvis = pelvis.copy()
+        self.rung[:] = -1
+        # where the feet will stand when the hero steps off at the foot of the ladder
+        ankle_y = self.ladder.base + self.rig.legs.ankle_height
+        stance = self.rig.gait.stance_spread
+        self.ground = np.array([[self.spot_x - stance, ankle_y], [self.spot_x + stance, ankle_y]])
+        hands = np.minimum(
+            [loft_rung + HANDS_ABOVE_FEET, loft_rung + HANDS_ABOVE_FEET + 1], self.top
+        )
+        self._top_rungs = np.array([*hands.tolist(), loft_rung, loft_rung])
+        self._top_ends = np.array(
+            [self._rung_point(limb, int(r)) for limb, r in enumerate(self._top_rungs)]
+        )
+        feet_y = float(self._top_ends[2:, 1].min())
+        self._top_pelvis = np.array([self.spot_x, feet_y + HIP_ABOVE_FOOT_M])
+        self._loft_ends = ankles.copy()
+        self.ends = np.concatenate([[self.grip_point(0, -1), self.grip_point(1, -1)], ankles])
+        self.transfer, self.transfer_dir, self.moving = 1.0, -1, -1
+
+    def _begin_transfer(self, direction: int) -> None:
+        """Step off onto the loft from the top grip (this step's ends and pelvis)."""
+        loft = self.ladder.loft
+        assert loft is not None
+        ankle = self.rig.legs.ankle_height
+        self._top_rungs = self.rung.copy()
+        self._top_ends = self.ends.copy()
+        self._top_pelvis = self.pelvis.copy()
+        self._loft_ends = np.array([[loft[0] + dx, loft[1] + ankle] for dx in LOFT_FEET_M])
+        self.transfer, self.transfer_dir = 0.0, direction
+
+    def _rung_point(self, limb: int, rung: int) -> FloatArray:
+        """``limb``'s end on ``rung`` (never a resting or ground point)."""
+        if limb < 2:
+            return np.array([self.ladder.x, self.ladder.rungs[rung]])
+        ankle = self.rig.legs.ankle_height
+        return np.array([self.ladder.x - FOOT_TOE_IN_M, self.ladder.rungs[rung] + ankle])
+
+    def _transfer_pelvis(self, s: float) -> FloatArray:
+        """The pelvis on the transfer timeline: up and over the rails toward the loft,
+        pausing while the hands let go."""
+        loft = self.ladder.loft
+        assert loft is not None
+        top = self._top_pelvis
+        feet_y = float(loft[1]) + self.rig.legs.ankle_height
+        standing = feet_y + self.rig.gait.stand_extension * self.rig.legs.limb.reach
+        over = np.array([self.ladder.x + 0.15, feet_y + 0.8])
+        keys = np.array(
+            [
+                top,
+                [self.ladder.x - 0.05, top[1] + 0.1],
+                over,
+                over,
+                [float(loft[0]) + LOFT_PELVIS_M, standing],
+            ]
+        )
+        k = min(int(np.searchsorted(TRANSFER_KEYS, s, side="right")) - 1, len(keys) - 2)
+        k = max(k, 0)
+        u = (s - TRANSFER_KEYS[k]) / (TRANSFER_KEYS[k + 1] - TRANSFER_KEYS[k])
+        return keys[k] + (keys[k + 1] - keys[k]) * float(smoothstep(min(max(u, 0.0), 1.0)))
+
+    def _step_transfer(self, dt: float) -> bool:
+        self.transfer = min(max(self.transfer + self.transfer_dir * dt / TRANSFER_S, 0.0), 1.0)
+        s = self.transfer
+        self.pelvis = self._transfer_pelvis(s)
+        self.moving = -1
+        for limb, s0, s1 in TRANSFER_WINDOWS:
+            u = min(max((s - s0) / (s1 - s0), 0.0), 1.0)
+            on = self._top_ends[limb]
+            off = self.grip_point(limb, -1) if limb < 2 else self._loft_ends[limb - 2]
+            if u <= 0.0:
+                self.rung[limb] = self._top_rungs[limb]
+                self.ends[limb] = on
+            elif u >= 1.0:
+                self.rung[limb] = -1
+                self.ends[limb] = off
+            else:
+                self.moving, self.rung[limb] = limb, -1
+                lift = (0.12 if limb >= 2 else 0.05) * math.sin(math.pi * u)
+                self.ends[limb] = on + (off - on) * float(smoothstep(u)) + np.array([0.0, lift])
+        if s >= 1.0 and self.transfer_dir > 0:
+            self.transfer_dir, self.active = 0, False
+            return True  # standing on the loft
+        if s <= 0.0 and self.transfer_dir < 0:
+            self.transfer_dir, self._last = 0, 3  # on the ladder: the climb down begins
+        return False
 
     def _arc(self, u: float) -> FloatArray:
         """The moving limb ``u`` of the way along: eased, swung out from the rails."""

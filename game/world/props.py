@@ -28,6 +28,10 @@ REACH_FRACTION = 0.9  # the hero stops walking once the goal is this fraction of
 GRAVITY = 9.81  # m/s², for a cup let go above its surface
 HOLD_KNOB_S = 0.6  # a hand rests on the knob this long before letting go
 RELEASE_S = 0.35  # a freed hand eases back this long before the gait's arm swing takes it
+LOFT_SEARCH_M = 0.4  # a loft's edge must begin this close beyond the ladder's far rail
+LOFT_MIN_HEIGHT_M = 0.5  # ... this much above the ladder's base
+LOFT_DEPTH_M = 0.8  # ... and stay flat this far, room to stand
+LOFT_RUNG_TOLERANCE_M = 0.06  # ... level with a rung to within this
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +74,12 @@ class Ladder:
     ----------
     rungs : ndarray, shape (K,)
         World y of each rung, bottom first.
+    loft : ndarray, shape (2,), or None
+        Where the ground the ladder leans on begins at its top: the wall's top edge
+        ``(x, y)`` beyond the rails, level (within ``LOFT_RUNG_TOLERANCE_M``) with the rung
+        ``loft_rung``; None for a free-standing ladder (no stepping off at the top).
+    loft_rung : int
+        The rung level with the loft, or −1.
     """
 
     x: float
@@ -77,6 +87,8 @@ class Ladder:
     width: float
     height: float
     rungs: FloatArray
+    loft: FloatArray | None = None
+    loft_rung: int = -1
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -169,7 +181,8 @@ def load_props(path: str | Path, terrain: Terrain) -> Props:
     if first >= l_height:
         raise ladder_f.error("first_rung", f"expected a height below the top ({l_height:g})")
     rungs = l_base + np.arange(first, l_height + 1e-9, spacing)
-    ladder = Ladder(lx, l_base, l_width, l_height, rungs)
+    loft, loft_rung = _loft(terrain, lx + l_width / 2, l_base, rungs)
+    ladder = Ladder(lx, l_base, l_width, l_height, rungs, loft, loft_rung)
     return Props(
         door,
         table,
@@ -178,6 +191,31 @@ def load_props(path: str | Path, terrain: Terrain) -> Props:
         fields.length("reach_halflife"),
         fields.length("grip_tolerance"),
     )
+
+
+def _loft(
+    terrain: Terrain, rail_x: float, base: float, rungs: FloatArray
+) -> tuple[FloatArray | None, int]:
+    """The loft by the ladder's top: ground within ``LOFT_SEARCH_M`` beyond the far rail
+    ``rail_x`` that is flat for ``LOFT_DEPTH_M``, well above the base and level with a rung.
+    Returns its edge point and that rung, or ``(None, -1)``."""
+    xs = rail_x + np.arange(0.0, LOFT_SEARCH_M, 0.01)
+    ground = terrain.height_at(xs)
+    risen = np.flatnonzero(ground > base + LOFT_MIN_HEIGHT_M)
+    if risen.size == 0:
+        return None, -1
+    # the wall's face rises over a few centimetres: the edge is where it reaches its top
+    level = float(terrain.height_at(xs[risen[0]] + 0.1))
+    on_top = np.flatnonzero(ground >= level - FLAT_TOLERANCE_M / 2)
+    edge = float(xs[on_top[0]]) if on_top.size else float(xs[risen[0]] + 0.1)
+    top = terrain.height_at(np.linspace(edge, edge + LOFT_DEPTH_M, 12))
+    level = float(top[0])
+    if np.abs(top - level).max() > FLAT_TOLERANCE_M:
+        return None, -1
+    rung = int(np.argmin(np.abs(rungs - level)))
+    if abs(float(rungs[rung]) - level) > LOFT_RUNG_TOLERANCE_M:
+        return None, -1
+    return np.array([edge, level]), rung
 
 
 def _pair(fields: Fields, name: str) -> FloatArray:

@@ -86,6 +86,20 @@ class Terrain:
         """The first and last vertex x."""
         return float(self.xs[0]), float(self.xs[-1])
 
+    def walkable_range(
+        self, x: float, max_step: float, wall_run: float = 0.1
+    ) -> tuple[float, float]:
+        """The stretch around ``x`` a walker can reach: bounded by the terrain's ends and by
+        walls, segments that rise or drop more than ``max_step`` over less than ``wall_run``
+        of x (a loft beyond a wall is not walkable from here, only by a ladder)."""
+        rise = np.abs(np.diff(self.ys))
+        run = np.diff(self.xs)
+        walls = np.flatnonzero((rise > max_step) & (run < wall_run))
+        left = [float(self.xs[i + 1]) for i in walls if self.xs[i + 1] <= x]
+        right = [float(self.xs[i]) for i in walls if self.xs[i] >= x]
+        lo, hi = self.x_range
+        return max(left, default=lo), min(right, default=hi)
+
     def height_at(self, x: ArrayLike) -> FloatArray:
         """Ground height under ``x``, same shape as ``x`` (level beyond the ends)."""
         return np.interp(np.asarray(x, dtype=float), self.xs, self.ys)

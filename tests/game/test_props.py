@@ -25,7 +25,7 @@ from game.world.terrain import load_terrain
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 DT = 1.0 / 60.0
-TOUR_STEPS = 2900
+TOUR_STEPS = 3500
 
 
 @dataclass
@@ -186,6 +186,7 @@ def test_walking_keys_cancel_a_goal_but_keep_the_cup() -> None:
 
 
 def test_the_tour_climbs_to_the_top_and_steps_off_at_the_bottom(tour: Tour) -> None:
+    assert tour.pilot.done
     assert tour.sim.ladder is not None
     top = tour.sim.ladder.top
     assert tour.on_ladder.any() and not tour.on_ladder[-1]
@@ -193,6 +194,51 @@ def test_the_tour_climbs_to_the_top_and_steps_off_at_the_bottom(tour: Tour) -> N
     # back in the gait, both feet planted on the ground next to the ladder
     last = tour.rows[-1]["limbs"]
     assert all(last[name]["planted"] for name in LIMBS[2:])
+
+
+def test_the_ladder_leans_on_a_loft_level_with_a_rung() -> None:
+    terrain = load_terrain(ASSETS / "terrain.json")
+    ladder = load_props(ASSETS / "props.json", terrain).ladder
+    assert ladder.loft is not None and ladder.loft_rung >= 0
+    edge, level = ladder.loft
+    assert ladder.x + ladder.width / 2 < edge < ladder.x + ladder.width / 2 + 0.4
+    assert abs(ladder.rungs[ladder.loft_rung] - level) < 0.06
+    assert float(terrain.height_at(edge + 0.5)) == pytest.approx(level)
+
+
+def test_a_free_standing_ladder_has_no_loft(tmp_path: Path) -> None:
+    data = json.loads((ASSETS / "props.json").read_text())
+    data["ladder"]["x"] = 32.3  # on the flat run before the wall, nothing beside its top
+    (tmp_path / "props.json").write_text(json.dumps(data))
+    ladder = load_props(tmp_path / "props.json", load_terrain(ASSETS / "terrain.json")).ladder
+    assert ladder.loft is None and ladder.loft_rung == -1
+
+
+def test_the_tour_steps_off_onto_the_loft_at_the_top_and_climbs_back_down(tour: Tour) -> None:
+    assert tour.sim.ladder is not None
+    ladder = tour.sim.ladder.ladder
+    assert ladder.loft is not None
+    edge, level = ladder.loft
+    ankle = tour.sim.rig.legs.ankle_height
+    # feet never climb past the loft's rung
+    assert tour.rung[tour.on_ladder, 2:].max() == ladder.loft_rung
+    pelvis = np.array([row["pelvis"] for row in tour.rows])
+    ends = _limb(tour.rows, "end")
+    planted = np.array([[row["limbs"][n]["planted"] for n in LIMBS[2:]] for row in tour.rows])
+    on_loft = ~tour.on_ladder & (pelvis[:, 0] > edge)
+    standing = on_loft & planted.all(axis=1)
+    assert standing.sum() > 30  # it stood there a while
+    for t in np.nonzero(standing)[0]:
+        # both ankles on the loft's surface, beyond its edge
+        assert (ends[t, 2:, 0] > edge).all(), t
+        assert np.abs(ends[t, 2:, 1] - (level + ankle)).max() < 1e-3, t
+    # then back onto the ladder, down it, and off at its foot
+    back_on = np.nonzero(tour.on_ladder & (np.arange(len(tour.rows)) > np.nonzero(on_loft)[0][-1]))[
+        0
+    ]
+    assert back_on.size > 0
+    assert not tour.on_ladder[-1] and pelvis[-1, 0] < ladder.x
+    assert np.abs(ends[-1, 2:, 1] - (ladder.base + ankle)).max() < 1e-3
 
 
 def test_gripping_hands_and_standing_feet_sit_on_their_rungs(tour: Tour) -> None:
@@ -236,7 +282,7 @@ def test_the_default_autopilot_tours_the_props_after_its_first_round_trip() -> N
     pilot = WalkAutopilot(sim, config)
     timer = PhaseTimer()
     steps_at_mount = None
-    for _ in range(5600):
+    for _ in range(6400):
         sim.step(pilot.next_input(sim), DT, timer)
         assert sim.ladder is not None
         if sim.ladder.active and steps_at_mount is None:

@@ -83,3 +83,12 @@ def test_bad_terrain_names_file_key_and_expectation(
     assert info.value.file == str(path)
     assert info.value.key == key
     assert words in str(info.value)
+
+
+def test_the_walkable_range_stops_at_walls_not_at_gentle_rises() -> None:
+    terrain = Terrain(
+        np.array([[0, 2.0], [0.02, 0], [5, 0.3], [6, 0.3], [6.02, 1.5], [9, 1.5]]), ()
+    )
+    assert terrain.walkable_range(3.0, 0.4) == (0.02, 6.0)  # the 0.3 m over 5 m is a slope
+    assert terrain.walkable_range(7.0, 0.4) == (6.02, 9.0)  # on the loft
+    assert terrain.walkable_range(3.0, 2.5) == (0.0, 9.0)  # nothing too tall for a giant
