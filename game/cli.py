@@ -23,18 +23,18 @@ class RunOptions:
     """Validated command-line options."""
 
     scene: str
-    headless: bool
-    frames: int | None
-    autopilot: bool
-    screenshot: Path | None
-    stats: Path | None
-    trace: Path | None
-    seed: int
-    hz: int
-    record: Path | None
-    replay: Path | None
-    characters: int | None
-    size: tuple[int, int]
+    headless: bool = False
+    frames: int | None = None
+    autopilot: bool = False
+    screenshot: Path | None = None
+    stats: Path | None = None
+    trace: Path | None = None
+    seed: int = 0
+    hz: int = 60
+    record: Path | None = None
+    replay: Path | None = None
+    characters: int | None = None
+    size: tuple[int, int] = (1280, 720)
     announce_summary: bool = False
     assets: Path | None = None
     show_profiler: bool = False

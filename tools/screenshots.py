@@ -76,21 +76,7 @@ MAX_FRAMES = 12000
 
 
 def shoot(scene: str, out: Path) -> None:
-    options = RunOptions(
-        scene=scene,
-        headless=True,
-        frames=None,
-        autopilot=True,
-        screenshot=None,
-        stats=None,
-        trace=None,
-        seed=0,
-        hz=60,
-        record=None,
-        replay=None,
-        characters=None,
-        size=(1280, 720),
-    )
+    options = RunOptions(scene=scene, headless=True, autopilot=True, size=(1280, 720))
     config = SceneConfig()
     app = App(options, build_scene(scene, config, options.size), config)
     pending = list(SHOTS[scene])

@@ -103,21 +103,7 @@ def test_missing_assets_folder_is_a_bad_argument(run_main, tmp_path: Path) -> No
 def test_f5_with_a_bad_edit_shows_it_and_keeps_the_last_good_assets(
     assets: Path, name: str, edit: Any, fragments: tuple[str, ...]
 ) -> None:
-    options = RunOptions(
-        scene="walk",
-        headless=True,
-        frames=None,
-        autopilot=True,
-        screenshot=None,
-        stats=None,
-        trace=None,
-        seed=0,
-        hz=60,
-        record=None,
-        replay=None,
-        characters=None,
-        size=(800, 450),
-    )
+    options = RunOptions(scene="walk", headless=True, autopilot=True, size=(800, 450))
     config = SceneConfig(assets_dir=assets)
     pygame.display.init()
     pygame.font.init()

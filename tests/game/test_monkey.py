@@ -98,19 +98,7 @@ def test_ten_thousand_random_events_raise_nothing_and_trace_no_nan(
     monkeypatch.chdir(tmp_path)  # F12-style outputs land in the temp folder
     trace = tmp_path / "monkey.jsonl"
     options = RunOptions(
-        scene=scene,
-        headless=True,
-        frames=None,
-        autopilot=False,
-        screenshot=None,
-        stats=None,
-        trace=trace,
-        seed=1,
-        hz=60,
-        record=None,
-        replay=None,
-        characters=20,
-        size=(960, 540),
+        scene=scene, headless=True, trace=trace, seed=1, characters=20, size=(960, 540)
     )
     config = SceneConfig(seed=1, characters=20)
     pygame.display.init()

@@ -16,21 +16,7 @@ from game.scene import SceneConfig
 
 
 def _options(**changes: object) -> RunOptions:
-    base = dict(
-        scene="lab",
-        headless=True,
-        frames=None,
-        autopilot=True,
-        screenshot=None,
-        stats=None,
-        trace=None,
-        seed=0,
-        hz=60,
-        record=None,
-        replay=None,
-        characters=None,
-        size=(800, 450),
-    )
+    base: dict[str, object] = dict(scene="lab", headless=True, autopilot=True, size=(800, 450))
     base.update(changes)
     return RunOptions(**base)  # type: ignore[arg-type]
 
