@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 import ik
-from game.world.easing import halflife_blend, halflife_travel
+from game.world.easing import clamp, halflife_blend, halflife_travel
 from game.world.gait import (
     FOOT_SIDE,
     Feet,
@@ -203,12 +203,12 @@ class Crowd:
         """Both feet planted at their standing spots and the pelvis at standing height."""
         legs, gait = self.rig.legs, self.rig.gait
         lo, hi = self.terrain.x_range
-        self.x = np.clip(self.x, lo, hi)
+        self.x = clamp(self.x, lo, hi)
         foot_x = self.x[:, None] + FOOT_SIDE * gait.stance_spread
         ground = self.terrain.height_at(foot_x)
         ankles = np.stack([foot_x, ground + legs.ankle_height], axis=-1)
         slope = np.arctan(self.terrain.slope_at(foot_x))
-        angles = np.clip(slope, -legs.max_tilt, legs.max_tilt)
+        angles = clamp(slope, -legs.max_tilt, legs.max_tilt)
         ray_from = ankles + np.array([0.0, legs.limb.reach])
         feet = Feet.standing(ankles, angles, ray_from)
         feet.pinned = pinned.copy()
@@ -239,8 +239,8 @@ class Crowd:
         """
         gait = self.rig.gait
         self.prev_pose = self.pose
-        move_a = np.clip(np.nan_to_num(np.asarray(move, dtype=float)), -1.0, 1.0)
-        run_a = np.clip(np.nan_to_num(np.asarray(run, dtype=float)), 0.0, 1.0)
+        move_a = clamp(np.nan_to_num(np.asarray(move, dtype=float)), -1.0, 1.0)
+        run_a = clamp(np.nan_to_num(np.asarray(run, dtype=float)), 0.0, 1.0)
         turned = (
             np.where(
                 move_a > _MOVE_DEADBAND, 1.0, np.where(move_a < -_MOVE_DEADBAND, -1.0, self.facing)
@@ -284,7 +284,7 @@ class Crowd:
     def _run_fraction(self, speed: FloatArray) -> FloatArray:
         gait = self.rig.gait
         span = max(gait.run_speed - gait.walk_speed, 1e-6)
-        return np.clip((np.abs(speed) - gait.walk_speed) / span, 0.0, 1.0)
+        return clamp((np.abs(speed) - gait.walk_speed) / span, 0.0, 1.0)
 
     def _swing_time(self, speed: FloatArray) -> FloatArray:
         gait = self.rig.gait
@@ -297,7 +297,7 @@ class Crowd:
         run = self._run_fraction(speed)
         stance = gait.stance_time_walk + (gait.stance_time_run - gait.stance_time_walk) * run
         # the foot sweeps from +v·T/2 to −v·T/2 under the hip during a stance of T seconds
-        return np.clip(speed * stance / 2.0, -gait.max_step_reach, gait.max_step_reach)
+        return clamp(speed * stance / 2.0, -gait.max_step_reach, gait.max_step_reach)
 
     def _unblocked(self, v_target: FloatArray) -> FloatArray:
         """``v_target`` slowed on steep ground (the body climbs at most ``climb_speed``) and
@@ -313,7 +313,7 @@ class Crowd:
         heights = self.terrain.height_at(centres[..., None] + np.array([-span, span]))
         mean_slope = np.abs(heights[..., 1] - heights[..., 0]).max(axis=1) / (2.0 * span)
         cap = gait.climb_speed / np.maximum(mean_slope, 1e-6)
-        v_target = np.clip(v_target, -cap, cap)
+        v_target = clamp(v_target, -cap, cap)
         probe_x = self.x + direction * (span + stopping)
         feet = self.feet
         support = np.where(feet.planted, feet.lock[..., 1] - legs.ankle_height, -np.inf).max(1)
@@ -446,11 +446,11 @@ class Crowd:
         ahead = x_new + self.vx * (gait.swing_time_walk + 2.0 * gait.pelvis_halflife)
         ground = np.minimum(self.terrain.height_at(x_new), self.terrain.height_at(ahead))
         stand = ground + legs.ankle_height + gait.stand_extension * reach
-        walking = np.clip(np.abs(self.vx) / gait.walk_speed, 0.0, 1.0)
+        walking = clamp(np.abs(self.vx) / gait.walk_speed, 0.0, 1.0)
         bob = gait.bob * walking * np.where(swinging, np.sin(np.pi * feet.u), 0.0).max(axis=1)
         target = np.minimum(stand, allowed) + bob
         limit = gait.max_pelvis_speed * dt
-        step = np.clip((target - self.y) * halflife_blend(dt, gait.pelvis_halflife), -limit, limit)
+        step = clamp((target - self.y) * halflife_blend(dt, gait.pelvis_halflife), -limit, limit)
         return self.y + step
 
     def _cap_pelvis(self, x_new: FloatArray, y_new: FloatArray, dt: float) -> FloatArray:
@@ -475,7 +475,7 @@ class Crowd:
         lo = np.where(held, centre - half, -np.inf).max(axis=1)
         hi = np.where(held, centre + half, np.inf).min(axis=1)
         # only ever cancel motion, never push the hip somewhere it was not going
-        return np.clip(x_new, np.minimum(lo, x_old), np.maximum(hi, x_old))
+        return clamp(x_new, np.minimum(lo, x_old), np.maximum(hi, x_old))
 
     # -- pose --------------------------------------------------------------------------
     def _pose_inputs(self) -> PoseInputs:
@@ -501,7 +501,7 @@ class Crowd:
         foot_angle = np.where(swinging, swing_angle, feet.angle)
         # resting arms swing against the opposite leg
         opposite = (ankles[:, ::-1, 0] - hips[:, ::-1, 0]) * arms.swing
-        arm_angle = np.clip(opposite, -0.9, 0.9)
+        arm_angle = clamp(opposite, -0.9, 0.9)
         rest = shoulders + 0.92 * arms.limb.reach * np.stack(
             [np.sin(arm_angle), -np.cos(arm_angle)], axis=-1
         )

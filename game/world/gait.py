@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from game.world.easing import smootherstep, smoothstep
+from game.world.easing import clamp, smootherstep, smoothstep
 from game.world.rig import Rig
 from game.world.terrain import Terrain
 
@@ -210,7 +210,7 @@ def plan_landing(
     hit = terrain.ray_down(ray_from)
     slope_angle = np.arctan2(-hit.normal[:, 0], hit.normal[:, 1])
     land = hit.point + np.array([0.0, legs.ankle_height])
-    angle = np.clip(slope_angle, -legs.max_tilt, legs.max_tilt)
+    angle = clamp(slope_angle, -legs.max_tilt, legs.max_tilt)
     return land, angle, ray_from, hit.point
 
 
@@ -230,7 +230,7 @@ def swing_apex(
         np.minimum(start[:, 0], land[:, 0]) - back, np.maximum(start[:, 0], land[:, 0]) + front
     )
     length = np.abs(land[:, 0] - start[:, 0])
-    lift = gait.lift_height * np.clip(0.35 + length / (2.0 * gait.max_step_reach), 0.0, 1.0)
+    lift = gait.lift_height * clamp(0.35 + length / (2.0 * gait.max_step_reach), 0.0, 1.0)
     return np.maximum(highest + legs.ankle_height, np.maximum(start[:, 1], land[:, 1])) + lift
 
 
@@ -253,8 +253,8 @@ def swing_pose(feet: Feet, facing: FloatArray, rig: Rig) -> tuple[FloatArray, Fl
     y = np.where(rising, up, down)
     # toe-off then heel-strike: a full sine period of pitch, negative (toe down) first
     length = np.abs(feet.land[..., 0] - feet.start[..., 0]) / rig.gait.max_step_reach
-    roll = _MAX_ROLL * np.clip(length, 0.0, 1.0) * facing[:, None]
-    pitch = -roll * np.sin(2.0 * np.pi * np.clip(u, 0.0, 1.0))
+    roll = _MAX_ROLL * clamp(length, 0.0, 1.0) * facing[:, None]
+    pitch = -roll * np.sin(2.0 * np.pi * clamp(u, 0.0, 1.0))
     angle = feet.start_angle + (feet.land_angle - feet.start_angle) * horizontal + pitch
     return np.stack([x, y], axis=-1), angle
 
