@@ -1,20 +1,20 @@
-"""Recognising one plain limb, so it can skip numpy (per-call overhead dominates one limb).
+"""Recognising one plain float64 limb, so it can skip numpy (per-call overhead dominates one limb).
 
-These helpers only *recognise* simple valid input; anything else (arrays, batches, bad values)
-returns ``None`` and goes through the array path, which validates and raises.
+These helpers only *recognise* simple valid input; anything else (arrays of other dtypes,
+batches, bad values) returns ``None`` and goes through the other paths, which validate and raise.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
 _FLOAT64 = np.dtype(np.float64)
 
 
-def point(value: object, dim: int) -> tuple[float, ...] | None:
-    """``value`` as ``dim`` finite floats if it is a plain float64 point, else None.
+def point(value: object, dim: int) -> list[float] | None:
+    """``value`` as ``dim`` floats if it is a plain float64 point, else None.
+
+    Finiteness is not checked here (see :func:`finite`).
 
     Parameters
     ----------
@@ -25,36 +25,40 @@ def point(value: object, dim: int) -> tuple[float, ...] | None:
 
     Returns
     -------
-    tuple of float, or None
+    list of float, or None
     """
-    if isinstance(value, np.ndarray):
+    if type(value) is np.ndarray:  # exact types: one check each, subclasses take the array path
         kind = value.dtype
-        if (kind is not _FLOAT64 and kind != _FLOAT64) or value.shape != (dim,):
+        if value.shape != (dim,) or (kind is not _FLOAT64 and kind != _FLOAT64):
             return None
-        coords = tuple(value.tolist())
-    elif isinstance(value, tuple | list) and len(value) == dim:
-        if not all(type(c) is float or type(c) is int for c in value):
-            return None
-        coords = tuple(map(float, value))
-    else:
-        return None
-    # One check for all: a sum is finite only if every term is (an overflowing sum of finite
-    # terms is rejected too, and merely takes the array path).
-    return coords if math.isfinite(sum(coords)) else None
-
-
-def number(value: object) -> float | None:
-    """``value`` as a finite float if it is a Python int or float (or a float64 scalar)."""
-    kind = type(value)
-    if kind is float:  # the common cases first: one type check instead of two isinstance
-        return value if math.isfinite(value) else None  # type: ignore[arg-type,return-value]
-    if kind is int:
-        return float(value)  # type: ignore[arg-type]
-    if isinstance(value, float | int) and not isinstance(value, bool) and math.isfinite(value):
-        return float(value)
+        return value.tolist()
+    if isinstance(value, tuple | list) and len(value) == dim:
+        coords = numbers(*value)
+        return None if coords is None else list(coords)
     return None
 
 
+def numbers(*values: object) -> tuple[float, ...] | None:
+    """``values`` as floats if each is a Python float or int (or a float64 scalar), else None."""
+    for value in values:
+        if type(value) is not float:
+            break
+    else:  # the common case: one type check per value
+        return values  # type: ignore[return-value]
+    if all(isinstance(v, float | int) and not isinstance(v, bool) for v in values):
+        return tuple(map(float, values))  # type: ignore[arg-type]
+    return None
+
+
+def finite(total: float) -> bool:
+    """Whether the sum of some floats says each of them is finite.
+
+    A sum is finite only if every term is (an overflowing sum of finite terms is rejected too,
+    and merely takes the array path); ``x - x`` is 0 for finite ``x`` and NaN for NaN or inf.
+    """
+    return total - total == 0.0
+
+
 def reach_options_valid(upper: float, lower: float, softness: float, max_stretch: float) -> bool:
-    """The lengths and reach options the array path would accept."""
+    """The lengths and reach options the array path would accept (all four finite)."""
     return upper > 0.0 and lower > 0.0 and 0.0 <= softness < upper + lower and max_stretch >= 1.0

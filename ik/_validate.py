@@ -29,17 +29,26 @@ def float_dtype(*values: object) -> np.dtype:
         float32 or float64 (or wider, if given).
     """
     floating: list[np.dtype | float] = []
+    arrays: set[np.dtype] = set()
     for value in values:
-        if value is None or isinstance(value, bool | int):
+        kind = type(value)
+        if value is None or kind is bool or kind is int:
             continue
-        if isinstance(value, float):
-            floating.append(value)
+        if kind is float:
+            floating.append(value)  # type: ignore[arg-type]
             continue
-        kind = np.asarray(value).dtype
-        if kind.kind == "f":
-            floating.append(kind)
-    if not floating:
+        if isinstance(value, bool | int):
+            continue
+        # arrays, numpy scalars (np.float64 too, a float subclass: strong, unlike a Python float)
+        dtype = value.dtype if isinstance(value, np.ndarray) else np.asarray(value).dtype
+        if dtype.kind == "f":
+            floating.append(dtype)
+            arrays.add(dtype)
+    if not arrays:  # integers and Python floats only
         return np.dtype(np.float64)
+    if len(arrays) == 1:  # one array dtype: Python floats are weak beside it, so it decides
+        (dtype,) = arrays
+        return dtype if dtype.itemsize >= 4 else np.promote_types(dtype, np.float32)
     return np.promote_types(np.result_type(*floating), np.float32)
 
 

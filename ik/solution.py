@@ -9,6 +9,8 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from ik.status import Status
+
 _POSITIONS = ("elbow", "hand")
 _FLAGS = {"reached": np.dtype(np.bool_), "status": np.dtype(np.int8)}
 
@@ -117,7 +119,7 @@ def from_batch(cls: type[S], outputs: Sequence[np.ndarray], shape: tuple[int, ..
 
 
 def from_one(cls: type[S], values: Sequence[object], dim: int) -> S:
-    """Build a one-limb solution (0-d and ``(D,)`` arrays) from the scalar kernel's results.
+    """Build a one-limb float64 solution (0-d and ``(D,)`` arrays) from the scalar kernel's results.
 
     Parameters
     ----------
@@ -139,6 +141,69 @@ def from_one(cls: type[S], values: Sequence[object], dim: int) -> S:
     return build(values)  # type: ignore[return-value]
 
 
+def from_rows(
+    cls: type[S],
+    rows: Sequence[Sequence[object]],
+    dim: int,
+    dtype: np.dtype,
+    shape: tuple[int, ...],
+) -> S:
+    """Build a solution from the scalar kernel's results for each limb of a small batch.
+
+    Parameters
+    ----------
+    cls : type
+        ``Solution2D`` or ``Solution3D``.
+    rows : sequence of sequence, one per limb
+        Each limb's flat kernel results, in field order (a position as ``D`` values).
+    dim : int
+        Coordinates per position.
+    dtype : numpy.dtype
+        The float dtype of the float fields (float64 results are rounded to it, as the vector
+        path's stores into its outputs do).
+    shape : tuple of int
+        The batch shape (``()`` for one limb); ``len(rows) == prod(shape)``.
+
+    Returns
+    -------
+    Solution2D or Solution3D
+        C-contiguous arrays, as the vector path gives.
+    """
+    table = np.array(rows, dtype)  # (n, values per limb); flags go through dtype exactly
+    columns = np.ascontiguousarray(table.T).reshape(-1, *shape)  # each scalar field contiguous
+    arrays = []
+    for at, width, flag in _row_plan(cls, dim):
+        if width:
+            arrays.append(table[:, at : at + width].copy().reshape(*shape, width))
+        elif flag is not None:
+            arrays.append(columns[at, ...].astype(flag))
+        else:
+            arrays.append(columns[at, ...])
+    return cls(*arrays)
+
+
+_Plan = tuple[tuple[int, int, np.dtype | None], ...]
+
+
+def _row_plan(cls: type[Solution], dim: int) -> _Plan:
+    """Per field of ``cls``: the index of its first value among the kernel's flat results, its
+    width (``dim`` for positions, 0 for scalars) and its flag dtype (None for floats)."""
+    plan = _PLANS.get((cls, dim))
+    if plan is None:
+        rows = []
+        at = 0
+        for f in fields(cls):
+            width = dim if f.name in _POSITIONS else 0
+            rows.append((at, width, _FLAGS.get(f.name)))
+            at += width or 1
+        plan = _PLANS[cls, dim] = tuple(rows)
+    return plan
+
+
+_PLANS: dict[tuple[type[Solution], int], _Plan] = {}
+"""Row plans by (class, dim), made on first use (``fields()`` is slow per call)."""
+
+
 _BUILDERS: dict[tuple[type[Solution], int], Callable[[Sequence[object]], Solution]] = {}
 """One-limb builders by (class, dim), generated on first use (``fields()`` is slow per call)."""
 
@@ -147,54 +212,39 @@ def _one_limb_builder(cls: type[Solution], dim: int) -> Callable[[Sequence[objec
     """Generate a straight-line function that builds a one-limb ``cls`` from kernel results.
 
     One float buffer holds every float result, handed out as views (one numpy call instead of
-    one per field); the fields are stored with the slots' own setters, which do what the frozen
-    dataclass's ``__init__`` does (``object.__setattr__`` per field) at a fraction of the cost.
-    A loop over a plan costs about as much again as the stores, hence the generated code.
+    one per field); the flags are copies of preallocated 0-d arrays, one per value; the fields
+    are stored with the slots' own setters, which do what the frozen dataclass's ``__init__``
+    does (``object.__setattr__`` per field) at a fraction of the cost. A loop over the plan
+    costs about as much again as the stores, hence the generated code.
     """
-    float_at, plan = _one_limb_plan(cls, dim)
-    names = [f.name for f in fields(cls)]
-    scope: dict[str, object] = {"_new": object.__new__, "_array": np.array, "_cls": cls}
+    plan = _row_plan(cls, dim)
+    float_at = [at + k for at, width, flag in plan if flag is None for k in range(width or 1)]
+    scope: dict[str, object] = {
+        "_new": object.__new__,
+        "_fromiter": np.fromiter,
+        "_f64": np.dtype(np.float64),
+        "_cls": cls,
+    }
     lines = [
         "def build(v):",
-        f"    b = _array(({''.join(f'v[{i}], ' for i in float_at)}))",
+        f"    b = _fromiter(({''.join(f'v[{i}], ' for i in float_at)}), _f64, {len(float_at)})",
         "    o = _new(_cls)",
     ]
-    for k, (name, (flag, at, width)) in enumerate(zip(names, plan, strict=True)):
-        scope[f"_set{k}"] = getattr(cls, name).__set__
+    offset = 0
+    for k, (name, (at, width, flag)) in enumerate(zip(fields(cls), plan, strict=True)):
+        scope[f"_set{k}"] = getattr(cls, name.name).__set__
         if flag is not None:
-            scope[f"_dtype{k}"] = flag
-            part = f"_array(v[{at}], _dtype{k})"
+            # a copy of the 0-d array holding this value: cheaper than np.array(value, dtype)
+            scope[f"_flag{k}"] = {value: np.array(value, flag) for value in _FLAG_VALUES[flag]}
+            part = f"_flag{k}[v[{at}]].copy()"
         else:
-            part = f"b[{at}:{at + width}]" if width else f"b[{at}, ...]"
+            part = f"b[{offset}:{offset + width}]" if width else f"b[{offset}, ...]"
+            offset += width or 1
         lines.append(f"    _set{k}(o, {part})")
     lines.append("    return o")
     exec("\n".join(lines), scope)  # noqa: S102 - generated from the dataclass's own fields
     return scope["build"]  # type: ignore[return-value]
 
 
-_Plan = tuple[tuple[int, ...], tuple[tuple[np.dtype | None, int, int], ...]]
-
-
-def _one_limb_plan(cls: type[Solution], dim: int) -> _Plan:
-    """Where each field of a one-limb solution comes from.
-
-    Returns
-    -------
-    tuple of int
-        Indices of the float results among the kernel's flat results.
-    tuple of (dtype or None, int, int)
-        Per field: the flag dtype (None for floats); the index into the kernel results (flags)
-        or into the float buffer (floats); the width (``dim`` for positions, 0 for scalars).
-    """
-    float_at: list[int] = []
-    plan: list[tuple[np.dtype | None, int, int]] = []
-    at = 0
-    for f in fields(cls):
-        width = dim if f.name in _POSITIONS else 0
-        if f.name in _FLAGS:
-            plan.append((_FLAGS[f.name], at, 0))
-        else:
-            plan.append((None, len(float_at), width))
-            float_at.extend(range(at, at + (width or 1)))
-        at += width or 1
-    return tuple(float_at), tuple(plan)
+_FLAG_VALUES = {np.dtype(np.bool_): (False, True), np.dtype(np.int8): tuple(map(int, Status))}
+"""Every value a flag field takes (the :class:`ik.Status` codes for ``status``)."""

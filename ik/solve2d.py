@@ -7,20 +7,25 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from ik import _fast, _one_limb
+from ik import _fast, _one_limb, _small
 from ik._batch import batch_size, limb_column, new_outputs, point_columns, run_chunks
 from ik._frame import aim
 from ik._limbs import check_limbs, optional
 from ik._ops import SCALAR, Ops, Real
 from ik._validate import require
-from ik.reach import reach
-from ik.solution import Solution2D, from_batch, from_one, output_layout
+from ik.reach import reach, soften
+from ik.solution import Solution2D, from_batch, from_one, from_rows, output_layout
 from ik.status import Status, outcome
 from ik.triangle import triangle
 
 _EPS64 = float(np.finfo(np.float64).eps)
 _SQRT_EPS64 = math.sqrt(_EPS64)
-_REACHED, _TOO_FAR, _TOO_CLOSE = int(Status.REACHED), int(Status.TOO_FAR), int(Status.TOO_CLOSE)
+_REACHED, _TOO_FAR, _TOO_CLOSE, _SOFTENED = (
+    int(Status.REACHED),
+    int(Status.TOO_FAR),
+    int(Status.TOO_CLOSE),
+    int(Status.SOFTENED),
+)
 
 
 def solve_2d(
@@ -81,17 +86,18 @@ def solve_2d(
     one = _solve_one(root, target, upper_len, lower_len, bend, pole, softness, max_stretch)
     if one is not None:
         return one
-    limbs = check_limbs(
-        2,
-        {"root": root, "target": target, "pole": pole},
-        {
-            "upper_len": upper_len,
-            "lower_len": lower_len,
-            "bend": bend,
-            "softness": softness,
-            "max_stretch": max_stretch,
-        },
-    )
+    points = {"root": root, "target": target, "pole": pole}
+    per_limb = {
+        "upper_len": upper_len,
+        "lower_len": lower_len,
+        "bend": bend,
+        "softness": softness,
+        "max_stretch": max_stretch,
+    }
+    small = _small.columns(2, points, per_limb)
+    if small is not None and set(small.values["bend"]) <= {1.0, -1.0}:
+        return _solve_small(small)
+    limbs = check_limbs(2, points, per_limb)
     values = limbs.values
     require("bend", values["bend"], np.abs(values["bend"]) == 1.0, "+1 or -1")
     shape, pole_points = limbs.shape, limbs.points.get("pole")
@@ -124,44 +130,93 @@ def _solve_one(
     softness: object,
     max_stretch: object,
 ) -> Solution2D | None:
-    """One plain float64 limb in pure Python, or None to take the array path."""
+    """One plain float64 limb in pure Python, or None to take the other paths."""
     r, t = _one_limb.point(root, 2), _one_limb.point(target, 2)
-    p = None if pole is None else _one_limb.point(pole, 2)
-    upper, lower = _one_limb.number(upper_len), _one_limb.number(lower_len)
-    side, s, k = _one_limb.number(bend), _one_limb.number(softness), _one_limb.number(max_stretch)
+    numbers = _one_limb.numbers(upper_len, lower_len, softness, max_stretch)
+    # bend multiplies only: a Python int +-1 gives the same results as the float
+    if r is None or t is None or numbers is None or type(bend) not in (int, float):
+        return None
+    upper, lower, s, k = numbers
+    total = r[0] + r[1] + t[0] + t[1] + upper + lower + s + k
+    px = py = None
+    if pole is not None:
+        p = _one_limb.point(pole, 2)
+        if p is None:
+            return None
+        px, py = p
+        total += px + py
     if (
-        r is None
-        or t is None
-        or (p is None and pole is not None)
-        or upper is None
-        or lower is None
-        or side not in (1.0, -1.0)
-        or s is None
-        or k is None
+        not _one_limb.finite(total)
+        or (bend != 1 and bend != -1)
         or not _one_limb.reach_options_valid(upper, lower, s, k)
     ):
         return None
-    px, py = (None, None) if p is None else p
-    if not s and k == 1.0:
-        plain = _plain_one(r[0], r[1], t[0], t[1], upper, lower, side, px, py)
+    row = _solve_limb(SCALAR, _EPS64, r[0], r[1], t[0], t[1], upper, lower, bend, px, py, s, k)
+    return from_one(Solution2D, row, 2)
+
+
+def _solve_small(limbs: _small.Columns) -> Solution2D:
+    """A small batch, limb by limb (see :mod:`ik._small`)."""
+    eps = float(np.finfo(limbs.dtype).eps)
+    (rx, ry), (tx, ty) = limbs.points["root"], limbs.points["target"]
+    px, py = limbs.points.get("pole", ([None] * limbs.n, [None] * limbs.n))
+    v = limbs.values
+    rows = [
+        _solve_limb(limbs.ops, eps, *args)
+        for args in zip(
+            rx,
+            ry,
+            tx,
+            ty,
+            v["upper_len"],
+            v["lower_len"],
+            v["bend"],
+            px,
+            py,
+            v["softness"],
+            v["max_stretch"],
+            strict=True,
+        )
+    ]
+    return from_rows(Solution2D, rows, 2, limbs.dtype, limbs.shape)
+
+
+def _solve_limb(
+    ops: Ops,
+    eps: float,
+    rx: Real,
+    ry: Real,
+    tx: Real,
+    ty: Real,
+    upper: Real,
+    lower: Real,
+    bend: Real,
+    px: Real | None,
+    py: Real | None,
+    softness: Real,
+    max_stretch: Real,
+) -> tuple[Real, ...]:
+    """One limb in a scalar backend: the inlined plain solve where it applies, else the kernel
+    (a softness of 0 or a max_stretch of 1 turns that option off, as in the vector path)."""
+    if ops is SCALAR and max_stretch == 1.0:
+        plain = _plain_one(rx, ry, tx, ty, upper, lower, bend, px, py, softness)
         if plain is not None:
-            return from_one(Solution2D, plain, 2)
-    values = _kernel(
-        SCALAR,
-        _EPS64,
-        r[0],
-        r[1],
-        t[0],
-        t[1],
+            return plain
+    return _kernel(
+        ops,
+        eps,
+        rx,
+        ry,
+        tx,
+        ty,
         upper,
         lower,
-        side,
+        bend,
         px,
         py,
-        s or None,  # 0 turns softness off
-        None if k == 1.0 else k,  # 1 turns stretch off
+        softness or None,
+        None if max_stretch == 1.0 else max_stretch,
     )
-    return from_one(Solution2D, values, 2)
 
 
 def _plain_one(
@@ -174,9 +229,10 @@ def _plain_one(
     bend: float,
     px: float | None,
     py: float | None,
+    softness: float,
 ) -> tuple[Real, ...] | None:
-    """``_kernel`` on one limb with softness and stretch off, inlined (the same operations in
-    the same order, so the same results), or None for a target at the root (the fallback)."""
+    """``_kernel`` on one limb with stretch off, inlined (the same operations in the same order,
+    so the same results), or None for a target at the root (the fallback)."""
     vx, vy = tx - rx, ty - ry
     distance = math.sqrt(vx * vx + vy * vy)
     span = upper + lower
@@ -188,9 +244,10 @@ def _plain_one(
         side = bend
     else:
         side = _pole_side(SCALAR, _EPS64, vx, vy, px - rx, py - ry, bend)
+    eased = soften(SCALAR, distance, span, softness) if softness else distance
     gap = upper - lower
     inner = max(abs(gap), _EPS64 * span)
-    used = min(max(distance, inner), span)
+    used = min(max(eased, inner), span)
     twice = used + used
     along = (used * used + gap * span) / twice
     height = math.sqrt((span + used) * (span - used) * (used - gap) * (used + gap)) / twice
@@ -199,7 +256,10 @@ def _plain_one(
     ex, ey = along * ux - lift * uy, along * uy + lift * ux
     hx, hy = used * ux, used * uy
     shortfall = abs(distance - used)
-    status = _TOO_CLOSE if distance < inner else _TOO_FAR if distance > span else _REACHED
+    if eased < distance:
+        status = _SOFTENED
+    else:
+        status = _TOO_CLOSE if distance < inner else _TOO_FAR if distance > span else _REACHED
     return (
         rx + ex,
         ry + ey,

@@ -7,13 +7,13 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from ik import _fast, _one_limb
+from ik import _fast, _one_limb, _small
 from ik._batch import batch_size, limb_column, new_outputs, point_columns, run_chunks
 from ik._frame import aim, perpendicular
 from ik._limbs import check_limbs, optional
 from ik._ops import SCALAR, Ops, Real
 from ik.reach import reach
-from ik.solution import Solution3D, from_batch, from_one, output_layout
+from ik.solution import Solution3D, from_batch, from_one, from_rows, output_layout
 from ik.status import Status, outcome
 from ik.triangle import triangle
 
@@ -84,17 +84,18 @@ def solve_3d(
     one = _solve_one(root, target, upper_len, lower_len, pole, twist, softness, max_stretch)
     if one is not None:
         return one
-    limbs = check_limbs(
-        3,
-        {"root": root, "target": target, "pole": pole},
-        {
-            "upper_len": upper_len,
-            "lower_len": lower_len,
-            "twist": twist,
-            "softness": softness,
-            "max_stretch": max_stretch,
-        },
-    )
+    points = {"root": root, "target": target, "pole": pole}
+    per_limb = {
+        "upper_len": upper_len,
+        "lower_len": lower_len,
+        "twist": twist,
+        "softness": softness,
+        "max_stretch": max_stretch,
+    }
+    small = _small.columns(3, points, per_limb)
+    if small is not None:
+        return _solve_small(small)
+    limbs = check_limbs(3, points, per_limb)
     values, shape = limbs.values, limbs.shape
     options = (
         optional(values["twist"], 0.0),
@@ -129,45 +130,86 @@ def _solve_one(
     softness: object,
     max_stretch: object,
 ) -> Solution3D | None:
-    """One plain float64 limb in pure Python, or None to take the array path."""
+    """One plain float64 limb in pure Python, or None to take the other paths."""
     r, t, p = _one_limb.point(root, 3), _one_limb.point(target, 3), _one_limb.point(pole, 3)
-    upper, lower = _one_limb.number(upper_len), _one_limb.number(lower_len)
-    tau, s, k = _one_limb.number(twist), _one_limb.number(softness), _one_limb.number(max_stretch)
-    if (
-        r is None
-        or t is None
-        or p is None
-        or upper is None
-        or lower is None
-        or tau is None
-        or s is None
-        or k is None
-        or not _one_limb.reach_options_valid(upper, lower, s, k)
-    ):
+    numbers = _one_limb.numbers(upper_len, lower_len, twist, softness, max_stretch)
+    if r is None or t is None or p is None or numbers is None:
         return None
-    if not tau and not s and k == 1.0:
-        plain = _plain_one(r[0], r[1], r[2], t[0], t[1], t[2], upper, lower, p[0], p[1], p[2])
+    upper, lower, tau, s, k = numbers
+    total = sum(r) + sum(t) + sum(p) + upper + lower + tau + s + k
+    if not _one_limb.finite(total) or not _one_limb.reach_options_valid(upper, lower, s, k):
+        return None
+    rx, ry, rz = r
+    tx, ty, tz = t
+    px, py, pz = p
+    row = _solve_limb(SCALAR, _EPS64, rx, ry, rz, tx, ty, tz, upper, lower, px, py, pz, tau, s, k)
+    return from_one(Solution3D, row, 3)
+
+
+def _solve_small(limbs: _small.Columns) -> Solution3D:
+    """A small batch, limb by limb (see :mod:`ik._small`)."""
+    eps = float(np.finfo(limbs.dtype).eps)
+    v = limbs.values
+    rows = [
+        _solve_limb(limbs.ops, eps, *args)
+        for args in zip(
+            *limbs.points["root"],
+            *limbs.points["target"],
+            v["upper_len"],
+            v["lower_len"],
+            *limbs.points["pole"],
+            v["twist"],
+            v["softness"],
+            v["max_stretch"],
+            strict=True,
+        )
+    ]
+    return from_rows(Solution3D, rows, 3, limbs.dtype, limbs.shape)
+
+
+def _solve_limb(
+    ops: Ops,
+    eps: float,
+    rx: Real,
+    ry: Real,
+    rz: Real,
+    tx: Real,
+    ty: Real,
+    tz: Real,
+    upper: Real,
+    lower: Real,
+    px: Real,
+    py: Real,
+    pz: Real,
+    twist: Real,
+    softness: Real,
+    max_stretch: Real,
+) -> tuple[Real, ...]:
+    """One limb in a scalar backend: the inlined plain solve where it applies, else the kernel
+    (a twist or softness of 0 or a max_stretch of 1 turns that option off, as in the vector
+    path)."""
+    if ops is SCALAR and not twist and not softness and max_stretch == 1.0:
+        plain = _plain_one(rx, ry, rz, tx, ty, tz, upper, lower, px, py, pz)
         if plain is not None:
-            return from_one(Solution3D, plain, 3)
-    values = _kernel(
-        SCALAR,
-        _EPS64,
-        r[0],
-        r[1],
-        r[2],
-        t[0],
-        t[1],
-        t[2],
+            return plain
+    return _kernel(
+        ops,
+        eps,
+        rx,
+        ry,
+        rz,
+        tx,
+        ty,
+        tz,
         upper,
         lower,
-        p[0],
-        p[1],
-        p[2],
-        tau or None,  # 0 turns twist off
-        s or None,  # 0 turns softness off
-        None if k == 1.0 else k,  # 1 turns stretch off
+        px,
+        py,
+        pz,
+        twist or None,
+        softness or None,
+        None if max_stretch == 1.0 else max_stretch,
     )
-    return from_one(Solution3D, values, 3)
 
 
 def _plain_one(

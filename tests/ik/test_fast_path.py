@@ -6,7 +6,14 @@ import numpy as np
 import pytest
 
 import ik
-from ik import _fast
+from ik import _fast, _small
+
+
+@pytest.fixture(autouse=True)
+def vector_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small batches would take the limb-by-limb path (tested in test_small_path.py): turn it
+    off so every batch here runs the vector kernels."""
+    monkeypatch.setattr(_small, "LIMIT", {})
 
 
 def _limbs(dim: int, n: int, dtype: type) -> list[np.ndarray]:
@@ -58,13 +65,17 @@ def test_fast_kernel_matches_generic_kernel_exactly(dim: int, n: int, dtype: typ
 def test_plain_one_limb_matches_generic_scalar_kernel_exactly(dim: int) -> None:
     root, target, upper, lower, pole = _limbs(dim, 400, np.float64)
     ones = np.ones(1)  # an array option takes the array path, the generic (vector) kernel
+    soft = float(upper[0] + lower[0]) * 0.3  # in the soft zone for some limbs
     for i in range(400):
         r, t, p = tuple(root[i].tolist()), tuple(target[i].tolist()), tuple(pole[i].tolist())
         u, lo = float(upper[i]), float(lower[i])
         if dim == 2:
-            for bend, with_pole in ((1, None), (-1, None), (1, p)):
-                one = ik.solve_2d(r, t, u, lo, bend=bend, pole=with_pole)
-                many = ik.solve_2d(r, t, u, lo, bend=bend, pole=with_pole, max_stretch=ones)
+            for bend, with_pole, s in ((1, None, 0.0), (-1, None, 0.0), (1, p, 0.0), (-1, p, soft)):
+                s = min(s, 0.9 * (u + lo))
+                one = ik.solve_2d(r, t, u, lo, bend=bend, pole=with_pole, softness=s)
+                many = ik.solve_2d(
+                    r, t, u, lo, bend=bend, pole=with_pole, softness=s, max_stretch=ones
+                )
                 _same(one, many)
         else:
             _same(ik.solve_3d(r, t, u, lo, p), ik.solve_3d(r, t, u, lo, p, max_stretch=ones))
