@@ -55,8 +55,11 @@ def perpendicular(ops: Ops, ux: Real, uy: Real, uz: Real) -> tuple[Real, Real, R
     ax, ay, az = ops.abs(ux), ops.abs(uy), ops.abs(uz)
     pick_x = ops.both(ax <= ay, ax <= az)
     pick_y = ops.both(ay < ax, ay <= az)
-    ex = ops.where(pick_x, 1.0, 0.0)
-    ey = ops.where(pick_y, 1.0, 0.0)
+    # +0 in u's dtype: where(pick, 1.0, 0.0) would be float64 for float32 limbs, and promote
+    # every limb of a float32 chunk that holds one fallback limb (rounding by neighbours)
+    zero = ax * 0.0
+    ex = ops.where(pick_x, 1.0, zero)
+    ey = ops.where(pick_y, 1.0, zero)
     ez = 1.0 - ex - ey
     along = ex * ux + ey * uy + ez * uz  # e·u, the component removed (Gram-Schmidt)
     px, py, pz = ex - along * ux, ey - along * uy, ez - along * uz

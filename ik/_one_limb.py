@@ -14,7 +14,8 @@ _FLOAT64 = np.dtype(np.float64)
 def point(value: object, dim: int) -> list[float] | None:
     """``value`` as ``dim`` floats if it is a plain float64 point, else None.
 
-    Finiteness is not checked here (see :func:`finite`).
+    Finiteness is not checked here: the caller sums every float once (a sum is finite only if
+    every term is; an overflowing sum of finite terms merely takes the other paths).
 
     Parameters
     ----------
@@ -48,15 +49,6 @@ def numbers(*values: object) -> tuple[float, ...] | None:
     if all(isinstance(v, float | int) and not isinstance(v, bool) for v in values):
         return tuple(map(float, values))  # type: ignore[arg-type]
     return None
-
-
-def finite(total: float) -> bool:
-    """Whether the sum of some floats says each of them is finite.
-
-    A sum is finite only if every term is (an overflowing sum of finite terms is rejected too,
-    and merely takes the array path); ``x - x`` is 0 for finite ``x`` and NaN for NaN or inf.
-    """
-    return total - total == 0.0
 
 
 def reach_options_valid(upper: float, lower: float, softness: float, max_stretch: float) -> bool:

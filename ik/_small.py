@@ -23,7 +23,7 @@ import numpy as np
 from ik._ops import NUMPY_SCALAR, SCALAR, Ops
 from ik._validate import float_dtype, to_array
 
-LIMIT = {np.dtype(np.float64): 48, np.dtype(np.float32): 4}
+LIMIT = {np.dtype(np.float64): 32, np.dtype(np.float32): 4}
 """Largest batch solved limb by limb, per dtype: where it stops beating the vector kernel
 (measured with ``benchmarks/bench_solver.py``; a float32 limb costs ~8 µs in numpy scalars)."""
 

@@ -118,29 +118,6 @@ def from_batch(cls: type[S], outputs: Sequence[np.ndarray], shape: tuple[int, ..
     return cls(*(out.reshape(shape + out.shape[1:]) for out in outputs))
 
 
-def from_one(cls: type[S], values: Sequence[object], dim: int) -> S:
-    """Build a one-limb float64 solution (0-d and ``(D,)`` arrays) from the scalar kernel's results.
-
-    Parameters
-    ----------
-    cls : type
-        ``Solution2D`` or ``Solution3D``.
-    values : sequence
-        The scalar kernel's flat results, in field order (a position as ``D`` floats).
-    dim : int
-        Coordinates per position.
-
-    Returns
-    -------
-    Solution2D or Solution3D
-        float64 fields, as the vector path gives for float64 input.
-    """
-    build = _BUILDERS.get((cls, dim))
-    if build is None:
-        build = _BUILDERS[cls, dim] = _one_limb_builder(cls, dim)
-    return build(values)  # type: ignore[return-value]
-
-
 def from_rows(
     cls: type[S],
     rows: Sequence[Sequence[object]],
@@ -204,12 +181,9 @@ _PLANS: dict[tuple[type[Solution], int], _Plan] = {}
 """Row plans by (class, dim), made on first use (``fields()`` is slow per call)."""
 
 
-_BUILDERS: dict[tuple[type[Solution], int], Callable[[Sequence[object]], Solution]] = {}
-"""One-limb builders by (class, dim), generated on first use (``fields()`` is slow per call)."""
-
-
-def _one_limb_builder(cls: type[Solution], dim: int) -> Callable[[Sequence[object]], Solution]:
-    """Generate a straight-line function that builds a one-limb ``cls`` from kernel results.
+def one_limb_builder(cls: type[S], dim: int) -> Callable[[Sequence[object]], S]:
+    """Generate a straight-line function that builds a one-limb float64 ``cls`` (0-d and ``(D,)``
+    arrays) from the scalar kernel's flat results, in field order (a position as ``D`` floats).
 
     One float buffer holds every float result, handed out as views (one numpy call instead of
     one per field); the flags are copies of preallocated 0-d arrays, one per value; the fields

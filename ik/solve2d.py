@@ -14,7 +14,7 @@ from ik._limbs import check_limbs, optional
 from ik._ops import SCALAR, Ops, Real
 from ik._validate import require
 from ik.reach import reach, soften
-from ik.solution import Solution2D, from_batch, from_one, from_rows, output_layout
+from ik.solution import Solution2D, from_batch, from_rows, one_limb_builder, output_layout
 from ik.status import Status, outcome
 from ik.triangle import triangle
 
@@ -26,6 +26,12 @@ _REACHED, _TOO_FAR, _TOO_CLOSE, _SOFTENED = (
     int(Status.TOO_CLOSE),
     int(Status.SOFTENED),
 )
+
+_SIGN_TYPES = (int, float)
+"""Plain types a one-limb ``bend`` may have (it only multiplies: an int +-1 equals the float)."""
+
+_build_one = one_limb_builder(Solution2D, 2)
+"""Builds a one-limb solution from ``_solve_limb``'s results."""
 
 
 def solve_2d(
@@ -133,11 +139,12 @@ def _solve_one(
     """One plain float64 limb in pure Python, or None to take the other paths."""
     r, t = _one_limb.point(root, 2), _one_limb.point(target, 2)
     numbers = _one_limb.numbers(upper_len, lower_len, softness, max_stretch)
-    # bend multiplies only: a Python int +-1 gives the same results as the float
-    if r is None or t is None or numbers is None or type(bend) not in (int, float):
+    if r is None or t is None or numbers is None or type(bend) not in _SIGN_TYPES:
         return None
+    rx, ry = r
+    tx, ty = t
     upper, lower, s, k = numbers
-    total = r[0] + r[1] + t[0] + t[1] + upper + lower + s + k
+    total = rx + ry + tx + ty + upper + lower + s + k  # finite only if every term is
     px = py = None
     if pole is not None:
         p = _one_limb.point(pole, 2)
@@ -146,13 +153,12 @@ def _solve_one(
         px, py = p
         total += px + py
     if (
-        not _one_limb.finite(total)
+        total - total != 0.0
         or (bend != 1 and bend != -1)
         or not _one_limb.reach_options_valid(upper, lower, s, k)
     ):
         return None
-    row = _solve_limb(SCALAR, _EPS64, r[0], r[1], t[0], t[1], upper, lower, bend, px, py, s, k)
-    return from_one(Solution2D, row, 2)
+    return _build_one(_solve_limb(SCALAR, _EPS64, rx, ry, tx, ty, upper, lower, bend, px, py, s, k))
 
 
 def _solve_small(limbs: _small.Columns) -> Solution2D:

@@ -13,7 +13,7 @@ from ik._frame import aim, perpendicular
 from ik._limbs import check_limbs, optional
 from ik._ops import SCALAR, Ops, Real
 from ik.reach import reach
-from ik.solution import Solution3D, from_batch, from_one, from_rows, output_layout
+from ik.solution import Solution3D, from_batch, from_rows, one_limb_builder, output_layout
 from ik.status import Status, outcome
 from ik.triangle import triangle
 
@@ -21,6 +21,9 @@ _EPS64 = float(np.finfo(np.float64).eps)
 _SQRT_EPS64 = math.sqrt(_EPS64)
 _AXIS_TOL64 = (16.0 * _EPS64) ** 2
 _REACHED, _TOO_FAR, _TOO_CLOSE = int(Status.REACHED), int(Status.TOO_FAR), int(Status.TOO_CLOSE)
+
+_build_one = one_limb_builder(Solution3D, 3)
+"""Builds a one-limb solution from ``_solve_limb``'s results."""
 
 
 def solve_3d(
@@ -135,15 +138,17 @@ def _solve_one(
     numbers = _one_limb.numbers(upper_len, lower_len, twist, softness, max_stretch)
     if r is None or t is None or p is None or numbers is None:
         return None
-    upper, lower, tau, s, k = numbers
-    total = sum(r) + sum(t) + sum(p) + upper + lower + tau + s + k
-    if not _one_limb.finite(total) or not _one_limb.reach_options_valid(upper, lower, s, k):
-        return None
     rx, ry, rz = r
     tx, ty, tz = t
     px, py, pz = p
-    row = _solve_limb(SCALAR, _EPS64, rx, ry, rz, tx, ty, tz, upper, lower, px, py, pz, tau, s, k)
-    return from_one(Solution3D, row, 3)
+    upper, lower, tau, s, k = numbers
+    total = rx + ry + rz + tx + ty + tz + px + py + pz + upper + lower + tau + s + k
+    # finite only if every term is (an overflowing sum merely takes the other paths)
+    if total - total != 0.0 or not _one_limb.reach_options_valid(upper, lower, s, k):
+        return None
+    return _build_one(
+        _solve_limb(SCALAR, _EPS64, rx, ry, rz, tx, ty, tz, upper, lower, px, py, pz, tau, s, k)
+    )
 
 
 def _solve_small(limbs: _small.Columns) -> Solution3D:
