@@ -9,13 +9,14 @@ from __future__ import annotations
 import numpy as np
 
 _FLOAT64 = np.dtype(np.float64)
+_NDARRAY = np.ndarray
+_SHAPES = {2: (2,), 3: (3,)}
 
 
 def point(value: object, dim: int) -> list[float] | None:
     """``value`` as ``dim`` floats if it is a plain float64 point, else None.
 
-    Finiteness is not checked here: the caller sums every float once (a sum is finite only if
-    every term is; an overflowing sum of finite terms merely takes the other paths).
+    Finiteness is not checked here (see :func:`limb`).
 
     Parameters
     ----------
@@ -39,6 +40,61 @@ def point(value: object, dim: int) -> list[float] | None:
     return None
 
 
+def limb(dim: int, root: object, target: object, *values: object) -> list[float] | None:
+    """Root and target coordinates then ``values`` (the lengths and reach options: upper_len,
+    lower_len, softness, max_stretch, in that order, after any others) as one list of finite
+    floats, if they are plain float64 input the array path would accept, else None.
+
+    Parameters
+    ----------
+    dim : int
+        Coordinates per point.
+    root, target : object
+        See :func:`point`.
+    *values : object
+        Python numbers; the last four are checked as lengths and reach options.
+
+    Returns
+    -------
+    list of float, or None
+        ``dim`` root coordinates, ``dim`` target coordinates, then ``values``.
+    """
+    if (  # the common case first, in one expression: two float64 (dim,) arrays
+        type(root) is _NDARRAY
+        and type(target) is _NDARRAY
+        and root.dtype is _FLOAT64
+        and target.dtype is _FLOAT64
+        and root.shape == target.shape == _SHAPES[dim]
+    ):
+        floats = root.tolist() + target.tolist()
+    else:
+        r, t = point(root, dim), point(target, dim)
+        if r is None or t is None:
+            return None
+        floats = r + t
+    for value in values:
+        if type(value) is not float:
+            plain = numbers(*values)
+            if plain is None:
+                return None
+            values = plain
+            break
+    floats += values
+    total = sum(floats)
+    upper, lower, softness, max_stretch = floats[-4:]
+    # a sum is finite only if every term is (an overflowing sum of finite terms is rejected too,
+    # and merely takes the other paths); x - x is 0 for finite x and NaN for NaN or inf
+    if (
+        total - total != 0.0
+        or not upper > 0.0
+        or not lower > 0.0
+        or not 0.0 <= softness < upper + lower
+        or not max_stretch >= 1.0
+    ):
+        return None
+    return floats
+
+
 def numbers(*values: object) -> tuple[float, ...] | None:
     """``values`` as floats if each is a Python float or int (or a float64 scalar), else None."""
     for value in values:
@@ -49,8 +105,3 @@ def numbers(*values: object) -> tuple[float, ...] | None:
     if all(isinstance(v, float | int) and not isinstance(v, bool) for v in values):
         return tuple(map(float, values))  # type: ignore[arg-type]
     return None
-
-
-def reach_options_valid(upper: float, lower: float, softness: float, max_stretch: float) -> bool:
-    """The lengths and reach options the array path would accept (all four finite)."""
-    return upper > 0.0 and lower > 0.0 and 0.0 <= softness < upper + lower and max_stretch >= 1.0

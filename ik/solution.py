@@ -185,14 +185,15 @@ def one_limb_builder(cls: type[S], dim: int) -> Callable[[Sequence[object]], S]:
     """Generate a straight-line function that builds a one-limb float64 ``cls`` (0-d and ``(D,)``
     arrays) from the scalar kernel's flat results, in field order (a position as ``D`` floats).
 
-    One float buffer holds every float result, handed out as views (one numpy call instead of
-    one per field); the flags are copies of preallocated 0-d arrays, one per value; the fields
-    are stored with the slots' own setters, which do what the frozen dataclass's ``__init__``
-    does (``object.__setattr__`` per field) at a fraction of the cost. A loop over the plan
-    costs about as much again as the stores, hence the generated code.
+    One float buffer holds every result, handed out as views (one numpy call instead of one
+    per field; the flags' slots are left unused, which beats picking the floats out); the flags
+    are copies of preallocated 0-d arrays, one per value; the fields are stored with the slots'
+    own setters, which do what the frozen dataclass's ``__init__`` does (``object.__setattr__``
+    per field) at a fraction of the cost. A loop over the plan costs about as much again as the
+    stores, hence the generated code.
     """
     plan = _row_plan(cls, dim)
-    float_at = [at + k for at, width, flag in plan if flag is None for k in range(width or 1)]
+    at, width, _ = plan[-1]
     scope: dict[str, object] = {
         "_new": object.__new__,
         "_fromiter": np.fromiter,
@@ -201,10 +202,9 @@ def one_limb_builder(cls: type[S], dim: int) -> Callable[[Sequence[object]], S]:
     }
     lines = [
         "def build(v):",
-        f"    b = _fromiter(({''.join(f'v[{i}], ' for i in float_at)}), _f64, {len(float_at)})",
+        f"    b = _fromiter(v, _f64, {at + (width or 1)})",
         "    o = _new(_cls)",
     ]
-    offset = 0
     for k, (name, (at, width, flag)) in enumerate(zip(fields(cls), plan, strict=True)):
         scope[f"_set{k}"] = getattr(cls, name.name).__set__
         if flag is not None:
@@ -212,8 +212,7 @@ def one_limb_builder(cls: type[S], dim: int) -> Callable[[Sequence[object]], S]:
             scope[f"_flag{k}"] = {value: np.array(value, flag) for value in _FLAG_VALUES[flag]}
             part = f"_flag{k}[v[{at}]].copy()"
         else:
-            part = f"b[{offset}:{offset + width}]" if width else f"b[{offset}, ...]"
-            offset += width or 1
+            part = f"b[{at}:{at + width}]" if width else f"b[{at}, ...]"
         lines.append(f"    _set{k}(o, {part})")
     lines.append("    return o")
     exec("\n".join(lines), scope)  # noqa: S102 - generated from the dataclass's own fields

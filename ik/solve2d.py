@@ -19,7 +19,8 @@ from ik.status import Status, outcome
 from ik.triangle import triangle
 
 _EPS64 = float(np.finfo(np.float64).eps)
-_SQRT_EPS64 = math.sqrt(_EPS64)
+_sqrt, _atan2 = math.sqrt, math.atan2  # module globals: one lookup fewer per call
+_SQRT_EPS64 = _sqrt(_EPS64)
 _REACHED, _TOO_FAR, _TOO_CLOSE, _SOFTENED = (
     int(Status.REACHED),
     int(Status.TOO_FAR),
@@ -137,27 +138,16 @@ def _solve_one(
     max_stretch: object,
 ) -> Solution2D | None:
     """One plain float64 limb in pure Python, or None to take the other paths."""
-    r, t = _one_limb.point(root, 2), _one_limb.point(target, 2)
-    numbers = _one_limb.numbers(upper_len, lower_len, softness, max_stretch)
-    if r is None or t is None or numbers is None or type(bend) not in _SIGN_TYPES:
+    floats = _one_limb.limb(2, root, target, upper_len, lower_len, softness, max_stretch)
+    if floats is None or type(bend) not in _SIGN_TYPES or (bend != 1 and bend != -1):
         return None
-    rx, ry = r
-    tx, ty = t
-    upper, lower, s, k = numbers
-    total = rx + ry + tx + ty + upper + lower + s + k  # finite only if every term is
+    rx, ry, tx, ty, upper, lower, s, k = floats
     px = py = None
     if pole is not None:
         p = _one_limb.point(pole, 2)
-        if p is None:
+        if p is None or (p[0] + p[1]) - (p[0] + p[1]) != 0.0:  # not finite: see limb()
             return None
         px, py = p
-        total += px + py
-    if (
-        total - total != 0.0
-        or (bend != 1 and bend != -1)
-        or not _one_limb.reach_options_valid(upper, lower, s, k)
-    ):
-        return None
     return _build_one(_solve_limb(SCALAR, _EPS64, rx, ry, tx, ty, upper, lower, bend, px, py, s, k))
 
 
@@ -240,7 +230,7 @@ def _plain_one(
     """``_kernel`` on one limb with stretch off, inlined (the same operations in the same order,
     so the same results), or None for a target at the root (the fallback)."""
     vx, vy = tx - rx, ty - ry
-    distance = math.sqrt(vx * vx + vy * vy)
+    distance = _sqrt(vx * vx + vy * vy)
     span = upper + lower
     if distance <= _EPS64 * span:
         return None
@@ -252,12 +242,17 @@ def _plain_one(
         side = _pole_side(SCALAR, _EPS64, vx, vy, px - rx, py - ry, bend)
     eased = soften(SCALAR, distance, span, softness) if softness else distance
     gap = upper - lower
-    inner = max(abs(gap), _EPS64 * span)
-    used = min(max(eased, inner), span)
+    # reach()'s clamps with comparisons instead of max/min calls (the same values)
+    inner = abs(gap)
+    if inner < _EPS64 * span:
+        inner = _EPS64 * span
+    used = eased if eased > inner else inner
+    if used > span:
+        used = span
     twice = used + used
     along = (used * used + gap * span) / twice
-    height = math.sqrt((span + used) * (span - used) * (used - gap) * (used + gap)) / twice
-    angle = math.atan2(twice * height, upper * upper + lower * lower - used * used)
+    height = _sqrt((span + used) * (span - used) * (used - gap) * (used + gap)) / twice
+    angle = _atan2(twice * height, upper * upper + lower * lower - used * used)
     lift = side * height
     ex, ey = along * ux - lift * uy, along * uy + lift * ux
     hx, hy = used * ux, used * uy
@@ -278,8 +273,8 @@ def _plain_one(
         shortfall <= _SQRT_EPS64 * span,
         1.0,
         status,
-        math.atan2(ey, ex),
-        math.atan2(hy - ey, hx - ex),
+        _atan2(ey, ex),
+        _atan2(hy - ey, hx - ex),
     )
 
 

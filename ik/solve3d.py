@@ -18,7 +18,8 @@ from ik.status import Status, outcome
 from ik.triangle import triangle
 
 _EPS64 = float(np.finfo(np.float64).eps)
-_SQRT_EPS64 = math.sqrt(_EPS64)
+_sqrt, _atan2 = math.sqrt, math.atan2  # module globals: one lookup fewer per call
+_SQRT_EPS64 = _sqrt(_EPS64)
 _AXIS_TOL64 = (16.0 * _EPS64) ** 2
 _REACHED, _TOO_FAR, _TOO_CLOSE = int(Status.REACHED), int(Status.TOO_FAR), int(Status.TOO_CLOSE)
 
@@ -134,18 +135,12 @@ def _solve_one(
     max_stretch: object,
 ) -> Solution3D | None:
     """One plain float64 limb in pure Python, or None to take the other paths."""
-    r, t, p = _one_limb.point(root, 3), _one_limb.point(target, 3), _one_limb.point(pole, 3)
-    numbers = _one_limb.numbers(upper_len, lower_len, twist, softness, max_stretch)
-    if r is None or t is None or p is None or numbers is None:
+    floats = _one_limb.limb(3, root, target, twist, upper_len, lower_len, softness, max_stretch)
+    p = _one_limb.point(pole, 3)
+    if floats is None or p is None or sum(p) - sum(p) != 0.0:  # not finite: see limb()
         return None
-    rx, ry, rz = r
-    tx, ty, tz = t
+    rx, ry, rz, tx, ty, tz, tau, upper, lower, s, k = floats
     px, py, pz = p
-    upper, lower, tau, s, k = numbers
-    total = rx + ry + rz + tx + ty + tz + px + py + pz + upper + lower + tau + s + k
-    # finite only if every term is (an overflowing sum merely takes the other paths)
-    if total - total != 0.0 or not _one_limb.reach_options_valid(upper, lower, s, k):
-        return None
     return _build_one(
         _solve_limb(SCALAR, _EPS64, rx, ry, rz, tx, ty, tz, upper, lower, px, py, pz, tau, s, k)
     )
@@ -233,7 +228,7 @@ def _plain_one(
     """``_kernel`` on one limb with twist, softness and stretch off, inlined (the same
     operations in the same order, so the same results), or None where a fallback applies."""
     vx, vy, vz = tx - rx, ty - ry, tz - rz
-    distance = math.sqrt(vx * vx + vy * vy + vz * vz)
+    distance = _sqrt(vx * vx + vy * vy + vz * vz)
     span = upper + lower
     if distance <= _EPS64 * span:
         return None
@@ -245,14 +240,19 @@ def _plain_one(
     q_len2 = qx * qx + qy * qy + qz * qz
     if q_len2 <= _AXIS_TOL64 * (wx * wx + wy * wy + wz * wz):
         return None
-    inverse = 1.0 / math.sqrt(q_len2)
+    inverse = 1.0 / _sqrt(q_len2)
     bx, by, bz = qx * inverse, qy * inverse, qz * inverse
     gap = upper - lower
-    inner = max(abs(gap), _EPS64 * span)
-    used = min(max(distance, inner), span)
+    # reach()'s clamps with comparisons instead of max/min calls (the same values)
+    inner = abs(gap)
+    if inner < _EPS64 * span:
+        inner = _EPS64 * span
+    used = distance if distance > inner else inner
+    if used > span:
+        used = span
     twice = used + used
     along = (used * used + gap * span) / twice
-    height = math.sqrt((span + used) * (span - used) * (used - gap) * (used + gap)) / twice
+    height = _sqrt((span + used) * (span - used) * (used - gap) * (used + gap)) / twice
     shortfall = abs(distance - used)
     return (
         rx + along * ux + height * bx,
@@ -261,7 +261,7 @@ def _plain_one(
         rx + used * ux,
         ry + used * uy,
         rz + used * uz,
-        math.atan2(twice * height, upper * upper + lower * lower - used * used),
+        _atan2(twice * height, upper * upper + lower * lower - used * used),
         distance,
         used,
         shortfall,
