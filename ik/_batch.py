@@ -39,7 +39,9 @@ def point_columns(points: npt.NDArray[np.floating], shape: tuple[int, ...]) -> l
     """
     if points.ndim == 1:
         return [value for value in points]
-    flat = np.broadcast_to(points, (*shape, points.shape[-1])).reshape(-1, points.shape[-1])
+    if points.shape[:-1] != shape:  # already per limb: no broadcast view needed
+        points = np.broadcast_to(points, (*shape, points.shape[-1]))
+    flat = points.reshape(-1, points.shape[-1])
     return [flat[:, k] for k in range(points.shape[-1])]
 
 
@@ -59,7 +61,9 @@ def limb_column(values: npt.NDArray[np.floating], shape: tuple[int, ...]) -> Col
     """
     if values.ndim == 0:
         return values[()]
-    return np.broadcast_to(values, shape).reshape(-1)
+    if values.shape != shape:  # already per limb: no broadcast view needed
+        values = np.broadcast_to(values, shape)
+    return values.reshape(-1)
 
 
 def run_chunks(

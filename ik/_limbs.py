@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from ik._validate import FloatArray, batch_shape, float_dtype, require, to_array, to_points
+from ik._validate import (
+    FloatArray,
+    batch_shape,
+    float_dtype,
+    require,
+    to_array,
+    to_points,
+    within,
+)
 
 
 class Limbs(NamedTuple):
@@ -62,20 +71,30 @@ def check_limbs(
     )
     for name in ("upper_len", "lower_len"):
         length = scalars[name]
-        require(name, length, np.isfinite(length) & (length > 0.0), "positive finite lengths")
-    span = scalars["upper_len"] + scalars["lower_len"]
+        if not within(length, 0.0, strict=True):
+            require(name, length, np.isfinite(length) & (length > 0.0), "positive finite lengths")
     softness = scalars["softness"]
-    require(
-        "softness",
-        softness,
-        np.isfinite(softness) & (softness >= 0.0) & (softness < span),
-        "0 <= softness < upper_len + lower_len",
-    )
+    if softness.ndim or softness[()] != 0.0:  # 0 (the default) is valid for any lengths
+        span = scalars["upper_len"] + scalars["lower_len"]
+        require(
+            "softness",
+            softness,
+            np.isfinite(softness) & (softness >= 0.0) & (softness < span),
+            "0 <= softness < upper_len + lower_len",
+        )
     stretch = scalars["max_stretch"]
-    require("max_stretch", stretch, np.isfinite(stretch) & (stretch >= 1.0), "finite values >= 1")
+    if not within(stretch, 1.0, strict=False):
+        require(
+            "max_stretch", stretch, np.isfinite(stretch) & (stretch >= 1.0), "finite values >= 1"
+        )
     for name, value in scalars.items():
-        require(name, value, np.isfinite(value), "finite values")
+        if name not in _RANGE_CHECKED and not within(value, -math.inf, strict=True):
+            require(name, value, np.isfinite(value), "finite values")
     return Limbs(dtype, shape, arrays, scalars)
+
+
+_RANGE_CHECKED = frozenset({"upper_len", "lower_len", "softness", "max_stretch"})
+"""Arguments whose range checks above already reject non-finite values."""
 
 
 def optional(values: FloatArray, off: float) -> FloatArray | None:

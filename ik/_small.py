@@ -27,6 +27,7 @@ LIMIT = {np.dtype(np.float64): 32, np.dtype(np.float32): 4}
 """Largest batch solved limb by limb, per dtype: where it stops beating the vector kernel
 (measured with ``benchmarks/bench_solver.py``; a float32 limb costs ~8 µs in numpy scalars)."""
 
+_LARGEST = max(LIMIT.values())
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
@@ -69,6 +70,8 @@ def columns(dim: int, points: Mapping[str, Any], values: Mapping[str, Any]) -> C
     -------
     Columns or None
     """
+    if any(isinstance(v, np.ndarray) and v.size > dim * _LARGEST for v in points.values()):
+        return None  # too many limbs, seen without converting anything
     dtype = float_dtype(*points.values(), *values.values())
     limit = LIMIT.get(dtype)
     if limit is None:

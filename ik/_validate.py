@@ -3,6 +3,7 @@ argument, what was expected and what arrived."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 import numpy as np
@@ -97,7 +98,8 @@ def to_points(name: str, value: npt.ArrayLike, dim: int, dtype: np.dtype) -> Flo
         raise ValueError(
             f"{name}: expected an array_like of shape (..., {dim}), got shape {points.shape}"
         )
-    require(name, points, np.isfinite(points), "finite coordinates")
+    if not within(points, -math.inf, strict=True):
+        require(name, points, np.isfinite(points), "finite coordinates")
     return points
 
 
@@ -121,6 +123,33 @@ def batch_shape(shapes: Mapping[str, tuple[int, ...]]) -> tuple[int, ...]:
         raise ValueError(
             f"{', '.join(shapes)}: expected batch shapes that broadcast together, got {listed}"
         ) from None
+
+
+def within(values: FloatArray, low: float, *, strict: bool) -> bool:
+    """Whether every value is finite and above ``low`` (``strict``) or at least ``low``.
+
+    Two reductions and no temporaries (NaN propagates through both), or Python comparisons for
+    a single value: the cheap test before :func:`require` builds its message.
+
+    Parameters
+    ----------
+    values : ndarray, shape (...)
+        The values.
+    low : float
+        The lower bound (``-inf`` for finiteness alone).
+    strict : bool
+        Whether ``low`` itself is excluded.
+
+    Returns
+    -------
+    bool
+    """
+    if values.ndim == 0:
+        lowest = highest = values.item()
+    else:
+        lowest = np.minimum.reduce(values, axis=None, initial=math.inf)
+        highest = np.maximum.reduce(values, axis=None, initial=-math.inf)
+    return bool((lowest > low if strict else lowest >= low) and highest < math.inf)
 
 
 def require(name: str, values: FloatArray, ok: npt.NDArray[np.bool_], expected: str) -> None:

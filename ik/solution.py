@@ -96,7 +96,7 @@ def output_layout(cls: type[Solution], dim: int, dtype: np.dtype) -> list[tuple[
     -------
     list of (numpy.dtype, int)
     """
-    return [(_FLAGS.get(f.name, dtype), dim if f.name in _POSITIONS else 0) for f in fields(cls)]
+    return [(flag or dtype, width) for _, width, flag in _row_plan(cls, dim)]
 
 
 def from_batch(cls: type[S], outputs: Sequence[np.ndarray], shape: tuple[int, ...]) -> S:

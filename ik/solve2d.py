@@ -106,7 +106,9 @@ def solve_2d(
         return _solve_small(small)
     limbs = check_limbs(2, points, per_limb)
     values = limbs.values
-    require("bend", values["bend"], np.abs(values["bend"]) == 1.0, "+1 or -1")
+    bend_values = values["bend"]
+    if bend_values.ndim or abs(bend_values[()]) != 1.0:  # the default 1 needs no array passes
+        require("bend", bend_values, np.abs(bend_values) == 1.0, "+1 or -1")
     shape, pole_points = limbs.shape, limbs.points.get("pole")
     soft, stretch = optional(values["softness"], 0.0), optional(values["max_stretch"], 1.0)
     args = [
