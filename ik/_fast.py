@@ -1,4 +1,4 @@
-"""Allocation-free batch kernels for the common case: no softness, no stretch, no twist.
+"""Allocation-free batch kernels for the common case: no stretch, no twist (and in 3-D no softness).
 
 The generic kernels (``solve2d._kernel``, ``solve3d._kernel``) are written once with operators
 so one limb runs in Python floats; in numpy every operator allocates a temporary, and glibc
@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ik._ops import VECTOR
+from ik.status import Status
 
 CHUNK = 16384
 """Limbs per chunk: ~20 float64 buffers of 128 KiB stay in L3 while a ufunc call's fixed
@@ -57,6 +58,7 @@ class _Workspace:
 
 
 _BOOL = np.dtype(np.bool_)
+_SOFTENED = np.int8(Status.SOFTENED)
 
 
 def workspace(dtype: np.dtype) -> _Workspace:
@@ -90,19 +92,59 @@ def _generic_chunk(
             out[rows] = next(results)
 
 
+def _soften(
+    ws: _Workspace, n: int, distance: np.ndarray, span: np.ndarray, softness: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """``reach.soften(distance, span, softness)`` with the same operations in the same order, and
+    where it moved the distance (``reach``'s ``softened``). Returns ``eased, softened``."""
+    f = ws.f
+    knee = np.subtract(span, softness, out=f("knee", n))  # d_s = L − s
+    positive = np.greater(softness, 0.0, out=ws.b("soft", n))
+    scale = f("scale", n)  # where(s > 0, s, 1)
+    scale.fill(1.0)
+    np.copyto(scale, softness, where=positive)
+    excess = np.subtract(distance, knee, out=f("excess", n))
+    np.maximum(excess, 0.0, out=excess)
+    limit = np.multiply(scale, 64.0, out=f("limit", n))
+    np.minimum(excess, limit, out=excess)
+    np.negative(excess, out=excess)
+    np.divide(excess, scale, out=excess)
+    np.expm1(excess, out=excess)
+    np.multiply(softness, excess, out=excess)
+    curve = np.subtract(knee, excess, out=excess)  # d_s − s·expm1(−(d − d_s)/s)
+    zone = np.greater(distance, knee, out=ws.b("zone", n))
+    np.logical_and(zone, positive, out=zone)
+    eased = f("eased", n)
+    np.copyto(eased, distance)
+    np.copyto(eased, curve, where=zone)
+    return eased, np.less(eased, distance, out=ws.b("softened", n))
+
+
 def _reach_triangle(
-    ws: _Workspace, n: int, distance: np.ndarray, upper: Any, lower: Any, eps: Any, out: Any
+    ws: _Workspace,
+    n: int,
+    distance: np.ndarray,
+    upper: Any,
+    lower: Any,
+    softness: Any,
+    eps: Any,
+    out: Any,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``reach`` (options off) then ``triangle``; writes reach, elbow angle, shortfall,
-    reached and status into ``out`` (a tuple of row views). Returns ``span, used, along,
-    height``."""
+    """``reach`` (stretch off; softness None for off) then ``triangle``; writes reach, elbow
+    angle, shortfall, reached and status into ``out`` (a tuple of row views). Returns
+    ``span, used, along, height``."""
     used_out, angle_out, shortfall_out, reached_out, status_out = out
     span = np.add(upper, lower, out=ws.f("span", n))
+    softened = None
+    if softness is not None:
+        distance_used, softened = _soften(ws, n, distance, span, softness)
+    else:
+        distance_used = distance
     gap = np.subtract(upper, lower, out=ws.f("gap", n))
     inner = np.abs(gap, out=ws.f("inner", n))
     tmp = np.multiply(span, eps, out=ws.f("tmp", n))
     np.maximum(inner, tmp, out=inner)  # fold limit, floored at eps·L
-    used = np.maximum(distance, inner, out=used_out)
+    used = np.maximum(distance_used, inner, out=used_out)
     np.minimum(used, span, out=used)
     too_far = np.greater(distance, span, out=ws.b("far", n))
     too_close = np.less(distance, inner, out=ws.b("close", n))
@@ -136,6 +178,8 @@ def _reach_triangle(
     status = status_out
     np.add(too_far.view(np.int8), too_close.view(np.int8), out=status)
     np.add(status, too_close.view(np.int8), out=status)  # TOO_FAR = 1, TOO_CLOSE = 2
+    if softened is not None:
+        np.copyto(status, _SOFTENED, where=softened)  # SOFTENED outranks both
     return span, used, along, height
 
 
@@ -146,8 +190,8 @@ def solve_2d(
     pole_side: Callable[..., Any],
 ) -> None:
     """Fill the :class:`Solution2D` ``outputs`` (flat) for ``args`` of ``solve2d._kernel``
-    with softness and stretch off."""
-    eps, rx, ry, tx, ty, upper, lower, bend, px, py = args[:10]
+    with stretch off."""
+    eps, rx, ry, tx, ty, upper, lower, bend, px, py, softness = args[:11]
     elbow, hand, angle, dist_out, used_out, short_out, reached, stretch, status, ua, la = outputs
     stretch.fill(1.0)
     dtype = angle.dtype
@@ -157,8 +201,8 @@ def solve_2d(
     for start in range(0, total, CHUNK):
         stop = min(start + CHUNK, total)
         rows, n = slice(start, stop), stop - start
-        c = [_cut(a, rows) for a in (rx, ry, tx, ty, upper, lower, bend, px, py)]
-        crx, cry, ctx, cty, cu, cl, cb, cpx, cpy = c
+        c = [_cut(a, rows) for a in (rx, ry, tx, ty, upper, lower, bend, px, py, softness)]
+        crx, cry, ctx, cty, cu, cl, cb, cpx, cpy, cs = c
         vx = np.subtract(ctx, crx, out=ws.f("vx", n))
         vy = np.subtract(cty, cry, out=ws.f("vy", n))
         distance = np.multiply(vx, vx, out=dist_out[rows])
@@ -180,10 +224,11 @@ def solve_2d(
             distance,
             cu,
             cl,
+            cs,
             eps_t,
             (used_out[rows], angle[rows], short_out[rows], reached[rows], status[rows]),
         )
-        if cpx is not None:  # side is float64 (as in the generic kernel): same promotions
+        if cpx is not None and dtype != np.float64:  # side is float64: the kernel's promotions
             _tail_2d_pole(side, height, along, ux, uy, used, crx, cry, rows, outputs)
             continue
         lift = np.multiply(side, height, out=height)
@@ -310,6 +355,7 @@ def solve_3d(
             distance,
             cu,
             cl,
+            None,
             eps_t,
             (used_out[rows], angle[rows], short_out[rows], reached[rows], status[rows]),
         )

@@ -121,7 +121,7 @@ def solve_2d(
         None if stretch is None else limb_column(stretch, shape),
     ]
     layout = output_layout(Solution2D, 2, limbs.dtype)
-    if soft is None and stretch is None:  # the common case: allocation-free kernel
+    if stretch is None:  # the common case: allocation-free kernel
         outputs = new_outputs(batch_size(shape), layout)
         _fast.solve_2d(_kernel, args, outputs, _pole_side)
     else:

@@ -36,6 +36,10 @@ def _limbs(dim: int, n: int, dtype: type) -> list[np.ndarray]:
 def test_fast_kernel_matches_generic_kernel_exactly(dim: int, n: int, dtype: type) -> None:
     root, target, upper, lower, pole = _limbs(dim, n, dtype)
     ones = np.ones(n, dtype)  # an array max_stretch of 1 takes the generic kernel
+    rng = np.random.default_rng(n)
+    # half the limbs soft (a quarter of their length, so many targets fall in the soft zone)
+    soft = np.where(rng.random(n) < 0.5, 0.0, 0.25 * (upper + lower)).astype(dtype)
+    bend = np.where(rng.random(n) < 0.5, -1.0, 1.0).astype(dtype)
     if dim == 2:
         pairs = [
             (
@@ -45,6 +49,27 @@ def test_fast_kernel_matches_generic_kernel_exactly(dim: int, n: int, dtype: typ
             (
                 ik.solve_2d(root, target, upper, lower, pole=pole, bend=-1),
                 ik.solve_2d(root, target, upper, lower, pole=pole, bend=-1, max_stretch=ones),
+            ),
+            (
+                ik.solve_2d(root, target, upper, lower, softness=soft),
+                ik.solve_2d(root, target, upper, lower, softness=soft, max_stretch=ones),
+            ),
+            (
+                ik.solve_2d(root, target, upper, lower, pole=pole, bend=bend, softness=soft),
+                ik.solve_2d(
+                    root,
+                    target,
+                    upper,
+                    lower,
+                    pole=pole,
+                    bend=bend,
+                    softness=soft,
+                    max_stretch=ones,
+                ),
+            ),
+            (  # one softness for every limb: a scalar column
+                ik.solve_2d(root, target, upper, lower, softness=0.2),
+                ik.solve_2d(root, target, upper, lower, softness=0.2, max_stretch=ones),
             ),
         ]
     else:
