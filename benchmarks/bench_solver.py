@@ -1,13 +1,15 @@
 """Benchmark the analytic two-bone solver against a memory floor, and FABRIK beside it.
 
 Run from the repository root: ``PYTHONPATH=. python benchmarks/bench_solver.py [--repeat 5]
-[--json out.json]`` (or without ``PYTHONPATH`` after ``pip install -e .``).
+[--json out.json] [--before DIR]`` (or without ``PYTHONPATH`` after ``pip install -e .``);
+``--before`` times an older ``ik`` package beside this one in the same run.
 
 For 2-D and 3-D, float64 and float32, at N = 1 .. 10^6 limbs it prints the median time per
 limb of one public ``solve_2d`` / ``solve_3d`` call, and in the same run a memory floor: one
 ``np.add`` (into a preallocated output) over as many bytes as the solve must read and write,
 11 values per 2-D limb and 17 per 3-D limb, with the ratio of the two. Then FABRIK on the same
-two-bone problems (time per solve, iterations, residual) beside the analytic solve.
+two-bone problems (time per solve, iterations, residual) beside the analytic solve, and one
+game-like call (one character's four limbs with pole, bend and softness arrays).
 Timings are medians of ``--repeat`` runs; nothing here is asserted.
 """
 
@@ -15,12 +17,15 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import json
 import os
 import platform
 import statistics
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -35,17 +40,42 @@ VALUES_PER_LIMB = {2: 11, 3: 17}
 def median_seconds(run: Callable[[], object], repeat: int, min_time: float = 0.1) -> float:
     """Median over ``repeat`` measurements of one call, each averaged over enough calls to
     last about ``min_time`` seconds."""
-    start = time.perf_counter()
-    run()
-    once = max(time.perf_counter() - start, 1e-7)
-    number = max(1, int(min_time / once))
-    samples = []
-    for _ in range(repeat):
+    return medians_seconds([run], repeat, min_time)[0]
+
+
+def medians_seconds(
+    runs: Sequence[Callable[[], object]], repeat: int, min_time: float = 0.1
+) -> list[float]:
+    """``median_seconds`` of each run, their measurements interleaved (run 1, run 2, run 1, ...)
+    so that a shared machine's drift hits every run alike."""
+    numbers = []
+    for run in runs:
         start = time.perf_counter()
-        for _ in range(number):
-            run()
-        samples.append((time.perf_counter() - start) / number)
-    return statistics.median(samples)
+        run()
+        once = max(time.perf_counter() - start, 1e-7)
+        numbers.append(max(1, int(min_time / once)))
+    samples: list[list[float]] = [[] for _ in runs]
+    for _ in range(repeat):
+        for run, number, out in zip(runs, numbers, samples, strict=True):
+            start = time.perf_counter()
+            for _ in range(number):
+                run()
+            out.append((time.perf_counter() - start) / number)
+    return [statistics.median(out) for out in samples]
+
+
+def load_ik(path: str) -> ModuleType:
+    """The ``ik`` package found under ``path`` (e.g. an older commit's ``git archive``), imported
+    beside the current one so before and after are measured in the same run."""
+    ours = {name: sys.modules.pop(name) for name in list(sys.modules) if name.split(".")[0] == "ik"}
+    sys.path.insert(0, path)
+    try:
+        return importlib.import_module("ik")
+    finally:
+        sys.path.remove(path)
+        for name in [name for name in sys.modules if name.split(".")[0] == "ik"]:
+            del sys.modules[name]  # its modules keep their own references to each other
+        sys.modules.update(ours)
 
 
 def problems(dim: int, n: int, dtype: type, rng: np.random.Generator) -> dict[str, Any]:
@@ -61,14 +91,45 @@ def problems(dim: int, n: int, dtype: type, rng: np.random.Generator) -> dict[st
     return {k: v.astype(dtype) for k, v in cast.items()}
 
 
-def solver(dim: int, p: dict[str, Any], n: int) -> Callable[[], object]:
-    """The public call for a batch; for n = 1 one limb as ``(D,)`` arrays and scalars."""
+def solver(module: ModuleType, dim: int, p: dict[str, Any], n: int) -> Callable[[], object]:
+    """The public call of ``module`` (an ``ik``) for a batch; for n = 1 one limb as ``(D,)``
+    arrays and scalars."""
     if n == 1:
         p = {k: v[0] for k, v in p.items()}
         p["upper"], p["lower"] = p["upper"].item(), p["lower"].item()
     if dim == 2:
-        return lambda: ik.solve_2d(p["root"], p["target"], p["upper"], p["lower"])
-    return lambda: ik.solve_3d(p["root"], p["target"], p["upper"], p["lower"], p["pole"])
+        return lambda: module.solve_2d(p["root"], p["target"], p["upper"], p["lower"])
+    return lambda: module.solve_3d(p["root"], p["target"], p["upper"], p["lower"], p["pole"])
+
+
+def game_like(repeat: int, rng: np.random.Generator, before: ModuleType | None) -> dict[str, Any]:
+    """One character's four limbs as the game solves them: ``(4, 2)`` roots, targets and poles,
+    ``(4,)`` bends, and softness on the legs only (two zeros, two 0.05), float64."""
+    root = rng.normal(size=(4, 2))
+    target = root + rng.normal(size=(4, 2))
+    pole = root + rng.normal(size=(4, 2))
+    upper, lower = np.array([0.6, 0.6, 0.9, 0.9]), np.array([0.55, 0.55, 0.85, 0.85])
+    bend = np.array([-1.0, -1.0, 1.0, 1.0])
+    softness = np.array([0.0, 0.0, 0.05, 0.05])
+    runs = [
+        functools.partial(
+            module.solve_2d, root, target, upper, lower, bend=bend, pole=pole, softness=softness
+        )
+        for module in ([ik] if before is None else [ik, before])
+    ]
+    seconds = medians_seconds(runs, repeat)
+    row = {
+        "case": "2-D float64 N=4, pole + bend + softness arrays",
+        "us_per_call": seconds[0] * 1e6,
+    }
+    if before is not None:
+        row["before_us_per_call"] = seconds[1] * 1e6
+    print(
+        f"game-like: {row['case']}  {row['us_per_call']:9.1f} us/call"
+        + (f"  (before {row['before_us_per_call']:9.1f} us/call)" if before is not None else ""),
+        flush=True,
+    )
+    return row
 
 
 def floor_seconds(dim: int, n: int, dtype: type, repeat: int) -> float:
@@ -78,28 +139,34 @@ def floor_seconds(dim: int, n: int, dtype: type, repeat: int) -> float:
     return median_seconds(lambda: np.add(a, b, out=out), repeat)
 
 
-def solver_table(repeat: int, rng: np.random.Generator) -> list[dict[str, Any]]:
+def solver_table(
+    repeat: int, rng: np.random.Generator, before: ModuleType | None
+) -> list[dict[str, Any]]:
     rows = []
     for dim in (2, 3):
         for dtype in (np.float64, np.float32):
             for n in SIZES:
                 p = problems(dim, n, dtype, rng)
-                solve = median_seconds(solver(dim, p, n), repeat)
+                modules = [ik] if before is None else [ik, before]
+                solves = medians_seconds([solver(m, dim, p, n) for m in modules], repeat)
                 floor = floor_seconds(dim, n, dtype, repeat)
-                rows.append(
-                    {
-                        "dim": dim,
-                        "dtype": np.dtype(dtype).name,
-                        "n": n,
-                        "ns_per_limb": solve / n * 1e9,
-                        "floor_ns_per_limb": floor / n * 1e9,
-                        "ratio": solve / floor,
-                    }
-                )
-                row = rows[-1]
+                row = {
+                    "dim": dim,
+                    "dtype": np.dtype(dtype).name,
+                    "n": n,
+                    "ns_per_limb": solves[0] / n * 1e9,
+                    "floor_ns_per_limb": floor / n * 1e9,
+                    "ratio": solves[0] / floor,
+                }
+                earlier = ""
+                if before is not None:
+                    row["before_ns_per_limb"] = solves[1] / n * 1e9
+                    earlier = f"  (before {row['before_ns_per_limb']:12.1f})"
+                rows.append(row)
                 print(
                     f"{dim}-D  {row['dtype']:8s} N={n:>9,d}  {row['ns_per_limb']:12.1f} ns/limb"
-                    f"  floor {row['floor_ns_per_limb']:9.2f} ns/limb  ratio {row['ratio']:9.1f}x",
+                    f"{earlier}  floor {row['floor_ns_per_limb']:9.2f} ns/limb"
+                    f"  ratio {row['ratio']:9.1f}x",
                     flush=True,
                 )
     return rows
@@ -193,17 +260,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7, help="measurements per median")
     parser.add_argument("--json", help="also write the results to this JSON file")
+    parser.add_argument(
+        "--before",
+        help="a directory holding an older ik package (e.g. `git archive <commit> ik | tar -x -C "
+        "DIR`) to time beside this one, interleaved, in the same run",
+    )
     args = parser.parse_args()
+    before = None if args.before is None else load_ik(args.before)
     info = machine()
     print(
         f"machine: nproc={info['nproc']} cpu={info['cpu']} python={info['python']} numpy={info['numpy']}"
     )
     rng = np.random.default_rng(20240601)
-    rows = solver_table(args.repeat, rng)
+    rows = solver_table(args.repeat, rng, before)
+    game = game_like(args.repeat, rng, before)
     fabrik_rows = fabrik_table(rng)
     if args.json:
         with open(args.json, "w") as out:
-            json.dump({"machine": info, "solver": rows, "fabrik": fabrik_rows}, out, indent=2)
+            report = {"machine": info, "solver": rows, "game_like": game, "fabrik": fabrik_rows}
+            json.dump(report, out, indent=2)
 
 
 if __name__ == "__main__":
