@@ -40,9 +40,16 @@ def point(value: object, dim: int) -> list[float] | None:
     return None
 
 
-def limb(dim: int, root: object, target: object, *values: object) -> list[float] | None:
-    """Root and target coordinates then ``values`` (the lengths and reach options: upper_len,
-    lower_len, softness, max_stretch, in that order, after any others) as one list of finite
+def limb(
+    dim: int,
+    root: object,
+    target: object,
+    upper_len: object,
+    lower_len: object,
+    softness: object,
+    max_stretch: object,
+) -> list[float] | None:
+    """Root and target coordinates, then the lengths and reach options, as one list of finite
     floats, if they are plain float64 input the array path would accept, else None.
 
     Parameters
@@ -51,13 +58,14 @@ def limb(dim: int, root: object, target: object, *values: object) -> list[float]
         Coordinates per point.
     root, target : object
         See :func:`point`.
-    *values : object
-        Python numbers; the last four are checked as lengths and reach options.
+    upper_len, lower_len, softness, max_stretch : object
+        Python numbers.
 
     Returns
     -------
     list of float, or None
-        ``dim`` root coordinates, ``dim`` target coordinates, then ``values``.
+        ``dim`` root coordinates, ``dim`` target coordinates, then
+        ``upper_len, lower_len, softness, max_stretch``.
     """
     if (  # the common case first, in one expression: two float64 (dim,) arrays
         type(root) is _NDARRAY
@@ -72,26 +80,26 @@ def limb(dim: int, root: object, target: object, *values: object) -> list[float]
         if r is None or t is None:
             return None
         floats = r + t
-    for value in values:
-        if type(value) is not float:
-            plain = numbers(*values)
-            if plain is None:
-                return None
-            values = plain
-            break
-    floats += values
-    total = sum(floats)
-    upper, lower, softness, max_stretch = floats[-4:]
+    if (
+        type(upper_len) is float
+        and type(lower_len) is float
+        and type(softness) is float
+        and type(max_stretch) is float
+    ):
+        upper, lower, s, k = upper_len, lower_len, softness, max_stretch
+    else:
+        plain = numbers(upper_len, lower_len, softness, max_stretch)
+        if plain is None:
+            return None
+        upper, lower, s, k = plain
+    total = sum(floats) + upper + lower + s + k
     # a sum is finite only if every term is (an overflowing sum of finite terms is rejected too,
     # and merely takes the other paths); x - x is 0 for finite x and NaN for NaN or inf
-    if (
-        total - total != 0.0
-        or not upper > 0.0
-        or not lower > 0.0
-        or not 0.0 <= softness < upper + lower
-        or not max_stretch >= 1.0
-    ):
+    if total - total != 0.0 or not (upper > 0.0 and lower > 0.0 and 0.0 <= s < upper + lower):
         return None
+    if not k >= 1.0:
+        return None
+    floats += (upper, lower, s, k)
     return floats
 
 

@@ -150,6 +150,10 @@ def _solve_one(
         if p is None or (p[0] + p[1]) - (p[0] + p[1]) != 0.0:  # not finite: see limb()
             return None
         px, py = p
+    if k == 1.0:  # _solve_limb's first choice, without its call
+        row = _plain_one(rx, ry, tx, ty, upper, lower, bend, px, py, s)
+        if row is not None:
+            return _build_one(row)
     return _build_one(_solve_limb(SCALAR, _EPS64, rx, ry, tx, ty, upper, lower, bend, px, py, s, k))
 
 

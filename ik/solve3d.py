@@ -135,12 +135,15 @@ def _solve_one(
     max_stretch: object,
 ) -> Solution3D | None:
     """One plain float64 limb in pure Python, or None to take the other paths."""
-    floats = _one_limb.limb(3, root, target, twist, upper_len, lower_len, softness, max_stretch)
-    p = _one_limb.point(pole, 3)
-    if floats is None or p is None or sum(p) - sum(p) != 0.0:  # not finite: see limb()
+    floats = _one_limb.limb(3, root, target, upper_len, lower_len, softness, max_stretch)
+    p, numbers = _one_limb.point(pole, 3), _one_limb.numbers(twist)
+    if floats is None or p is None or numbers is None:
         return None
-    rx, ry, rz, tx, ty, tz, tau, upper, lower, s, k = floats
+    (tau,) = numbers
     px, py, pz = p
+    if px + py + pz + tau - (px + py + pz + tau) != 0.0:  # not finite: see limb()
+        return None
+    rx, ry, rz, tx, ty, tz, upper, lower, s, k = floats
     return _build_one(
         _solve_limb(SCALAR, _EPS64, rx, ry, rz, tx, ty, tz, upper, lower, px, py, pz, tau, s, k)
     )
