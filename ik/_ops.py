@@ -51,9 +51,19 @@ def _where_like_numpy(condition: Flag, if_true: Real, if_false: Real) -> Real:
     an array or numpy scalar), so a float32 limb promotes exactly where the vector kernel does.
     """
     value = if_true if condition else if_false
-    if type(if_true) is int and type(if_false) is int:  # status codes: cast to int8 at the end
-        return value
+    kind = type(if_true)
+    if kind is type(if_false):
+        if kind is float:  # two Python floats
+            return np.float64(value)
+        return value  # one numpy type, or status codes (ints, cast to int8 at the end)
     return np.result_type(if_true, if_false).type(value)
+
+
+def _sqrt_like_numpy(x: Real) -> Real:
+    """``np.sqrt`` of a numpy scalar, without a ufunc call: the double square root is correctly
+    rounded, and rounding it to float32 gives float32's correctly rounded root (53 >= 2·24 + 2
+    bits, so the double rounding is innocuous)."""
+    return type(x)(math.sqrt(x))
 
 
 def _any_vector(flags: Flag) -> bool:
@@ -110,7 +120,7 @@ VECTOR = Ops(
 )
 
 NUMPY_SCALAR = Ops(
-    sqrt=np.sqrt,
+    sqrt=_sqrt_like_numpy,
     atan2=np.arctan2,
     expm1=np.expm1,
     cos=np.cos,

@@ -23,12 +23,15 @@ import numpy as np
 from ik._ops import NUMPY_SCALAR, SCALAR, Ops
 from ik._validate import float_dtype, to_array
 
-LIMIT = {np.dtype(np.float64): 32, np.dtype(np.float32): 4}
+_FLOAT64 = np.dtype(np.float64)
+
+LIMIT = {_FLOAT64: 32, np.dtype(np.float32): 4}
 """Largest batch solved limb by limb, per dtype: where it stops beating the vector kernel
 (measured with ``benchmarks/bench_solver.py``; a float32 limb costs ~8 µs in numpy scalars)."""
 
 _LARGEST = max(LIMIT.values())
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
+_FLOAT64_MAX = float(np.finfo(np.float64).max)
 
 
 class Columns(NamedTuple):
@@ -76,27 +79,40 @@ def columns(dim: int, points: Mapping[str, Any], values: Mapping[str, Any]) -> C
     limit = LIMIT.get(dtype)
     if limit is None:
         return None
-    given = {}
+    arrays = {}
     for name, value in points.items():
         if value is not None:
-            a = given[name] = to_array(name, value, dtype)
+            a = arrays[name] = to_array(name, value, dtype)
             if a.ndim == 0 or a.shape[-1] != dim:
                 return None
+    shared = {}
     for name, value in values.items():
-        given[name] = to_array(name, value, dtype)
-    shape = _batch_shape([a.shape[:-1] if name in points else a.shape for name, a in given.items()])
+        if type(value) in _PYTHON_NUMBERS:  # one value for every limb: no array needed
+            shared[name] = value
+        else:
+            arrays[name] = to_array(name, value, dtype)
+    shape = _batch_shape(
+        [a.shape[:-1] if name in points else a.shape for name, a in arrays.items()]
+    )
     if shape is None:
         return None
     n = math.prod(shape)
     if not 0 < n <= limit:
         return None
-    flat = {name: _flat(a, (*shape, dim) if name in points else shape) for name, a in given.items()}
+    flat = {
+        name: _flat(a, (*shape, dim) if name in points else shape) for name, a in arrays.items()
+    }
+    for name, value in shared.items():
+        converted = _convert(value, dtype)
+        if converted is None:
+            return None
+        flat[name] = [converted] * n
     if not all(_finite(column) for column in flat.values()):
         return None
     if not _reach_options_valid(flat, dtype):
         return None
     ops = SCALAR
-    if dtype != np.float64:  # the same values as numpy scalars of the dtype
+    if dtype is not _FLOAT64:  # the same values as numpy scalars of the dtype
         ops, scalar = NUMPY_SCALAR, dtype.type
         flat = {name: list(map(scalar, column)) for name, column in flat.items()}
     return Columns(
@@ -109,8 +125,21 @@ def columns(dim: int, points: Mapping[str, Any], values: Mapping[str, Any]) -> C
     )
 
 
+_PYTHON_NUMBERS = frozenset({float, int, bool})
+
+
+def _convert(value: float, dtype: np.dtype) -> float | None:
+    """A Python number as the Python float of its value in ``dtype`` (what ``to_array`` and
+    ``tolist`` would give), or None where that conversion would overflow or warn."""
+    if dtype is _FLOAT64:
+        return float(value) if abs(value) <= _FLOAT64_MAX else None
+    return float(dtype.type(value)) if abs(value) <= _FLOAT32_MAX else None
+
+
 def _batch_shape(shapes: list[tuple[int, ...]]) -> tuple[int, ...] | None:
     """The broadcast shape, or None; quick when each shape is the tail of the longest."""
+    if not shapes:
+        return ()
     longest = max(shapes, key=len)
     if all(shape == longest[len(longest) - len(shape) :] for shape in shapes):
         return longest
@@ -144,7 +173,7 @@ def _reach_options_valid(checked: Mapping[str, list[Any]], dtype: np.dtype) -> b
         return True
     for u, lo, s in zip(upper, lower, softness, strict=True):
         span = u + lo
-        if dtype != np.float64:
+        if dtype is not _FLOAT64:
             if span > _FLOAT32_MAX:
                 return False
             span = float(np.float32(span))  # the float32 sum, correctly rounded (span is exact)
