@@ -200,8 +200,7 @@ def one_limb_builder(cls: type[S], dim: int) -> Callable[[Sequence[object]], S]:
         "_f64": np.dtype(np.float64),
         "_cls": cls,
     }
-    lines = [
-        "def build(v):",
+    body = [
         f"    b = _fromiter(v, _f64, {at + (width or 1)})",
         "    o = _new(_cls)",
     ]
@@ -213,10 +212,16 @@ def one_limb_builder(cls: type[S], dim: int) -> Callable[[Sequence[object]], S]:
             part = f"_flag{k}[v[{at}]].copy()"
         else:
             part = f"b[{at}:{at + width}]" if width else f"b[{at}, ...]"
-        lines.append(f"    _set{k}(o, {part})")
-    lines.append("    return o")
-    exec("\n".join(lines), scope)  # noqa: S102 - generated from the dataclass's own fields
-    return scope["build"]  # type: ignore[return-value]
+        body.append(f"    _set{k}(o, {part})")
+    # every helper a closure variable: a cell load instead of a global dict lookup each
+    helpers = list(scope.items())
+    parameters = ", ".join(name for name, _ in helpers)
+    source = "\n".join(
+        [f"def make({parameters}):", "  def build(v):", *body, "    return o", "  return build"]
+    )
+    exec(source, scope)  # noqa: S102 - generated from the dataclass's own fields
+    make: Callable[..., Callable[[Sequence[object]], S]] = scope["make"]  # type: ignore[assignment]
+    return make(*(value for _, value in helpers))
 
 
 _FLAG_VALUES = {np.dtype(np.bool_): (False, True), np.dtype(np.int8): tuple(map(int, Status))}
