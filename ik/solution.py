@@ -12,6 +12,7 @@ import numpy.typing as npt
 from ik.status import Status
 
 _POSITIONS = ("elbow", "hand")
+_FLOAT64 = np.dtype(np.float64)
 _FLAGS = {"reached": np.dtype(np.bool_), "status": np.dtype(np.int8)}
 
 
@@ -146,6 +147,11 @@ def from_rows(
     Solution2D or Solution3D
         C-contiguous arrays, as the vector path gives.
     """
+    if not shape:  # one limb: the straight-line builder
+        build = _ONE_LIMB_BUILDERS.get((cls, dim, dtype))
+        if build is None:
+            build = _ONE_LIMB_BUILDERS[cls, dim, dtype] = one_limb_builder(cls, dim, dtype)
+        return build(rows[0])  # type: ignore[return-value]
     table = np.array(rows, dtype)  # (n, values per limb); flags go through dtype exactly
     columns = np.ascontiguousarray(table.T).reshape(-1, *shape)  # each scalar field contiguous
     arrays = []
@@ -180,10 +186,16 @@ def _row_plan(cls: type[Solution], dim: int) -> _Plan:
 _PLANS: dict[tuple[type[Solution], int], _Plan] = {}
 """Row plans by (class, dim), made on first use (``fields()`` is slow per call)."""
 
+_ONE_LIMB_BUILDERS: dict[tuple[type[Solution], int, np.dtype], Callable[..., Solution]] = {}
+"""``from_rows``'s one-limb builders by (class, dim, dtype), generated on first use."""
 
-def one_limb_builder(cls: type[S], dim: int) -> Callable[[Sequence[object]], S]:
-    """Generate a straight-line function that builds a one-limb float64 ``cls`` (0-d and ``(D,)``
-    arrays) from the scalar kernel's flat results, in field order (a position as ``D`` floats).
+
+def one_limb_builder(
+    cls: type[S], dim: int, dtype: np.dtype = _FLOAT64
+) -> Callable[[Sequence[object]], S]:
+    """Generate a straight-line function that builds a one-limb ``cls`` (0-d and ``(D,)`` arrays
+    of ``dtype``) from the scalar kernel's flat results, in field order (a position as ``D``
+    values; float64 values are rounded to ``dtype`` as the vector path's stores round them).
 
     One float buffer holds every result, handed out as views (one numpy call instead of one
     per field; the flags' slots are left unused, which beats picking the floats out); the flags
@@ -197,11 +209,11 @@ def one_limb_builder(cls: type[S], dim: int) -> Callable[[Sequence[object]], S]:
     scope: dict[str, object] = {
         "_new": object.__new__,
         "_fromiter": np.fromiter,
-        "_f64": np.dtype(np.float64),
+        "_dtype": dtype,
         "_cls": cls,
     }
     body = [
-        f"    b = _fromiter(v, _f64, {at + (width or 1)})",
+        f"    b = _fromiter(v, _dtype, {at + (width or 1)})",
         "    o = _new(_cls)",
     ]
     for k, (name, (at, width, flag)) in enumerate(zip(fields(cls), plan, strict=True)):
