@@ -275,10 +275,14 @@ def _tail_2d_pole(
 
 
 def solve_3d(
-    kernel: Callable[..., Sequence[Any]], args: Sequence[Any], outputs: Sequence[np.ndarray]
+    kernel: Callable[..., Sequence[Any]],
+    args: Sequence[Any],
+    outputs: Sequence[np.ndarray],
+    tiny_pole: float,
 ) -> None:
     """Fill the :class:`Solution3D` ``outputs`` (flat) for ``args`` of ``solve3d._kernel``
-    with twist, softness and stretch off."""
+    with twist, softness and stretch off; a chunk with a squared pole offset below
+    ``tiny_pole`` goes to the generic kernel, which rescales it."""
     eps, rx, ry, rz, tx, ty, tz, upper, lower, px, py, pz = args[:12]
     elbow, hand, angle, dist_out, used_out, short_out, reached, stretch, status = outputs
     stretch.fill(1.0)
@@ -340,6 +344,9 @@ def solve_3d(
         np.add(w_len2, wy, out=w_len2)
         np.multiply(wz, wz, out=wz)
         np.add(w_len2, wz, out=w_len2)
+        if np.less(w_len2, tiny_pole, out=ws.b("tiny", n)).any():  # rescaled: see _bend_direction
+            _generic_chunk(kernel, args, rows, outputs)
+            continue
         np.multiply(w_len2, axis_tol, out=w_len2)
         if np.less_equal(q_len2, w_len2, out=ws.b("axis", n)).any():
             _generic_chunk(kernel, args, rows, outputs)

@@ -21,6 +21,12 @@ _EPS64 = float(np.finfo(np.float64).eps)
 _sqrt, _atan2 = math.sqrt, math.atan2  # module globals: one lookup fewer per call
 _SQRT_EPS64 = _sqrt(_EPS64)
 _AXIS_TOL64 = (16.0 * _EPS64) ** 2
+_RESCALE = {
+    _EPS64: (2.0**-600, 2.0**700),
+    float(np.finfo(np.float32).eps): (2.0**-80, 2.0**100),
+}
+"""By eps: below which ``|pole - root|²`` is scaled up, and by what power of two (the scaled
+length stays far from overflow, and even a subnormal offset's square becomes normal)."""
 _REACHED, _TOO_FAR, _TOO_CLOSE = int(Status.REACHED), int(Status.TOO_FAR), int(Status.TOO_CLOSE)
 
 _build_one = one_limb_builder(Solution3D, 3)
@@ -106,8 +112,9 @@ def solve_3d(
         optional(values["softness"], 0.0),
         optional(values["max_stretch"], 1.0),
     )
+    eps = float(np.finfo(limbs.dtype).eps)
     args = [
-        float(np.finfo(limbs.dtype).eps),
+        eps,
         *point_columns(limbs.points["root"], shape),
         *point_columns(limbs.points["target"], shape),
         limb_column(values["upper_len"], shape),
@@ -118,7 +125,7 @@ def solve_3d(
     layout = output_layout(Solution3D, 3, limbs.dtype)
     if all(option is None for option in options):  # the common case: allocation-free kernel
         outputs = new_outputs(batch_size(shape), layout)
-        _fast.solve_3d(_kernel, args, outputs)
+        _fast.solve_3d(_kernel, args, outputs, _RESCALE[eps][0] if eps in _RESCALE else 0.0)
     else:
         outputs = run_chunks(_kernel, args, batch_size(shape), layout)
     return from_batch(Solution3D, outputs, shape)
@@ -241,7 +248,8 @@ def _plain_one(
     qx, qy, qz = _reject(ux, uy, uz, wx, wy, wz)
     qx, qy, qz = _reject(ux, uy, uz, qx, qy, qz)
     q_len2 = qx * qx + qy * qy + qz * qz
-    if q_len2 <= _AXIS_TOL64 * (wx * wx + wy * wy + wz * wz):
+    w_len2 = wx * wx + wy * wy + wz * wz
+    if q_len2 <= _AXIS_TOL64 * w_len2 or w_len2 < _RESCALE[_EPS64][0]:
         return None
     inverse = 1.0 / _sqrt(q_len2)
     bx, by, bz = qx * inverse, qy * inverse, qz * inverse
@@ -330,6 +338,14 @@ def _bend_direction(
 
     Returns the direction's three components and where the fallback plane was used.
     """
+    w_len2 = wx * wx + wy * wy + wz * wz
+    rescale = _RESCALE.get(eps)
+    if rescale is not None and ops.any(small := w_len2 < rescale[0]):
+        # A pole this close to the root makes |q|² below underflow into subnormals, whose square
+        # root has lost digits: the bend direction would not be a unit vector and the bones would
+        # change length. Scaling w by a power of two is exact and changes no direction.
+        wx, wy, wz = (ops.where(small, c * rescale[1], c) for c in (wx, wy, wz))
+        w_len2 = wx * wx + wy * wy + wz * wz
     qx, qy, qz = _reject(ux, uy, uz, wx, wy, wz)
     # Gram-Schmidt twice ("twice is enough"): with the pole near the axis the first pass leaves
     # a rounding residue along u comparable to q itself; the second pass removes it, so the bend
@@ -338,7 +354,7 @@ def _bend_direction(
     q_len2 = qx * qx + qy * qy + qz * qz
     # Below a few eps of |w| the perpendicular part is rounding noise (pole on the axis, or at
     # the root): its direction means nothing, so use the fallback plane. Squared, no sqrt.
-    on_axis = q_len2 <= (16.0 * eps) ** 2 * (wx * wx + wy * wy + wz * wz)
+    on_axis = q_len2 <= (16.0 * eps) ** 2 * w_len2
     if not ops.any(on_axis):  # the common case: skip the fallback's passes entirely
         inverse = 1.0 / ops.sqrt(q_len2)
         return qx * inverse, qy * inverse, qz * inverse, on_axis

@@ -118,3 +118,25 @@ def test_the_one_limb_path_equals_the_array_path(n: int) -> None:
             np.testing.assert_allclose(
                 getattr(many, name)[i], getattr(one, name), rtol=1e-13, atol=1e-13
             )
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("offset", [5.75e-159, 1e-300, 5e-324, 1e-15, 1e-30])
+def test_a_pole_any_tiny_distance_from_the_root_still_sets_the_plane_and_keeps_bone_lengths(
+    dtype: type, offset: float
+) -> None:
+    # |pole - root|² underflows into subnormals (float64 from ~1e-154, float32 from ~1e-19):
+    # the bend direction must still be a unit vector, as for a pole at a normal distance.
+    if dtype(offset) == 0:
+        pytest.skip("the offset rounds to 0 in this dtype: a pole at the root")
+    root, target = np.zeros(3, dtype), np.array([0.0, 1.0, 0.0], dtype)
+    pole, far_pole = np.array([0.0, 0.0, offset], dtype), np.array([0.0, 0.0, 1.0], dtype)
+    for n in (None, 3, 70):  # one limb, the limb-by-limb path, the vector kernels
+        shape = () if n is None else (n,)
+        args = [np.broadcast_to(x, (*shape, 3)) for x in (root, target)]
+        near = ik.solve_3d(*args, dtype(1.1), dtype(0.8), np.broadcast_to(pole, (*shape, 3)))
+        far = ik.solve_3d(*args, dtype(1.1), dtype(0.8), np.broadcast_to(far_pole, (*shape, 3)))
+        # as for any pole: the same plane, to rounding (|b| = 1 within an ulp or two)
+        close = 4 * float(np.finfo(dtype).eps)
+        np.testing.assert_allclose(near.elbow, far.elbow, rtol=0, atol=close)
+        assert (np.asarray(near.status) == int(ik.Status.REACHED)).all()
