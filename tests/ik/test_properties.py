@@ -63,10 +63,11 @@ def _expected_status(dim: int, limb: Limb, status: ik.Status, eps: float = 0.0) 
     epsilon the solve rounds with, when coarser than float64 (its rounding of ``target - root``
     and ``pole - root`` at the coordinates' magnitude can put the pole on the axis)."""
     w, v = limb.pole - limb.root, limb.target - limb.root
-    off_axis = np.linalg.norm(np.cross(w, v))  # |w| times the pole's distance from the axis
     near = np.linalg.norm(v) <= 1e-12 * (limb.upper + limb.lower) or (
         dim == 3
-        and off_axis <= max(1e-6 * np.linalg.norm(w), 64 * eps * limb.size) * np.linalg.norm(v)
+        # |w × v|: |w| times the pole's distance from the axis (3-D only)
+        and np.linalg.norm(np.cross(w, v))
+        <= max(1e-6 * np.linalg.norm(w), 64 * eps * limb.size) * np.linalg.norm(v)
     )
     return {status, ik.Status.DEGENERATE} if near else {status}
 
