@@ -1,11 +1,12 @@
 """Drawing the crowd scene with level of detail: the hero in full, everyone else as sticks.
 
-The hero (character 0) is drawn exactly as in the walk scene. The rest of the crowd is
-culled to the visible x range; each frame interpolates every character's pose inputs
-(cheap array blends) but solves only the hero and the visible characters (one batched call
-over that subset). They are drawn as aliased ``Canvas.segments`` batches built with
-numpy, one call per colour (far limbs, legs, arms and torso per tint), plus two discs per
-head (hair, face): about a tenth of the hero's cost per character. The camera follows the hero.
+The hero (character 0) is drawn exactly as in the walk scene, its interpolated pose solved
+each frame. The rest of the crowd is culled to the visible x range and drawn from the
+simulation's own solves: the last two steps' joints blended by the frame's ``alpha`` (one
+batched solve of every limb per step is all the crowd costs the solver). They are drawn
+as aliased ``Canvas.segments`` batches built with numpy, one call per colour (far limbs,
+legs, arms and torso per tint), plus two discs per head (hair, face): about a tenth of the
+hero's cost per character. The camera follows the hero.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class CrowdView(WalkView):
         self.crowd_sim = sim
         self._palettes = self._tint_palettes()
         self._rows = np.zeros(1, dtype=np.intp)
+        self._joints = np.zeros((2, 1, 4, 2))
         self._hair = mix(sim.rig.colors.hair, SKY, CROWD_DEPTH)
 
     def layout(self, size: tuple[int, int]) -> None:
@@ -68,9 +70,10 @@ class CrowdView(WalkView):
 
     # -- drawing -----------------------------------------------------------------------
     def _interpolated(self, alpha: float) -> tuple[PoseInputs, Any]:
-        """The hero (row 0) and the visible characters, interpolated and solved; the rows'
-        character ids are in ``self._rows``. The camera follows the hero first, so the
-        culling uses this frame's view."""
+        """The hero (row 0) and the visible characters, interpolated; the hero's pose
+        solved (its solution has the hero only); the rows' character ids are in
+        ``self._rows`` and every row's joints in ``self._joints``. The camera follows the
+        hero first, so the culling uses this frame's view."""
         key = (self.sim.step_index, alpha)
         if self._frame is None or self._frame[0] != key:
             crowd = self.sim.crowd
@@ -78,8 +81,25 @@ class CrowdView(WalkView):
             self._follow(full, alpha)
             self._rows = np.concatenate([[0], self._visible(full)])
             pose = PoseInputs(**{f.name: getattr(full, f.name)[self._rows] for f in fields(full)})
-            self._frame = (key, pose, solve_pose(crowd.rig, pose))
+            hero = PoseInputs(**{f.name: getattr(pose, f.name)[:1] for f in fields(pose)})
+            hero_sol = solve_pose(crowd.rig, hero)
+            self._joints = self._blended_joints(alpha)
+            self._joints[:, 0] = hero_sol.elbow[0], hero_sol.hand[0]
+            self._frame = (key, pose, hero_sol)
         return self._frame[1], self._frame[2]
+
+    def _blended_joints(self, alpha: float) -> NDArray[np.float64]:
+        """Elbows and hands (knees and ankles) of the drawn rows, shape ``(2, rows, 4, 2)``:
+        the two last steps' solves blended by ``alpha`` (level of detail: the crowd is not
+        re-solved per frame; at ``alpha = 0``, as in headless runs, this is the previous
+        step's solve exactly, and the blend moves a joint by millimetres a frame)."""
+        crowd, rows = self.sim.crowd, self._rows
+        now, then = crowd.solution, crowd.prev_solution
+        joints = np.stack([now.elbow[rows], now.hand[rows]])
+        if then.elbow.shape == now.elbow.shape and alpha < 1.0:
+            before = np.stack([then.elbow[rows], then.hand[rows]])
+            joints = before + (joints - before) * alpha
+        return joints
 
     def draw(self, canvas: Canvas, alpha: float, timer: PhaseTimer) -> None:
         with timer.phase("ik"):
@@ -88,7 +108,7 @@ class CrowdView(WalkView):
         self._draw_sky(canvas)
         self._draw_grid(pen)
         self._draw_ground(pen)
-        self._draw_crowd(canvas, pose, sol)
+        self._draw_crowd(canvas, pose)
         self._draw_character(pen, pose, sol)
         self._draw_hud(canvas)
 
@@ -106,7 +126,9 @@ class CrowdView(WalkView):
             palettes.append((far, trousers, shirt, skin, shoes))
         return palettes
 
-    def _soles(self, pose: PoseInputs, sol: Any, index: NDArray[np.intp]) -> NDArray[np.float64]:
+    def _soles(
+        self, pose: PoseInputs, hands: NDArray[np.float64], index: NDArray[np.intp]
+    ) -> NDArray[np.float64]:
         """Each drawn character's two feet as sticks in pixels, shape ``(n, 2 feet, 2 ends,
         2)``: from the ankle down to the toe on the sole (along the foot angle), so the leg
         stick meets the ground."""
@@ -115,7 +137,7 @@ class CrowdView(WalkView):
         facing = pose.facing[index, None]
         along = np.stack([np.cos(angle), np.sin(angle)], axis=-1) * facing[..., None]
         normal = np.stack([-np.sin(angle), np.cos(angle)], axis=-1)
-        ankle = sol.hand[index][:, LEGS]  # (n, 2, 2)
+        ankle = hands[index][:, LEGS]  # (n, 2, 2)
         sole = ankle - legs.ankle_height * normal
         toe = sole + legs.toe * along
         return self.camera.to_screen(np.stack([ankle, toe], axis=2))
@@ -128,15 +150,15 @@ class CrowdView(WalkView):
         inside[0] = False
         return np.flatnonzero(inside)
 
-    def _draw_crowd(self, canvas: Canvas, pose: PoseInputs, sol: Any) -> None:
+    def _draw_crowd(self, canvas: Canvas, pose: PoseInputs) -> None:
         """Stick figures for every row but the hero's (the culled pose), batched per colour."""
         index = np.arange(1, pose.pelvis.shape[0])
         if index.size == 0:
             return
         to_px = self.camera.to_screen
         roots = to_px(pose.roots[index])
-        elbows = to_px(sol.elbow[index])
-        hands = to_px(sol.hand[index])
+        elbows = to_px(self._joints[0, index])
+        hands = to_px(self._joints[1, index])
         # (n, 4 limbs, 2 bones, 2 ends, 2)
         bones = np.stack(
             [np.stack([roots, elbows], axis=2), np.stack([elbows, hands], axis=2)], axis=2
@@ -156,7 +178,7 @@ class CrowdView(WalkView):
         near_arm, near_leg = bones[rows, ARMS.start + near], bones[rows, LEGS.start + near]
         tint = self._rows[index] % TINTS
         head_px = 0.9 * self.sim.rig.body.head_radius * self.camera.scale
-        soles = self._soles(pose, sol, index)
+        soles = self._soles(pose, self._joints[1], index)
         for t, (far, trousers, shirt, skin, shoes) in enumerate(self._palettes):
             mine = tint == t
             if not mine.any():

@@ -158,6 +158,7 @@ class Crowd:
         self.pose = self._pose_inputs()
         self.prev_pose = self.pose
         self.solution = solve_pose(self.rig, self.pose)
+        self.prev_solution = self.solution  # the solve of prev_pose (for drawing LOD)
 
     @property
     def count(self) -> int:
@@ -188,6 +189,7 @@ class Crowd:
         self.pose = rows(self.pose, fresh and fresh.pose)
         self.prev_pose = rows(self.prev_pose, fresh and fresh.prev_pose)
         self.solution = solve_pose(self.rig, self.pose)
+        self.prev_solution = self.solution
 
     # -- assets ------------------------------------------------------------------------
     def apply_assets(self, rig: Rig, terrain: Terrain) -> None:
@@ -198,6 +200,7 @@ class Crowd:
         self.pose = self._pose_inputs()
         self.prev_pose = self.pose
         self.solution = solve_pose(self.rig, self.pose)
+        self.prev_solution = self.solution
 
     def _stand(self, pinned: BoolArray) -> Feet:
         """Both feet planted at their standing spots and the pelvis at standing height."""
@@ -270,7 +273,9 @@ class Crowd:
         self.pose = self._pose_inputs()
 
     def solve(self) -> Any:
-        """The batched solve of this step's pose; also counts knee flips."""
+        """The batched solve of this step's pose; also counts knee flips. The solve it
+        replaces stays as ``prev_solution`` (the solve of ``prev_pose``)."""
+        self.prev_solution = self.solution
         self.solution = solve_pose(self.rig, self.pose)
         self._count_knee_flips()
         return self.solution
