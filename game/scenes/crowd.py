@@ -133,8 +133,7 @@ class CrowdSim(CharacterAssets):
             self.direction[0] = np.sign(steer)
             self.stuck[0] = 0.0
         crowd.step(move, run, dt)
-        with timer.phase("ik"):
-            solution = crowd.solve()
+        solution = crowd.solve(timer)
         self.counters.record(solution)
         self.step_index += 1
         self.time = self.step_index * dt

@@ -11,6 +11,7 @@ hero's cost per character. The camera follows the hero.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, cast
 
@@ -69,7 +70,9 @@ class CrowdView(WalkView):
         )
 
     # -- drawing -----------------------------------------------------------------------
-    def _interpolated(self, alpha: float) -> tuple[PoseInputs, Any]:
+    def _interpolated(
+        self, alpha: float, timer: PhaseTimer | None = None
+    ) -> tuple[PoseInputs, Any]:
         """The hero (row 0) and the visible characters, interpolated; the hero's pose
         solved (its solution has the hero only); the rows' character ids are in
         ``self._rows`` and every row's joints in ``self._joints``. The camera follows the
@@ -82,7 +85,8 @@ class CrowdView(WalkView):
             self._rows = np.concatenate([[0], self._visible(full)])
             pose = PoseInputs(**{f.name: getattr(full, f.name)[self._rows] for f in fields(full)})
             hero = PoseInputs(**{f.name: getattr(pose, f.name)[:1] for f in fields(pose)})
-            hero_sol = solve_pose(crowd.rig, hero)
+            with timer.phase("ik") if timer is not None else nullcontext():
+                hero_sol = solve_pose(crowd.rig, hero)
             self._joints = self._blended_joints(alpha)
             self._joints[:, 0] = hero_sol.elbow[0], hero_sol.hand[0]
             self._frame = (key, pose, hero_sol)
@@ -102,8 +106,7 @@ class CrowdView(WalkView):
         return joints
 
     def draw(self, canvas: Canvas, alpha: float, timer: PhaseTimer) -> None:
-        with timer.phase("ik"):
-            pose, sol = self._interpolated(alpha)
+        pose, sol = self._interpolated(alpha, timer)
         pen = WorldPen(canvas, self.camera)
         self._draw_sky(canvas)
         self._draw_grid(pen)

@@ -133,8 +133,7 @@ class WalkSim(CharacterAssets):
         previous_y = float(crowd.y[0])
         self.moving = abs(move) > 0.05 or abs(float(crowd.vx[0])) > 0.05
         crowd.step([move], [1.0 if inp.run else 0.0], dt, pinned)
-        with timer.phase("ik"):
-            solution = crowd.solve()
+        solution = crowd.solve(timer)
         self.counters.record(solution)
         if self.props is not None:
             shoulders = crowd.pose.roots[0, ARMS]
@@ -214,8 +213,7 @@ class WalkSim(CharacterAssets):
         crowd.x[0], crowd.y[0] = ladder.pelvis
         crowd.vx[0] = 0.0
         crowd.hand_override[0] = False
-        with timer.phase("ik"):
-            solution = crowd.solve()
+        solution = crowd.solve(timer)
         self.counters.record(solution)
         if stepped_off:
             ankles = ladder.ends[None, 2:].copy()  # beside the foot, or on the loft

@@ -10,6 +10,7 @@ exact zone → pose inputs (roots, targets, poles) → one ``ik.solve_2d`` call 
 from __future__ import annotations
 
 import math
+from contextlib import nullcontext
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -17,6 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 import ik
+from game.profiling import PhaseTimer
 from game.world.easing import clamp, halflife_blend, halflife_travel
 from game.world.gait import (
     FOOT_SIDE,
@@ -272,11 +274,13 @@ class Crowd:
         self.x, self.y = x_new, y_new
         self.pose = self._pose_inputs()
 
-    def solve(self) -> Any:
-        """The batched solve of this step's pose; also counts knee flips. The solve it
-        replaces stays as ``prev_solution`` (the solve of ``prev_pose``)."""
+    def solve(self, timer: PhaseTimer | None = None) -> Any:
+        """The batched solve of this step's pose (timed as ``timer``'s ``ik`` phase); also
+        counts knee flips. The solve it replaces stays as ``prev_solution`` (the solve of
+        ``prev_pose``)."""
         self.prev_solution = self.solution
-        self.solution = solve_pose(self.rig, self.pose)
+        with timer.phase("ik") if timer is not None else nullcontext():
+            self.solution = solve_pose(self.rig, self.pose)
         self._count_knee_flips()
         return self.solution
 
