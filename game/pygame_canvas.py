@@ -71,7 +71,16 @@ class PygameCanvas:
         self.surface.fill(color)
 
     def line(self, a: Point, b: Point, color: Color, width: int = 1) -> None:
-        pygame.draw.aaline(self.surface, color, _clamp(a), _clamp(b), width)
+        ax, ay, bx, by = a[0], a[1], b[0], b[1]
+        # one chained test for the common case (the swivel scene draws ~760 lines a frame)
+        if not (
+            -_PX_LIMIT <= ax <= _PX_LIMIT
+            and -_PX_LIMIT <= ay <= _PX_LIMIT
+            and -_PX_LIMIT <= bx <= _PX_LIMIT
+            and -_PX_LIMIT <= by <= _PX_LIMIT
+        ):
+            a, b = _clamp(a), _clamp(b)
+        pygame.draw.aaline(self.surface, color, a, b, width)
 
     def lines(self, points: ArrayLike, color: Color, width: int = 1, closed: bool = False) -> None:
         pts = _finite(points)

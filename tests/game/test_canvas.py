@@ -102,3 +102,10 @@ def test_a_ring_whose_radius_keeps_changing_gets_no_sprites() -> None:
     for step in range(200):
         canvas.circle((200, 150), 60.0 + 0.7 * step, (200, 200, 200), 1)
     assert canvas._rings == {}
+
+
+def test_a_line_to_a_point_far_off_screen_draws_its_visible_part(canvas: PygameCanvas) -> None:
+    canvas.line((10.0, 10.0), (1e30, 1e30), (255, 255, 255), 1)
+    assert all(canvas.surface.get_at((i, i))[:3] == (255, 255, 255) for i in range(10, 100))
+    canvas.line([5, 60], [50, 60], (255, 0, 0), 2)  # plain ints in lists pass through
+    assert canvas.surface.get_at((30, 60))[:3] == (255, 0, 0)
