@@ -152,7 +152,7 @@ class WalkSim(CharacterAssets):
         spot: float | None
         if inp.climb > 0.5:
             spot, face = ladder.spot_x, 1.0
-        elif inp.climb < -0.5 and self._on_loft():
+        elif inp.climb < -0.5 and self.on_loft():
             spot, face = ladder.loft_spot_x, 0.0
         else:
             return move
@@ -164,7 +164,7 @@ class WalkSim(CharacterAssets):
             return math.copysign(min(max(abs(dx) / 0.6, 0.12), 1.0), dx)
         return 0.1 if face > 0 and crowd.facing[0] < 0 else 0.0
 
-    def _on_loft(self) -> bool:
+    def on_loft(self) -> bool:
         """The hero stands on the loft by the ladder's top."""
         ladder = self.ladder
         if ladder is None or ladder.ladder.loft is None:
@@ -193,7 +193,7 @@ class WalkSim(CharacterAssets):
             from_loft = (
                 inp.climb < -0.5
                 and spot is not None
-                and self._on_loft()
+                and self.on_loft()
                 and abs(spot - float(crowd.x[0])) <= 0.03
                 and bool(crowd.feet.planted[0].all())
                 and abs(float(crowd.vx[0])) < 0.05
@@ -481,7 +481,7 @@ class PropTour:
         down again and off at the foot."""
         if not ladder.active:
             if self.climbed:
-                if sim._on_loft():
+                if sim.on_loft():
                     self.loft_steps += 1
                     return InputState(climb=-1.0 if self.loft_steps > LOFT_PAUSE_STEPS else 0.0)
                 self.stage += 1

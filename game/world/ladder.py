@@ -169,7 +169,7 @@ class LadderClimb:
         if self.transfer_dir != 0:
             return self._step_transfer(dt)
         if self.moving < 0 and climb > 0.5 and self._at_loft():
-            self._begin_transfer(+1)
+            self._begin_step_off()
             return self._step_transfer(dt)
         if self.moving >= 0:
             self.u = min(self.u + dt / LIMB_MOVE_S, 1.0)
@@ -236,7 +236,7 @@ class LadderClimb:
         self.ends = np.concatenate([[self.grip_point(0, -1), self.grip_point(1, -1)], ankles])
         self.transfer, self.transfer_dir, self.moving = 1.0, -1, -1
 
-    def _begin_transfer(self, direction: int) -> None:
+    def _begin_step_off(self) -> None:
         """Step off onto the loft from the top grip (this step's ends and pelvis)."""
         loft = self.ladder.loft
         assert loft is not None
@@ -245,7 +245,7 @@ class LadderClimb:
         self._top_ends = self.ends.copy()
         self._top_pelvis = self.pelvis.copy()
         self._loft_ends = np.array([[loft[0] + dx, loft[1] + ankle] for dx in LOFT_FEET_M])
-        self.transfer, self.transfer_dir = 0.0, direction
+        self.transfer, self.transfer_dir = 0.0, 1
 
     def _rung_point(self, limb: int, rung: int) -> FloatArray:
         """``limb``'s end on ``rung`` (never a resting or ground point)."""
