@@ -16,6 +16,9 @@ from pathlib import Path
 from game import scenes
 
 HEADLESS_DEFAULT_FRAMES = 600
+# The smallest window every scene is laid out for (panels, help, profiler all fit); --size
+# rejects less and the window cannot be resized below it.
+MIN_WINDOW_SIZE = (960, 540)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +44,7 @@ class RunOptions:
     bench: bool = False
     bench_sweep: tuple[int, ...] = ()
     profile: bool = False
+    profile_trace: Path | None = None
 
 
 def _positive_int(text: str) -> int:
@@ -79,8 +83,11 @@ def _size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(
             f"expected WIDTHxHEIGHT such as 1280x720, got {text!r}"
         ) from None
-    if not (320 <= w <= 8192 and 240 <= h <= 8192):
-        raise argparse.ArgumentTypeError(f"expected a size from 320x240 to 8192x8192, got {text!r}")
+    min_w, min_h = MIN_WINDOW_SIZE
+    if not (min_w <= w <= 8192 and min_h <= h <= 8192):
+        raise argparse.ArgumentTypeError(
+            f"expected a size from {min_w}x{min_h} to 8192x8192, got {text!r}"
+        )
     return w, h
 
 
@@ -143,6 +150,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--show-profiler", action="store_true", help="start with the F3 panel on")
     bench = parser.add_argument_group("profiling")
     bench.add_argument(
+        "--profile-trace",
+        type=Path,
+        metavar="PATH",
+        help="write every frame's phases as Chrome trace-event JSON (Perfetto, speedscope)",
+    )
+    bench.add_argument(
         "--bench", action="store_true", help="headless, uncapped: print per-phase p50/p99 ms"
     )
     bench.add_argument(
@@ -204,13 +217,14 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
         headless, announce = True, True
         autopilot = autopilot or args.replay is None
         screenshot = screenshot or Path("screenshots") / f"{scene}.png"
-    if headless and frames is None:
-        frames = HEADLESS_DEFAULT_FRAMES
+    if headless and frames is None and args.replay is None:
+        frames = HEADLESS_DEFAULT_FRAMES  # a replay plays to its end unless --frames says less
     for flag, path in (
         ("--screenshot", screenshot),
         ("--stats", args.stats),
         ("--trace", args.trace),
         ("--record", args.record),
+        ("--profile-trace", args.profile_trace),
     ):
         if path is not None:
             problem = check_writable(path)
@@ -236,6 +250,7 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
         bench=args.bench,
         bench_sweep=args.bench_sweep or (),
         profile=args.profile,
+        profile_trace=args.profile_trace,
     )
 
 

@@ -41,7 +41,9 @@ def test_negative_seed_is_rejected(run_main) -> None:
     _assert_rejected_before_running(result, "--seed", ">= 0")
 
 
-@pytest.mark.parametrize("flag", ["--screenshot", "--stats", "--trace", "--record"])
+@pytest.mark.parametrize(
+    "flag", ["--screenshot", "--stats", "--trace", "--record", "--profile-trace"]
+)
 def test_unwritable_output_path_is_reported_before_the_run(
     run_main, tmp_path: Path, flag: str
 ) -> None:
@@ -76,3 +78,18 @@ def test_help_lists_every_fixed_flag(run_main) -> None:
         "--hz",
     ):
         assert flag in result.stdout
+
+
+@pytest.mark.parametrize("value", ["320x240", "959x540", "960x539"])
+def test_window_size_below_the_laid_out_minimum_is_rejected(run_main, value: str) -> None:
+    result = run_main(["--headless", "--size", value])
+    _assert_rejected_before_running(result, "--size", "960x540")
+
+
+def test_headless_replay_has_no_default_frame_limit() -> None:
+    from game.cli import parse
+
+    recording = Path(__file__)  # any existing file: parse only checks that it exists
+    assert parse(["--headless", "--replay", str(recording)]).frames is None
+    assert parse(["--headless"]).frames == 600
+    assert parse(["--headless", "--replay", str(recording), "--frames", "9"]).frames == 9
