@@ -35,6 +35,7 @@ class InputMapper:
         self._keys_down: set[str] = set()
         self._buttons_down: set[int] = set()
         self._pointer: tuple[float, float] = (0.0, 0.0)
+        self._inside = False  # unknown until the pointer moves over the window
 
     def poll(self) -> RawInput:
         """Read every pending event into one :class:`RawInput`."""
@@ -50,8 +51,10 @@ class InputMapper:
                 self._keys_down.discard(key_name(event.key))
             elif event.type == pygame.MOUSEMOTION:
                 self._pointer = (float(event.pos[0]), float(event.pos[1]))
+                self._inside = raw.pointer_moved = True
             elif event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 2, 3):
                 self._pointer = (float(event.pos[0]), float(event.pos[1]))
+                self._inside = raw.pointer_moved = True
                 self._buttons_down.add(event.button)
                 raw.clicks.append((event.button, self._pointer))
             elif event.type == pygame.MOUSEBUTTONUP and event.button in (1, 2, 3):
@@ -68,9 +71,14 @@ class InputMapper:
                 self._buttons_down.clear()
             elif event.type == pygame.WINDOWFOCUSGAINED:
                 raw.focus_gained = True
+            elif event.type == pygame.WINDOWLEAVE:
+                self._inside = False
+            elif event.type == pygame.WINDOWENTER:
+                self._inside = True
         # Pointer and buttons come from the events themselves (not a device query), so
         # posted and replayed events drive the game exactly like a real mouse.
         raw.pointer_px = self._pointer
+        raw.pointer_inside = self._inside
         raw.buttons_down = frozenset(self._buttons_down)
         raw.keys_down = frozenset(self._keys_down)
         return raw

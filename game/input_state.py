@@ -18,6 +18,8 @@ class RawInput:
     """One rendered frame's worth of window input, in screen pixels."""
 
     pointer_px: tuple[float, float] = (0.0, 0.0)
+    pointer_inside: bool = False  # the pointer is over the window (a mouse outside is none)
+    pointer_moved: bool = False  # the pointer moved (or a button was pressed) this frame
     buttons_down: frozenset[int] = frozenset()  # 1 left, 2 middle, 3 right
     clicks: list[tuple[int, tuple[float, float]]] = field(default_factory=list)
     releases: list[tuple[int, tuple[float, float]]] = field(default_factory=list)

@@ -6,7 +6,11 @@ Format (fixed; tests and external tools parse it)::
      "limbs": {name: {"upper": L1, "lower": L2}}}
     {"step": int, "t": float, "characters": [{"id": int, "pelvis": [x, y] | null,
      "facing": 1 | -1, "limbs": {name: {"root": [..], "mid": [..], "end": [..],
-     "target": [..], "pole": [..] | null, "planted": bool | null}}}]}
+     "target": [..], "pole": [..] | null, "planted": bool | null}},
+     "pointer": [x, y] | null}]}
+
+``pointer`` (walk and crowd characters) is the pointer that character's hands were offered
+that step: null when the pointer is idle, absent, switched off (H) or a prop goal has them.
 
 World coordinates in metres, y-up, rounded to the micrometre so files stay small and
 byte-identical across runs of the same input.

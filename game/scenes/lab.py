@@ -133,7 +133,7 @@ class LabSim:
     def trace_characters(self) -> list[dict[str, Any]]:
         sol = self.solution
         arm = limb_record(ROOT, sol.elbow, sol.hand, self.target)
-        return [{"id": 0, "pelvis": None, "facing": 1, "limbs": {"arm": arm}}]
+        return [{"id": 0, "pelvis": None, "facing": 1, "limbs": {"arm": arm}, "pointer": None}]
 
     def stats_sections(self) -> dict[str, Any]:
         return {}

@@ -223,7 +223,7 @@ class SwivelSim:
     def trace_characters(self) -> list[dict[str, Any]]:
         sol = self.solution
         arm = limb_record(ROOT, sol.elbow, sol.hand, self.pose.target, self.pose.pole)
-        return [{"id": 0, "pelvis": None, "facing": 1, "limbs": {"arm": arm}}]
+        return [{"id": 0, "pelvis": None, "facing": 1, "limbs": {"arm": arm}, "pointer": None}]
 
     def stats_sections(self) -> dict[str, Any]:
         return {

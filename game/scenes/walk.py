@@ -21,7 +21,7 @@ from game.profiling import PhaseTimer
 from game.scene import SceneConfig, SceneSpec
 from game.scenes.character_assets import CharacterAssets, load_character_assets
 from game.scenes.walk_view import WalkView
-from game.trace import limb_record
+from game.trace import limb_record, point
 from game.world.character import ARMS, LEGS, Crowd
 from game.world.easing import halflife_blend
 from game.world.gait import Feet
@@ -36,6 +36,8 @@ POINTER_RANGE = 6.0  # metres around the pelvis a hand or pinned foot may be sen
 LADDER_NEAR_M = 1.5  # W this close to the ladder's climbing spot walks there and climbs
 LOFT_PAUSE_STEPS = 45  # the prop tour stands this long on the loft before climbing down
 HAND_SWITCH_MARGIN = 0.05  # the reaching hand changes only when the other is this much nearer
+POINTER_LINGER_S = 1.5  # the hands keep reaching this long after the mouse last moved
+REACH_BLEND_S = 0.6  # the pointer reach blends fully in (or out) in this many seconds
 
 
 @dataclass(slots=True)
@@ -88,7 +90,10 @@ class WalkSim(CharacterAssets):
         self.crowd = Crowd(rig, terrain, [START_X], [1.0])
         self.poles_on = True
         self.both_hands = True
-        self.pointer: tuple[float, float] | None = None
+        self.hands_follow = True  # H: the hands may take the pointer at all
+        self.pointer: tuple[float, float] | None = None  # the clamped pointer this step
+        self.offered: tuple[float, float] | None = None  # ... when the hands were offered it
+        self.pointer_still_s = math.inf  # seconds since the pointer last moved
         self.reaching = np.zeros(2, dtype=bool)
         self.drag_foot: int | None = None
         self.meter = FeetMeter()
@@ -115,13 +120,18 @@ class WalkSim(CharacterAssets):
             self.poles_on = not self.poles_on
         if "toggle_hands" in inp.actions:
             self.both_hands = not self.both_hands
+        if "toggle_hands_follow" in inp.actions:
+            self.hands_follow = not self.hands_follow
         self.pointer = self._clamped_pointer(inp.pointer)
+        moved = "pointer_moved" in inp.actions or inp.pointer_down
+        self.pointer_still_s = 0.0 if moved else self.pointer_still_s + dt
+        self.offered = None
         if self._climb(inp, dt, timer):
             return
         self._update_drag(inp)
-        self._aim_hands(dt)
         move = float(np.clip(np.nan_to_num(inp.move), -1.0, 1.0))
         move = self._use_props(inp, move, dt)
+        self._aim_hands(dt)
         move = self._approach_ladder(inp, move)
         crowd.knee_poles[0] = self.poles_on
         pinned = np.zeros((1, 2), dtype=bool)
@@ -212,7 +222,7 @@ class WalkSim(CharacterAssets):
         crowd.pose = ladder.pose(self.rig)
         crowd.x[0], crowd.y[0] = ladder.pelvis
         crowd.vx[0] = 0.0
-        crowd.hand_override[0] = False
+        crowd.hand_weight[0] = 0.0
         solution = crowd.solve(timer)
         self.counters.record(solution)
         if stepped_off:
@@ -243,7 +253,7 @@ class WalkSim(CharacterAssets):
         facing = float(crowd.facing[0])
         intent = props.walk_intent(shoulders, facing, self.rig)
         props.aim(
-            crowd.hand_override[0],
+            crowd.hand_weight[0],
             crowd.hand_target[0],
             crowd.solution.hand[0, ARMS],
             shoulders,
@@ -275,31 +285,60 @@ class WalkSim(CharacterAssets):
         if self.drag_foot is None and name in LEG_NAMES:
             self.drag_foot = LEG_NAMES.index(name)
 
+    def _offer_pointer(self) -> tuple[float, float] | None:
+        """The pointer as an intent, not a leash: offered to the hands while the button is
+        held or for ``POINTER_LINGER_S`` after the mouse moved, with H on, no foot being
+        dragged and no prop goal under way (a prop goal wins over the pointer)."""
+        props = self.props
+        busy = props is not None and (props.goal is not None or props.phase != "")
+        if (
+            self.pointer is None
+            or not self.hands_follow
+            or self.drag_foot is not None
+            or busy
+            or self.pointer_still_s > POINTER_LINGER_S
+        ):
+            return None
+        return self.pointer
+
     def _aim_hands(self, dt: float) -> None:
-        """Hands chase the pointer (both, or the one whose shoulder is nearer)."""
+        """Hands not held by a prop reach for the offered pointer (both, or the one whose
+        shoulder is nearer), blending in and out of the arm swing by their reach weight."""
         crowd = self.crowd
-        if self.pointer is None:
+        self.offered = self._offer_pointer()
+        free = np.ones(2, dtype=bool)
+        if self.props is not None:
+            free[list(self.props.engaged)] = False
+        wanted = np.zeros(2)
+        if self.offered is None:
             self.reaching[:] = False
-            crowd.hand_override[0] = False
-            return
-        pointer = np.array(self.pointer)
-        shoulders = crowd.pose.roots[0, ARMS]
-        if self.both_hands:
-            self.reaching[:] = True
         else:
-            distance = np.hypot(*(pointer - shoulders).T)
-            one = self.reaching.sum() == 1
-            current = int(np.argmax(self.reaching)) if one else int(np.argmin(distance))
-            if distance[1 - current] < distance[current] - HAND_SWITCH_MARGIN:
-                current = 1 - current
-            self.reaching[:] = False
-            self.reaching[current] = True
-        # a hand that starts reaching sets off from where it is
-        fresh = self.reaching & ~crowd.hand_override[0]
-        crowd.hand_target[0, fresh] = crowd.solution.hand[0, ARMS][fresh]
-        blend = halflife_blend(dt, self.rig.arms.reach_halflife)
-        crowd.hand_target[0] += (pointer - crowd.hand_target[0]) * blend
-        crowd.hand_override[0] = self.reaching
+            pointer = np.array(self.offered)
+            shoulders = crowd.pose.roots[0, ARMS]
+            if self.both_hands:
+                self.reaching[:] = True
+            else:
+                distance = np.hypot(*(pointer - shoulders).T)
+                one = self.reaching.sum() == 1
+                current = int(np.argmax(self.reaching)) if one else int(np.argmin(distance))
+                if distance[1 - current] < distance[current] - HAND_SWITCH_MARGIN:
+                    current = 1 - current
+                self.reaching[:] = False
+                self.reaching[current] = True
+            self.reaching &= free
+            # a hand that starts reaching from the swing sets off from where it is
+            weight = crowd.hand_weight[0]
+            fresh = self.reaching & (weight < 1e-3)
+            crowd.hand_target[0, fresh] = crowd.solution.hand[0, ARMS][fresh]
+            chase = halflife_blend(dt, self.rig.arms.reach_halflife)
+            crowd.hand_target[0, self.reaching] += (
+                pointer - crowd.hand_target[0, self.reaching]
+            ) * chase
+            wanted[self.reaching] = 1.0
+        # the weight moves at a constant rate so it arrives exactly (blend_hands eases it)
+        weight = crowd.hand_weight[0]
+        change = np.clip(wanted - weight, -dt / REACH_BLEND_S, dt / REACH_BLEND_S)
+        crowd.hand_weight[0] = np.where(free, weight + change, weight)
 
     def _measure(
         self,
@@ -332,7 +371,7 @@ class WalkSim(CharacterAssets):
         }
 
     def trace_characters(self) -> list[dict[str, Any]]:
-        return character_records(self.crowd)
+        return character_records(self.crowd, [self.offered])
 
     def stats_sections(self) -> dict[str, Any]:
         meter = self.meter
@@ -359,8 +398,13 @@ class WalkSim(CharacterAssets):
         }
 
 
-def character_records(crowd: Crowd) -> list[dict[str, Any]]:
-    """Every character of ``crowd`` this step in trace format (``planted`` for legs)."""
+def character_records(
+    crowd: Crowd, pointers: list[tuple[float, float] | None] | None = None
+) -> list[dict[str, Any]]:
+    """Every character of ``crowd`` this step in trace format (``planted`` for legs).
+
+    ``pointers`` are the pointers each character's hands were offered this step (None:
+    idle or absent; no list: none for anyone)."""
     pose, sol, feet = crowd.pose, crowd.solution, crowd.feet
     records = []
     for index in range(crowd.count):
@@ -381,6 +425,7 @@ def character_records(crowd: Crowd) -> list[dict[str, Any]]:
                 "pelvis": [round(float(v), 6) for v in pose.pelvis[index]],
                 "facing": int(pose.facing[index]),
                 "limbs": limbs,
+                "pointer": point(pointers[index]) if pointers else None,
             }
         )
     return records
@@ -431,8 +476,10 @@ class WalkAutopilot:
             float(chest[0]) + self.direction * radius * math.cos(angle),
             float(chest[1]) + radius * math.sin(angle) - 0.25,
         )
-        actions = ("toggle_hands",) if sim.step_index % 480 == 420 else ()
-        return InputState(pointer=pointer, move=self.direction, run=run, actions=actions)
+        toggle = ("toggle_hands",) if sim.step_index % 480 == 420 else ()
+        return InputState(
+            pointer=pointer, move=self.direction, run=run, actions=("pointer_moved", *toggle)
+        )
 
 
 class PropTour:
@@ -511,8 +558,9 @@ SCENE = SceneSpec(
     controls=(
         ("A / D, arrows", "walk left / right"),
         ("Shift", "run"),
-        ("mouse", "both hands reach for the cursor"),
-        ("click", "switch: both hands / the nearer hand"),
+        ("move / hold the mouse", "the hands reach for the cursor (for 1.5 s after it moves)"),
+        ("H", "hands follow the mouse on/off (off: they swing with the walk)"),
+        ("B", "both hands / the nearer hand reach"),
         ("drag a foot", "pin its target anywhere; release gives it back"),
         ("K", "knee pole hints on/off (off: knees flip, counted)"),
         ("click the knob / cup", "walk there and reach with the nearer hand (lifts the cup)"),

@@ -85,6 +85,12 @@ class WalkView:
         values: dict[str, Any] = {}
         if "k" in raw.keys_pressed:
             actions.append("toggle_poles")
+        if "h" in raw.keys_pressed:
+            actions.append("toggle_hands_follow")
+        if "b" in raw.keys_pressed:
+            actions.append("toggle_hands")
+        if raw.pointer_moved:
+            actions.append("pointer_moved")
         for button, px in raw.clicks:
             if button != 1:
                 continue
@@ -101,14 +107,12 @@ class WalkView:
             elif props is not None and props.holding >= 0:
                 actions.append("put_down")
                 values["place_x"] = float(point_w[0])
-            else:
-                actions.append("toggle_hands")
         if 1 not in raw.buttons_down:
             self._dragging = None
         pointer = self.camera.to_world(raw.pointer_px)
         return InputState(
-            pointer=(float(pointer[0]), float(pointer[1])),
-            pointer_down=self._dragging is not None,
+            pointer=(float(pointer[0]), float(pointer[1])) if raw.pointer_inside else None,
+            pointer_down=1 in raw.buttons_down and raw.pointer_inside,
             move=float(right) - float(left),
             climb=float("w" in keys) - float("s" in keys),
             run="shift" in keys,
@@ -144,8 +148,8 @@ class WalkView:
         if hands is not None and hands.holding < 0:
             self._draw_cup(pen, sol)
         self._draw_character(pen, pose, sol)
-        if self.sim.pointer is not None and self.sim.reaching.any():
-            pen.cross(self.sim.pointer, 7, PALETTE["accent"], 2)
+        if self.sim.offered is not None and self.sim.reaching.any():
+            pen.cross(self.sim.offered, 7, PALETTE["accent"], 2)
         self._draw_hud(canvas)
 
     def _follow(self, pose: PoseInputs, alpha: float) -> None:
@@ -406,14 +410,18 @@ class WalkView:
         speed = abs(float(crowd.vx[0]))
         flips = int(crowd.knee_flips[0])
         poles = "ON" if sim.poles_on else "OFF"
-        hands = "both hands" if sim.both_hands else "nearer hand"
+        hands = (
+            ("both hands" if sim.both_hands else "nearer hand") + " follow mouse"
+            if sim.hands_follow
+            else "hands swing (H)"
+        )
         line = f"knee poles {poles}  ·  knee flips {flips}  ·  {'  '.join(states)}  ·  {speed:4.2f} m/s  ·  {hands}  ·  steps {int(feet.steps[0])}"
         width, height = canvas.size
         w, h = canvas.text_size(line, 19)
         canvas.panel((10, height - h - 44, w + 24, h + 34), PALETTE["panel"], 200)
         color = PALETTE["text"] if sim.poles_on else PALETTE["warn"]
         canvas.text((22, height - h - 38), line, color, 19)
-        hint = "A/D walk · Shift run · mouse: hands reach · click: both/nearer · drag a foot · K poles · O overlay · F1 help"
+        hint = "A/D walk · Shift run · move or hold the mouse: hands reach · H hands follow · B both/nearer · drag a foot · K poles · O overlay · F1 help"
         canvas.text((22, height - 22), hint, PALETTE["text_dim"], 15)
 
     # -- overlay -----------------------------------------------------------------------

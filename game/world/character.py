@@ -19,6 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 
 import ik
 from game.profiling import PhaseTimer
+from game.world.arms import blend_hands, swing_hands
 from game.world.easing import clamp, halflife_blend, halflife_travel
 from game.world.gait import (
     FOOT_SIDE,
@@ -48,7 +49,7 @@ _PER_CHARACTER = (
     "facing",
     "vx",
     "knee_poles",
-    "hand_override",
+    "hand_weight",
     "hand_target",
     "pin_target",
     "knee_side",
@@ -149,7 +150,7 @@ class Crowd:
         self.facing[self.facing == 0] = 1.0
         self.vx = np.zeros(n)
         self.knee_poles = np.ones(n, dtype=bool)
-        self.hand_override = np.zeros((n, 2), dtype=bool)
+        self.hand_weight = np.zeros((n, 2))  # 0: the hand swings, 1: it is at hand_target
         self.hand_target = np.zeros((n, 2, 2))
         self.pin_target = np.zeros((n, 2, 2))
         self.knee_side = np.zeros((n, 2))
@@ -508,13 +509,8 @@ class Crowd:
             np.where(swinging[..., None], swing_at, feet.lock),
         )
         foot_angle = np.where(swinging, swing_angle, feet.angle)
-        # resting arms swing against the opposite leg
-        opposite = (ankles[:, ::-1, 0] - hips[:, ::-1, 0]) * arms.swing
-        arm_angle = clamp(opposite, -0.9, 0.9)
-        rest = shoulders + 0.92 * arms.limb.reach * np.stack(
-            [np.sin(arm_angle), -np.cos(arm_angle)], axis=-1
-        )
-        hands = np.where(self.hand_override[..., None], self.hand_target, rest)
+        swing = swing_hands(shoulders, hips, ankles, facing, self.vx, rig)
+        hands = blend_hands(swing, self.hand_target, self.hand_weight)
         forward = facing[:, None, None] * np.array([1.0, 0.0])
         knee_poles = 0.5 * (hips + ankles) + legs.pole_forward * forward
         elbow_offset = np.stack(

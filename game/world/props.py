@@ -277,7 +277,12 @@ class PropHands:
         self.phase = ""
         self.phase_time = 0.0
         self.reaches = 0  # goals completed (knob touched, cup lifted, cup set down)
-        self._engaged: set[int] = set()  # arms this object drove last step
+        self._engaged: frozenset[int] = frozenset()  # arms this object drove last step
+
+    @property
+    def engaged(self) -> frozenset[int]:
+        """The arms (0 left, 1 right) the props drove this step: the pointer leaves them."""
+        return self._engaged
 
     # -- commands ----------------------------------------------------------------------
     def command(self, action: str, value: object, terrain: Terrain) -> None:
@@ -358,7 +363,7 @@ class PropHands:
 
     def aim(
         self,
-        hand_override: NDArray[np.bool_],
+        hand_weight: FloatArray,
         hand_target: FloatArray,
         hands: FloatArray,
         shoulders: FloatArray,
@@ -366,10 +371,11 @@ class PropHands:
         rig: Rig,
         dt: float,
     ) -> None:
-        """Set the engaged and the holding hand's override and eased target.
+        """Set the engaged and the holding hand's eased target, at full reach weight.
 
-        ``hand_override`` (2,) and ``hand_target`` (2, 2) are the hero's rows of the
-        crowd arrays (written in place); ``hands`` (2, 2) are the last solved hands.
+        ``hand_weight`` (2,) and ``hand_target`` (2, 2) are the hero's rows of the crowd
+        arrays (written in place); ``hands`` (2, 2) are the last solved hands. The hands
+        set here are :attr:`engaged` until the next call.
         """
         self.phase_time += dt
         blend = halflife_blend(dt, self.props.reach_halflife)
@@ -390,8 +396,8 @@ class PropHands:
             if arm not in self._engaged:
                 hand_target[arm] = hands[arm]  # a hand that starts reaching sets off from here
             hand_target[arm] += (point - hand_target[arm]) * blend
-            hand_override[arm] = True
-        self._engaged = set(goals)
+            hand_weight[arm] = 1.0
+        self._engaged = frozenset(goals)
 
     def after_solve(
         self, hands: FloatArray, shoulders: FloatArray, rig: Rig, terrain: Terrain, dt: float

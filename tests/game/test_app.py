@@ -44,7 +44,8 @@ def check_trace(path: Path, scene: str) -> list[dict[str, Any]]:
         assert rec["step"] == number
         assert rec["t"] == pytest.approx(number * header["dt"], abs=1e-6)
         for char in rec["characters"]:
-            assert set(char) == {"id", "pelvis", "facing", "limbs"}
+            assert set(char) == {"id", "pelvis", "facing", "limbs", "pointer"}
+            assert char["pointer"] is None or len(_numbers(char["pointer"])) == 2
             assert isinstance(char["id"], int)
             assert char["facing"] in (1, -1)
             assert char["pelvis"] is None or len(char["pelvis"]) == 2

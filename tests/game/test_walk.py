@@ -209,23 +209,23 @@ def test_a_dragged_foot_follows_the_pointer_and_returns_to_the_gait() -> None:
     assert sim.crowd.solution.hand[0, 3, 1] == pytest.approx(ground, abs=1e-9)
 
 
-def test_hands_reach_the_pointer_or_point_straight_at_it() -> None:
+def test_hands_reach_the_held_pointer_or_point_straight_at_it() -> None:
     sim = WalkSim(SceneConfig(dt=DT))
     timer = PhaseTimer()
     chest = sim.crowd.pose.chest[0]
     near, far = (chest[0] + 0.3, chest[1] + 0.1), (chest[0] + 3.0, chest[1] + 1.0)
     for _ in range(60):
-        sim.step(InputState(pointer=near), DT, timer)
+        sim.step(InputState(pointer=near, pointer_down=True), DT, timer)
     np.testing.assert_allclose(sim.crowd.solution.hand[0, :2], [near, near], atol=1e-3)
     for _ in range(90):
-        sim.step(InputState(pointer=far), DT, timer)
+        sim.step(InputState(pointer=far, pointer_down=True), DT, timer)
     sol, root = sim.crowd.solution, sim.crowd.pose.roots[0, :2]
     assert (sol.shortfall[0, :2] > 1.0).all()
     aim = np.array(far) - root
     arm = sol.hand[0, :2] - root
     cross = aim[:, 0] * arm[:, 1] - aim[:, 1] * arm[:, 0]
     np.testing.assert_allclose(cross, 0.0, atol=1e-3)  # the straight arm points at it
-    sim.step(InputState(pointer=far, actions=("toggle_hands",)), DT, timer)
+    sim.step(InputState(pointer=far, pointer_down=True, actions=("toggle_hands",)), DT, timer)
     assert sim.reaching.sum() == 1
 
 
@@ -262,7 +262,7 @@ def test_headless_app_run_writes_trace_and_feet_stats(run_main, tmp_path: Path) 
     assert len(lines) == 121
     step = json.loads(lines[-1])
     (character,) = step["characters"]
-    assert set(character) == {"id", "pelvis", "facing", "limbs"}
+    assert set(character) == {"id", "pelvis", "facing", "limbs", "pointer"}
     for name, limb in character["limbs"].items():
         assert set(limb) == {"root", "mid", "end", "target", "pole", "planted"}
         assert (limb["planted"] is None) == name.endswith("arm")

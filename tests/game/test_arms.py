@@ -1,0 +1,174 @@
+"""The hands: a natural arm swing, the pointer as an intent (not a leash), props first.
+
+Short headless runs of the walk simulation; figures come from the solved poses.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from game.input_state import InputState, RawInput
+from game.profiling import PhaseTimer
+from game.scene import SceneConfig
+from game.scenes.walk import POINTER_LINGER_S, WalkSim
+from game.scenes.walk_view import WalkView
+from game.world.character import ARMS, LEGS
+
+DT = 1.0 / 60.0
+
+
+def _hand_and_foot_offsets(sim: WalkSim, inputs: list[InputState]) -> tuple[np.ndarray, ...]:
+    """Per step: hands' x relative to their shoulders (T, 2), ankles' x relative to the
+    pelvis (T, 2), and the facing (T,)."""
+    timer = PhaseTimer()
+    hands, feet, facing = [], [], []
+    for inp in inputs:
+        sim.step(inp, DT, timer)
+        crowd = sim.crowd
+        hands.append(crowd.solution.hand[0, ARMS, 0] - crowd.pose.roots[0, ARMS, 0])
+        feet.append(crowd.solution.hand[0, LEGS, 0] - crowd.x[0])
+        facing.append(crowd.facing[0])
+    return np.array(hands), np.array(feet), np.array(facing)
+
+
+def test_with_no_pointer_walking_arms_swing_counter_to_the_same_side_foot() -> None:
+    sim = WalkSim(SceneConfig(dt=DT))
+    hands, feet, facing = _hand_and_foot_offsets(sim, [InputState(move=1.0)] * 240)
+    hands, feet = hands[90:], feet[90:]  # steady walking
+    amplitude = hands.max(axis=0) - hands.min(axis=0)
+    assert (amplitude >= 0.10).all(), amplitude  # ≥ 5 cm either way of the shoulder
+    for side in (0, 1):
+        correlation = np.corrcoef(hands[:, side], feet[:, side])[0, 1]
+        assert correlation < -0.8, (side, correlation)  # the hand swings against its foot
+
+
+def test_the_elbow_bends_more_on_the_forward_swing() -> None:
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    forward_bend, backward_bend = [], []
+    for _ in range(240):
+        sim.step(InputState(move=1.0), DT, timer)
+        sol = sim.crowd.solution
+        ahead = sol.hand[0, ARMS, 0] - sim.crowd.pose.roots[0, ARMS, 0]
+        bend = np.pi - sol.elbow_angle[0, ARMS]  # 0 = straight
+        for side in (0, 1):
+            if ahead[side] > 0.06:
+                forward_bend.append(bend[side])
+            elif ahead[side] < -0.06:
+                backward_bend.append(bend[side])
+    assert forward_bend and backward_bend
+    assert np.mean(forward_bend) > np.mean(backward_bend) + np.radians(10)
+
+
+def test_a_still_pointer_lets_the_hands_go_back_to_swinging() -> None:
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    chest = sim.crowd.pose.chest[0]
+    target = (float(chest[0]) + 0.35, float(chest[1]) + 0.1)
+    sim.step(InputState(pointer=target, actions=("pointer_moved",)), DT, timer)
+    for _ in range(40):
+        sim.step(InputState(pointer=target), DT, timer)
+    assert sim.offered == target
+    np.testing.assert_allclose(sim.crowd.solution.hand[0, ARMS], [target, target], atol=2e-3)
+    linger = int(POINTER_LINGER_S / DT)
+    for _ in range(linger + 30):
+        sim.step(InputState(pointer=target), DT, timer)
+    assert sim.offered is None
+    assert (sim.crowd.hand_weight[0] == 0.0).all()
+    shoulders = sim.crowd.pose.roots[0, ARMS]
+    assert (sim.crowd.solution.hand[0, ARMS, 1] < shoulders[:, 1] - 0.4).all()  # hanging
+
+
+def test_the_reach_blends_in_without_a_jump() -> None:
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    chest = sim.crowd.pose.chest[0]
+    target = (float(chest[0]) + 0.4, float(chest[1]) + 0.3)
+    previous = sim.crowd.solution.hand[0, ARMS].copy()
+    largest = 0.0
+    for _ in range(60):
+        sim.step(InputState(pointer=target, actions=("pointer_moved",)), DT, timer)
+        hands = sim.crowd.solution.hand[0, ARMS]
+        largest = max(largest, float(np.hypot(*(hands - previous).T).max()))
+        previous = hands.copy()
+    assert largest < 0.05  # metres per step at 60 Hz: eased in, never a snap
+
+
+def test_h_switches_the_hands_off_the_pointer() -> None:
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    pointer = (0.5, 1.5)
+    sim.step(InputState(pointer=pointer, pointer_down=True), DT, timer)
+    assert sim.offered == pointer
+    sim.step(
+        InputState(pointer=pointer, pointer_down=True, actions=("toggle_hands_follow",)), DT, timer
+    )
+    assert sim.offered is None and not sim.hands_follow
+    assert sim.trace_characters()[0]["pointer"] is None
+
+
+def test_the_trace_records_the_pointer_the_hands_were_offered() -> None:
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    sim.step(InputState(pointer=(0.25, 1.5), pointer_down=True), DT, timer)
+    assert sim.trace_characters()[0]["pointer"] == [0.25, 1.5]
+    sim.step(InputState(), DT, timer)
+    assert sim.trace_characters()[0]["pointer"] is None
+
+
+def test_a_mouse_outside_the_window_is_no_pointer() -> None:
+    view = WalkView(WalkSim(SceneConfig(dt=DT)))
+    view.layout((1280, 720))
+    inside = view.map_input(RawInput(pointer_px=(600.0, 300.0), pointer_inside=True))
+    outside = view.map_input(RawInput(pointer_px=(600.0, 300.0), pointer_inside=False))
+    assert inside.pointer is not None and outside.pointer is None
+    moved = view.map_input(
+        RawInput(pointer_px=(610.0, 300.0), pointer_inside=True, pointer_moved=True)
+    )
+    assert "pointer_moved" in moved.actions
+
+
+@pytest.mark.parametrize(
+    ("action", "key", "value", "done"),
+    [
+        ("reach_prop", "prop", "cup", lambda props: props.holding >= 0),
+        ("reach_prop", "prop", "knob", lambda props: props.phase == "hold"),
+    ],
+)
+def test_a_prop_reach_completes_with_the_pointer_moving_elsewhere(action, key, value, done) -> None:
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    assert sim.props is not None
+    # the mouse keeps moving (held, even) far from the prop, above the hero's head
+    pointer = lambda i: (float(sim.crowd.x[0]) + 0.3 * np.sin(i / 9), 3.2)  # noqa: E731
+    sim.step(InputState(pointer=pointer(0), actions=(action,), values={key: value}), DT, timer)
+    for i in range(1, int(3.0 / DT)):
+        if done(sim.props):
+            break
+        sim.step(
+            InputState(pointer=pointer(i), pointer_down=True, actions=("pointer_moved",)), DT, timer
+        )
+    assert done(sim.props), (sim.props.goal, sim.props.phase)
+
+
+def test_setting_the_cup_down_completes_with_the_pointer_elsewhere() -> None:
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    assert sim.props is not None
+    sim.step(InputState(actions=("reach_prop",), values={"prop": "cup"}), DT, timer)
+    for _ in range(int(3.0 / DT)):
+        sim.step(InputState(), DT, timer)
+    assert sim.props.holding >= 0
+    away = (float(sim.crowd.x[0]) - 2.0, 0.3)
+    sim.step(
+        InputState(pointer=away, actions=("put_down", "pointer_moved"), values={"place_x": 2.55}),
+        DT,
+        timer,
+    )
+    for _ in range(int(3.0 / DT)):
+        if sim.props.holding < 0:
+            break
+        sim.step(InputState(pointer=away, actions=("pointer_moved",)), DT, timer)
+    assert sim.props.holding < 0
+    assert sim.props.cup[0] == pytest.approx(2.55, abs=0.05)
