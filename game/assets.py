@@ -2,13 +2,26 @@
 
 Every problem with an asset file is reported as an :class:`AssetError` that names the file,
 the key (a JSON path such as ``legs.upper``) and what was expected versus what was found.
+
+Reading is bounded before any parsing: only a regular file (never a FIFO or a device, which
+could block or never end) of at most :data:`MAX_ASSET_BYTES`, UTF-8, nested at most
+:data:`MAX_NESTING` deep; a number written with more than :data:`MAX_NUMBER_DIGITS` digits is
+kept as a :class:`HugeNumber` for the loader to reject by key (never converted).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import stat
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+MAX_ASSET_BYTES = 1 << 20  # 1 MiB: the shipped files are ~5 KB
+MAX_NESTING = 32  # the shipped files nest 3 deep
+MAX_NUMBER_DIGITS = 40  # beyond any physical value; far below int()'s 4,300-digit limit
 
 
 class AssetError(ValueError):
@@ -22,18 +35,121 @@ class AssetError(ValueError):
         super().__init__(where + message)
 
 
-def read_json(path: str | Path) -> Any:
-    """Parse a JSON asset, turning I/O and syntax errors into :class:`AssetError`."""
+@dataclass(frozen=True, slots=True)
+class HugeNumber:
+    """A JSON number with more than :data:`MAX_NUMBER_DIGITS` digits, left unconverted."""
+
+    digits: str
+
+
+def _parse_int(text: str) -> int | HugeNumber:
+    return HugeNumber(text) if len(text) > MAX_NUMBER_DIGITS else int(text)
+
+
+def _parse_float(text: str) -> float | HugeNumber:
+    return HugeNumber(text) if len(text) > MAX_NUMBER_DIGITS + 8 else float(text)
+
+
+def read_bytes(path: str | Path, max_bytes: int = MAX_ASSET_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes``, as :class:`AssetError` otherwise.
+
+    The file is opened without blocking and checked with ``fstat`` before a byte is read, so
+    a FIFO, a device or a folder is refused instead of hanging or reading for ever.
+    """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise AssetError(path, "", "file not found") from None
     except OSError as exc:
         raise AssetError(path, "", f"cannot be read ({exc.strerror})") from None
     try:
-        return json.loads(text)
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise AssetError(path, "", "expected a regular file (not a folder, FIFO or device)")
+        if info.st_size > max_bytes:
+            raise AssetError(
+                path, "", f"expected at most {max_bytes:,} bytes, found {info.st_size:,}"
+            )
+        chunks: list[bytes] = []
+        size = 0
+        while size <= max_bytes and (chunk := os.read(fd, max_bytes + 1 - size)):
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise AssetError(path, "", f"cannot be read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > max_bytes:
+        raise AssetError(path, "", f"expected at most {max_bytes:,} bytes (it grew while read)")
+    return data
+
+
+def nesting_depth(text: str) -> int:
+    """The deepest ``[``/``{`` nesting of a JSON text (brackets inside strings skipped)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def decode_text(path: str | Path, data: bytes) -> str:
+    """UTF-8 text of an asset, or :class:`AssetError` naming the first bad byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise AssetError(
+            path,
+            "",
+            f"expected UTF-8 text, found byte 0x{data[exc.start]:02x} at offset {exc.start}",
+        ) from None
+
+
+def parse_json(path: str | Path, text: str) -> Any:
+    """Parse JSON text with bounded nesting and unconverted huge numbers."""
+    depth = nesting_depth(text)
+    if depth > MAX_NESTING:
+        raise AssetError(
+            path, "", f"expected at most {MAX_NESTING} levels of nesting, found {depth}"
+        )
+    try:
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float)
     except json.JSONDecodeError as exc:
         raise AssetError(
             path, "", f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
         ) from None
+
+
+def read_json(path: str | Path) -> Any:
+    """Read and parse a JSON asset; every I/O, size, encoding and syntax problem is an
+    :class:`AssetError` naming the file."""
+    return parse_json(path, decode_text(path, read_bytes(path)))
+
+
+def assets_digest(folder: str | Path) -> str:
+    """SHA-256 over the names and contents of the ``*.json`` files in ``folder`` (sorted),
+    so a recording can tell whether a replay reads the same assets."""
+    digest = hashlib.sha256()
+    for file in sorted(Path(folder).glob("*.json")):
+        digest.update(file.name.encode() + b"\0")
+        try:
+            digest.update(read_bytes(file))
+        except AssetError as exc:
+            digest.update(str(exc).encode())
+        digest.update(b"\0")
+    return digest.hexdigest()

@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 from game.assets import read_json
 from game.world.easing import halflife_blend
 from game.world.rig import Rig
-from game.world.schema import Fields
+from game.world.schema import Fields, Range
 from game.world.terrain import Terrain
 
 FloatArray = NDArray[np.float64]
@@ -32,6 +32,28 @@ LOFT_SEARCH_M = 0.4  # a loft's edge must begin this close beyond the ladder's f
 LOFT_MIN_HEIGHT_M = 0.5  # ... this much above the ladder's base
 LOFT_DEPTH_M = 0.8  # ... and stay flat this far, room to stand
 LOFT_RUNG_TOLERANCE_M = 0.06  # ... level with a rung to within this
+
+_WORLD_X = Range(-10_000.0, 10_000.0, "m")  # as the terrain's x; inside it is checked too
+PROPS_RANGES: dict[str, Range] = {
+    # every numeric field of props.json and its documented physical range
+    "reach_halflife": Range(0.001, 5.0, "s"),
+    "grip_tolerance": Range(0.0001, 0.5, "m"),
+    "door.x": _WORLD_X,
+    "door.width": Range(0.3, 5.0, "m"),
+    "door.height": Range(0.5, 10.0, "m"),
+    "table.x": _WORLD_X,
+    "table.width": Range(0.2, 10.0, "m"),
+    "table.height": Range(0.2, 3.0, "m"),
+    "cup.x": _WORLD_X,
+    "cup.height": Range(0.01, 1.0, "m"),
+    "cup.radius": Range(0.005, 0.5, "m"),
+    "cup.grip": Range(0.0, 1.0, "m"),
+    "ladder.x": _WORLD_X,
+    "ladder.width": Range(0.1, 2.0, "m"),
+    "ladder.height": Range(0.5, 30.0, "m"),
+    "ladder.first_rung": Range(0.05, 30.0, "m"),
+    "ladder.rung_spacing": Range(0.1, 1.0, "m"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +168,7 @@ def load_props(path: str | Path, terrain: Terrain) -> Props:
 
     Raises :class:`game.assets.AssetError` naming the file and the key.
     """
-    fields = Fields(path, read_json(path))
+    fields = Fields(path, read_json(path), ranges=PROPS_RANGES)
     door_f = fields.section("door")
     x0 = door_f.number("x")
     width, height = door_f.length("width"), door_f.length("height")

@@ -12,7 +12,61 @@ from pathlib import Path
 
 from game.assets import read_json
 from game.palette import Color
-from game.world.schema import Fields
+from game.world.schema import Fields, Range
+
+_BONE = Range(0.05, 2.0, "m")
+_SECONDS = Range(0.001, 5.0, "s")
+_EXTENSION = Range(0.3, 1.0, "of L1 + L2")
+
+RIG_RANGES: dict[str, Range] = {
+    # every numeric field of rig.json and its documented physical range: a new field is a
+    # new line here (the loader refuses to read a field without one)
+    "body.spine": Range(0.1, 2.0, "m"),
+    "body.neck": Range(0.01, 0.5, "m"),
+    "body.head_radius": Range(0.03, 0.5, "m"),
+    "body.torso_width": Range(0.05, 1.0, "m"),
+    "body.hip_depth": Range(0.0, 0.3, "m"),
+    "body.shoulder_depth": Range(0.0, 0.3, "m"),
+    "body.lean_per_speed": Range(0.0, 0.5, "rad per m/s"),
+    "arms.upper": _BONE,
+    "arms.lower": _BONE,
+    "arms.softness": Range(0.0, 1.0, "m"),
+    "arms.pole_back": Range(-2.0, 2.0, "m"),
+    "arms.pole_down": Range(-2.0, 2.0, "m"),
+    "arms.swing": Range(0.0, 3.0, "rad per m"),
+    "arms.reach_halflife": _SECONDS,
+    "legs.upper": _BONE,
+    "legs.lower": _BONE,
+    "legs.softness": Range(0.0, 1.0, "m"),
+    "legs.pole_forward": Range(0.01, 5.0, "m"),
+    "feet.ankle_height": Range(0.01, 0.5, "m"),
+    "feet.heel": Range(0.01, 0.5, "m"),
+    "feet.toe": Range(0.01, 0.5, "m"),
+    "feet.max_tilt_deg": Range(0.0, 60.0, "degrees"),
+    "gait.walk_speed": Range(0.1, 10.0, "m/s"),
+    "gait.run_speed": Range(0.1, 15.0, "m/s"),
+    "gait.accel_halflife": _SECONDS,
+    "gait.swing_time_walk": Range(0.05, 3.0, "s"),
+    "gait.swing_time_run": Range(0.05, 3.0, "s"),
+    "gait.stance_time_walk": Range(0.05, 3.0, "s"),
+    "gait.stance_time_run": Range(0.05, 3.0, "s"),
+    "gait.max_step_reach": Range(0.05, 3.0, "m"),
+    "gait.lift_height": Range(0.005, 1.0, "m"),
+    "gait.stand_extension": _EXTENSION,
+    "gait.comfort_extension": _EXTENSION,
+    "gait.unplant_extension": _EXTENSION,
+    "gait.lock_extension": _EXTENSION,
+    "gait.pelvis_halflife": _SECONDS,
+    "gait.max_pelvis_speed": Range(0.01, 10.0, "m/s"),
+    "gait.climb_speed": Range(0.01, 5.0, "m/s"),
+    "gait.bob": Range(0.0, 0.2, "m"),
+    "gait.idle_tolerance": Range(0.001, 1.0, "m"),
+    "gait.step_hysteresis": Range(0.0, 1.0, "m"),
+    "gait.max_step_height": Range(0.01, 2.0, "m"),
+    "gait.stance_spread": Range(0.0, 0.5, "m"),
+    "gait.double_support": Range(0.0, 1.0, "s"),
+    "colors.far_shade": Range(0.0, 1.0),
+}
 
 LIMBS: tuple[str, ...] = ("left_arm", "right_arm", "left_leg", "right_leg")
 """Limb order of every ``(N, 4, ...)`` array: arms first, then legs; left before right."""
@@ -127,13 +181,13 @@ class Rig:
 
 def _limb(fields: Fields) -> LimbSpec:
     upper, lower = fields.length("upper"), fields.length("lower")
-    softness = fields.number("softness", low=0.0, high=0.5 * (upper + lower))
+    softness = fields.number("softness", high=0.5 * (upper + lower))
     return LimbSpec(upper, lower, softness)
 
 
 def load_rig(path: str | Path) -> Rig:
     """Read and validate a rig file (see ``assets/rig.json`` for the layout)."""
-    top = Fields(path, read_json(path))
+    top = Fields(path, read_json(path), ranges=RIG_RANGES)
     body = top.section("body")
     arms = top.section("arms")
     legs = top.section("legs")
@@ -141,7 +195,7 @@ def load_rig(path: str | Path) -> Rig:
     gait = top.section("gait")
     colors = top.section("colors")
     leg_limb = _limb(legs)
-    tilt_deg = feet.number("max_tilt_deg", low=0.0, high=60.0)
+    tilt_deg = feet.number("max_tilt_deg")
     gait_spec = GaitSpec(
         walk_speed=gait.length("walk_speed"),
         run_speed=gait.length("run_speed"),
@@ -159,12 +213,12 @@ def load_rig(path: str | Path) -> Rig:
         pelvis_halflife=gait.length("pelvis_halflife"),
         max_pelvis_speed=gait.length("max_pelvis_speed"),
         climb_speed=gait.length("climb_speed"),
-        bob=gait.number("bob", low=0.0, high=0.2),
+        bob=gait.number("bob"),
         idle_tolerance=gait.length("idle_tolerance"),
-        step_hysteresis=gait.number("step_hysteresis", low=0.0, high=1.0),
+        step_hysteresis=gait.number("step_hysteresis"),
         max_step_height=gait.length("max_step_height"),
-        stance_spread=gait.number("stance_spread", low=0.0, high=0.5),
-        double_support=gait.number("double_support", low=0.0, high=1.0),
+        stance_spread=gait.number("stance_spread"),
+        double_support=gait.number("double_support"),
     )
     if gait_spec.run_speed < gait_spec.walk_speed:
         raise gait.error(
@@ -193,15 +247,15 @@ def load_rig(path: str | Path) -> Rig:
             neck=body.length("neck"),
             head_radius=body.length("head_radius"),
             torso_width=body.length("torso_width"),
-            hip_depth=body.number("hip_depth", low=0.0, high=0.3),
-            shoulder_depth=body.number("shoulder_depth", low=0.0, high=0.3),
-            lean_per_speed=body.number("lean_per_speed", low=0.0, high=0.5),
+            hip_depth=body.number("hip_depth"),
+            shoulder_depth=body.number("shoulder_depth"),
+            lean_per_speed=body.number("lean_per_speed"),
         ),
         arms=ArmSpec(
             limb=_limb(arms),
             pole_back=arms.number("pole_back"),
             pole_down=arms.number("pole_down"),
-            swing=arms.number("swing", low=0.0, high=3.0),
+            swing=arms.number("swing"),
             reach_halflife=arms.length("reach_halflife"),
         ),
         legs=LegSpec(

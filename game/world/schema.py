@@ -8,14 +8,37 @@ loader reads ``fields.section("legs").length("upper")`` and a bad value raises
 from __future__ import annotations
 
 import math
+import re
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from game.assets import AssetError
+from game.assets import AssetError, HugeNumber
 from game.palette import PALETTE, Color
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """The documented physical range of one numeric field: ``low <= value <= high``."""
+
+    low: float
+    high: float
+    unit: str = ""
+
+    def __str__(self) -> str:
+        unit = f" {self.unit}" if self.unit else ""
+        return f"[{self.low:g}, {self.high:g}]{unit}"
+
+
+Ranges = Mapping[str, Range]
+"""A file's range table: key path with list indices dropped (``landmarks.from``) → range."""
+
+_INDEX = re.compile(r"\[\d+\]")
 
 
 def describe(value: Any) -> str:
@@ -30,6 +53,8 @@ def describe(value: Any) -> str:
         return f"a string {value!r}"
     if isinstance(value, list):
         return f"a list of {len(value)}"
+    if isinstance(value, HugeNumber):
+        return f"a {len(value.digits)}-digit number"
     return "an object"
 
 
@@ -44,11 +69,17 @@ class Fields:
         The parsed JSON value expected to be an object.
     path : str
         The key path of ``data`` inside the file (``""`` for the top level).
+    ranges : mapping of str to Range
+        The file's range table: every numeric field read through :meth:`number` must have
+        an entry (a field without one is a programming error, raised as ``LookupError``).
     """
 
-    def __init__(self, file: str | Path, data: Any, path: str = "") -> None:
+    def __init__(
+        self, file: str | Path, data: Any, path: str = "", ranges: Ranges | None = None
+    ) -> None:
         self.file = file
         self.path = path
+        self.ranges: Ranges = ranges or {}
         if not isinstance(data, dict):
             raise AssetError(
                 file, path or "(top level)", f"expected an object, found {describe(data)}"
@@ -71,35 +102,43 @@ class Fields:
 
     def section(self, name: str) -> Fields:
         """The nested object ``name``."""
-        return Fields(self.file, self.raw(name), self.key(name))
+        return Fields(self.file, self.raw(name), self.key(name), self.ranges)
 
-    def number(
-        self,
-        name: str,
-        *,
-        positive: bool = False,
-        low: float | None = None,
-        high: float | None = None,
-    ) -> float:
-        """A finite number, optionally > 0 and within ``[low, high]``."""
+    def range_of(self, name: str) -> Range:
+        """The documented range of field ``name`` from the file's range table."""
+        key = _INDEX.sub("", self.key(name))
+        if key not in self.ranges:
+            raise LookupError(f"{key} has no documented range in the loader's range table")
+        return self.ranges[key]
+
+    def number(self, name: str, *, low: float | None = None, high: float | None = None) -> float:
+        """A finite number within the field's documented range (:meth:`range_of`).
+
+        ``low`` / ``high`` narrow it further where the bound depends on another field.
+        """
         value = self.raw(name)
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.error(name, f"expected a number, found {describe(value)}")
         v = float(value)
         if not math.isfinite(v):
             raise self.error(name, f"expected a finite number, found {value!r}")
-        if positive and v <= 0:
-            raise self.error(name, f"expected a length > 0, found {value!r}")
-        if (low is not None and v < low) or (high is not None and v > high):
-            raise self.error(name, f"expected a number in [{low}, {high}], found {value!r}")
+        bounds = self.range_of(name)
+        if low is not None or high is not None:
+            bounds = Range(
+                max(bounds.low, bounds.low if low is None else low),
+                min(bounds.high, bounds.high if high is None else high),
+                bounds.unit,
+            )
+        if not bounds.low <= v <= bounds.high:
+            raise self.error(name, f"expected a number in {bounds}, found {value!r}")
         return v
 
     def length(self, name: str) -> float:
-        """A length in metres (a number > 0)."""
-        return self.number(name, positive=True)
+        """A length in metres (its range in the table is > 0)."""
+        return self.number(name)
 
     def fraction(self, name: str) -> float:
-        """A number in [0, 1]."""
+        """A number in [0, 1] (and within its documented range)."""
         return self.number(name, low=0.0, high=1.0)
 
     def text(self, name: str) -> str:
@@ -115,36 +154,45 @@ class Fields:
         if value in PALETTE:
             return PALETTE[value]
         digits = value[1:]
-        if value.startswith("#") and len(digits) == 6:
-            try:
-                rgb = int(digits, 16)
-            except ValueError:
-                pass
-            else:
-                return (rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255
+        if value.startswith("#") and len(digits) == 6 and set(digits) <= set(string.hexdigits):
+            rgb = int(digits, 16)  # six hex digits: 0 … 0xFFFFFF, no sign, no underscores
+            return (rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255
         raise self.error(
             name, f"expected a palette colour name or #rrggbb, found {describe(value)}"
         )
 
-    def points(self, name: str, minimum: int = 2) -> NDArray[np.float64]:
-        """A list of ``[x, y]`` number pairs, shape ``(M, 2)`` with ``M >= minimum``."""
+    def points(self, name: str) -> NDArray[np.float64]:
+        """A list of ``[x, y]`` number pairs, shape ``(M, 2)``.
+
+        The table gives the count's range under ``name`` and each coordinate's under
+        ``name.x`` and ``name.y``.
+        """
         value = self.raw(name)
-        if not isinstance(value, list) or len(value) < minimum:
+        count = self.range_of(name)
+        if not isinstance(value, list) or not count.low <= len(value) <= count.high:
             raise self.error(
-                name,
-                f"expected a list of at least {minimum} [x, y] points, found {describe(value)}",
+                name, f"expected a list of {count} [x, y] points, found {describe(value)}"
             )
+        x_range, y_range = self.range_of(f"{name}.x"), self.range_of(f"{name}.y")
         for index, p in enumerate(value):
             ok = (
                 isinstance(p, list)
                 and len(p) == 2
                 and all(isinstance(v, int | float) and not isinstance(v, bool) for v in p)
-                and all(math.isfinite(float(v)) for v in p)
+                and x_range.low <= p[0] <= x_range.high
+                and y_range.low <= p[1] <= y_range.high
             )
             if not ok:
                 raise AssetError(
                     self.file,
                     f"{self.key(name)}[{index}]",
-                    f"expected a point [x, y] of two finite numbers, found {describe(p)}",
+                    f"expected a point [x, y] with x in {x_range} and y in {y_range}, "
+                    f"found {_describe_point(p)}",
                 )
         return np.asarray(value, dtype=float)
+
+
+def _describe_point(p: Any) -> str:
+    if isinstance(p, list) and len(p) <= 3:
+        return "[" + ", ".join(describe(v) for v in p) + "]"
+    return describe(p)

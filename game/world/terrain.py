@@ -14,7 +14,19 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from game.assets import AssetError, read_json
-from game.world.schema import Fields
+from game.world.schema import Fields, Range
+
+MAX_TERRAIN_POINTS = 10_000
+MIN_X_STEP_M = 0.001  # a steeper riser than 1 mm of run is a wall the slope maths can't take
+
+TERRAIN_RANGES: dict[str, Range] = {
+    # every numeric field of terrain.json and its documented physical range
+    "points": Range(2, MAX_TERRAIN_POINTS, "points"),
+    "points.x": Range(-10_000.0, 10_000.0, "m"),
+    "points.y": Range(-1_000.0, 1_000.0, "m"),
+    "landmarks.from": Range(-10_000.0, 10_000.0, "m"),
+    "landmarks.to": Range(-10_000.0, 10_000.0, "m"),
+}
 
 FloatArray = NDArray[np.float64]
 
@@ -152,23 +164,23 @@ def load_terrain(path: str | Path) -> Terrain:
     The file is ``{"points": [[x, y], ...], "landmarks": [{"name", "from", "to"}, ...]}``
     (``landmarks`` optional). Raises :class:`AssetError` naming the file and the key.
     """
-    fields = Fields(path, read_json(path))
+    fields = Fields(path, read_json(path), ranges=TERRAIN_RANGES)
     points = fields.points("points")
     steps = np.diff(points[:, 0])
-    if not np.all(steps > 0):
-        i = int(np.argmax(steps <= 0)) + 1
+    if not np.all(steps >= MIN_X_STEP_M):
+        i = int(np.argmax(steps < MIN_X_STEP_M)) + 1
         raise AssetError(
             path,
             f"points[{i}]",
-            f"not a function of x: expected x strictly increasing, found x = {points[i, 0]:g} "
-            f"after x = {points[i - 1, 0]:g}",
+            f"not a function of x: expected x strictly increasing by at least {MIN_X_STEP_M:g} m, "
+            f"found x = {points[i, 0]:g} after x = {points[i - 1, 0]:g}",
         )
     landmarks: list[Landmark] = []
     raw = fields.data.get("landmarks", [])
     if not isinstance(raw, list):
         raise fields.error("landmarks", "expected a list of {name, from, to} objects")
     for index, item in enumerate(raw):
-        mark = Fields(path, item, f"landmarks[{index}]")
+        mark = Fields(path, item, f"landmarks[{index}]", TERRAIN_RANGES)
         x_from, x_to = mark.number("from"), mark.number("to")
         if x_to <= x_from:
             raise mark.error("to", f"expected a number > from ({x_from:g}), found {x_to:g}")

@@ -100,7 +100,7 @@ def test_the_props_load_standing_on_flat_ground() -> None:
         (("table", "x", 12.0), "table.x", "expected flat ground"),
         (("door", "knob", [2.0, 1.0]), "door.knob", "inside the door"),
         (("cup", "x", -5.0), "cup.x", "on the table top"),
-        (("ladder", "rung_spacing", 0), "ladder.rung_spacing", "length > 0"),
+        (("ladder", "rung_spacing", 0), "ladder.rung_spacing", r"in \[0.1, 1\] m, found 0"),
     ],
 )
 def test_a_bad_props_file_names_the_key(

@@ -34,13 +34,13 @@ def test_the_shipped_rig_loads_with_colours_resolved() -> None:
     [
         ("legs", "upper", None, "legs.upper", "missing"),
         ("legs", "upper", "long", "legs.upper", "expected a number, found a string 'long'"),
-        ("legs", "lower", 0, "legs.lower", "expected a length > 0, found 0"),
-        ("arms", "upper", -0.3, "arms.upper", "expected a length > 0"),
+        ("legs", "lower", 0, "legs.lower", "expected a number in [0.05, 2] m, found 0"),
+        ("arms", "upper", -0.3, "arms.upper", "in [0.05, 2] m, found -0.3"),
         ("colors", "shirt", "mauve-ish", "colors.shirt", "palette colour name or #rrggbb"),
         ("colors", "hair", "#12345g", "colors.hair", "#rrggbb"),
         ("gait", "lock_extension", 0.99, "gait.lock_extension", "soft band"),
         ("gait", "unplant_extension", 0.5, "gait.unplant_extension", "> comfort_extension"),
-        ("feet", "max_tilt_deg", 90, "feet.max_tilt_deg", "in [0.0, 60.0]"),
+        ("feet", "max_tilt_deg", 90, "feet.max_tilt_deg", "in [0, 60] degrees"),
     ],
 )
 def test_bad_rig_value_names_file_key_and_expectation(

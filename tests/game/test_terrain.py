@@ -65,7 +65,7 @@ def _write(tmp_path: Path, data: object) -> Path:
     [
         ({}, "points", "missing"),
         ({"points": "flat"}, "points", "expected a list"),
-        ({"points": [[0, 0], [1, "x"]]}, "points[1]", "two finite numbers"),
+        ({"points": [[0, 0], [1, "x"]]}, "points[1]", "a string 'x'"),
         ({"points": [[0, 0], [2, 0], [2, 1], [3, 1]]}, "points[2]", "not a function of x"),
         (
             {"points": [[0, 0], [1, 0]], "landmarks": [{"name": "a", "from": 2, "to": 1}]},
