@@ -17,11 +17,22 @@ from game.palette import Color
 _PX_LIMIT = 1e5
 
 
+def _px(value: float) -> float:
+    """One coordinate SDL can take: within ±``_PX_LIMIT``, NaN to 0."""
+    v = float(value)
+    if -_PX_LIMIT <= v <= _PX_LIMIT:
+        return v
+    return 0.0 if math.isnan(v) else math.copysign(_PX_LIMIT, v)
+
+
 def _clamp(p: Point) -> tuple[float, float]:
-    return (
-        min(max(float(p[0]), -_PX_LIMIT), _PX_LIMIT),
-        min(max(float(p[1]), -_PX_LIMIT), _PX_LIMIT),
-    )
+    return _px(p[0]), _px(p[1])
+
+
+def _rect(rect: Sequence[float]) -> pygame.Rect:
+    """A rectangle SDL can take: every component clamped like a coordinate."""
+    x, y, w, h = (_px(v) for v in rect)
+    return pygame.Rect(round(x), round(y), round(w), round(h))
 
 
 def _finite(points: ArrayLike) -> np.ndarray:
@@ -99,7 +110,7 @@ class PygameCanvas:
 
     def circle(self, center: Point, radius: float, color: Color, width: int = 0) -> None:
         radius = min(float(radius), _PX_LIMIT)
-        if radius < 0.5:
+        if not radius >= 0.5:  # (NaN too)
             return
         if width == 0 or radius > 2000:
             pygame.draw.circle(self.surface, color, _clamp(center), radius, width)
@@ -147,7 +158,7 @@ class PygameCanvas:
     def arc(
         self, center: Point, radius: float, start: float, stop: float, color: Color, width: int = 1
     ) -> None:
-        if radius < 1.0 or radius > _PX_LIMIT:
+        if not (1.0 <= radius <= _PX_LIMIT and math.isfinite(start) and math.isfinite(stop)):
             return
         cx, cy = _clamp(center)
         box = pygame.Rect(0, 0, 2 * radius, 2 * radius)
@@ -160,10 +171,12 @@ class PygameCanvas:
             pygame.draw.polygon(self.surface, color, pts.tolist(), width)
 
     def rect(self, rect: Sequence[float], color: Color, width: int = 0, radius: int = 0) -> None:
-        pygame.draw.rect(self.surface, color, pygame.Rect(*rect), width, border_radius=radius)
+        pygame.draw.rect(self.surface, color, _rect(rect), width, border_radius=radius)
 
     def panel(self, rect: Sequence[float], color: Color, alpha: int) -> None:
-        r = pygame.Rect(*rect)
+        r = _rect(rect).clip(
+            self.surface.get_rect()
+        )  # the translucent surface is only as big as shown
         if r.width <= 0 or r.height <= 0:
             return
         key = (r.width, r.height, tuple(color), alpha)
@@ -193,7 +206,8 @@ class PygameCanvas:
             image = self._font(size, bold).render(text, True, color)
             self._texts[key] = image
         rect = image.get_rect()
-        setattr(rect, anchor, (round(pos[0]), round(pos[1])))
+        x, y = _clamp(pos)
+        setattr(rect, anchor, (round(x), round(y)))
         self.surface.blit(image, rect)
         return rect.size
 

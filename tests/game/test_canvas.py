@@ -109,3 +109,26 @@ def test_a_line_to_a_point_far_off_screen_draws_its_visible_part(canvas: PygameC
     assert all(canvas.surface.get_at((i, i))[:3] == (255, 255, 255) for i in range(10, 100))
     canvas.line([5, 60], [50, 60], (255, 0, 0), 2)  # plain ints in lists pass through
     assert canvas.surface.get_at((30, 60))[:3] == (255, 0, 0)
+
+
+BIG = [1e300, -1e300, 1e80, 2.0**31, float("nan"), float("inf"), -float("inf")]
+
+
+@pytest.mark.parametrize("big", BIG)
+def test_no_world_value_crashes_a_draw_primitive(canvas: PygameCanvas, big: float) -> None:
+    """Issue 14 item 12: a rig or terrain scaled by 1e300 drew rects, texts and circles
+    that SDL refused ("invalid rect assignment"); every primitive clamps what it is given."""
+    p = (big, big)
+    canvas.line((0, 0), p, (255, 0, 0), 2)
+    canvas.lines([(0, 0), p, (big, 0)], (255, 0, 0), 3)
+    canvas.segments([[(0, 0), p]], (255, 0, 0), 2)
+    canvas.circle(p, big, (255, 0, 0))
+    canvas.circle((10, 10), big, (255, 0, 0), 2)
+    canvas.circle(p, 50, (255, 0, 0), 2)
+    canvas.arc(p, big, 0.0, 1.0, (255, 0, 0), 2)
+    canvas.arc((10, 10), 50, big, big, (255, 0, 0), 2)
+    canvas.polygon([(0, 0), p, (big, 0)], (255, 0, 0))
+    canvas.rect((big, big, big, big), (255, 0, 0))
+    canvas.rect((0, 0, big, 10), (255, 0, 0), 2, 4)
+    canvas.panel((big, 0, big, big), (0, 0, 0), 128)
+    canvas.text(p, "far away", (255, 255, 255), 16, "center")
