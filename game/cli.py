@@ -19,6 +19,7 @@ HEADLESS_DEFAULT_FRAMES = 600
 # The smallest window every scene is laid out for (panels, help, profiler all fit); --size
 # rejects less and the window cannot be resized below it.
 MIN_WINDOW_SIZE = (960, 540)
+MAX_CHARACTERS = 2000  # the crowd's documented maximum (~10x the default; ~2 KB and ~0.05 ms each)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,15 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value}")
+    return value
+
+
+def _characters(text: str) -> int:
+    value = _positive_int(text)
+    if value > MAX_CHARACTERS:
+        raise argparse.ArgumentTypeError(
+            f"expected a crowd of 1 to {MAX_CHARACTERS} characters, got {value}"
+        )
     return value
 
 
@@ -144,7 +154,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--record", type=Path, help="record every step's input to this file")
     parser.add_argument("--replay", type=Path, help="replay a recorded input file")
-    parser.add_argument("--characters", type=_positive_int, help="crowd size (crowd scene)")
+    parser.add_argument(
+        "--characters",
+        type=_characters,
+        help=f"crowd size, 1 to {MAX_CHARACTERS} (crowd scene)",
+    )
     parser.add_argument("--size", type=_size, default=(1280, 720), help="window size WxH")
     parser.add_argument("--assets", type=Path, help="folder of rig/terrain files (default assets/)")
     parser.add_argument("--show-profiler", action="store_true", help="start with the F3 panel on")
@@ -187,7 +201,8 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
     names = scenes.available()
     benchmarking = args.bench or args.bench_sweep is not None or args.profile
     bench_default = "crowd" if "crowd" in names else scenes.default_scene()
-    scene = args.scene or (bench_default if benchmarking else scenes.default_scene())
+    default = bench_default if benchmarking else scenes.default_scene()
+    scene = default if args.scene is None else args.scene
     if args.bench_sweep is not None and args.scene not in (None, "crowd"):
         parser.error("--bench-sweep runs the crowd scene; drop --scene or use --scene crowd")
     if scene not in names:

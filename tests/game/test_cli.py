@@ -93,3 +93,15 @@ def test_headless_replay_has_no_default_frame_limit() -> None:
     assert parse(["--headless", "--replay", str(recording)]).frames is None
     assert parse(["--headless"]).frames == 600
     assert parse(["--headless", "--replay", str(recording), "--frames", "9"]).frames == 9
+
+
+def test_an_empty_scene_name_is_rejected_not_the_default(run_main) -> None:
+    result = run_main(["--headless", "--frames", "1", "--scene", ""])
+    _assert_rejected_before_running(result, "unknown scene ''")
+
+
+def test_characters_beyond_the_documented_maximum_are_rejected(run_main) -> None:
+    from game.cli import MAX_CHARACTERS
+
+    result = run_main(["--headless", "--scene", "crowd", "--characters", "1000000"])
+    _assert_rejected_before_running(result, "--characters", f"1 to {MAX_CHARACTERS}")
