@@ -22,7 +22,7 @@ from game.input_state import InputState, RawInput
 from game.profiler_panel import draw_profiler
 from game.profiling import PhaseTimer, format_summary
 from game.recording import Recorder, SceneStart, read_recording
-from game.scene import ASSETS_DIR, Autopilot, SceneConfig, SceneSpec, SceneView
+from game.scene import ASSETS_DIR, Autopilot, EditableGround, SceneConfig, SceneSpec, SceneView
 from game.trace import TraceWriter
 
 MAX_STEPS_PER_FRAME = 5
@@ -214,11 +214,9 @@ class App:
                 self.scene.sim.step(inp, self.config.dt, self.timer)
             self.steps += 1
             if self.trace:
-                self.trace.step(
-                    self.scene.sim.step_index,
-                    self.scene.sim.time,
-                    self.scene.sim.trace_characters(),
-                )
+                sim = self.scene.sim
+                ground = sim.terrain_update() if isinstance(sim, EditableGround) else None
+                self.trace.step(sim.step_index, sim.time, sim.trace_characters(), ground)
 
     def _render(self, alpha: float, fps: float) -> None:
         with self.timer.phase("render"):

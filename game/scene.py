@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from game.canvas import Canvas
 from game.ik_counters import IkCounters
@@ -62,6 +62,15 @@ class Simulation(Protocol):
 
     def stats_sections(self) -> dict[str, Any]:
         """Scene-specific sections for the stats file (may be empty)."""
+        ...
+
+
+@runtime_checkable
+class EditableGround(Protocol):
+    """A simulation whose ground can change while it runs (the walk scene's edit mode)."""
+
+    def terrain_update(self) -> list[list[float]] | None:
+        """The terrain polyline if it changed this step, else None."""
         ...
 
 

@@ -9,6 +9,10 @@ Format (fixed; tests and external tools parse it)::
      "target": [..], "pole": [..] | null, "planted": bool | null}},
      "pointer": [x, y] | null}]}
 
+A step line gains ``"terrain": [[x, y], ...]`` when the ground changed that step (an edit
+in the walk scene's edit mode, or a reload); the header's ``terrain`` is the ground at the
+start.
+
 ``pointer`` (walk and crowd characters) is the pointer that character's hands were offered
 that step: null when the pointer is idle, absent, switched off (H) or a prop goal has them.
 
@@ -68,9 +72,17 @@ class TraceWriter:
         """Write a header line (``scene``, ``dt``, ``terrain``, ``limbs``)."""
         self._file.write(dumps(header) + "\n")
 
-    def step(self, step: int, t: float, characters: list[dict[str, Any]]) -> None:
-        """Write one fixed step."""
-        line = {"step": step, "t": round(t, DECIMALS), "characters": characters}
+    def step(
+        self,
+        step: int,
+        t: float,
+        characters: list[dict[str, Any]],
+        terrain: list[list[float]] | None = None,
+    ) -> None:
+        """Write one fixed step (with ``terrain`` when the ground changed that step)."""
+        line: dict[str, Any] = {"step": step, "t": round(t, DECIMALS), "characters": characters}
+        if terrain is not None:
+            line["terrain"] = terrain
         self._file.write(dumps(line) + "\n")
 
     def close(self) -> None:

@@ -9,6 +9,7 @@ validates every file first and applies them only then, so a bad edit raises
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from game.world.character import Crowd
 from game.world.rig import Rig, load_rig
@@ -16,11 +17,21 @@ from game.world.terrain import Terrain, load_terrain
 
 RIG_FILE = "rig.json"
 TERRAIN_FILE = "terrain.json"
+EDITED_TERRAIN = "edited_terrain"
+"""Key of ``SceneConfig.extra`` (shared by every scene of a run): the ground as edited in
+the walk scene's edit mode. Walk and crowd scenes built later in the run stand on it,
+unsaved edits included, until F5 reads the files again."""
 
 
-def load_character_assets(assets_dir: Path) -> tuple[Rig, Terrain]:
-    """Read and validate ``rig.json`` and ``terrain.json`` from ``assets_dir``."""
-    return load_rig(assets_dir / RIG_FILE), load_terrain(assets_dir / TERRAIN_FILE)
+def load_character_assets(
+    assets_dir: Path, session: dict[str, Any] | None = None
+) -> tuple[Rig, Terrain]:
+    """Read and validate ``rig.json`` and ``terrain.json`` from ``assets_dir``; the ground
+    edited earlier in the run (``session``'s :data:`EDITED_TERRAIN`) replaces the file's."""
+    terrain = load_terrain(assets_dir / TERRAIN_FILE)
+    if session is not None:
+        terrain = session.get(EDITED_TERRAIN, terrain)
+    return load_rig(assets_dir / RIG_FILE), terrain
 
 
 class CharacterAssets:
@@ -28,6 +39,7 @@ class CharacterAssets:
 
     assets_dir: Path
     crowd: Crowd
+    session: dict[str, Any]  # SceneConfig.extra: what the scenes of one run share
 
     @property
     def rig(self) -> Rig:
@@ -42,5 +54,7 @@ class CharacterAssets:
         self.crowd.apply_assets(rig, terrain)
 
     def reload_assets(self) -> None:
-        """Re-read both files; a bad file raises before anything changes."""
+        """Re-read both files (edits not saved are dropped); a bad file raises before
+        anything changes."""
         self.apply_assets(*load_character_assets(self.assets_dir))
+        self.session.pop(EDITED_TERRAIN, None)

@@ -61,7 +61,8 @@ class CrowdSim(CharacterAssets):
         self.time = 0.0
         self.counters = IkCounters()
         self.assets_dir = Path(config.assets_dir)
-        rig, terrain = load_character_assets(self.assets_dir)
+        self.session = config.extra
+        rig, terrain = load_character_assets(self.assets_dir, self.session)
         count = max(int(config.characters or DEFAULT_CHARACTERS), 1)
         x, facing = self._layout(walkable_course(rig, terrain), self._parameters(count))
         self.crowd = Crowd(rig, terrain, x, facing)

@@ -19,7 +19,13 @@ from game.ik_counters import IkCounters
 from game.input_state import InputState
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig, SceneSpec
-from game.scenes.character_assets import CharacterAssets, load_character_assets
+from game.scenes.character_assets import (
+    EDITED_TERRAIN,
+    TERRAIN_FILE,
+    CharacterAssets,
+    load_character_assets,
+)
+from game.scenes.ground_edit import GroundEditing
 from game.scenes.walk_view import WalkView
 from game.trace import limb_record, point
 from game.world.character import ARMS, LEGS, Crowd
@@ -86,7 +92,8 @@ class WalkSim(CharacterAssets):
         self.time = 0.0
         self.counters = IkCounters()
         self.assets_dir = Path(config.assets_dir)
-        rig, terrain = load_character_assets(self.assets_dir)
+        self.session = config.extra
+        rig, terrain = load_character_assets(self.assets_dir, self.session)
         self.crowd = Crowd(rig, terrain, [START_X], [1.0])
         self.poles_on = True
         self.both_hands = True
@@ -101,6 +108,13 @@ class WalkSim(CharacterAssets):
         props_path = self.assets_dir / PROPS_FILE
         self.props = PropHands(load_props(props_path, terrain)) if props_path.exists() else None
         self.ladder = None if self.props is None else LadderClimb(self.props.props.ladder, rig)
+        self.editing = self._ground_editing()
+        self.terrain_changed = False  # the ground changed this step (an edit or a reload)
+        self._reloaded = False
+
+    def _ground_editing(self) -> GroundEditing:
+        props = None if self.props is None else self.props.props
+        return GroundEditing(self.assets_dir / TERRAIN_FILE, self.rig, self.terrain, props)
 
     # -- assets ------------------------------------------------------------------------
     def reload_assets(self) -> None:
@@ -110,8 +124,13 @@ class WalkSim(CharacterAssets):
         props_path = self.assets_dir / PROPS_FILE
         props = load_props(props_path, terrain) if props_path.exists() else None
         self.apply_assets(rig, terrain)
+        self.session.pop(EDITED_TERRAIN, None)
         self.props = None if props is None else PropHands(props)  # a held cup is set back
         self.ladder = None if props is None else LadderClimb(props.ladder, rig)
+        active = self.editing.active
+        self.editing = self._ground_editing()
+        self.editing.active = active
+        self._reloaded = True
 
     # -- one step ----------------------------------------------------------------------
     def step(self, inp: InputState, dt: float, timer: PhaseTimer) -> None:
@@ -122,6 +141,7 @@ class WalkSim(CharacterAssets):
             self.both_hands = not self.both_hands
         if "toggle_hands_follow" in inp.actions:
             self.hands_follow = not self.hands_follow
+        self._edit_ground(inp)
         self.pointer = self._clamped_pointer(inp.pointer)
         moved = "pointer_moved" in inp.actions or inp.pointer_down
         self.pointer_still_s = 0.0 if moved else self.pointer_still_s + dt
@@ -151,6 +171,22 @@ class WalkSim(CharacterAssets):
         self._measure(was_planted, previous_ankles, previous_y)
         self.step_index += 1
         self.time = self.step_index * dt
+
+    def _edit_ground(self, inp: InputState) -> None:
+        """E toggles edit mode; an edit changes the ground under the walker, whose feet
+        re-plant where their ground moved (not while climbing: the ladder's ground stays)."""
+        if "toggle_edit" in inp.actions:
+            self.editing.active = not self.editing.active
+        self.terrain_changed, self._reloaded = self._reloaded, False
+        climbing = self.ladder is not None and self.ladder.active
+        if "terrain_edit" in inp.actions and not climbing and self.editing.apply(inp.values):
+            self.crowd.set_terrain(self.editing.terrain)
+            self.session[EDITED_TERRAIN] = self.editing.terrain
+            self.terrain_changed = True
+
+    def terrain_update(self) -> list[list[float]] | None:
+        """The ground polyline when it changed this step (the trace's ``terrain`` key)."""
+        return self.terrain.to_json() if self.terrain_changed else None
 
     def _approach_ladder(self, inp: InputState, move: float) -> float:
         """W near the ladder's foot (or S near its top, on the loft) walks to the climbing
@@ -288,13 +324,15 @@ class WalkSim(CharacterAssets):
     def _offer_pointer(self) -> tuple[float, float] | None:
         """The pointer as an intent, not a leash: offered to the hands while the button is
         held or for ``POINTER_LINGER_S`` after the mouse moved, with H on, no foot being
-        dragged and no prop goal under way (a prop goal wins over the pointer)."""
+        dragged, the ground not being edited and no prop goal under way (a prop goal wins
+        over the pointer)."""
         props = self.props
         busy = props is not None and (props.goal is not None or props.phase != "")
         if (
             self.pointer is None
             or not self.hands_follow
             or self.drag_foot is not None
+            or self.editing.active
             or busy
             or self.pointer_still_s > POINTER_LINGER_S
         ):

@@ -205,6 +205,22 @@ class Crowd:
         self.solution = solve_pose(self.rig, self.pose)
         self.prev_solution = self.solution
 
+    def set_terrain(self, terrain: Terrain) -> None:
+        """Swap the ground under the walkers (a live edit), keeping their state: a planted
+        foot whose ground moved under its sole, or a swing whose landing spot moved, steps
+        again onto the new ground; every other foot stays exactly where it is."""
+        old, self.terrain = self.terrain, terrain
+        legs, feet = self.rig.legs, self.feet
+        # the sole from heel to toe under each foot's lock (planted) or landing (swinging)
+        spot = np.where(feet.planted[..., None], feet.lock, feet.land)[..., 0]
+        along = np.linspace(-legs.heel, legs.toe, 8) * self.facing[:, None, None]
+        xs = spot[..., None] + along
+        moved = np.abs(terrain.height_at(xs) - old.height_at(xs)).max(axis=-1) > 1e-4
+        again = moved & ~feet.pinned
+        if again.any():
+            ankles = self.solution.hand[:, LEGS]
+            self._start_swings(again, ankles, self.pose.foot_angle, self.x, self.vx)
+
     def _stand(self, pinned: BoolArray) -> Feet:
         """Both feet planted at their standing spots and the pelvis at standing height."""
         legs, gait = self.rig.legs, self.rig.gait

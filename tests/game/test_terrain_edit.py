@@ -1,0 +1,270 @@
+"""Terrain edits: every operation, undo/redo, refusals that keep the ground, atomic save."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from game.world.rig import load_rig
+from game.world.terrain import Terrain, load_terrain
+from game.world.terrain_edit import (
+    EditLimits,
+    EditRefused,
+    TerrainEditor,
+    save_terrain,
+)
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
+FLAT = Terrain(np.array([[0.0, 0.0], [10.0, 0.0]]))
+LIMITS = EditLimits(max_step_height=0.4, max_grade=math.radians(24), min_tread=0.23)
+
+
+def _editor(terrain: Terrain = FLAT, limits: EditLimits = LIMITS) -> TerrainEditor:
+    return TerrainEditor(terrain, limits)
+
+
+def test_limits_come_from_the_rig() -> None:
+    rig = load_rig(ASSETS / "rig.json")
+    limits = EditLimits.for_rig(rig)
+    assert limits.max_step_height == rig.gait.max_step_height
+    assert limits.max_grade == rig.legs.max_tilt
+    assert limits.min_tread == pytest.approx(rig.legs.heel + rig.legs.toe)
+
+
+def test_insert_then_move_then_delete_a_vertex() -> None:
+    editor = _editor()
+    editor.insert_vertex(5.0)
+    assert editor.terrain.points.tolist() == [[0, 0], [5, 0], [10, 0]]
+    editor.move_vertex(1, 5.0, 1.0)  # a 1 m hill over 5 m: 11°
+    assert editor.terrain.height_at(5.0) == pytest.approx(1.0)
+    editor.delete_vertex(1)
+    assert editor.terrain.points.tolist() == [[0, 0], [10, 0]]
+
+
+def test_the_ends_move_only_vertically_and_stay() -> None:
+    editor = _editor()
+    editor.move_vertex(0, -3.0, 0.5)
+    assert editor.terrain.points[0].tolist() == [0.0, 0.5]
+    with pytest.raises(EditRefused, match="end"):
+        editor.delete_vertex(0)
+
+
+@pytest.mark.parametrize(
+    ("edit", "reason"),
+    [
+        (lambda e: e.move_vertex(1, 5.0, 3.0), "steeper"),  # 31° slope
+        (lambda e: e.move_vertex(1, 12.0, 0.0), "order"),  # past its neighbour
+        (lambda e: e.platform(3.0, 0.5, 1.0), "taller"),  # a 50 cm riser
+        (lambda e: e.stairs(3.0, 0.15, 0.15, 3), "tread"),  # treads shorter than a foot
+        (lambda e: e.ramp(3.0, 30.0, 2.0), "steeper"),
+        (lambda e: e.move_vertex(1, 5.0, 1e9), "heights"),
+        (lambda e: e.insert_vertex(5.001), "already"),
+    ],
+)
+def test_a_refused_edit_keeps_the_terrain(edit, reason: str) -> None:
+    editor = _editor()
+    editor.insert_vertex(5.0)
+    before = editor.terrain
+    with pytest.raises(EditRefused, match=reason):
+        edit(editor)
+    assert editor.terrain is before
+    editor.undo()
+    assert editor.terrain is FLAT  # the refused edit left no history either
+
+
+def test_stairs_rise_and_come_back_down_with_risers_no_taller_than_asked() -> None:
+    editor = _editor()
+    editor.stairs(2.0, 0.2, 0.3, 4)
+    terrain = editor.terrain
+    assert terrain.ys.max() == pytest.approx(0.8)
+    assert terrain.height_at(1.9) == 0.0 and terrain.height_at(9.0) == 0.0
+    rises = np.abs(np.diff(terrain.ys))
+    assert rises.max() == pytest.approx(0.2)
+    assert (rises > 0.1).sum() == 8  # four up, four down
+
+
+def test_ramp_bump_and_platform_shapes() -> None:
+    editor = _editor()
+    editor.ramp(1.0, 20.0, 1.5)
+    assert editor.terrain.height_at(2.5) == pytest.approx(1.5 * math.tan(math.radians(20)))
+    editor.bump(6.0, 0.1, 1.0)
+    assert editor.terrain.height_at(6.5) == pytest.approx(0.1)
+    editor.platform(8.0, 0.3, 1.5)
+    assert editor.terrain.height_at(8.75) == pytest.approx(0.3)
+    assert editor.terrain.height_at(9.8) == 0.0
+
+
+def test_undo_and_redo_walk_the_history() -> None:
+    editor = _editor()
+    editor.insert_vertex(5.0)
+    editor.move_vertex(1, 5.0, 0.5)
+    moved = editor.terrain
+    assert editor.undo() and editor.terrain.height_at(5.0) == 0.0
+    assert editor.undo() and editor.terrain is FLAT
+    assert not editor.undo()
+    assert editor.redo() and editor.redo() and editor.terrain is moved
+    assert not editor.redo()
+    editor.undo()
+    editor.bump(2.0, 0.05, 1.0)  # a new edit clears what could be redone
+    assert not editor.redo()
+
+
+def test_the_course_walls_stay_legal_but_new_walls_are_refused() -> None:
+    course = load_terrain(ASSETS / "terrain.json")
+    editor = _editor(course)
+    editor.bump(4.0, 0.05, 1.0)  # far from the 1.1 m wall at the start: fine
+    with pytest.raises(EditRefused, match="taller"):
+        editor.move_vertex(0, -3.0, 1.4)  # the wall's top is a new, taller riser
+
+
+def test_a_prop_footprint_refuses_an_edit_that_would_float_it() -> None:
+    limits = EditLimits(0.4, math.radians(24), 0.23, footprints=((4.0, 5.0, 0.0),))
+    editor = _editor(limits=limits)
+    with pytest.raises(EditRefused, match="prop"):
+        editor.bump(3.5, 0.1, 1.0)
+    editor.bump(6.0, 0.1, 1.0)  # beside it: fine
+
+
+def test_save_is_atomic_keeps_a_backup_and_the_other_keys(tmp_path: Path) -> None:
+    path = tmp_path / "terrain.json"
+    original = {"name": "mine", "points": [[0, 0], [10, 0]], "landmarks": []}
+    path.write_text(json.dumps(original))
+    editor = _editor(load_terrain(path))
+    editor.bump(2.0, 0.1, 1.0)
+    save_terrain(editor.terrain, path)
+    assert json.loads((tmp_path / "terrain.json.bak").read_text()) == original
+    saved = json.loads(path.read_text())
+    assert saved["name"] == "mine" and len(saved["points"]) == len(editor.terrain.points)
+    assert load_terrain(path).height_at(2.5) == pytest.approx(0.1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["terrain.json", "terrain.json.bak"]
+
+
+def test_a_failure_mid_write_leaves_the_old_file(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "terrain.json"
+    path.write_text(json.dumps({"points": [[0, 0], [10, 0]]}))
+    before = path.read_bytes()
+    editor = _editor(load_terrain(path))
+    editor.bump(2.0, 0.1, 1.0)
+
+    def broken_fsync(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", broken_fsync)
+    with pytest.raises(OSError):
+        save_terrain(editor.terrain, path)
+    assert path.read_bytes() == before
+    assert not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"]
+
+
+def test_save_writes_through_a_symlink(tmp_path: Path) -> None:
+    real = tmp_path / "real.json"
+    real.write_text(json.dumps({"points": [[0, 0], [10, 0]]}))
+    link = tmp_path / "terrain.json"
+    link.symlink_to(real)
+    editor = _editor(load_terrain(link))
+    editor.bump(2.0, 0.1, 1.0)
+    save_terrain(editor.terrain, link)
+    assert link.is_symlink()
+    assert load_terrain(real).height_at(2.5) == pytest.approx(0.1)
+
+
+# -- the walk scene's edit mode ---------------------------------------------------------
+
+
+def _walk(sim, steps: int, inp=None) -> None:
+    from game.input_state import InputState
+    from game.profiling import PhaseTimer
+
+    timer = PhaseTimer()
+    for _ in range(steps):
+        sim.step(inp or InputState(), 1.0 / 60.0, timer)
+
+
+def _edit(sim, **values) -> None:
+    from game.input_state import InputState
+    from game.profiling import PhaseTimer
+
+    sim.step(InputState(actions=("terrain_edit",), values=values), 1.0 / 60.0, PhaseTimer())
+
+
+def test_a_planted_foot_replants_when_the_ground_under_it_is_dragged() -> None:
+    from game.scene import SceneConfig
+    from game.scenes.walk import WalkSim
+
+    sim = WalkSim(SceneConfig())
+    _walk(sim, 30)
+    assert sim.crowd.feet.planted[0].all()
+    foot_x = float(sim.crowd.feet.lock[0, 1, 0])
+    for x in (foot_x - 0.5, foot_x + 0.5, foot_x):  # a local hill: the door's ground stays
+        _edit(sim, op="insert", x=x)
+    vertex = int(np.argmin(np.abs(sim.terrain.xs - foot_x)))
+    for lift in (0.03, 0.06, 0.09):  # one drag, three moves
+        _edit(sim, op="move", vertex=vertex, x=foot_x, y=lift, drag=True)
+    assert sim.terrain.height_at(foot_x) == pytest.approx(0.09)
+    _walk(sim, 90)
+    feet = sim.crowd.feet
+    assert feet.planted[0].all()
+    ground = sim.terrain.height_at(feet.lock[0, :, 0]) + sim.rig.legs.ankle_height
+    np.testing.assert_allclose(feet.lock[0, :, 1], ground, atol=1e-9)
+    assert sim.editing.editor.undo() and sim.editing.terrain.height_at(foot_x) == 0.0
+    for _ in range(3):  # the drag was one step; then the three inserts
+        assert sim.editing.editor.undo()
+    assert not sim.editing.editor.undo()
+
+
+def test_a_refused_edit_says_why_and_keeps_the_ground() -> None:
+    from game.scene import SceneConfig
+    from game.scenes.walk import WalkSim
+
+    sim = WalkSim(SceneConfig())
+    before = sim.terrain
+    _edit(sim, op="platform", x=5.0, height=0.8, width=1.0)
+    assert sim.terrain is before and "taller" in sim.editing.message
+    _edit(sim, op="bump", x=2.0, height=0.05, width=1.0)  # under the table
+    assert sim.terrain is before and "prop" in sim.editing.message
+    _edit(sim, op="bump", x="nine", height=0.05, width=1.0)
+    assert sim.terrain is before and "x" in sim.editing.message
+
+
+def test_the_crowd_scene_stands_on_the_edited_ground() -> None:
+    from game.scene import SceneConfig
+    from game.scenes.crowd import CrowdSim
+    from game.scenes.walk import WalkSim
+
+    config = SceneConfig(characters=3)
+    sim = WalkSim(config)
+    _edit(sim, op="bump", x=5.0, height=0.1, width=1.0)
+    assert CrowdSim(config).terrain is sim.terrain
+    assert WalkSim(config).terrain is sim.terrain
+    sim.reload_assets()  # F5: the files again
+    course = load_terrain(ASSETS / "terrain.json")
+    assert CrowdSim(config).terrain.height_at(5.5) == pytest.approx(course.height_at(5.5))
+    assert "edited_terrain" not in config.extra
+
+
+def test_the_trace_gets_the_terrain_on_the_step_it_changed(run_main, tmp_path: Path) -> None:
+    from game.input_state import InputState
+    from game.recording import Recorder
+
+    recording = tmp_path / "edits.rec"
+    recorder = Recorder(recording)
+    recorder.scene("walk", 0, 60)
+    for index in range(20):
+        values = {"op": "bump", "x": 5.0, "height": 0.1, "width": 1.0} if index == 9 else {}
+        actions = ("terrain_edit",) if values else ()
+        recorder.step(InputState(actions=actions, values=values))
+    recorder.close()
+    trace = tmp_path / "t.jsonl"
+    result = run_main(["--headless", "--replay", str(recording), "--trace", str(trace)])
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = [json.loads(line) for line in trace.read_text().splitlines()[1:]]
+    changed = [line["step"] for line in lines if "terrain" in line]
+    assert changed == [10]
+    edited = Terrain(np.array(lines[9]["terrain"]))
+    course = load_terrain(ASSETS / "terrain.json")
+    assert edited.height_at(5.5) == pytest.approx(course.height_at(5.5) + 0.1, abs=1e-6)
