@@ -136,7 +136,7 @@ class App:
                 self.running = False
             elif key == "f1":
                 self.show_help = not self.show_help
-            elif key == "o":
+            elif key == "o" and "ctrl" not in raw.keys_down:  # Ctrl+O is the scene's
                 self.show_overlay = not self.show_overlay
             elif key == "f3":
                 self.show_profiler = not self.show_profiler

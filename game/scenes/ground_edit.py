@@ -6,8 +6,8 @@ so edits are recorded and replayed like any other input:
 ====================  =====================================================
 ``op``                arguments (``values``)
 ====================  =====================================================
-``move``              ``vertex`` (int), ``x``, ``y``; ``drag`` (bool): a
-                      continuing drag, undone with the move that began it
+``move``              ``vertex`` (int), ``x``, ``y``; ``drag`` (int): the
+                      drag's number; moves of one drag are one undo step
 ``insert``            ``x``
 ``delete``            ``vertex``
 ``stairs``            ``x``, ``rise``, ``tread``, ``count``
@@ -78,7 +78,7 @@ class GroundEditing:
         self.active = False
         self.message = ""
         self.editor = TerrainEditor(terrain, EditLimits.for_rig(rig, prop_footprints(props)))
-        self._drag_vertex: int | None = None
+        self._drag: object = None  # the drag the last move belonged to
 
     @property
     def terrain(self) -> Terrain:
@@ -100,13 +100,11 @@ class GroundEditing:
 
     def _run(self, op: str, values: Mapping[str, Any]) -> None:
         editor = self.editor
-        if op != "move":
-            self._drag_vertex = None
+        drag = values.get("drag") if op == "move" else None
+        continuing, self._drag = drag is not None and drag == self._drag, drag
         if op == "move":
             vertex = int(_number(values, "vertex"))
-            continuing = bool(values.get("drag")) and self._drag_vertex == vertex
             editor.move_vertex(vertex, _number(values, "x"), _number(values, "y"), continuing)
-            self._drag_vertex = vertex
             self.message = f"vertex {vertex} moved"
         elif op == "insert":
             editor.insert_vertex(_number(values, "x"))

@@ -490,6 +490,8 @@ class WalkAutopilot:
         self.turn_at = (lo + 1.5, hi - 1.6)
 
     def next_input(self, sim: WalkSim) -> InputState:
+        if sim.editing.active:
+            return InputState()  # the ground is being edited: the autopilot waits
         if self.tour is not None:
             if not self.tour.done:
                 return self.tour.next_input(sim)
@@ -604,6 +606,7 @@ SCENE = SceneSpec(
         ("click the knob / cup", "walk there and reach with the nearer hand (lifts the cup)"),
         ("click while holding", "set the cup down there (table top or floor)"),
         ("W / S at the ladder", "climb up / down one limb at a time; W at the top: onto the loft"),
+        ("E", "edit the ground: drag vertices, presets, Ctrl+Z/Y undo/redo, Ctrl+S save"),
     ),
     create=WalkSim,
     view=WalkView,

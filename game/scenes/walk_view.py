@@ -17,6 +17,7 @@ from game.canvas import Canvas, WorldPen
 from game.input_state import InputState, RawInput
 from game.palette import PALETTE, Color, faint, mix
 from game.profiling import PhaseTimer
+from game.scenes.ground_edit_view import GroundEditView
 from game.world.character import ARMS, LEGS, PoseInputs
 from game.world.easing import halflife_blend
 from game.world.rig import LIMBS
@@ -52,6 +53,7 @@ class WalkView:
         self.camera = Camera2D()
         self._camera_time: float | None = None
         self._dragging: str | None = None
+        self.ground_edit = GroundEditView()
         self._frame: tuple[tuple[int, float], PoseInputs, Any] | None = None
         # the sky's bands for one viewport: (viewport, [(rect, colour), ...])
         self._sky_bands: (
@@ -76,6 +78,7 @@ class WalkView:
         width, height = max(size[0], 1), max(size[1], 1)
         self.camera.viewport = (0, 0, width, height)
         self.camera.scale = max(height / VIEW_HEIGHT_M, 1.0)
+        self.ground_edit.layout((width, height))
 
     def map_input(self, raw: RawInput) -> InputState:
         keys = raw.keys_down
@@ -91,7 +94,13 @@ class WalkView:
             actions.append("toggle_hands")
         if raw.pointer_moved:
             actions.append("pointer_moved")
-        for button, px in raw.clicks:
+        if "e" in raw.keys_pressed:
+            actions.append("toggle_edit")
+        editing = getattr(self.sim, "editing", None)
+        if editing is not None and editing.active:
+            edit_actions, values = self.ground_edit.map_input(raw, self.camera, editing)
+            actions += edit_actions
+        for button, px in raw.clicks if editing is None or not editing.active else ():
             if button != 1:
                 continue
             point_w = self.camera.to_world(px)
@@ -150,6 +159,9 @@ class WalkView:
         self._draw_character(pen, pose, sol)
         if self.sim.offered is not None and self.sim.reaching.any():
             pen.cross(self.sim.offered, 7, PALETTE["accent"], 2)
+        editing = getattr(self.sim, "editing", None)
+        if editing is not None and editing.active:
+            self.ground_edit.draw(canvas, pen, editing)
         self._draw_hud(canvas)
 
     def _follow(self, pose: PoseInputs, alpha: float) -> None:

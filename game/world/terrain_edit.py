@@ -98,7 +98,10 @@ def check_edit(old: Terrain, points: FloatArray, limits: EditLimits) -> Terrain:
         raise EditRefused(f"vertices must stay in order, at least {MIN_SPACING * 100:g} cm apart")
     rise = np.abs(np.diff(points[:, 1]))
     fresh = _new_segments(old.points, points)
-    riser = run < RISER_RUN
+    # steeper than the feet take (rise > run·tan(max grade)): a riser if it is narrow,
+    # else a slope too steep to walk
+    steep = rise > math.tan(limits.max_grade) * run + 1e-9
+    riser = steep & (run < RISER_RUN)
     too_tall = fresh & riser & (rise > limits.max_step_height + 1e-9)
     if too_tall.any():
         i = int(np.argmax(too_tall))
@@ -106,16 +109,15 @@ def check_edit(old: Terrain, points: FloatArray, limits: EditLimits) -> Terrain:
             f"a {rise[i] * 100:.0f} cm step is taller than the legs take "
             f"({limits.max_step_height * 100:.0f} cm)"
         )
-    # grade of a slope: rise / run = tan(angle)
-    too_steep = fresh & ~riser & (rise > math.tan(limits.max_grade) * run + 1e-9)
+    too_steep = fresh & steep & ~riser
     if too_steep.any():
         i = int(np.argmax(too_steep))
-        grade = math.degrees(math.atan2(rise[i], run[i]))
+        grade = math.degrees(math.atan2(rise[i], run[i]))  # tan(grade) = rise / run
         raise EditRefused(
             f"a {grade:.0f}° slope is steeper than the feet take "
             f"({math.degrees(limits.max_grade):.0f}°)"
         )
-    _check_treads(points, riser & (rise > 1e-6), fresh, limits.min_tread)
+    _check_treads(points, riser, fresh, limits.min_tread)
     terrain = Terrain(points, old.landmarks)
     for x0, x1, base in limits.footprints:
         xs = np.concatenate(

@@ -88,6 +88,15 @@ def test_stairs_rise_and_come_back_down_with_risers_no_taller_than_asked() -> No
     assert (rises > 0.1).sum() == 8  # four up, four down
 
 
+def test_stairs_on_a_slope_follow_it() -> None:
+    slope = Terrain(np.array([[0.0, 0.0], [10.0, 1.0]]))  # 5.7°
+    editor = _editor(slope)
+    editor.stairs(2.0, 0.17, 0.3, 4)
+    terrain = editor.terrain
+    assert terrain.height_at(2.5) == pytest.approx(0.25 + 0.17 * 2)  # 2nd step, on the slope
+    assert terrain.height_at(9.0) == pytest.approx(0.9)
+
+
 def test_ramp_bump_and_platform_shapes() -> None:
     editor = _editor()
     editor.ramp(1.0, 20.0, 1.5)
@@ -204,7 +213,7 @@ def test_a_planted_foot_replants_when_the_ground_under_it_is_dragged() -> None:
         _edit(sim, op="insert", x=x)
     vertex = int(np.argmin(np.abs(sim.terrain.xs - foot_x)))
     for lift in (0.03, 0.06, 0.09):  # one drag, three moves
-        _edit(sim, op="move", vertex=vertex, x=foot_x, y=lift, drag=True)
+        _edit(sim, op="move", vertex=vertex, x=foot_x, y=lift, drag=1)
     assert sim.terrain.height_at(foot_x) == pytest.approx(0.09)
     _walk(sim, 90)
     feet = sim.crowd.feet

@@ -1,0 +1,223 @@
+"""The walk scene's edit mode on screen: vertex handles, the preset palette, the messages.
+
+Turns the window's mouse and keys into ``terrain_edit`` actions (see
+:mod:`game.scenes.ground_edit`) and draws the editing aids. Reads the simulation; the one
+thing it does besides is Ctrl+S, which writes the edited ground to its file.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from game.camera import Camera2D
+from game.canvas import Canvas, WorldPen
+from game.input_state import RawInput
+from game.palette import PALETTE, mix
+from game.scenes.ground_edit import GroundEditing
+from game.widgets import Button, Slider, contains
+
+HANDLE_PX = 10.0  # a vertex this close to the pointer is under it
+DOUBLE_CLICK_S = 0.4
+DOUBLE_CLICK_PX = 8.0
+SNAP_M = 0.05  # Shift while dragging: vertices snap to this grid
+PANEL_WIDTH = 300.0
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A shape from the palette and the sliders that set it."""
+
+    op: str
+    label: str
+    sliders: tuple[Slider, ...]
+
+
+def make_presets() -> tuple[Preset, ...]:
+    """The palette: each preset with its own sliders (laid out by the view that owns them)."""
+    return (
+        Preset(
+            "stairs",
+            "stairs",
+            (
+                Slider("rise", "rise", 0.05, 0.4),
+                Slider("tread", "tread", 0.2, 0.6),
+                Slider("count", "steps", 1, 8, unit=""),
+            ),
+        ),
+        Preset(
+            "ramp",
+            "ramp",
+            (Slider("grade", "grade", 5.0, 30.0, unit="°"), Slider("length", "length", 0.5, 4.0)),
+        ),
+        Preset(
+            "bump",
+            "bump",
+            (Slider("height", "height", 0.02, 0.3), Slider("width", "width", 0.5, 3.0)),
+        ),
+        Preset(
+            "platform",
+            "platform",
+            (Slider("height", "height", -0.4, 0.4), Slider("width", "width", 0.5, 3.0)),
+        ),
+    )
+
+
+DEFAULTS = {
+    "stairs": {"rise": 0.17, "tread": 0.3, "count": 4},
+    "ramp": {"grade": 15.0, "length": 2.0},
+    "bump": {"height": 0.1, "width": 1.2},
+    "platform": {"height": 0.25, "width": 1.5},
+}
+
+
+class GroundEditView:
+    """Edit mode's input mapping and drawing, for the walk view."""
+
+    def __init__(self) -> None:
+        self.presets = make_presets()
+        self.preset: Preset | None = None
+        self.settings = {op: dict(values) for op, values in DEFAULTS.items()}
+        self.hover: int | None = None
+        self._drag_vertex: int | None = None
+        self._drag_serial = 0
+        self._slider: Slider | None = None
+        self._last_click: tuple[float, tuple[float, float]] | None = None
+        self.panel = (0.0, 0.0, PANEL_WIDTH, 10.0)
+        self.buttons: list[Button] = []
+
+    def layout(self, size: tuple[int, int]) -> None:
+        """Place the palette at the top right of a ``size`` window."""
+        width = size[0]
+        left, top = width - PANEL_WIDTH - 12, 48.0
+        self.buttons = [
+            Button(preset.op, preset.label, (left + 12 + i * 70, top + 34, 64, 28))
+            for i, preset in enumerate(self.presets)
+        ]
+        for preset in self.presets:
+            for row, slider in enumerate(preset.sliders):
+                slider.rect = (left + 16, top + 96 + row * 44, PANEL_WIDTH - 32, 18)
+        self.panel = (left, top, PANEL_WIDTH, 96 + 3 * 44 + 40)
+
+    # -- input -------------------------------------------------------------------------
+    def map_input(
+        self, raw: RawInput, camera: Camera2D, editing: GroundEditing
+    ) -> tuple[list[str], dict[str, Any]]:
+        """This frame's edit (at most one) as ``(actions, values)``."""
+        keys, ctrl = raw.keys_pressed, "ctrl" in raw.keys_down
+        pointer = raw.pointer_px
+        self.hover = self._vertex_near(pointer, camera, editing)
+        if ctrl and "s" in keys:
+            editing.save()
+        edit: dict[str, Any] | None = None
+        if ctrl and "z" in keys:
+            edit = {"op": "undo"}
+        elif ctrl and "y" in keys:
+            edit = {"op": "redo"}
+        elif ctrl and "o" in keys:
+            edit = {"op": "reload"}
+        for button, px in raw.clicks:
+            edit = self._click(button, px, camera, editing) or edit
+        held = 1 in raw.buttons_down
+        if self._slider is not None and held:
+            self._set_slider(self._slider, pointer)
+        if not held:
+            self._drag_vertex = self._slider = None
+        if self._drag_vertex is not None and raw.pointer_moved and edit is None:
+            x, y = camera.to_world(pointer)
+            if "shift" in raw.keys_down:
+                x, y = round(x / SNAP_M) * SNAP_M, round(y / SNAP_M) * SNAP_M
+            edit = {"op": "move", "vertex": self._drag_vertex, "x": float(x), "y": float(y)}
+            edit["drag"] = self._drag_serial
+        return (["terrain_edit"], edit) if edit is not None else ([], {})
+
+    def _click(
+        self, button: int, px: tuple[float, float], camera: Camera2D, editing: GroundEditing
+    ) -> dict[str, Any] | None:
+        vertex = self._vertex_near(px, camera, editing)
+        if button == 3:
+            return None if vertex is None else {"op": "delete", "vertex": vertex}
+        if button != 1:
+            return None
+        if contains(self.panel, px):
+            self._press_panel(px)
+            return None
+        if vertex is not None:
+            self._drag_vertex = vertex
+            self._drag_serial += 1
+            return None
+        x = float(camera.to_world(px)[0])
+        if self.preset is not None:
+            return {"op": self.preset.op, "x": x, **self.settings[self.preset.op]}
+        now = time.monotonic()
+        last, self._last_click = self._last_click, (now, px)
+        if last is not None and now - last[0] <= DOUBLE_CLICK_S:
+            if np.hypot(px[0] - last[1][0], px[1] - last[1][1]) <= DOUBLE_CLICK_PX:
+                self._last_click = None
+                return {"op": "insert", "x": x}
+        return None
+
+    def _press_panel(self, px: tuple[float, float]) -> None:
+        for button in self.buttons:
+            if contains(button.rect, px):
+                chosen = next(p for p in self.presets if p.op == button.action)
+                self.preset = None if self.preset is chosen else chosen
+                return
+        if self.preset is not None:
+            for slider in self.preset.sliders:
+                x, y, w, h = slider.rect
+                if contains((x - 8, y - 8, w + 16, h + 16), px):
+                    self._slider = slider
+                    self._set_slider(slider, px)
+
+    def _set_slider(self, slider: Slider, px: tuple[float, float]) -> None:
+        assert self.preset is not None
+        value = slider.value_at(px)
+        self.settings[self.preset.op][slider.key] = round(value) if slider.unit == "" else value
+
+    @staticmethod
+    def _vertex_near(
+        px: tuple[float, float], camera: Camera2D, editing: GroundEditing
+    ) -> int | None:
+        screen = camera.to_screen(editing.terrain.points)
+        distance = np.hypot(screen[:, 0] - px[0], screen[:, 1] - px[1])
+        nearest = int(np.argmin(distance))
+        return nearest if distance[nearest] <= HANDLE_PX else None
+
+    # -- drawing -----------------------------------------------------------------------
+    def draw(self, canvas: Canvas, pen: WorldPen, editing: GroundEditing) -> None:
+        """Vertex handles (the hovered one lit), the palette, the last message."""
+        for index, vertex in enumerate(editing.terrain.points):
+            lit = index in (self.hover, self._drag_vertex)
+            pen.disc(vertex, 6 if lit else 4, PALETTE["accent"] if lit else PALETTE["ground_edge"])
+        left, top, width, height = self.panel
+        canvas.panel(self.panel, PALETTE["panel"], 225)
+        canvas.text((left + 12, top + 8), "EDIT GROUND (E)", PALETTE["accent"], 18, bold=True)
+        for button in self.buttons:
+            button.draw(canvas, self.preset is not None and self.preset.op == button.action)
+        if self.preset is None:
+            lines = (
+                "drag a vertex (Shift snaps)",
+                "double-click the ground: new vertex",
+                "right-click a vertex: delete it",
+                "Ctrl+Z / Ctrl+Y undo / redo",
+                "Ctrl+S save · Ctrl+O reload",
+            )
+            for row, line in enumerate(lines):
+                canvas.text((left + 14, top + 76 + row * 22), line, PALETTE["text_dim"], 15)
+        else:
+            settings = self.settings[self.preset.op]
+            for slider in self.preset.sliders:
+                slider.draw(canvas, float(settings[slider.key]), slider is self._slider)
+            hint = f"click the ground: build the {self.preset.label} there"
+            canvas.text((left + 14, top + height - 30), hint, PALETTE["text_dim"], 15)
+        if editing.message:
+            refused = editing.message.startswith(("refused", "not saved", "cannot"))
+            color = PALETTE["bad"] if refused else mix(PALETTE["ok"], PALETTE["text"], 0.3)
+            w, h = canvas.text_size(editing.message, 17)
+            box = (left + width - w - 20, top + height + 8, w + 16, h + 10)
+            canvas.panel(box, PALETTE["panel"], 225)
+            canvas.text((box[0] + 8, box[1] + 5), editing.message, color, 17)
