@@ -10,15 +10,17 @@ import json
 import os
 import sys
 import time
+import warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from game import hud, scenes
 from game.assets import AssetError
-from game.cli import RunOptions
+from game.cli import MIN_WINDOW_SIZE, RunOptions
 from game.clock import FixedStepClock
 from game.input_state import InputState, RawInput
+from game.layout import Rect
 from game.profiler_panel import draw_profiler
 from game.profiling import PhaseTimer, format_summary
 from game.recording import Recorder, SceneStart, read_recording
@@ -28,6 +30,11 @@ from game.trace import TraceWriter
 MAX_STEPS_PER_FRAME = 5
 MAX_FRAME_TIME = 0.25
 WINDOWED_FPS_CAP = 144
+# Paused or minimised, a window redraws at most this often and sleeps (waiting on the event
+# queue) in between, so any input resumes it at once.
+IDLE_FPS = 10
+# Halflife of the smoothing of the delivered frame interval shown as fps (seconds).
+FPS_HALFLIFE = 0.25
 
 
 @dataclass
@@ -65,6 +72,12 @@ class App:
         flags = 0 if options.headless else pygame.RESIZABLE
         self.screen = pygame.display.set_mode(options.size, flags)
         pygame.display.set_caption("Analytic two-bone IK")
+        if not options.headless:
+            # The layout is designed down to this size; the window manager keeps it there.
+            # pygame-ce 2.5 reaches the display's window only through this deprecated call.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                pygame.Window.from_display_module().minimum_size = MIN_WINDOW_SIZE
         self.canvas = PygameCanvas(self.screen)
         self.mapper = InputMapper()
         self.clock = FixedStepClock(config.dt, MAX_FRAME_TIME, MAX_STEPS_PER_FRAME)
@@ -78,6 +91,10 @@ class App:
         self.show_profiler = False
         self.running = True
         self.fps = 0.0
+        self._last_flip: float | None = None
+        self.minimised = False
+        self.replay_steps = 0  # input steps in the replay when it started
+        self.replay_finished = False
         self._solves_at_last_frame = 0
         self.message = ""
         self.message_color = "bad"
@@ -132,7 +149,9 @@ class App:
     def _handle_global_keys(self, raw: RawInput) -> None:
         names = scenes.available()
         for key in raw.keys_pressed:
-            if key == "escape":
+            if key == "escape" and self.show_help:
+                self.show_help = False  # Esc closes the help first, quits only from the game
+            elif key == "escape":
                 self.running = False
             elif key == "f1":
                 self.show_help = not self.show_help
@@ -145,7 +164,8 @@ class App:
             elif key == "period":
                 self.paused, self.single_step = True, True
             elif key == "f12":
-                self.message, self.message_color = f"saved {self.save_screenshot(None)}", "ok"
+                saved = self.save_screenshot(None).resolve()
+                self.message, self.message_color = f"saved {saved}", "ok"
                 self.message_frames = 120
             elif key == "f5":
                 self.reload_assets()
@@ -179,19 +199,25 @@ class App:
 
     def _next_step_input(self, frame_input: InputState, first: bool) -> InputState | None:
         """The input of the next fixed step, or None when a replay has run out."""
-        if self.replay:
+        while self.replay:
             item = self.replay.pop(0)
-            while isinstance(item, SceneStart):
-                self.switch_scene(item.scene)
-                if not self.replay:
-                    return None
-                item = self.replay.pop(0)
-            return item
+            if not isinstance(item, SceneStart):
+                return item
+            self.switch_scene(item.scene)
         if self.options.replay:
+            self._replay_ended()
             return None
         if self.options.autopilot:
             return self.scene.autopilot.next_input(self.scene.sim)
         return frame_input if first else frame_input.without_actions()
+
+    def _replay_ended(self) -> None:
+        """Headless, the run ends; a window stays up (paused) until Esc."""
+        if self.options.headless:
+            return
+        self.replay_finished, self.paused = True, True
+        self.message = f"replay finished: all {self.replay_steps} steps played · Esc quits"
+        self.message_color, self.message_frames = "ok", -1
 
     def _run_steps(self, frame_input: InputState, frame_time: float) -> None:
         if not self.running:
@@ -206,7 +232,7 @@ class App:
         for index in range(count):
             inp = self._next_step_input(frame_input, index == 0)
             if inp is None:
-                self.running = False
+                self.running = self.replay_finished  # a windowed replay waits for Esc
                 return
             if self.recorder:
                 self.recorder.step(inp)
@@ -224,9 +250,16 @@ class App:
         with self.timer.phase("overlay"):
             if self.show_overlay:
                 self.scene.view.draw_overlay(self.canvas, alpha)
-            hud.draw_tabs(self.canvas, scenes.available(), self.scene.spec.name, fps, self.paused)
+            hud.draw_tabs(
+                self.canvas,
+                scenes.available(),
+                self.scene.spec.name,
+                fps,
+                self.paused,
+                recording=self.recorder is not None,
+            )
             if self.message:
-                hud.draw_message(self.canvas, self.message, self.message_color)
+                hud.draw_message(self.canvas, self.message, self.message_color, self.view_area())
                 if self.message_frames > 0:
                     self.message_frames -= 1
                     if self.message_frames == 0:
@@ -245,7 +278,15 @@ class App:
         per_frame = (solves - self._solves_at_last_frame) if self.frames else 0
         self._solves_at_last_frame = solves
         characters = int(getattr(sim, "character_count", 1))
-        draw_profiler(self.canvas, self.timer.history, per_frame, characters, fps)
+        draw_profiler(self.canvas, self.timer.history, per_frame, characters, fps, self.view_area())
+
+    def view_area(self) -> Rect:
+        """The window minus the scene's side panel (if it has one): where HUD boxes may go."""
+        width, height = self.screen.get_size()
+        panel = getattr(self.scene.view, "panel_rect", None)
+        if panel is not None and panel[0] > 0:
+            return (0.0, 0.0, float(panel[0]), float(height))
+        return (0.0, 0.0, float(width), float(height))
 
     def run_frame(self, frame_time: float) -> None:
         """One frame: input, the fixed steps it pays for, render. Clears ``running`` to stop."""
@@ -254,13 +295,44 @@ class App:
         self._run_steps(frame_input, frame_time)
         if not self.running and self.frames > 0:
             return
-        self._render(self.clock.alpha, self.fps)
+        if not self.minimised:  # a minimised window is not drawn at all
+            self._render(self.clock.alpha, self.fps)
+            self._count_flip(time.perf_counter())
         self.frames += 1
-        seconds = self.timer.end_frame(time.perf_counter() - frame_start)["frame"]
-        # exponential moving average of the frame rate for the HUD
-        self.fps += (1.0 / max(seconds, 1e-6) - self.fps) * (0.1 if self.fps else 1.0)
+        self.timer.end_frame(time.perf_counter() - frame_start)
         if self.options.frames is not None and self.frames >= self.options.frames:
             self.running = False
+
+    def _count_flip(self, now: float) -> None:
+        """fps is frames delivered per second: the smoothed interval between flips.
+
+        The work time of a frame stays in the profiler; this includes the limiter's wait.
+        """
+        if self._last_flip is not None:
+            interval = max(now - self._last_flip, 1e-6)
+            if self.fps == 0.0:
+                self.fps = 1.0 / interval
+            else:
+                # exponential smoothing by halflife: keep 2^(−interval / halflife) of the old
+                keep = 0.5 ** (interval / FPS_HALFLIFE)
+                self.fps = 1.0 / (keep / self.fps + (1.0 - keep) * interval)
+        self._last_flip = now
+
+    @property
+    def idle(self) -> bool:
+        """Paused or minimised: nothing moves, so redraw rarely."""
+        return self.paused or self.minimised
+
+    def _wait_for_next_frame(self, wall: Any) -> None:
+        """Cap the frame rate; when idle, sleep on the event queue for up to 1/IDLE_FPS s."""
+        self.minimised = not self.pygame.display.get_active()
+        if not self.idle:
+            wall.tick(WINDOWED_FPS_CAP)
+            return
+        event = self.pygame.event.wait(round(1000 / IDLE_FPS))
+        if event.type != self.pygame.NOEVENT:
+            self.pygame.event.post(event)  # any input wakes the loop; the next frame reads it
+        wall.tick()  # keep the clock's own frame timing continuous
 
     def run(self) -> None:
         """Play until Esc, window close, the frame limit or the end of a replay."""
@@ -272,8 +344,8 @@ class App:
             frame_time = self.config.dt if self.options.headless else now - previous
             previous = now
             self.run_frame(frame_time)
-            if not self.options.headless:
-                wall.tick(WINDOWED_FPS_CAP)
+            if not self.options.headless and self.running:
+                self._wait_for_next_frame(wall)
 
     # -- outputs ---------------------------------------------------------------------------
     def save_screenshot(self, path: Path | None) -> Path:
@@ -350,6 +422,7 @@ def play(options: RunOptions, quiet: bool = False) -> Session:
     pygame.font.init()
     app = App(options, first, config)
     app.replay = replay
+    app.replay_steps = sum(isinstance(item, InputState) for item in replay)
     app.show_profiler = options.show_profiler
     interrupted = False
     try:
@@ -362,6 +435,12 @@ def play(options: RunOptions, quiet: bool = False) -> Session:
         path = app.save_screenshot(options.screenshot)
         if not quiet:
             print(f"Screenshot written to {path}")
+    if app.replay:
+        left = sum(isinstance(item, InputState) for item in app.replay)
+        print(
+            f"replay cut short by --frames {options.frames}: played "
+            f"{app.replay_steps - left} of {app.replay_steps} steps"
+        )
     stats = app.stats()
     if options.stats:
         options.stats.write_text(json.dumps(stats, indent=2) + "\n", encoding="utf-8")

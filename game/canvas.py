@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from game.camera import Camera2D
+from game.layout import font_px, ui_scale
 from game.palette import Color
 
 Point = Sequence[float]
@@ -188,5 +189,8 @@ class WorldPen:
         anchor: str = "center",
         offset_px: tuple[float, float] = (0.0, 0.0),
     ) -> None:
+        """A world label: font and offset are designed for 1280x720 and scale with the window."""
         x, y = self.px(p_w)
-        self.canvas.text((x + offset_px[0], y + offset_px[1]), text, color, size, anchor)
+        scale = ui_scale(self.canvas.size)
+        at = (x + offset_px[0] * scale, y + offset_px[1] * scale)
+        self.canvas.text(at, text, color, font_px(size, scale), anchor)

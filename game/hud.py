@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from game.canvas import Canvas
+from game.layout import Rect, font_px, ui_scale, wrap
 from game.palette import PALETTE, mix
 
 GLOBAL_CONTROLS: tuple[tuple[str, str], ...] = (
@@ -19,47 +20,107 @@ GLOBAL_CONTROLS: tuple[tuple[str, str], ...] = (
 )
 
 
-def draw_tabs(canvas: Canvas, names: Sequence[str], current: str, fps: float, paused: bool) -> None:
-    """The top-left strip: numbered scene tabs, FPS, and a PAUSED badge."""
-    x = 12.0
+def draw_tabs(
+    canvas: Canvas,
+    names: Sequence[str],
+    current: str,
+    fps: float,
+    paused: bool,
+    recording: bool = False,
+) -> None:
+    """The top-left strip: numbered scene tabs, FPS, a REC dot, and a PAUSED badge."""
+    scale = ui_scale(canvas.size)
+    size = font_px(17, scale)
+    x, top = 12.0 * scale, 8.0 * scale
     for index, name in enumerate(names, start=1):
         label = f"{index} {name}"
-        w, h = canvas.text_size(label, 17)
+        w, h = canvas.text_size(label, size)
         active = name == current
         fill = mix(PALETTE["panel"], PALETTE["accent"], 0.45 if active else 0.0)
-        canvas.panel((x - 6, 8, w + 12, h + 8), fill, 230 if active else 170)
-        canvas.text((x, 12), label, PALETTE["text"] if active else PALETTE["text_dim"], 17)
-        x += w + 20
-    canvas.text((x + 4, 12), f"{fps:5.1f} fps   F1 help", PALETTE["text_dim"], 17)
+        canvas.panel(
+            (x - 6 * scale, top, w + 12 * scale, h + 8 * scale), fill, 230 if active else 170
+        )
+        canvas.text(
+            (x, top + 4 * scale), label, PALETTE["text"] if active else PALETTE["text_dim"], size
+        )
+        x += w + 20 * scale
+    status = f"{fps:5.1f} fps   F1 help"
+    w, h = canvas.text(((x + 4 * scale), top + 4 * scale), status, PALETTE["text_dim"], size)
+    if recording:
+        dot_x = x + 4 * scale + w + 18 * scale
+        canvas.circle((dot_x, top + 4 * scale + h / 2), 6 * scale, PALETTE["bad"])
+        canvas.text((dot_x + 10 * scale, top + 4 * scale), "REC", PALETTE["bad"], size, bold=True)
     if paused:
         width, _ = canvas.size
-        canvas.panel((width / 2 - 70, 40, 140, 30), PALETTE["bad"], 200)
-        canvas.text((width / 2, 55), "PAUSED  (P)", PALETTE["white"], 20, "center", bold=True)
+        badge = font_px(20, scale)
+        bw, bh = canvas.text_size("PAUSED  (P)", badge, True)
+        box = (width / 2 - bw / 2 - 14 * scale, 40 * scale, bw + 28 * scale, bh + 10 * scale)
+        canvas.panel(box, PALETTE["bad"], 200)
+        canvas.text(
+            (width / 2, box[1] + box[3] / 2),
+            "PAUSED  (P)",
+            PALETTE["white"],
+            badge,
+            "center",
+            bold=True,
+        )
 
 
 def draw_help(canvas: Canvas, title: str, scene_controls: Sequence[tuple[str, str]]) -> None:
-    """The F1 panel: the scene's own controls, then the global ones."""
-    rows = [("", title), *scene_controls, ("", ""), *GLOBAL_CONTROLS]
+    """The F1 panel: the scene's own controls, then the global ones, sized to fit the window.
+
+    Long descriptions wrap; when the rows are too tall for the window, the font shrinks.
+    """
+    rows = [*scene_controls, ("", ""), *GLOBAL_CONTROLS]
     width, height = canvas.size
-    panel_w, panel_h = 520.0, 40.0 + 24.0 * len(rows)
-    left, top = (width - panel_w) / 2, max((height - panel_h) / 2, 10.0)
+    scale = ui_scale(canvas.size)
+    margin = 20.0 * scale
+    panel_w = min(760.0 * scale, width - 2 * margin)
+    for shrink in (1.0, 0.9, 0.8, 0.7, 0.6):
+        title_px, row_px = font_px(22 * shrink, scale), font_px(18 * shrink, scale)
+        key_w = max(canvas.text_size(key, row_px)[0] for key, _ in rows) + margin
+        what_w = panel_w - 2 * margin - key_w
+        wrapped = [(key, wrap(canvas, what, what_w, row_px) or [""]) for key, what in rows]
+        line_h = canvas.text_size("Ag", row_px)[1] + 4 * scale
+        title_h = canvas.text_size(title, title_px, True)[1] + 10 * scale
+        panel_h = 2 * margin + title_h + line_h * sum(len(lines) for _, lines in wrapped)
+        if panel_h <= height - 2 * margin:
+            break
+    left, top = (width - panel_w) / 2, max((height - panel_h) / 2, margin / 2)
     canvas.panel((left, top, panel_w, panel_h), PALETTE["panel"], 235)
     canvas.rect((left, top, panel_w, panel_h), PALETTE["panel_edge"], 1, 8)
-    y = top + 18
-    for key, what in rows:
-        if not key and what:
-            canvas.text((left + 20, y), what, PALETTE["accent"], 22, bold=True)
-        elif key:
-            canvas.text((left + 20, y), key, PALETTE["accent"], 18)
-            canvas.text((left + 170, y), what, PALETTE["text"], 18)
-        y += 24
+    y = top + margin
+    canvas.text((left + margin, y), title, PALETTE["accent"], title_px, bold=True)
+    y += title_h
+    for key, lines in wrapped:
+        if key:
+            canvas.text((left + margin, y), key, PALETTE["accent"], row_px)
+        for line in lines:
+            if line:
+                canvas.text((left + margin + key_w, y), line, PALETTE["text"], row_px)
+            y += line_h
 
 
-def draw_message(canvas: Canvas, message: str, color_name: str = "bad") -> None:
-    """A banner at the bottom of the screen (asset reload errors and notices)."""
-    width, height = canvas.size
-    w, h = canvas.text_size(message, 18)
-    box = ((width - w) / 2 - 12, height - h - 30, w + 24, h + 14)
+def message_box(canvas: Canvas, message: str, area: Rect) -> tuple[Rect, list[str], int]:
+    """Where a message banner goes: the bottom-right corner of ``area`` (the scene's view,
+    whose HUD panels sit on the left), wrapped to at most 40 % of its width."""
+    scale = ui_scale(canvas.size)
+    size = font_px(17, scale)
+    pad = 10.0 * scale
+    lines = wrap(canvas, message, area[2] * 0.4 - 2 * pad, size)
+    line_h = canvas.text_size("Ag", size)[1] + 2 * scale
+    w = max(canvas.text_size(line, size)[0] for line in lines) + 2 * pad if lines else 0.0
+    h = line_h * len(lines) + 2 * pad
+    right, bottom = area[0] + area[2] - 12 * scale, area[1] + area[3] - 12 * scale
+    return (right - w, bottom - h, w, h), lines, size
+
+
+def draw_message(canvas: Canvas, message: str, color_name: str, area: Rect) -> None:
+    """A banner for notices and asset errors in the bottom-right corner of ``area``."""
+    box, lines, size = message_box(canvas, message, area)
+    pad = 10.0 * ui_scale(canvas.size)
     canvas.panel(box, PALETTE["panel"], 235)
     canvas.rect(box, PALETTE[color_name], 1, 6)
-    canvas.text((width / 2, height - h / 2 - 23), message, PALETTE[color_name], 18, "center")
+    line_h = (box[3] - 2 * pad) / max(len(lines), 1)
+    for i, line in enumerate(lines):
+        canvas.text((box[0] + pad, box[1] + pad + i * line_h), line, PALETTE[color_name], size)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from game.canvas import Canvas
+from game.layout import Rect, font_px, ui_scale
 from game.palette import PALETTE, Color
 
 GRAPH_FRAMES = 240
@@ -22,7 +23,7 @@ STACKED_PHASES: tuple[tuple[str, Color], ...] = (
     ("overlay", (190, 120, 255)),
     ("profiler", (255, 110, 110)),
 )
-PANEL_SIZE = (520.0, 300.0)
+PANEL_SIZE = (520.0, 300.0)  # at 1280x720; scaled with the window, at most half the view wide
 
 
 def draw_profiler(
@@ -31,26 +32,50 @@ def draw_profiler(
     solves_per_frame: float,
     characters: int,
     fps: float,
-) -> None:
-    """Draw the panel in the top-right corner from the per-frame phase records (seconds)."""
-    width, _ = canvas.size
-    panel_w, panel_h = PANEL_SIZE
-    left, top = width - panel_w - 12.0, 44.0
+    area: Rect,
+) -> Rect:
+    """Draw the panel in the top-right corner of ``area`` (the scene's view, below the tab
+    strip and one row of corner labels) from the per-frame phase records (seconds).
+
+    Returns the panel's rectangle.
+    """
+    scale = ui_scale(canvas.size)
+    pad = 12.0 * scale
+    panel_w = min(PANEL_SIZE[0] * scale, area[2] * 0.5)
+    panel_h = min(PANEL_SIZE[1] * scale, area[3] * 0.5)
+    left, top = area[0] + area[2] - panel_w - pad, area[1] + max(72.0 * scale, 72.0)
     canvas.panel((left, top, panel_w, panel_h), PALETTE["panel"], 225)
     canvas.rect((left, top, panel_w, panel_h), PALETTE["panel_edge"], 1, 6)
+    title_px, small_px = font_px(20, scale), font_px(15, scale)
+    _, title_h = canvas.text(
+        (left + pad, top + pad * 0.8), "profiler (F3)", PALETTE["text"], title_px, bold=True
+    )
+    noun = "character" if characters == 1 else "characters"
+    summary = f"{fps:5.1f} fps · {characters} {noun} · {solves_per_frame:.0f} IK solves/frame"
+    row = top + pad * 0.8 + title_h + 4 * scale
+    canvas.text((left + pad, row), summary, PALETTE["text_dim"], small_px)
+    row += canvas.text_size(summary, small_px)[1] + 6 * scale
     recent = history[-GRAPH_FRAMES:]
-    canvas.text((left + 12, top + 10), "profiler (F3)", PALETTE["text"], 20, bold=True)
-    summary = f"{fps:5.1f} fps · {characters} characters · {solves_per_frame:.0f} IK solves/frame"
-    canvas.text((left + panel_w - 12, top + 12), summary, PALETTE["text_dim"], 16, "topright")
     if not recent:
-        return
+        return (left, top, panel_w, panel_h)
     ms = np.array([[f.get(name, 0.0) for name, _ in STACKED_PHASES] for f in recent]) * 1e3
-    graph = (left + 12, top + 36, panel_w - 24 - 150, panel_h - 48)
-    _draw_stacked_graph(canvas, ms, graph)
-    _draw_table(canvas, ms, np.array([f["frame"] for f in recent]) * 1e3, graph)
+    table_w = _table_width(canvas, small_px, scale)
+    graph = (left + pad, row, panel_w - 3 * pad - table_w, top + panel_h - pad - row)
+    _draw_stacked_graph(canvas, ms, graph, small_px)
+    frame_ms = np.array([f["frame"] for f in recent]) * 1e3
+    _draw_table(canvas, ms, frame_ms, (graph[0] + graph[2] + pad, row), small_px, scale)
+    return (left, top, panel_w, panel_h)
 
 
-def _draw_stacked_graph(canvas: Canvas, ms: np.ndarray, box: tuple[float, ...]) -> None:
+def _table_width(canvas: Canvas, size: int, scale: float) -> float:
+    """Swatch, the longest phase name, and two number columns wide enough for 888.88."""
+    names = [name for name, _ in STACKED_PHASES] + ["frame"]
+    name_w = max(canvas.text_size(name, size)[0] for name in names)
+    number_w = canvas.text_size("888.88", size)[0] + 8 * scale
+    return 14 * scale + name_w + 2 * number_w
+
+
+def _draw_stacked_graph(canvas: Canvas, ms: np.ndarray, box: tuple[float, ...], size: int) -> None:
     gx, gy, gw, gh = box
     canvas.rect((gx, gy, gw, gh), PALETTE["background"])
     scale_ms = max(2.0 * BUDGET_MS, float(ms.sum(axis=1).max()) * 1.1)
@@ -67,25 +92,36 @@ def _draw_stacked_graph(canvas: Canvas, ms: np.ndarray, box: tuple[float, ...]) 
         bottom = top
     budget_y = gy + gh - BUDGET_MS / scale_ms * gh
     canvas.line((gx, budget_y), (gx + gw, budget_y), PALETTE["bad"], 1)
-    canvas.text((gx + 4, budget_y - 2), "16.7 ms", PALETTE["bad"], 14, "bottomleft")
-    canvas.text((gx + 4, gy + 2), f"{scale_ms:.1f} ms", PALETTE["text_dim"], 14)
+    canvas.text((gx + 4, budget_y - 2), "16.7 ms", PALETTE["bad"], size, "bottomleft")
+    canvas.text((gx + 4, gy + 2), f"{scale_ms:.1f} ms", PALETTE["text_dim"], size)
 
 
 def _draw_table(
-    canvas: Canvas, ms: np.ndarray, frame_ms: np.ndarray, graph: tuple[float, ...]
+    canvas: Canvas,
+    ms: np.ndarray,
+    frame_ms: np.ndarray,
+    at: tuple[float, float],
+    size: int,
+    scale: float,
 ) -> None:
-    gx, gy, gw, _ = graph
-    x = gx + gw + 14
-    y = gy
-    canvas.text((x + 60, y), "p50", PALETTE["text_dim"], 15, "topright")
-    canvas.text((x + 120, y), "p99 ms", PALETTE["text_dim"], 15, "topright")
-    y += 20
+    """p50 and p99 per phase, columns measured so names and numbers never touch."""
+    x, y = at
+    names = [name for name, _ in STACKED_PHASES] + ["frame"]
+    name_x = x + 14 * scale
+    number_w = canvas.text_size("888.88", size)[0] + 8 * scale
+    p50_right = name_x + max(canvas.text_size(name, size)[0] for name in names) + number_w
+    p99_right = p50_right + number_w
+    canvas.text((p50_right, y), "p50", PALETTE["text_dim"], size, "topright")
+    canvas.text((p99_right, y), "p99", PALETTE["text_dim"], size, "topright")
+    row_h = canvas.text_size("Ag", size)[1] + 4 * scale
+    y += row_h
     rows = [(name, color, ms[:, i]) for i, (name, color) in enumerate(STACKED_PHASES)]
     rows.append(("frame", PALETTE["text"], frame_ms))
     for name, color, values in rows:
         p50, p99 = np.percentile(values, [50, 99])
-        canvas.rect((x - 2, y + 4, 8, 8), color)
-        canvas.text((x + 10, y), name[:6], PALETTE["text"], 15)
-        canvas.text((x + 60, y), f"{p50:.2f}", PALETTE["text"], 15, "topright")
-        canvas.text((x + 120, y), f"{p99:.2f}", PALETTE["text"], 15, "topright")
-        y += 19
+        canvas.rect((x, y + row_h / 2 - 5 * scale, 9 * scale, 9 * scale), color)
+        canvas.text((name_x, y), name, PALETTE["text"], size)
+        canvas.text((p50_right, y), f"{p50:.2f}", PALETTE["text"], size, "topright")
+        canvas.text((p99_right, y), f"{p99:.2f}", PALETTE["text"], size, "topright")
+        y += row_h
+    canvas.text((p99_right, y), "ms", PALETTE["text_dim"], size, "topright")

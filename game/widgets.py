@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.canvas import Canvas
+from game.layout import font_px
 from game.palette import PALETTE, mix
 
 Rect = tuple[float, float, float, float]
@@ -26,6 +27,7 @@ class Slider:
     high: float
     rect: Rect = (0.0, 0.0, 100.0, 18.0)
     unit: str = "m"
+    scale: float = 1.0  # the UI scale (game.layout.ui_scale) its texts and knob are drawn at
 
     def value_at(self, px: tuple[float, float]) -> float:
         """The value under pointer x (clamped to the slider's range)."""
@@ -36,13 +38,20 @@ class Slider:
     def draw(self, canvas: Canvas, value: float, active: bool) -> None:
         x, y, w, h = self.rect
         frac = min(max((value - self.low) / (self.high - self.low), 0.0), 1.0)
-        mid = y + h / 2
-        canvas.text((x, y - 4), self.label, PALETTE["text_dim"], 17, "bottomleft")
-        canvas.text((x + w, y - 4), f"{value:+.2f} {self.unit}", PALETTE["text"], 17, "bottomright")
-        canvas.rect((x, mid - 3, w, 6), PALETTE["grid_major"], 0, 3)
-        canvas.rect((x, mid - 3, w * frac, 6), mix(PALETTE["accent"], PALETTE["panel"], 0.4), 0, 3)
+        mid, s = y + h / 2, self.scale
+        size = font_px(17, s)
+        canvas.text((x, y - 4 * s), self.label, PALETTE["text_dim"], size, "bottomleft")
+        value_text = f"{value:+.2f} {self.unit}"
+        canvas.text((x + w, y - 4 * s), value_text, PALETTE["text"], size, "bottomright")
+        canvas.rect((x, mid - 3 * s, w, 6 * s), PALETTE["grid_major"], 0, 3)
+        fill = mix(PALETTE["accent"], PALETTE["panel"], 0.4)
+        canvas.rect((x, mid - 3 * s, w * frac, 6 * s), fill, 0, 3)
         knob = PALETTE["white"] if active else PALETTE["accent"]
-        canvas.circle((x + w * frac, mid), 8, knob)
+        canvas.circle((x + w * frac, mid), 8 * s, knob)
+
+    def label_height(self, canvas: Canvas) -> float:
+        """How far above ``rect`` the label row reaches (pixels)."""
+        return canvas.text_size(self.label, font_px(17, self.scale))[1] + 4 * self.scale
 
 
 @dataclass(slots=True)
@@ -52,10 +61,13 @@ class Button:
     action: str
     label: str
     rect: Rect = (0.0, 0.0, 100.0, 30.0)
+    scale: float = 1.0
 
     def draw(self, canvas: Canvas, lit: bool) -> None:
         fill = mix(PALETTE["panel"], PALETTE["accent"], 0.35 if lit else 0.15)
         canvas.rect(self.rect, fill, 0, 6)
         canvas.rect(self.rect, PALETTE["panel_edge"], 1, 6)
         x, y, w, h = self.rect
-        canvas.text((x + w / 2, y + h / 2), self.label, PALETTE["text"], 18, "center")
+        canvas.text(
+            (x + w / 2, y + h / 2), self.label, PALETTE["text"], font_px(18, self.scale), "center"
+        )

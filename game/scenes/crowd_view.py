@@ -22,7 +22,7 @@ from game.canvas import Canvas, WorldPen
 from game.input_state import InputState, RawInput
 from game.palette import PALETTE, Color, mix
 from game.profiling import PhaseTimer
-from game.scenes.walk_view import WalkView
+from game.scenes.walk_view import WalkView, draw_status_panel
 from game.world.character import ARMS, LEGS, PoseInputs, solve_pose
 
 if TYPE_CHECKING:
@@ -204,16 +204,14 @@ class CrowdView(WalkView):
         sim = self.crowd_sim
         crowd = sim.crowd
         hero = "steered" if sim.hero_steered else "walking on its own"
-        line = (
-            f"{crowd.count} characters  ·  {4 * crowd.count} limbs in one solve per step"
-            f"  ·  steps {int(crowd.feet.steps.sum())}  ·  hero {hero}"
-        )
-        width, height = canvas.size
-        w, h = canvas.text_size(line, 19)
-        canvas.panel((10, height - h - 44, w + 24, h + 34), PALETTE["panel"], 200)
-        canvas.text((22, height - h - 38), line, PALETTE["text"], 19)
+        items = [
+            f"{crowd.count} characters",
+            f"{4 * crowd.count} limbs in one solve per step",
+            f"footsteps of all characters {int(crowd.feet.steps.sum())}",
+            f"hero {hero}",
+        ]
         hint = "+/− crowd ±50 · A/D steer the hero · Shift run · O overlay · F3 profiler · F1 help"
-        canvas.text((22, height - 22), hint, PALETTE["text_dim"], 15)
+        draw_status_panel(canvas, items, PALETTE["text"], [hint])
 
     # -- overlay -----------------------------------------------------------------------
     def draw_overlay(self, canvas: Canvas, alpha: float) -> None:

@@ -17,6 +17,7 @@ from game.camera import Camera2D
 from game.canvas import Canvas, WorldPen
 from game.ik_counters import IkCounters
 from game.input_state import InputState, RawInput
+from game.layout import font_px, ui_scale
 from game.palette import PALETTE, faint, mix
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig, SceneSpec
@@ -185,22 +186,26 @@ class LabView:
         self._active_slider: Slider | None = None
         self._dragging_target = False
         self.panel_rect = (0.0, 0.0, float(PANEL_WIDTH), 720.0)
+        self.scale = 1.0
         self.layout((1280, 720))
 
     def layout(self, size: tuple[int, int]) -> None:
-        width, height = size
-        panel_w = min(PANEL_WIDTH, max(width // 3, 260))
-        world_w = max(width - panel_w, 100)
+        """The panel is designed at 1280x720 and scaled with the window (game.layout)."""
+        width, height = max(size[0], 1), max(size[1], 1)
+        s = self.scale = ui_scale((width, height))
+        panel_w = min(round(PANEL_WIDTH * s), width // 2)
+        world_w = max(width - panel_w, 1)
         self.camera.viewport = (0, 0, world_w, height)
         self.camera.scale = max(min(world_w, height) / (2 * 4.4), 1.0)
         self.camera.center_w = (0.0, 0.0)
         self.panel_rect = (float(world_w), 0.0, float(panel_w), float(height))
-        x0 = world_w + 24
-        inner = panel_w - 48
-        base = height - 190
+        x0 = world_w + 24 * s
+        inner = panel_w - 48 * s
+        base = height - 190 * s
         for i, slider in enumerate(self.sliders):
-            slider.rect = (x0, base + i * 48, inner, 18)
-        self.flip_button.rect = (x0, base + 3 * 48 - 6, inner, 32)
+            slider.rect, slider.scale = (x0, base + i * 48 * s, inner, 18 * s), s
+        self.flip_button.rect = (x0, base + (3 * 48 - 6) * s, inner, 32 * s)
+        self.flip_button.scale = s
 
     def _value(self, slider: Slider) -> float:
         if slider.key == "softness":
@@ -319,14 +324,16 @@ class LabView:
 
     def _draw_panel(self, canvas: Canvas, both: Any, target: tuple[float, float]) -> None:
         x, y, w, h = self.panel_rect
+        s = self.scale
         canvas.rect((x, y, w, h), PALETTE["panel"])
         canvas.line((x, y), (x, y + h), PALETTE["panel_edge"], 1)
-        left = x + 24
-        row = y + 22
-        canvas.text((left, row), "Solve it live", PALETTE["text"], 34, bold=True)
-        row += 36
-        canvas.text((left, row), "analytic two-bone IK · L1 = 2, L2 = 1.2", PALETTE["text_dim"], 18)
-        row += 34
+        left = x + 24 * s
+        row = y + 22 * s
+        canvas.text((left, row), "Solve it live", PALETTE["text"], font_px(34, s), bold=True)
+        row += 36 * s
+        subtitle = "analytic two-bone IK · L1 = 2, L2 = 1.2"
+        canvas.text((left, row), subtitle, PALETTE["text_dim"], font_px(18, s))
+        row += 34 * s
         r = readout(UPPER_LEN, LOWER_LEN, target, float(both.reach[0]))
         status = ik.Status(int(both.status[0])).name.lower().replace("_", " ")
         cos_color = PALETTE["bad"] if r.clamped else PALETTE["text"]
@@ -350,53 +357,86 @@ class LabView:
             ("shortfall", f"{float(both.shortfall[0]):.3f} m", PALETTE["shortfall"]),
         ]
         for label, value, color in rows:
-            canvas.text((left, row), label, PALETTE["text_dim"], 19)
-            canvas.text((x + w - 24, row), value, color, 20, "topright")
-            row += 25
-        row += 6
+            canvas.text((left, row), label, PALETTE["text_dim"], font_px(19, s))
+            canvas.text((x + w - 24 * s, row), value, color, font_px(20, s), "topright")
+            row += 25 * s
+        row += 6 * s
         ok = int(both.status[0]) == int(ik.Status.REACHED)
         chip = PALETTE["ok"] if ok else PALETTE["warn"]
-        tw, th = canvas.text_size(f"status: {status}", 20, True)
-        canvas.rect((left - 8, row - 4, tw + 16, th + 8), mix(PALETTE["panel"], chip, 0.25), 0, 8)
-        canvas.text((left, row), f"status: {status}", chip, 20, bold=True)
-        row += 40
+        chip_px = font_px(20, s)
+        tw, th = canvas.text_size(f"status: {status}", chip_px, True)
+        chip_box = (left - 8 * s, row - 4 * s, tw + 16 * s, th + 8 * s)
+        canvas.rect(chip_box, mix(PALETTE["panel"], chip, 0.25), 0, 8)
+        canvas.text((left, row), f"status: {status}", chip, chip_px, bold=True)
+        row += 40 * s
         formula = [
             "cos θ = (L1² + L2² − d²) / (2·L1·L2)",
             "cos α = (L1² + d² − L2²) / (2·L1·d)",
             "d := clamp(d, |L1 − L2|, L1 + L2)",
         ]
         for line in formula:
-            canvas.text((left, row), line, faint(PALETTE["text"], 0.75), 18)
-            row += 22
+            canvas.text((left, row), line, faint(PALETTE["text"], 0.75), font_px(18, s))
+            row += 22 * s
         for slider in self.sliders:
             slider.draw(canvas, self._value(slider), slider is self._active_slider)
         self.flip_button.draw(canvas, False)
 
     def draw_overlay(self, canvas: Canvas, alpha: float) -> None:
         """The lab's annulus and angles are the scene itself; the overlay adds the soft curve."""
-        _draw_soft_curve(canvas, self.sim.softness, self.camera.viewport)
+        d_now = math.dist(ROOT, self.sim.target)
+        _draw_soft_curve(canvas, self.sim.softness, d_now, self.camera.viewport, self.scale)
 
 
-def _draw_soft_curve(canvas: Canvas, softness: float, viewport: tuple[int, int, int, int]) -> None:
-    """A small plot of d → d used (identity, soft knee, clamp at L) in the world view's corner."""
+def _draw_soft_curve(
+    canvas: Canvas,
+    softness: float,
+    d_now: float,
+    viewport: tuple[int, int, int, int],
+    scale: float,
+) -> None:
+    """A small plot of d → d used (identity, soft knee, clamp at L) in the world view's corner,
+    with ticks at the dead zone and the reach and a marker at the target's d."""
     left, top, width, height = viewport
-    box = (left + 16.0, top + height - 176.0, 220.0, 160.0)
+    s = scale
+    box = (left + 16.0 * s, top + height - 176.0 * s, 220.0 * s, 160.0 * s)
     bx, by, bw, bh = box
     canvas.panel(box, PALETTE["panel"], 215)
     canvas.rect(box, PALETTE["panel_edge"], 1, 4)
     reach = UPPER_LEN + LOWER_LEN
+    dead = abs(UPPER_LEN - LOWER_LEN)
     d_max = reach + 1.2
+
+    def d_used(d: Any) -> Any:
+        # soft knee below the reach, then the clamp into [|L1 − L2|, L1 + L2]
+        return np.maximum(np.minimum(ik.soften_distance(d, reach, softness), reach), dead)
+
+    def x_px(d: Any) -> Any:
+        return bx + 10 * s + d / d_max * (bw - 20 * s)
+
+    def y_px(value: Any) -> Any:
+        return by + bh - 24 * s - value / d_max * (bh - 44 * s)
+
     d = np.linspace(0.0, d_max, 120)
-    used = np.maximum(
-        np.minimum(ik.soften_distance(d, reach, softness), reach), abs(UPPER_LEN - LOWER_LEN)
-    )
-    sx = bx + 10 + d / d_max * (bw - 20)
-    sy = by + bh - 24 - used / d_max * (bh - 44)
-    diag = by + bh - 24 - d / d_max * (bh - 44)
-    canvas.lines(np.stack([sx, diag], axis=-1), PALETTE["ghost"], 1)
-    canvas.lines(np.stack([sx, sy], axis=-1), PALETTE["soft_band"], 2)
-    canvas.text((bx + 10, by + 6), "d used vs d  (soft knee, clamp)", PALETTE["text_dim"], 15)
-    canvas.text((bx + bw - 10, by + bh - 6), "d ->", PALETTE["text_dim"], 14, "bottomright")
+    canvas.lines(np.stack([x_px(d), y_px(d)], axis=-1), PALETTE["ghost"], 1)
+    canvas.lines(np.stack([x_px(d), y_px(d_used(d))], axis=-1), PALETTE["soft_band"], 2)
+    small = font_px(14, s)
+    axis_y = y_px(0.0)
+    for tick in (dead, reach):
+        canvas.line((x_px(tick), axis_y), (x_px(tick), axis_y + 4 * s), PALETTE["text_dim"], 1)
+        canvas.text(
+            (x_px(tick), axis_y + 4 * s), f"{tick:.1f}", PALETTE["text_dim"], small, "midtop"
+        )
+    now = min(max(d_now, 0.0), d_max)
+    now_at = (float(x_px(now)), float(y_px(d_used(np.array(now)))))
+    canvas.line((now_at[0], axis_y), now_at, PALETTE["target"], 1)
+    canvas.circle(now_at, 4 * s, PALETTE["target"])
+    label = f"d = {d_now:.2f}"
+    label_w = canvas.text_size(label, small)[0]
+    label_x = min(max(now_at[0], bx + label_w / 2 + 4 * s), bx + bw - label_w / 2 - 4 * s)
+    canvas.text((label_x, now_at[1] - 6 * s), label, PALETTE["target"], small, "midbottom")
+    title = "d used vs d  (soft knee, clamp)"
+    canvas.text((bx + 10 * s, by + 6 * s), title, PALETTE["text_dim"], font_px(15, s))
+    canvas.text((bx + bw - 8 * s, by + bh - 6 * s), "d", PALETTE["text_dim"], small, "bottomright")
 
 
 def _signed_delta(start: float, stop: float) -> float:

@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 import ik
 from game.canvas import Canvas, Point, dash_segments
 from game.input_state import InputState, RawInput
+from game.layout import font_px, ui_scale, wrap
 from game.palette import PALETTE, Color, faint, mix
 from game.profiling import PhaseTimer
 from game.projection import OrbitCamera, clip_polygon, clip_segments
@@ -287,8 +288,10 @@ class Pen3D:
         px, depth = self.camera.project(p_w)
         if float(depth) <= self.camera.near:
             return
-        pos = (float(px[0]) + offset_px[0], float(px[1]) + offset_px[1])
-        self.on_top(lambda: self.canvas.text(pos, text, color, size, anchor))
+        scale = ui_scale(self.canvas.size)  # labels are designed at 1280x720, as the HUD
+        pos = (float(px[0]) + offset_px[0] * scale, float(px[1]) + offset_px[1] * scale)
+        font = font_px(size, scale)
+        self.on_top(lambda: self.canvas.text(pos, text, color, font, anchor))
 
     def screen(self, p_w: ArrayLike) -> tuple[float, float] | None:
         """One world point in pixels, or None behind the near plane."""
@@ -340,16 +343,20 @@ class SwivelView:
         self._orbit_from: tuple[float, float] | None = None
         self._slider_active = False
         self.panel_rect = (0.0, 0.0, float(PANEL_WIDTH), 720.0)
+        self.scale = 1.0
         self.layout((1280, 720))
 
     # -- layout and input -------------------------------------------------------------------
     def layout(self, size: tuple[int, int]) -> None:
+        """The panel is designed at 1280x720 and scaled with the window (game.layout)."""
         width, height = max(size[0], 1), max(size[1], 1)
-        panel_w = min(PANEL_WIDTH, max(width // 3, 260))
-        world_w = max(width - panel_w, 100)
+        s = self.scale = ui_scale((width, height))
+        panel_w = min(round(PANEL_WIDTH * s), width // 2)
+        world_w = max(width - panel_w, 1)
         self.camera = replace(self.camera, viewport=(0, 0, world_w, height))
         self.panel_rect = (float(world_w), 0.0, float(panel_w), float(height))
-        self.twist_slider.rect = (world_w + 24.0, height - 86.0, panel_w - 48.0, 18.0)
+        self.twist_slider.rect = (world_w + 24 * s, height - 86 * s, panel_w - 48 * s, 18 * s)
+        self.twist_slider.scale = s
 
     def _locator(self, name: str) -> NDArray[np.float64]:
         pose = self.sim.pose
@@ -700,52 +707,70 @@ class SwivelView:
     def _draw_gizmo(self, canvas: Canvas) -> None:
         """World axes as seen by the camera, in the view's bottom-left corner."""
         left, top, _, height = self.camera.viewport
-        origin = np.array([left + 52.0, top + height - 62.0])
+        s = self.scale
+        origin = np.array([left + 52.0 * s, top + height - 62.0 * s])
         basis = self.camera.basis
-        canvas.circle(tuple(origin), 40, mix(PALETTE["background"], PALETTE["panel"], 0.8))
+        canvas.circle(tuple(origin), 40 * s, mix(PALETTE["background"], PALETTE["panel"], 0.8))
         # far axes first: an axis pointing away from the eye has a positive forward component
         for k in sorted(range(3), key=lambda k: -basis[2][k]):
             # the world axis e_k on screen: (right·e_k, −up·e_k), pixels are y-down
-            tip = origin + 32.0 * np.array([basis[0][k], -basis[1][k]])
+            axis = np.array([basis[0][k], -basis[1][k]])
+            tip = origin + 32.0 * s * axis
             color = AXIS_COLORS[k] if basis[2][k] <= 0 else faint(AXIS_COLORS[k], 0.55)
             canvas.line(tuple(origin), tuple(tip), color, 3)
-            label_at = origin + 42.0 * np.array([basis[0][k], -basis[1][k]])
-            canvas.text(tuple(label_at), "xyz"[k], color, 17, "center", True)
+            label_at = origin + 42.0 * s * axis
+            canvas.text(tuple(label_at), "xyz"[k], color, font_px(17, s), "center", True)
 
-    def _draw_legend(self, canvas: Canvas) -> None:
+    def _draw_legend(self, canvas: Canvas) -> tuple[float, float, float, float]:
         """What each colour means, in the view's top-left corner (under the scene tabs)."""
         left, top, width, height = self.camera.viewport
-        box_w, row_h = 292.0, 20.0
-        box = (left + 12.0, top + 66.0, box_w, row_h * len(LEGEND) + 12)
+        s = self.scale
+        size = font_px(15, s)
+        row_h = canvas.text_size("Ag", size)[1] + 4 * s
+        text_w = max(canvas.text_size(text, size)[0] for _, text in LEGEND)
+        box = (left + 12.0 * s, top + 66.0 * s, text_w + 46 * s, row_h * len(LEGEND) + 12 * s)
         canvas.panel(box, PALETTE["panel"], 200)
         for i, (color_name, text) in enumerate(LEGEND):
-            y = box[1] + 6 + row_h * i + row_h / 2
-            canvas.rect((box[0] + 10, y - 3, 18, 6), PALETTE[color_name], 0, 3)
-            canvas.text((box[0] + 36, y), text, PALETTE["text"], 16, "midleft")
+            y = box[1] + 6 * s + row_h * i + row_h / 2
+            canvas.rect((box[0] + 10 * s, y - 3 * s, 18 * s, 6 * s), PALETTE[color_name], 0, 3)
+            canvas.text((box[0] + 36 * s, y), text, PALETTE["text"], size, "midleft")
+        return box
 
     def _draw_flip_banner(self, canvas: Canvas) -> None:
-        """A notice for one and a half seconds after the pole plane flipped."""
+        """A notice for one and a half seconds after the pole plane flipped, at the bottom of
+        the view right of the axes gizmo (the legend owns the top-left, messages the
+        bottom-right)."""
         flip = self.sim.last_flip_step
         if flip is None or self.sim.step_index - flip > round(1.5 / self.sim.dt):
             return
-        left, top, width, _ = self.camera.viewport
+        left, top, width, height = self.camera.viewport
+        s = self.scale
+        size = font_px(20, s)
         text = "the plane flipped: the pole crossed the shoulder-to-target axis"
-        w, h = canvas.text_size(text, 20, True)
-        box = (left + (width - w) / 2 - 14, top + 44, w + 28, h + 14)
+        box_left = left + 104 * s
+        lines = wrap(canvas, text, left + width * 0.58 - box_left - 28 * s, size, True)
+        line_h = canvas.text_size("Ag", size, True)[1] + 2 * s
+        w = max(canvas.text_size(line, size, True)[0] for line in lines)
+        box_h = line_h * len(lines) + 14 * s
+        box = (box_left, top + height - box_h - 16 * s, w + 28 * s, box_h)
         canvas.panel(box, PALETTE["panel"], 230)
         canvas.rect(box, PALETTE["bad"], 1, 6)
-        canvas.text((left + width / 2, top + 51 + h / 2), text, PALETTE["bad"], 20, "center", True)
+        for i, line in enumerate(lines):
+            at = (box_left + 14 * s, box[1] + 7 * s + line_h * (i + 0.5))
+            canvas.text(at, line, PALETTE["bad"], size, "midleft", True)
 
     def _draw_panel(self, canvas: Canvas, pose: Pose, sol: Any, frame: SwivelFrame) -> None:
         x, y, w, h = self.panel_rect
+        s = self.scale
         canvas.rect((x, y, w, h), PALETTE["panel"])
         canvas.line((x, y), (x, y + h), PALETTE["panel_edge"], 1)
-        left, right = x + 24, x + w - 24
-        row = y + 20
-        canvas.text((left, row), "The pole vector", PALETTE["text"], 34, bold=True)
-        row += 34
-        canvas.text((left, row), "ik.solve_3d · L1 = 2, L2 = 1.2", PALETTE["text_dim"], 18)
-        row += 30
+        left, right = x + 24 * s, x + w - 24 * s
+        row = y + 20 * s
+        canvas.text((left, row), "The pole vector", PALETTE["text"], font_px(34, s), bold=True)
+        row += 34 * s
+        subtitle = "ik.solve_3d · L1 = 2, L2 = 1.2"
+        canvas.text((left, row), subtitle, PALETTE["text_dim"], font_px(18, s))
+        row += 30 * s
         status = ik.Status(int(sol.status))
         angle_deg = math.degrees(frame.pole_angle)
         danger = frame.pole_angle < DANGER_ANGLE
@@ -763,27 +788,42 @@ class SwivelView:
             ("shortfall", f"{float(sol.shortfall):.3f} m", PALETTE["shortfall"]),
         ]
         for label, value, color in rows:
-            canvas.text((left, row), label, PALETTE["text_dim"], 19)
-            canvas.text((right, row), value, color, 20, "topright")
-            row += 23
-        row += 6
+            canvas.text((left, row), label, PALETTE["text_dim"], font_px(19, s))
+            canvas.text((right, row), value, color, font_px(20, s), "topright")
+            row += 23 * s
+        row += 6 * s
         chip = PALETTE["ok"] if status == ik.Status.REACHED else PALETTE["warn"]
         chip_text = f"status: {status.name.lower().replace('_', ' ')}"
-        tw, th = canvas.text_size(chip_text, 20, True)
-        canvas.rect((left - 8, row - 4, tw + 16, th + 8), mix(PALETTE["panel"], chip, 0.25), 0, 8)
-        canvas.text((left, row), chip_text, chip, 20, bold=True)
-        row += 36
+        chip_px = font_px(20, s)
+        tw, th = canvas.text_size(chip_text, chip_px, True)
+        chip_box = (left - 8 * s, row - 4 * s, tw + 16 * s, th + 8 * s)
+        canvas.rect(chip_box, mix(PALETTE["panel"], chip, 0.25), 0, 8)
+        canvas.text((left, row), chip_text, chip, chip_px, bold=True)
+        row += 36 * s
         row = self._draw_danger_meter(canvas, left, right, row, angle_deg, danger, frame.fallback)
-        row += 12
-        for paragraph in EXPLANATION:
-            for line in _wrap(canvas, paragraph, right - left, 17):
-                canvas.text((left, row), line, faint(PALETTE["text"], 0.8), 17)
-                row += 19
-            row += 6
+        row += 12 * s
+        self._draw_explanation(canvas, left, right, row)
         self.twist_slider.draw(canvas, math.degrees(pose.twist), self._slider_active)
         hint = "left-drag a locator · W/S depth · Tab select · Q/E twist · right-drag orbit · wheel zoom · R reset"
-        for i, line in enumerate(_wrap(canvas, hint, right - left, 15)):
-            canvas.text((left, y + h - 52 + 17 * i), line, PALETTE["text_dim"], 15)
+        hint_px = font_px(15, s)
+        for i, line in enumerate(wrap(canvas, hint, right - left, hint_px)):
+            canvas.text((left, y + h - 52 * s + 17 * s * i), line, PALETTE["text_dim"], hint_px)
+
+    def _draw_explanation(self, canvas: Canvas, left: float, right: float, row: float) -> None:
+        """The paragraphs that fit between ``row`` and the twist slider's label (whole
+        paragraphs only: a tall danger note pushes the last ones out)."""
+        s = self.scale
+        size = font_px(17, s)
+        line_h = 19 * s
+        bottom = self.twist_slider.rect[1] - self.twist_slider.label_height(canvas) - 8 * s
+        for paragraph in EXPLANATION:
+            lines = wrap(canvas, paragraph, right - left, size)
+            if row + line_h * len(lines) > bottom:
+                return
+            for line in lines:
+                canvas.text((left, row), line, faint(PALETTE["text"], 0.8), size)
+                row += line_h
+            row += 6 * s
 
     def _draw_danger_meter(
         self,
@@ -796,29 +836,37 @@ class SwivelView:
         fallback: bool,
     ) -> float:
         """A 0–90° bar of the pole–axis angle with the danger zone marked; returns the next row."""
+        s = self.scale
         if fallback:
             verdict, color = "on axis: fallback", PALETTE["bad"]
         elif danger:
             verdict, color = "plane unstable", PALETTE["bad"]
         else:
             verdict, color = "plane stable", PALETTE["ok"]
-        canvas.text(
-            (left, row), f"pole–axis angle: {angle_deg:.1f}° — {verdict}", color, 19, bold=True
-        )
-        row += 26
+        heading_px = font_px(19, s)
+        for line in wrap(
+            canvas, f"pole–axis angle: {angle_deg:.1f}° — {verdict}", right - left, heading_px, True
+        ):
+            canvas.text((left, row), line, color, heading_px, bold=True)
+            row += 22 * s
+        row += 4 * s
         width = right - left
         danger_w = width * math.degrees(DANGER_ANGLE) / 90.0
-        canvas.rect((left, row, width, 10), PALETTE["grid_major"], 0, 4)
-        canvas.rect((left, row, danger_w, 10), mix(PALETTE["panel"], PALETTE["bad"], 0.55), 0, 4)
+        canvas.rect((left, row, width, 10 * s), PALETTE["grid_major"], 0, 4)
+        canvas.rect(
+            (left, row, danger_w, 10 * s), mix(PALETTE["panel"], PALETTE["bad"], 0.55), 0, 4
+        )
         marker = left + width * min(angle_deg, 90.0) / 90.0
-        canvas.rect((marker - 2, row - 4, 4, 18), color, 0, 2)
-        canvas.text((left, row + 14), "0° axis", PALETTE["text_dim"], 14)
-        canvas.text((right, row + 14), "90°", PALETTE["text_dim"], 14, "topright")
-        row += 32
+        canvas.rect((marker - 2 * s, row - 4 * s, 4 * s, 18 * s), color, 0, 2)
+        tick_px = font_px(14, s)
+        canvas.text((left, row + 14 * s), "0° axis", PALETTE["text_dim"], tick_px)
+        canvas.text((right, row + 14 * s), "90°", PALETTE["text_dim"], tick_px, "topright")
+        row += 32 * s
         if fallback:
-            for line in _wrap(canvas, FALLBACK_NOTE, right - left, 16):
-                canvas.text((left, row), line, PALETTE["warn"], 16)
-                row += 18
+            note_px = font_px(16, s)
+            for line in wrap(canvas, FALLBACK_NOTE, right - left, note_px):
+                canvas.text((left, row), line, PALETTE["warn"], note_px)
+                row += 18 * s
         return row
 
     def draw_overlay(self, canvas: Canvas, alpha: float) -> None:
@@ -826,7 +874,12 @@ class SwivelView:
         left, top, width, height = self.camera.viewport
         cam = self.camera
         text = f"camera yaw {math.degrees(cam.yaw):.0f}°  pitch {math.degrees(cam.pitch):.0f}°  distance {cam.distance:.1f} m"
-        canvas.text((left + 14, top + 44), text, PALETTE["text_dim"], 15)
+        canvas.text(
+            (left + 14 * self.scale, top + 44 * self.scale),
+            text,
+            PALETTE["text_dim"],
+            font_px(15, self.scale),
+        )
 
 
 FALLBACK_NOTE = (
@@ -834,22 +887,6 @@ FALLBACK_NOTE = (
     "aligned with the shoulder-to-target direction, made perpendicular to it (orange), "
     "and reports DEGENERATE."
 )
-
-
-def _wrap(canvas: Canvas, text: str, width: float, size: int) -> list[str]:
-    """``text`` broken into lines no wider than ``width`` pixels at font ``size``."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}".strip()
-        if current and canvas.text_size(trial, size)[0] > width:
-            lines.append(current)
-            current = word
-        else:
-            current = trial
-    if current:
-        lines.append(current)
-    return lines
 
 
 def _grow(rect: tuple[float, float, float, float], by: float) -> tuple[float, float, float, float]:

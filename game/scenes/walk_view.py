@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 from game.camera import Camera2D
 from game.canvas import Canvas, WorldPen
 from game.input_state import InputState, RawInput
+from game.layout import font_px, ui_scale, wrap
 from game.palette import PALETTE, Color, faint, mix
 from game.profiling import PhaseTimer
 from game.scenes.ground_edit_view import GroundEditView
@@ -252,7 +253,7 @@ class WalkView:
                     faint(PALETTE["ground_edge"], 0.8),
                     18,
                     "midtop",
-                    (0, 48),
+                    (0, 12),
                 )
 
     def _draw_props(self, pen: WorldPen) -> None:
@@ -427,14 +428,26 @@ class WalkView:
             if sim.hands_follow
             else "hands swing (H)"
         )
-        line = f"knee poles {poles}  ·  knee flips {flips}  ·  {'  '.join(states)}  ·  {speed:4.2f} m/s  ·  {hands}  ·  steps {int(feet.steps[0])}"
-        width, height = canvas.size
-        w, h = canvas.text_size(line, 19)
-        canvas.panel((10, height - h - 44, w + 24, h + 34), PALETTE["panel"], 200)
+        items = [
+            f"knee poles {poles}",
+            f"knee flips {flips}",
+            "  ".join(states),
+            f"{speed:4.2f} m/s",
+            hands,
+            f"footsteps {int(feet.steps[0])}",
+        ]
         color = PALETTE["text"] if sim.poles_on else PALETTE["warn"]
-        canvas.text((22, height - h - 38), line, color, 19)
         hint = "A/D walk · Shift run · move or hold the mouse: hands reach · H hands follow · B both/nearer · drag a foot · K poles · O overlay · F1 help"
-        canvas.text((22, height - 22), hint, PALETTE["text_dim"], 15)
+        draw_status_panel(canvas, items, color, [*self._ladder_hint(), hint])
+
+    def _ladder_hint(self) -> list[str]:
+        """How to get on and off the ladder, when that is what the player can do now."""
+        climbing = self._climbing
+        if climbing is not None:
+            return ["on the ladder: tap or hold W / S to climb · at the bottom S steps off"]
+        if self.sim.on_loft():
+            return ["on the loft: S climbs back down the ladder"]
+        return []
 
     # -- overlay -----------------------------------------------------------------------
     def draw_overlay(self, canvas: Canvas, alpha: float) -> None:
@@ -486,6 +499,7 @@ class WalkView:
         feet = crowd.feet
         legs = self.sim.rig.legs
         trigger = float(crowd.step_trigger[0])
+        ankles_x = pose.targets[0, LEGS.start : LEGS.start + 2, 0]
         for side, label in ((0, "L"), (1, "R")):
             ankle = pose.targets[0, LEGS.start + side]
             if feet.pinned[0, side]:
@@ -499,11 +513,46 @@ class WalkView:
             ray_from, ray_hit = feet.ray_from[0, side], feet.ray_hit[0, side]
             pen.dashed(ray_from, ray_hit, faint(PALETTE["metal"], 0.6), 1, 5, 5)
             pen.disc(ray_hit, 4, PALETTE["metal"])
-            offset = (0.0, 34.0 + 18.0 * side)
-            pen.text(ankle, f"{label}: {state}", color, 16, "midtop", offset)
+            # beside the foot, on the outer side of the pair (the HUD owns the bottom edge)
+            outer_left = ankles_x[side] < ankles_x[1 - side] or (
+                ankles_x[side] == ankles_x[1 - side] and side == 0
+            )
+            offset = (-18.0 if outer_left else 18.0, 22.0)
+            anchor = "midright" if outer_left else "midleft"
+            pen.text(ankle, f"{label}: {state}", color, 16, anchor, offset)
         ideal = pose.pelvis[0] * np.array([1.0, 0.0])
         ground = float(self.sim.terrain.height_at(ideal[0]))
         pen.line((ideal[0], ground - 0.05), (ideal[0], ground + 0.05), PALETTE["accent"], 2)
+
+
+def draw_status_panel(
+    canvas: Canvas, items: list[str], color: Color, hints: list[str]
+) -> tuple[float, float, float, float]:
+    """The bottom-left status box: ``items`` joined by dots and wrapped, then the hints.
+
+    At most 55 % of the window wide (the right of the bottom edge is left to messages);
+    sizes are designed for 1280x720 and scaled. Returns the box.
+    """
+    width, height = canvas.size
+    s = ui_scale(canvas.size)
+    pad = 12 * s
+    line_px, hint_px = font_px(19, s), font_px(15, s)
+    inner = width * 0.55 - 2 * pad
+    lines = [(line, line_px, color) for line in wrap(canvas, "  ·  ".join(items), inner, line_px)]
+    for hint in hints:
+        lines += [
+            (line, hint_px, PALETTE["text_dim"]) for line in wrap(canvas, hint, inner, hint_px)
+        ]
+    heights = [canvas.text_size(text, px)[1] + 3 * s for text, px, _ in lines]
+    box_w = max(canvas.text_size(text, px)[0] for text, px, _ in lines) + 2 * pad
+    box_h = sum(heights) + 2 * pad
+    box = (10 * s, height - box_h - 10 * s, box_w, box_h)
+    canvas.panel(box, PALETTE["panel"], 200)
+    y = box[1] + pad
+    for (text, px, text_color), h in zip(lines, heights, strict=True):
+        canvas.text((box[0] + pad, y), text, text_color, px)
+        y += h
+    return box
 
 
 def _rung_label(climbing: LadderClimb, limb: int) -> str:

@@ -1,0 +1,60 @@
+"""Screen layout helpers shared by the HUD and the scene panels: UI scale and text wrapping.
+
+Everything on screen is sized for a 1280x720 window and scaled by :func:`ui_scale`, so a
+960x540 window (the smallest the command line allows) and a 1920x1080 one show the same
+layout; text that still does not fit its box is wrapped with :func:`wrap`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # game.canvas's WorldPen uses this module at run time
+    from game.canvas import Canvas
+
+DESIGN_SIZE = (1280, 720)
+MIN_SCALE, MAX_SCALE = 0.75, 2.0
+MIN_FONT_PX = 11  # below this pygame's default font is no longer legible
+
+Rect = tuple[float, float, float, float]
+
+
+def ui_scale(size: tuple[int, int]) -> float:
+    """How much larger than at 1280x720 the HUD is drawn in a window of ``size`` pixels."""
+    fit = min(size[0] / DESIGN_SIZE[0], size[1] / DESIGN_SIZE[1])
+    return min(max(fit, MIN_SCALE), MAX_SCALE)
+
+
+def font_px(size: float, scale: float) -> int:
+    """A font size designed for 1280x720, scaled (never below :data:`MIN_FONT_PX`)."""
+    return max(round(size * scale), MIN_FONT_PX)
+
+
+def wrap(canvas: Canvas, text: str, width: float, size: int, bold: bool = False) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width`` pixels at font ``size``.
+
+    A single word wider than ``width`` is cut to fit, so every line fits.
+    """
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}".strip()
+        if current and canvas.text_size(trial, size, bold)[0] > width:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+        while len(current) > 1 and canvas.text_size(current, size, bold)[0] > width:
+            cut = len(current) - 1
+            while cut > 1 and canvas.text_size(current[:cut], size, bold)[0] > width:
+                cut -= 1
+            lines.append(current[:cut])
+            current = current[cut:]
+    if current:
+        lines.append(current)
+    return lines
+
+
+def intersects(a: Rect, b: Rect) -> bool:
+    """Two (left, top, width, height) rectangles share interior area."""
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]

@@ -1,0 +1,227 @@
+"""The HUD layout at every supported window size: no two texts overlap, no text sits on a
+widget, every text lies inside its panel and the window, and HUD panels do not overlap.
+
+Each scene is drawn headless through a canvas that records every text box, panel and widget
+(the real pygame canvas underneath measures the text). Labels pinned to world points (drawn
+by ``WorldPen.text`` or on the 3-D pen's top layer) move with the world, so they are held to
+one rule only: on the first frame none is hidden under a HUD panel.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygame
+import pytest
+
+from game import hud, scenes
+from game.app import App, build_scene
+from game.canvas import WorldPen
+from game.cli import RunOptions
+from game.layout import Rect, intersects
+from game.pygame_canvas import PygameCanvas
+from game.scene import SceneConfig
+from game.scenes.swivel_view import Pen3D
+from game.widgets import Button, Slider
+
+SIZES = [(960, 540), (1280, 720), (1920, 1080)]
+LONG_MESSAGE = (
+    "F5: terrain.json: key 'points[3][1]': expected a finite number in metres, got 'high'"
+    "  (still using the last good assets)"
+)
+
+
+@dataclass
+class Text:
+    rect: Rect
+    text: str
+    world: bool
+    widget: bool
+
+
+@dataclass
+class Drawn:
+    """What one frame put on screen."""
+
+    texts: list[Text] = field(default_factory=list)
+    panels: list[Rect] = field(default_factory=list)
+    widgets: list[Rect] = field(default_factory=list)
+
+
+class RecordingCanvas:
+    """A :class:`PygameCanvas` that also records text boxes and panels."""
+
+    def __init__(self, inner: PygameCanvas) -> None:
+        self.inner = inner
+        self.drawn = Drawn()
+        self.world = False  # drawing world labels
+        self.widget = False  # drawing a widget's own texts
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.inner.size
+
+    def panel(self, rect: Sequence[float], color: Any, alpha: int) -> None:
+        self.drawn.panels.append(tuple(float(v) for v in rect))  # type: ignore[arg-type]
+        self.inner.panel(rect, color, alpha)
+
+    def text(
+        self,
+        pos: Sequence[float],
+        text: str,
+        color: Any,
+        size: int = 16,
+        anchor: str = "topleft",
+        bold: bool = False,
+    ) -> tuple[int, int]:
+        w, h = self.inner.text_size(text, size, bold)
+        box = pygame.Rect(0, 0, w, h)
+        setattr(box, anchor, (round(pos[0]), round(pos[1])))
+        rect = (float(box.x), float(box.y), float(box.w), float(box.h))
+        self.drawn.texts.append(Text(rect, text, self.world, self.widget))
+        return self.inner.text(pos, text, color, size, anchor, bold)
+
+
+@contextmanager
+def _flag(canvas: Any, name: str) -> Iterator[None]:
+    recording = isinstance(canvas, RecordingCanvas)
+    if recording:
+        setattr(canvas, name, True)
+    try:
+        yield
+    finally:
+        if recording:
+            setattr(canvas, name, False)
+
+
+@pytest.fixture
+def marked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mark world labels and widgets while they draw."""
+    world_text, flush_on_top = WorldPen.text, Pen3D.flush_on_top
+    slider_draw, button_draw = Slider.draw, Button.draw
+
+    def pen_text(self: WorldPen, *args: Any, **kwargs: Any) -> None:
+        with _flag(self.canvas, "world"):
+            world_text(self, *args, **kwargs)
+
+    def top_layer(self: Pen3D) -> None:
+        with _flag(self.canvas, "world"):
+            flush_on_top(self)
+
+    def widget(draw: Any) -> Any:
+        def wrapped(self: Any, canvas: Any, *args: Any) -> None:
+            if isinstance(canvas, RecordingCanvas):
+                x, y, w, h = self.rect
+                reach = 8 * self.scale if isinstance(self, Slider) else 0.0  # the knob
+                canvas.drawn.widgets.append((x - reach, y - reach, w + 2 * reach, h + 2 * reach))
+            with _flag(canvas, "widget"):
+                draw(self, canvas, *args)
+
+        return wrapped
+
+    monkeypatch.setattr(WorldPen, "text", pen_text)
+    monkeypatch.setattr(Pen3D, "flush_on_top", top_layer)
+    monkeypatch.setattr(Slider, "draw", widget(slider_draw))
+    monkeypatch.setattr(Button, "draw", widget(button_draw))
+
+
+def _app(scene: str, size: tuple[int, int]) -> App:
+    pygame.display.init()
+    pygame.font.init()
+    options = RunOptions(scene=scene, headless=True, autopilot=True, size=size, frames=10_000)
+    config = SceneConfig()
+    return App(options, build_scene(scene, config, size), config)
+
+
+def _draw(app: App) -> Drawn:
+    recorder = RecordingCanvas(app.canvas)  # type: ignore[arg-type]
+    app.canvas = recorder  # type: ignore[assignment]
+    app.scene.view.layout(app.screen.get_size())
+    app.run_frame(app.config.dt)
+    return recorder.drawn
+
+
+def _inside(inner: Rect, outer: Rect, slack: float = 1.0) -> bool:
+    return (
+        inner[0] >= outer[0] - slack
+        and inner[1] >= outer[1] - slack
+        and inner[0] + inner[2] <= outer[0] + outer[2] + slack
+        and inner[1] + inner[3] <= outer[1] + outer[3] + slack
+    )
+
+
+def _check_hud(app: App, drawn: Drawn) -> list[str]:
+    """Every broken layout rule, in words (empty when the layout is clean)."""
+    width, height = app.screen.get_size()
+    window = (0.0, 0.0, float(width), float(height))
+    side = getattr(app.scene.view, "panel_rect", None)
+    panels = drawn.panels + ([tuple(map(float, side))] if side is not None else [])
+    texts = [t for t in drawn.texts if not t.world and t.text.strip()]
+    problems = []
+    for t in texts:
+        if not _inside(t.rect, window):
+            problems.append(f"{t.text!r} {t.rect} leaves the {width}x{height} window")
+        for panel in panels:
+            if intersects(t.rect, panel) and not _inside(t.rect, panel):
+                problems.append(f"{t.text!r} {t.rect} runs out of its panel {panel}")
+        if not t.widget:
+            for box in drawn.widgets:
+                if intersects(t.rect, box):
+                    problems.append(f"{t.text!r} {t.rect} lies on a widget {box}")
+    for a, b in itertools.combinations(texts, 2):
+        if intersects(a.rect, b.rect):
+            problems.append(f"{a.text!r} {a.rect} overlaps {b.text!r} {b.rect}")
+    for a, b in itertools.combinations(panels, 2):
+        if intersects(a, b) and not (_inside(a, b) or _inside(b, a)):
+            problems.append(f"panels {a} and {b} overlap")
+    return problems
+
+
+@pytest.mark.usefixtures("marked")
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("scene", scenes.available())
+def test_hud_text_fits_and_nothing_overlaps(scene: str, size: tuple[int, int]) -> None:
+    app = _app(scene, size)
+    first = _draw(app)
+    problems = _check_hud(app, first)
+    hud_panels = first.panels
+    for label in (t for t in first.texts if t.world):
+        for panel in hud_panels:
+            if intersects(label.rect, panel):
+                problems.append(f"world label {label.text!r} {label.rect} is under panel {panel}")
+    for _ in range(40):
+        app.run_frame(app.config.dt)
+    app.show_profiler, app.message, app.message_frames = True, LONG_MESSAGE, -1
+    problems += _check_hud(app, _draw(app))
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.usefixtures("marked")
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("scene", scenes.available())
+def test_help_fits_its_panel(scene: str, size: tuple[int, int]) -> None:
+    pygame.display.init()
+    pygame.font.init()
+    recorder = RecordingCanvas(PygameCanvas(pygame.Surface(size)))
+    spec = scenes.load(scene)
+    hud.draw_help(recorder, spec.title, spec.controls)  # type: ignore[arg-type]
+    drawn = recorder.drawn
+    assert len(drawn.panels) == 1
+    panel = drawn.panels[0]
+    assert _inside(panel, (0.0, 0.0, float(size[0]), float(size[1])))
+    problems = [
+        f"{t.text!r} {t.rect} leaves {panel}" for t in drawn.texts if not _inside(t.rect, panel)
+    ]
+    problems += [
+        f"{a.text!r} overlaps {b.text!r}"
+        for a, b in itertools.combinations(drawn.texts, 2)
+        if intersects(a.rect, b.rect)
+    ]
+    assert not problems, "\n".join(problems)

@@ -1,0 +1,99 @@
+"""The window loop as a player meets it: fps, Esc and help, replays to their end, idling."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.app import IDLE_FPS, App, build_scene
+from game.cli import RunOptions
+from game.input_state import InputState
+from game.scene import SceneConfig
+
+
+@pytest.fixture
+def display() -> Iterator[None]:
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.display.quit()
+
+
+def _app(**changes: object) -> App:
+    base: dict[str, object] = dict(scene="lab", headless=True, autopilot=True, size=(960, 540))
+    base.update(changes)
+    options = RunOptions(**base)  # type: ignore[arg-type]
+    config = SceneConfig()
+    return App(options, build_scene(options.scene, config, options.size), config)
+
+
+def _press(key: int) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+
+
+def test_fps_counts_delivered_frames_not_work_time(display: None) -> None:
+    app = _app()
+    # frames flipped every 1/90 s: fps is 90 whatever each frame's own work time was
+    for k in range(200):
+        app._count_flip(k / 90.0)
+    assert app.fps == pytest.approx(90.0, rel=1e-6)
+    # a limiter holding the rate to 30: after a second (four halflives) fps is within 5 %
+    for k in range(1, 31):
+        app._count_flip(199 / 90.0 + k / 30.0)
+    assert app.fps == pytest.approx(30.0, rel=0.05)
+
+
+def test_esc_closes_the_help_first_then_quits(display: None) -> None:
+    app = _app()
+    app.show_help = True
+    _press(pygame.K_ESCAPE)
+    app.run_frame(1 / 60)
+    assert app.running and not app.show_help
+    _press(pygame.K_ESCAPE)
+    app.run_frame(1 / 60)
+    assert not app.running
+
+
+def test_a_windowed_replay_waits_for_esc_at_its_end(display: None, tmp_path: Path) -> None:
+    app = _app(headless=False, autopilot=False, replay=tmp_path / "run.rec")
+    app.replay = [InputState() for _ in range(3)]
+    app.replay_steps = 3
+    for _ in range(10):
+        app.run_frame(1 / 60)
+    assert app.running and app.paused and app.steps == 3
+    assert "replay finished" in app.message and "Esc" in app.message
+    _press(pygame.K_ESCAPE)
+    app.run_frame(1 / 60)
+    assert not app.running
+
+
+def test_a_paused_window_sleeps_between_rare_redraws(
+    display: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = _app(headless=False, autopilot=False)
+    waits: list[int] = []
+    monkeypatch.setattr(
+        pygame.event, "wait", lambda timeout: waits.append(timeout) or pygame.event.Event(0)
+    )
+    app.paused = True
+    app._wait_for_next_frame(pygame.time.Clock())
+    assert waits == [round(1000 / IDLE_FPS)]
+    app.paused = False
+    app._wait_for_next_frame(pygame.time.Clock())
+    assert waits == [round(1000 / IDLE_FPS)]  # playing: the frame cap, no idle sleep
+
+
+def test_a_headless_replay_plays_the_whole_recording(run_main, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    recording, stats = tmp_path / "run.rec", tmp_path / "stats.json"
+    args = ["--scene", "lab", "--headless", "--autopilot", "--frames", "700"]
+    assert run_main([*args, "--record", str(recording)]).returncode == 0
+    result = run_main(["--headless", "--replay", str(recording), "--stats", str(stats)])
+    assert result.returncode == 0, result.stderr
+    assert json.loads(stats.read_text())["steps"] == 700
+    assert "cut short" not in result.stdout
+    result = run_main(["--headless", "--replay", str(recording), "--frames", "100"])
+    assert "replay cut short by --frames 100: played 100 of 700 steps" in result.stdout
