@@ -21,6 +21,7 @@ from game.cli import MIN_WINDOW_SIZE, RunOptions
 from game.clock import FixedStepClock
 from game.input_state import InputState, RawInput
 from game.layout import Rect
+from game.profile_trace import ProfileTraceWriter, TracingPhaseTimer
 from game.profiler_panel import draw_profiler
 from game.profiling import PhaseTimer, format_summary
 from game.recording import Recorder, SceneStart, read_recording
@@ -81,7 +82,10 @@ class App:
         self.canvas = PygameCanvas(self.screen)
         self.mapper = InputMapper()
         self.clock = FixedStepClock(config.dt, MAX_FRAME_TIME, MAX_STEPS_PER_FRAME)
-        self.timer = PhaseTimer()
+        self.timer = TracingPhaseTimer() if options.profile_trace else PhaseTimer()
+        self.profile_trace = (
+            ProfileTraceWriter(options.profile_trace) if options.profile_trace else None
+        )
         self.frames = 0
         self.steps = 0
         self.paused = False
@@ -299,7 +303,10 @@ class App:
             self._render(self.clock.alpha, self.fps)
             self._count_flip(time.perf_counter())
         self.frames += 1
-        self.timer.end_frame(time.perf_counter() - frame_start)
+        seconds = time.perf_counter() - frame_start
+        self.timer.end_frame(seconds)
+        if self.profile_trace and isinstance(self.timer, TracingPhaseTimer):
+            self.profile_trace.frame(frame_start, seconds, self.timer)
         if self.options.frames is not None and self.frames >= self.options.frames:
             self.running = False
 
@@ -378,6 +385,9 @@ class App:
         if self.recorder:
             self.recorder.close()
             self.recorder = None
+        if self.profile_trace:
+            self.profile_trace.close()
+            self.profile_trace = None
 
 
 @dataclass
