@@ -25,6 +25,7 @@ from game.scenes.character_assets import (
     CharacterAssets,
     load_character_assets,
 )
+from game.scenes.edit_tour import EditTour
 from game.scenes.ground_edit import GroundEditing
 from game.scenes.walk_view import WalkView
 from game.trace import limb_record, point
@@ -585,10 +586,12 @@ class PropTour:
         return InputState(climb=-1.0 if self.climbed else 1.0)
 
 
-def walk_autopilot(sim: WalkSim, config: SceneConfig) -> WalkAutopilot | PropTour:
+def walk_autopilot(sim: WalkSim, config: SceneConfig) -> WalkAutopilot | PropTour | EditTour:
     """The scene's autopilot: the walking course, or the prop tour when asked for."""
     if config.extra.get("tour") == "props":
         return PropTour(sim, config)
+    if config.extra.get("tour") == "edit":
+        return EditTour(sim, config)
     return WalkAutopilot(sim, config)
 
 

@@ -277,3 +277,40 @@ def test_the_trace_gets_the_terrain_on_the_step_it_changed(run_main, tmp_path: P
     edited = Terrain(np.array(lines[9]["terrain"]))
     course = load_terrain(ASSETS / "terrain.json")
     assert edited.height_at(5.5) == pytest.approx(course.height_at(5.5) + 0.1, abs=1e-6)
+
+
+def test_the_scripted_edit_tour_keeps_the_feet_on_the_edited_ground() -> None:
+    from game.profiling import PhaseTimer
+    from game.scene import SceneConfig
+    from game.scenes.edit_tour import RAISE_M, STAIRS, EditTour
+    from game.scenes.walk import WalkSim, walk_autopilot
+
+    config = SceneConfig(extra={"tour": "edit"})
+    sim = WalkSim(config)
+    pilot = walk_autopilot(sim, config)
+    assert isinstance(pilot, EditTour)
+    timer = PhaseTimer()
+    raised_feet_checked = False
+    for _ in range(3000):
+        sim.step(pilot.next_input(sim), 1.0 / 60.0, timer)
+        if pilot.stage == 10 and pilot.wait == PAUSE_CHECK and not raised_feet_checked:
+            feet = sim.crowd.feet
+            assert feet.planted[0].all()
+            ground = sim.terrain.height_at(feet.lock[0, :, 0]) + sim.rig.legs.ankle_height
+            np.testing.assert_allclose(feet.lock[0, :, 1], ground, atol=1e-9)
+            assert (ground > pilot.base + sim.rig.legs.ankle_height + 0.2 * RAISE_M).all()
+            raised_feet_checked = True
+        if pilot.done:
+            break
+    assert pilot.done and raised_feet_checked
+    course = load_terrain(ASSETS / "terrain.json")
+    first_tread = STAIRS["x"] + 0.5 * STAIRS["tread"]
+    rise = sim.terrain.height_at(first_tread) - course.height_at(first_tread)
+    assert rise == pytest.approx(STAIRS["rise"])  # the staircase stands
+    feet = sim.stats_sections()["feet"]
+    assert feet["max_planted_slide_m"] <= 0.0005
+    assert feet["max_ground_error_m"] <= 0.001
+    assert feet["knee_flips"] == 0
+
+
+PAUSE_CHECK = 60  # steps after the raise: both feet have re-planted
