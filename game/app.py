@@ -6,8 +6,10 @@ import pygame.
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import signal
 import sys
 import time
 import warnings
@@ -21,10 +23,11 @@ from game.cli import MIN_WINDOW_SIZE, RunOptions
 from game.clock import FixedStepClock
 from game.input_state import InputState, RawInput
 from game.layout import Rect
+from game.outputs import EXIT_OUTPUT, EXIT_SIGNAL_BASE, OutputError, stop_on_signals, write_output
 from game.profile_trace import ProfileTraceWriter, TracingPhaseTimer
 from game.profiler_panel import draw_profiler
 from game.profiling import PhaseTimer, format_summary
-from game.recording import Recorder, SceneStart, read_recording
+from game.recording import Recorder, SceneStart, assets_mismatch, read_recording
 from game.scene import ASSETS_DIR, Autopilot, EditableGround, SceneConfig, SceneSpec, SceneView
 from game.trace import TraceWriter
 
@@ -104,11 +107,23 @@ class App:
         self.message_color = "bad"
         self.message_frames = -1  # frames left to show the message; -1 keeps it up
         self.pending: InputState | None = None
-        self.trace = TraceWriter(options.trace) if options.trace else None
-        self.recorder = Recorder(options.record) if options.record else None
+        self.trace: TraceWriter | None = None
+        self.recorder: Recorder | None = None
+        self._open_outputs()
         self.replay: list[SceneStart | InputState] = []
         self.screenshots_taken = 0
         self._start_scene_outputs()
+
+    def _open_outputs(self) -> None:
+        """Open the trace and the recording; if one cannot be opened, none stays open."""
+        try:
+            if self.options.trace:
+                self.trace = TraceWriter(self.options.trace)
+            if self.options.record:
+                self.recorder = Recorder(self.options.record, self.config.assets_dir)
+        except OutputError:
+            self.close()
+            raise
 
     # -- scene lifecycle -------------------------------------------------------------------
     def _start_scene_outputs(self) -> None:
@@ -168,9 +183,7 @@ class App:
             elif key == "period":
                 self.paused, self.single_step = True, True
             elif key == "f12":
-                saved = self.save_screenshot(None).resolve()
-                self.message, self.message_color = f"saved {saved}", "ok"
-                self.message_frames = 120
+                self._f12_screenshot()
             elif key == "f5":
                 self.reload_assets()
             elif key.isdigit() and 1 <= int(key) <= len(names) and not self.replay:
@@ -355,15 +368,28 @@ class App:
                 self._wait_for_next_frame(wall)
 
     # -- outputs ---------------------------------------------------------------------------
-    def save_screenshot(self, path: Path | None) -> Path:
-        """Save the current frame as PNG (F12 picks a numbered name in ``screenshots/``)."""
+    def save_screenshot(self, path: Path | None, output: str = "--screenshot") -> Path:
+        """Save the current frame as PNG (F12 picks a numbered name in ``screenshots/``).
+
+        Raises :class:`OutputError` naming ``output`` when it cannot be written.
+        """
         if path is None:
             self.screenshots_taken += 1
             stamp = time.strftime("%Y%m%d-%H%M%S")
             path = Path("screenshots") / f"shot-{stamp}-{self.screenshots_taken}.png"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.pygame.image.save(self.screen, str(path))
+        png = io.BytesIO()
+        self.pygame.image.save(self.screen, png, "png")
+        write_output(output, path, png.getvalue())
         return path
+
+    def _f12_screenshot(self) -> None:
+        try:
+            saved = self.save_screenshot(None, "F12 screenshot").resolve()
+            self.message = f"saved {saved}"
+            self.message_color = "ok"
+        except OutputError as exc:
+            self.message, self.message_color = str(exc), "bad"
+        self.message_frames = 120
 
     def stats(self) -> dict[str, Any]:
         """The stats file's object."""
@@ -377,17 +403,26 @@ class App:
             **sim.stats_sections(),
         }
 
-    def close(self) -> None:
-        """Finish every output file (also on Ctrl-C or an exception)."""
-        if self.trace:
-            self.trace.close()
-            self.trace = None
-        if self.recorder:
-            self.recorder.close()
-            self.recorder = None
-        if self.profile_trace:
-            self.profile_trace.close()
-            self.profile_trace = None
+    def close(self) -> list[OutputError]:
+        """Finish every output file (also on Ctrl-C or an exception); a failing output never
+        keeps another from being finished. Returns the outputs that failed."""
+        errors: list[OutputError] = []
+        outputs = (
+            ("--trace", self.trace),
+            ("--record", self.recorder),
+            ("--profile-trace", self.profile_trace),
+        )
+        for flag, output in outputs:
+            if output is None:
+                continue
+            try:
+                output.close()
+            except OutputError as exc:
+                errors.append(exc)
+            except OSError as exc:
+                errors.append(OutputError.from_os(flag, output.path, exc))
+        self.trace = self.recorder = self.profile_trace = None
+        return errors
 
 
 @dataclass
@@ -413,6 +448,16 @@ def play(options: RunOptions, quiet: bool = False) -> Session:
             return Session(2)
         head = replay.pop(0)
         assert isinstance(head, SceneStart)  # read_recording guarantees a leading header
+        mismatch = assets_mismatch(options.replay, head, options.assets or ASSETS_DIR)
+        if mismatch:
+            print(f"error: --replay: {mismatch}", file=sys.stderr)
+            return Session(2)
+        if head.assets is None:
+            print(
+                f"warning: --replay: {options.replay} does not record its assets (format 1); "
+                "with other asset files than when recorded the replay diverges",
+                file=sys.stderr,
+            )
         options = replace(options, scene=head.scene, seed=head.seed, hz=head.hz)
     config = SceneConfig(
         dt=1.0 / options.hz,
@@ -430,21 +475,16 @@ def play(options: RunOptions, quiet: bool = False) -> Session:
 
     pygame.display.init()
     pygame.font.init()
-    app = App(options, first, config)
+    try:
+        app = App(options, first, config)
+    except OutputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        pygame.quit()
+        return Session(EXIT_OUTPUT)
     app.replay = replay
     app.replay_steps = sum(isinstance(item, InputState) for item in replay)
     app.show_profiler = options.show_profiler
-    interrupted = False
-    try:
-        app.run()
-    except KeyboardInterrupt:
-        interrupted = True  # Ctrl-C: finish every output file below, then exit 130
-    finally:
-        app.close()
-    if options.screenshot:
-        path = app.save_screenshot(options.screenshot)
-        if not quiet:
-            print(f"Screenshot written to {path}")
+    stop_signal, errors = _run_to_the_end(app)
     if app.replay:
         left = sum(isinstance(item, InputState) for item in app.replay)
         print(
@@ -452,8 +492,7 @@ def play(options: RunOptions, quiet: bool = False) -> Session:
             f"{app.replay_steps - left} of {app.replay_steps} steps"
         )
     stats = app.stats()
-    if options.stats:
-        options.stats.write_text(json.dumps(stats, indent=2) + "\n", encoding="utf-8")
+    errors += _write_final_outputs(app, options, stats, quiet)
     if (options.headless or options.announce_summary) and not quiet:
         print(
             f"{app.frames} frames, {app.steps} steps of {app.scene.spec.name!r}; "
@@ -461,10 +500,61 @@ def play(options: RunOptions, quiet: bool = False) -> Session:
         )
         print(format_summary(stats["timing_ms"]))
     pygame.quit()
-    if interrupted:
-        print("interrupted: outputs were written", file=sys.stderr)
-        return Session(130, stats)
+    for error in errors:
+        print(f"error: {error}", file=sys.stderr)
+    if errors:
+        return Session(EXIT_OUTPUT, stats)
+    if stop_signal:
+        name = signal.Signals(stop_signal).name
+        print(f"interrupted ({name}): outputs were written", file=sys.stderr)
+        return Session(EXIT_SIGNAL_BASE + stop_signal, stats)
     return Session(0, stats)
+
+
+def _run_to_the_end(app: App) -> tuple[int, list[OutputError]]:
+    """Play until the run ends, Ctrl-C, SIGTERM / SIGHUP or a failing output; every output
+    is finished whatever happened. Returns the stopping signal (0 for none) and the
+    outputs that failed."""
+    stop_signal = 0
+    errors: list[OutputError] = []
+
+    def stop(signum: int) -> None:
+        nonlocal stop_signal
+        stop_signal = stop_signal or signum
+        app.running = False  # the frame under way finishes, then the loop ends
+
+    try:
+        with stop_on_signals(stop):
+            app.run()
+    except KeyboardInterrupt:
+        stop_signal = signal.SIGINT
+    except OutputError as exc:
+        errors.append(exc)  # an output failed mid-run: stop, finish the others
+    finally:
+        errors += app.close()
+    return stop_signal, errors
+
+
+def _write_final_outputs(
+    app: App, options: RunOptions, stats: dict[str, Any], quiet: bool
+) -> list[OutputError]:
+    """The screenshot and the stats file, each tried whatever the other does."""
+    errors: list[OutputError] = []
+    if options.screenshot:
+        try:
+            path = app.save_screenshot(options.screenshot)
+        except OutputError as exc:
+            errors.append(exc)
+        else:
+            if not quiet:
+                print(f"Screenshot written to {path}")
+    if options.stats:
+        text = json.dumps(stats, indent=2) + "\n"
+        try:
+            write_output("--stats", options.stats, text.encode("utf-8"))
+        except OutputError as exc:
+            errors.append(exc)
+    return errors
 
 
 def run(options: RunOptions) -> int:

@@ -4,6 +4,7 @@ with a chart drawn by pygame) and ``--profile`` (cProfile's top functions)."""
 from __future__ import annotations
 
 import cProfile
+import io
 import json
 import pstats
 import sys
@@ -15,23 +16,32 @@ import numpy as np
 
 from game.app import play
 from game.cli import RunOptions
+from game.outputs import EXIT_OUTPUT, OutputError, write_output
 
 BENCH_PHASES = ("input", "sim", "ik", "render", "overlay", "frame")
 BENCH_DIR = Path("bench")
 
 
 def run_bench(options: RunOptions) -> int:
-    """Dispatch on the profiling flags; returns the exit code."""
-    if options.profile:
-        return _profile(options)
-    if options.bench_sweep:
-        return _sweep(options)
-    return _bench(options)
+    """Dispatch on the profiling flags; returns the exit code (:data:`EXIT_OUTPUT` with a
+    one-line message when a result file cannot be written)."""
+    try:
+        if options.profile:
+            return _profile(options)
+        if options.bench_sweep:
+            return _sweep(options)
+        return _bench(options)
+    except OutputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_OUTPUT
 
 
 def _bench(options: RunOptions) -> int:
     stats_path = options.stats or BENCH_DIR / f"{options.scene}-stats.json"
-    stats_path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        stats_path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # before the run, not after it
+        raise OutputError.from_os("--bench stats", stats_path, exc) from None
     session = play(replace(options, stats=stats_path), quiet=True)
     if session.stats is None:
         return session.code
@@ -78,13 +88,11 @@ def _sweep(options: RunOptions) -> int:
         print(f"{r['characters']:>6}" + "".join(f"{r[p]:>10.3f}" for p in BENCH_PHASES))
     print(f"{'µs/chr':>6}" + "".join(f"{slopes[p]:>10.2f}" for p in BENCH_PHASES))
     chart = options.screenshot or BENCH_DIR / "sweep.png"
-    chart.parent.mkdir(parents=True, exist_ok=True)
     _draw_chart(rows, chart)
     print(f"chart written to {chart}")
     result = {"frames": frames, "rows": rows, "us_per_character": slopes}
     out = options.stats or BENCH_DIR / "sweep.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    write_output("--bench-sweep", out, (json.dumps(result, indent=2) + "\n").encode("utf-8"))
     print(f"sweep written to {out}")
     return 0
 
@@ -142,7 +150,9 @@ def _draw_chart(rows: list[dict[str, Any]], path: Path) -> None:
     canvas.text(
         (left + width / 2, top + height + 34), "characters", PALETTE["text_dim"], 18, "midtop"
     )
-    pygame.image.save(surface, str(path))
+    png = io.BytesIO()
+    pygame.image.save(surface, png, "png")
+    write_output("--bench-sweep chart", path, png.getvalue())
 
 
 def _profile(options: RunOptions) -> int:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from game import scenes
+from game.outputs import EXIT_OUTPUT, atomic_problem
 
 HEADLESS_DEFAULT_FRAMES = 600
 # The smallest window every scene is laid out for (panels, help, profiler all fit); --size
@@ -115,14 +116,22 @@ def _sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
-def check_writable(path: Path) -> str | None:
+def check_writable(path: Path, atomic: bool = False) -> str | None:
     """Why ``path`` cannot be written as an output file, or None if it can.
 
-    Creates missing parent folders; probes with a temporary file so nothing existing is
-    touched.
+    An existing file (or device: ``--trace /dev/null`` is fine) must be writable; an
+    ``atomic`` output (replaced by a rename) must be a regular file or a new path, even
+    behind a symlink. For a new path, creates missing parent folders and probes with a
+    temporary file so nothing existing is touched.
     """
     if path.is_dir():
         return f"{path} is a directory, expected a file path"
+    if atomic:
+        problem = atomic_problem(path)
+        if problem:
+            return problem
+    if path.exists():
+        return None if os.access(path, os.W_OK) else f"cannot write to {path} (Permission denied)"
     parent = path.parent if str(path.parent) else Path(".")
     try:
         parent.mkdir(parents=True, exist_ok=True)
@@ -148,10 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--screenshot", type=Path, help="save a PNG of the last frame")
     parser.add_argument("--stats", type=Path, help="write the run's stats JSON here")
     parser.add_argument("--trace", type=Path, help="write a JSON Lines trace of every fixed step")
-    parser.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
-    parser.add_argument(
-        "--hz", type=_hz, default=60, help="simulation steps per second (default 60)"
-    )
+    parser.add_argument("--seed", type=_seed, help="random seed (default 0)")
+    parser.add_argument("--hz", type=_hz, help="simulation steps per second (default 60)")
     parser.add_argument("--record", type=Path, help="record every step's input to this file")
     parser.add_argument("--replay", type=Path, help="replay a recorded input file")
     parser.add_argument(
@@ -215,6 +222,16 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
         parser.error(f"--assets: expected a folder of asset files, {args.assets} is not one")
     if args.replay is not None and not args.replay.is_file():
         parser.error(f"--replay: no such file {args.replay}")
+    if args.replay is not None:
+        given = [
+            f
+            for f, v in (("--scene", args.scene), ("--seed", args.seed), ("--hz", args.hz))
+            if v is not None
+        ]
+        if given:
+            parser.error(
+                f"--replay plays the scene, seed and hz it recorded; drop {', '.join(given)}"
+            )
     headless, autopilot, frames, screenshot = (
         args.headless,
         args.autopilot,
@@ -242,7 +259,11 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
         ("--profile-trace", args.profile_trace),
     ):
         if path is not None:
-            problem = check_writable(path)
+            problem = check_writable(path, atomic=flag == "--record")
+            if problem and flag == "--screenshot" and args.screenshot is None:
+                # the no-display fallback's own output: not a flag the user gave
+                print(f"error: no-display screenshot: {problem}", file=sys.stderr)
+                sys.exit(EXIT_OUTPUT)
             if problem:
                 parser.error(f"{flag}: {problem}")
     return RunOptions(
@@ -253,8 +274,8 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
         screenshot=screenshot,
         stats=args.stats,
         trace=args.trace,
-        seed=args.seed,
-        hz=args.hz,
+        seed=0 if args.seed is None else args.seed,
+        hz=60 if args.hz is None else args.hz,
         record=args.record,
         replay=args.replay,
         characters=args.characters,

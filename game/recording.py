@@ -1,88 +1,236 @@
 """Record every fixed step's input to a file, and read it back for a bit-exact replay.
 
-The file is JSON Lines: a header line ``{"record": 1, "scene": str, "seed": int, "hz": int}``
-whenever a scene starts, then one :meth:`InputState.to_json` line per fixed step. It is
-written to a temporary file beside the target and renamed into place on close, so a
-recording is either complete or absent, never half-written.
+The file is JSON Lines: a header line ``{"record": 2, "scene": str, "seed": int, "hz": int,
+"assets": str}`` whenever a scene starts (``assets`` is :func:`game.assets.assets_digest` of
+the assets folder, so a replay can tell it reads other files), then one
+:meth:`InputState.to_json` line per fixed step. It is written to a temporary file beside the
+target and renamed into place on close (:class:`game.outputs.AtomicFile`), so a recording is
+either complete or absent, never half-written.
+
+A recording is input like an asset: :func:`read_recording` checks every line and raises
+:class:`ValueError` naming the file, the line and what was expected.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import Any
 
+from game.assets import AssetError, assets_digest, read_bytes
 from game.input_state import InputState
+from game.outputs import AtomicFile
+from game.scene import ASSETS_DIR
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)  # version 1 has no assets digest
+MAX_RECORDING_BYTES = 256 << 20  # ~2 million steps, 9 hours at 60 Hz
+MAX_LINE_CHARS = 64 << 10
+HZ_RANGE = (10, 1000)  # as the command line's --hz
+MAX_SEED = 2**63 - 1
+MAX_ACTIONS = 64
+MAX_VALUES = 64
+MAX_NAME_CHARS = 64
+MAX_LIST_ITEMS = 8
+STEP_KEYS = frozenset(f.name for f in dataclasses.fields(InputState))
 
 
 class Recorder:
     """Writes a recording atomically (temporary file, then rename on :meth:`close`)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, assets_dir: str | Path = ASSETS_DIR) -> None:
         self.path = Path(path)
-        fd, tmp = tempfile.mkstemp(
-            dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp"
-        )
-        self._tmp = Path(tmp)
-        self._file: IO[str] | None = os.fdopen(fd, "w", encoding="utf-8")
+        self.assets = assets_digest(assets_dir)  # the run's asset files, for the replay to check
+        self._file = AtomicFile("--record", self.path)
 
     def scene(self, name: str, seed: int, hz: int) -> None:
         """Mark the start of a scene."""
-        self._write({"record": FORMAT_VERSION, "scene": name, "seed": seed, "hz": hz})
+        header = {"record": FORMAT_VERSION, "scene": name, "seed": seed, "hz": hz}
+        self._write({**header, "assets": self.assets})
 
     def step(self, inp: InputState) -> None:
         """Append one fixed step's input."""
         self._write(inp.to_json())
 
     def _write(self, obj: dict[str, object]) -> None:
-        assert self._file is not None, "recorder already closed"
+        assert not self._file.closed, "recorder already closed"
         self._file.write(json.dumps(obj, separators=(",", ":")) + "\n")
 
     def close(self) -> None:
         """Finish the file and move it into place (idempotent)."""
-        if self._file is None:
-            return
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self._file.close()
-        self._file = None
-        os.replace(self._tmp, self.path)
+        self._file.commit()
+
+    def abandon(self) -> None:
+        """Delete the unfinished file (nothing is moved into place)."""
+        self._file.abort()
 
 
 @dataclass(frozen=True, slots=True)
 class SceneStart:
-    """A header line of a recording."""
+    """A header line of a recording (``assets`` is None in a version-1 file)."""
 
     scene: str
     seed: int
     hz: int
+    assets: str | None = None
+
+
+class _BadLine(Exception):
+    """What a line should have held (the reader adds the file and the line number)."""
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return "an object"
+    return "null" if value is None else repr(value)
+
+
+def _whole(data: dict[str, Any], key: str, low: int, high: int) -> int:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _BadLine(
+            f'"{key}": expected a whole number from {low} to {high}, found {_describe(value)}'
+        )
+    return value
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _header(data: dict[str, Any], scenes: list[str], first: SceneStart | None) -> SceneStart:
+    version = data.get("record")
+    if version not in READABLE_VERSIONS or isinstance(version, bool):
+        raise _BadLine(
+            f'"record": expected format {FORMAT_VERSION} (or 1), found {_describe(version)}'
+        )
+    scene = data.get("scene")
+    if scene not in scenes:
+        raise _BadLine(f'"scene": expected one of {", ".join(scenes)}, found {_describe(scene)}')
+    seed = _whole(data, "seed", 0, MAX_SEED)
+    hz = _whole(data, "hz", *HZ_RANGE)
+    assets = data.get("assets")
+    if version >= 2 and not (isinstance(assets, str) and len(assets) == 64):
+        raise _BadLine(f'"assets": expected a 64-digit SHA-256, found {_describe(assets)}')
+    start = SceneStart(scene, seed, hz, assets if version >= 2 else None)
+    if first is not None and (start.seed, start.hz, start.assets) != (
+        first.seed,
+        first.hz,
+        first.assets,
+    ):
+        raise _BadLine("expected the first header's seed, hz and assets (one run, one setting)")
+    return start
+
+
+def _step(data: dict[str, Any]) -> InputState:
+    unknown = sorted(set(data) - STEP_KEYS)
+    if unknown:
+        raise _BadLine(f"unknown key {unknown[0]!r}; expected {', '.join(sorted(STEP_KEYS))}")
+    pointer = data.get("pointer")
+    if pointer is not None and not (
+        isinstance(pointer, list) and len(pointer) in (2, 3) and all(map(_number, pointer))
+    ):
+        raise _BadLine(f'"pointer": expected null or 2 or 3 numbers, found {_describe(pointer)}')
+    for key in ("pointer_down", "run"):
+        if not isinstance(data.get(key, False), bool):
+            raise _BadLine(f'"{key}": expected true or false, found {_describe(data[key])}')
+    for key in ("move", "climb"):
+        value = data.get(key, 0.0)
+        if not (_number(value) and -1.0 <= value <= 1.0):
+            raise _BadLine(f'"{key}": expected a number in [-1, 1], found {_describe(value)}')
+    actions = data.get("actions", [])
+    if not (
+        isinstance(actions, list)
+        and len(actions) <= MAX_ACTIONS
+        and all(isinstance(a, str) and len(a) <= MAX_NAME_CHARS for a in actions)
+    ):
+        raise _BadLine(f'"actions": expected a list of at most {MAX_ACTIONS} names')
+    values = data.get("values", {})
+    if not (isinstance(values, dict) and len(values) <= MAX_VALUES):
+        raise _BadLine(f'"values": expected an object of at most {MAX_VALUES} settings')
+    for name, value in values.items():
+        plain = value is None or isinstance(value, bool | str | int | float)
+        short_list = isinstance(value, list) and len(value) <= MAX_LIST_ITEMS
+        if not (
+            len(name) <= MAX_NAME_CHARS and (plain or (short_list and all(map(_number, value))))
+        ):
+            raise _BadLine(
+                f'"values.{name[:MAX_NAME_CHARS]}": expected a number, name, or list of at most '
+                f"{MAX_LIST_ITEMS} numbers, found {_describe(value)}"
+            )
+    return InputState.from_json(data)
+
+
+def _checked_text(path: Path) -> str:
+    try:
+        data = read_bytes(path, MAX_RECORDING_BYTES)
+    except AssetError as exc:
+        raise ValueError(str(exc)) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ValueError(
+            f"{path}: line {line}: expected UTF-8 text, found byte 0x{data[exc.start]:02x} "
+            "(not a recording: binary?)"
+        ) from None
 
 
 def read_recording(path: str | Path) -> list[SceneStart | InputState]:
-    """Every header and step of a recording, in order.
+    """Every header and step of a recording, in order, each line validated.
 
     Raises
     ------
     ValueError
-        Naming the file and line when the recording is malformed.
+        Naming the file, the line and what was expected, when the recording is malformed.
     """
+    from game import scenes  # the registry imports every scene's module; only a replay needs it
+
     path = Path(path)
+    names = scenes.available()
     items: list[SceneStart | InputState] = []
-    with path.open(encoding="utf-8") as f:
-        for number, line in enumerate(f, start=1):
+    first: SceneStart | None = None
+    for number, line in enumerate(_checked_text(path).splitlines(), start=1):
+        try:
+            if len(line) > MAX_LINE_CHARS:
+                raise _BadLine(f"expected a line of at most {MAX_LINE_CHARS:,} characters")
             try:
                 data = json.loads(line)
-                if "record" in data:
-                    items.append(SceneStart(str(data["scene"]), int(data["seed"]), int(data["hz"])))
-                else:
-                    items.append(InputState.from_json(data))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise ValueError(f"{path}: line {number}: not a recording line ({exc})") from None
-    if not items or not isinstance(items[0], SceneStart):
-        raise ValueError(f"{path}: line 1: expected a recording header with scene, seed and hz")
+            except (ValueError, RecursionError) as exc:
+                raise _BadLine(f"expected a JSON object ({str(exc)[:80]})") from None
+            if not isinstance(data, dict):
+                raise _BadLine(f"expected a JSON object, found {_describe(data)}")
+            if number == 1 and "record" not in data:
+                raise _BadLine("expected a recording header with record, scene, seed, hz")
+            if "record" in data:
+                header = _header(data, names, first)
+                first = first or header
+                item: SceneStart | InputState = header
+            else:
+                item = _step(data)
+        except _BadLine as exc:
+            raise ValueError(f"{path}: line {number}: {exc}") from None
+        items.append(item)
+    if not items:
+        raise ValueError(f"{path}: line 1: expected a recording header, found an empty file")
     return items
+
+
+def assets_mismatch(path: str | Path, head: SceneStart, folder: str | Path) -> str | None:
+    """Why replaying ``head`` (the recording ``path``'s first header) with the assets in
+    ``folder`` would diverge from the recorded run, or None when it reads the same files."""
+    if head.assets is None:
+        return None
+    here = assets_digest(folder)
+    if here == head.assets:
+        return None
+    return (
+        f"{path} was recorded with other asset files (sha256 {head.assets[:12]}…) than "
+        f"{folder} holds now (sha256 {here[:12]}…); pass --assets with the recorded files"
+    )

@@ -27,6 +27,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from game.outputs import OutputError
+
 DECIMALS = 6
 
 
@@ -62,15 +64,22 @@ def dumps(obj: Any) -> str:
 
 
 class TraceWriter:
-    """Streams a trace to ``path``; a new header line starts each scene."""
+    """Streams a trace to ``path``; a new header line starts each scene.
 
-    def __init__(self, path: str | Path) -> None:
+    A failing write raises :class:`game.outputs.OutputError` naming ``output`` (the flag).
+    """
+
+    def __init__(self, path: str | Path, output: str = "--trace") -> None:
         self.path = Path(path)
-        self._file: IO[str] = self.path.open("w", encoding="utf-8")
+        self.output = output
+        try:
+            self._file: IO[str] = self.path.open("w", encoding="utf-8")
+        except OSError as exc:
+            raise OutputError.from_os(output, self.path, exc) from None
 
     def header(self, header: dict[str, Any]) -> None:
         """Write a header line (``scene``, ``dt``, ``terrain``, ``limbs``)."""
-        self._file.write(dumps(header) + "\n")
+        self._write(dumps(header) + "\n")
 
     def step(
         self,
@@ -83,8 +92,19 @@ class TraceWriter:
         line: dict[str, Any] = {"step": step, "t": round(t, DECIMALS), "characters": characters}
         if terrain is not None:
             line["terrain"] = terrain
-        self._file.write(dumps(line) + "\n")
+        self._write(dumps(line) + "\n")
+
+    def _write(self, text: str) -> None:
+        try:
+            self._file.write(text)
+        except OSError as exc:
+            raise OutputError.from_os(self.output, self.path, exc) from None
 
     def close(self) -> None:
-        """Flush and close the file."""
-        self._file.close()
+        """Flush and close the file (idempotent; the file is closed even when the flush fails)."""
+        if self._file.closed:
+            return
+        try:
+            self._file.close()
+        except OSError as exc:
+            raise OutputError.from_os(self.output, self.path, exc) from None
