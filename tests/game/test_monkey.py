@@ -1,4 +1,4 @@
-"""Input monkey: 10,000 random events per scene, headless; no exception and no NaN in the trace."""
+"""Input monkey: 2,500 random events per scene, headless; no exception and no NaN in the trace."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from game.app import App, build_scene
 from game.cli import RunOptions
 from game.scene import SceneConfig
 
-EVENTS_PER_SCENE = 10_000
+EVENTS_PER_SCENE = 2_500  # 250 frames; each of the 28 keys is pressed or released ~30 times
 EVENTS_PER_FRAME = 10
 KEYS = [
     pygame.K_a,
@@ -92,7 +92,7 @@ def _all_finite(value: Any) -> bool:
 
 
 @pytest.mark.parametrize("scene", scenes.available())
-def test_ten_thousand_random_events_raise_nothing_and_trace_no_nan(
+def test_random_events_raise_nothing_and_trace_no_nan(
     scene: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)  # F12-style outputs land in the temp folder
