@@ -16,6 +16,7 @@ import numpy as np
 from game.camera import Camera2D
 from game.canvas import Canvas, WorldPen
 from game.input_state import RawInput
+from game.layout import font_px, ui_scale, wrap
 from game.palette import PALETTE, mix
 from game.scenes.ground_edit import GroundEditing
 from game.widgets import Button, Slider, contains
@@ -66,6 +67,13 @@ def make_presets() -> tuple[Preset, ...]:
     )
 
 
+HELP = (
+    "drag a vertex (Shift snaps)",
+    "double-click the ground: new vertex",
+    "right-click a vertex: delete it",
+    "Ctrl+Z / Ctrl+Y undo / redo",
+    "Ctrl+S save · Ctrl+O reload",
+)
 DEFAULTS = {
     "stairs": {"rise": 0.17, "tread": 0.3, "count": 4},
     "ramp": {"grade": 15.0, "length": 2.0},
@@ -86,21 +94,27 @@ class GroundEditView:
         self._drag_serial = 0
         self._slider: Slider | None = None
         self._last_click: tuple[float, tuple[float, float]] | None = None
+        self.scale = 1.0
         self.panel = (0.0, 0.0, PANEL_WIDTH, 10.0)
         self.buttons: list[Button] = []
 
     def layout(self, size: tuple[int, int]) -> None:
-        """Place the palette at the top right of a ``size`` window."""
-        width = size[0]
-        left, top = width - PANEL_WIDTH - 12, 48.0
+        """Place the palette at the top right of a ``size`` window (sized for 1280x720 and
+        scaled like the rest of the HUD)."""
+        s = self.scale = ui_scale(size)
+        width = PANEL_WIDTH * s
+        left, top = size[0] - width - 12 * s, 48.0 * s
         self.buttons = [
-            Button(preset.op, preset.label, (left + 12 + i * 70, top + 34, 64, 28))
+            Button(
+                preset.op, preset.label, (left + (12 + i * 70) * s, top + 34 * s, 64 * s, 28 * s), s
+            )
             for i, preset in enumerate(self.presets)
         ]
         for preset in self.presets:
             for row, slider in enumerate(preset.sliders):
-                slider.rect = (left + 16, top + 96 + row * 44, PANEL_WIDTH - 32, 18)
-        self.panel = (left, top, PANEL_WIDTH, 96 + 3 * 44 + 40)
+                slider.rect = (left + 16 * s, top + (96 + row * 44) * s, width - 32 * s, 18 * s)
+                slider.scale = s
+        self.panel = (left, top, width, (96 + 3 * 44 + 40) * s)
 
     # -- input -------------------------------------------------------------------------
     def map_input(
@@ -193,31 +207,34 @@ class GroundEditView:
         for index, vertex in enumerate(editing.terrain.points):
             lit = index in (self.hover, self._drag_vertex)
             pen.disc(vertex, 6 if lit else 4, PALETTE["accent"] if lit else PALETTE["ground_edge"])
+        s = self.scale
         left, top, width, height = self.panel
+        small = font_px(15, s)
         canvas.panel(self.panel, PALETTE["panel"], 225)
-        canvas.text((left + 12, top + 8), "EDIT GROUND (E)", PALETTE["accent"], 18, bold=True)
+        title = font_px(18, s)
+        canvas.text(
+            (left + 12 * s, top + 8 * s), "EDIT GROUND (E)", PALETTE["accent"], title, bold=True
+        )
         for button in self.buttons:
             button.draw(canvas, self.preset is not None and self.preset.op == button.action)
         if self.preset is None:
-            lines = (
-                "drag a vertex (Shift snaps)",
-                "double-click the ground: new vertex",
-                "right-click a vertex: delete it",
-                "Ctrl+Z / Ctrl+Y undo / redo",
-                "Ctrl+S save · Ctrl+O reload",
-            )
-            for row, line in enumerate(lines):
-                canvas.text((left + 14, top + 76 + row * 22), line, PALETTE["text_dim"], 15)
+            for row, line in enumerate(HELP):
+                canvas.text(
+                    (left + 14 * s, top + (76 + row * 22) * s), line, PALETTE["text_dim"], small
+                )
         else:
             settings = self.settings[self.preset.op]
             for slider in self.preset.sliders:
                 slider.draw(canvas, float(settings[slider.key]), slider is self._slider)
             hint = f"click the ground: build the {self.preset.label} there"
-            canvas.text((left + 14, top + height - 30), hint, PALETTE["text_dim"], 15)
+            canvas.text((left + 14 * s, top + height - 30 * s), hint, PALETTE["text_dim"], small)
         if editing.message:
             refused = editing.message.startswith(("refused", "not saved", "cannot"))
             color = PALETTE["bad"] if refused else mix(PALETTE["ok"], PALETTE["text"], 0.3)
-            w, h = canvas.text_size(editing.message, 17)
-            box = (left + width - w - 20, top + height + 8, w + 16, h + 10)
+            size = font_px(17, s)
+            lines = wrap(canvas, editing.message, width - 16 * s, size)
+            line_h = canvas.text_size("Ag", size)[1]
+            box = (left, top + height + 8 * s, width, line_h * len(lines) + 10 * s)
             canvas.panel(box, PALETTE["panel"], 225)
-            canvas.text((box[0] + 8, box[1] + 5), editing.message, color, 17)
+            for row, line in enumerate(lines):
+                canvas.text((left + 8 * s, box[1] + 5 * s + row * line_h), line, color, size)
