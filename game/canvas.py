@@ -8,7 +8,7 @@ same sense as world angles (y-up), so world angles pass through unchanged.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Protocol, cast
 
 import numpy as np
@@ -68,6 +68,14 @@ class Canvas(Protocol):
         ...
 
     def text_size(self, text: str, size: int = 16, bold: bool = False) -> tuple[int, int]: ...
+
+    def layer(self, key: Hashable, backdrop: Color, draw: Callable[[Canvas], object]) -> None:
+        """Draw what ``draw(canvas)`` draws, through a cache: the first call with ``key``
+        (at this canvas size) renders it onto a window-sized layer filled with ``backdrop``;
+        later calls only put the layer down, its ``backdrop`` pixels transparent. For static
+        scenery that changes with the camera alone; anti-aliased edges are blended with
+        ``backdrop``, so it should be the colour the layer mostly lies on."""
+        ...
 
 
 def dash_segments(a: Point, b: Point, dash: float, gap: float) -> np.ndarray:

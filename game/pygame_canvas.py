@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 import pygame
 from numpy.typing import ArrayLike
 
-from game.canvas import Point
+from game.canvas import Canvas, Point
 from game.palette import Color
 
 # Coordinates beyond this many pixels are clamped before they reach SDL: a pointer flung to
@@ -52,6 +52,9 @@ _RING_SPRITE_MIN_PX = 40.0
 _RING_SPRITE_MAX_PX = 600.0
 _RING_SPRITE_AFTER = 8
 _RING_CACHE_LIMIT = 64
+# Cached static layers (see layer): a window-sized layer takes ~3.7 MB at 1280x720; a
+# camera that keeps moving makes a new one each frame, so only the latest few are kept.
+_LAYER_CACHE_LIMIT = 4
 
 
 class PygameCanvas:
@@ -64,6 +67,7 @@ class PygameCanvas:
         self._panels: dict[tuple[int, int, tuple[int, ...], int], pygame.Surface] = {}
         self._rings: dict[tuple[float, tuple[int, ...], int], pygame.Surface] = {}
         self._ring_requests: dict[tuple[float, tuple[int, ...], int], int] = {}
+        self._layers: dict[Hashable, pygame.Surface] = {}
 
     @property
     def size(self) -> tuple[int, int]:
@@ -213,3 +217,18 @@ class PygameCanvas:
 
     def text_size(self, text: str, size: int = 16, bold: bool = False) -> tuple[int, int]:
         return self._font(size, bold).size(text)
+
+    def layer(self, key: Hashable, backdrop: Color, draw: Callable[[Canvas], object]) -> None:
+        full_key = (key, tuple(backdrop), self.size)
+        image = self._layers.get(full_key)
+        if image is None:
+            if len(self._layers) >= _LAYER_CACHE_LIMIT:
+                self._layers.clear()
+            image = pygame.Surface(self.size)
+            image.fill(backdrop)
+            draw(PygameCanvas(image))
+            # a colour key, not per-pixel alpha: anti-aliased lines drawn on a transparent
+            # surface lose half their coverage; mostly backdrop, the layer run-length encodes
+            image.set_colorkey(backdrop, pygame.RLEACCEL)
+            self._layers[full_key] = image
+        self.surface.blit(image, (0, 0))

@@ -299,6 +299,65 @@ class Pen3D:
         return None if float(depth) <= self.camera.near else (float(px[0]), float(px[1]))
 
 
+def _draw_static(pen: Pen3D) -> None:
+    """What only the camera changes: the floor grid and the reach shells (drawn far to near
+    among themselves)."""
+    _draw_grid(pen)
+    _draw_shells(pen)
+    pen.flush()
+
+
+def _draw_grid(pen: Pen3D) -> None:
+    """The floor grid, fading at its rim; its centre lines are the world x and z axes."""
+    ticks = np.arange(-GRID_HALF, GRID_HALF + 1, dtype=float)
+    pieces = np.linspace(-GRID_HALF, GRID_HALF, 2 * GRID_HALF + 1)
+    start, stop = pieces[:-1], pieces[1:]
+    for along_x in (True, False):
+        for tick in ticks:
+            a = np.zeros((len(start), 3))
+            b = np.zeros((len(start), 3))
+            a[:, 1] = b[:, 1] = GROUND_Y
+            a[:, 0 if along_x else 2], b[:, 0 if along_x else 2] = start, stop
+            a[:, 2 if along_x else 0] = b[:, 2 if along_x else 0] = tick
+            rim = np.hypot((start + stop) / 2, tick) / (GRID_HALF * 1.25)
+            # the grid's centre lines are the world x (red) and z (blue) axes
+            color = AXIS_COLORS[2 if along_x else 0] if tick == 0 else PALETTE["axis"]
+            fade = np.clip(1.0 - rim**2, 0.0, 1.0) * (0.55 if tick == 0 else 0.7)
+            pen.segments(a, b, color, 1.0, strength=fade)
+
+
+SHELLS = (
+    (UPPER_LEN + LOWER_LEN, "reach", "reach L1+L2 = 3.2"),
+    (abs(UPPER_LEN - LOWER_LEN), "dead_zone", "fold |L1−L2| = 0.8"),
+)
+
+
+def _draw_shells(pen: Pen3D) -> None:
+    """The reach sphere shells |L1 − L2| and L1 + L2 as faint silhouette and equator rings."""
+    root = np.asarray(ROOT, dtype=float)
+    to_eye = pen.camera.eye - root
+    dist = float(np.linalg.norm(to_eye))
+    for radius, color_name, _ in SHELLS:
+        color = PALETTE[color_name]
+        equator = ring(root, (0, 1, 0), radius, 64)
+        pen.segments(equator, np.roll(equator, -1, axis=0), color, 1.0, strength=0.3)
+        if dist <= radius * 1.02:
+            continue  # the eye is inside the shell: no silhouette
+        # silhouette of a sphere seen from the eye: the circle of tangency, centred
+        # r²/D toward the eye with radius r·√(1 − r²/D²)
+        centre = root + to_eye / dist * radius**2 / dist
+        outline = ring(centre, to_eye, radius * math.sqrt(1 - (radius / dist) ** 2), 72)
+        pen.segments(outline, np.roll(outline, -1, axis=0), color, 1.0, strength=0.45)
+
+
+def _label_shells(pen: Pen3D) -> None:
+    """Each shell's name at the front of its equator (labels stay out of the static layer)."""
+    for radius, color_name, name in SHELLS:
+        equator = ring(np.asarray(ROOT, dtype=float), (0, 1, 0), radius, 64)
+        front = equator[np.argmin(pen.camera.to_camera(equator)[:, 2])]
+        pen.label(front, name, faint(PALETTE[color_name], 0.75), 15, "midtop", (0, 4))
+
+
 def ring(
     center: ArrayLike, normal: ArrayLike, radius: float, count: int = 72
 ) -> NDArray[np.float64]:
@@ -458,9 +517,17 @@ class SwivelView:
         # the plane's faint fill goes down first so the grid shows through it (translucency)
         self._draw_pole_plane(pen, pose, sol, frame)
         pen.flush()
+        # the floor grid and the reach shells depend on the camera alone: drawn once per
+        # camera into a cached layer (~500 anti-aliased lines), unsorted against the arm
+        camera = self.camera
+        canvas.layer(
+            ("swivel static", camera),
+            PALETTE["background"],
+            lambda layer: _draw_static(Pen3D(layer, camera)),
+        )
         self._draw_ground(pen, sol, pose)
         pen.flush()
-        self._draw_shells(pen)
+        _label_shells(pen)
         self._draw_danger(pen, pose, frame)
         self._draw_swivel(pen, pose, sol, frame)
         self._draw_arm(pen, sol)
@@ -473,22 +540,7 @@ class SwivelView:
         self._draw_panel(canvas, pose, sol, frame)
 
     def _draw_ground(self, pen: Pen3D, sol: Any, pose: Pose) -> None:
-        """The floor grid (fading at its rim), the world axes, a pedestal and drop shadows."""
-        ticks = np.arange(-GRID_HALF, GRID_HALF + 1, dtype=float)
-        pieces = np.linspace(-GRID_HALF, GRID_HALF, 2 * GRID_HALF + 1)
-        start, stop = pieces[:-1], pieces[1:]
-        for along_x in (True, False):
-            for tick in ticks:
-                a = np.zeros((len(start), 3))
-                b = np.zeros((len(start), 3))
-                a[:, 1] = b[:, 1] = GROUND_Y
-                a[:, 0 if along_x else 2], b[:, 0 if along_x else 2] = start, stop
-                a[:, 2 if along_x else 0] = b[:, 2 if along_x else 0] = tick
-                rim = np.hypot((start + stop) / 2, tick) / (GRID_HALF * 1.25)
-                # the grid's centre lines are the world x (red) and z (blue) axes
-                color = AXIS_COLORS[2 if along_x else 0] if tick == 0 else PALETTE["axis"]
-                fade = np.clip(1.0 - rim**2, 0.0, 1.0) * (0.55 if tick == 0 else 0.7)
-                pen.segments(a, b, color, 1.0, strength=fade)
+        """A pedestal and drop shadows (the grid is in the static layer)."""
         foot = np.array([ROOT[0], GROUND_Y, ROOT[2]])
         shadow = mix(PALETTE["background"], PALETTE["black"], 0.5)
         flat = np.array([1.0, 0.0, 1.0])
@@ -534,28 +586,6 @@ class SwivelView:
             tip = root + 1.3 * v
             pen.segments(root[None], tip[None], PALETTE["warn"], 3.0)
             pen.label(tip, f"fallback: world +{'xyz'[k]}, made perpendicular", PALETTE["warn"], 16)
-
-    def _draw_shells(self, pen: Pen3D) -> None:
-        """The reach sphere shells |L1 − L2| and L1 + L2 as faint silhouette and equator rings."""
-        root = np.asarray(ROOT, dtype=float)
-        eye = pen.camera.eye
-        to_eye = eye - root
-        dist = float(np.linalg.norm(to_eye))
-        for radius, color, name in (
-            (UPPER_LEN + LOWER_LEN, PALETTE["reach"], "reach L1+L2 = 3.2"),
-            (abs(UPPER_LEN - LOWER_LEN), PALETTE["dead_zone"], "fold |L1−L2| = 0.8"),
-        ):
-            equator = ring(root, (0, 1, 0), radius, 64)
-            pen.segments(equator, np.roll(equator, -1, axis=0), color, 1.0, strength=0.3)
-            front = equator[np.argmin(pen.camera.to_camera(equator)[:, 2])]
-            pen.label(front, name, faint(color, 0.75), 15, "midtop", (0, 4))
-            if dist <= radius * 1.02:
-                continue  # the eye is inside the shell: no silhouette
-            # silhouette of a sphere seen from the eye: the circle of tangency, centred
-            # r²/D toward the eye with radius r·√(1 − r²/D²)
-            centre = root + to_eye / dist * radius**2 / dist
-            outline = ring(centre, to_eye, radius * math.sqrt(1 - (radius / dist) ** 2), 72)
-            pen.segments(outline, np.roll(outline, -1, axis=0), color, 1.0, strength=0.45)
 
     def _draw_danger(self, pen: Pen3D, pose: Pose, frame: SwivelFrame) -> None:
         """The danger cone around the axis, the pole's lever to the axis and its angle."""

@@ -291,6 +291,9 @@ class RecordingCanvas:
     def text_size(self, text: str, size: int = 16, bold: bool = False) -> tuple[int, int]:
         return (len(text) * size // 2, size)
 
+    def layer(self, key: Any, backdrop: Any, draw: Any) -> None:
+        draw(self)
+
 
 def _draw_everything(view: SwivelView) -> RecordingCanvas:
     canvas = RecordingCanvas()
