@@ -21,6 +21,7 @@ from game.profiling import PhaseTimer
 from game.scenes.ground_edit_view import GroundEditView
 from game.world.character import ARMS, LEGS, PoseInputs
 from game.world.easing import halflife_blend
+from game.world.ladder import ClimbLatch
 from game.world.rig import LIMBS
 
 if TYPE_CHECKING:
@@ -54,6 +55,8 @@ class WalkView:
         self.camera = Camera2D()
         self._camera_time: float | None = None
         self._dragging: str | None = None
+        self._climb_latch = ClimbLatch()
+        self._pointer_w: NDArray[np.float64] | None = None
         self.ground_edit = GroundEditView()
         self._frame: tuple[tuple[int, float], PoseInputs, Any] | None = None
         # the sky's bands for one viewport: (viewport, [(rect, colour), ...])
@@ -120,11 +123,18 @@ class WalkView:
         if 1 not in raw.buttons_down:
             self._dragging = None
         pointer = self.camera.to_world(raw.pointer_px)
+        self._pointer_w = pointer
         return InputState(
             pointer=(float(pointer[0]), float(pointer[1])) if raw.pointer_inside else None,
             pointer_down=1 in raw.buttons_down and raw.pointer_inside,
             move=float(right) - float(left),
-            climb=float("w" in keys) - float("s" in keys),
+            climb=self._climb_latch.climb(
+                float("w" in keys) - float("s" in keys),
+                float("w" in raw.keys_pressed) - float("s" in raw.keys_pressed),
+                right or left,
+                getattr(self.sim, "ladder", None),
+                self.sim.time,
+            ),
             run="shift" in keys,
             actions=tuple(actions),
             values=values,
@@ -157,6 +167,7 @@ class WalkView:
         hands = self._prop_hands
         if hands is not None and hands.holding < 0:
             self._draw_cup(pen, sol)
+        self._draw_hover(pen)
         self._draw_character(pen, pose, sol)
         if self.sim.offered is not None and self.sim.reaching.any():
             pen.cross(self.sim.offered, 7, PALETTE["accent"], 2)
@@ -288,6 +299,31 @@ class WalkView:
             pen.line((x, ladder.base), (x, ladder.base + ladder.height), edge, rail)
         for y in ladder.rungs:
             pen.line((lx0, y), (lx1, y), wood, max(rail - 2, 2))
+
+    def _draw_hover(self, pen: WorldPen) -> None:
+        """A highlight on the clickable prop under the pointer (the knob, the cup, the
+        ladder) and what a click does with it."""
+        hands, pointer = self._prop_hands, self._pointer_w
+        if hands is None or pointer is None:
+            return
+        hover = hands.props.prop_at(pointer, hands.cup, PROP_CLICK_M)
+        color = PALETTE["white"]
+        if hover == "knob":
+            pen.ring_px(hands.props.door.knob, 0.09 * self.camera.scale, color, 2)
+            tip = "click: reach for the knob"
+        elif hover == "cup" and hands.holding < 0:
+            centre = np.asarray(hands.cup) + np.array([0.0, hands.props.cup.height / 2])
+            pen.ring_px(centre, 0.12 * self.camera.scale, color, 2)
+            tip = "click: pick up the cup"
+        elif hover == "ladder":
+            ladder = hands.props.ladder
+            x0, x1 = ladder.x - ladder.width / 2 - 0.06, ladder.x + ladder.width / 2 + 0.06
+            y0, y1 = ladder.base, ladder.base + ladder.height
+            pen.polyline(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]), color, 2, closed=True)
+            tip = "W at its foot: climb"
+        else:
+            return
+        pen.text(pointer, tip, color, 15, "midbottom", (0, -16))
 
     def _draw_cup(self, pen: WorldPen, sol: Any) -> None:
         """The cup at its bottom centre; a held cup sits under this frame's solved hand."""
@@ -444,9 +480,17 @@ class WalkView:
         """How to get on and off the ladder, when that is what the player can do now."""
         climbing = self._climbing
         if climbing is not None:
-            return ["on the ladder: tap or hold W / S to climb · at the bottom S steps off"]
+            top = "W at the top steps onto the loft · " if climbing.ladder.loft is not None else ""
+            return [
+                f"ladder: tap W / S to climb one rung cycle, hold to keep going · {top}S to the bottom lets go"
+            ]
+        from game.scenes.walk import LADDER_NEAR_M  # walk imports this module: import late
+
+        ladder = getattr(self.sim, "ladder", None)
         if self.sim.on_loft():
             return ["on the loft: S climbs back down the ladder"]
+        if ladder is not None and abs(ladder.spot_x - float(self.sim.crowd.x[0])) < LADDER_NEAR_M:
+            return ["at the ladder: W climbs on"]
         return []
 
     # -- overlay -----------------------------------------------------------------------
@@ -475,6 +519,7 @@ class WalkView:
                 pen.dashed(end, target, PALETTE["shortfall"], 2)
             pen.cross(target, 5, PALETTE["target"], 2)
         self._draw_feet_overlay(pen, pose)
+        draw_overlay_legend(canvas)
         hands = self._prop_hands
         goal = None if hands is None else hands.goal_point()
         if hands is not None and goal is not None:
@@ -490,7 +535,7 @@ class WalkView:
             for limb, name in enumerate(LIMBS):
                 end = pose.targets[0, limb]
                 color = PALETTE["warn"] if limb == climbing.moving else PALETTE["ok"]
-                text = f"{name}: {_rung_label(climbing, limb)}"
+                text = f"{_limb_label(name)}: {_rung_label(climbing, limb)}"
                 left = limb % 2 == 0  # left limbs labelled on the left, right on the right
                 offset = (-14.0 if left else 14.0, -8.0 if limb < LEGS.start else 8.0)
                 pen.text(end, text, color, 15, "midright" if left else "midleft", offset)
@@ -525,6 +570,43 @@ class WalkView:
         pen.line((ideal[0], ground - 0.05), (ideal[0], ground + 0.05), PALETTE["accent"], 2)
 
 
+OVERLAY_LEGEND: tuple[tuple[str, str, str], ...] = (
+    # (glyph, palette colour, meaning)
+    ("ring", "reach", "reach: the end of the limb can get this far"),
+    ("ring", "dead_zone", "dead zone: closer than |L1 − L2|"),
+    ("ring", "soft_band", "soft band: the limb eases out, never pops"),
+    ("cross", "target", "target of each hand and ankle"),
+    ("dot", "pole", "pole: where the knee or elbow points"),
+    ("dot", "ok", "foot planted (its lock circle)"),
+    ("dot", "warn", "foot swinging"),
+)
+
+
+def draw_overlay_legend(canvas: Canvas) -> tuple[float, float, float, float]:
+    """What the overlay's circles and marks are, in the top-left corner under the tabs
+    (O hides the overlay and this with it). Returns the box."""
+    s = ui_scale(canvas.size)
+    size = font_px(14, s)
+    row_h = canvas.text_size("Ag", size)[1] + 3 * s
+    text_w = max(canvas.text_size(text, size)[0] for _, _, text in OVERLAY_LEGEND)
+    box = (10 * s, 44 * s, text_w + 42 * s, row_h * len(OVERLAY_LEGEND) + 10 * s)
+    canvas.panel(box, PALETTE["panel"], 190)
+    for i, (glyph, color_name, text) in enumerate(OVERLAY_LEGEND):
+        y = box[1] + 5 * s + row_h * (i + 0.5)
+        glyph_at = (box[0] + 17 * s, y)
+        color = PALETTE[color_name]
+        if glyph == "ring":
+            canvas.circle(glyph_at, 6 * s, color, 1)
+        elif glyph == "cross":
+            r = 4 * s
+            canvas.line((glyph_at[0] - r, y - r), (glyph_at[0] + r, y + r), color, 2)
+            canvas.line((glyph_at[0] - r, y + r), (glyph_at[0] + r, y - r), color, 2)
+        else:
+            canvas.circle(glyph_at, 4 * s, color, 2)
+        canvas.text((box[0] + 32 * s, y), text, PALETTE["text"], size, "midleft")
+    return box
+
+
 def draw_status_panel(
     canvas: Canvas, items: list[str], color: Color, hints: list[str]
 ) -> tuple[float, float, float, float]:
@@ -553,6 +635,11 @@ def draw_status_panel(
         canvas.text((box[0] + pad, y), text, text_color, px)
         y += h
     return box
+
+
+def _limb_label(name: str) -> str:
+    """A limb as a player names it: ``left_arm`` is the left hand, ``right_leg`` the right foot."""
+    return name.replace("_arm", " hand").replace("_leg", " foot")
 
 
 def _rung_label(climbing: LadderClimb, limb: int) -> str:

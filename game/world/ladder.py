@@ -19,6 +19,8 @@ from game.world.props import FloatArray, Ladder
 from game.world.rig import Rig
 
 LIMB_MOVE_S = 0.4  # one limb's move from rung to rung
+TAP_CYCLE_MOVES = 4  # a tap of W / S climbs one cycle: each limb moves once
+TAP_TIMEOUT_S = 6.0  # a tap that has not got the hero onto the ladder by then lapses
 CLIMB_OFFSET_M = 0.32  # the pelvis stays this far in front of the rails (facing +x)
 HIP_ABOVE_FOOT_M = 0.72  # pelvis height above the lower ankle while on the ladder
 PELVIS_CLIMB_HALFLIFE = 0.15
@@ -81,6 +83,7 @@ class LadderClimb:
         self.top = len(ladder.rungs) - 1
         self.feet_top = ladder.loft_rung if ladder.loft is not None else self.top
         self._last = -1  # the limb that moved last
+        self._descending = False  # the last move went down
         self.transfer = 0.0
         self.transfer_dir = 0
         self._top_ends = np.zeros((4, 2))  # the grip at the top of the ladder
@@ -119,6 +122,7 @@ class LadderClimb:
         self.pelvis = pelvis.copy()
         self.ends = np.concatenate([hands, ankles])
         self.moving = -1
+        self._descending = False
 
     def _allowed(self, limb: int, rung: int) -> bool:
         hands, feet = self.rung[:2], self.rung[2:]
@@ -178,11 +182,14 @@ class LadderClimb:
                 self._last = self.moving
                 self.moving = -1
                 self.moves += 1
+        if self.moving < 0 and abs(climb) <= 0.5 and self._descending and self.rung[2:].max() < 0:
+            climb = -1.0  # both feet down on the way down: the hands let go by themselves
         if self.moving < 0 and abs(climb) > 0.5:
             move = self._next_move(1 if climb > 0 else -1)
             if move is not None:
                 limb, rung = move
                 self.moving, self.u = limb, 0.0
+                self._descending = climb < 0
                 self.move_from = self.ends[limb].copy()
                 self.rung[limb] = rung
                 self.move_to = self.grip_point(limb, rung)
@@ -334,3 +341,39 @@ class LadderClimb:
             pole_on=np.ones((1, 4), dtype=bool),
             foot_angle=np.zeros((1, 2)),
         )
+
+
+class ClimbLatch:
+    """Turns a tap of W / S into a whole climbing cycle (no pygame: plain input logic).
+
+    A press starts the latch; until each limb has moved once on the ladder (walking up to
+    it and getting on first, if need be) the climb intent stays on, so a tap climbs one
+    cycle and a held key climbs for as long as it is held. Walking keys, stepping off the
+    ladder, or :data:`TAP_TIMEOUT_S` without getting on end it.
+    """
+
+    def __init__(self) -> None:
+        self.direction = 0.0
+        self.started_s = 0.0
+        self.until_moves: int | None = None
+
+    def climb(
+        self, held: float, pressed: float, walking: bool, ladder: LadderClimb | None, now_s: float
+    ) -> float:
+        """The climb intent in [−1, 1] for this frame: ``held`` is the W/S key state,
+        ``pressed`` a press this frame (±1, or 0), ``now_s`` the simulation time."""
+        if pressed:
+            self.direction, self.started_s, self.until_moves = pressed, now_s, None
+        if walking or ladder is None:
+            self.direction = 0.0
+        elif self.direction:
+            if ladder.active and self.until_moves is None:
+                self.until_moves = ladder.moves + TAP_CYCLE_MOVES
+            if self.until_moves is not None:
+                # a move under way finishes by itself: count it as made
+                made = ladder.moves + (1 if ladder.moving >= 0 else 0)
+                if made >= self.until_moves or not ladder.active:
+                    self.direction = 0.0
+            elif now_s - self.started_s > TAP_TIMEOUT_S:
+                self.direction = 0.0
+        return held if held else self.direction

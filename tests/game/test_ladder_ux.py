@@ -1,0 +1,77 @@
+"""The ladder as a player drives it: a tap of W / S climbs one cycle, and at the bottom the
+hero lets go by itself so walking works again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+
+from game.scenes.character_assets import load_character_assets
+from game.world.ladder import TAP_CYCLE_MOVES, TAP_TIMEOUT_S, ClimbLatch, LadderClimb
+from game.world.props import load_props
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
+DT = 1.0 / 60.0
+
+
+def _mounted() -> LadderClimb:
+    rig, terrain = load_character_assets(ASSETS)
+    climb = LadderClimb(load_props(ASSETS / "props.json", terrain).ladder, rig)
+    x = climb.spot_x
+    ground = float(terrain.height_at(x))
+    ankles = np.array([[x - 0.05, ground + 0.1], [x + 0.05, ground + 0.1]])
+    climb.mount(ankles, ankles + np.array([0.0, 0.8]), np.array([x, ground + 0.95]))
+    return climb
+
+
+def test_a_tap_climbs_one_cycle_then_stops() -> None:
+    ladder, latch = _mounted(), ClimbLatch()
+    intents = [latch.climb(1.0, 1.0, False, ladder, 0.0)]  # W down for one frame only
+    for k in range(1, 600):
+        climb = latch.climb(0.0, 0.0, False, ladder, k * DT)
+        intents.append(climb)
+        ladder.step(climb, DT)
+    assert ladder.active and ladder.moves == TAP_CYCLE_MOVES
+    assert intents[-1] == 0.0 and ladder.moving < 0
+
+
+def test_held_keys_win_and_walking_cancels_the_tap() -> None:
+    ladder, latch = _mounted(), ClimbLatch()
+    assert latch.climb(-1.0, 0.0, False, ladder, 0.0) == -1.0  # holding S is S
+    latch.climb(1.0, 1.0, False, ladder, 0.0)
+    assert latch.climb(0.0, 0.0, True, ladder, DT) == 0.0  # A/D: the tap is dropped
+
+
+def test_a_tap_that_never_reaches_the_ladder_lapses() -> None:
+    latch = ClimbLatch()
+    far = SimpleNamespace(active=False, moves=0)
+    assert latch.climb(0.0, 1.0, False, far, 0.0) == 1.0  # type: ignore[arg-type]
+    assert latch.climb(0.0, 0.0, False, far, TAP_TIMEOUT_S / 2) == 1.0  # type: ignore[arg-type]
+    assert latch.climb(0.0, 0.0, False, far, TAP_TIMEOUT_S + 0.1) == 0.0  # type: ignore[arg-type]
+
+
+def test_at_the_bottom_the_hero_lets_go_without_another_key() -> None:
+    ladder = _mounted()
+    for _ in range(round(8 * 0.4 / DT)):  # eight limb moves up
+        ladder.step(1.0, DT)
+    assert ladder.rung[2:].min() >= 0, "the feet should be on rungs"
+    while ladder.rung[2:].max() >= 0:  # S held until the last foot is on its way down
+        assert not ladder.step(-1.0, DT)
+    stepped_off = False
+    for _ in range(round(4 * 0.4 / DT)):  # S released: no key at all
+        stepped_off = ladder.step(0.0, DT)
+        if stepped_off:
+            break
+    assert stepped_off and not ladder.active
+    assert (ladder.rung < 0).all()
+
+
+def test_climbing_on_and_stopping_at_once_keeps_the_grip() -> None:
+    ladder = _mounted()
+    for _ in range(round(0.4 / DT) + 2):  # one move up (a hand grabs), then nothing
+        ladder.step(1.0 if ladder.moves == 0 else 0.0, DT)
+    for _ in range(120):
+        assert not ladder.step(0.0, DT)
+    assert ladder.active and (ladder.rung[:2] >= 0).any()
