@@ -220,8 +220,10 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
         parser.error("--replay and --autopilot cannot be used together (the replay is the input)")
     if args.assets is not None and not args.assets.is_dir():
         parser.error(f"--assets: expected a folder of asset files, {args.assets} is not one")
-    if args.replay is not None and not args.replay.is_file():
+    if args.replay is not None and not args.replay.exists():
         parser.error(f"--replay: no such file {args.replay}")
+    if args.replay is not None and not args.replay.is_file():
+        parser.error(f"--replay: {args.replay} is not a regular file (a folder, FIFO or device)")
     if args.replay is not None:
         given = [
             f

@@ -105,3 +105,8 @@ def test_characters_beyond_the_documented_maximum_are_rejected(run_main) -> None
 
     result = run_main(["--headless", "--scene", "crowd", "--characters", "1000000"])
     _assert_rejected_before_running(result, "--characters", f"1 to {MAX_CHARACTERS}")
+
+
+def test_a_replay_that_is_not_a_regular_file_is_named_as_such(run_main, tmp_path: Path) -> None:
+    result = run_main(["--headless", "--replay", str(tmp_path)])
+    _assert_rejected_before_running(result, "--replay", "is not a regular file")
