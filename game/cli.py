@@ -261,7 +261,7 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
         ("--profile-trace", args.profile_trace),
     ):
         if path is not None:
-            problem = check_writable(path, atomic=flag == "--record")
+            problem = check_writable(path, atomic=flag in ("--record", "--profile-trace"))
             if problem and flag == "--screenshot" and args.screenshot is None:
                 # the no-display fallback's own output: not a flag the user gave
                 print(f"error: no-display screenshot: {problem}", file=sys.stderr)

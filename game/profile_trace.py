@@ -13,14 +13,13 @@ Format: "Trace Event Format", Google, https://docs.google.com/document/d/1CvAClv
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
+from game.outputs import AtomicFile
 from game.profiling import PhaseTimer
 
 PID, TID = 1, 1
@@ -52,23 +51,22 @@ class TracingPhaseTimer(PhaseTimer):
 
 class ProfileTraceWriter:
     """Streams frames to ``path`` (complete only after :meth:`close`; written to a
-    temporary file beside it and renamed, so a crash never leaves half a JSON document)."""
+    temporary file beside it and renamed, so a crash never leaves half a JSON document:
+    :class:`game.outputs.AtomicFile`, which also writes through symlinks and refuses
+    devices)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.origin = time.perf_counter()
         self.frames = 0
         self.steps = 0
-        handle, tmp = tempfile.mkstemp(dir=path.parent or Path("."), prefix=f".{path.name}.")
-        self._tmp = Path(tmp)
-        self._out: IO[str] | None = os.fdopen(handle, "w", encoding="utf-8")
+        self._out = AtomicFile("--profile-trace", path)
         self._out.write('{"displayTimeUnit": "ms", "traceEvents": [\n')
         self._first = True
         for key, value in (("process_name", "twobone demo"), ("thread_name", "main loop")):
             self._emit({"name": key, "ph": "M", "pid": PID, "tid": TID, "args": {"name": value}})
 
     def _emit(self, event: dict[str, Any]) -> None:
-        assert self._out is not None
         self._out.write(("" if self._first else ",\n") + json.dumps(event))
         self._first = False
 
@@ -106,10 +104,8 @@ class ProfileTraceWriter:
         self.frames += 1
 
     def close(self) -> None:
-        """Finish the JSON document and move it into place."""
-        if self._out is None:
+        """Finish the JSON document and move it into place (idempotent)."""
+        if self._out.closed:
             return
         self._out.write("\n]}\n")
-        self._out.close()
-        self._out = None
-        os.replace(self._tmp, self.path)
+        self._out.commit()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -50,22 +51,43 @@ def test_recording_through_a_symlink_writes_its_target_with_the_umask_mode(
     assert not list(tmp_path.glob(".*.tmp"))
 
 
+def test_the_profile_trace_is_written_through_a_symlink(run_main, tmp_path: Path) -> None:
+    target, link = tmp_path / "real.json", tmp_path / "link.json"
+    link.symlink_to(target)
+    result = run_main([*LAB, "--frames", "3", "--profile-trace", str(link)])
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink()
+    assert json.loads(target.read_text())["traceEvents"]
+
+
+def _private_null_device(folder: Path) -> Path:
+    """A character device like /dev/null (1, 3) of the test's own: a buggy run that replaces
+    the device it was given must not take the machine's /dev/null with it."""
+    device = folder / "null-device"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except (PermissionError, AttributeError):
+        pytest.skip("making a device node needs root")
+    return device
+
+
+@pytest.mark.parametrize("flag", ["--record", "--profile-trace"])
 @pytest.mark.parametrize("kind", ["device", "symlink-to-device", "fifo"])
 def test_an_atomic_output_that_is_not_a_regular_file_is_refused(
-    run_main, tmp_path: Path, kind: str
+    run_main, tmp_path: Path, kind: str, flag: str
 ) -> None:
     path = tmp_path / "out.rec"
     if kind == "device":
-        path = Path("/dev/null")
+        path = _private_null_device(tmp_path)
     elif kind == "symlink-to-device":
-        path.symlink_to("/dev/null")
+        path.symlink_to(_private_null_device(tmp_path))
     else:
         os.mkfifo(path)
-    result = run_main([*LAB, "--frames", "2", "--record", str(path)])
+    result = run_main([*LAB, "--frames", "2", flag, str(path)])
     assert result.returncode == 2, result.stderr
-    assert "--record" in result.stderr and str(path) in result.stderr
+    assert flag in result.stderr and str(path) in result.stderr
     assert "expected a regular file or a new path" in result.stderr
-    assert Path("/dev/null").is_char_device()
+    assert (tmp_path / "null-device").is_char_device() or kind == "fifo"
 
 
 def test_a_failing_trace_loses_neither_the_recording_nor_the_stats(
