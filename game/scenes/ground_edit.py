@@ -24,16 +24,19 @@ No pygame.
 
 from __future__ import annotations
 
+import json
 import math
+import shutil
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from game.assets import AssetError
+from game.outputs import AtomicFile, OutputError
 from game.world.props import LOFT_DEPTH_M, Props
 from game.world.rig import Rig
 from game.world.terrain import Terrain, load_terrain
-from game.world.terrain_edit import EditLimits, EditRefused, TerrainEditor, save_terrain
+from game.world.terrain_edit import EditLimits, EditRefused, TerrainEditor
 
 Footprint = tuple[float, float, float]
 
@@ -142,8 +145,35 @@ class GroundEditing:
         returns the message shown (the path written, or why it failed)."""
         try:
             path = save_terrain(self.terrain, self.terrain_file)
-        except OSError as exc:
-            self.message = f"not saved: {self.terrain_file}: {exc.strerror or exc}"
+        except OutputError as exc:
+            self.message = f"not saved: {exc.path} ({exc.reason})"
         else:
             self.message = f"saved {path} (previous: {path.name}.bak)"
         return self.message
+
+
+def save_terrain(terrain: Terrain, path: str | Path) -> Path:
+    """Write ``terrain``'s points into the terrain file at ``path`` atomically.
+
+    The file's other keys (name, landmarks) are kept and the previous file is copied to
+    ``<name>.bak`` first. Written like every output (:class:`game.outputs.AtomicFile`):
+    through a symlink, never over a device, and a failure before the final rename leaves
+    the old file as it was. Returns the path written; raises :class:`OutputError`.
+    """
+    out = AtomicFile("terrain save", path)
+    try:
+        try:
+            data = json.loads(out.target.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        data = data if isinstance(data, dict) else {}
+        data["points"] = terrain.to_json()
+        if out.target.exists():
+            shutil.copy2(out.target, out.target.with_name(out.target.name + ".bak"))
+        out.write(json.dumps(data, indent=2) + "\n")
+        out.commit()
+    except OSError as exc:  # reading the old file or copying it to .bak
+        raise OutputError.from_os("terrain save", path, exc) from None
+    finally:
+        out.abort()  # nothing left behind if anything above failed (no-op once committed)
+    return out.target

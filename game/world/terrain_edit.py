@@ -17,13 +17,8 @@ No pygame; the walk scene applies edits between steps and the feet re-plant.
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import shutil
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
@@ -280,37 +275,3 @@ class TerrainEditor:
         self.terrain = terrain
         self._undo.clear()
         self._redo.clear()
-
-
-def save_terrain(terrain: Terrain, path: str | Path) -> Path:
-    """Write ``terrain``'s points into the terrain file at ``path`` atomically.
-
-    The file's other keys (name, landmarks) are kept; the previous file is kept as
-    ``<name>.bak``. A symlink is written through to its target. A failure before the final
-    rename leaves the old file as it was (the new text goes to a temporary file beside it).
-    Returns the path written.
-    """
-    target = Path(path).resolve()
-    try:
-        data = json.loads(target.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        data = {}
-    if not isinstance(data, dict):
-        data = {}
-    data["points"] = terrain.to_json()
-    text = json.dumps(data, indent=2) + "\n"
-    if target.exists():
-        shutil.copy2(target, target.with_name(target.name + ".bak"))
-    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
-        os.chmod(temp, mode)
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    return target

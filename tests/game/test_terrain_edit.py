@@ -10,14 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from game.outputs import OutputError
+from game.scenes.ground_edit import save_terrain
 from game.world.rig import load_rig
 from game.world.terrain import Terrain, load_terrain
-from game.world.terrain_edit import (
-    EditLimits,
-    EditRefused,
-    TerrainEditor,
-    save_terrain,
-)
+from game.world.terrain_edit import EditLimits, EditRefused, TerrainEditor
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 FLAT = Terrain(np.array([[0.0, 0.0], [10.0, 0.0]]))
@@ -164,7 +161,7 @@ def test_a_failure_mid_write_leaves_the_old_file(tmp_path: Path, monkeypatch) ->
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", broken_fsync)
-    with pytest.raises(OSError):
+    with pytest.raises(OutputError, match="No space left"):
         save_terrain(editor.terrain, path)
     assert path.read_bytes() == before
     assert not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"]
