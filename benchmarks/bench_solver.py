@@ -5,7 +5,9 @@ Run from the repository root: ``PYTHONPATH=. python benchmarks/bench_solver.py [
 ``--before`` times an older ``ik`` package beside this one in the same run.
 
 For 2-D and 3-D, float64 and float32, at N = 1 .. 10^6 limbs it prints the median time per
-limb of one public ``solve_2d`` / ``solve_3d`` call, and in the same run a memory floor: one
+limb of one public ``solve_2d`` / ``solve_3d`` call, once reading only the positions and once
+also reading the angles (``elbow_angle``, and ``upper_angle`` / ``lower_angle`` in 2-D: they are
+computed on first access), and in the same run a memory floor: one
 ``np.add`` (into a preallocated output) over as many bytes as the solve must read and write,
 11 values per 2-D limb and 17 per 3-D limb, with the ratio of the two. Then FABRIK on the same
 two-bone problems (time per solve, iterations, residual) beside the analytic solve, and one
@@ -91,15 +93,27 @@ def problems(dim: int, n: int, dtype: type, rng: np.random.Generator) -> dict[st
     return {k: v.astype(dtype) for k, v in cast.items()}
 
 
-def solver(module: ModuleType, dim: int, p: dict[str, Any], n: int) -> Callable[[], object]:
+ANGLES = {2: ("elbow_angle", "upper_angle", "lower_angle"), 3: ("elbow_angle",)}
+
+
+def solver(
+    module: ModuleType, dim: int, p: dict[str, Any], n: int, angles: bool = False
+) -> Callable[[], object]:
     """The public call of ``module`` (an ``ik``) for a batch; for n = 1 one limb as ``(D,)``
-    arrays and scalars."""
+    arrays and scalars. With ``angles``, the call also reads the solution's angles."""
     if n == 1:
         p = {k: v[0] for k, v in p.items()}
         p["upper"], p["lower"] = p["upper"].item(), p["lower"].item()
     if dim == 2:
-        return lambda: module.solve_2d(p["root"], p["target"], p["upper"], p["lower"])
-    return lambda: module.solve_3d(p["root"], p["target"], p["upper"], p["lower"], p["pole"])
+        solve = functools.partial(module.solve_2d, p["root"], p["target"], p["upper"], p["lower"])
+    else:
+        solve = functools.partial(
+            module.solve_3d, p["root"], p["target"], p["upper"], p["lower"], p["pole"]
+        )
+    if not angles:
+        return solve
+    names = ANGLES[dim]
+    return lambda: [getattr(sol, name) for sol in (solve(),) for name in names]
 
 
 def game_like(repeat: int, rng: np.random.Generator, before: ModuleType | None) -> dict[str, Any]:
@@ -140,33 +154,45 @@ def floor_seconds(dim: int, n: int, dtype: type, repeat: int) -> float:
 
 
 def solver_table(
-    repeat: int, rng: np.random.Generator, before: ModuleType | None
+    repeat: int,
+    rng: np.random.Generator,
+    before: ModuleType | None,
+    sizes: Sequence[int] = SIZES,
+    dtypes: Sequence[type] = (np.float64, np.float32),
 ) -> list[dict[str, Any]]:
     rows = []
     for dim in (2, 3):
-        for dtype in (np.float64, np.float32):
-            for n in SIZES:
+        for dtype in dtypes:
+            for n in sizes:
                 p = problems(dim, n, dtype, rng)
                 modules = [ik] if before is None else [ik, before]
-                solves = medians_seconds([solver(m, dim, p, n) for m in modules], repeat)
+                runs = [solver(m, dim, p, n, angles) for angles in (False, True) for m in modules]
+                solves = medians_seconds(runs, repeat)
                 floor = floor_seconds(dim, n, dtype, repeat)
                 row = {
                     "dim": dim,
                     "dtype": np.dtype(dtype).name,
                     "n": n,
                     "ns_per_limb": solves[0] / n * 1e9,
+                    "angles_ns_per_limb": solves[len(modules)] / n * 1e9,
                     "floor_ns_per_limb": floor / n * 1e9,
                     "ratio": solves[0] / floor,
                 }
                 earlier = ""
                 if before is not None:
                     row["before_ns_per_limb"] = solves[1] / n * 1e9
-                    earlier = f"  (before {row['before_ns_per_limb']:12.1f})"
+                    row["before_angles_ns_per_limb"] = solves[3] / n * 1e9
+                    earlier = (
+                        f"  before {row['before_ns_per_limb']:10.1f}"
+                        f" ({row['before_ns_per_limb'] / row['ns_per_limb']:4.2f}x faster)"
+                        f" | angles {row['angles_ns_per_limb']:10.1f}"
+                        f" before {row['before_angles_ns_per_limb']:10.1f}"
+                        f" ({row['angles_ns_per_limb'] / row['before_angles_ns_per_limb']:4.2f}x)"
+                    )
                 rows.append(row)
                 print(
-                    f"{dim}-D  {row['dtype']:8s} N={n:>9,d}  {row['ns_per_limb']:12.1f} ns/limb"
-                    f"{earlier}  floor {row['floor_ns_per_limb']:9.2f} ns/limb"
-                    f"  ratio {row['ratio']:9.1f}x",
+                    f"{dim}-D {row['dtype']:7s} N={n:>9,d} {row['ns_per_limb']:10.1f} ns/limb"
+                    f"{earlier}  floor {row['floor_ns_per_limb']:7.2f}  ratio {row['ratio']:7.1f}x",
                     flush=True,
                 )
     return rows
@@ -259,6 +285,10 @@ def machine() -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7, help="measurements per median")
+    parser.add_argument(
+        "--sizes", default=",".join(map(str, SIZES)), help="comma-separated batch sizes"
+    )
+    parser.add_argument("--quick", action="store_true", help="float64 only, no FABRIK table")
     parser.add_argument("--json", help="also write the results to this JSON file")
     parser.add_argument(
         "--before",
@@ -272,9 +302,11 @@ def main() -> None:
         f"machine: nproc={info['nproc']} cpu={info['cpu']} python={info['python']} numpy={info['numpy']}"
     )
     rng = np.random.default_rng(20240601)
-    rows = solver_table(args.repeat, rng, before)
+    sizes = tuple(int(size) for size in args.sizes.split(","))
+    dtypes = (np.float64,) if args.quick else (np.float64, np.float32)
+    rows = solver_table(args.repeat, rng, before, sizes, dtypes)
     game = game_like(args.repeat, rng, before)
-    fabrik_rows = fabrik_table(rng)
+    fabrik_rows = [] if args.quick else fabrik_table(rng)
     if args.json:
         with open(args.json, "w") as out:
             report = {"machine": info, "solver": rows, "game_like": game, "fabrik": fabrik_rows}

@@ -1,117 +1,118 @@
-"""Run a per-limb kernel over any batch shape: broadcast, flatten, and evaluate in chunks.
-
-Large batches are evaluated in cache-sized chunks that each kernel step's temporaries fit in,
-so the dozens of elementwise passes a solve makes read and write L2 cache instead of memory;
-each chunk's results are written once into the preallocated outputs.
-"""
+"""What the 2-D and 3-D vector solves share around their stages: per-limb arguments, evaluation
+in cache-sized chunks, and the results in world units."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from ik._ops import VECTOR, Real
+from ik._checks import check_limbs, within
+from ik._units import Values, from_units
+from ik.reach import Reach
+from ik.solution import Solution, local_angle
+from ik.status import outcome
 
 CHUNK = 16384
-"""Limbs per chunk: a chunk's float64 temporary is 128 KiB, a few dozen of them fit in L2."""
-
-Column = np.ndarray | np.floating | None
-"""One kernel input: a length-n array (one value per limb), a shared scalar, or None (off)."""
+"""Limbs per chunk: a stage's float64 temporary is 128 KiB, so the passes of a solve read and
+write cache, and the allocator reuses the same blocks, at any batch size."""
 
 
-def point_columns(points: npt.NDArray[np.floating], shape: tuple[int, ...]) -> list[Column]:
-    """Split ``(..., D)`` points into D per-limb columns over the flattened batch.
+class PerLimb(NamedTuple):
+    """An argument with one value per limb, shape ``(n,)``, or one point per limb stored
+    component-major, shape ``(D, n)``: numpy's fast inner loops then run along the limbs, also
+    where an ``(n,)`` value scales a ``(D, n)`` vector."""
 
-    Parameters
-    ----------
-    points : ndarray, shape (..., D)
-        Points whose batch shape broadcasts to ``shape``.
-    shape : tuple of int
-        The batch shape.
-
-    Returns
-    -------
-    list of ndarray, each shape (n,), or of scalars when ``points`` has shape ``(D,)``
-    """
-    if points.ndim == 1:
-        return [value for value in points]
-    if points.shape[:-1] != shape:  # already per limb: no broadcast view needed
-        points = np.broadcast_to(points, (*shape, points.shape[-1]))
-    flat = points.reshape(-1, points.shape[-1])
-    return [flat[:, k] for k in range(points.shape[-1])]
+    values: np.ndarray
 
 
-def limb_column(values: npt.NDArray[np.floating], shape: tuple[int, ...]) -> Column:
-    """A per-limb value over the flattened batch (a shared scalar when it is 0-d).
-
-    Parameters
-    ----------
-    values : ndarray, shape (...)
-        Values whose shape broadcasts to ``shape``.
-    shape : tuple of int
-        The batch shape.
-
-    Returns
-    -------
-    ndarray, shape (n,), or a numpy scalar
-    """
-    if values.ndim == 0:
-        return values[()]
-    if values.shape != shape:  # already per limb: no broadcast view needed
-        values = np.broadcast_to(values, shape)
-    return values.reshape(-1)
+def per_limb(values: np.ndarray, shape: tuple[int, ...], *, point: bool = False) -> Values:
+    """A :class:`PerLimb` argument; one value shared by every limb stays a scalar, so its
+    arithmetic stays scalar."""
+    if not point:
+        return values[()] if values.ndim == 0 else PerLimb(np.broadcast_to(values, shape).ravel())
+    flat = np.broadcast_to(values, shape + values.shape[-1:]).reshape(-1, values.shape[-1])
+    return PerLimb(np.ascontiguousarray(flat.T))
 
 
-def run_chunks(
-    kernel: Callable[..., Sequence[Real]],
-    args: Sequence[Any],
-    n: int,
-    layout: Sequence[tuple[npt.DTypeLike, int]],
-) -> list[np.ndarray]:
-    """Evaluate ``kernel(VECTOR, *args)`` chunk by chunk into preallocated outputs.
-
-    Parameters
-    ----------
-    kernel : callable
-        Returns a flat sequence of per-limb results (scalars broadcast).
-    args : sequence
-        Kernel arguments after the backend; length-n 1-D arrays are sliced per chunk, anything
-        else is passed through whole.
-    n : int
-        Number of limbs.
-    layout : sequence of (dtype, width)
-        One entry per output: width 0 for a per-limb scalar (shape ``(n,)``), otherwise the
-        number of consecutive kernel results that form a ``(n, width)`` vector.
-
-    Returns
-    -------
-    list of ndarray
-        The outputs, shapes ``(n,)`` or ``(n, width)``.
-    """
-    outputs = new_outputs(n, layout)
-    sliced = [isinstance(arg, np.ndarray) and arg.ndim == 1 for arg in args]
-    for start in range(0, n, CHUNK):
-        rows = slice(start, min(start + CHUNK, n))
-        chunk_args = [arg[rows] if cut else arg for arg, cut in zip(args, sliced, strict=True)]
-        results = iter(kernel(VECTOR, *chunk_args))
-        for out, (_, width) in zip(outputs, layout, strict=True):
-            if width:
-                for k in range(width):
-                    out[rows, k] = next(results)
-            else:
-                out[rows] = next(results)
-    return outputs
+def solve(
+    cls: type[Solution],
+    dim: int,
+    rows: Callable[..., Sequence[np.ndarray]],
+    points: Mapping[str, npt.ArrayLike | None],
+    values: Mapping[str, npt.ArrayLike],
+) -> Solution:
+    """Check the arguments, then ``rows(eps, *points, *values)`` over the batch in chunks:
+    points ``(D, n)`` (None where not given), values ``(n,)`` or shared scalars, an option at
+    its neutral value (``OFF``) None, so its stage is skipped."""
+    given = {name: p for name, p in points.items() if p is not None}
+    dtype, shape, checked, scalars = check_limbs(dim, given, values)
+    args: list[Values] = [float(np.finfo(dtype).eps)]
+    args += [per_limb(checked[k], shape, point=True) if k in checked else None for k in points]
+    for name, v in scalars.items():
+        off = v.ndim == 0 and v[()] == OFF.get(name)
+        args.append(None if off else per_limb(v, shape))
+    return solution(cls, run(rows, args, math.prod(shape)), shape)
 
 
-def new_outputs(n: int, layout: Sequence[tuple[npt.DTypeLike, int]]) -> list[np.ndarray]:
-    """Uninitialised outputs for ``n`` limbs, shapes ``(n,)`` or ``(n, width)`` (see ``run_chunks``)."""
-    return [np.empty((n, width) if width else (n,), dtype) for dtype, width in layout]
+OFF = {"twist": 0.0, "softness": 0.0, "max_stretch": 1.0}
+"""Option values that turn a stage off."""
 
 
-def batch_size(shape: tuple[int, ...]) -> int:
-    """Number of limbs in a batch shape."""
-    return math.prod(shape)
+def run(rows: Callable[..., Sequence[np.ndarray]], args: Sequence[object], n: int) -> list:
+    """``rows(*args)`` chunk by chunk (each ``PerLimb`` sliced); its results, each with ``n``
+    entries along the last axis."""
+    if n <= CHUNK:
+        return list(rows(*(a.values if isinstance(a, PerLimb) else a for a in args)))
+    parts = [
+        rows(*(a.values[..., start : start + CHUNK] if isinstance(a, PerLimb) else a for a in args))
+        for start in range(0, n, CHUNK)
+    ]
+    return [np.concatenate(results, axis=-1) for results in zip(*parts, strict=True)]
+
+
+def finish(
+    root: np.ndarray,
+    elbow: np.ndarray,
+    hand: np.ndarray,
+    units: np.ndarray | None,
+    distance: np.ndarray,
+    limb: Reach,
+    degenerate: Values,
+    eps: float,
+) -> tuple[np.ndarray, ...]:
+    """The solution's fields for ``n`` limbs (points component-major, ``(D, n)``), from the
+    elbow and hand offsets ``(D, n)`` from the root in the limbs' units (the last two fields), or
+    a ``ValueError`` where the answer is not representable in the dtype (``|target - root|`` or
+    a joint beyond its largest value)."""
+    dtype = elbow.dtype
+    if not within(distance, -math.inf, strict=True):
+        raise ValueError(
+            f"target: |target - root| is beyond {dtype}'s range ({np.finfo(dtype).max:.3g})"
+        )
+    world_elbow, world_hand = root + from_units(elbow, units), root + from_units(hand, units)
+    if not (
+        within(world_elbow, -math.inf, strict=True) and within(world_hand, -math.inf, strict=True)
+    ):
+        raise ValueError(
+            f"root: a solved joint (root + up to upper_len + lower_len) is beyond {dtype}'s "
+            f"range ({np.finfo(dtype).max:.3g})"
+        )
+    reach, shortfall, reached, status = outcome(distance, units, limb, degenerate, eps)
+    stretch = np.full_like(distance, limb.stretch)
+    joints = (world_elbow, world_hand)
+    return *joints, distance, reach, shortfall, reached, stretch, status, elbow, hand
+
+
+def solution(cls: type[Solution], fields: Sequence[np.ndarray], shape: tuple[int, ...]) -> Solution:
+    """A ``cls`` with each field reshaped from ``n`` entries to the batch shape (points from
+    ``(D, n)`` to ``(..., D)``); the angles lazily from the offsets."""
+    elbow, hand, distance, reach, shortfall, reached, stretch, status, local_elbow, local_hand = (
+        f.reshape(shape) if f.ndim == 1 else f.T.reshape(*shape, len(f)) for f in fields
+    )
+    angle = partial(local_angle, local_elbow, local_hand)
+    return cls(elbow, hand, distance, reach, shortfall, reached, stretch, status, angle)

@@ -13,26 +13,19 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ik._validate import float_dtype, require, to_array, to_points
+from ik._checks import float_dtype, require, to_array, to_points
 
 
 @dataclass(frozen=True, slots=True)
 class FabrikResult:
-    """A FABRIK solve.
-
-    Attributes
-    ----------
-    joints : ndarray, shape (J, D)
-        Solved joint positions; ``joints[0]`` is the fixed root, bone lengths are preserved.
-    iterations : int
-        Backward-forward passes used (0 when the target was out of reach or already met).
-    residual : float
-        Final ``|joints[-1] - target|``.
-    """
+    """A FABRIK solve."""
 
     joints: npt.NDArray[np.floating]
+    """shape (J, D): solved joints; ``joints[0]`` is the fixed root, bone lengths are kept."""
     iterations: int
+    """Backward-forward passes used (0 when the target was out of reach or already met)."""
     residual: float
+    """Final ``|joints[-1] - target|``."""
 
 
 def fabrik(
@@ -51,27 +44,10 @@ def fabrik(
     short of a target inside its reach: start from a bent pose. Convergence is linear and slows
     near the fold limit, where ``max_iterations`` may run out before ``tolerance`` is met.
 
-    Parameters
-    ----------
-    joints : array_like, shape (J, D)
-        Current joint positions, ``J >= 2``, ``D`` = 2 or 3; bone lengths are taken from them.
-    target : array_like, shape (D,)
-        Where the end joint should go.
-    tolerance : float, default 1e-6
-        Stop when ``|end - target| <= tolerance`` (an absolute distance, in the joints' units).
-    max_iterations : int, default 100
-        Most backward-forward passes to make.
-
-    Returns
-    -------
-    FabrikResult
-
-    Raises
-    ------
-    ValueError
-        For joints not of shape ``(J >= 2, 2 or 3)``, a target of another dimension,
-        non-finite coordinates, a negative or non-finite tolerance, or a negative
-        ``max_iterations``.
+    ``joints``: current positions, shape (J >= 2, D = 2 or 3), the bone lengths taken from
+    them; ``target``: shape (D,); stop when ``|end - target| <= tolerance`` (absolute, in the
+    joints' units) or after ``max_iterations`` passes. Raises ``ValueError`` for other shapes,
+    non-finite coordinates, a negative or non-finite tolerance or negative ``max_iterations``.
     """
     dtype = float_dtype(joints, target)
     chain = to_array("joints", joints, dtype)

@@ -1,4 +1,5 @@
-"""Per-bone world rotations that carry a rig's current pose onto a 3-D solve."""
+"""Per-bone world rotations that carry a rig's current pose onto a solve, optionally part way
+(``weight``), and the pose they give (``blend_pose``)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,8 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from ik._frame import aim, perpendicular
-from ik._ops import VECTOR
-from ik._validate import FloatArray, batch_shape, float_dtype, to_points
-from ik.solution import Solution3D
+from ik._checks import FloatArray, batch_shape, float_dtype, to_array, to_points
+from ik.solution import Solution, Solution2D, Solution3D
 
 
 class BoneRotations(NamedTuple):
@@ -23,17 +22,25 @@ class BoneRotations(NamedTuple):
 
 
 def bone_rotations(
-    root: npt.ArrayLike, mid: npt.ArrayLike, end: npt.ArrayLike, sol: Solution3D
+    root: npt.ArrayLike,
+    mid: npt.ArrayLike,
+    end: npt.ArrayLike,
+    sol: Solution3D,
+    *,
+    weight: npt.ArrayLike = 1.0,
 ) -> BoneRotations:
-    """Shortest-arc world rotations from the current bone directions to the solved ones.
+    """Hinge-true world rotations from the current bones to the solved ones.
 
-    An engine applies ``upper`` to the upper bone's world orientation and ``lower`` to the
-    lower bone's: rotating ``mid - root`` by ``upper`` points it at ``sol.elbow - root``, and
-    rotating ``end - mid`` by ``lower`` points it at ``sol.hand - sol.elbow``.
+    Each rotation takes its bone's current direction to the solved one **and** the current
+    limb-plane normal ``n = unit((mid - root) x (end - mid))`` to the solved plane's normal, so
+    on a rig whose elbow is a hinge about that normal the hinge axis follows the new plane (the
+    upper bone rolls, as ozz-animation's ``IKTwoBoneJob`` does). Where the current or the solved
+    limb is straight (no plane) the rotation is the shortest arc. An engine applies ``upper`` to
+    the upper bone's world orientation and ``lower`` to the lower bone's.
 
     Fallbacks (finite, deterministic): a zero-length current bone is taken to point along +x;
-    opposite directions (no unique shortest arc) rotate by pi about the world axis least
-    aligned with the current direction, made perpendicular to it.
+    opposite directions rotate by pi about the world axis least aligned with the current
+    direction, made perpendicular to it.
 
     Parameters
     ----------
@@ -41,6 +48,8 @@ def bone_rotations(
         Current shoulder, elbow and hand positions of the rig.
     sol : Solution3D
         The solve for the same limbs (batch shape broadcasting with the joints').
+    weight : array_like, shape (...), default 1
+        In ``[0, 1]``: each rotation is slerped from the identity by this fraction.
 
     Returns
     -------
@@ -50,45 +59,155 @@ def bone_rotations(
     Raises
     ------
     ValueError
-        For joints whose last dimension is not 3, non-finite coordinates, or batch shapes that
-        do not broadcast.
+        Naming the argument: joints not of shape ``(..., 3)`` or not finite, batch shapes that
+        do not broadcast, a weight outside ``[0, 1]``.
     """
+    return _rotations(*_joints(3, root, mid, end, sol, weight), sol)
+
+
+def _rotations(
+    r: FloatArray, m: FloatArray, e: FloatArray, w: FloatArray, sol: Solution
+) -> BoneRotations:
+    """:func:`bone_rotations` of checked joints (``w`` with a trailing axis)."""
+    old_normal, new_normal = _normal(m - r, e - m), _normal(sol.elbow - r, sol.hand - sol.elbow)
+    planar = (np.sum(old_normal**2, axis=-1) > 0) & (np.sum(new_normal**2, axis=-1) > 0)
+    return BoneRotations(
+        _power(_hinge(m - r, sol.elbow - r, old_normal, new_normal, planar), w),
+        _power(_hinge(e - m, sol.hand - sol.elbow, old_normal, new_normal, planar), w),
+    )
+
+
+def blend_pose(
+    root: npt.ArrayLike,
+    mid: npt.ArrayLike,
+    end: npt.ArrayLike,
+    sol: Solution,
+    weight: npt.ArrayLike,
+) -> tuple[FloatArray, FloatArray]:
+    """The elbow and hand part way from the current pose to the solve, by forward kinematics.
+
+    The bones turn by ``weight`` times their rotations (:func:`bone_rotations` in 3-D, the
+    planar turn in 2-D), so each keeps its current length exactly and the joints move along
+    arcs, not chords: ``weight = 0`` gives ``(mid, end)``; ``weight = 1`` gives the solve's
+    elbow and hand when the current bones have the solved lengths.
+
+    ``root, mid, end`` are array_likes of shape (..., D), D = 2 or 3; ``sol`` a solve of the
+    same dimension; ``weight`` in ``[0, 1]``, shape (...). Returns the elbow and hand, each of
+    shape (..., D); raises as :func:`bone_rotations`.
+    """
+    dim = 2 if isinstance(sol, Solution2D) else 3
+    r, m, e, w = _joints(dim, root, mid, end, sol, weight)
+    if dim == 2:
+        elbow = r + _turn_2d(m - r, sol.elbow - r, w)
+        return elbow, elbow + _turn_2d(e - m, sol.hand - sol.elbow, w)
+    upper, lower = _rotations(r, m, e, w, sol)
+    elbow = r + _rotate(upper, m - r)
+    return elbow, elbow + _rotate(lower, e - m)
+
+
+def _joints(
+    dim: int,
+    root: npt.ArrayLike,
+    mid: npt.ArrayLike,
+    end: npt.ArrayLike,
+    sol: Solution,
+    weight: npt.ArrayLike,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The checked joints and weight (the weight with a trailing axis, for broadcasting)."""
     dtype = float_dtype(root, mid, end, sol.elbow)
     joints = {
-        name: to_points(name, value, 3, dtype)
-        for name, value in (("root", root), ("mid", mid), ("end", end))
+        n: to_points(n, v, dim, dtype) for n, v in (("root", root), ("mid", mid), ("end", end))
     }
-    batch_shape(
-        {name: points.shape[:-1] for name, points in joints.items()} | {"sol": sol.elbow.shape[:-1]}
-    )
-    r, m, e = joints["root"], joints["mid"], joints["end"]
-    return BoneRotations(
-        _shortest_arc(m - r, sol.elbow - r),
-        _shortest_arc(e - m, sol.hand - sol.elbow),
-    )
+    w = to_array("weight", weight, dtype)
+    if not ((w >= 0.0) & (w <= 1.0)).all():
+        raise ValueError(f"weight: expected values in [0, 1], got {w.min()!r} .. {w.max()!r}")
+    shapes = {n: j.shape[:-1] for n, j in joints.items()}
+    batch_shape(shapes | {"sol": sol.elbow.shape[:-1], "weight": w.shape})
+    return joints["root"], joints["mid"], joints["end"], w[..., None]
 
 
-def _shortest_arc(current: FloatArray, solved: FloatArray) -> FloatArray:
-    """Unit quaternion ``(w, x, y, z)``, shape (..., 4), rotating ``current`` onto ``solved``."""
-    eps = float(np.finfo(current.dtype).eps)
-    a = _unit(current)
-    b = _unit(solved)
-    half = a + b  # bisector of a and b: rotating a onto b is a half-turn about a's mirror
-    half_len = np.linalg.norm(half, axis=-1)
-    # a ≈ −b: the bisector is rounding noise (relative error eps/|h|), and every axis ⟂ a is a
-    # shortest arc; take a deterministic one and turn by π.
-    opposite = half_len * half_len <= eps
-    h = np.stack(aim(VECTOR, tuple(np.moveaxis(half, -1, 0)), half_len, opposite), axis=-1)
-    # With ĥ the unit bisector: cos(θ/2) = a·ĥ and sin(θ/2) n = a × ĥ (half-angle quaternion).
-    w = np.where(opposite, 0.0, np.sum(a * h, axis=-1))
-    flip = np.stack(perpendicular(VECTOR, *np.moveaxis(a, -1, 0)), axis=-1)
-    xyz = np.where(opposite[..., None], flip, np.cross(a, h))
-    q = np.concatenate([w[..., None], xyz], axis=-1)
-    return q / np.linalg.norm(q, axis=-1, keepdims=True)  # renormalise rounding; norm ≈ 1
+def _unit(v: FloatArray) -> FloatArray:
+    """``v / |v|``, shape (..., 3); +x where the length is zero (or underflows)."""
+    v = v * (1.0 / np.max(np.abs(v), axis=-1, keepdims=True, initial=1e-300))  # any magnitude
+    length = np.linalg.norm(v, axis=-1, keepdims=True)
+    ok = length > np.finfo(v.dtype).tiny
+    return np.where(ok, v / np.where(ok, length, 1.0), np.eye(3, dtype=v.dtype)[0])
 
 
-def _unit(vectors: FloatArray) -> FloatArray:
-    """``vectors / |vectors|``, shape (..., 3); +x where the length is zero (or underflows)."""
-    length = np.linalg.norm(vectors, axis=-1)
-    degenerate = length <= np.finfo(vectors.dtype).tiny
-    return np.stack(aim(VECTOR, tuple(np.moveaxis(vectors, -1, 0)), length, degenerate), axis=-1)
+def _normal(upper: FloatArray, lower: FloatArray) -> FloatArray:
+    """Unit limb-plane normal ``upper x lower`` (the elbow's hinge axis), or 0 where straight."""
+    n = np.cross(_unit(upper), _unit(lower))
+    length = np.linalg.norm(n, axis=-1, keepdims=True)
+    bent = length > 16.0 * np.finfo(n.dtype).eps  # below: the plane is rounding noise
+    return np.where(bent, n / np.where(bent, length, 1.0), 0.0)
+
+
+def _hinge(
+    current: FloatArray,
+    solved: FloatArray,
+    old_n: FloatArray,
+    new_n: FloatArray,
+    planar: np.ndarray,
+) -> FloatArray:
+    """The rotation taking ``current``'s direction to ``solved``'s and ``old_n`` to ``new_n``
+    (both normals perpendicular to their bones), or the shortest arc where not ``planar``."""
+    swing = _shortest_arc(_unit(current), _unit(solved))
+    # then a turn about the solved bone b taking the swung normal n' onto the new one:
+    # angle atan2((n' × n)·b, n'·n), both perpendicular to b
+    b, swung = _unit(solved), _rotate(swing, old_n)
+    angle = np.arctan2(np.sum(np.cross(swung, new_n) * b, axis=-1), np.sum(swung * new_n, axis=-1))
+    return _multiply(_about(b, np.where(planar, angle, 0.0)[..., None]), swing)
+
+
+def _about(axis: FloatArray, angle: FloatArray) -> FloatArray:
+    """The unit quaternion turning by ``angle`` (..., 1) about the unit ``axis`` (..., 3)."""
+    return np.concatenate([np.cos(angle * 0.5), np.sin(angle * 0.5) * axis], axis=-1)
+
+
+def _shortest_arc(a: FloatArray, b: FloatArray) -> FloatArray:
+    """Unit quaternion rotating the unit ``a`` onto the unit ``b`` (shape (..., 4)).
+
+    More than a right angle apart, ``a`` is first turned by pi about an axis ``f`` perpendicular
+    to it (the world axis least aligned with ``a``, Gram-Schmidt), so the half-angle formula
+    below only ever sees vectors at most 90 degrees apart, where it is well conditioned (and
+    exactly opposite vectors get a deterministic half turn about ``f``).
+    """
+    axes = np.eye(3, dtype=a.dtype)[np.argmin(np.abs(a), axis=-1)]
+    f = _unit(axes - np.sum(axes * a, axis=-1, keepdims=True) * a)
+    back = np.sum(a * b, axis=-1, keepdims=True) < 0.0
+    start = np.where(back, -a, a)  # the half turn about f takes a to -a
+    h = _unit(start + b)  # the bisector, |start + b| >= sqrt(2)
+    # half-angle quaternion: cos(θ/2) = start·ĥ, sin(θ/2) axis = start × ĥ
+    q = np.concatenate([np.sum(start * h, axis=-1, keepdims=True), np.cross(start, h)], axis=-1)
+    flip = np.concatenate([np.zeros_like(f[..., :1]), f], axis=-1)
+    return np.where(back, _multiply(q, flip), q)
+
+
+def _multiply(p: FloatArray, q: FloatArray) -> FloatArray:
+    """Hamilton product ``p q`` (apply ``q`` first), shape (..., 4)."""
+    pw, pv, qw, qv = p[..., :1], p[..., 1:], q[..., :1], q[..., 1:]
+    w = pw * qw - np.sum(pv * qv, axis=-1, keepdims=True)
+    return np.concatenate([w, pw * qv + qw * pv + np.cross(pv, qv)], axis=-1)
+
+
+def _rotate(q: FloatArray, v: FloatArray) -> FloatArray:
+    """``v`` rotated by the unit quaternion ``q``: ``v + 2 u x (u x v + w v)``."""
+    w, u = q[..., :1], q[..., 1:]
+    return v + 2.0 * np.cross(u, np.cross(u, v) + w * v)
+
+
+def _power(q: FloatArray, weight: FloatArray) -> FloatArray:
+    """``slerp(identity, q, weight)``: the same axis, ``weight`` times the angle."""
+    q = np.where(q[..., :1] < 0.0, -q, q)  # the shorter way round
+    sine = np.linalg.norm(q[..., 1:], axis=-1, keepdims=True)  # sin(θ/2), cos(θ/2) = w
+    axis = q[..., 1:] / np.where(sine > 0.0, sine, 1.0)
+    return _about(axis, 2.0 * np.arctan2(sine, q[..., :1]) * weight)
+
+
+def _turn_2d(current: FloatArray, solved: FloatArray, weight: FloatArray) -> FloatArray:
+    """``current`` turned toward ``solved``'s direction by ``weight`` of the angle between them
+    (the shorter way; in the plane every elbow is a hinge about z)."""
+    (x, y), (sx, sy) = np.moveaxis(current, -1, 0), np.moveaxis(solved, -1, 0)
+    angle = np.arctan2(x * sy - y * sx, x * sx + y * sy) * weight[..., 0]  # atan2(a × b, a · b)
+    cos, sin = np.cos(angle), np.sin(angle)
+    return np.stack([x * cos - y * sin, x * sin + y * cos], axis=-1)

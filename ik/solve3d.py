@@ -1,36 +1,16 @@
-"""Analytic two-bone IK in space: the planar triangle placed in the root-target-pole plane."""
+"""Analytic two-bone IK in space: the planar triangle laid in the root-target-pole plane."""
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import numpy.typing as npt
 
-from ik import _fast, _one_limb, _small
-from ik._batch import batch_size, limb_column, new_outputs, point_columns, run_chunks
-from ik._frame import aim, perpendicular
-from ik._limbs import check_limbs, optional
-from ik._ops import SCALAR, Ops, Real
-from ik.reach import reach
-from ik.solution import Solution3D, from_batch, from_rows, one_limb_builder, output_layout
-from ik.status import Status, outcome
+from ik import _scalar
+from ik._batch import finish, solve
+from ik._units import Values, aim, dot, limb_exponent, to_units
+from ik.reach import clamp
+from ik.solution import Solution3D
 from ik.triangle import triangle
-
-_EPS64 = float(np.finfo(np.float64).eps)
-_sqrt, _atan2 = math.sqrt, math.atan2  # module globals: one lookup fewer per call
-_SQRT_EPS64 = _sqrt(_EPS64)
-_AXIS_TOL64 = (16.0 * _EPS64) ** 2
-_RESCALE = {
-    _EPS64: (2.0**-600, 2.0**700),
-    float(np.finfo(np.float32).eps): (2.0**-80, 2.0**100),
-}
-"""By eps: below which ``|pole - root|²`` is scaled up, and by what power of two (the scaled
-length stays far from overflow, and even a subnormal offset's square becomes normal)."""
-_REACHED, _TOO_FAR, _TOO_CLOSE = int(Status.REACHED), int(Status.TOO_FAR), int(Status.TOO_CLOSE)
-
-_build_one = one_limb_builder(Solution3D, 3)
-"""Builds a one-limb solution from ``_solve_limb``'s results."""
 
 
 def solve_3d(
@@ -54,334 +34,114 @@ def solve_3d(
     Fallbacks (deterministic, finite, reported as ``Status.DEGENERATE``):
 
     * target at the root (``d <= eps (L1 + L2)``): the axis is taken as world +x;
-    * pole on the axis (its distance from the axis ``<= 16 eps |pole - root|``, including a
-      pole at the root): the elbow bends toward the world axis least aligned with the
-      root-target direction (x, then y, then z on ties) made perpendicular to it; with the
-      +x fallback axis that is +y.
+    * pole on the axis (the sine of its angle from the axis ``<= 16 eps``, including a pole at
+      the root): the elbow bends toward the world axis least aligned with the root-target
+      direction (x, then y, then z on ties) made perpendicular to it; with the +x fallback
+      axis that is +y.
 
     Parameters
     ----------
-    root : array_like, shape (..., 3)
-        Shoulder (hip) positions.
-    target : array_like, shape (..., 3)
-        Where the hands should go.
+    root, target : array_like, shape (..., 3)
+        Shoulder (hip) positions, and where the hands should go.
     upper_len, lower_len : array_like, shape (...)
         Bone lengths ``L1, L2 > 0``.
     pole : array_like, shape (..., 3)
         Pole (swivel, hint) points the elbows bend toward.
     twist : array_like, shape (...), default 0
         Extra rotation of the elbow about the root-target axis, radians, right-hand rule.
-    softness : array_like, shape (...), default 0
-        Soft zone width ``0 <= s < L1 + L2`` (0 = off); see :func:`ik.solve_2d`.
-    max_stretch : array_like, shape (...), default 1
-        Largest factor ``k >= 1`` both bones may scale by (1 = off).
+    softness, max_stretch : array_like, shape (...)
+        As in :func:`ik.solve_2d`.
 
     Returns
     -------
     Solution3D
-        Arrays in the broadcast batch shape ``(...)`` (0-d for one limb) and the inputs' float
-        dtype. See :class:`Solution3D` for the fields, the ``reached`` tolerance and the status
-        precedence.
+        As :func:`ik.solve_2d` (batch shape, dtype); see :class:`Solution3D`.
 
     Raises
     ------
-    ValueError
-        Naming the argument, for a last dimension other than 3, batch shapes that do not
-        broadcast, a non-finite coordinate (with its index), a non-positive or non-finite
-        length, a non-finite twist, ``softness`` outside ``[0, L1 + L2)`` or
-        ``max_stretch < 1``. Degenerate geometry is never an error.
+    ValueError, TypeError
+        As :func:`ik.solve_2d` (a last dimension other than 3), and for a non-finite twist.
+        Degenerate geometry is never an error.
     """
-    one = _solve_one(root, target, upper_len, lower_len, pole, twist, softness, max_stretch)
-    if one is not None:
-        return one
-    points = {"root": root, "target": target, "pole": pole}
-    per_limb = {
-        "upper_len": upper_len,
-        "lower_len": lower_len,
-        "twist": twist,
-        "softness": softness,
-        "max_stretch": max_stretch,
-    }
-    small = _small.columns(3, points, per_limb)
+    plain = [(root, True), (target, True), (pole, True), (upper_len, False), (lower_len, False)]
+    small = _scalar.solve(
+        Solution3D, plain + [(twist, False), (softness, False), (max_stretch, False)]
+    )
     if small is not None:
-        return _solve_small(small)
-    limbs = check_limbs(3, points, per_limb)
-    values, shape = limbs.values, limbs.shape
-    options = (
-        optional(values["twist"], 0.0),
-        optional(values["softness"], 0.0),
-        optional(values["max_stretch"], 1.0),
-    )
-    eps = float(np.finfo(limbs.dtype).eps)
-    args = [
-        eps,
-        *point_columns(limbs.points["root"], shape),
-        *point_columns(limbs.points["target"], shape),
-        limb_column(values["upper_len"], shape),
-        limb_column(values["lower_len"], shape),
-        *point_columns(limbs.points["pole"], shape),
-        *(None if option is None else limb_column(option, shape) for option in options),
-    ]
-    layout = output_layout(Solution3D, 3, limbs.dtype)
-    if all(option is None for option in options):  # the common case: allocation-free kernel
-        outputs = new_outputs(batch_size(shape), layout)
-        _fast.solve_3d(_kernel, args, outputs, _RESCALE[eps][0] if eps in _RESCALE else 0.0)
-    else:
-        outputs = run_chunks(_kernel, args, batch_size(shape), layout)
-    return from_batch(Solution3D, outputs, shape)
+        return small  # type: ignore[return-value]
+    points = {"root": root, "target": target, "pole": pole}
+    per = {"upper_len": upper_len, "lower_len": lower_len, "twist": twist}
+    options = {"softness": softness, "max_stretch": max_stretch}
+    return solve(Solution3D, 3, _solve_rows, points, per | options)  # type: ignore[return-value]
 
 
-def _solve_one(
-    root: object,
-    target: object,
-    upper_len: object,
-    lower_len: object,
-    pole: object,
-    twist: object,
-    softness: object,
-    max_stretch: object,
-) -> Solution3D | None:
-    """One plain float64 limb in pure Python, or None to take the other paths."""
-    floats = _one_limb.limb(3, root, target, upper_len, lower_len, softness, max_stretch)
-    p, numbers = _one_limb.point(pole, 3), _one_limb.numbers(twist)
-    if floats is None or p is None or numbers is None:
-        return None
-    (tau,) = numbers
-    px, py, pz = p
-    if px + py + pz + tau - (px + py + pz + tau) != 0.0:  # not finite: see limb()
-        return None
-    rx, ry, rz, tx, ty, tz, upper, lower, s, k = floats
-    return _build_one(
-        _solve_limb(SCALAR, _EPS64, rx, ry, rz, tx, ty, tz, upper, lower, px, py, pz, tau, s, k)
-    )
-
-
-def _solve_small(limbs: _small.Columns) -> Solution3D:
-    """A small batch, limb by limb (see :mod:`ik._small`)."""
-    eps = float(np.finfo(limbs.dtype).eps)
-    v = limbs.values
-    rows = [
-        _solve_limb(limbs.ops, eps, *args)
-        for args in zip(
-            *limbs.points["root"],
-            *limbs.points["target"],
-            v["upper_len"],
-            v["lower_len"],
-            *limbs.points["pole"],
-            v["twist"],
-            v["softness"],
-            v["max_stretch"],
-            strict=True,
-        )
-    ]
-    return from_rows(Solution3D, rows, 3, limbs.dtype, limbs.shape)
-
-
-def _solve_limb(
-    ops: Ops,
+def _solve_rows(
     eps: float,
-    rx: Real,
-    ry: Real,
-    rz: Real,
-    tx: Real,
-    ty: Real,
-    tz: Real,
-    upper: Real,
-    lower: Real,
-    px: Real,
-    py: Real,
-    pz: Real,
-    twist: Real,
-    softness: Real,
-    max_stretch: Real,
-) -> tuple[Real, ...]:
-    """One limb in a scalar backend: the inlined plain solve where it applies, else the kernel
-    (a twist or softness of 0 or a max_stretch of 1 turns that option off, as in the vector
-    path)."""
-    if ops is SCALAR and not twist and not softness and max_stretch == 1.0:
-        plain = _plain_one(rx, ry, rz, tx, ty, tz, upper, lower, px, py, pz)
-        if plain is not None:
-            return plain
-    return _kernel(
-        ops,
-        eps,
-        rx,
-        ry,
-        rz,
-        tx,
-        ty,
-        tz,
-        upper,
-        lower,
-        px,
-        py,
-        pz,
-        twist or None,
-        softness or None,
-        None if max_stretch == 1.0 else max_stretch,
-    )
-
-
-def _plain_one(
-    rx: float,
-    ry: float,
-    rz: float,
-    tx: float,
-    ty: float,
-    tz: float,
-    upper: float,
-    lower: float,
-    px: float,
-    py: float,
-    pz: float,
-) -> tuple[Real, ...] | None:
-    """``_kernel`` on one limb with twist, softness and stretch off, inlined (the same
-    operations in the same order, so the same results), or None where a fallback applies."""
-    vx, vy, vz = tx - rx, ty - ry, tz - rz
-    distance = _sqrt(vx * vx + vy * vy + vz * vz)
-    span = upper + lower
-    if distance <= _EPS64 * span:
-        return None
-    inverse = 1.0 / distance
-    ux, uy, uz = vx * inverse, vy * inverse, vz * inverse
-    wx, wy, wz = px - rx, py - ry, pz - rz
-    qx, qy, qz = _reject(ux, uy, uz, wx, wy, wz)
-    qx, qy, qz = _reject(ux, uy, uz, qx, qy, qz)
-    q_len2 = qx * qx + qy * qy + qz * qz
-    w_len2 = wx * wx + wy * wy + wz * wz
-    if q_len2 <= _AXIS_TOL64 * w_len2 or w_len2 < _RESCALE[_EPS64][0]:
-        return None
-    inverse = 1.0 / _sqrt(q_len2)
-    bx, by, bz = qx * inverse, qy * inverse, qz * inverse
-    gap = upper - lower
-    # reach()'s clamps with comparisons instead of max/min calls (the same values)
-    inner = abs(gap)
-    if inner < _EPS64 * span:
-        inner = _EPS64 * span
-    used = distance if distance > inner else inner
-    if used > span:
-        used = span
-    twice = used + used
-    along = (used * used + gap * span) / twice
-    height = _sqrt((span + used) * (span - used) * (used - gap) * (used + gap)) / twice
-    shortfall = abs(distance - used)
-    return (
-        rx + along * ux + height * bx,
-        ry + along * uy + height * by,
-        rz + along * uz + height * bz,
-        rx + used * ux,
-        ry + used * uy,
-        rz + used * uz,
-        _atan2(twice * height, upper * upper + lower * lower - used * used),
-        distance,
-        used,
-        shortfall,
-        shortfall <= _SQRT_EPS64 * span,
-        1.0,
-        _TOO_CLOSE if distance < inner else _TOO_FAR if distance > span else _REACHED,
-    )
-
-
-def _kernel(
-    ops: Ops,
-    eps: float,
-    rx: Real,
-    ry: Real,
-    rz: Real,
-    tx: Real,
-    ty: Real,
-    tz: Real,
-    upper: Real,
-    lower: Real,
-    px: Real,
-    py: Real,
-    pz: Real,
-    twist: Real | None,
-    softness: Real | None,
-    max_stretch: Real | None,
-) -> tuple[Real, ...]:
-    """Solve limbs given as components; results flat, in :class:`Solution3D` field order."""
-    vx, vy, vz = tx - rx, ty - ry, tz - rz  # root → target
-    distance = ops.sqrt(vx * vx + vy * vy + vz * vz)
-    # Closer than eps·L the direction is rounding noise at the limb's own scale: fall back.
-    aim_degenerate = distance <= eps * (upper + lower)
-    ux, uy, uz = aim(ops, (vx, vy, vz), distance, aim_degenerate)
-    bx, by, bz, pole_degenerate = _bend_direction(ops, eps, ux, uy, uz, px - rx, py - ry, pz - rz)
+    root: np.ndarray,
+    target: np.ndarray,
+    pole: np.ndarray,
+    upper: Values,
+    lower: Values,
+    twist: Values | None,
+    softness: Values | None,
+    max_stretch: Values | None,
+) -> tuple[np.ndarray, ...]:
+    """The stages on ``n`` limbs (points ``(3, n)``, values ``(n,)`` or shared scalars); the
+    solution's fields with ``n`` rows (see ``_batch.finish``)."""
+    # units: the limb's power of two, so any magnitude solves without overflow
+    units = limb_exponent(upper, lower, target.dtype)
+    upper, lower = to_units(upper, units), to_units(lower, units)
+    softness = None if softness is None else to_units(softness, units)
+    # aim: the unit axis u of target − root (+x where the target is at the root, as in 2-D)
+    distance, u = aim(target - root)
+    d = to_units(distance, units)
+    degenerate = d <= eps * (upper + lower)
+    if np.any(degenerate):
+        u = np.where(degenerate, np.array([[1.0], [0.0], [0.0]], u.dtype), u)
+    b, on_axis = _bend_direction(eps, u, pole - root)  # the pole plane
     if twist is not None:
-        bx, by, bz = _twist(ops, ux, uy, uz, bx, by, bz, twist)
-    limb = reach(ops, distance, upper, lower, softness, max_stretch, eps)
-    tri = triangle(ops, limb.used, limb.upper, limb.lower)
-    degenerate = ops.either(aim_degenerate, pole_degenerate)
-    shortfall, reached, status = outcome(ops, eps, distance, limb, degenerate)
-    return (
-        # elbow = root + L1 (cos α u + sin α b): the triangle laid in the (u, b) plane
-        rx + tri.along * ux + tri.height * bx,
-        ry + tri.along * uy + tri.height * by,
-        rz + tri.along * uz + tri.height * bz,
-        rx + limb.used * ux,  # hand on the root → target ray at the reach
-        ry + limb.used * uy,
-        rz + limb.used * uz,
-        tri.elbow_angle,
-        distance,
-        limb.used,
-        shortfall,
-        reached,
-        limb.stretch,
-        status,
+        b = _twist(u, b, twist)
+    limb = clamp(d, upper, lower, softness, max_stretch, eps)  # soften, stretch, clamp
+    along, height = triangle(limb.used, limb.upper, limb.lower)  # law of cosines
+    # elbow = L1 (cos α u + sin α b): the triangle laid in the (u, b) plane; the hand on the
+    # root → target ray at the reach
+    elbow = along * u + height * b
+    hand = limb.used * u
+    return finish(root, elbow, hand, units, distance, limb, degenerate | on_axis, eps)
+
+
+def _bend_direction(eps: float, u: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The unit vector ``b`` perpendicular to the axis ``u`` toward the pole offset ``w``, and
+    where the pole is on the axis (``b`` is then the fallback, see :func:`ik.solve_3d`)."""
+    _, w = aim(w)  # any magnitude; 0 for a pole at the root
+    # the pole plane's normal n = u × ŵ, then b ∝ n × u = ŵ − (ŵ·u) u: perpendicular to u to
+    # working precision however close ŵ is to the axis (n × u drops n's rounding along u)
+    b = _cross(_cross(u, w), u)
+    sine2 = dot(b, b)  # |b|² = sin² of the angle between u and ŵ
+    on_axis = sine2 <= (16.0 * eps) ** 2  # the plane is rounding noise: use the fallback
+    if not np.any(on_axis):
+        return b * (1.0 / np.sqrt(sine2)), on_axis
+    b = b * (1.0 / np.sqrt(np.where(on_axis, 1.0, sine2)))
+    return np.where(on_axis, _perpendicular(u), b), on_axis
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a x b`` of component-major vectors ``(3, n)``."""
+    return np.stack(
+        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
     )
 
 
-def _bend_direction(
-    ops: Ops, eps: float, ux: Real, uy: Real, uz: Real, wx: Real, wy: Real, wz: Real
-) -> tuple[Real, Real, Real, Real]:
-    """Unit vector from the axis ``u`` toward the pole offset ``w``, perpendicular to ``u``.
-
-    Returns the direction's three components and where the fallback plane was used.
-    """
-    w_len2 = wx * wx + wy * wy + wz * wz
-    rescale = _RESCALE.get(eps)
-    if rescale is not None and ops.any(small := w_len2 < rescale[0]):
-        # A pole this close to the root makes |q|² below underflow into subnormals, whose square
-        # root has lost digits: the bend direction would not be a unit vector and the bones would
-        # change length. Scaling w by a power of two is exact and changes no direction.
-        wx, wy, wz = (ops.where(small, c * rescale[1], c) for c in (wx, wy, wz))
-        w_len2 = wx * wx + wy * wy + wz * wz
-    qx, qy, qz = _reject(ux, uy, uz, wx, wy, wz)
-    # Gram-Schmidt twice ("twice is enough"): with the pole near the axis the first pass leaves
-    # a rounding residue along u comparable to q itself; the second pass removes it, so the bend
-    # direction is perpendicular to u to working precision and the bone lengths stay exact.
-    qx, qy, qz = _reject(ux, uy, uz, qx, qy, qz)
-    q_len2 = qx * qx + qy * qy + qz * qz
-    # Below a few eps of |w| the perpendicular part is rounding noise (pole on the axis, or at
-    # the root): its direction means nothing, so use the fallback plane. Squared, no sqrt.
-    on_axis = q_len2 <= (16.0 * eps) ** 2 * w_len2
-    if not ops.any(on_axis):  # the common case: skip the fallback's passes entirely
-        inverse = 1.0 / ops.sqrt(q_len2)
-        return qx * inverse, qy * inverse, qz * inverse, on_axis
-    fx, fy, fz = perpendicular(ops, ux, uy, uz)
-    inverse = 1.0 / ops.sqrt(ops.where(on_axis, 1.0, q_len2))  # on-axis rows replaced below
-    return (
-        ops.where(on_axis, fx, qx * inverse),
-        ops.where(on_axis, fy, qy * inverse),
-        ops.where(on_axis, fz, qz * inverse),
-        on_axis,
-    )
+def _perpendicular(u: np.ndarray) -> np.ndarray:
+    """A unit vector perpendicular to the unit ``u``: the world axis least aligned with it (x,
+    then y, then z on ties), its ``u`` component removed. That axis has ``u_k² <= 1/3``, so the
+    norm before normalising is at least ``sqrt(2/3)``."""
+    axis = np.eye(3, dtype=u.dtype)[:, np.argmin(np.abs(u), axis=0)]  # argmin: first on ties
+    p = axis - dot(axis, u) * u  # Gram-Schmidt
+    return p / np.sqrt(dot(p, p))
 
 
-def _reject(ux: Real, uy: Real, uz: Real, wx: Real, wy: Real, wz: Real) -> tuple[Real, Real, Real]:
-    """``w`` without its component along the unit vector ``u``: ``w - (w·u) u`` (Gram-Schmidt)."""
-    along = wx * ux + wy * uy + wz * uz  # w·u
-    return wx - along * ux, wy - along * uy, wz - along * uz
-
-
-def _twist(
-    ops: Ops, ux: Real, uy: Real, uz: Real, bx: Real, by: Real, bz: Real, angle: Real
-) -> tuple[Real, Real, Real]:
-    """Rotate ``b`` (perpendicular to the unit axis ``u``) about ``u`` by ``angle``."""
-    cos, sin = ops.cos(angle), ops.sin(angle)
+def _twist(u: np.ndarray, b: np.ndarray, angle: Values) -> np.ndarray:
+    """``b`` (perpendicular to the unit axis ``u``) rotated about ``u`` by ``angle``."""
     # Rodrigues with b ⟂ u: b cos τ + (u × b) sin τ (the (u·b) term vanishes)
-    return (
-        bx * cos + (uy * bz - uz * by) * sin,
-        by * cos + (uz * bx - ux * bz) * sin,
-        bz * cos + (ux * by - uy * bx) * sin,
-    )
+    return b * np.cos(angle) + _cross(u, b) * np.sin(angle)

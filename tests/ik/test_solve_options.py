@@ -97,29 +97,6 @@ def test_empty_batch_gives_empty_results() -> None:
     assert sol.elbow.shape == (0, 3) and sol.status.shape == (0,)
 
 
-@pytest.mark.parametrize("n", [1, 16384 + 7])
-def test_the_one_limb_path_equals_the_array_path(n: int) -> None:
-    rng = np.random.default_rng(n)
-    roots, targets = rng.normal(size=(n, 3)), rng.normal(size=(n, 3)) * 2
-    poles = rng.normal(size=(n, 3))
-    many = ik.solve_3d(roots, targets, 1.3, 0.9, poles, twist=0.4, softness=0.2, max_stretch=1.2)
-    for i in (0, n - 1):
-        one = ik.solve_3d(
-            tuple(roots[i]),
-            tuple(targets[i]),
-            1.3,
-            0.9,
-            tuple(poles[i]),
-            twist=0.4,
-            softness=0.2,
-            max_stretch=1.2,
-        )
-        for name in one.__dataclass_fields__:
-            np.testing.assert_allclose(
-                getattr(many, name)[i], getattr(one, name), rtol=1e-13, atol=1e-13
-            )
-
-
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("offset", [5.75e-159, 1e-300, 5e-324, 1e-15, 1e-30])
 def test_a_pole_any_tiny_distance_from_the_root_still_sets_the_plane_and_keeps_bone_lengths(
@@ -131,7 +108,7 @@ def test_a_pole_any_tiny_distance_from_the_root_still_sets_the_plane_and_keeps_b
         pytest.skip("the offset rounds to 0 in this dtype: a pole at the root")
     root, target = np.zeros(3, dtype), np.array([0.0, 1.0, 0.0], dtype)
     pole, far_pole = np.array([0.0, 0.0, offset], dtype), np.array([0.0, 0.0, 1.0], dtype)
-    for n in (None, 3, 70):  # one limb, the limb-by-limb path, the vector kernels
+    for n in (None, 3, 70):  # one limb and batches
         shape = () if n is None else (n,)
         args = [np.broadcast_to(x, (*shape, 3)) for x in (root, target)]
         near = ik.solve_3d(*args, dtype(1.1), dtype(0.8), np.broadcast_to(pole, (*shape, 3)))

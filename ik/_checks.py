@@ -1,0 +1,140 @@
+"""The boundary: turn array_likes into float arrays, or fail with a message naming the argument,
+what was expected and what arrived."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.floating]
+
+
+def float_dtype(*values: object) -> np.dtype:
+    """The dtype a solve computes in: the floating arrays decide (Python floats are weak, as in
+    numpy), so float32 in gives float32 out; integers compute in float64; float16 widens to
+    float32, which the formulas need."""
+    arrays = set()
+    for value in values:
+        if value is None or isinstance(value, bool | int | float):
+            continue
+        try:
+            dtype = value.dtype if isinstance(value, np.ndarray | np.generic) else None
+            dtype = np.asarray(value).dtype if dtype is None else dtype
+        except (ValueError, OverflowError, TypeError):  # reported, with its name, by to_array
+            continue
+        if dtype.kind == "f":
+            arrays.add(dtype)
+    if not arrays:
+        return np.dtype(np.float64)
+    return np.promote_types(np.result_type(*arrays), np.float32)
+
+
+def to_array(name: str, value: npt.ArrayLike, dtype: np.dtype) -> FloatArray:
+    """``value`` as an array of ``dtype``; ``TypeError`` for None and bools, ``ValueError`` for
+    non-numbers, ragged nesting and magnitudes beyond ``dtype``'s range."""
+    if value is None or isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name}: expected real numbers, got {value!r}")
+    try:
+        raw = np.asarray(value)
+    except ValueError:
+        raise ValueError(f"{name}: expected a rectangular array_like, got ragged nesting") from None
+    if raw.dtype.kind == "O":  # Python ints beyond int64, or objects that are not numbers
+        try:
+            raw = raw.astype(np.float64)
+        except (OverflowError, TypeError, ValueError) as error:
+            raise ValueError(f"{name}: expected real numbers in float range ({error})") from None
+    if raw.dtype.kind == "b":
+        raise TypeError(f"{name}: expected real numbers, got booleans")
+    if raw.dtype.kind not in "iuf":
+        raise ValueError(f"{name}: expected real numbers, got an array of dtype {raw.dtype}")
+    cast = raw.astype(dtype, copy=False)
+    if cast.dtype != raw.dtype and raw.size and np.isinf(cast).any() and np.isfinite(raw).all():
+        raise ValueError(
+            f"{name}: {raw.flat[np.argmax(np.isinf(cast))]!r} is beyond {dtype}'s range"
+        )
+    return cast
+
+
+def to_points(name: str, value: npt.ArrayLike, dim: int, dtype: np.dtype) -> FloatArray:
+    """``value`` as finite points of shape ``(..., dim)``, or a ``ValueError`` naming it."""
+    points = to_array(name, value, dtype)
+    if points.ndim == 0 or points.shape[-1] != dim:
+        raise ValueError(
+            f"{name}: expected an array_like of shape (..., {dim}), got shape {points.shape}"
+        )
+    if not within(points, -math.inf, strict=True):
+        require(name, points, np.isfinite(points), "finite coordinates")
+    return points
+
+
+def batch_shape(shapes: Mapping[str, tuple[int, ...]]) -> tuple[int, ...]:
+    """The common broadcast shape of the arguments' batch shapes, or a ``ValueError``."""
+    try:
+        return np.broadcast_shapes(*shapes.values())
+    except ValueError:
+        listed = ", ".join(f"{name} {shape}" for name, shape in shapes.items())
+        raise ValueError(
+            f"{', '.join(shapes)}: expected batch shapes that broadcast together, got {listed}"
+        ) from None
+
+
+def within(values: FloatArray, low: float, *, strict: bool) -> bool:
+    """Every value finite and above ``low`` (``strict``) or at least ``low``: two reductions,
+    no temporaries (NaN fails both), before :func:`require` builds its message."""
+    lowest = np.minimum.reduce(values, axis=None, initial=math.inf)
+    highest = np.maximum.reduce(values, axis=None, initial=-math.inf)
+    return bool((lowest > low if strict else lowest >= low) and highest < math.inf)
+
+
+def require(name: str, values: FloatArray, ok: npt.NDArray[np.bool_], expected: str) -> None:
+    """Raise a ``ValueError`` quoting the first value (and its index) where ``ok`` is False."""
+    if ok.all():
+        return
+    ok_b, values_b = np.broadcast_arrays(ok, values)
+    index = tuple(int(i) for i in np.argwhere(~ok_b)[0])
+    raise ValueError(
+        f"{name}: expected {expected}, got {values_b[index].item()!r} at index {index}"
+    )
+
+
+Limbs = tuple[np.dtype, tuple[int, ...], dict[str, FloatArray], dict[str, FloatArray]]
+"""Validated arguments: the working dtype, the batch shape, the points and the values."""
+
+
+def check_limbs(
+    dim: int, points: Mapping[str, npt.ArrayLike], values: Mapping[str, npt.ArrayLike]
+) -> Limbs:
+    """Convert and validate a solve's arguments, or raise naming the first bad one: points of
+    shape ``(..., dim)``, finite; batch shapes that broadcast; ``upper_len``, ``lower_len``
+    positive and finite; ``softness`` in ``[0, upper_len + lower_len)``; ``max_stretch``
+    finite and ``>= 1``; ``bend`` +-1; every other value finite."""
+    dtype = float_dtype(*points.values(), *values.values())
+    arrays = {name: to_points(name, value, dim, dtype) for name, value in points.items()}
+    scalars = {name: to_array(name, value, dtype) for name, value in values.items()}
+    shape = batch_shape(
+        {name: a.shape[:-1] for name, a in arrays.items()}
+        | {name: a.shape for name, a in scalars.items()}
+    )
+    for name in ("upper_len", "lower_len"):
+        length = scalars[name]
+        if not within(length, 0.0, strict=True):
+            require(name, length, np.isfinite(length) & (length > 0.0), "positive finite lengths")
+    softness = scalars["softness"]
+    if softness.ndim or softness[()] != 0.0:
+        # half of each length first: their sum stays finite at any magnitude
+        span = scalars["upper_len"] * 0.5 + scalars["lower_len"] * 0.5
+        ok = np.isfinite(softness) & (softness >= 0.0) & (softness * 0.5 < span)
+        require("softness", softness, ok, "0 <= softness < upper_len + lower_len")
+    stretch = scalars["max_stretch"]
+    if not within(stretch, 1.0, strict=False):
+        ok = np.isfinite(stretch) & (stretch >= 1.0)
+        require("max_stretch", stretch, ok, "finite values >= 1")
+    if "bend" in scalars:
+        require("bend", scalars["bend"], np.abs(scalars["bend"]) == 1.0, "+1 or -1")
+    for name in set(scalars) - {"upper_len", "lower_len", "softness", "max_stretch", "bend"}:
+        if not within(scalars[name], -math.inf, strict=True):
+            require(name, scalars[name], np.isfinite(scalars[name]), "finite values")
+    return dtype, shape, arrays, scalars

@@ -1,0 +1,74 @@
+"""Solving at any magnitude: each limb in units of a power of two near its size, and directions
+of vectors of any size, as ``hypot`` does (scaling by a power of two is exact).
+
+Inside ``SAFE`` (per dtype) every square, product of four lengths (Heron) and ``eps²`` of them
+stays a normal number, so a batch whose magnitudes all lie there is solved as given; otherwise
+each limb is rescaled so its longest bone is in ``[0.5, 1)`` and the results scaled back. For a
+batch inside the range both give the same bits, so the check only saves the passes.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, TypeAlias
+
+import numpy as np
+
+Values: TypeAlias = Any
+"""Per-limb values: an ndarray of shape (n,) (or (D, n) for vectors), or one scalar shared by
+every limb."""
+
+SAFE = {np.dtype(np.float64): (2.0**-200, 2.0**200), np.dtype(np.float32): (2.0**-16, 2.0**16)}
+"""Magnitudes solved without rescaling, by dtype (any wider dtype uses float64's)."""
+
+
+def safe(dtype: np.dtype) -> tuple[float, float]:
+    """The ``(low, high)`` magnitudes a solve in ``dtype`` needs no rescaling for."""
+    return SAFE.get(np.dtype(dtype), SAFE[np.dtype(np.float64)])
+
+
+def in_range(values: Values, low: float, high: float) -> bool:
+    """Every value in ``[low, high]`` (two reductions; an empty batch is in range)."""
+    lowest = np.minimum.reduce(values, axis=None, initial=math.inf)
+    highest = np.maximum.reduce(values, axis=None, initial=-math.inf)
+    return bool(lowest >= low and highest <= high)
+
+
+def limb_exponent(upper: Values, lower: Values, dtype: np.dtype) -> Values | None:
+    """Per limb, ``k`` with ``max(L1, L2) = f 2^k``, ``f`` in ``[0.5, 1)`` (int array), or None
+    when every length is in the safe range (the limbs are solved in their own units)."""
+    low, high = safe(dtype)
+    if in_range(upper, low, high) and in_range(lower, low, high):
+        return None
+    return np.frexp(np.maximum(upper, lower))[1]
+
+
+def to_units(x: Values, k: Values | None) -> Values:
+    """``x / 2^k`` (exact unless it leaves the normal range), or ``x`` when ``k`` is None."""
+    return x if k is None else np.ldexp(x, -k)
+
+
+def from_units(x: Values, k: Values | None) -> Values:
+    """``x * 2^k``, or ``x`` when ``k`` is None."""
+    return x if k is None else np.ldexp(x, k)
+
+
+def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a . b`` over the first axis (component-major vectors): shapes (D, ...) to (...)."""
+    return np.einsum("i...,i...->...", a, b)
+
+
+def aim(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``|v|`` and ``v / |v|`` for component-major vectors ``(D, n)`` of any finite size (``|v|``
+    is inf where it exceeds the dtype's range: the caller reports it); a zero vector gets the
+    direction 0."""
+    low, high = safe(v.dtype)
+    len2 = dot(v, v)  # |v|² = Σ v_i² (Pythagoras)
+    if in_range(len2, low * low, high * high):  # no square overflowed or lost digits
+        length = np.sqrt(len2)
+        return length, v * (1.0 / length)
+    # hypot's trick: divide by the power of two of the largest component, so the squares are O(1)
+    k = np.frexp(np.max(np.abs(v), axis=0))[1]
+    v = np.ldexp(v, -k)
+    length = np.sqrt(dot(v, v))  # in [0.5, sqrt(D)), or 0 for a zero vector
+    return np.ldexp(length, k), v / np.where(length > 0.0, length, 1.0)
