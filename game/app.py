@@ -100,6 +100,7 @@ class App:
         self.fps = 0.0
         self._last_flip: float | None = None
         self.minimised = False
+        self._redraw = True  # cleared while idle with no input: the picture cannot change
         self.replay_steps = 0  # input steps in the replay when it started
         self.replay_finished = False
         self._solves_at_last_frame = 0
@@ -312,7 +313,7 @@ class App:
         self._run_steps(frame_input, frame_time)
         if not self.running and self.frames > 0:
             return
-        if not self.minimised:  # a minimised window is not drawn at all
+        if self._redraw and not self.minimised:  # a minimised window is not drawn at all
             self._render(self.clock.alpha, self.fps)
             self._count_flip(time.perf_counter())
         self.frames += 1
@@ -346,12 +347,15 @@ class App:
     def _wait_for_next_frame(self, wall: Any) -> None:
         """Cap the frame rate; when idle, sleep on the event queue for up to 1/IDLE_FPS s."""
         self.minimised = not self.pygame.display.get_active()
+        self._redraw = True
         if not self.idle:
             wall.tick(WINDOWED_FPS_CAP)
             return
         event = self.pygame.event.wait(round(1000 / IDLE_FPS))
         if event.type != self.pygame.NOEVENT:
             self.pygame.event.post(event)  # any input wakes the loop; the next frame reads it
+        elif self.paused:
+            self._redraw = False  # paused and nothing happened: the last frame still stands
         wall.tick()  # keep the clock's own frame timing continuous
 
     def run(self) -> None:

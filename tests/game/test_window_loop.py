@@ -71,7 +71,7 @@ def test_a_windowed_replay_waits_for_esc_at_its_end(display: None, tmp_path: Pat
     assert not app.running
 
 
-def test_a_paused_window_sleeps_between_rare_redraws(
+def test_a_paused_window_sleeps_and_redraws_only_on_input(
     display: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = _app(headless=False, autopilot=False)
@@ -80,8 +80,12 @@ def test_a_paused_window_sleeps_between_rare_redraws(
         pygame.event, "wait", lambda timeout: waits.append(timeout) or pygame.event.Event(0)
     )
     app.paused = True
+    app.run_frame(1 / 60)
+    flipped = app._last_flip
     app._wait_for_next_frame(pygame.time.Clock())
     assert waits == [round(1000 / IDLE_FPS)]
+    app.run_frame(1 / 60)  # nothing happened while it slept: no redraw
+    assert app._last_flip == flipped
     app.paused = False
     app._wait_for_next_frame(pygame.time.Clock())
     assert waits == [round(1000 / IDLE_FPS)]  # playing: the frame cap, no idle sleep
