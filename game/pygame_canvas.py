@@ -43,8 +43,9 @@ def _finite(points: ArrayLike) -> np.ndarray:
     return np.clip(np.nan_to_num(pts), -_PX_LIMIT, _PX_LIMIT)
 
 
-# Rendered texts and translucent panels are kept (most HUD strings repeat every frame; a
-# render costs ~10 µs, a new alpha surface ~30 µs); the caches are emptied when this full.
+# Rendered texts, text sizes and translucent panels are kept (most HUD strings repeat every
+# frame; a render costs ~10 µs, a measure ~3 µs, a new alpha surface ~30 µs); the caches are
+# emptied when this full.
 _CACHE_LIMIT = 512
 # Outlined circles of these radii are blitted from cached ring sprites (see _ring); a
 # sprite of the largest radius takes ~1.5 MB, and at most _RING_CACHE_LIMIT are kept.
@@ -68,6 +69,7 @@ class PygameCanvas:
         self._rings: dict[tuple[float, tuple[int, ...], int], pygame.Surface] = {}
         self._ring_requests: dict[tuple[float, tuple[int, ...], int], int] = {}
         self._layers: dict[Hashable, pygame.Surface] = {}
+        self._sizes: dict[tuple[str, int, bool], tuple[int, int]] = {}  # HUD layout measures
 
     @property
     def size(self) -> tuple[int, int]:
@@ -216,7 +218,13 @@ class PygameCanvas:
         return rect.size
 
     def text_size(self, text: str, size: int = 16, bold: bool = False) -> tuple[int, int]:
-        return self._font(size, bold).size(text)
+        key = (text, size, bold)
+        measured = self._sizes.get(key)
+        if measured is None:
+            if len(self._sizes) >= _CACHE_LIMIT:
+                self._sizes.clear()
+            measured = self._sizes[key] = self._font(size, bold).size(text)
+        return measured
 
     def layer(self, key: Hashable, backdrop: Color, draw: Callable[[Canvas], object]) -> None:
         full_key = (key, tuple(backdrop), self.size)
