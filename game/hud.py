@@ -16,7 +16,7 @@ GLOBAL_CONTROLS: tuple[tuple[str, str], ...] = (
     ("F5", "reload assets"),
     ("F12", "save a screenshot"),
     ("F1", "this help"),
-    ("Esc", "quit"),
+    ("Esc", "close this help; else quit"),
 )
 
 
