@@ -211,7 +211,7 @@ class CrowdView(WalkView):
             f"hero {hero}",
         ]
         hint = "+/− crowd ±50 · A/D steer the hero · Shift run · O overlay · F3 profiler · F1 help"
-        draw_status_panel(canvas, items, PALETTE["text"], [hint])
+        self.hud_box = draw_status_panel(canvas, items, PALETTE["text"], [hint])
 
     # -- overlay -----------------------------------------------------------------------
     def draw_overlay(self, canvas: Canvas, alpha: float) -> None:

@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 from game.camera import Camera2D
 from game.canvas import Canvas, WorldPen
 from game.input_state import InputState, RawInput
-from game.layout import font_px, ui_scale, wrap
+from game.layout import font_px, intersects, ui_scale, wrap
 from game.palette import PALETTE, Color, faint, mix
 from game.profiling import PhaseTimer
 from game.scenes.ground_edit_view import GroundEditView
@@ -56,6 +56,8 @@ class WalkView:
         self._camera_time: float | None = None
         self._dragging: str | None = None
         self._climb_latch = ClimbLatch()
+        # the status box as last drawn: ground labels that would fall under it go above
+        self.hud_box: tuple[float, float, float, float] | None = None
         self._pointer_w: NDArray[np.float64] | None = None
         self.ground_edit = GroundEditView()
         self._frame: tuple[tuple[int, float], PoseInputs, Any] | None = None
@@ -257,15 +259,20 @@ class WalkView:
         for mark in terrain.landmarks:
             centre = 0.5 * (mark.x_from + mark.x_to)
             if x0 - 2 < centre < x1 + 2:
-                ground = float(terrain.height_at(centre))
-                pen.text(
-                    (centre, ground),
-                    mark.name,
-                    faint(PALETTE["ground_edge"], 0.8),
-                    18,
-                    "midtop",
-                    (0, 12),
-                )
+                self._label_landmark(pen, (centre, float(terrain.height_at(centre))), mark.name)
+
+    def _label_landmark(self, pen: WorldPen, ground: tuple[float, float], name: str) -> None:
+        """A landmark's name just under the ground line, or just over it where the status
+        box would hide it."""
+        color = faint(PALETTE["ground_edge"], 0.8)
+        s = ui_scale(pen.canvas.size)
+        x, y = pen.px(ground)
+        w, h = pen.canvas.text_size(name, font_px(18, s))
+        below = (x - w / 2, y + 12 * s, w, h)
+        if self.hud_box is not None and intersects(below, self.hud_box):
+            pen.text(ground, name, color, 18, "midbottom", (0, -10))
+        else:
+            pen.text(ground, name, color, 18, "midtop", (0, 12))
 
     def _draw_props(self, pen: WorldPen) -> None:
         """The door (frame, panel, knob), the table and the ladder (rails and rungs)."""
@@ -474,7 +481,7 @@ class WalkView:
         ]
         color = PALETTE["text"] if sim.poles_on else PALETTE["warn"]
         hint = "A/D walk · Shift run · move or hold the mouse: hands reach · H hands follow · B both/nearer · drag a foot · K poles · O overlay · F1 help"
-        draw_status_panel(canvas, items, color, [*self._ladder_hint(), hint])
+        self.hud_box = draw_status_panel(canvas, items, color, [*self._ladder_hint(), hint])
 
     def _ladder_hint(self) -> list[str]:
         """How to get on and off the ladder, when that is what the player can do now."""
