@@ -19,10 +19,10 @@ from typing import Any
 
 from game import hud, scenes
 from game.assets import AssetError
-from game.cli import MIN_WINDOW_SIZE, RunOptions
 from game.clock import FixedStepClock
 from game.input_state import InputState, RawInput
 from game.layout import Rect
+from game.options import MIN_WINDOW_SIZE, RunOptions
 from game.outputs import EXIT_OUTPUT, EXIT_SIGNAL_BASE, OutputError, stop_on_signals, write_output
 from game.profile_trace import ProfileTraceWriter, TracingPhaseTimer
 from game.profiler_panel import draw_profiler

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from game.app import play
-from game.cli import RunOptions
+from game.options import RunOptions
 from game.outputs import EXIT_OUTPUT, OutputError, write_output
 
 BENCH_PHASES = ("input", "sim", "ik", "render", "overlay", "frame")

@@ -8,9 +8,22 @@ which is JSON-serialisable so a run can be recorded and replayed bit-exactly.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+
+def finite_clamped(value: Any, fallback: float, limit: float) -> float:
+    """An input value as a float clamped to ``[−limit, limit]``; ``fallback`` when it is
+    absent, not a number or not finite (a replayed or widget value is never trusted)."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return fallback
+    if not math.isfinite(v):
+        return fallback
+    return min(max(v, -limit), limit)
 
 
 @dataclass(slots=True)

@@ -8,10 +8,15 @@ layout; text that still does not fit its box is wrapped with :func:`wrap`.
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:  # game.canvas's WorldPen uses this module at run time
-    from game.canvas import Canvas
+
+class TextMeasure(Protocol):
+    """What wrapping needs of a canvas: the size of a text (any :class:`game.canvas.Canvas`);
+    named here so this module does not import game.canvas, which imports it."""
+
+    def text_size(self, text: str, size: int = 16, bold: bool = False) -> tuple[int, int]: ...
+
 
 DESIGN_SIZE = (1280, 720)
 MIN_SCALE, MAX_SCALE = 0.75, 2.0
@@ -37,7 +42,7 @@ _WRAPPED: weakref.WeakKeyDictionary[Any, dict[tuple[str, float, int, bool], list
 _WRAP_CACHE_LIMIT = 256
 
 
-def wrap(canvas: Canvas, text: str, width: float, size: int, bold: bool = False) -> list[str]:
+def wrap(canvas: TextMeasure, text: str, width: float, size: int, bold: bool = False) -> list[str]:
     """``text`` broken at spaces into lines no wider than ``width`` pixels at font ``size``.
 
     A single word wider than ``width`` is cut to fit, so every line fits. Results are kept
@@ -54,7 +59,7 @@ def wrap(canvas: Canvas, text: str, width: float, size: int, bold: bool = False)
     return list(lines)
 
 
-def _wrap(canvas: Canvas, text: str, width: float, size: int, bold: bool) -> list[str]:
+def _wrap(canvas: TextMeasure, text: str, width: float, size: int, bold: bool) -> list[str]:
     lines: list[str] = []
     current = ""
     for word in text.split():

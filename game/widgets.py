@@ -11,6 +11,12 @@ from game.palette import PALETTE, mix
 Rect = tuple[float, float, float, float]
 
 
+def grow(rect: Rect, by: float) -> Rect:
+    """``rect`` with ``by`` pixels added on every side (a larger hit area)."""
+    x, y, w, h = rect
+    return (x - by, y - by, w + 2 * by, h + 2 * by)
+
+
 def contains(rect: Rect, p: tuple[float, float]) -> bool:
     """``p`` lies inside ``rect`` = (left, top, width, height)."""
     x, y, w, h = rect

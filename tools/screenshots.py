@@ -20,7 +20,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from game.app import App, build_scene  # noqa: E402
-from game.cli import RunOptions  # noqa: E402
+from game.options import RunOptions  # noqa: E402
 from game.scene import SceneConfig  # noqa: E402
 
 Condition = Callable[[Any, int], bool]  # (sim, frame) -> take the picture now

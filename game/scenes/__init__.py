@@ -1,4 +1,6 @@
-"""The scene registry: name → module. Number keys switch scenes in this order."""
+"""The scene registry: name → the module holding its ``SCENE`` spec (which ties the
+simulation, the view and the autopilot together, outside the simulation module). Number
+keys switch scenes in this order."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ SCENE_MODULES: dict[str, str] = {
     "lab": "game.scenes.lab",
     "walk": "game.scenes.walk",
     "crowd": "game.scenes.crowd",
-    "swivel": "game.scenes.swivel",
+    "swivel": "game.scenes.swivel_view",
 }
 
 # The scene plain `python main.py` plays.

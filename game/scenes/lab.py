@@ -16,13 +16,13 @@ import ik
 from game.camera import Camera2D
 from game.canvas import Canvas, WorldPen
 from game.ik_counters import IkCounters
-from game.input_state import InputState, RawInput
+from game.input_state import InputState, RawInput, finite_clamped
 from game.layout import font_px, ui_scale
 from game.palette import PALETTE, faint, mix
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig, SceneSpec
 from game.trace import limb_record
-from game.widgets import Button, Slider, contains
+from game.widgets import Button, Slider, contains, grow
 
 UPPER_LEN = 2.0
 LOWER_LEN = 1.2
@@ -91,13 +91,13 @@ class LabSim:
         if "flip_elbow" in inp.actions:
             self.bend = -self.bend
         x, y = self.target
-        x = _finite_clamped(inp.values.get("target_x"), x, TARGET_RANGE)
-        y = _finite_clamped(inp.values.get("target_y"), y, TARGET_RANGE)
-        self.softness = _finite_clamped(inp.values.get("softness"), self.softness, MAX_SOFTNESS)
+        x = finite_clamped(inp.values.get("target_x"), x, TARGET_RANGE)
+        y = finite_clamped(inp.values.get("target_y"), y, TARGET_RANGE)
+        self.softness = finite_clamped(inp.values.get("softness"), self.softness, MAX_SOFTNESS)
         self.softness = max(self.softness, 0.0)
         if inp.pointer_down and inp.pointer is not None:
-            x = _finite_clamped(inp.pointer[0], x, TARGET_RANGE)
-            y = _finite_clamped(inp.pointer[1], y, TARGET_RANGE)
+            x = finite_clamped(inp.pointer[0], x, TARGET_RANGE)
+            y = finite_clamped(inp.pointer[1], y, TARGET_RANGE)
         self.target = (x, y)
         with timer.phase("ik"):
             self.solution = self._solve(self.target)
@@ -138,19 +138,6 @@ class LabSim:
 
     def stats_sections(self) -> dict[str, Any]:
         return {}
-
-
-def _finite_clamped(value: Any, fallback: float, limit: float) -> float:
-    """``value`` as a float clamped to ``[−limit, limit]``; ``fallback`` if absent or not finite."""
-    if value is None:
-        return fallback
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        return fallback
-    if not math.isfinite(v):
-        return fallback
-    return min(max(v, -limit), limit)
 
 
 class LabAutopilot:
@@ -223,7 +210,7 @@ class LabView:
             if contains(self.flip_button.rect, px):
                 actions.append("flip_elbow")
                 continue
-            hit = next((s for s in self.sliders if contains(_grow(s.rect, 10), px)), None)
+            hit = next((s for s in self.sliders if contains(grow(s.rect, 10), px)), None)
             if hit is not None:
                 self._active_slider = hit
             elif not contains(self.panel_rect, px):
@@ -450,11 +437,6 @@ def _draw_grid(pen: WorldPen, half_extent: int) -> None:
         color = PALETTE["axis"] if i == 0 else PALETTE["grid"]
         pen.line((i, -half_extent), (i, half_extent), color, 1)
         pen.line((-half_extent, i), (half_extent, i), color, 1)
-
-
-def _grow(rect: tuple[float, float, float, float], by: float) -> tuple[float, float, float, float]:
-    x, y, w, h = rect
-    return (x - by, y - by, w + 2 * by, h + 2 * by)
 
 
 SCENE = SceneSpec(

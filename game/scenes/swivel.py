@@ -22,9 +22,9 @@ from numpy.typing import ArrayLike, NDArray
 
 import ik
 from game.ik_counters import IkCounters
-from game.input_state import InputState
+from game.input_state import InputState, finite_clamped
 from game.profiling import PhaseTimer
-from game.scene import SceneConfig, SceneSpec, SceneView
+from game.scene import SceneConfig
 from game.trace import limb_record
 
 UPPER_LEN = 2.0
@@ -185,7 +185,7 @@ class SwivelSim:
         self.pose = Pose(
             target=_finite_point(inp.values.get("target"), pose.target),
             pole=_finite_point(inp.values.get("pole"), pose.pole),
-            twist=_finite_clamped(inp.values.get("twist"), pose.twist, math.pi),
+            twist=finite_clamped(inp.values.get("twist"), pose.twist, math.pi),
         )
         with timer.phase("ik"):
             self.solution = solve(self.pose)
@@ -253,22 +253,11 @@ def _vec3(values: Sequence[float] | NDArray[np.float64]) -> Vec3:
     return (float(values[0]), float(values[1]), float(values[2]))
 
 
-def _finite_clamped(value: Any, fallback: float, limit: float) -> float:
-    """``value`` as a float clamped to ``[−limit, limit]``; ``fallback`` if absent or not finite."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        return fallback
-    if not math.isfinite(v):
-        return fallback
-    return min(max(v, -limit), limit)
-
-
 def _finite_point(value: Any, fallback: Vec3) -> Vec3:
     """Three finite numbers clamped into the locator box; ``fallback`` for anything else."""
     if not isinstance(value, Sequence) or isinstance(value, str) or len(value) != 3:
         return fallback
-    coords = [_finite_clamped(v, math.nan, LOCATOR_RANGE) for v in value]
+    coords = [finite_clamped(v, math.nan, LOCATOR_RANGE) for v in value]
     return fallback if any(math.isnan(c) for c in coords) else _vec3(coords)
 
 
@@ -380,27 +369,3 @@ class SwivelAutopilot:
         pose = autopilot_pose((sim.step_index + 1) * self.dt)
         values = {"target": list(pose.target), "pole": list(pose.pole), "twist": pose.twist}
         return InputState(values=values)
-
-
-def _create_view(sim: SwivelSim) -> SceneView:
-    # imported here: the view module imports this one for the geometry
-    from game.scenes.swivel_view import SwivelView
-
-    return SwivelView(sim)
-
-
-SCENE = SceneSpec(
-    name="swivel",
-    title="Swivel: the pole vector picks the elbow",
-    controls=(
-        ("left-drag", "move the target (x) or the pole (diamond) in the view plane"),
-        ("W / S", "move the selected locator away / toward you"),
-        ("Tab", "select the other locator"),
-        ("Q / E, slider", "twist the elbow about the axis"),
-        ("right-drag, wheel", "orbit and zoom the camera"),
-        ("R", "reset pose and camera"),
-    ),
-    create=SwivelSim,
-    view=_create_view,
-    autopilot=SwivelAutopilot,
-)

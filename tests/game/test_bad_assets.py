@@ -13,7 +13,7 @@ import pygame
 import pytest
 
 from game.app import App, build_scene
-from game.cli import RunOptions
+from game.options import RunOptions
 from game.scene import ASSETS_DIR, SceneConfig
 
 

@@ -101,7 +101,7 @@ def test_an_empty_scene_name_is_rejected_not_the_default(run_main) -> None:
 
 
 def test_characters_beyond_the_documented_maximum_are_rejected(run_main) -> None:
-    from game.cli import MAX_CHARACTERS
+    from game.options import MAX_CHARACTERS
 
     result = run_main(["--headless", "--scene", "crowd", "--characters", "1000000"])
     _assert_rejected_before_running(result, "--characters", f"1 to {MAX_CHARACTERS}")

@@ -21,11 +21,11 @@ import pytest
 from game import hud, scenes
 from game.app import App, build_scene
 from game.canvas import WorldPen
-from game.cli import RunOptions
 from game.layout import Rect, intersects
+from game.options import RunOptions
+from game.pen3d import Pen3D
 from game.pygame_canvas import PygameCanvas
 from game.scene import SceneConfig
-from game.scenes.swivel_view import Pen3D
 from game.widgets import Button, Slider
 
 SIZES = [(960, 540), (1280, 720), (1920, 1080)]

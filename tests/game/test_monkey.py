@@ -13,7 +13,7 @@ import pytest
 
 from game import scenes
 from game.app import App, build_scene
-from game.cli import RunOptions
+from game.options import RunOptions
 from game.scene import SceneConfig
 
 EVENTS_PER_SCENE = 2_500  # 250 frames; each of the 28 keys is pressed or released ~30 times

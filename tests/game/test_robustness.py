@@ -9,8 +9,8 @@ import pygame
 import pytest
 
 from game.app import MAX_STEPS_PER_FRAME, App, build_scene
-from game.cli import RunOptions
 from game.input_state import InputState
+from game.options import RunOptions
 from game.recording import SceneStart, read_recording
 from game.scene import SceneConfig
 

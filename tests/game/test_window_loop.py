@@ -10,8 +10,8 @@ import pygame
 import pytest
 
 from game.app import IDLE_FPS, App, build_scene
-from game.cli import RunOptions
 from game.input_state import InputState
+from game.options import RunOptions
 from game.scene import SceneConfig
 
 
