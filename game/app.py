@@ -28,7 +28,17 @@ from game.profile_trace import ProfileTraceWriter, TracingPhaseTimer
 from game.profiler_panel import draw_profiler
 from game.profiling import PhaseTimer, format_summary
 from game.recording import Recorder, SceneStart, assets_mismatch, read_recording
-from game.scene import ASSETS_DIR, Autopilot, EditableGround, SceneConfig, SceneSpec, SceneView
+from game.scene import (
+    ASSETS_DIR,
+    Autopilot,
+    EditableGround,
+    ManyCharacters,
+    ReloadableAssets,
+    SceneConfig,
+    SceneSpec,
+    SceneView,
+    SidePanel,
+)
 from game.trace import TraceWriter
 
 MAX_STEPS_PER_FRAME = 5
@@ -149,8 +159,8 @@ class App:
 
     def reload_assets(self) -> None:
         """F5: re-read the scene's asset files; a bad edit is shown and the last good kept."""
-        reload = getattr(self.scene.sim, "reload_assets", None)
-        if reload is None:
+        sim = self.scene.sim
+        if not isinstance(sim, ReloadableAssets):
             self.message, self.message_color, self.message_frames = (
                 "no assets to reload here",
                 "warn",
@@ -158,7 +168,7 @@ class App:
             )
             return
         try:
-            reload()
+            sim.reload_assets()
         except AssetError as exc:
             self.message = f"F5: {exc}  (still using the last good assets)"
             self.message_color, self.message_frames = "bad", -1
@@ -295,13 +305,14 @@ class App:
         solves = sim.counters.solves
         per_frame = (solves - self._solves_at_last_frame) if self.frames else 0
         self._solves_at_last_frame = solves
-        characters = int(getattr(sim, "character_count", 1))
+        characters = sim.character_count if isinstance(sim, ManyCharacters) else 1
         draw_profiler(self.canvas, self.timer.history, per_frame, characters, fps, self.view_area())
 
     def view_area(self) -> Rect:
         """The window minus the scene's side panel (if it has one): where HUD boxes may go."""
         width, height = self.screen.get_size()
-        panel = getattr(self.scene.view, "panel_rect", None)
+        view = self.scene.view
+        panel = view.panel_rect if isinstance(view, SidePanel) else None
         if panel is not None and panel[0] > 0:
             return (0.0, 0.0, float(panel[0]), float(height))
         return (0.0, 0.0, float(width), float(height))

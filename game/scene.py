@@ -65,6 +65,33 @@ class Simulation(Protocol):
         ...
 
 
+# Optional parts of a simulation or a view: the app checks for them with isinstance.
+
+
+@runtime_checkable
+class ReloadableAssets(Protocol):
+    """A simulation that reads asset files and re-reads them on F5."""
+
+    def reload_assets(self) -> None:
+        """Re-read the files; a bad one raises ``AssetError`` with nothing changed."""
+        ...
+
+
+@runtime_checkable
+class ManyCharacters(Protocol):
+    """A simulation of more than one character (the profiler shows how many)."""
+
+    @property
+    def character_count(self) -> int: ...
+
+
+@runtime_checkable
+class SidePanel(Protocol):
+    """A view with a side panel: (left, top, width, height) in pixels; the HUD keeps out."""
+
+    panel_rect: tuple[float, float, float, float]
+
+
 @runtime_checkable
 class EditableGround(Protocol):
     """A simulation whose ground can change while it runs (the walk scene's edit mode)."""
