@@ -12,6 +12,7 @@ import pytest
 from game.app import IDLE_FPS, App, build_scene
 from game.input_state import InputState
 from game.options import RunOptions
+from game.recording import Recorder
 from game.scene import SceneConfig
 
 
@@ -93,8 +94,11 @@ def test_a_paused_window_sleeps_and_redraws_only_on_input(
 
 def test_a_headless_replay_plays_the_whole_recording(run_main, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     recording, stats = tmp_path / "run.rec", tmp_path / "stats.json"
-    args = ["--scene", "lab", "--headless", "--autopilot", "--frames", "700"]
-    assert run_main([*args, "--record", str(recording)]).returncode == 0
+    recorder = Recorder(recording)  # 700 steps: longer than a headless run's 600 frames
+    recorder.scene("lab", 0, 60)
+    for _ in range(700):
+        recorder.step(InputState())
+    recorder.close()
     result = run_main(["--headless", "--replay", str(recording), "--stats", str(stats)])
     assert result.returncode == 0, result.stderr
     assert json.loads(stats.read_text())["steps"] == 700
