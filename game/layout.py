@@ -59,6 +59,24 @@ def wrap(canvas: TextMeasure, text: str, width: float, size: int, bold: bool = F
     return list(lines)
 
 
+def wrap_balanced(
+    canvas: TextMeasure, text: str, width: float, size: int, bold: bool = False
+) -> list[str]:
+    """As :func:`wrap`, in as few lines, but with the lines as even as they go (no last
+    line of one short word): the narrowest width, to 1 px, that needs no more lines."""
+    lines = wrap(canvas, text, width, size, bold)
+    if len(lines) <= 1:
+        return lines
+    low, high = width / len(lines), width  # too narrow for the count at low; fine at high
+    while high - low > 1.0:
+        mid = (low + high) / 2
+        if len(wrap(canvas, text, mid, size, bold)) <= len(lines):
+            high = mid
+        else:
+            low = mid
+    return wrap(canvas, text, high, size, bold)
+
+
 def _wrap(canvas: TextMeasure, text: str, width: float, size: int, bold: bool) -> list[str]:
     lines: list[str] = []
     current = ""

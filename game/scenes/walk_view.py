@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 from game.camera import Camera2D
 from game.canvas import Canvas, WorldPen
 from game.input_state import InputState, RawInput
-from game.layout import font_px, intersects, ui_scale, wrap
+from game.layout import font_px, intersects, ui_scale, wrap_balanced
 from game.palette import PALETTE, Color, faint, mix
 from game.profiling import PhaseTimer
 from game.scenes.ground_edit_view import GroundEditView
@@ -627,11 +627,11 @@ def draw_status_panel(
     pad = 12 * s
     line_px, hint_px = font_px(19, s), font_px(15, s)
     inner = width * 0.55 - 2 * pad
-    lines = [(line, line_px, color) for line in wrap(canvas, "  ·  ".join(items), inner, line_px)]
+    status = wrap_balanced(canvas, "  ·  ".join(items), inner, line_px)
+    lines = [(line, line_px, color) for line in status]
     for hint in hints:
-        lines += [
-            (line, hint_px, PALETTE["text_dim"]) for line in wrap(canvas, hint, inner, hint_px)
-        ]
+        hint_lines = wrap_balanced(canvas, hint, inner, hint_px)
+        lines += [(line, hint_px, PALETTE["text_dim"]) for line in hint_lines]
     heights = [canvas.text_size(text, px)[1] + 3 * s for text, px, _ in lines]
     box_w = max(canvas.text_size(text, px)[0] for text, px, _ in lines) + 2 * pad
     box_h = sum(heights) + 2 * pad

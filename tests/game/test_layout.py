@@ -226,3 +226,27 @@ def test_help_fits_its_panel(scene: str, size: tuple[int, int]) -> None:
         if intersects(a.rect, b.rect)
     ]
     assert not problems, "\n".join(problems)
+
+
+class _Monospace:
+    """8 px per character, 10 px tall: widths are easy to reason about."""
+
+    def text_size(self, text: str, size: int = 16, bold: bool = False) -> tuple[int, int]:
+        return (8 * len(text), 10)
+
+
+def test_balanced_wrap_keeps_the_line_count_and_evens_the_lines() -> None:
+    from game.layout import wrap, wrap_balanced
+
+    canvas = _Monospace()
+    text = "knee poles ON · knee flips 0 · L planted R planted · 0.00 m/s · footsteps 0"
+    greedy = wrap(canvas, text, 500.0, 16)
+    balanced = wrap_balanced(canvas, text, 500.0, 16)
+    assert len(greedy) == len(balanced) == 2
+    assert " ".join(balanced) == " ".join(greedy) == text
+    assert all(canvas.text_size(line)[0] <= 500.0 for line in balanced)
+    widths = [len(line) for line in balanced]
+    assert max(widths) - min(widths) < max(len(line) for line in greedy) - min(
+        len(line) for line in greedy
+    )
+    assert wrap_balanced(canvas, "one line", 600.0, 16) == ["one line"]
