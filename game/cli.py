@@ -214,10 +214,15 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
     if benchmarking:
         headless, autopilot = True, True
     if not headless and not display_available():
-        print(
-            f"No display found: running the {scene!r} scene headless with the autopilot "
-            f"for {frames or HEADLESS_DEFAULT_FRAMES} frames."
-        )
+        if args.replay is not None:
+            length = f"{frames} frames" if frames else "its end"
+            plan = f"replaying {args.replay} headless to {length}"
+        else:
+            plan = (
+                f"running the {scene!r} scene headless with the autopilot "
+                f"for {frames or HEADLESS_DEFAULT_FRAMES} frames"
+            )
+        print(f"No display found: {plan}.")
         headless, announce = True, True
         autopilot = autopilot or args.replay is None
         screenshot = screenshot or Path("screenshots") / f"{scene}.png"
