@@ -17,6 +17,7 @@ import numpy as np
 from game.app import play
 from game.options import RunOptions
 from game.outputs import EXIT_OUTPUT, OutputError, write_output
+from game.profiling import format_summary
 
 BENCH_PHASES = ("input", "sim", "ik", "render", "overlay", "frame")
 BENCH_DIR = Path("bench")
@@ -49,9 +50,7 @@ def _bench(options: RunOptions) -> int:
     timing = stats["timing_ms"]
     characters = stats.get("characters", 1)
     print(f"bench: scene {options.scene!r}, {stats['frames']} frames, {characters} characters")
-    print(f"{'phase':<9}{'p50 ms':>9}{'p99 ms':>9}")
-    for phase in BENCH_PHASES:
-        print(f"{phase:<9}{timing[phase]['p50']:>9.3f}{timing[phase]['p99']:>9.3f}")
+    print(format_summary({phase: timing[phase] for phase in BENCH_PHASES}))
     fps = 1000.0 / max(timing["frame"]["p50"], 1e-9)
     print(f"median frame {timing['frame']['p50']:.3f} ms = {fps:.0f} fps uncapped")
     print(f"stats written to {stats_path}")
