@@ -48,11 +48,14 @@ def _finite(points: ArrayLike) -> np.ndarray:
 # emptied when this full.
 _CACHE_LIMIT = 512
 # Outlined circles of these radii are blitted from cached ring sprites (see _ring); a
-# sprite of the largest radius takes ~1.5 MB, and at most _RING_CACHE_LIMIT are kept.
+# sprite of the largest radius takes ~1.5 MB; the cache is emptied when it holds
+# _RING_CACHE_LIMIT sprites or _RING_CACHE_BYTES of pixels, so a long run whose radii keep
+# changing (a zooming camera) stays within a few MB instead of creeping towards ~100 MB.
 _RING_SPRITE_MIN_PX = 40.0
 _RING_SPRITE_MAX_PX = 600.0
 _RING_SPRITE_AFTER = 8
 _RING_CACHE_LIMIT = 64
+_RING_CACHE_BYTES = 4 << 20
 # Cached static layers (see layer): a window-sized layer takes ~3.7 MB at 1280x720; a
 # camera that keeps moving makes a new one each frame, so only the latest few are kept.
 _LAYER_CACHE_LIMIT = 4
@@ -68,6 +71,7 @@ class PygameCanvas:
         self._panels: dict[tuple[int, int, tuple[int, ...], int], pygame.Surface] = {}
         self._rings: dict[tuple[float, tuple[int, ...], int], pygame.Surface] = {}
         self._ring_requests: dict[tuple[float, tuple[int, ...], int], int] = {}
+        self._ring_bytes = 0  # pixel bytes of the sprites in _rings
         self._layers: dict[Hashable, pygame.Surface] = {}
         self._sizes: dict[tuple[str, int, bool], tuple[int, int]] = {}  # HUD layout measures
 
@@ -146,9 +150,12 @@ class PygameCanvas:
             self._ring_requests[key] = asked
             if asked < _RING_SPRITE_AFTER:
                 return None
-            if len(self._rings) >= _RING_CACHE_LIMIT:
-                self._rings.clear()
             size = 2 * math.ceil(key[0]) + 4
+            if len(self._rings) >= _RING_CACHE_LIMIT or (
+                self._rings and self._ring_bytes + 4 * size * size > _RING_CACHE_BYTES
+            ):  # (one sprite bigger than the budget is still kept, alone)
+                self._rings.clear()
+                self._ring_bytes = 0
             # the ring's coverage, drawn white on black, becomes the alpha of a solid sprite
             coverage = pygame.Surface((size, size))
             pygame.draw.aacircle(coverage, (255, 255, 255), (size / 2, size / 2), key[0], width)
@@ -159,6 +166,7 @@ class PygameCanvas:
             del alpha  # unlock the sprite before it is RLE-encoded
             ring.set_alpha(255, pygame.RLEACCEL)
             self._rings[key] = ring
+            self._ring_bytes += 4 * size * size
         return ring
 
     def arc(
@@ -180,9 +188,8 @@ class PygameCanvas:
         pygame.draw.rect(self.surface, color, _rect(rect), width, border_radius=radius)
 
     def panel(self, rect: Sequence[float], color: Color, alpha: int) -> None:
-        r = _rect(rect).clip(
-            self.surface.get_rect()
-        )  # the translucent surface is only as big as shown
+        # the translucent surface is only as big as its visible part
+        r = _rect(rect).clip(self.surface.get_rect())
         if r.width <= 0 or r.height <= 0:
             return
         key = (r.width, r.height, tuple(color), alpha)

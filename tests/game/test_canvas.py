@@ -132,3 +132,17 @@ def test_no_world_value_crashes_a_draw_primitive(canvas: PygameCanvas, big: floa
     canvas.rect((0, 0, big, 10), (255, 0, 0), 2, 4)
     canvas.panel((big, 0, big, big), (0, 0, 0), 128)
     canvas.text(p, "far away", (255, 255, 255), 16, "center")
+
+
+def test_ring_sprites_stay_within_their_byte_budget() -> None:
+    """A camera that zooms slowly asks for many radii, each often enough for a sprite; the
+    cache is emptied by bytes, so a long run's memory stays flat (issue 14, 20,000 frames)."""
+    from game.pygame_canvas import _RING_CACHE_BYTES
+
+    canvas = PygameCanvas(pygame.Surface((400, 300)))
+    for radius in range(300, 600, 5):
+        for _ in range(_RING_SPRITE_AFTER):
+            canvas.circle((200, 150), float(radius), (200, 200, 200), 1)
+        sizes = [4 * s.get_width() * s.get_height() for s in canvas._rings.values()]
+        assert sum(sizes) <= _RING_CACHE_BYTES or len(sizes) == 1
+    assert canvas._rings  # sprites are still made and used
