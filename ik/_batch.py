@@ -47,9 +47,9 @@ def solve(
     values: Mapping[str, npt.ArrayLike],
 ) -> Solution:
     """Check the arguments, then ``rows(eps, *points, *values)`` over the batch in chunks:
-    points ``(D, n)`` (None where not given), values ``(n,)`` or shared scalars, an option at
+    points ``(D, n)`` (a 2-D pole None where not given), values ``(n,)`` or shared scalars, an option at
     its neutral value (``OFF``) None, so its stage is skipped."""
-    given = {name: p for name, p in points.items() if p is not None}
+    given = {k: p for k, p in points.items() if p is not None or k != "pole" or dim == 3}
     dtype, shape, checked, scalars = check_limbs(dim, given, values)
     args: list[Values] = [float(np.finfo(dtype).eps)]
     args += [per_limb(checked[k], shape, point=True) if k in checked else None for k in points]
@@ -94,7 +94,8 @@ def finish(
         raise ValueError(
             f"target: |target - root| is beyond {dtype}'s range ({np.finfo(dtype).max:.3g})"
         )
-    world_elbow, world_hand = root + from_units(elbow, units), root + from_units(hand, units)
+    with np.errstate(over="ignore"):  # reported below
+        world_elbow, world_hand = root + from_units(elbow, units), root + from_units(hand, units)
     if not (
         within(world_elbow, -math.inf, strict=True) and within(world_hand, -math.inf, strict=True)
     ):

@@ -32,7 +32,7 @@ def float_dtype(*values: object) -> np.dtype:
     return np.promote_types(np.result_type(*arrays), np.float32)
 
 
-def to_array(name: str, value: npt.ArrayLike, dtype: np.dtype) -> FloatArray:
+def to_array(name: str, value: npt.ArrayLike | None, dtype: np.dtype) -> FloatArray:
     """``value`` as an array of ``dtype``; ``TypeError`` for None and bools, ``ValueError`` for
     non-numbers, ragged nesting and magnitudes beyond ``dtype``'s range."""
     if value is None or isinstance(value, bool | np.bool_):
@@ -58,7 +58,7 @@ def to_array(name: str, value: npt.ArrayLike, dtype: np.dtype) -> FloatArray:
     return cast
 
 
-def to_points(name: str, value: npt.ArrayLike, dim: int, dtype: np.dtype) -> FloatArray:
+def to_points(name: str, value: npt.ArrayLike | None, dim: int, dtype: np.dtype) -> FloatArray:
     """``value`` as finite points of shape ``(..., dim)``, or a ``ValueError`` naming it."""
     points = to_array(name, value, dtype)
     if points.ndim == 0 or points.shape[-1] != dim:
@@ -105,7 +105,7 @@ Limbs = tuple[np.dtype, tuple[int, ...], dict[str, FloatArray], dict[str, FloatA
 
 
 def check_limbs(
-    dim: int, points: Mapping[str, npt.ArrayLike], values: Mapping[str, npt.ArrayLike]
+    dim: int, points: Mapping[str, npt.ArrayLike | None], values: Mapping[str, npt.ArrayLike]
 ) -> Limbs:
     """Convert and validate a solve's arguments, or raise naming the first bad one: points of
     shape ``(..., dim)``, finite; batch shapes that broadcast; ``upper_len``, ``lower_len``

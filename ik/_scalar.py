@@ -66,7 +66,11 @@ def _plain(dim: int, args: Sequence[tuple[object, bool]]) -> tuple | None:
     """The batch shape and each limb's arguments as floats (points as lists), if the input is
     plain float64 (not bool: the vector path rejects it) and small; else None."""
     if all(_point(v, dim) if point else type(v) in (float, int) for v, point in args):
-        return (), [tuple(v.tolist() if type(v) is np.ndarray else v for v, _ in args)]
+        try:  # a Python int beyond float64 goes to the vector path, which names it
+            limb = [[*map(float, v)] if point else float(v) for v, point in args]  # type: ignore
+        except OverflowError:
+            return None
+        return (), [tuple(limb)]
     try:
         arrays = [(np.asarray(v), point) for v, point in args]
         shape = np.broadcast_shapes(*(a.shape[:-1] if point else a.shape for a, point in arrays))
@@ -127,7 +131,7 @@ def _reach(d: float, upper: float, lower: float, soft: float, k: float) -> tuple
     if soft > 0.0 and d > knee:  # Nicholas' soft IK: d_s - s expm1(-(d - d_s)/s), <= L
         # numpy's expm1, so one limb rounds as in a batch (libm's may differ in the last bit,
         # which near full extension moves the elbow by sqrt(eps) L)
-        eased = min(knee - soft * float(np.expm1(-min(d - knee, 64.0 * soft) / soft)), full)
+        eased = min(knee - soft * float(np.expm1(-min((d - knee) / soft, 64.0))), full)
     stretch = min(max(eased / span, 1.0), k)
     upper, lower = upper * stretch, lower * stretch
     span = upper + lower

@@ -44,13 +44,20 @@ def limb_exponent(upper: Values, lower: Values, dtype: np.dtype) -> Values | Non
 
 
 def to_units(x: Values, k: Values | None) -> Values:
-    """``x / 2^k`` (exact unless it leaves the normal range), or ``x`` when ``k`` is None."""
-    return x if k is None else np.ldexp(x, -k)
+    """``x / 2^k`` (exact unless it leaves the normal range: a distance far beyond the limb may
+    become inf, which the stages handle as "beyond reach"), or ``x`` when ``k`` is None."""
+    if k is None:
+        return x
+    with np.errstate(over="ignore"):
+        return np.ldexp(x, -k)
 
 
 def from_units(x: Values, k: Values | None) -> Values:
-    """``x * 2^k``, or ``x`` when ``k`` is None."""
-    return x if k is None else np.ldexp(x, k)
+    """``x * 2^k`` (inf beyond the dtype's range: the caller reports it), or ``x``."""
+    if k is None:
+        return x
+    with np.errstate(over="ignore"):
+        return np.ldexp(x, k)
 
 
 def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -71,4 +78,23 @@ def aim(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     k = np.frexp(np.max(np.abs(v), axis=0))[1]
     v = np.ldexp(v, -k)
     length = np.sqrt(dot(v, v))  # in [0.5, sqrt(D)), or 0 for a zero vector
-    return np.ldexp(length, k), v / np.where(length > 0.0, length, 1.0)
+    return from_units(length, k), v / np.where(length > 0.0, length, 1.0)
+
+
+def toward(point: np.ndarray, root: np.ndarray) -> np.ndarray:
+    """The unit direction from ``root`` to ``point`` (component-major ``(D, n)``), 0 where they
+    coincide; where ``point - root`` overflows, the halves' difference gives the direction."""
+    with np.errstate(over="ignore"):
+        w = point - root
+    if not np.isfinite(w).all():
+        w = np.where(np.isfinite(w).all(axis=0), w, point * 0.5 - root * 0.5)
+    return aim(w)[1]
+
+
+def offset(target: np.ndarray, root: np.ndarray) -> np.ndarray:
+    """``target - root``, or a ``ValueError`` where it is beyond the dtype's range."""
+    with np.errstate(over="ignore"):
+        v = target - root
+    if not np.isfinite(v).all():
+        raise ValueError(f"target: target - root is beyond {v.dtype}'s range")
+    return v

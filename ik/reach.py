@@ -27,11 +27,12 @@ def soften(distance: Values, full: Values, softness: Values) -> Values:
     ``d_s + s (1 - e^{-(d - d_s)/s})``, never above ``L`` (``full``)."""
     knee = full - softness  # d_s = L - s, where the soft zone starts
     scale = np.where(softness > 0.0, softness, 1.0)  # s = 0 takes the identity below
-    # excess over the knee, clamped into [0, 64 s]: expm1 below never overflows, and beyond
-    # 64 s e^{-x} is far below eps (the cap only keeps x finite for a tiny s)
-    excess = np.minimum(np.maximum(distance - knee, 0.0), 64.0 * scale)
+    # the excess over the knee in units of s, clamped into [0, 64]: expm1 below never
+    # overflows, and beyond 64 e^-x is far below eps (the cap only keeps x finite for tiny s)
+    with np.errstate(over="ignore"):  # a huge excess over a tiny s: inf, capped at 64
+        excess = np.minimum(np.maximum(distance - knee, 0.0) / scale, 64.0)
     # d_s + s (1 - e^{-x}) = d_s - s expm1(-x): expm1 keeps full precision just past the knee
-    eased = np.minimum(knee - softness * np.expm1(-excess / scale), full)  # rounding: <= L
+    eased = np.minimum(knee - softness * np.expm1(-excess), full)  # rounding: <= L
     return np.where((distance > knee) & (softness > 0.0), eased, distance)
 
 
@@ -65,7 +66,8 @@ def clamp(
     stretch: object = 1.0
     if max_stretch is not None:
         # the factor that makes the straight arm reach d: d / (L1 + L2), never below 1 nor above k
-        stretch = np.minimum(np.maximum(eased / span, 1.0), max_stretch)
+        with np.errstate(over="ignore"):  # a target far beyond the limb: inf, capped at k
+            stretch = np.minimum(np.maximum(eased / span, 1.0), max_stretch)
         upper, lower = upper * stretch, lower * stretch
         span = upper + lower  # re-added, not scaled: the triangle sums the same two lengths
     # fold limit |L1 - L2|, floored at eps L: equal bones would give the triangle a zero base

@@ -7,7 +7,7 @@ import numpy.typing as npt
 
 from ik import _scalar
 from ik._batch import finish, solve
-from ik._units import Values, aim, limb_exponent, to_units
+from ik._units import Values, aim, limb_exponent, offset, to_units, toward
 from ik.reach import clamp
 from ik.solution import Solution2D
 from ik.triangle import triangle
@@ -100,12 +100,12 @@ def _solve_rows(
     softness = None if softness is None else to_units(softness, units)
     # aim: the seed's φ as the unit vector u of target − root (+x where the target is at the
     # root: closer than eps L its direction is rounding noise at the limb's own scale)
-    distance, u = aim(target - root)
+    distance, u = aim(offset(target, root))
     d = to_units(distance, units)
     degenerate = d <= eps * (upper + lower)
     if np.any(degenerate):
         u = np.where(degenerate, np.array([[1.0], [0.0]], u.dtype), u)
-    side = bend if pole is None else _pole_side(eps, u, pole - root, bend)
+    side = bend if pole is None else _pole_side(eps, u, toward(pole, root), bend)
     limb = clamp(d, upper, lower, softness, max_stretch, eps)  # soften, stretch, clamp
     along, height = triangle(limb.used, limb.upper, limb.lower)  # law of cosines
     # the elbow L1 (cos α u ± sin α u⊥), u⊥ = u turned +90°: the seed's L1 (cos(φ ± α),
@@ -117,8 +117,7 @@ def _solve_rows(
 
 
 def _pole_side(eps: float, u: np.ndarray, w: np.ndarray, bend: Values) -> Values:
-    """+1 where the pole offset ``w`` is counter-clockwise of ``u``, -1 clockwise, ``bend`` on
-    the line (within a few eps the sign of the cross product is rounding)."""
-    _, w = aim(w)  # any magnitude; 0 for a pole at the root
+    """+1 where the pole's unit direction ``w`` is counter-clockwise of ``u``, -1 clockwise,
+    ``bend`` on the line (within a few eps the sign of the cross product is rounding)."""
     sine = u[0] * w[1] - u[1] * w[0]  # u × ŵ: sin of the angle from u to ŵ
     return np.where(np.abs(sine) <= 4.0 * eps, bend, np.sign(sine))

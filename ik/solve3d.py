@@ -7,7 +7,7 @@ import numpy.typing as npt
 
 from ik import _scalar
 from ik._batch import finish, solve
-from ik._units import Values, aim, dot, limb_exponent, to_units
+from ik._units import Values, aim, dot, limb_exponent, offset, to_units, toward
 from ik.reach import clamp
 from ik.solution import Solution3D
 from ik.triangle import triangle
@@ -93,12 +93,12 @@ def _solve_rows(
     upper, lower = to_units(upper, units), to_units(lower, units)
     softness = None if softness is None else to_units(softness, units)
     # aim: the unit axis u of target − root (+x where the target is at the root, as in 2-D)
-    distance, u = aim(target - root)
+    distance, u = aim(offset(target, root))
     d = to_units(distance, units)
     degenerate = d <= eps * (upper + lower)
     if np.any(degenerate):
         u = np.where(degenerate, np.array([[1.0], [0.0], [0.0]], u.dtype), u)
-    b, on_axis = _bend_direction(eps, u, pole - root)  # the pole plane
+    b, on_axis = _bend_direction(eps, u, toward(pole, root))  # the pole plane
     if twist is not None:
         b = _twist(u, b, twist)
     limb = clamp(d, upper, lower, softness, max_stretch, eps)  # soften, stretch, clamp
@@ -111,9 +111,8 @@ def _solve_rows(
 
 
 def _bend_direction(eps: float, u: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The unit vector ``b`` perpendicular to the axis ``u`` toward the pole offset ``w``, and
-    where the pole is on the axis (``b`` is then the fallback, see :func:`ik.solve_3d`)."""
-    _, w = aim(w)  # any magnitude; 0 for a pole at the root
+    """The unit vector ``b`` perpendicular to the axis ``u`` toward the pole's unit direction
+    ``w`` (0: at the root), and where the pole is on the axis (``b`` is then the fallback)."""
     # the pole plane's normal n = u × ŵ, then b ∝ n × u = ŵ − (ŵ·u) u: perpendicular to u to
     # working precision however close ŵ is to the axis (n × u drops n's rounding along u)
     b = _cross(_cross(u, w), u)
