@@ -112,8 +112,11 @@ def finish(
 def solution(cls: type[Solution], fields: Sequence[np.ndarray], shape: tuple[int, ...]) -> Solution:
     """A ``cls`` with each field reshaped from ``n`` entries to the batch shape (points from
     ``(D, n)`` to ``(..., D)``); the angles lazily from the offsets."""
-    elbow, hand, distance, reach, shortfall, reached, stretch, status, local_elbow, local_hand = (
-        f.reshape(shape) if f.ndim == 1 else f.T.reshape(*shape, len(f)) for f in fields
+    *public, local_elbow, local_hand = fields
+    elbow, hand, distance, reach, shortfall, reached, stretch, status = (
+        f.reshape(shape) if f.ndim == 1 else f.T.reshape(*shape, len(f)) for f in public
     )
-    angle = partial(local_angle, local_elbow, local_hand)
+    # the offsets stay component-major, (D, ...): each component contiguous for the angles
+    elbow_u, hand_u = (f.reshape(len(f), *shape) for f in (local_elbow, local_hand))
+    angle = partial(local_angle, elbow_u, hand_u)
     return cls(elbow, hand, distance, reach, shortfall, reached, stretch, status, angle)

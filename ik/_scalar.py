@@ -43,18 +43,19 @@ def solve(cls: type[Solution], args: Sequence[tuple[object, bool]]) -> Solution 
         if row is None:
             return None
         rows.append(row)
-    table = np.array(rows)
-    tail = table[:, 2 * dim :].T  # distance, reach, shortfall, stretch, reached, status, angles
+    # one table, (*shape, m): each field a view (the batch axes first, then the row's values)
+    table = np.array(rows).reshape(*shape, -1)
+    tail = 2 * dim  # distance, reach, shortfall, stretch, reached, status, angles
     return cls(
-        table[:, :dim].reshape(*shape, dim),
-        table[:, dim : 2 * dim].reshape(*shape, dim),
-        distance=tail[0].reshape(shape),
-        reach=tail[1].reshape(shape),
-        shortfall=tail[2].reshape(shape),
-        reached=tail[4].astype(bool).reshape(shape),
-        stretch=tail[3].reshape(shape),
-        status=tail[5].astype(np.int8).reshape(shape),
-        _angle=partial(_column, tail[6:].T.reshape(*shape, -1)),
+        table[..., :dim],
+        table[..., dim:tail],
+        distance=table[..., tail],
+        reach=table[..., tail + 1],
+        shortfall=table[..., tail + 2],
+        reached=table[..., tail + 4].astype(bool),
+        stretch=table[..., tail + 3],
+        status=table[..., tail + 5].astype(np.int8),
+        _angle=partial(_column, table[..., tail + 6 :]),
     )
 
 

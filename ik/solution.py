@@ -15,23 +15,23 @@ ELBOW, UPPER, LOWER = 0, 1, 2
 
 
 def local_angle(elbow: np.ndarray, hand: np.ndarray, which: int) -> np.ndarray:
-    """One of the angles from the elbow and hand offsets from the root, shape (..., D), in the
-    limb's units (any positive scale: the angles do not depend on it).
+    """One of the angles from the elbow and hand offsets from the root, component-major
+    ``(D, ...)``, in the limb's units (any positive scale: the angles do not depend on it).
 
     ``ELBOW``: the interior angle at the elbow between ``e -> s = -elbow`` and
     ``e -> h = hand - elbow``, as ``atan2(|a x b|, a . b)``, accurate at 0 and pi where acos
     loses half its digits; ``UPPER`` and ``LOWER`` (2-D): the bones' world angles.
     """
-    lower = hand - elbow
     if which == UPPER:
-        return np.asarray(np.arctan2(elbow[..., 1], elbow[..., 0]))
+        return np.asarray(np.arctan2(elbow[1], elbow[0]))
+    lower = hand - elbow
     if which == LOWER:
-        return np.asarray(np.arctan2(lower[..., 1], lower[..., 0]))
-    if elbow.shape[-1] == 2:
-        sine = np.abs(elbow[..., 0] * lower[..., 1] - elbow[..., 1] * lower[..., 0])
+        return np.asarray(np.arctan2(lower[1], lower[0]))
+    if len(elbow) == 2:
+        sine = np.abs(elbow[0] * lower[1] - elbow[1] * lower[0])
     else:
-        sine = np.linalg.norm(np.cross(elbow, lower), axis=-1)
-    return np.asarray(np.arctan2(sine, -np.sum(elbow * lower, axis=-1)))
+        sine = np.linalg.norm(np.cross(elbow, lower, axis=0), axis=0)
+    return np.asarray(np.arctan2(sine, -np.einsum("i...,i...->...", elbow, lower)))
 
 
 @dataclass(frozen=True)
