@@ -143,7 +143,11 @@ def special_file(path: Path, rng: random.Random) -> str:
     elif kind == "empty":
         path.write_bytes(b"")
     else:
-        path.write_bytes(b"[" + b"0," * (24 << 20) + b"0]")  # ~48 MB
+        with path.open("wb") as f:  # ~48 MB, in chunks: a forked child's max RSS starts
+            f.write(b"[")  # at the parent's, so the parent must stay small
+            for _ in range(24):
+                f.write(b"0," * (1 << 20))
+            f.write(b"0]")
     return kind
 
 
