@@ -84,9 +84,11 @@ def finish(
     limb: Reach,
     degenerate: Values,
     eps: float,
+    frame: tuple[np.ndarray, ...],
 ) -> tuple[np.ndarray, ...]:
     """The solution's fields for ``n`` limbs (points component-major, ``(D, n)``), from the
-    elbow and hand offsets ``(D, n)`` from the root in the limbs' units (the last two fields), or
+    elbow and hand offsets ``(D, n)`` from the root in the limbs' units, then ``frame``, what
+    the lazy angles read (:func:`ik.solution.local_angle`); or
     a ``ValueError`` where the answer is not representable in the dtype (``|target - root|`` or
     a joint beyond its largest value)."""
     dtype = elbow.dtype
@@ -106,17 +108,16 @@ def finish(
     reach, shortfall, reached, status = outcome(distance, units, limb, degenerate, eps)
     stretch = np.full_like(distance, limb.stretch)
     joints = (world_elbow, world_hand)
-    return *joints, distance, reach, shortfall, reached, stretch, status, elbow, hand
+    return *joints, distance, reach, shortfall, reached, stretch, status, *frame
 
 
 def solution(cls: type[Solution], fields: Sequence[np.ndarray], shape: tuple[int, ...]) -> Solution:
     """A ``cls`` with each field reshaped from ``n`` entries to the batch shape (points from
-    ``(D, n)`` to ``(..., D)``); the angles lazily from the offsets."""
-    *public, local_elbow, local_hand = fields
+    ``(D, n)`` to ``(..., D)``); the angles lazily from the frame."""
     elbow, hand, distance, reach, shortfall, reached, stretch, status = (
-        f.reshape(shape) if f.ndim == 1 else f.T.reshape(*shape, len(f)) for f in public
+        f.reshape(shape) if f.ndim == 1 else f.T.reshape(*shape, len(f)) for f in fields[:8]
     )
-    # the offsets stay component-major, (D, ...): each component contiguous for the angles
-    elbow_u, hand_u = (f.reshape(len(f), *shape) for f in (local_elbow, local_hand))
-    angle = partial(local_angle, elbow_u, hand_u)
+    # the frame's vectors stay component-major, (D, ...): each component contiguous
+    frame = tuple(f.reshape(f.shape[:-1] + shape) for f in fields[8:])
+    angle = partial(local_angle, frame)
     return cls(elbow, hand, distance, reach, shortfall, reached, stretch, status, angle)

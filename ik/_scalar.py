@@ -151,16 +151,13 @@ def _reach(d: float, upper: float, lower: float, soft: float, k: float) -> tuple
 def _row(root: list[float], e: list[float], h: list[float], d: float, reach: tuple) -> list[float]:
     """The table row: elbow, hand, distance, reach, shortfall, stretch, reached, status, angles
     (as ``ik.solution.local_angle`` computes them)."""
-    used, _, _, shortfall, stretch, reached, status = reach
-    lower = [b - a for a, b in zip(e, h, strict=True)]
-    if len(e) == 2:
-        sine = abs(e[0] * lower[1] - e[1] * lower[0])
-        extra = [math.atan2(e[1], e[0]), math.atan2(lower[1], lower[0])]
-    else:
-        sine, extra = math.hypot(*_cross(e, lower)), []
-    cosine = -sum(a * b for a, b in zip(e, lower, strict=True))
+    used, along, height, shortfall, stretch, reached, status = reach
+    # ik.triangle.interior_angle: atan2(a h, along² + h² − a along)
+    angles = [math.atan2(used * height, along * along + height * height - used * along)]
+    if len(e) == 2:  # the bones' world angles
+        angles += [math.atan2(e[1], e[0]), math.atan2(h[1] - e[1], h[0] - e[0])]
     joints = [r + c for r, c in zip(root * 2, e + h, strict=True)]
-    return [*joints, d, used, shortfall, stretch, reached, status, math.atan2(sine, cosine), *extra]
+    return [*joints, d, used, shortfall, stretch, reached, status, *angles]
 
 
 def _limb_2d(root, target, upper, lower, bend, soft, k, pole=None) -> list[float] | None:

@@ -3,35 +3,33 @@ computed on first access (a caller who needs only positions pays no ``atan2``)."
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
 
+from ik.triangle import interior_angle
+
 ELBOW, UPPER, LOWER = 0, 1, 2
 """Which angle :func:`local_angle` computes."""
 
 
-def local_angle(elbow: np.ndarray, hand: np.ndarray, which: int) -> np.ndarray:
-    """One of the angles from the elbow and hand offsets from the root, component-major
-    ``(D, ...)``, in the limb's units (any positive scale: the angles do not depend on it).
+def local_angle(frame: Sequence[np.ndarray], which: int) -> np.ndarray:
+    """One of the angles from the limb's triangle in its units (any positive scale: the angles
+    do not depend on it): ``frame`` is ``(base, along, height)`` (``ik.triangle``), in 2-D
+    followed by the elbow and hand offsets from the root, component-major ``(2, ...)``.
 
-    ``ELBOW``: the interior angle at the elbow between ``e -> s = -elbow`` and
-    ``e -> h = hand - elbow``, as ``atan2(|a x b|, a . b)``, accurate at 0 and pi where acos
-    loses half its digits; ``UPPER`` and ``LOWER`` (2-D): the bones' world angles.
+    ``ELBOW``: the interior angle at the elbow (:func:`ik.triangle.interior_angle`);
+    ``UPPER`` and ``LOWER`` (2-D): the bones' world angles.
     """
+    if which == ELBOW:
+        return np.asarray(interior_angle(*frame[:3]))
+    elbow, hand = frame[3:]
     if which == UPPER:
         return np.asarray(np.arctan2(elbow[1], elbow[0]))
-    lower = hand - elbow
-    if which == LOWER:
-        return np.asarray(np.arctan2(lower[1], lower[0]))
-    if len(elbow) == 2:
-        sine = np.abs(elbow[0] * lower[1] - elbow[1] * lower[0])
-    else:
-        sine = np.linalg.norm(np.cross(elbow, lower, axis=0), axis=0)
-    return np.asarray(np.arctan2(sine, -np.einsum("i...,i...->...", elbow, lower)))
+    return np.asarray(np.arctan2(hand[1] - elbow[1], hand[0] - elbow[0]))
 
 
 @dataclass(frozen=True)

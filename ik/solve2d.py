@@ -113,7 +113,8 @@ def _solve_rows(
     turned = u[::-1] * np.array([[-1.0], [1.0]], u.dtype)
     elbow = along * u + (side * height) * turned
     hand = limb.used * u  # on the root → target ray at the reach
-    return finish(root, elbow, hand, units, distance, limb, degenerate, eps)
+    frame = (limb.used, along, height, elbow, hand)  # what the lazy angles read
+    return finish(root, elbow, hand, units, distance, limb, degenerate, eps, frame)
 
 
 def _pole_side(eps: float, u: np.ndarray, w: np.ndarray, bend: Values) -> Values:

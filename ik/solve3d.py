@@ -107,7 +107,8 @@ def _solve_rows(
     # root → target ray at the reach
     elbow = along * u + height * b
     hand = limb.used * u
-    return finish(root, elbow, hand, units, distance, limb, degenerate | on_axis, eps)
+    frame = (limb.used, along, height)  # what the lazy elbow angle reads
+    return finish(root, elbow, hand, units, distance, limb, degenerate | on_axis, eps, frame)
 
 
 def _bend_direction(eps: float, u: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

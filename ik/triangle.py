@@ -35,3 +35,13 @@ def triangle(base: Values, upper: Values, lower: Values) -> Triangle:
     # was clamped into the annulus; L − a is formed directly (precise when nearly straight)
     heron = (span + base) * (span - base) * (base - gap) * (base + gap)
     return Triangle(along, np.sqrt(heron) / twice_base)  # height = 2 area / a = L1 sin α
+
+
+def interior_angle(base: Values, along: Values, height: Values) -> Values:
+    """The interior angle at the elbow, ``theta`` in ``[0, pi]`` (``pi``: straight), from the
+    triangle above: with the elbow ``e = along u + height n`` and the hand ``a u`` (``u``, ``n``
+    unit and perpendicular), ``|(s - e) x (h - e)| = a height`` and
+    ``(s - e) . (h - e) = along² + height² - a along``; as ``atan2`` of the two it stays
+    accurate at 0 and pi, where the seed's ``acos((L1² + L2² - a²) / (2 L1 L2))`` loses half
+    its digits."""
+    return np.arctan2(base * height, along * along + height * height - base * along)
