@@ -68,7 +68,7 @@ class PygameCanvas:
         self.surface = surface
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._texts: dict[tuple[str, tuple[int, ...], int, bool], pygame.Surface] = {}
-        self._panels: dict[tuple[int, int, tuple[int, ...], int], pygame.Surface] = {}
+        self._panels: dict[tuple[tuple[int, ...], int], pygame.Surface] = {}
         self._rings: dict[tuple[float, tuple[int, ...], int], pygame.Surface] = {}
         self._ring_requests: dict[tuple[float, tuple[int, ...], int], int] = {}
         self._ring_bytes = 0  # pixel bytes of the sprites in _rings
@@ -192,15 +192,21 @@ class PygameCanvas:
         r = _rect(rect).clip(self.surface.get_rect())
         if r.width <= 0 or r.height <= 0:
             return
-        key = (r.width, r.height, tuple(color), alpha)
+        # one translucent sheet per colour, grown to the largest panel asked for and blitted
+        # in part: panels whose size changes every frame (a status line's width follows its
+        # text) reuse it instead of filling a cache with a surface per size
+        key = (tuple(color), alpha)
         overlay = self._panels.get(key)
-        if overlay is None:
+        if overlay is None or overlay.get_width() < r.width or overlay.get_height() < r.height:
             if len(self._panels) >= _CACHE_LIMIT:
                 self._panels.clear()
-            overlay = pygame.Surface(r.size, pygame.SRCALPHA)
+            old = (0, 0) if overlay is None else overlay.get_size()
+            # round up to 64 px so a panel growing a pixel at a time re-allocates rarely
+            size = (max(old[0], -(-r.width // 64) * 64), max(old[1], -(-r.height // 64) * 64))
+            overlay = pygame.Surface(size, pygame.SRCALPHA)
             overlay.fill((*color, alpha))
             self._panels[key] = overlay
-        self.surface.blit(overlay, r.topleft)
+        self.surface.blit(overlay, r.topleft, pygame.Rect(0, 0, r.width, r.height))
 
     def text(
         self,
