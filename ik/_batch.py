@@ -65,14 +65,25 @@ OFF = {"twist": 0.0, "softness": 0.0, "max_stretch": 1.0}
 
 def run(rows: Callable[..., Sequence[np.ndarray]], args: Sequence[object], n: int) -> list:
     """``rows(*args)`` chunk by chunk (each ``PerLimb`` sliced); its results, each with ``n``
-    entries along the last axis."""
-    if n <= CHUNK:
-        return list(rows(*(a.values if isinstance(a, PerLimb) else a for a in args)))
-    parts = [
-        rows(*(a.values[..., start : start + CHUNK] if isinstance(a, PerLimb) else a for a in args))
-        for start in range(0, n, CHUNK)
-    ]
-    return [np.concatenate(results, axis=-1) for results in zip(*parts, strict=True)]
+    entries along the last axis. Each chunk's results are copied into the whole batch's arrays
+    and dropped, so the next chunk reuses their memory."""
+
+    def chunk(start: int) -> Sequence[np.ndarray]:
+        return rows(
+            *(a.values[..., start : start + CHUNK] if isinstance(a, PerLimb) else a for a in args)
+        )
+
+    results: list[np.ndarray] = []
+    for start in range(0, max(n, 1), CHUNK):
+        part = chunk(start)
+        if n <= CHUNK:
+            return list(part)
+        if not results:
+            results = [np.empty((*f.shape[:-1], n), f.dtype) for f in part]
+        for result, values in zip(results, part, strict=True):
+            result[..., start : start + CHUNK] = values
+        del part  # before the next chunk is computed
+    return results
 
 
 def finish(

@@ -29,12 +29,19 @@ def triangle(base: Values, upper: Values, lower: Values) -> Triangle:
     ``[max(|L1 - L2|, eps L), L1 + L2]`` (so ``a > 0`` and the triangle inequality holds)."""
     span, gap, twice_base = upper + lower, upper - lower, base + base
     # the seed's shoulder angle: L1 cos α = (L1² + a² − L2²) / (2a), with L1² − L2² factored as
-    # (L1 − L2)(L1 + L2) so equal bones give an exact zero
-    along = (base * base + gap * span) / twice_base
+    # (L1 − L2)(L1 + L2) so equal bones give an exact zero (updated in place: one temporary)
+    along = base * base
+    along += gap * span
+    along /= twice_base
     # Heron: 16 area² = (L + a)(L − a)(a − (L1 − L2))(a + (L1 − L2)), each factor >= 0 because a
     # was clamped into the annulus; L − a is formed directly (precise when nearly straight)
-    heron = (span + base) * (span - base) * (base - gap) * (base + gap)
-    return Triangle(along, np.sqrt(heron) / twice_base)  # height = 2 area / a = L1 sin α
+    height = span + base
+    height *= span - base
+    height *= base - gap
+    height *= base + gap
+    np.sqrt(height, out=height)
+    height /= twice_base  # height = 2 area / a = L1 sin α
+    return Triangle(along, height)
 
 
 def interior_angle(base: Values, along: Values, height: Values) -> Values:
