@@ -83,11 +83,17 @@ def _plain(dim: int, args: Sequence[tuple[object, bool]]) -> tuple | None:
     if any(point and a.shape[-1:] != (dim,) for a, point in arrays):
         return None
     tails = [a.shape[-1:] if point else () for a, point in arrays]
-    columns = [
-        np.broadcast_to(a, shape + t).reshape(-1, *t).tolist()
-        for (a, _), t in zip(arrays, tails, strict=True)
-    ]
+    columns = [_per_limb(a, shape, t) for (a, _), t in zip(arrays, tails, strict=True)]
     return shape, list(zip(*columns, strict=True))
+
+
+def _per_limb(values: np.ndarray, shape: tuple[int, ...], tail: tuple[int, ...]) -> list:
+    """``values`` as one list entry per limb of the batch ``shape`` (a point: a list of its
+    ``tail`` coordinates); only a shared value is broadcast (``broadcast_to`` costs more than
+    the rest of a small batch's conversion)."""
+    if values.shape != shape + tail:
+        values = np.broadcast_to(values, shape + tail)
+    return values.reshape(-1, *tail).tolist()
 
 
 def _point(value: Values, dim: int) -> bool:
