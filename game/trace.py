@@ -6,7 +6,8 @@ Format (fixed; tests and external tools parse it)::
      "limbs": {name: {"upper": L1, "lower": L2}}}
     {"step": int, "t": float, "characters": [{"id": int, "pelvis": [x, y] | null,
      "facing": 1 | -1, "limbs": {name: {"root": [..], "mid": [..], "end": [..],
-     "target": [..], "pole": [..] | null, "planted": bool | null}},
+     "target": [..], "pole": [..] | null, "planted": bool | null,
+     "foot": {"heel": [x, y], "ball": [x, y], "toe": [x, y]}  (legs only)}},
      "pointer": [x, y] | null}]}
 
 A step line gains ``"terrain": [[x, y], ...]`` when the ground changed that step (an edit
@@ -15,6 +16,8 @@ start.
 
 ``pointer`` (walk and crowd characters) is the pointer that character's hands were offered
 that step: null when the pointer is idle, absent, switched off (H) or a prop goal has them.
+``foot`` (walking legs) is the sole this step: the heel contact point, the ball contact
+point and the toe tip, in world coordinates.
 
 World coordinates in metres, y-up, rounded to the micrometre so files stay small and
 byte-identical across runs of the same input.
@@ -46,9 +49,11 @@ def limb_record(
     target: Sequence[float],
     pole: Sequence[float] | None = None,
     planted: bool | None = None,
+    foot: Sequence[Sequence[float]] | None = None,
 ) -> dict[str, Any]:
-    """One limb of one character at one step, in trace format."""
-    return {
+    """One limb of one character at one step, in trace format; ``foot`` (heel, ball, toe
+    points) only for legs."""
+    record: dict[str, Any] = {
         "root": point(root),
         "mid": point(mid),
         "end": point(end),
@@ -56,6 +61,10 @@ def limb_record(
         "pole": point(pole),
         "planted": None if planted is None else bool(planted),
     }
+    if foot is not None:
+        heel, ball, toe = foot
+        record["foot"] = {"heel": point(heel), "ball": point(ball), "toe": point(toe)}
+    return record
 
 
 def dumps(obj: Any) -> str:

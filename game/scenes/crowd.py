@@ -189,6 +189,7 @@ class _Sample:
     (the full arrays, indexed only below ``count``: no copy)."""
 
     def __init__(self, crowd: Crowd, count: int) -> None:
+        self.rig = crowd.rig
         self.pose = crowd.pose
         self.solution = crowd.solution
         self.feet = crowd.feet

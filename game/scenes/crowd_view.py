@@ -24,6 +24,7 @@ from game.palette import PALETTE, Color, mix
 from game.profiling import PhaseTimer
 from game.scenes.walk_view import WalkView, draw_status_panel
 from game.world.character import ARMS, LEGS, PoseInputs, solve_pose
+from game.world.gait import sole_points
 
 if TYPE_CHECKING:
     from game.scenes.crowd import CrowdSim
@@ -132,18 +133,16 @@ class CrowdView(WalkView):
     def _soles(
         self, pose: PoseInputs, hands: NDArray[np.float64], index: NDArray[np.intp]
     ) -> NDArray[np.float64]:
-        """Each drawn character's two feet as sticks in pixels, shape ``(n, 2 feet, 2 ends,
-        2)``: from the ankle down to the toe on the sole (along the foot angle), so the leg
-        stick meets the ground."""
-        legs = self.sim.rig.legs
-        angle = pose.foot_angle[index]  # (n, 2)
-        facing = pose.facing[index, None]
-        along = np.stack([np.cos(angle), np.sin(angle)], axis=-1) * facing[..., None]
-        normal = np.stack([-np.sin(angle), np.cos(angle)], axis=-1)
+        """Each drawn character's two feet as two sticks each in pixels, shape ``(n, 2 feet,
+        2 sticks, 2 ends, 2)``: ankle → ball (so the leg stick meets the sole) and ball →
+        toe tip (the toes bend there)."""
         ankle = hands[index][:, LEGS]  # (n, 2, 2)
-        sole = ankle - legs.ankle_height * normal
-        toe = sole + legs.toe * along
-        return self.camera.to_screen(np.stack([ankle, toe], axis=2))
+        spin = np.broadcast_to(pose.spin[index, None], (index.size, 2))
+        angle, bend = pose.foot_angle[index], pose.foot_bend[index]
+        heel_ball_toe = sole_points(ankle, angle, bend, spin, self.sim.rig.legs)  # (n, 2, 3, 2)
+        ball, toe = heel_ball_toe[:, :, 1], heel_ball_toe[:, :, 2]
+        sticks = np.stack([np.stack([ankle, ball], 2), np.stack([ball, toe], 2)], 2)
+        return self.camera.to_screen(sticks)
 
     def _visible(self, pose: PoseInputs) -> NDArray[np.intp]:
         """Indices of the non-hero characters whose pelvis is within the culled x range."""

@@ -8,7 +8,6 @@ the K pole toggle, and the measured feel of the feet for the stats file.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from game.scenes.character_assets import (
     load_character_assets,
 )
 from game.scenes.edit_tour import EditTour
+from game.scenes.feel_meter import FeetMeter, GaitSample
 from game.scenes.ground_edit import GroundEditing
 from game.scenes.walk_view import WalkView
 from game.trace import limb_record, point
@@ -45,43 +45,6 @@ LOFT_PAUSE_STEPS = 45  # the prop tour stands this long on the loft before climb
 HAND_SWITCH_MARGIN = 0.05  # the reaching hand changes only when the other is this much nearer
 POINTER_LINGER_S = 1.5  # the hands keep reaching this long after the mouse last moved
 REACH_BLEND_S = 0.6  # the pointer reach blends fully in (or out) in this many seconds
-
-
-@dataclass(slots=True)
-class FeetMeter:
-    """The measured feel of the feet, from solved poses (not from the gait's own state).
-
-    Attributes
-    ----------
-    max_planted_slide_m : float
-        Largest ankle movement between two steps of one plant.
-    max_ground_error_m : float
-        Largest |ankle height above the ground − ankle_height| of a planted foot.
-    max_pelvis_step_m : float
-        Largest vertical pelvis change between consecutive steps.
-    """
-
-    max_planted_slide_m: float = 0.0
-    max_ground_error_m: float = 0.0
-    max_pelvis_step_m: float = 0.0
-
-    def record(
-        self,
-        planted: NDArray[np.bool_],
-        still_planted: NDArray[np.bool_],
-        ankles: NDArray[np.float64],
-        previous_ankles: NDArray[np.float64],
-        ground_error: NDArray[np.float64],
-        pelvis_step: float,
-    ) -> None:
-        """Fold in one step: ``planted``/``still_planted`` (…,) masks, ankles (…, 2)."""
-        if still_planted.any():
-            slide = np.hypot(*np.moveaxis(ankles - previous_ankles, -1, 0))[still_planted]
-            self.max_planted_slide_m = max(self.max_planted_slide_m, float(slide.max()))
-        if planted.any():
-            error = float(np.abs(ground_error[planted]).max())
-            self.max_ground_error_m = max(self.max_ground_error_m, error)
-        self.max_pelvis_step_m = max(self.max_pelvis_step_m, abs(float(pelvis_step)))
 
 
 class WalkSim(CharacterAssets):
@@ -159,9 +122,7 @@ class WalkSim(CharacterAssets):
         if self.drag_foot is not None and self.pointer is not None:
             pinned[0, self.drag_foot] = True
             crowd.pin_target[0, self.drag_foot] = self.pointer
-        previous_ankles = crowd.solution.hand[0, LEGS].copy()
         was_planted = crowd.feet.planted[0].copy()
-        previous_y = float(crowd.y[0])
         self.moving = abs(move) > 0.05 or abs(float(crowd.vx[0])) > 0.05
         crowd.step([move], [1.0 if inp.run else 0.0], dt, pinned)
         solution = crowd.solve(timer)
@@ -169,7 +130,7 @@ class WalkSim(CharacterAssets):
         if self.props is not None:
             shoulders = crowd.pose.roots[0, ARMS]
             self.props.after_solve(solution.hand[0, ARMS], shoulders, self.rig, self.terrain, dt)
-        self._measure(was_planted, previous_ankles, previous_y)
+        self._measure(was_planted, inp.run)
         self.step_index += 1
         self.time = self.step_index * dt
 
@@ -231,6 +192,7 @@ class WalkSim(CharacterAssets):
                 inp.climb > 0.5
                 and abs(ladder.spot_x - float(crowd.x[0])) <= 0.03
                 and crowd.facing[0] > 0
+                and not bool(crowd.turning[0])  # a pivot to face the ladder has finished
                 and bool(crowd.feet.planted[0].all())
                 and abs(float(crowd.vx[0])) < 0.05
                 and self.props is not None
@@ -248,10 +210,12 @@ class WalkSim(CharacterAssets):
                 and self.props.holding < 0
             )
             if ready:
-                ladder.mount(crowd.feet.lock[0], crowd.solution.hand[0, ARMS], crowd.pose.pelvis[0])
+                ladder.mount(
+                    crowd.pose.targets[0, LEGS], crowd.solution.hand[0, ARMS], crowd.pose.pelvis[0]
+                )
             elif from_loft:
                 crowd.facing[0] = 1.0  # back onto the ladder, facing it
-                ladder.mount_from_loft(crowd.feet.lock[0], crowd.pose.pelvis[0])
+                ladder.mount_from_loft(crowd.pose.targets[0, LEGS], crowd.pose.pelvis[0])
             else:
                 return False
         stepped_off = ladder.step(float(np.clip(np.nan_to_num(inp.climb), -1.0, 1.0)), dt)
@@ -262,6 +226,7 @@ class WalkSim(CharacterAssets):
         crowd.hand_weight[0] = 0.0
         solution = crowd.solve(timer)
         self.counters.record(solution)
+        self.meter.last = None  # the ladder is not the gait: measuring resumes off it
         if stepped_off:
             ankles = ladder.ends[None, 2:].copy()  # beside the foot, or on the loft
             ray_from = ankles + np.array([0.0, self.rig.legs.limb.reach])
@@ -379,21 +344,26 @@ class WalkSim(CharacterAssets):
         change = np.clip(wanted - weight, -dt / REACH_BLEND_S, dt / REACH_BLEND_S)
         crowd.hand_weight[0] = np.where(free, weight + change, weight)
 
-    def _measure(
-        self,
-        was_planted: NDArray[np.bool_],
-        previous_ankles: NDArray[np.float64],
-        previous_y: float,
-    ) -> None:
+    def _measure(self, was_planted: NDArray[np.bool_], running: bool) -> None:
         crowd = self.crowd
-        ankles = crowd.solution.hand[0, LEGS]
-        planted = crowd.feet.planted[0]
-        # the same plant: planted before and after, and not a fresh landing this step
-        still = planted & was_planted & (crowd.feet.stance_age[0] > 0)
-        ground = self.terrain.height_at(ankles[:, 0]) + self.rig.legs.ankle_height
-        self.meter.record(
-            planted, still, ankles, previous_ankles, ankles[:, 1] - ground, crowd.y[0] - previous_y
+        pose, sol = crowd.pose, crowd.solution
+        planted = crowd.feet.planted[0].copy()
+        sample = GaitSample(
+            time=self.time + self.dt,
+            pelvis=pose.pelvis[0].copy(),
+            hips=pose.roots[0, LEGS].copy(),
+            knees=sol.elbow[0, LEGS].copy(),
+            ankles=sol.hand[0, LEGS].copy(),
+            elbows=sol.elbow[0, ARMS].copy(),
+            hands=sol.hand[0, ARMS].copy(),
+            soles=pose.soles(sol.hand[:, LEGS], self.rig)[0],
+            planted=planted,
+            landed=planted & ~was_planted,
+            speed=abs(float(crowd.vx[0])),
+            running=bool(running),
+            turning=bool(crowd.turning[0]),
         )
+        self.meter.record(sample, self.terrain, self.rig)
 
     # -- outputs -----------------------------------------------------------------------
     def trace_header(self) -> dict[str, Any]:
@@ -413,12 +383,9 @@ class WalkSim(CharacterAssets):
         return character_records(self.crowd, [self.offered])
 
     def stats_sections(self) -> dict[str, Any]:
-        meter = self.meter
         return {
             "feet": {
-                "max_planted_slide_m": round(meter.max_planted_slide_m, 9),
-                "max_ground_error_m": round(meter.max_ground_error_m, 9),
-                "max_pelvis_step_m": round(meter.max_pelvis_step_m, 9),
+                **self.meter.figures(),
                 "steps_taken": int(self.crowd.feet.steps.sum()),
                 "knee_flips": int(self.crowd.knee_flips.sum()),
             },
@@ -440,13 +407,16 @@ class WalkSim(CharacterAssets):
 def character_records(
     crowd: Crowd, pointers: list[tuple[float, float] | None] | None = None
 ) -> list[dict[str, Any]]:
-    """Every character of ``crowd`` this step in trace format (``planted`` for legs).
+    """Every character of ``crowd`` this step in trace format (``planted`` and the sole's
+    ``foot`` points for legs).
 
     ``pointers`` are the pointers each character's hands were offered this step (None:
     idle or absent; no list: none for anyone)."""
     pose, sol, feet = crowd.pose, crowd.solution, crowd.feet
+    count = crowd.count
+    soles = pose.soles(sol.hand[:, LEGS], crowd.rig)
     records = []
-    for index in range(crowd.count):
+    for index in range(count):
         limbs = {}
         for limb, name in enumerate(LIMBS):
             is_leg = limb >= LEGS.start
@@ -457,6 +427,7 @@ def character_records(
                 pose.targets[index, limb],
                 pose.poles[index, limb] if pose.pole_on[index, limb] else None,
                 bool(feet.planted[index, limb - LEGS.start]) if is_leg else None,
+                soles[index, limb - LEGS.start] if is_leg else None,
             )
         records.append(
             {
@@ -471,12 +442,21 @@ def character_records(
 
 
 class WalkAutopilot:
-    """Walks the whole course and back (running the long stretches), sweeping the pointer;
-    after the first round trip it runs the :class:`PropTour` once, then walks on.
+    """Walks the whole course and back, then runs the :class:`PropTour` once, then walks on.
 
-    The pointer circles in front of the chest, in and out of the hands' reach; the hand
-    mode toggles now and then. Deterministic: the seed only shifts the sweep's phase.
+    Outbound it walks the gentle slope, the bump and both flights of stairs, stops for a
+    moment at the foot of the steep slope, walks up it and runs the long descent to the far
+    end, where it turns from a run; homebound it walks with no pointer at all (the idle
+    arms swing) until past the steep slope, then walks the stairs and the bump back with the
+    pointer and turns from a walk at the start. The pointer circles in front of the chest,
+    in and out of the hands' reach; the hand mode toggles now and then. Deterministic: the
+    seed only shifts the sweep's phase.
     """
+
+    STOP_AT = 17.4  # outbound, the walker stops here (the foot of the steep slope) ...
+    STOP_STEPS = 60  # ... for this many steps
+    RUN_FROM = 22.6  # outbound, it runs from here (the top of the long descent) to the end
+    IDLE_UNTIL = 18.3  # homebound, no pointer from the far end until here
 
     def __init__(self, sim: WalkSim, config: SceneConfig) -> None:
         rng = np.random.default_rng(config.seed)
@@ -486,7 +466,7 @@ class WalkAutopilot:
         self.toured = False
         self.phase = float(rng.uniform(0.0, 2.0 * math.pi))
         self.direction = 1.0
-        self.run_from = 17.0  # beyond the stairs, the outbound leg runs
+        self.stopped = 0  # steps spent at the stop (outbound)
         lo, hi = sim.terrain.walkable_range(START_X, sim.rig.gait.max_step_height)
         self.turn_at = (lo + 1.5, hi - 1.6)
 
@@ -508,18 +488,32 @@ class WalkAutopilot:
                 self.toured = True
                 self.tour = PropTour(sim, self.config)
                 return self.tour.next_input(sim)
-        run = x > self.run_from if self.direction > 0 else x < self.run_from + 2.0
-        chest = sim.crowd.pose.chest[0]
-        # radius 0.25 … 1.15 m from the chest: inside and beyond the 0.58 m arm reach
-        radius = 0.7 - 0.45 * math.cos(2.0 * math.pi * t / 4.3 + self.phase)
-        angle = 0.45 + 0.85 * math.sin(2.0 * math.pi * t / 6.1 + self.phase)
-        pointer = (
-            float(chest[0]) + self.direction * radius * math.cos(angle),
-            float(chest[1]) + radius * math.sin(angle) - 0.25,
-        )
+        outbound = self.direction > 0
+        move = self.direction
+        if outbound and x > self.STOP_AT and self.stopped < self.STOP_STEPS:
+            self.stopped += 1
+            move = 0.0
+        run = outbound and x > self.RUN_FROM
+        idle = not outbound and x > self.IDLE_UNTIL and not self.toured
+        if idle:  # no pointer at all: the arms swing freely
+            return InputState(move=move, run=run)
         toggle = ("toggle_hands",) if sim.step_index % 480 == 420 else ()
         return InputState(
-            pointer=pointer, move=self.direction, run=run, actions=("pointer_moved", *toggle)
+            pointer=self._pointer(sim, t),
+            move=move,
+            run=run,
+            actions=("pointer_moved", *toggle),
+        )
+
+    def _pointer(self, sim: WalkSim, t: float) -> tuple[float, float]:
+        """A point circling in front of the chest, 0.25 … 1.15 m from it: inside and beyond
+        the 0.58 m arm reach."""
+        chest = sim.crowd.pose.chest[0]
+        radius = 0.7 - 0.45 * math.cos(2.0 * math.pi * t / 4.3 + self.phase)
+        angle = 0.45 + 0.85 * math.sin(2.0 * math.pi * t / 6.1 + self.phase)
+        return (
+            float(chest[0]) + self.direction * radius * math.cos(angle),
+            float(chest[1]) + radius * math.sin(angle) - 0.25,
         )
 
 

@@ -354,6 +354,7 @@ class WalkView:
         facing = float(pose.facing[0])
         near = 1 if facing > 0 else 0  # the right side faces the camera when facing +x
         far = 1 - near
+        soles = pose.soles(sol.hand[:, LEGS], rig)[0]
 
         def shade(color: Color, side: int) -> Color:
             return color if side == near else mix(color, PALETTE["background"], colors.far_shade)
@@ -376,11 +377,7 @@ class WalkView:
         def leg(side: int) -> None:
             limb(LEGS.start + side, LEG_WIDTHS_M, colors.trousers, side)
             self._draw_foot(
-                pen,
-                sol.hand[0, LEGS.start + side],
-                pose.foot_angle[0, side],
-                facing,
-                shade(colors.shoes, side),
+                pen, sol.hand[0, LEGS.start + side], soles[side], shade(colors.shoes, side)
             )
 
         self._draw_shadow(pen, pose.pelvis[0])
@@ -424,27 +421,35 @@ class WalkView:
         pen.polygon(ellipse, mix(PALETTE["ground"], PALETTE["black"], 0.35))
 
     def _draw_foot(
-        self, pen: WorldPen, ankle: NDArray[np.float64], angle: float, facing: float, color: Color
+        self, pen: WorldPen, ankle: NDArray[np.float64], sole: NDArray[np.float64], color: Color
     ) -> None:
-        """A shoe: sole under the ankle along ``angle``, toe toward ``facing``."""
-        legs = self.sim.rig.legs
-        toe_dir = facing * np.array([math.cos(angle), math.sin(angle)])
-        normal = np.array([-math.sin(angle), math.cos(angle)])
-        sole = ankle - legs.ankle_height * normal
-        heel = sole - legs.heel * toe_dir
-        toe = sole + legs.toe * toe_dir
+        """A shoe over its sole (heel, ball, toe tip: shape (3, 2)): the rear part is rigid
+        from the heel to the ball, the toe cap bends at the ball."""
+        heel, ball, toe = sole
+        along = (ball - heel) / max(float(np.hypot(*(ball - heel))), 1e-9)
+        up = np.array([-along[1], along[0]])
+        if up[1] < 0:  # the upper is on the ankle's side of the sole
+            up = -up
+        toe_dir = (toe - ball) / max(float(np.hypot(*(toe - ball))), 1e-9)
+        toe_up = np.array([-toe_dir[1], toe_dir[0]])
+        if float(np.dot(toe_up, up)) < 0:
+            toe_up = -toe_up
         shoe = np.array(
             [
                 heel,
+                ball,
                 toe,
-                toe + 0.04 * normal - 0.015 * toe_dir,
-                sole + 0.06 * toe_dir + 0.085 * normal,
-                ankle - 0.04 * toe_dir + 0.02 * normal,
-                heel + 0.075 * normal,
+                toe + 0.035 * toe_up - 0.012 * toe_dir,
+                ball + 0.06 * up,
+                ankle + 0.03 * along + 0.02 * up,
+                ankle - 0.045 * along + 0.015 * up,
+                heel + 0.07 * up,
             ]
         )
         pen.polygon(shoe, color)
-        pen.line(heel, toe, mix(color, PALETTE["white"], 0.25), 3)
+        edge = mix(color, PALETTE["white"], 0.25)
+        pen.line(heel, ball, edge, 3)
+        pen.line(ball, toe, edge, 3)
 
     def _draw_hud(self, canvas: Canvas) -> None:
         sim = self.sim
@@ -549,8 +554,7 @@ class WalkView:
             return
         crowd = self.sim.crowd
         feet = crowd.feet
-        legs = self.sim.rig.legs
-        trigger = float(crowd.step_trigger[0])
+        soles = pose.soles(crowd.solution.hand[: pose.facing.shape[0], LEGS], self.sim.rig)[0]
         ankles_x = pose.targets[0, LEGS.start : LEGS.start + 2, 0]
         for side, label in ((0, "L"), (1, "R")):
             ankle = pose.targets[0, LEGS.start + side]
@@ -558,8 +562,9 @@ class WalkView:
                 state, color = "pinned", PALETTE["accent"]
             elif feet.planted[0, side]:
                 state, color = "planted", PALETTE["ok"]
-                contact = feet.lock[0, side] - np.array([0.0, legs.ankle_height])
-                pen.circle(contact, trigger, faint(PALETTE["ok"], 0.6), 1)
+                # the locked contact pivot: the heel rolling flat, the ball lifting the heel
+                pivot = soles[side, 0 if feet.pitch[0, side] > 0 else 1]
+                pen.circle(pivot, 0.04, faint(PALETTE["ok"], 0.6), 2)
             else:
                 state, color = "swing", PALETTE["warn"]
             ray_from, ray_hit = feet.ray_from[0, side], feet.ray_hit[0, side]
@@ -584,7 +589,7 @@ OVERLAY_LEGEND: tuple[tuple[str, str, str], ...] = (
     ("ring", "soft_band", "soft band: the limb eases out, never pops"),
     ("cross", "target", "target of each hand and ankle"),
     ("dot", "pole", "pole: where the knee or elbow points"),
-    ("dot", "ok", "foot planted (its lock circle)"),
+    ("dot", "ok", "foot planted (a ring on its locked pivot: heel or ball)"),
     ("dot", "warn", "foot swinging"),
 )
 

@@ -1,10 +1,13 @@
 """N walking characters as structure-of-arrays: body, feet, pose inputs and one batched solve.
 
 The walk scene is N = 1 (the hero); the crowd scene runs hundreds on the same code. One
-fixed step is: intent → velocity (halflife) → feet (swings advance, landings lock, stepping
-wishes, lifts with predicted landing spots) → pelvis height (lowered so every foot reaches,
-halflife + speed limit, a small bob) → the hard lock that keeps planted legs in the solver's
-exact zone → pose inputs (roots, targets, poles) → one ``ik.solve_2d`` call for all 4·N limbs.
+fixed step is: intent → velocity (halflife; a reversal decelerates, then pivots in place)
+→ gait phase (advancing at the stride rate for the speed) → feet (swings advance, landings
+lock and re-sync the phase, feet whose phase passed the duty factor lift toward predicted
+landing spots) → pelvis height (a critically damped spring toward standing height plus a
+bob, lowered only where a leg cannot reach even with its heel lifted) → the hard limits that
+keep planted legs in the solver's exact zone → stance rolls (heel strike, flat, heel lift)
+→ pose inputs (roots, targets, poles) → one ``ik.solve_2d`` call for all 4·N limbs.
 """
 
 from __future__ import annotations
@@ -20,15 +23,30 @@ from numpy.typing import ArrayLike, NDArray
 import ik
 from game.profiling import PhaseTimer
 from game.world.arms import blend_hands, swing_hands
-from game.world.easing import clamp, halflife_blend, halflife_travel
+from game.world.easing import clamp, halflife_blend, halflife_travel, smoothstep
 from game.world.gait import (
     FOOT_SIDE,
+    PHASE_OFFSET,
     Feet,
-    choose_lifts,
+    duty_factor,
+    foot_axes,
+    half_stride,
+    heel_lift_schedule,
+    landing_pitch,
+    landing_roll,
+    needed_pitch,
     plan_landing,
-    swing_apex,
+    reach_bounds,
+    rest_on_ground,
+    roll_limits,
+    run_fraction,
+    sole_fits,
+    sole_points,
+    spring_step,
+    stance_pose,
+    stride_rate,
     swing_pose,
-    update_wants,
+    within_reach,
 )
 from game.world.rig import Rig
 from game.world.terrain import Terrain
@@ -42,19 +60,39 @@ _BENT = math.sin(math.radians(2.0))  # a knee counts as bent when sin(hip angle)
 _MOVE_DEADBAND = 0.05  # |move| below this keeps the current facing
 _HOVER_LIMIT = 1.4  # swing progress after which a foot that could not plant re-aims
 _SLOPE_PROBES = np.array([0.0, 0.5, 1.0])  # fractions of the stopping distance ahead
+_FLATTEN_MARGIN = 0.004  # metres below flat-foot reach the pelvis settles to before a pivot
+_PIVOT_SPEED = 0.15  # m/s: a reversal may pivot once the body is this slow ...
+_SQUARE_UP_SPEED = 0.8  # ... after squaring its feet up at this walking speed's cadence
+_PIVOT_HALFLIFE = 0.02  # seconds: the pelvis spring while pivoting
+_PIVOT_TOLERANCE = 0.04  # metres a foot may be off its pivot spot for the pivot to start
+_FLAT_PITCH = 1e-4  # radians: a pivot starts once both feet are this close to flat
+_STILL_SPEED = 0.05  # m/s: below this (and no intent) a character with settled feet stands
+_MIN_STANCE = 0.3  # a foot stays down at least this fraction of its stance time
+_SLOPE_SPAN = 0.4  # metres either side over which the lean reads the ground slope
+_LEAN_HALFLIFE = 0.15
+_LANDING_DESCENT = 0.45  # m/s the pelvis is planned to come down toward a landing
+_STRAINED = 0.9  # a foot whose heel lift reaches this fraction of the most it can steps
+_LATE_LANDING = 0.5  # a landing this far (fraction of the duty) into its stance phase re-syncs
+_ROLL_MARGIN = 0.001  # a stance roll keeps the leg this fraction of its length inside the lock
+_LOADING = 0.18  # fraction of the stance over which the landing roll settles flat
 # the (N, ...) array attributes of a Crowd besides feet and poses (what resize carries over)
 _PER_CHARACTER = (
     "x",
     "y",
+    "vy",
     "facing",
     "vx",
+    "phase",
+    "lean",
+    "turn",
+    "turn_from",
+    "reversing",
     "knee_poles",
     "hand_weight",
     "hand_target",
     "pin_target",
     "knee_side",
     "knee_flips",
-    "step_trigger",
 )
 
 
@@ -68,46 +106,57 @@ class PoseInputs:
         Pelvis centre, the shoulder point at the top of the spine, the head centre.
     facing : ndarray, shape (N,)
         +1 (facing +x) or −1.
+    spin : ndarray, shape (N,)
+        The facing as it turns: ±1 normally, passing through 0 during a pivot (the body
+        faces the camera; depth offsets, knee poles and feet shrink through the middle).
     roots, targets, poles : ndarray, shape (N, 4, 2)
         Per limb in :data:`game.world.rig.LIMBS` order: shoulder/hip, hand/ankle target,
         pole locator.
     pole_on : ndarray of bool, shape (N, 4)
         The pole hint is used; where it is off the solver gets a fixed world-up locator,
         the default a pole-less rig falls back to.
-    foot_angle : ndarray, shape (N, 2)
-        Sole angles (radians).
+    foot_angle, foot_bend : ndarray, shape (N, 2)
+        Sole angles and toe bends (radians).
     """
 
     pelvis: FloatArray
     chest: FloatArray
     head: FloatArray
     facing: FloatArray
+    spin: FloatArray
     roots: FloatArray
     targets: FloatArray
     poles: FloatArray
     pole_on: BoolArray
     foot_angle: FloatArray
+    foot_bend: FloatArray
 
     def lerp(self, later: PoseInputs, alpha: float) -> PoseInputs:
-        """``alpha`` of the way from this pose to ``later``; a character that turned around
-        between the two takes ``later`` whole (mirrored poses do not blend)."""
-        same = (self.facing == later.facing)[:, None]
+        """``alpha`` of the way from this pose to ``later`` (turns are continuous, so every
+        input blends; the discrete facing and pole switches are ``later``'s)."""
 
         def mix(a: FloatArray, b: FloatArray) -> FloatArray:
-            keep = same.reshape(same.shape + (1,) * (a.ndim - 2))
-            return np.where(keep, a + (b - a) * alpha, b)
+            return a + (b - a) * alpha
 
         return PoseInputs(
             pelvis=mix(self.pelvis, later.pelvis),
             chest=mix(self.chest, later.chest),
             head=mix(self.head, later.head),
             facing=later.facing,
+            spin=mix(self.spin, later.spin),
             roots=mix(self.roots, later.roots),
             targets=mix(self.targets, later.targets),
             poles=mix(self.poles, later.poles),
             pole_on=later.pole_on,
             foot_angle=mix(self.foot_angle, later.foot_angle),
+            foot_bend=mix(self.foot_bend, later.foot_bend),
         )
+
+    def soles(self, ankles: FloatArray, rig: Rig) -> FloatArray:
+        """Heel, ball and toe of each foot with its ankle at ``ankles`` (N, 2, 2) (the
+        solved ones): shape (N, 2, 3, 2)."""
+        spin = np.broadcast_to(self.spin[:, None], self.foot_angle.shape)
+        return sole_points(ankles, self.foot_angle, self.foot_bend, spin, rig.legs)
 
 
 def solve_pose(rig: Rig, pose: PoseInputs) -> Any:
@@ -149,13 +198,18 @@ class Crowd:
         self.facing = np.sign(np.broadcast_to(np.asarray(facing, dtype=float), (n,))).copy()
         self.facing[self.facing == 0] = 1.0
         self.vx = np.zeros(n)
+        self.vy = np.zeros(n)
+        self.phase = np.zeros(n)  # gait phase in [0, 1): the left foot's
+        self.lean = np.zeros(n)
+        self.turn = np.zeros(n)  # pivot progress in [0, 1); 0 when not turning
+        self.turn_from = self.facing.copy()  # the facing a pivot started from
+        self.reversing = np.zeros(n, dtype=bool)  # wants to turn around, not pivoting yet
         self.knee_poles = np.ones(n, dtype=bool)
         self.hand_weight = np.zeros((n, 2))  # 0: the hand swings, 1: it is at hand_target
         self.hand_target = np.zeros((n, 2, 2))
         self.pin_target = np.zeros((n, 2, 2))
         self.knee_side = np.zeros((n, 2))
         self.knee_flips = np.zeros(n, dtype=np.int64)
-        self.step_trigger = np.full(n, rig.gait.idle_tolerance)  # how far behind a foot may fall
         self.y = np.zeros(n)
         self.feet = self._stand(np.zeros((n, 2), dtype=bool))
         self.pose = self._pose_inputs()
@@ -167,6 +221,19 @@ class Crowd:
     def count(self) -> int:
         """N, the number of characters."""
         return int(self.x.shape[0])
+
+    @property
+    def turning(self) -> BoolArray:
+        """Characters pivoting in place this step, shape (N,)."""
+        return self.turn > 0.0
+
+    @property
+    def spin(self) -> FloatArray:
+        """The facing as it turns, shape (N,): ±1, through 0 mid-pivot (cosine of the
+        pivot angle, so the foot's apparent length is its projection)."""
+        # the turn eases in (t²): the middle comes at t = 1/√2, when the pelvis, rising
+        # through the pivot, has straightened the legs
+        return np.where(self.turning, self.turn_from * np.cos(np.pi * self.turn**2), self.facing)
 
     def resize(self, count: int, x: ArrayLike, facing: ArrayLike) -> None:
         """Keep the first ``count`` characters exactly as they are; characters beyond the
@@ -218,23 +285,30 @@ class Crowd:
         moved = np.abs(terrain.height_at(xs) - old.height_at(xs)).max(axis=-1) > 1e-4
         again = moved & ~feet.pinned
         if again.any():
-            ankles = self.solution.hand[:, LEGS]
-            self._start_swings(again, ankles, self.pose.foot_angle, self.x, self.vx)
+            pose = self.pose  # the feet step off from where they are shown
+            ankles, angles, bends = pose.targets[:, LEGS], pose.foot_angle, pose.foot_bend
+            self._start_swings(again, ankles, angles, bends, self.x, self.vx)
 
     def _stand(self, pinned: BoolArray) -> Feet:
-        """Both feet planted at their standing spots and the pelvis at standing height."""
+        """Both feet planted flat at their standing spots and the pelvis at standing height."""
         legs, gait = self.rig.legs, self.rig.gait
         lo, hi = self.terrain.x_range
         self.x = clamp(self.x, lo, hi)
+        self.turn = np.zeros(self.count)
         foot_x = self.x[:, None] + FOOT_SIDE * gait.stance_spread
-        ground = self.terrain.height_at(foot_x)
-        ankles = np.stack([foot_x, ground + legs.ankle_height], axis=-1)
-        slope = np.arctan(self.terrain.slope_at(foot_x))
-        angles = clamp(slope, -legs.max_tilt, legs.max_tilt)
+        facing = np.broadcast_to(self.facing[:, None], foot_x.shape)
+        _, chord = sole_fits(self.terrain, foot_x, facing, self.rig)
+        angles = clamp(chord, -legs.max_tilt, legs.max_tilt)
+        ankle_y = rest_on_ground(self.terrain, foot_x, angles, facing, legs)
+        ankles = np.stack([foot_x, ankle_y], axis=-1)
         ray_from = ankles + np.array([0.0, legs.limb.reach])
         feet = Feet.standing(ankles, angles, ray_from)
         feet.pinned = pinned.copy()
-        self.y = ground.min(axis=1) + legs.ankle_height + gait.stand_extension * legs.limb.reach
+        ground = self.terrain.height_at(self.x)
+        self.y = ground + legs.ankle_height + gait.stand_extension * legs.limb.reach
+        self.vy = np.zeros(self.count)
+        # the gait starts with the far foot, whichever side that is (mirror images)
+        self.phase = np.where(self.facing > 0, 0.0, 0.5)
         return feet
 
     # -- one fixed step ----------------------------------------------------------------
@@ -263,32 +337,38 @@ class Crowd:
         self.prev_pose = self.pose
         move_a = clamp(np.nan_to_num(np.asarray(move, dtype=float)), -1.0, 1.0)
         run_a = clamp(np.nan_to_num(np.asarray(run, dtype=float)), 0.0, 1.0)
-        turned = (
-            np.where(
-                move_a > _MOVE_DEADBAND, 1.0, np.where(move_a < -_MOVE_DEADBAND, -1.0, self.facing)
-            )
-            != self.facing
-        )
-        self.facing = np.where(turned, -self.facing, self.facing)
+        wanted = np.where(np.abs(move_a) > _MOVE_DEADBAND, np.sign(move_a), 0.0)
+        reversing = (wanted != 0.0) & (wanted != self.facing)
+        braking = reversing & ~self.turning & ~self.reversing  # a reversal starts
+        self.reversing = reversing & ~self.turning
+        self._advance_turn(reversing, dt)
         top_speed = gait.walk_speed + (gait.run_speed - gait.walk_speed) * run_a
-        v_target = self._unblocked(move_a * top_speed)
+        # a reversal first slows down facing the old way, then pivots, then sets off
+        v_goal = np.where(reversing | self.turning, 0.0, move_a * top_speed)
+        v_target = self._unblocked(v_goal)
         self.vx += (v_target - self.vx) * halflife_blend(dt, gait.accel_halflife)
+        self.vx = np.where(self.turning, 0.0, self.vx)
         x_old = self.x
         x_free = x_old + self.vx * dt
         self._update_pins(pinned, x_free, v_target)
+        self._advance_phase(v_target, dt)
         self._advance_swings(dt, x_free)
-        # a swing aimed the old way, or hovering at a spot it still cannot reach, re-aims
-        # from where the foot is now
-        relaunch = self.feet.swinging & (turned[:, None] | (self.feet.u > _HOVER_LIMIT))
+        # a swing hovering at a spot it still cannot reach re-aims from where the foot is,
+        # and so does one aimed for the old pace when a reversal brakes
+        relaunch = self.feet.swinging & ((self.feet.u > _HOVER_LIMIT) | braking[:, None])
         if relaunch.any():
-            swing_at, swing_angle = swing_pose(self.feet, self.facing, self.rig)
-            self._start_swings(relaunch, swing_at, swing_angle, x_free, v_target)
-        self._trigger_steps(x_free, v_target)
+            last = self.prev_pose  # where the foot was last shown: the new swing starts there
+            at, angle, bend = last.targets[:, LEGS], last.foot_angle, last.foot_bend
+            self._start_swings(relaunch, at, angle, bend, x_free, v_target)
+            self.feet.relaunched |= relaunch
+        self._lift_feet(x_free, v_target)
         y_new = self._pelvis_height(x_free, dt)
         x_new = self._hold_planted(x_old, x_free, y_new)
         y_new = self._cap_pelvis(x_new, y_new, dt)
         self.vx = np.where(x_new != x_free, (x_new - x_old) / dt, self.vx)
+        self.vy = (y_new - self.y) / dt
         self.x, self.y = x_new, y_new
+        self._roll_stance()
         self.pose = self._pose_inputs()
 
     def solve(self, timer: PhaseTimer | None = None) -> Any:
@@ -307,23 +387,22 @@ class Crowd:
         return pose, solve_pose(self.rig, pose)
 
     # -- body --------------------------------------------------------------------------
-    def _run_fraction(self, speed: FloatArray) -> FloatArray:
+    def _grade(self) -> FloatArray:
+        """Mean ground slope (rise per run in +x) over ±``_SLOPE_SPAN`` of the pelvis."""
+        ends = self.terrain.height_at(self.x[:, None] + np.array([-_SLOPE_SPAN, _SLOPE_SPAN]))
+        return (ends[:, 1] - ends[:, 0]) / (2.0 * _SLOPE_SPAN)
+
+    def _stance_time(self, speed: FloatArray) -> FloatArray:
+        """Seconds a foot is down per stride at ``speed`` (duty factor / stride rate)."""
         gait = self.rig.gait
-        span = max(gait.run_speed - gait.walk_speed, 1e-6)
-        return clamp((np.abs(speed) - gait.walk_speed) / span, 0.0, 1.0)
+        uphill = self._grade() * np.sign(speed)
+        return duty_factor(speed, gait) / stride_rate(speed, uphill, gait)
 
     def _swing_time(self, speed: FloatArray) -> FloatArray:
+        """Seconds a foot is in the air per stride at ``speed``."""
         gait = self.rig.gait
-        run = self._run_fraction(speed)
-        return gait.swing_time_walk + (gait.swing_time_run - gait.swing_time_walk) * run
-
-    def _half_stride(self, speed: FloatArray) -> FloatArray:
-        """How far ahead of the hip a foot lands (and behind it lifts) at ``speed``."""
-        gait = self.rig.gait
-        run = self._run_fraction(speed)
-        stance = gait.stance_time_walk + (gait.stance_time_run - gait.stance_time_walk) * run
-        # the foot sweeps from +v·T/2 to −v·T/2 under the hip during a stance of T seconds
-        return clamp(speed * stance / 2.0, -gait.max_step_reach, gait.max_step_reach)
+        uphill = self._grade() * np.sign(speed)
+        return (1.0 - duty_factor(speed, gait)) / stride_rate(speed, uphill, gait)
 
     def _unblocked(self, v_target: FloatArray) -> FloatArray:
         """``v_target`` slowed on steep ground (the body climbs at most ``climb_speed``) and
@@ -349,6 +428,43 @@ class Crowd:
         blocked = (rise > gait.max_step_height) | (probe_x < lo) | (probe_x > hi)
         return np.where(blocked, 0.0, v_target)
 
+    # -- turning -----------------------------------------------------------------------
+    def _advance_turn(self, reversing: BoolArray, dt: float) -> None:
+        """Start a pivot where a reversal is wanted, the body has stopped and both feet are
+        down flat near their standing spots; advance pivots; flip the facing halfway; at the end re-lock the feet facing
+        the new way about the balls they pivoted on."""
+        feet, legs = self.feet, self.rig.legs
+        flat = (np.abs(feet.pitch) < _FLAT_PITCH).all(axis=1)
+        ready = (
+            reversing
+            & ~self.turning
+            & self._settled(np.zeros(self.count))
+            & flat
+            & ~feet.pinned.any(axis=1)
+        )
+        self.turn_from = np.where(ready, self.facing, self.turn_from)
+        active = self.turning | ready
+        self.turn = np.where(active, self.turn + dt / self.rig.gait.turn_time, 0.0)
+        done = active & (self.turn >= 1.0)
+        self.facing = np.where(active & (self.turn**2 >= 0.5), -self.turn_from, self.facing)
+        if done.any():
+            ball = self._pivot_balls()
+            new = np.broadcast_to(-self.turn_from[:, None], feet.angle.shape)
+            along, normal = foot_axes(feet.angle, new)
+            # rigid rear foot: the ankle sits (−ball, ankle_height) from the ball contact
+            relocked = ball - legs.ball * along + legs.ankle_height * normal
+            feet.lock = np.where(done[:, None, None], relocked, feet.lock)
+            feet.pitch = np.where(done[:, None], 0.0, feet.pitch)
+            self.turn = np.where(done, 0.0, self.turn)
+            self.phase = np.where(done, 0.0, self.phase)
+
+    def _pivot_balls(self) -> FloatArray:
+        """The ball contact points the feet pivot on, shape (N, 2, 2)."""
+        legs, feet = self.rig.legs, self.feet
+        old = np.broadcast_to(self.turn_from[:, None], feet.angle.shape)
+        along, normal = foot_axes(feet.angle, old)
+        return feet.lock - legs.ankle_height * normal + legs.ball * along
+
     # -- feet --------------------------------------------------------------------------
     def _update_pins(
         self, pinned: BoolArray | None, x_new: FloatArray, v_target: FloatArray
@@ -359,15 +475,53 @@ class Crowd:
         grabbed = pinned & ~feet.pinned
         released = feet.pinned & ~pinned
         feet.planted &= ~grabbed
-        feet.wants &= ~grabbed
         feet.pinned = pinned.copy()
         if released.any():
             ankles = self.solution.hand[:, LEGS]
-            self._start_swings(released, ankles, feet.angle, x_new, v_target)
+            zeros = np.zeros_like(feet.angle)
+            self._start_swings(released, ankles, feet.angle, zeros, x_new, v_target)
+
+    def _settled(self, v_target: FloatArray) -> BoolArray:
+        """Characters standing still with both feet down near their standing spots (N,):
+        about to pivot, the spots are the balls of both feet right under the pelvis (so at
+        mid-pivot both legs are straight under it and the knees pass the middle cleanly)."""
+        gait, feet = self.rig.gait, self.feet
+        ideal_x = self._standing_spots(self.x, self.reversing)
+        lag = np.abs(ideal_x - feet.lock[..., 0])
+        tolerance = np.where(self.reversing, _PIVOT_TOLERANCE, gait.idle_tolerance)[:, None]
+        return (
+            feet.planted.all(axis=1)
+            & (lag <= tolerance).all(axis=1)
+            & (np.abs(self.vx) < np.where(self.reversing, _PIVOT_SPEED, _STILL_SPEED))
+            & (np.abs(v_target) < _STILL_SPEED)
+        )
+
+    def _standing_spots(self, x: FloatArray, pivot: BoolArray) -> FloatArray:
+        """Flat-foot ankle x of the standing spots for pelvis x ``x`` (N,), shape (N, 2):
+        spread fore and aft, or for a pivot with both balls under the pelvis."""
+        spread = x[:, None] + FOOT_SIDE * self.rig.gait.stance_spread
+        balls = x[:, None] - self.facing[:, None] * self.rig.legs.ball + 0.0 * FOOT_SIDE
+        return np.where(pivot[:, None], balls, spread)
+
+    def _squaring_up(self, v_target: FloatArray) -> BoolArray:
+        """Characters stepping their feet to standing or pivot spots, not walking (N,)."""
+        return self.reversing | (np.abs(v_target) < _STILL_SPEED)
+
+    def _advance_phase(self, v_target: FloatArray, dt: float) -> None:
+        """The gait phase advances at the stride rate for the current speed (at least the
+        starting cadence while the feet still have to step), and holds while standing."""
+        speed = np.maximum(np.abs(self.vx), np.abs(v_target) * 0.25)
+        # squaring up (for a pivot, or standing) steps briskly, at a slow walk's cadence
+        speed = np.where(self._squaring_up(v_target), np.maximum(speed, _SQUARE_UP_SPEED), speed)
+        uphill = self._grade() * np.sign(self.vx)
+        rate = stride_rate(speed, uphill, self.rig.gait)
+        hold = self._settled(v_target) | self.turning
+        self.phase = np.where(hold, self.phase, (self.phase + rate * dt) % 1.0)
 
     def _advance_swings(self, dt: float, x_new: FloatArray) -> None:
         """Swings progress; a foot at the end of its arc plants once its leg can hold it
-        there (until then it hovers over the spot while the pelvis comes down)."""
+        there (until then it hovers over the spot while the pelvis comes down). A late
+        landing re-syncs the gait phase."""
         rig, feet = self.rig, self.feet
         swinging = feet.swinging
         feet.u = np.where(swinging, feet.u + dt / feet.duration, feet.u)
@@ -375,133 +529,295 @@ class Crowd:
         distance = np.hypot(hip_x - feet.land[..., 0], self.y[:, None] - feet.land[..., 1])
         holdable = distance <= rig.gait.lock_extension * rig.legs.limb.reach
         landed = swinging & (feet.u >= 1.0) & holdable
-        feet.lock = np.where(landed[..., None], feet.land, feet.lock)
-        feet.angle = np.where(landed, feet.land_angle, feet.angle)
+        feet.lock = np.where(landed[..., None], feet.land_lock, feet.lock)
+        feet.angle = np.where(landed, feet.land_ground, feet.angle)
+        feet.pitch = np.where(landed, feet.land_pitch, feet.pitch)
         feet.planted |= landed
         feet.stance_age = np.where(landed, 0.0, feet.stance_age + dt)
         feet.steps += landed.sum(axis=1)
+        # a foot that lands late (its phase already in its stance) restarts its stance, so
+        # the other foot's lift waits for it instead of leaving it a stance of nothing
+        duty = duty_factor(self.vx, rig.gait)
+        late = landed & (self._foot_phase() < duty[:, None] * _LATE_LANDING)
+        leg = np.argmax(late, axis=1)
+        self.phase = np.where(late.any(axis=1), (-PHASE_OFFSET[leg]) % 1.0, self.phase)
 
-    def _trigger_steps(self, x_new: FloatArray, v_target: FloatArray) -> None:
-        rig, gait = self.rig, self.rig.gait
-        feet = self.feet
-        reach = rig.legs.limb.reach
-        hip_x = x_new[:, None] + FOOT_SIDE * rig.body.hip_depth
-        ideal_x = x_new[:, None] + FOOT_SIDE * gait.stance_spread
-        facing = self.facing[:, None]
-        lag = (ideal_x - feet.lock[..., 0]) * facing
-        behind = np.maximum(gait.idle_tolerance, np.abs(self._half_stride(self.vx)))[:, None]
-        ahead = (gait.idle_tolerance + np.abs(self._half_stride(v_target)))[:, None]
-        dx = hip_x - feet.lock[..., 0]
-        dy = self.y[:, None] - feet.lock[..., 1]
-        extension = np.hypot(dx, dy)
-        unplant = gait.unplant_extension * reach
-        # how long each planted leg can still carry the hip before it over-extends
-        # (Pythagoras: at height dy the hip may be √(U² − dy²) past the ankle)
-        slack = np.sqrt(np.maximum(unplant * unplant - dy * dy, 0.0)) - dx * facing
-        slack = np.where(feet.planted, slack, np.inf)
-        swing = self._swing_time(self.vx) + gait.double_support
-        travel = halflife_travel(self.vx, v_target, swing, gait.accel_halflife)[:, None] * facing
-        relieve = (slack[:, ::-1] < travel) & (lag >= lag[:, ::-1])
-        update_wants(feet, lag, behind, ahead, extension, unplant, gait.step_hysteresis, relieve)
-        self.step_trigger = behind[:, 0]
-        urgency = np.maximum(np.maximum(lag - behind, -lag - ahead), extension - unplant)
-        # ties go to the far foot, so a mirrored state steps the mirrored foot
-        urgency -= 1e-9 * FOOT_SIDE * facing
-        lift = choose_lifts(feet, urgency, gait.double_support)
+    def _foot_phase(self) -> FloatArray:
+        """Each foot's own phase in [0, 1), shape (N, 2)."""
+        return (self.phase[:, None] + PHASE_OFFSET) % 1.0
+
+    def _stance_progress(self, duty: FloatArray) -> FloatArray:
+        """How far into its stance each planted foot is, in [0, 1], shape (N, 2): its phase
+        over the duty factor, 1 once its lift is due (:attr:`Feet.due`), 0 if it landed
+        early (its phase still in the swing window, about to wrap)."""
+        phase = self._foot_phase()
+        return np.where(self.feet.due, 1.0, np.where(phase >= duty, 0.0, phase / duty))
+
+    def _latch_due(self, duty: FloatArray) -> None:
+        """A planted foot whose phase enters the first half of its swing window is due to
+        lift, and stays due until it does (the other foot may still be in the air)."""
+        phase = self._foot_phase()
+        entering = (phase >= duty) & (phase < 0.5 * (1.0 + duty))
+        self.feet.due |= self.feet.planted & ~self.feet.pinned & entering
+
+    def _lift_feet(self, x_new: FloatArray, v_target: FloatArray) -> None:
+        """Planted feet whose phase has passed the duty factor lift. Walking, a foot lifts
+        only while the other is down; running, also while the other is swinging (a flight
+        phase), but never while it hovers unable to land."""
+        gait, feet = self.rig.gait, self.feet
+        duty = duty_factor(self.vx, gait)[:, None]
+        stance_time = self._stance_time(self.vx)[:, None]
+        other_down = feet.planted[:, ::-1] | feet.pinned[:, ::-1]
+        running = run_fraction(self.vx, gait)[:, None] > 0.5
+        other_ok = other_down | (running & (feet.u[:, ::-1] < 1.0))
+        self._latch_due(duty)
+        due = feet.due & (feet.stance_age >= _MIN_STANCE * stance_time)
+        # a foot rolled to its limit whose leg still cannot reach steps now (the walk kept
+        # going where the phase did not foresee it: a slope, a stop, a shove), and the
+        # phase follows it
+        strained = feet.planted & (feet.pitch <= -_STRAINED * self.rig.legs.max_heel_lift)
+        due |= strained & other_down
+
+        can = (
+            feet.planted
+            & ~feet.pinned
+            & due
+            & other_ok
+            & ~self._settled(v_target)[:, None]
+            & ~self.turning[:, None]
+        )
+        # at most one foot per character per step: the one further into its swing phase
+        first = np.argmax(np.where(can, self._foot_phase(), -1.0), axis=1)
+        lift = np.zeros_like(can)
+        lift[np.arange(self.count), first] = True
+        lift &= can
         if lift.any():
-            self._start_swings(lift, feet.lock, feet.angle, x_new, v_target)
+            resync = (lift & strained).any(axis=1)
+            leg = np.argmax(lift, axis=1)
+            self.phase = np.where(resync, (duty[:, 0] - PHASE_OFFSET[leg]) % 1.0, self.phase)
+            ankles, angles, bends = self._stance_feet()
+            self._start_swings(lift, ankles, angles, bends, x_new, v_target)
+
+    def _stance_feet(self) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """Planted feet's ankle (N, 2, 2), sole angle and toe bend (N, 2) at their pitch."""
+        feet = self.feet
+        facing = np.broadcast_to(self.facing[:, None], feet.angle.shape)
+        return stance_pose(feet.lock, feet.angle, feet.pitch, facing, self.rig.legs)
 
     def _start_swings(
         self,
         mask: BoolArray,
         ankles: FloatArray,
         angles: FloatArray,
+        bends: FloatArray,
         x_new: FloatArray,
         v_target: FloatArray,
     ) -> None:
-        """Lift the feet in ``mask`` (N, 2) from ``ankles`` (N, 2, 2) with sole ``angles``
-        (N, 2) toward spots predicted from the body's velocity."""
-        rig, gait = self.rig, self.rig.gait
+        """Lift the feet in ``mask`` (N, 2) from ``ankles`` (N, 2, 2), sole ``angles`` and
+        toe ``bends`` (N, 2) toward spots predicted from the body's velocity."""
+        rig, gait, legs = self.rig, self.rig.gait, self.rig.legs
         feet = self.feet
         n, f = np.nonzero(mask)
         start = ankles[n, f].copy()
-        duration = self._swing_time(self.vx[n])
+        pace = np.where(
+            self._squaring_up(v_target), np.maximum(np.abs(self.vx), _SQUARE_UP_SPEED), self.vx
+        )
+        duration = self._swing_time(pace)[n]
         # where the hip will be at touchdown, and how fast it will be going then
         hip_land = x_new[n] + halflife_travel(
             self.vx[n], v_target[n], duration, gait.accel_halflife
         )
+        # ... but never past where the other leg, if it stays down, can carry the hip
+        hip_x = self._hips_x(self.x)
+        offset = hip_x - self.x[:, None]
+        _, lo, hi = self._planted_reach(
+            hip_x, np.repeat(self.y[:, None], 2, 1), gait.lock_extension
+        )
+        other = feet.planted[n, 1 - f]
+        lo_other, hi_other = lo[n, 1 - f] - offset[n, 1 - f], hi[n, 1 - f] - offset[n, 1 - f]
+        hip_land = np.where(other, clamp(hip_land, lo_other, hi_other), hip_land)
         decay = 2.0 ** (-duration / gait.accel_halflife)
         v_land = v_target[n] + (self.vx[n] - v_target[n]) * decay
-        predicted = hip_land + self._half_stride(v_land) + FOOT_SIDE[f] * gait.stance_spread
-        land, angle, ray_from, ray_hit = plan_landing(
-            self.terrain, rig, start, predicted, self.y[n], self.facing[n]
+        stance = self._stance_time(self.vx)[n]
+        # each foot lands relative to its own hip; standing, the feet spread fore and aft
+        still = 1.0 - clamp(np.abs(v_land) / (0.5 * gait.walk_speed), 0.0, 1.0)
+        spread = FOOT_SIDE[f] * (rig.body.hip_depth + gait.stance_spread * still)
+        predicted = hip_land + half_stride(v_land, stance, gait) + spread
+        # about to pivot: the ball right under the pelvis
+        pivot_spot = hip_land - self.facing[n] * legs.ball
+        predicted = np.where(self.reversing[n], pivot_spot, predicted)
+        facing = self.facing[n]
+        from_lock = np.where(feet.planted[n, f][:, None], feet.lock[n, f], start)
+        lock, ground, ray_from, ray_hit = plan_landing(
+            self.terrain, rig, from_lock, predicted, self.y[n], facing
         )
+        start_ground = self.terrain.height_at(from_lock[:, 0])
+        land_ground_y = self.terrain.height_at(lock[:, 0])
+        pitch = landing_pitch(start_ground, land_ground_y, lock[:, 0] - from_lock[:, 0], rig)
+        land, land_angle, land_bend = stance_pose(lock, ground, pitch, facing, legs)
         feet.start[n, f] = start
-        feet.land[n, f] = land
-        feet.apex[n, f] = swing_apex(self.terrain, rig, start, land, self.facing[n])
         feet.start_angle[n, f] = angles[n, f]
-        feet.land_angle[n, f] = angle
+        feet.start_bend[n, f] = bends[n, f]
+        feet.land[n, f] = land
+        feet.land_lock[n, f] = lock
+        feet.land_angle[n, f] = land_angle
+        feet.land_bend[n, f] = land_bend
+        feet.land_ground[n, f] = ground
+        feet.land_pitch[n, f] = pitch
+        length = np.abs(lock[:, 0] - from_lock[:, 0])
+        feet.lift[n, f] = gait.lift_height * clamp(0.3 + length / gait.max_step_reach, 0.0, 1.0)
         feet.land_dx[n, f] = hip_land + FOOT_SIDE[f] * rig.body.hip_depth - land[:, 0]
         feet.ray_from[n, f] = ray_from
         feet.ray_hit[n, f] = ray_hit
         feet.u[n, f] = 0.0
         feet.duration[n, f] = duration
         feet.planted[n, f] = False
-        feet.wants[n, f] = False
+        feet.due[n, f] = False
+        feet.relaunched[n, f] = False
 
     # -- pelvis ------------------------------------------------------------------------
+    def _hips_x(self, x: FloatArray) -> FloatArray:
+        """Hip x of each leg for pelvis x ``x`` (N,), shape (N, 2): the depth offsets
+        shrink through the middle of a pivot."""
+        return x[:, None] + FOOT_SIDE * self.rig.body.hip_depth * np.abs(self.spin)[:, None]
+
+    def _planted_reach(
+        self, hip_x: FloatArray, hip_y: FloatArray, extension: float
+    ) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """:func:`reach_bounds` of every foot at ``extension`` of the leg, (N, 2) each; a
+        pivoting character's feet are flat on their balls, and one about to pivot lowers
+        onto flat feet, so for them only the flat pose counts."""
+        legs = self.rig.legs
+        facing = np.broadcast_to(self.facing[:, None], self.feet.angle.shape)
+        reach = extension * legs.limb.reach
+        high, lo, hi = reach_bounds(
+            self.feet.lock, self.feet.angle, facing, hip_x, hip_y, reach, self._landing(), legs
+        )
+        flat = (self.turning | self.reversing)[:, None]
+        if flat.any():
+            ankles = np.where(self.turning[:, None, None], self._pivot_ankles(), self.feet.lock)
+            dx, dy = hip_x - ankles[..., 0], hip_y - ankles[..., 1]
+            # Pythagoras, as in reach_bounds, for the one pose a flat foot has
+            flat_high = ankles[..., 1] + np.sqrt(np.maximum(reach * reach - dx * dx, 0.0))
+            half = np.sqrt(np.maximum(reach * reach - dy * dy, 0.0))
+            high = np.where(flat, flat_high, high)
+            lo = np.where(flat, ankles[..., 0] - half, lo)
+            hi = np.where(flat, ankles[..., 0] + half, hi)
+        return high, lo, hi
+
+    def _pivot_ankles(self) -> FloatArray:
+        """Ankles of pivoting feet (N, 2, 2): flat, turning about the ball by ``spin``."""
+        legs = self.rig.legs
+        spin = np.broadcast_to(self.spin[:, None], self.feet.angle.shape)
+        along, normal = foot_axes(self.feet.angle, spin)
+        return self._pivot_balls() - legs.ball * along + legs.ankle_height * normal
+
     def _pelvis_height(self, x_new: FloatArray, dt: float) -> FloatArray:
-        """Pelvis y this step: low enough that each foot reaches comfortably, smoothed."""
+        """Pelvis y this step: a critically damped spring toward standing height plus the
+        gait's bob (up at mid-stance walking, down running), lowered only where a foot
+        could not be reached even with its heel lifted (or, pivoting, rising as far as the
+        flat feet allow, so the knees pass the middle nearly straight)."""
         rig, gait = self.rig, self.rig.gait
         legs, feet = rig.legs, self.feet
         reach = legs.limb.reach
         comfort = gait.comfort_extension * reach
-        # look ahead by twice the halflife: the smoothed pelvis lags its target by about that
-        ahead_x = x_new + self.vx * (2.0 * gait.pelvis_halflife)
-        hip_x = ahead_x[:, None] + FOOT_SIDE * rig.body.hip_depth
+        # look ahead by twice the halflife (the spring lags its goal by about that), but a
+        # planted foot only as far as it stays down
+        duty = duty_factor(self.vx, gait)
+        uphill = self._grade() * np.sign(self.vx)
+        rate = stride_rate(np.abs(self.vx), uphill, gait)
+        until_lift = np.maximum(duty[:, None] - self._foot_phase(), 0.0) / rate[:, None]
+        lead = np.minimum(until_lift, 2.0 * gait.pelvis_halflife)
+        hip_x = self._hips_x(x_new) + self.vx[:, None] * lead
+        high, _, _ = self._planted_reach(hip_x, np.zeros_like(hip_x), gait.comfort_extension)
         swinging = feet.swinging
         hovering = swinging & (feet.u >= 1.0)
-        dx = np.where(feet.planted, hip_x - feet.lock[..., 0], feet.land_dx)
-        dx = np.where(hovering, hip_x - feet.land[..., 0], dx)
-        foot_y = np.where(feet.planted, feet.lock[..., 1], feet.land[..., 1])
+        dx = np.where(hovering, hip_x - feet.land[..., 0], feet.land_dx)
         # Pythagoras: a hip dx away from the foot is at most √(R² − dx²) above it; the floor
         # keeps a wildly far foot from sinking the pelvis below half a leg
         rise = np.sqrt(np.maximum(comfort * comfort - dx * dx, (0.5 * comfort) ** 2))
-        allowed = np.where(feet.planted | swinging, foot_y + rise, np.inf).min(axis=1)
+        # the pelvis need only be that low at touchdown: until then it may be as much higher
+        # as it can come down in the time left
+        left = np.maximum(1.0 - feet.u, 0.0) * feet.duration * _LANDING_DESCENT
+        # (a swing re-aimed after hovering has no time left: it already waited)
+        landing = feet.land[..., 1] + rise + np.where(feet.relaunched, 0.0, left)
+        allowed = np.where(feet.planted, high, np.where(swinging, landing, np.inf))
+        allowed = allowed.min(axis=1)
         # the pelvis starts down before a drop: the lower of the ground here and a swing ahead
-        ahead = x_new + self.vx * (gait.swing_time_walk + 2.0 * gait.pelvis_halflife)
+        ahead = x_new + self.vx * (self._swing_time(self.vx) + 2.0 * gait.pelvis_halflife)
         ground = np.minimum(self.terrain.height_at(x_new), self.terrain.height_at(ahead))
-        stand = ground + legs.ankle_height + gait.stand_extension * reach
-        walking = clamp(np.abs(self.vx) / gait.walk_speed, 0.0, 1.0)
-        bob = gait.bob * walking * np.where(swinging, np.sin(np.pi * feet.u), 0.0).max(axis=1)
-        target = np.minimum(stand, allowed) + bob
+        run = run_fraction(self.vx, gait)
+        stand = ground + legs.ankle_height + gait.stand_extension * reach - gait.run_sink * run
+        moving = clamp(np.abs(self.vx) / (0.5 * gait.walk_speed), 0.0, 1.0)
+        amplitude = (gait.bob_walk * (1.0 - run) - gait.bob_run * run) * moving
+        # highest (walking) or lowest (running) at mid-stance of either foot: phase duty / 2
+        bob = amplitude * np.cos(2.0 * np.pi * (2.0 * self.phase - duty))
+        goal = np.minimum(stand + bob, allowed)
+        if self.turning.any():
+            # pivoting: straight legs, the knees pass the middle with the least sideways room
+            here = self._hips_x(x_new)
+            tall, _, _ = self._planted_reach(here, np.zeros_like(here), gait.lock_extension)
+            goal = np.where(self.turning, tall.min(axis=1) - _FLATTEN_MARGIN / 4.0, goal)
+        # about to pivot: just low enough that both feet come down flat
+        goal = np.where(self.reversing, allowed - _FLATTEN_MARGIN, goal)
+        # pivoting, the pelvis rises briskly: the knees must be straight mid-pivot
+        halflife = np.where(self.turning, _PIVOT_HALFLIFE, gait.pelvis_halflife)
+        y, _ = spring_step(self.y, self.vy, goal, halflife, dt)
         limit = gait.max_pelvis_speed * dt
-        step = clamp((target - self.y) * halflife_blend(dt, gait.pelvis_halflife), -limit, limit)
-        return self.y + step
+        return self.y + clamp(y - self.y, -limit, limit)
 
     def _cap_pelvis(self, x_new: FloatArray, y_new: FloatArray, dt: float) -> FloatArray:
-        """Lower the pelvis (within its speed limit) where a planted leg would over-stretch."""
-        rig, feet = self.rig, self.feet
-        lock_len = rig.gait.lock_extension * rig.legs.limb.reach
-        dx = x_new[:, None] + FOOT_SIDE * rig.body.hip_depth - feet.lock[..., 0]
-        # Pythagoras: a hip dx from the ankle may be at most √(R² − dx²) above it
-        above = np.sqrt(np.maximum(lock_len * lock_len - dx * dx, 0.0))
-        cap = np.where(feet.planted, feet.lock[..., 1] + above, np.inf).min(axis=1)
-        return np.maximum(np.minimum(y_new, cap), self.y - rig.gait.max_pelvis_speed * dt)
+        """Lower the pelvis (within its speed limit) where a planted leg would over-stretch
+        even with its foot rolled."""
+        gait, feet = self.rig.gait, self.feet
+        hip_x = self._hips_x(x_new)
+        high, _, _ = self._planted_reach(hip_x, np.zeros_like(hip_x), gait.lock_extension)
+        cap = np.where(feet.planted, high, np.inf).min(axis=1)
+        return np.maximum(np.minimum(y_new, cap), self.y - gait.max_pelvis_speed * dt)
 
     def _hold_planted(self, x_old: FloatArray, x_new: FloatArray, y_new: FloatArray) -> FloatArray:
-        """Stop the hip where a planted leg would stretch past ``lock_extension``."""
-        rig, feet = self.rig, self.feet
-        lock_len = rig.gait.lock_extension * rig.legs.limb.reach
-        held = feet.planted
-        dy = y_new[:, None] - feet.lock[..., 1]
-        # Pythagoras: at height dy the hip may be ±√(R² − dy²) from the ankle horizontally
-        half = np.sqrt(np.maximum(lock_len * lock_len - dy * dy, 0.0))
-        centre = feet.lock[..., 0] - FOOT_SIDE * rig.body.hip_depth
-        lo = np.where(held, centre - half, -np.inf).max(axis=1)
-        hi = np.where(held, centre + half, np.inf).min(axis=1)
+        """Stop the hip where a planted leg would stretch past ``lock_extension`` whatever
+        its foot's roll."""
+        gait, feet = self.rig.gait, self.feet
+        offset = self._hips_x(x_new) - x_new[:, None]
+        hip_y = np.broadcast_to(y_new[:, None], offset.shape)
+        _, lo, hi = self._planted_reach(self._hips_x(x_new), hip_y, gait.lock_extension)
+        lo = np.where(feet.planted, lo - offset, -np.inf).max(axis=1)
+        hi = np.where(feet.planted, hi - offset, np.inf).min(axis=1)
         # only ever cancel motion, never push the hip somewhere it was not going
         return clamp(x_new, np.minimum(lo, x_old), np.maximum(hi, x_old))
+
+    def _landing(self) -> FloatArray:
+        """The landing roll still settling, per foot (N, 2)."""
+        loading = _LOADING * self._stance_time(self.vx)[:, None]
+        return landing_roll(self.feet, loading)
+
+    def _roll_stance(self) -> None:
+        """Each planted foot's pitch: the scheduled roll (heel strike rolling flat, heel
+        lift toward toe-off), or more heel lift / toe up where the leg needs it to reach
+        the hip within ``comfort_extension`` (the heel lifts before the pelvis drops)."""
+        gait, legs, feet = self.rig.gait, self.rig.legs, self.feet
+        duty = duty_factor(self.vx, gait)[:, None]
+        progress = self._stance_progress(duty)
+        moving = clamp(np.abs(self.vx) / (0.4 * gait.walk_speed), 0.0, 1.0)[:, None]
+        landing = self._landing()
+        # the heel lift takes over from the landing roll gradually (a late landing)
+        loading = _LOADING * self._stance_time(self.vx)[:, None]
+        settled = smoothstep(feet.stance_age / (2.0 * loading))
+        lift = heel_lift_schedule(progress, moving, legs) * settled
+        hips = np.stack([self._hips_x(self.x), np.repeat(self.y[:, None], 2, 1)], axis=-1)
+        facing = np.broadcast_to(self.facing[:, None], feet.angle.shape)
+        # rolled only as far as the leg needs to stay inside its lock extension (the pelvis
+        # aims lower, at the comfort extension, so this is the margin, not the rule)
+        reach = (gait.lock_extension - _ROLL_MARGIN) * legs.limb.reach
+        need_up, need_down = needed_pitch(feet.lock, feet.angle, facing, hips, reach, landing, legs)
+        # the landing roll settles on its own, the heel lifts on schedule, and whatever the
+        # schedule the leg gets at least the roll it needs to reach (within the limits)
+        max_up, max_down = roll_limits(hips[..., 0], feet.lock, facing, landing, legs)
+        scheduled = np.where(landing != 0.0, landing, clamp(lift, -max_down, 0.0))
+        pitch = np.minimum(scheduled, np.where(need_down < 0.0, need_down, np.inf))
+        pitch = np.maximum(pitch, np.where(need_up > 0.0, need_up, -np.inf))
+        feet.pitch = np.where(feet.planted & ~self.turning[:, None], pitch, 0.0)
 
     # -- pose --------------------------------------------------------------------------
     def _pose_inputs(self) -> PoseInputs:
@@ -509,28 +825,39 @@ class Crowd:
         body, arms, legs = rig.body, rig.arms, rig.legs
         feet = self.feet
         facing = self.facing
+        spin = self.spin
         pelvis = np.stack([self.x, self.y], axis=-1)
-        lean = body.lean_per_speed * self.vx  # signed: leans into the direction of travel
-        spine_dir = np.stack([np.sin(lean), np.cos(lean)], axis=-1)
+        # lean into the direction of travel, and into the slope (forward uphill, back down)
+        lean = body.lean_per_speed * self.vx + body.lean_per_slope * np.arctan(self._grade())
+        self.lean += (lean - self.lean) * halflife_blend(1.0 / 60.0, _LEAN_HALFLIFE)
+        spine_dir = np.stack([np.sin(self.lean), np.cos(self.lean)], axis=-1)
         chest = pelvis + body.spine * spine_dir
         head = chest + (body.neck + body.head_radius) * spine_dir
-        side = FOOT_SIDE[:, None]
+        side = FOOT_SIDE[:, None] * np.abs(spin)[:, None, None]
         hips = pelvis[:, None, :] + side * np.array([body.hip_depth, 0.0])
         shoulders = chest[:, None, :] + side * np.array([body.shoulder_depth, 0.0])
-        swing_at, swing_angle = swing_pose(feet, facing, rig)
+        swing_at, swing_angle, swing_bend = swing_pose(feet, facing, self.terrain, legs)
+        stance_at, stance_angle, stance_bend = self._stance_feet()
+        turning = self.turning[:, None]
+        pivot_at = self._pivot_ankles() if self.turning.any() else stance_at
+        stance_at = np.where(turning[..., None], pivot_at, stance_at)
         swinging = feet.swinging
+        swing_at = within_reach(swing_at, hips, self.rig.gait.comfort_extension * legs.limb.reach)
         ankles = np.where(
             feet.pinned[..., None],
             self.pin_target,
-            np.where(swinging[..., None], swing_at, feet.lock),
+            np.where(swinging[..., None], swing_at, stance_at),
         )
-        foot_angle = np.where(swinging, swing_angle, feet.angle)
-        swing = swing_hands(shoulders, hips, ankles, facing, self.vx, rig)
+        foot_angle = np.where(swinging, swing_angle, stance_angle)
+        foot_bend = np.where(swinging, swing_bend, np.where(turning, 0.0, stance_bend))
+        foot_bend = np.where(feet.pinned, 0.0, foot_bend)
+        # the arms follow the turning facing (spin), so they too pass the middle smoothly
+        swing = swing_hands(shoulders, hips, ankles, spin, self.vx, rig)
         hands = blend_hands(swing, self.hand_target, self.hand_weight)
-        forward = facing[:, None, None] * np.array([1.0, 0.0])
+        forward = spin[:, None, None] * np.array([1.0, 0.0])
         knee_poles = 0.5 * (hips + ankles) + legs.pole_forward * forward
         elbow_offset = np.stack(
-            [-facing * arms.pole_back, np.full_like(facing, -arms.pole_down)], axis=-1
+            [-spin * arms.pole_back, np.full_like(spin, -arms.pole_down)], axis=-1
         )
         elbow_poles = 0.5 * (shoulders + hands) + elbow_offset[:, None, :]
         pole_on = np.concatenate(
@@ -542,11 +869,13 @@ class Crowd:
             chest=chest,
             head=head,
             facing=facing.copy(),
+            spin=spin.copy(),
             roots=np.concatenate([shoulders, hips], axis=1),
             targets=np.concatenate([hands, ankles], axis=1),
             poles=np.concatenate([elbow_poles, knee_poles], axis=1),
             pole_on=pole_on,
             foot_angle=foot_angle,
+            foot_bend=foot_bend,
         )
 
     def _count_knee_flips(self) -> None:

@@ -1,33 +1,41 @@
-"""Foot placement: the per-foot state machine, vectorised over N characters × 2 feet.
+"""Foot placement and the gait cycle, vectorised over N characters × 2 feet.
 
-Each foot is in one of three states::
+**Feet with a roll.** A foot is a rigid rear part (heel contact → ball) and a toe segment
+hinged at the ball. Its pose is the ankle, the sole angle and the toe bend. A planted foot
+is *locked* by its flat pose on the ground (``Feet.lock``, the ankle with the sole resting
+on the terrain); its stance *pitch* rolls it about a contact pivot that never moves::
 
-    PLANTED ── wants to step, the other foot is planted, chosen ──▶ SWING
-    SWING   ── swing progress u reaches 1 ──────────────────────▶ PLANTED (locked)
-    any     ── grabbed by the mouse ────────▶ PINNED ── released ──▶ SWING
+    pitch > 0  heel strike, toe up:   rotation about the heel contact point
+    pitch = 0  foot flat:             the whole sole down
+    pitch < 0  heel lift, toe down:   rotation about the ball (the toes stay flat)
 
-A planted foot is *locked*: its ankle target is a fixed world point until it lifts. It
-*wants to step* when it falls behind its ideal spot under the hip by more than the stride
-trigger, drifts too far ahead, or its leg would over-extend; the wish is latched with
-hysteresis so it does not chatter. A lifting foot gets a landing spot predicted from the
-body's velocity (where the hip will be when the swing ends, plus half a stance), moved to
-the nearest spot where the whole sole fits the ground and the rise or drop is not taller
-than ``max_step_height``, and dropped onto the ground with a ray. The swing follows an arc
-that clears the highest ground on the way.
+**Phase-driven cycle.** Each character has a gait phase φ ∈ [0, 1) advancing at the stride
+rate cadence(speed) / 120; foot i's own phase is φ + i/2. A foot is in stance for the first
+*duty factor* of its phase and lifts when its phase passes it (duty > 0.5 walking: double
+support; < 0.5 running: a flight phase). A landing is an event: the swing lasts the swing
+time predicted at lift-off, then plants where its landing spot was chosen (terrain-aware:
+the whole sole must fit, rises and drops no taller than ``max_step_height``), or hovers over
+the spot until the leg can hold it there. The phase re-syncs to each landing.
+
+**Swing.** From the toe-off pose to the heel-strike pose (toe-first when stepping down), the
+ankle follows an arc lifted above the *required height*: the lowest ankle height at which
+heel, ball, toe and both sole segments clear the ground under them and a cone of the ground
+ahead, so the foot rises before a stair nosing instead of through it.
 
 Arrays are structure-of-arrays: ``(N, 2)`` per foot (index 0 left, 1 right), ``(N, 2, 2)``
-for points.
+for points, ``(..., 3, 2)`` for sole points (heel, ball, toe).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from game.world.easing import clamp, smootherstep, smoothstep
-from game.world.rig import Rig
+from game.world.rig import GaitSpec, LegSpec, Rig
 from game.world.terrain import Terrain
 
 FloatArray = NDArray[np.float64]
@@ -36,15 +44,21 @@ BoolArray = NDArray[np.bool_]
 FOOT_SIDE = np.array([-1.0, 1.0])
 """World-x sign of each foot's depth offset (left, right): the right side is nearer the
 camera when facing +x, so it sits a little ahead; mirroring swaps which side is near."""
+PHASE_OFFSET = np.array([0.0, 0.5])
+"""Each foot's phase is the character's phase plus this (the feet alternate)."""
 
 # Landing candidates: shifts from the predicted spot, metres, tried nearest first.
 _CANDIDATE_SHIFTS = np.array([0.0, -0.04, 0.04, -0.08, 0.08, -0.12, 0.12, -0.17, 0.17, -0.23])
 _SHORTER_STEPS = np.array([0.8, 0.65, 0.5, 0.35])  # fractions of the way from lift-off
-_SOLE_SAMPLES = np.linspace(0.0, 1.0, 6)
+_SOLE_SAMPLES = np.linspace(0.0, 1.0, 7)
 _SOLE_FLATNESS = 0.012  # metres: the ground under a sole may bend this much (a bump), not a riser
-_APEX_AT = 0.45  # swing fraction at which the ankle is highest
-_HORIZONTAL_DELAY = 0.1  # the foot rises before it moves forward and lands before it stops
-_MAX_ROLL = 0.4  # radians of toe-off / heel-strike roll on a full-length step
+_LOOK_AHEAD = 0.14  # metres of ground ahead of the swinging sole that it rises over
+_APPROACH_SLOPE = 1.6  # the required height falls off this steeply ahead of the sole (m/m)
+_TOE_FIRST_DROP = 0.06  # stepping down more than this lands toe first
+_HEEL_OFF = 0.6  # fraction of the stance at which the heel starts to lift (walking)
+_HEEL_RISE_END = 0.55  # fraction of the swing by which the early heel rise is over
+_PITCH_SAMPLES = 6  # per side of flat
+_ROLL_RAMP = 0.15  # metres of hip travel past the ankle over which a roll may grow to full
 
 
 @dataclass(slots=True)
@@ -53,24 +67,33 @@ class Feet:
 
     Attributes
     ----------
-    planted, pinned, wants : ndarray of bool, shape (N, 2)
-        Locked on the ground; held by the mouse; latched wish to step.
+    planted, pinned, due, relaunched : ndarray of bool, shape (N, 2)
+        Locked on the ground; held by the mouse; due to lift (latched until it does);
+        swinging again toward a new spot after hovering where it could not land.
     lock : ndarray, shape (N, 2, 2)
-        The locked ankle position of planted feet.
+        The flat-foot ankle position of planted feet (sole resting on the ground).
     angle : ndarray, shape (N, 2)
-        The sole angle (radians, counter-clockwise from +x) this step.
+        The ground (flat sole) angle of planted feet, radians counter-clockwise from +x.
+    pitch : ndarray, shape (N, 2)
+        The stance roll this step (radians, + toe up about the heel, − heel up about the ball).
+    land_pitch : ndarray, shape (N, 2)
+        The pitch the foot touched down with (rolls to flat during loading).
     stance_age : ndarray, shape (N, 2)
         Seconds since the foot planted.
     u, duration : ndarray, shape (N, 2)
-        Swing progress in [0, 1] and swing length in seconds.
+        Swing progress in [0, 1] (beyond 1: hovering) and swing length in seconds.
     start, land : ndarray, shape (N, 2, 2)
-        Where the swing began and where it lands (ankle positions).
-    apex : ndarray, shape (N, 2)
-        The highest ankle height of the swing arc.
-    start_angle, land_angle : ndarray, shape (N, 2)
-        Sole angles at lift-off and at landing.
+        The ankle at lift-off and at touchdown (the landing pose, rolled by ``land_pitch``).
+    land_lock : ndarray, shape (N, 2, 2)
+        The flat pose the landing will lock.
+    start_angle, land_angle, start_bend, land_bend : ndarray, shape (N, 2)
+        Sole angle and toe bend at lift-off and at touchdown.
+    land_ground : ndarray, shape (N, 2)
+        The ground angle under the landing (the lock's ``angle``).
+    lift : ndarray, shape (N, 2)
+        Sole clearance at mid-swing (metres).
     land_dx : ndarray, shape (N, 2)
-        Horizontal landing offset from the hip predicted at touchdown (for the pelvis).
+        Horizontal offset of the hip predicted at touchdown from the landing ankle.
     ray_from, ray_hit : ndarray, shape (N, 2, 2)
         The ground ray that found the landing spot (origin and hit point).
     steps : ndarray of int, shape (N,)
@@ -79,17 +102,24 @@ class Feet:
 
     planted: BoolArray
     pinned: BoolArray
-    wants: BoolArray
+    due: BoolArray
+    relaunched: BoolArray
     lock: FloatArray
     angle: FloatArray
+    pitch: FloatArray
+    land_pitch: FloatArray
     stance_age: FloatArray
     u: FloatArray
     duration: FloatArray
     start: FloatArray
     land: FloatArray
-    apex: FloatArray
+    land_lock: FloatArray
     start_angle: FloatArray
     land_angle: FloatArray
+    start_bend: FloatArray
+    land_bend: FloatArray
+    land_ground: FloatArray
+    lift: FloatArray
     land_dx: FloatArray
     ray_from: FloatArray
     ray_hit: FloatArray
@@ -97,23 +127,30 @@ class Feet:
 
     @classmethod
     def standing(cls, ankles: FloatArray, angles: FloatArray, ray_from: FloatArray) -> Feet:
-        """Both feet planted at ``ankles`` (N, 2, 2) with sole ``angles`` (N, 2)."""
+        """Both feet planted flat at ``ankles`` (N, 2, 2) with sole ``angles`` (N, 2)."""
         n = ankles.shape[0]
         zeros = np.zeros((n, 2))
         return cls(
             planted=np.ones((n, 2), dtype=bool),
             pinned=np.zeros((n, 2), dtype=bool),
-            wants=np.zeros((n, 2), dtype=bool),
+            due=np.zeros((n, 2), dtype=bool),
+            relaunched=np.zeros((n, 2), dtype=bool),
             lock=ankles.copy(),
             angle=angles.copy(),
+            pitch=zeros.copy(),
+            land_pitch=zeros.copy(),
             stance_age=np.ones((n, 2)),
             u=zeros.copy(),
             duration=np.ones((n, 2)),
             start=ankles.copy(),
             land=ankles.copy(),
-            apex=ankles[..., 1].copy(),
+            land_lock=ankles.copy(),
             start_angle=angles.copy(),
             land_angle=angles.copy(),
+            start_bend=zeros.copy(),
+            land_bend=zeros.copy(),
+            land_ground=angles.copy(),
+            lift=zeros.copy(),
             land_dx=zeros.copy(),
             ray_from=ray_from.copy(),
             ray_hit=ankles.copy(),
@@ -126,6 +163,292 @@ class Feet:
         return ~self.planted & ~self.pinned
 
 
+# -- foot geometry ---------------------------------------------------------------------
+def foot_axes(angle: FloatArray, facing: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The sole's heel→toe direction and its up normal, each shape ``angle.shape + (2,)``.
+
+    ``facing`` scales the heel→toe direction: ±1 normally, between while a character
+    pivots (the foot then points partly at the camera and looks shorter).
+    """
+    cos, sin = np.cos(angle), np.sin(angle)
+    along = np.stack([cos, sin], axis=-1) * np.asarray(facing)[..., None]
+    normal = np.stack([-sin, cos], axis=-1)
+    return along, normal
+
+
+def sole_points(
+    ankle: FloatArray, angle: FloatArray, bend: FloatArray, facing: FloatArray, legs: LegSpec
+) -> FloatArray:
+    """Heel contact point, ball contact point and toe tip, shape ``angle.shape + (3, 2)``.
+
+    Parameters
+    ----------
+    ankle : ndarray, shape (..., 2)
+    angle, bend, facing : ndarray, shape (...)
+        Sole angle, toe bend (radians, toes up relative to the sole) and facing scale.
+    """
+    along, normal = foot_axes(angle, facing)
+    base = ankle - legs.ankle_height * normal  # the sole under the ankle
+    heel = base - legs.heel * along
+    ball = base + legs.ball * along
+    # the toe segment turns about the ball by ``bend`` toward the sole's normal
+    cb, sb = np.cos(bend)[..., None], np.sin(bend)[..., None]
+    toe = ball + (legs.toe - legs.ball) * (cb * along + sb * normal)
+    return np.stack([heel, ball, toe], axis=-2)
+
+
+def stance_pose(
+    lock: FloatArray, ground: FloatArray, pitch: FloatArray, facing: FloatArray, legs: LegSpec
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The ankle (..., 2), sole angle and toe bend (...) of a planted foot rolled by ``pitch``.
+
+    The flat pose is the ankle ``lock`` with the sole along ``ground``; a positive pitch
+    rotates it about the heel contact point, a negative one about the ball contact point
+    with the toes left flat, so the pivot is a fixed world point either way.
+    """
+    along0, normal0 = foot_axes(ground, facing)
+    base = lock - legs.ankle_height * normal0
+    heel = base - legs.heel * along0
+    ball = base + legs.ball * along0
+    angle = ground + np.sign(facing) * pitch
+    along, normal = foot_axes(angle, facing)
+    up = (pitch >= 0.0)[..., None]
+    # rigid rear foot: the ankle sits (heel, ankle_height) from the heel contact point and
+    # (−ball, ankle_height) from the ball contact point, in the rolled sole's frame
+    ankle = np.where(
+        up,
+        heel + legs.heel * along + legs.ankle_height * normal,
+        ball - legs.ball * along + legs.ankle_height * normal,
+    )
+    return ankle, angle, np.maximum(-pitch, 0.0)
+
+
+def _pivot(lock: FloatArray, ground: FloatArray, facing: FloatArray, legs: LegSpec, toe_up: bool):
+    """The heel (``toe_up``) or ball contact point of a flat foot, and the ankle's distance
+    and world direction from it."""
+    along, normal = foot_axes(ground, facing)
+    base = lock - legs.ankle_height * normal
+    pivot = base - legs.heel * along if toe_up else base + legs.ball * along
+    arm = lock - pivot
+    return pivot, np.hypot(arm[..., 0], arm[..., 1]), np.arctan2(arm[..., 1], arm[..., 0])
+
+
+def roll_limits(
+    hip_x: FloatArray, lock: FloatArray, facing: FloatArray, landing: FloatArray, legs: LegSpec
+) -> tuple[FloatArray, FloatArray]:
+    """How far a planted foot may roll with the hip at ``hip_x``: ``(up, down)``, each ≥ 0,
+    shape (...). Toe up only while the hip is behind the flat ankle, heel lift only once it
+    is ahead, each growing smoothly over ``_ROLL_RAMP`` metres from nothing with the hip
+    right above the ankle, so the roll passes through flat (and from one pivot to the
+    other) continuously; and while a ``landing`` roll
+    is still settling, only on its side of flat (the pivot changes only at flat)."""
+    ahead = (hip_x - lock[..., 0]) * np.sign(facing)
+    # cubic from zero: switching pivots near the middle moves either contact point < 0.5 mm
+    up = legs.max_toe_up * clamp(-ahead / _ROLL_RAMP, 0.0, 1.0) ** 3
+    down = legs.max_heel_lift * clamp(ahead / _ROLL_RAMP, 0.0, 1.0) ** 3
+    return np.where(landing < 0.0, 0.0, up), np.where(landing > 0.0, 0.0, down)
+
+
+def needed_pitch(
+    lock: FloatArray,
+    ground: FloatArray,
+    facing: FloatArray,
+    hip: FloatArray,
+    reach: float,
+    landing: FloatArray,
+    legs: LegSpec,
+) -> tuple[FloatArray, FloatArray]:
+    """The least toe-up and heel-lift roll that bring the ankle within ``reach`` of ``hip``.
+
+    Returns ``(up, down)``, each shape (...): ``up`` ≥ 0 about the heel, ``down`` ≤ 0 about
+    the ball, within :func:`roll_limits` (0 where the flat foot already reaches). Unreachable even rolled: the roll that
+    points the ankle straight at the hip (the caller clamps it).
+    """
+    sign = np.sign(facing)
+    max_up, max_down = roll_limits(hip[..., 0], lock, facing, landing, legs)
+    out = []
+    for toe_up in (True, False):
+        pivot, r, phi0 = _pivot(lock, ground, facing, legs, toe_up)
+        to_hip = hip - pivot
+        d = np.maximum(np.hypot(to_hip[..., 0], to_hip[..., 1]), 1e-9)
+        psi = np.arctan2(to_hip[..., 1], to_hip[..., 0])
+        # law of cosines: |hip − ankle| ≤ R ⟺ cos(φ − ψ) ≥ (d² + r² − R²) / (2·d·r)
+        cos_gap = clamp((d * d + r * r - reach * reach) / (2.0 * d * r), -1.0, 1.0)
+        gap = np.arccos(cos_gap)
+        delta = np.angle(np.exp(1j * (phi0 - psi)))  # φ0 − ψ wrapped to (−π, π]
+        # the ankle's direction from the pivot turns with the pitch: φ = φ0 + facing·pitch
+        if toe_up:
+            out.append(clamp(-gap - sign * delta, 0.0, max_up))
+        else:
+            out.append(clamp(gap - sign * delta, -max_down, 0.0))
+    return out[0], out[1]
+
+
+def pitch_range(legs: LegSpec) -> FloatArray:
+    """The stance pitches a planted foot may take, sampled: heel lift … flat … toe up."""
+    lift = np.linspace(-legs.max_heel_lift, 0.0, _PITCH_SAMPLES)
+    return np.concatenate([lift, np.linspace(0.0, legs.max_toe_up, _PITCH_SAMPLES)[1:]])
+
+
+def reach_bounds(
+    lock: FloatArray,
+    ground: FloatArray,
+    facing: FloatArray,
+    hip_x: FloatArray,
+    hip_y: FloatArray,
+    reach: float,
+    landing: FloatArray,
+    legs: LegSpec,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """What a planted leg can carry, rolling its foot: shape (...) each.
+
+    Returns the highest hip at ``hip_x`` and the lowest and highest hip x at ``hip_y``
+    within ``reach`` of the ankle for some sampled stance pitch within
+    :func:`roll_limits`.
+    """
+    pitches = pitch_range(legs)
+    k = pitches.shape[0]
+    shape = lock.shape[:-1] + (k,)
+    ankles, _, _ = stance_pose(
+        np.broadcast_to(lock[..., None, :], shape + (2,)),
+        np.broadcast_to(ground[..., None], shape),
+        np.broadcast_to(pitches, shape),
+        np.broadcast_to(facing[..., None], shape),
+        legs,
+    )
+    dx = hip_x[..., None] - ankles[..., 0]
+    dy = hip_y[..., None] - ankles[..., 1]
+    max_up, max_down = roll_limits(hip_x, lock, facing, landing, legs)
+    usable = (pitches <= max_up[..., None] + 1e-9) & (pitches >= -max_down[..., None] - 1e-9)
+    # Pythagoras: a hip dx from the ankle is at most √(R² − dx²) above it, and at height dy
+    # it may be ±√(R² − dy²) from it horizontally
+    high = ankles[..., 1] + np.sqrt(np.maximum(reach * reach - dx * dx, 0.0))
+    half = np.sqrt(np.maximum(reach * reach - dy * dy, 0.0))
+    lo = np.where(half > 0, ankles[..., 0] - half, np.inf).min(axis=-1)
+    hi = np.where(half > 0, ankles[..., 0] + half, -np.inf).max(axis=-1)
+    return np.where(usable, high, -np.inf).max(axis=-1), lo, hi
+
+
+def sole_clearance_height(
+    terrain: Terrain,
+    ankle_x: FloatArray,
+    angle: FloatArray,
+    bend: FloatArray,
+    facing: FloatArray,
+    ahead: FloatArray,
+    legs: LegSpec,
+) -> FloatArray:
+    """The lowest ankle height at which the sole clears the ground, shape (...).
+
+    Heel, ball, toe and both sole segments must be on or above the ground (exactly: see
+    :func:`sole_penetration`), and the sole's leading point must clear a cone over the
+    ground up to ``ahead`` metres further on in the direction of travel (signed), falling
+    ``_APPROACH_SLOPE`` per metre: a foot nearing a stair riser rises before it gets there,
+    continuously.
+    """
+    zeros = np.zeros(angle.shape + (2,))
+    offsets = sole_points(zeros, angle, bend, facing, legs)
+    offsets = offsets + np.stack([ankle_x, np.zeros_like(ankle_x)], axis=-1)[..., None, :]
+    exact = sole_penetration(terrain, offsets)  # the sole's depth with the ankle at y = 0
+    xs = offsets[..., 0]
+    reach = np.abs(ahead)
+    # the sole's leading point in the direction of travel, and its height off the ankle
+    lead = np.where(ahead >= 0, xs.argmax(axis=-1), xs.argmin(axis=-1))[..., None]
+    edge = np.take_along_axis(xs, lead, axis=-1)[..., 0]
+    lowest = np.take_along_axis(offsets[..., 1], lead, axis=-1)[..., 0]
+    t = np.linspace(0.0, 1.0, 12)
+    probe = edge[..., None] + ahead[..., None] * t
+    cone = (terrain.height_at(probe) - _APPROACH_SLOPE * reach[..., None] * t).max(axis=-1)
+    # terrain vertices inside the look-ahead window (a nosing between two probes)
+    gap = (terrain.xs - edge[..., None]) * np.sign(ahead)[..., None]
+    inside = (gap >= 0) & (gap <= reach[..., None]) & (reach[..., None] > 0)
+    vertex = np.where(inside, terrain.ys - _APPROACH_SLOPE * gap, -np.inf).max(axis=-1)
+    return np.maximum(exact, np.maximum(cone, vertex) - lowest)
+
+
+def sole_penetration(terrain: Terrain, soles: FloatArray) -> FloatArray:
+    """How deep each sole (heel, ball, toe points and the two segments between them) is
+    below the terrain, metres (≤ 0 when clear), shape ``soles.shape[:-2]``.
+
+    A segment is checked at every terrain vertex inside its x span (stair nosings) against
+    the segment's height there.
+    """
+    depth = (terrain.height_at(soles[..., 0]) - soles[..., 1]).max(axis=-1)
+    for a, b in ((0, 1), (1, 2)):
+        p, q = soles[..., a, :], soles[..., b, :]
+        x0, x1 = np.minimum(p[..., 0], q[..., 0]), np.maximum(p[..., 0], q[..., 0])
+        inside = (terrain.xs >= x0[..., None]) & (terrain.xs <= x1[..., None])
+        run = q[..., 0] - p[..., 0]
+        safe = np.where(np.abs(run) > 1e-12, run, 1.0)
+        # the segment's height at vertex x: linear interpolation p + (q − p)·(x − p.x)/run
+        t = clamp((terrain.xs - p[..., 0, None]) / safe[..., None], 0.0, 1.0)
+        seg_y = p[..., 1, None] + (q[..., 1] - p[..., 1])[..., None] * t
+        depth = np.maximum(depth, np.where(inside, terrain.ys - seg_y, -np.inf).max(axis=-1))
+    return depth
+
+
+def rest_on_ground(
+    terrain: Terrain, x: FloatArray, angle: FloatArray, facing: FloatArray, legs: LegSpec
+) -> FloatArray:
+    """The ankle height (…) at which a flat sole at ``angle`` rests on the ground at ``x``."""
+    zeros = np.zeros_like(angle)
+    return sole_clearance_height(terrain, x, angle, zeros, facing, zeros, legs)
+
+
+# -- gait curves -----------------------------------------------------------------------
+def run_fraction(speed: FloatArray, gait: GaitSpec) -> FloatArray:
+    """0 at walking speed and below, 1 at running speed, linear between."""
+    span = max(gait.run_speed - gait.walk_speed, 1e-6)
+    return clamp((np.abs(speed) - gait.walk_speed) / span, 0.0, 1.0)
+
+
+def cadence(speed: FloatArray, gait: GaitSpec) -> FloatArray:
+    """Steps per minute at ``speed``: piecewise linear through (0, idle), (walk, walk),
+    (run, run) from the rig, extrapolated past running speed at the run segment's slope
+    (people run faster mostly by longer steps, a little by quicker ones)."""
+    v = np.abs(speed)
+    rise = (gait.cadence_run - gait.cadence_walk) / max(gait.run_speed - gait.walk_speed, 1e-6)
+    walking = gait.cadence_idle + (gait.cadence_walk - gait.cadence_idle) * v / gait.walk_speed
+    running = gait.cadence_walk + rise * (v - gait.walk_speed)
+    return np.where(v <= gait.walk_speed, walking, running)
+
+
+def duty_factor(speed: FloatArray, gait: GaitSpec) -> FloatArray:
+    """The fraction of a stride a foot is down: ``duty_walk`` walking, ``duty_run`` running."""
+    return gait.duty_walk + (gait.duty_run - gait.duty_walk) * run_fraction(speed, gait)
+
+
+def stride_rate(speed: FloatArray, grade: FloatArray, gait: GaitSpec) -> FloatArray:
+    """Strides per second (two steps a stride); on a slope or stairs (``grade``: rise per
+    run along the walking direction) the steps quicken, so at one speed they shorten; more
+    uphill than down."""
+    steep = clamp(grade, 0.0, 1.0) + 0.6 * clamp(-grade, 0.0, 1.0)
+    return cadence(speed, gait) / 120.0 * (1.0 + gait.uphill_cadence * steep)
+
+
+def half_stride(speed: FloatArray, stance_time: FloatArray, gait: GaitSpec) -> FloatArray:
+    """How far ahead of the hip a foot lands at ``speed`` (signed), for a stance this long.
+
+    The hip passes over the foot during the stance: it travels v·T, centred on the foot,
+    less the roll from heel to ball that carries the leg forward by itself.
+    """
+    half = 0.5 * speed * stance_time - 0.5 * gait.roll_advance * np.tanh(speed / 0.3)
+    return clamp(half, -gait.max_step_reach, gait.max_step_reach)
+
+
+def landing_roll(feet: Feet, loading_time: FloatArray) -> FloatArray:
+    """The touchdown pitch (toe up, or toe down for a toe-first landing) rolling to flat
+    over ``loading_time`` seconds of stance, shape (N, 2)."""
+    return feet.land_pitch * (1.0 - smoothstep(feet.stance_age / loading_time))
+
+
+def heel_lift_schedule(progress: FloatArray, moving: FloatArray, legs: LegSpec) -> FloatArray:
+    """The scheduled heel lift (≤ 0): from ``_HEEL_OFF`` of the stance (``progress`` in
+    [0, 1]) to ``toe_off`` at lift-off, scaled by ``moving`` in [0, 1] (none standing)."""
+    return -legs.toe_off * smoothstep((progress - _HEEL_OFF) / (1.0 - _HEEL_OFF)) * moving
+
+
+# -- landing ----------------------------------------------------------------------------
 def sole_fits(
     terrain: Terrain, x: FloatArray, facing: FloatArray, rig: Rig
 ) -> tuple[BoolArray, FloatArray]:
@@ -170,7 +493,7 @@ def plan_landing(
     Parameters
     ----------
     start : ndarray, shape (M, 2)
-        The ankle at lift-off.
+        The flat-foot ankle the swing leaves from (its lock).
     predicted_x : ndarray, shape (M,)
         The ideal landing x (from the body's velocity).
     hip_y : ndarray, shape (M,)
@@ -180,10 +503,10 @@ def plan_landing(
 
     Returns
     -------
-    land : ndarray, shape (M, 2)
-        The landing ankle position (``ankle_height`` above the ray hit).
+    lock : ndarray, shape (M, 2)
+        The flat-foot ankle at the landing, its sole resting on the ground.
     angle : ndarray, shape (M,)
-        The landing sole angle (ground slope clamped to ``max_tilt``).
+        The landing ground angle (the heel→toe chord, clamped to ``max_tilt``).
     ray_from, ray_hit : ndarray, shape (M, 2)
         The ground ray's origin and hit point.
     """
@@ -194,8 +517,13 @@ def plan_landing(
     fits, _ = sole_fits(
         terrain, candidates, np.broadcast_to(facing[:, None], candidates.shape), rig
     )
-    start_ground = start[:, 1:2] - legs.ankle_height
-    rise = np.abs(terrain.height_at(candidates) - start_ground)
+    start_ground = terrain.height_at(start[:, :1])
+    facing_k = np.broadcast_to(facing[:, None], candidates.shape)
+    _, chords = sole_fits(terrain, candidates, facing_k, rig)
+    tilt = clamp(chords, -legs.max_tilt, legs.max_tilt)
+    # how high the sole would rest there (a toe over a wall's top counts)
+    rest = rest_on_ground(terrain, candidates, tilt, facing_k, legs) - legs.ankle_height
+    rise = np.abs(np.maximum(rest, terrain.height_at(candidates)) - start_ground)
     low_enough = rise <= gait.max_step_height
     # nearest fitting candidate; a sole that does not fit is a last resort; a step taller
     # than max_step_height never
@@ -206,107 +534,78 @@ def plan_landing(
     chosen = candidates[rows, best]
     taken = low_enough[rows, best]
     x = np.where(taken, chosen, start[:, 0])  # nowhere to step: put the foot back down
+    _, chord = sole_fits(terrain, x, facing, rig)
+    angle = clamp(chord, -legs.max_tilt, legs.max_tilt)
     ray_from = np.stack([x, np.maximum(hip_y, start[:, 1])], axis=-1)
     hit = terrain.ray_down(ray_from)
-    slope_angle = np.arctan2(-hit.normal[:, 0], hit.normal[:, 1])
-    land = hit.point + np.array([0.0, legs.ankle_height])
-    angle = clamp(slope_angle, -legs.max_tilt, legs.max_tilt)
-    return land, angle, ray_from, hit.point
+    y = rest_on_ground(terrain, x, angle, facing, legs)
+    return np.stack([x, y], axis=-1), angle, ray_from, hit.point
 
 
-def swing_apex(
-    terrain: Terrain, rig: Rig, start: FloatArray, land: FloatArray, facing: FloatArray
+def landing_pitch(
+    start_ground: FloatArray, land_ground: FloatArray, length: FloatArray, rig: Rig
 ) -> FloatArray:
-    """The top of the swing arc for M feet: above the highest ground the sole passes over.
-
-    ``start``, ``land`` have shape (M, 2), ``facing`` (M,); returns shape (M,). Short steps
-    lift less.
-    """
+    """The touchdown roll: heel strike (toe up, more for longer steps), or toe first (toe
+    down) when the landing is more than ``_TOE_FIRST_DROP`` below the lift-off."""
     legs, gait = rig.legs, rig.gait
-    # the sole spans heel behind to toe in front of the ankle, in the facing direction
-    back = np.where(facing > 0, legs.heel, legs.toe)
-    front = np.where(facing > 0, legs.toe, legs.heel)
-    highest = terrain.max_height_between(
-        np.minimum(start[:, 0], land[:, 0]) - back, np.maximum(start[:, 0], land[:, 0]) + front
-    )
-    length = np.abs(land[:, 0] - start[:, 0])
-    lift = gait.lift_height * clamp(0.35 + length / (2.0 * gait.max_step_reach), 0.0, 1.0)
-    return np.maximum(highest + legs.ankle_height, np.maximum(start[:, 1], land[:, 1])) + lift
+    strike = legs.heel_strike * clamp(np.abs(length) / (2.0 * gait.max_step_reach), 0.2, 1.0)
+    return np.where(land_ground < start_ground - _TOE_FIRST_DROP, -legs.toe_first, strike)
 
 
-def swing_pose(feet: Feet, facing: FloatArray, rig: Rig) -> tuple[FloatArray, FloatArray]:
-    """Ankle position (N, 2, 2) and sole angle (N, 2) along each foot's swing arc at ``u``.
+# -- swing -----------------------------------------------------------------------------
+def swing_pose(
+    feet: Feet, facing: FloatArray, terrain: Terrain, legs: LegSpec
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Ankle (N, 2, 2), sole angle and toe bend (N, 2) along each swing at ``u``.
 
-    The foot rises before it moves forward (clearing stair nosings), peaks at ``_APEX_AT``,
-    and touches down with zero vertical speed; the sole rolls toe-down after lift-off and
-    toe-up before the heel strikes, more for longer steps.
+    The ankle moves from ``start`` to ``land`` (horizontally eased, vertically blended) and
+    is kept at least at the sole's required clearance height, then lifted by
+    ``lift · sin(π·u)``; the foot pitches from its toe-off roll to the landing roll, the
+    toes straightening in the first third.
     """
-    u = feet.u
-    # horizontal progress: delayed and ended early so the foot lifts and lands vertically
-    horizontal = smootherstep((u - _HORIZONTAL_DELAY) / (1.0 - 2.0 * _HORIZONTAL_DELAY))
-    x = feet.start[..., 0] + (feet.land[..., 0] - feet.start[..., 0]) * horizontal
-    rising = u < _APEX_AT
-    up = feet.start[..., 1] + (feet.apex - feet.start[..., 1]) * smoothstep(u / _APEX_AT)
-    down = feet.apex + (feet.land[..., 1] - feet.apex) * smoothstep(
-        (u - _APEX_AT) / (1.0 - _APEX_AT)
+    u = clamp(feet.u, 0.0, 1.0)
+    s = feet.start
+    e = feet.land
+    x = s[..., 0] + (e[..., 0] - s[..., 0]) * smootherstep(u)
+    blend_y = s[..., 1] + (e[..., 1] - s[..., 1]) * smoothstep(u)
+    angle = feet.start_angle + (feet.land_angle - feet.start_angle) * smoothstep(u / 0.85)
+    bend = feet.start_bend * (1.0 - smoothstep(u / 0.35)) + feet.land_bend * smoothstep(
+        (u - 0.65) / 0.35
     )
-    y = np.where(rising, up, down)
-    # toe-off then heel-strike: a full sine period of pitch, negative (toe down) first
-    length = np.abs(feet.land[..., 0] - feet.start[..., 0]) / rig.gait.max_step_reach
-    roll = _MAX_ROLL * clamp(length, 0.0, 1.0) * facing[:, None]
-    pitch = -roll * np.sin(2.0 * np.pi * clamp(u, 0.0, 1.0))
-    angle = feet.start_angle + (feet.land_angle - feet.start_angle) * horizontal + pitch
-    return np.stack([x, y], axis=-1), angle
+    travel = e[..., 0] - x
+    # the look-ahead opens after lift-off (a riser just ahead of the toes must not yank the
+    # foot up in one step) and closes onto the landing
+    ahead = np.sign(travel) * np.minimum(np.abs(travel), _LOOK_AHEAD * smoothstep(u / 0.25))
+    f = np.broadcast_to(facing[:, None], angle.shape)
+    need = sole_clearance_height(terrain, x, angle, bend, f, ahead, legs)
+    # the sole clears the ground by ``lift`` at mid-swing; the heel rises behind early in
+    # the swing (the shank trails the thigh), peaking at a quarter of it
+    early = np.sin(np.pi * clamp(u / _HEEL_RISE_END, 0.0, 1.0)) ** 2
+    y = np.maximum(blend_y, need) + feet.lift * np.sin(np.pi * u) + legs.heel_rise * early
+    return np.stack([x, y], axis=-1), angle, bend
 
 
-def update_wants(
-    feet: Feet,
-    lag: FloatArray,
-    behind_trigger: FloatArray,
-    ahead_trigger: FloatArray,
-    extension: FloatArray,
-    unplant_len: float,
-    hysteresis: float,
-    relieve: BoolArray,
-) -> None:
-    """Latch each planted foot's wish to step, with hysteresis (in place).
+def within_reach(target: FloatArray, hip: FloatArray, reach: float) -> FloatArray:
+    """``target`` (..., 2) raised straight up until it is within ``reach`` of ``hip`` (and
+    moved toward the hip horizontally if it is further than that to the side): a swinging
+    foot the leg cannot reach lifts instead of hanging from a straight leg."""
+    dx = clamp(target[..., 0] - hip[..., 0], -reach, reach)
+    # Pythagoras: the lowest point within reach at horizontal offset dx is √(R² − dx²) down
+    floor = hip[..., 1] - np.sqrt(reach * reach - dx * dx)
+    return np.stack([hip[..., 0] + dx, np.maximum(target[..., 1], floor)], axis=-1)
 
-    Parameters
-    ----------
-    lag : ndarray, shape (N, 2)
-        How far the foot is behind its ideal spot along the facing direction (negative:
-        ahead of it).
-    behind_trigger, ahead_trigger : ndarray, shape (N, 1) or (N, 2)
-        Lag beyond which the foot wants to step.
-    extension : ndarray, shape (N, 2)
-        Hip-to-ankle distance the leg would have this step.
-    unplant_len : float
-        An extension beyond this wants a step.
-    hysteresis : float
-        The wish clears only once the foot is this far back inside every trigger.
-    relieve : ndarray of bool, shape (N, 2)
-        The other leg will over-extend before a swing started later could land: step now.
+
+# -- pelvis ----------------------------------------------------------------------------
+def spring_step(
+    y: FloatArray, vy: FloatArray, goal: FloatArray, halflife: ArrayLike, dt: float
+) -> tuple[FloatArray, FloatArray]:
+    """One step of a critically damped spring toward ``goal`` (exact for constant goal).
+
+    Holden, "Spring-It-On": with d = 2·ln 2 / halflife, j0 = y − goal, j1 = v + j0·d:
+    y(t) = e^(−d·t)·(j0 + j1·t) + goal, v(t) = e^(−d·t)·(v − j1·d·t).
     """
-    outside = (lag > behind_trigger) | (-lag > ahead_trigger) | (extension > unplant_len) | relieve
-    inside = (
-        (lag < behind_trigger - hysteresis)
-        & (-lag < ahead_trigger - hysteresis)
-        & (extension < unplant_len - hysteresis)
-    )
-    feet.wants = feet.planted & ~feet.pinned & (outside | (feet.wants & ~inside))
-
-
-def choose_lifts(feet: Feet, urgency: FloatArray, double_support: float) -> BoolArray:
-    """Which feet lift this step, shape (N, 2): at most one per character.
-
-    A foot may lift only if it wants to and both feet have been planted for at least
-    ``double_support`` seconds, so one foot is always down and a foot that just landed
-    does not bounce straight back up; of two candidates the more ``urgent`` one goes.
-    """
-    settled = feet.planted & (feet.stance_age >= double_support)
-    can = feet.wants & settled & settled[:, ::-1]
-    score = np.where(can, urgency, -np.inf)
-    first = np.argmax(score, axis=1)
-    lift = np.zeros_like(can)
-    lift[np.arange(len(first)), first] = True
-    return lift & can
+    d = 2.0 * math.log(2.0) / np.maximum(halflife, 1e-6)
+    j0 = y - goal
+    j1 = vy + j0 * d
+    decay = np.exp(-d * dt)
+    return decay * (j0 + j1 * dt) + goal, decay * (vy - j1 * d * dt)

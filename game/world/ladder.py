@@ -335,11 +335,13 @@ class LadderClimb:
             chest=chest,
             head=head,
             facing=np.ones(1),
+            spin=np.ones(1),
             roots=roots[None],
             targets=self.ends[None].copy(),
             poles=np.concatenate([elbow_poles, knee_poles])[None],
             pole_on=np.ones((1, 4), dtype=bool),
             foot_angle=np.zeros((1, 2)),
+            foot_bend=np.zeros((1, 2)),
         )
 
 

@@ -28,6 +28,7 @@ RIG_RANGES: dict[str, Range] = {
     "body.hip_depth": Range(0.0, 0.3, "m"),
     "body.shoulder_depth": Range(0.0, 0.3, "m"),
     "body.lean_per_speed": Range(0.0, 0.5, "rad per m/s"),
+    "body.lean_per_slope": Range(0.0, 1.0, "rad per rad"),
     "arms.upper": _BONE,
     "arms.lower": _BONE,
     "arms.softness": Range(0.0, 1.0, "m"),
@@ -41,30 +42,40 @@ RIG_RANGES: dict[str, Range] = {
     "legs.pole_forward": Range(0.01, 5.0, "m"),
     "feet.ankle_height": Range(0.01, 0.5, "m"),
     "feet.heel": Range(0.01, 0.5, "m"),
+    "feet.ball": Range(0.0, 0.5, "m"),
     "feet.toe": Range(0.01, 0.5, "m"),
     "feet.max_tilt_deg": Range(0.0, 60.0, "degrees"),
+    "feet.heel_strike_deg": Range(0.0, 45.0, "degrees"),
+    "feet.toe_off_deg": Range(0.0, 70.0, "degrees"),
+    "feet.toe_first_deg": Range(0.0, 45.0, "degrees"),
+    "feet.max_heel_lift_deg": Range(0.0, 80.0, "degrees"),
+    "feet.max_toe_up_deg": Range(0.0, 45.0, "degrees"),
+    "feet.heel_rise": Range(0.0, 0.4, "m"),
     "gait.walk_speed": Range(0.1, 10.0, "m/s"),
     "gait.run_speed": Range(0.1, 15.0, "m/s"),
     "gait.accel_halflife": _SECONDS,
-    "gait.swing_time_walk": Range(0.05, 3.0, "s"),
-    "gait.swing_time_run": Range(0.05, 3.0, "s"),
-    "gait.stance_time_walk": Range(0.05, 3.0, "s"),
-    "gait.stance_time_run": Range(0.05, 3.0, "s"),
+    "gait.cadence_idle_spm": Range(20.0, 240.0, "steps/min"),
+    "gait.cadence_walk_spm": Range(20.0, 240.0, "steps/min"),
+    "gait.cadence_run_spm": Range(20.0, 300.0, "steps/min"),
+    "gait.duty_walk": Range(0.5, 0.9),
+    "gait.duty_run": Range(0.2, 0.5),
+    "gait.uphill_cadence": Range(0.0, 3.0, "per unit grade"),
+    "gait.roll_advance": Range(0.0, 0.3, "m"),
     "gait.max_step_reach": Range(0.05, 3.0, "m"),
-    "gait.lift_height": Range(0.005, 1.0, "m"),
+    "gait.lift_height": Range(0.0, 0.3, "m"),
     "gait.stand_extension": _EXTENSION,
     "gait.comfort_extension": _EXTENSION,
-    "gait.unplant_extension": _EXTENSION,
     "gait.lock_extension": _EXTENSION,
     "gait.pelvis_halflife": _SECONDS,
     "gait.max_pelvis_speed": Range(0.01, 10.0, "m/s"),
     "gait.climb_speed": Range(0.01, 5.0, "m/s"),
-    "gait.bob": Range(0.0, 0.2, "m"),
+    "gait.bob_walk": Range(0.0, 0.2, "m"),
+    "gait.bob_run": Range(0.0, 0.2, "m"),
+    "gait.run_sink": Range(0.0, 0.3, "m"),
     "gait.idle_tolerance": Range(0.001, 1.0, "m"),
-    "gait.step_hysteresis": Range(0.0, 1.0, "m"),
     "gait.max_step_height": Range(0.01, 2.0, "m"),
     "gait.stance_spread": Range(0.0, 0.5, "m"),
-    "gait.double_support": Range(0.0, 1.0, "s"),
+    "gait.turn_time": Range(0.05, 2.0, "s"),
     "colors.far_shade": Range(0.0, 1.0),
 }
 
@@ -102,6 +113,7 @@ class BodySpec:
     hip_depth: float  # facing-relative x offset of the near hip (the far hip gets −)
     shoulder_depth: float
     lean_per_speed: float  # forward lean of the spine, radians per m/s
+    lean_per_slope: float  # lean into the slope, radians per radian of ground slope
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +135,15 @@ class LegSpec:
     pole_forward: float
     ankle_height: float  # ankle above the ground contact under it, when planted
     heel: float  # sole length behind the ankle
-    toe: float  # sole length in front of the ankle
+    ball: float  # ankle to the ball of the foot (where the toes bend), along the sole
+    toe: float  # ankle to the toe tip, along the sole
     max_tilt: float  # the sole follows the ground slope up to this angle (radians)
+    heel_strike: float  # toe-up roll at heel strike on a full-length step (radians)
+    toe_off: float  # heel-lift roll about the ball at toe-off (radians)
+    toe_first: float  # toe-down roll of a toe-first landing, stepping down (radians)
+    max_heel_lift: float  # the most the heel lifts about the ball in stance (radians)
+    max_toe_up: float  # the most the toe stays up about the heel in stance (radians)
+    heel_rise: float  # how high the ankle rises behind early in a swing (metres)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,25 +153,28 @@ class GaitSpec:
     walk_speed: float
     run_speed: float
     accel_halflife: float
-    swing_time_walk: float
-    swing_time_run: float
-    stance_time_walk: float
-    stance_time_run: float
+    cadence_idle: float  # steps per minute as the walk starts (speed → 0)
+    cadence_walk: float  # steps per minute at walk_speed
+    cadence_run: float  # steps per minute at run_speed
+    duty_walk: float  # fraction of a stride a foot is down walking (> 0.5: double support)
+    duty_run: float  # ... running (< 0.5: a flight phase)
+    uphill_cadence: float  # steps quicken by this fraction per unit of uphill grade
+    roll_advance: float  # how far the heel-to-ball roll carries the leg forward, metres
     max_step_reach: float  # largest landing offset in front of the hip
-    lift_height: float  # swing arc clearance above the highest ground on the way
+    lift_height: float  # sole clearance at mid-swing above the ground it passes over
     stand_extension: float  # pelvis height when standing, as a fraction of L1 + L2
-    comfort_extension: float  # the pelvis lowers so each foot reaches within this fraction
-    unplant_extension: float  # a planted leg this extended wants to step
+    comfort_extension: float  # the heel lifts (then the pelvis lowers) beyond this fraction
     lock_extension: float  # a planted leg is never stretched past this fraction
-    pelvis_halflife: float
+    pelvis_halflife: float  # the pelvis is a critically damped spring with this halflife
     max_pelvis_speed: float  # vertical, m/s
     climb_speed: float  # walking slows on steep ground so the body rises at most this, m/s
-    bob: float  # pelvis rise at mid-swing, metres at walking speed
+    bob_walk: float  # pelvis rise at mid-stance walking, metres
+    bob_run: float  # pelvis dip at mid-stance running, metres
+    run_sink: float  # the running pelvis rides this much lower, metres
     idle_tolerance: float  # standing still, a foot this far from its spot steps
-    step_hysteresis: float  # a stepping wish clears only this far inside its trigger
     max_step_height: float  # taller rises or drops are not stepped onto
     stance_spread: float  # standing, the near foot sits this far ahead, the far one behind
-    double_support: float  # a foot lifts only after the other has been down this long
+    turn_time: float  # seconds a standing pivot (turning around) takes
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +207,11 @@ def _limb(fields: Fields) -> LimbSpec:
     return LimbSpec(upper, lower, softness)
 
 
+def _degrees(fields: Fields, key: str) -> float:
+    """An angle from the file (degrees, range in :data:`RIG_RANGES`), in radians."""
+    return math.radians(fields.number(key))
+
+
 def load_rig(path: str | Path) -> Rig:
     """Read and validate a rig file (see ``assets/rig.json`` for the layout)."""
     top = Fields(path, read_json(path), ranges=RIG_RANGES)
@@ -196,29 +223,34 @@ def load_rig(path: str | Path) -> Rig:
     colors = top.section("colors")
     leg_limb = _limb(legs)
     tilt_deg = feet.number("max_tilt_deg")
+    toe = feet.length("toe")
+    ball = feet.number("ball", high=toe)
     gait_spec = GaitSpec(
         walk_speed=gait.length("walk_speed"),
         run_speed=gait.length("run_speed"),
         accel_halflife=gait.length("accel_halflife"),
-        swing_time_walk=gait.length("swing_time_walk"),
-        swing_time_run=gait.length("swing_time_run"),
-        stance_time_walk=gait.length("stance_time_walk"),
-        stance_time_run=gait.length("stance_time_run"),
+        cadence_idle=gait.number("cadence_idle_spm"),
+        cadence_walk=gait.number("cadence_walk_spm"),
+        cadence_run=gait.number("cadence_run_spm"),
+        duty_walk=gait.number("duty_walk"),
+        duty_run=gait.number("duty_run"),
+        uphill_cadence=gait.number("uphill_cadence"),
+        roll_advance=gait.number("roll_advance"),
         max_step_reach=gait.length("max_step_reach"),
-        lift_height=gait.length("lift_height"),
+        lift_height=gait.number("lift_height"),
         stand_extension=gait.fraction("stand_extension"),
         comfort_extension=gait.fraction("comfort_extension"),
-        unplant_extension=gait.fraction("unplant_extension"),
         lock_extension=gait.fraction("lock_extension"),
         pelvis_halflife=gait.length("pelvis_halflife"),
         max_pelvis_speed=gait.length("max_pelvis_speed"),
         climb_speed=gait.length("climb_speed"),
-        bob=gait.number("bob"),
+        bob_walk=gait.number("bob_walk"),
+        bob_run=gait.number("bob_run"),
+        run_sink=gait.number("run_sink"),
         idle_tolerance=gait.length("idle_tolerance"),
-        step_hysteresis=gait.number("step_hysteresis"),
         max_step_height=gait.length("max_step_height"),
         stance_spread=gait.number("stance_spread"),
-        double_support=gait.number("double_support"),
+        turn_time=gait.length("turn_time"),
     )
     if gait_spec.run_speed < gait_spec.walk_speed:
         raise gait.error(
@@ -227,7 +259,7 @@ def load_rig(path: str | Path) -> Rig:
         )
     # a planted leg must stay inside the solver's exact zone [0, L − s], or it would slide
     soft_start = 1.0 - leg_limb.softness / leg_limb.reach
-    order = ("comfort_extension", "unplant_extension", "lock_extension")
+    order = ("stand_extension", "comfort_extension", "lock_extension")
     for lower, higher in zip(order, order[1:], strict=False):
         low_value, high_value = getattr(gait_spec, lower), getattr(gait_spec, higher)
         if high_value <= low_value:
@@ -250,6 +282,7 @@ def load_rig(path: str | Path) -> Rig:
             hip_depth=body.number("hip_depth"),
             shoulder_depth=body.number("shoulder_depth"),
             lean_per_speed=body.number("lean_per_speed"),
+            lean_per_slope=body.number("lean_per_slope"),
         ),
         arms=ArmSpec(
             limb=_limb(arms),
@@ -263,8 +296,15 @@ def load_rig(path: str | Path) -> Rig:
             pole_forward=legs.length("pole_forward"),
             ankle_height=feet.length("ankle_height"),
             heel=feet.length("heel"),
-            toe=feet.length("toe"),
+            ball=ball,
+            toe=toe,
             max_tilt=math.radians(tilt_deg),
+            heel_strike=_degrees(feet, "heel_strike_deg"),
+            toe_off=_degrees(feet, "toe_off_deg"),
+            toe_first=_degrees(feet, "toe_first_deg"),
+            max_heel_lift=_degrees(feet, "max_heel_lift_deg"),
+            max_toe_up=_degrees(feet, "max_toe_up_deg"),
+            heel_rise=feet.number("heel_rise"),
         ),
         gait=gait_spec,
         colors=RigColors(

@@ -51,7 +51,13 @@ def check_trace(path: Path, scene: str) -> list[dict[str, Any]]:
             assert char["pelvis"] is None or len(char["pelvis"]) == 2
             for name, limb in char["limbs"].items():
                 assert name in header["limbs"]
-                assert set(limb) == {"root", "mid", "end", "target", "pole", "planted"}
+                # a walking leg (one with a plant state) also has its sole's points
+                leg = limb.get("planted") is not None
+                base = {"root", "mid", "end", "target", "pole", "planted"}
+                assert set(limb) == base | ({"foot"} if leg else set())
+                if leg:
+                    for point in (limb["foot"][k] for k in ("heel", "ball", "toe")):
+                        assert len(point) == 2 and all(math.isfinite(v) for v in point)
                 dims = len(limb["root"])
                 assert dims in (2, 3)
                 for key in ("root", "mid", "end", "target"):

@@ -1,4 +1,5 @@
-"""Foot placement pieces: landing spots, swing arcs, lift choice, halflife smoothing."""
+"""Foot placement and the gait cycle: rolling feet, landing spots, swings, speed curves,
+runs, turns. Motion is checked on short headless runs from solved poses."""
 
 from __future__ import annotations
 
@@ -8,9 +9,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from game.scene import ASSETS_DIR
-from game.world.character import Crowd
+from game.world.character import ARMS, LEGS, Crowd
 from game.world.easing import halflife_blend, halflife_travel
-from game.world.gait import Feet, choose_lifts, plan_landing, sole_fits, swing_apex, swing_pose
+from game.world.gait import (
+    Feet,
+    cadence,
+    duty_factor,
+    plan_landing,
+    sole_fits,
+    sole_penetration,
+    sole_points,
+    stance_pose,
+    swing_pose,
+)
 from game.world.rig import load_rig
 from game.world.terrain import Terrain
 
@@ -20,7 +31,65 @@ A = RIG.legs.ankle_height
 STAIR = Terrain(
     np.array([[-5.0, 0.0], [1.0, 0.0], [1.01, 0.17], [3.0, 0.17], [3.01, 1.17], [8.0, 1.17]])
 )
+FLAT = Terrain(np.array([[-30.0, 0.0], [30.0, 0.0]]))
+
+
+def _stairs(rise: float, tread: float, count: int) -> Terrain:
+    """Flat, ``count`` stairs up, a landing of two treads, ``count`` stairs down, flat."""
+    points = [[-6.0, 0.0], [0.0, 0.0]]
+    x, y = 0.0, 0.0
+    for step in (rise,) * count + (0.0,) + (-rise,) * count:
+        if step:
+            x, y = x + 0.01, y + step  # a riser, 1 cm deep
+            points.append([x, y])
+        x += tread if step else 2.0 * tread
+        points.append([x, y])
+    points.append([x + 6.0, y])
+    return Terrain(np.array(points))
+
+
+STAIRS = _stairs(0.16, 0.34, 4)
 DT = 1.0 / 60.0
+
+
+def _run(crowd: Crowd, move: float, run: float, steps: int) -> list[dict[str, np.ndarray]]:
+    """Step ``crowd`` with one intent for every character; one record per step."""
+    rows = []
+    for _ in range(steps):
+        crowd.step(np.full(crowd.count, move), np.full(crowd.count, run), DT)
+        sol = crowd.solve()
+        rows.append(
+            {
+                "pelvis": crowd.pose.pelvis.copy(),
+                "planted": crowd.feet.planted.copy(),
+                "soles": crowd.pose.soles(sol.hand[:, LEGS], RIG),
+                "joints": np.concatenate([sol.elbow, sol.hand], axis=1).copy(),
+                "hips": crowd.pose.roots[:, LEGS].copy(),
+                "knees": sol.elbow[:, LEGS].copy(),
+                "ankles": sol.hand[:, LEGS].copy(),
+                "facing": crowd.facing.copy(),
+                "vx": crowd.vx.copy(),
+            }
+        )
+    return rows
+
+
+def _stack(rows: list[dict[str, np.ndarray]], key: str) -> np.ndarray:
+    return np.stack([row[key] for row in rows])
+
+
+def test_the_stance_roll_pivots_about_a_fixed_heel_then_a_fixed_ball() -> None:
+    lock = np.array([[0.3, A], [0.3, A]])
+    ground = np.zeros(2)
+    facing = np.array([1.0, -1.0])
+    flat = sole_points(lock, ground, ground, facing, RIG.legs)
+    for pitch, pivot in ((0.3, 0), (-0.6, 1)):
+        ankle, angle, bend = stance_pose(lock, ground, np.full(2, pitch), facing, RIG.legs)
+        rolled = sole_points(ankle, angle, bend, facing, RIG.legs)
+        np.testing.assert_allclose(rolled[:, pivot], flat[:, pivot], atol=1e-12)
+        if pitch < 0:  # the toes stay flat on the ground while the heel lifts
+            np.testing.assert_allclose(rolled[:, 2], flat[:, 2], atol=1e-12)
+            assert (rolled[:, 0, 1] > 0.1).all()
 
 
 def test_a_sole_over_a_stair_nosing_does_not_fit_but_on_a_tread_it_does() -> None:
@@ -29,15 +98,15 @@ def test_a_sole_over_a_stair_nosing_does_not_fit_but_on_a_tread_it_does() -> Non
     assert fits.tolist() == [True, False, False, True]
 
 
-def test_landing_moves_off_a_stair_nosing_onto_a_tread() -> None:
+def test_landing_moves_off_a_stair_nosing_onto_a_tread_with_the_sole_resting_on_it() -> None:
     start = np.array([[0.4, A]])
-    land, angle, ray_from, ray_hit = plan_landing(
+    lock, angle, ray_from, ray_hit = plan_landing(
         STAIR, RIG, start, np.array([1.02]), np.array([0.9]), np.array([1.0])
     )
-    fits, _ = sole_fits(STAIR, land[:, 0], np.ones(1), RIG)
-    assert fits.all() and abs(land[0, 0] - 1.02) <= 0.25
-    assert land[0, 1] == pytest.approx(STAIR.height_at(land[0, 0]) + A)
-    assert ray_hit[0, 0] == ray_from[0, 0] == land[0, 0] and angle[0] == pytest.approx(0.0)
+    fits, _ = sole_fits(STAIR, lock[:, 0], np.ones(1), RIG)
+    assert fits.all() and abs(lock[0, 0] - 1.02) <= 0.25
+    assert lock[0, 1] == pytest.approx(STAIR.height_at(lock[0, 0]) + A)
+    assert ray_hit[0, 0] == ray_from[0, 0] == lock[0, 0] and angle[0] == pytest.approx(0.0)
 
 
 def test_a_step_taller_than_the_maximum_is_not_taken() -> None:
@@ -49,38 +118,108 @@ def test_a_step_taller_than_the_maximum_is_not_taken() -> None:
 
 def test_a_walker_stops_before_a_wall_taller_than_a_step() -> None:
     crowd = Crowd(RIG, STAIR, [0.0], [1.0])
-    for _ in range(600):
-        crowd.step([1.0], [0.0], DT)
-        crowd.solve()
+    _run(crowd, 1.0, 0.0, 600)
     assert crowd.x[0] < 3.0 and abs(crowd.vx[0]) < 0.05
     assert (crowd.feet.lock[0, :, 1] < 0.17 + A + 1e-9).all()  # never up the wall
     assert crowd.feet.steps[0] >= 4  # but it did climb the small stair
 
 
-def test_swing_arc_starts_and_ends_at_its_spots_and_clears_the_stair() -> None:
-    start = np.array([[0.7, A]])
-    land = np.array([[1.3, 0.17 + A]])
-    feet = Feet.standing(np.stack([start, start], axis=1), np.zeros((1, 2)), np.zeros((1, 2, 2)))
-    feet.start[0, 0], feet.land[0, 0] = start[0], land[0]
-    feet.apex[0, 0] = swing_apex(STAIR, RIG, start, land, np.ones(1))[0]
-    heights = []
-    for u in np.linspace(0.0, 1.0, 41):
+def test_a_swing_up_a_stair_clears_the_nosing_with_heel_ball_and_toe() -> None:
+    start = np.array([0.7, A])
+    lock = np.array([1.3, 0.17 + A])
+    feet = Feet.standing(np.stack([[start, start]]), np.zeros((1, 2)), np.zeros((1, 2, 2)))
+    one = np.ones(1)
+    land, land_angle, land_bend = (
+        v[0] for v in stance_pose(lock[None], 0 * one, 0.25 * one, one, RIG.legs)
+    )
+    feet.start[0, 0], feet.land[0, 0] = start, land
+    feet.start_angle[0, 0], feet.land_angle[0, 0] = -0.5, land_angle
+    feet.start_bend[0, 0], feet.land_bend[0, 0] = 0.5, land_bend
+    feet.lift[0, 0] = RIG.gait.lift_height
+    previous = None
+    for u in np.linspace(0.0, 1.0, 61):
         feet.u[0, 0] = u
-        at, _ = swing_pose(feet, np.ones(1), RIG)
-        heights.append((at[0, 0, 0], at[0, 0, 1]))
-        toe = at[0, 0, 0] + RIG.legs.toe
-        assert at[0, 0, 1] - A >= min(STAIR.height_at(at[0, 0, 0]), STAIR.height_at(toe)) - 1e-9
-    np.testing.assert_allclose(heights[0], start[0])
-    np.testing.assert_allclose(heights[-1], land[0])
+        at, angle, bend = swing_pose(feet, np.ones(1), STAIR, RIG.legs)
+        sole = sole_points(at[0, :1], angle[0, :1], bend[0, :1], one, RIG.legs)
+        assert sole_penetration(STAIR, sole) <= 1e-9
+        if previous is not None:  # no jumps: a 61-sample swing moves < 3 cm a sample
+            assert np.hypot(*(at[0, 0] - previous)) < 0.03
+        previous = at[0, 0].copy()
+    np.testing.assert_allclose(at[0, 0], land, atol=1e-9)
 
 
-def test_only_one_foot_lifts_and_never_while_the_other_is_in_the_air() -> None:
-    ankles = np.zeros((3, 2, 2))
-    feet = Feet.standing(ankles, np.zeros((3, 2)), ankles)
-    feet.wants[:] = True
-    feet.planted[2, 1] = False  # character 2's right foot is swinging
-    lift = choose_lifts(feet, np.array([[1.0, 2.0], [3.0, 1.0], [5.0, 0.0]]), 0.04)
-    assert lift.tolist() == [[False, True], [True, False], [False, False]]
+def test_cadence_and_step_length_grow_with_speed_and_the_duty_factor_crosses_a_half() -> None:
+    gait = RIG.gait
+    speeds = np.array([0.5, 1.0, gait.walk_speed, 2.0, gait.run_speed])
+    rate = cadence(speeds, gait)
+    step_length = speeds / (rate / 60.0)
+    assert (np.diff(rate) > 0).all() and (np.diff(step_length) > 0).all()
+    assert 95.0 <= float(cadence(gait.walk_speed, gait)) <= 125.0
+    assert float(cadence(gait.run_speed, gait)) >= 1.15 * float(cadence(gait.walk_speed, gait))
+    assert duty_factor(gait.walk_speed, gait) > 0.5 > duty_factor(gait.run_speed, gait)
+
+
+def test_walking_on_flat_ground_is_tall_with_double_support_and_a_human_cadence() -> None:
+    crowd = Crowd(RIG, FLAT, [0.0], [1.0])
+    rows = _run(crowd, 1.0, 0.0, 360)[120:]  # 2 s to get going, then 4 s at walking speed
+    planted = _stack(rows, "planted")[:, 0]
+    assert planted.any(axis=1).all()  # one foot always down
+    assert planted.all(axis=1).mean() >= 0.05  # double support
+    landings = (planted[1:] & ~planted[:-1]).sum()
+    spm = landings / (len(rows) * DT) * 60.0
+    assert 95.0 <= spm <= 125.0
+    thigh = _stack(rows, "hips")[:, 0] - _stack(rows, "knees")[:, 0]
+    shin = _stack(rows, "ankles")[:, 0] - _stack(rows, "knees")[:, 0]
+    cos = (thigh * shin).sum(-1) / np.linalg.norm(thigh, axis=-1) / np.linalg.norm(shin, axis=-1)
+    flexion = 180.0 - np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
+    assert np.median(flexion[planted]) <= 20.0
+    stand = A + RIG.gait.stand_extension * RIG.legs.limb.reach
+    assert np.median(stand - _stack(rows, "pelvis")[:, 0, 1]) <= 0.03
+
+
+def test_a_run_has_a_flight_phase_and_no_double_support() -> None:
+    crowd = Crowd(RIG, FLAT, [0.0], [1.0])
+    rows = _run(crowd, 1.0, 1.0, 300)[150:]
+    assert float(np.mean(_stack(rows, "vx")[:, 0])) > 0.95 * RIG.gait.run_speed
+    planted = _stack(rows, "planted")[:, 0]
+    assert (~planted).all(axis=1).mean() >= 0.15
+    assert not planted.all(axis=1).any()
+
+
+def test_the_sole_stays_above_the_stairs_both_ways_and_planted_pivots_stay_put() -> None:
+    crowd = Crowd(RIG, STAIRS, [-1.0], [1.0])
+    rows = _run(crowd, 1.0, 0.0, 540)
+    assert crowd.x[0] > 6.0  # up, over and down
+    soles = _stack(rows, "soles")[:, 0]  # (T, 2, 3, 2)
+    assert sole_penetration(STAIRS, soles).max() <= 0.005
+    planted = _stack(rows, "planted")[:, 0]
+    still = planted[1:] & planted[:-1]
+    moved = np.linalg.norm(soles[1:, :, :2] - soles[:-1, :, :2], axis=-1).min(axis=-1)
+    assert moved[still].max() <= 0.0005
+
+
+def test_turning_from_a_run_stops_plants_and_pivots_without_jumps_or_sliding_back() -> None:
+    crowd = Crowd(RIG, FLAT, [0.0], [1.0])
+    rows = _run(crowd, 1.0, 1.0, 150) + _run(crowd, -1.0, 1.0, 220)
+    facing = _stack(rows, "facing")[:, 0]
+    assert facing[0] == 1 and facing[-1] == -1
+    flip = int(np.argmax(facing < 0))
+    pelvis = _stack(rows, "pelvis")[:, 0]
+    assert pelvis[flip:, 0].max() <= pelvis[flip, 0] + 0.01  # no slide the old way
+    joints = _stack(rows, "joints")[:, 0]  # (T, 8, 2): elbows, knees, hands, ankles
+    moved = joints[1:] - joints[:-1] - (pelvis[1:] - pelvis[:-1])[:, None]
+    assert np.linalg.norm(moved, axis=-1).max() <= 0.10
+    assert crowd.knee_flips[0] == 0
+    assert float(crowd.vx[0]) < -1.0  # and off again the other way
+
+
+def test_the_crowd_rolls_its_feet_too() -> None:
+    crowd = Crowd(RIG, FLAT, np.linspace(-5.0, 5.0, 6), np.ones(6))
+    rows = _run(crowd, 1.0, 0.0, 120)
+    soles = _stack(rows, "soles")  # (T, N, 2, 3, 2)
+    heel_up = soles[..., 0, 1] > 0.03  # a lifted heel on a planted foot
+    assert (heel_up & _stack(rows, "planted")).any(axis=(0, 2)).all()
+    assert _stack(rows, "joints")[:, :, ARMS].shape[1:] == (6, 2, 2)
 
 
 @given(st.floats(0.001, 0.05), st.floats(0.01, 1.0), st.integers(1, 8))

@@ -38,8 +38,8 @@ def test_the_shipped_rig_loads_with_colours_resolved() -> None:
         ("arms", "upper", -0.3, "arms.upper", "in [0.05, 2] m, found -0.3"),
         ("colors", "shirt", "mauve-ish", "colors.shirt", "palette colour name or #rrggbb"),
         ("colors", "hair", "#12345g", "colors.hair", "#rrggbb"),
-        ("gait", "lock_extension", 0.99, "gait.lock_extension", "soft band"),
-        ("gait", "unplant_extension", 0.5, "gait.unplant_extension", "> comfort_extension"),
+        ("gait", "lock_extension", 0.999, "gait.lock_extension", "soft band"),
+        ("gait", "comfort_extension", 0.5, "gait.comfort_extension", "> stand_extension"),
         ("feet", "max_tilt_deg", 90, "feet.max_tilt_deg", "in [0, 60] degrees"),
     ],
 )

@@ -1,0 +1,131 @@
+"""The walk's feel, measured from a trace: the issue's "Must show" figures as a table.
+
+    python main.py --scene walk --headless --autopilot --frames 3600 --trace t.jsonl
+    python tools/feel_report.py t.jsonl [--worst]
+
+Everything is computed from the trace file alone (plus the rig for standing height), an
+oracle independent of the simulation's own meter: walking and running are told apart by the
+pelvis speed (walking 0.85–1.1 × walk_speed, running ≥ 0.85 × run_speed), a pivot by the
+feet's apparent length. ``--worst`` prints the step and place of each worst figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from game.world.gait import sole_penetration  # noqa: E402
+from game.world.rig import load_rig  # noqa: E402
+from game.world.terrain import Terrain  # noqa: E402
+
+LEGS = ("left_leg", "right_leg")
+ARMS = ("left_arm", "right_arm")
+
+
+def load(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The header and the hero's arrays, one row per step."""
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    rows = [json.loads(line)["characters"][0] for line in lines[1:]]
+    limbs = [[row["limbs"][name] for name in ARMS + LEGS] for row in rows]
+
+    def stack(key: str) -> np.ndarray:
+        return np.array([[limb[key] for limb in row] for row in limbs], dtype=float)
+
+    feet = np.array(
+        [[[limb["foot"][k] for k in ("heel", "ball", "toe")] for limb in row[2:]] for row in limbs]
+    )
+    return header, {
+        "pelvis": np.array([row["pelvis"] for row in rows]),
+        "root": stack("root"),
+        "mid": stack("mid"),
+        "end": stack("end"),
+        "planted": np.array([[limb["planted"] for limb in row[2:]] for row in limbs]),
+        "foot": feet,
+    }
+
+
+def measure(path: Path, rig_path: Path) -> dict[str, Any]:
+    """Every figure, with the step where the worst one happened."""
+    header, a = load(path)
+    rig = load_rig(rig_path)
+    gait, legs = rig.gait, rig.legs
+    terrain = Terrain(np.array(header["terrain"]))
+    dt = float(header["dt"])
+    pelvis, planted, foot = a["pelvis"], a["planted"], a["foot"]
+    speed = np.abs(np.gradient(pelvis[:, 0], dt))
+    length = np.hypot(*np.moveaxis(foot[:, :, 2] - foot[:, :, 0], -1, 0))
+    pivoting = (length < 0.95 * (legs.heel + legs.toe) - 0.02).any(axis=1)
+    walking = (speed >= 0.85 * gait.walk_speed) & (speed <= 1.1 * gait.walk_speed) & ~pivoting
+    running = (speed >= 0.85 * gait.run_speed) & ~pivoting
+    x = pelvis[:, 0]
+    grade = (terrain.height_at(x + 0.4) - terrain.height_at(x - 0.4)) / 0.8
+    flat_walk = walking & (np.abs(grade) < 0.02)
+    out: dict[str, Any] = {}
+    depth = sole_penetration(terrain, foot).max(axis=1)
+    out["max_sole_penetration_m"] = (float(max(depth.max(), 0.0)), int(depth.argmax()))
+    still = planted[1:] & planted[:-1]
+    moved = np.hypot(*np.moveaxis(foot[1:, :, :2] - foot[:-1, :, :2], -1, 0))
+    contacts = foot[1:, :, :2]
+    height = np.abs(contacts[..., 1] - terrain.height_at(contacts[..., 0]))
+    pick = (moved + 1e-4 * height).argmin(axis=-1)
+    moved = np.take_along_axis(moved, pick[..., None], axis=-1)[..., 0]
+    pivot_slide = np.where(still, moved, 0.0)
+    out["max_planted_slide_m"] = (float(pivot_slide.max()), int(pivot_slide.max(axis=1).argmax()))
+    off = np.where(still, np.take_along_axis(height, pick[..., None], axis=-1)[..., 0], 0.0)
+    out["max_ground_error_m"] = (float(off.max()), int(off.max(axis=1).argmax()) + 1)
+    thigh = a["root"][:, 2:] - a["mid"][:, 2:]
+    shin = a["end"][:, 2:] - a["mid"][:, 2:]
+    cos = np.sum(thigh * shin, -1) / (
+        np.linalg.norm(thigh, axis=-1) * np.linalg.norm(shin, axis=-1)
+    )
+    flexion = 180.0 - np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
+    knee = flexion[flat_walk][planted[flat_walk]]
+    out["stance_knee_deg_p50"] = (float(np.median(knee)) if knee.size else None, None)
+    stand = terrain.height_at(x) + legs.ankle_height + gait.stand_extension * legs.limb.reach
+    drop = (stand - pelvis[:, 1])[flat_walk]
+    out["pelvis_drop_walk_m"] = (float(np.median(drop)) if drop.size else None, None)
+    landed = np.flatnonzero((planted[1:] & ~planted[:-1]).any(axis=1)) + 1
+    for name, mask in (("walk", walking), ("run", running)):
+        times = [t for t in landed if mask[t]]
+        gaps = [b - a_ for a_, b in zip(times, times[1:], strict=False) if mask[a_:b].all()]
+        out[f"cadence_spm.{name}"] = (60.0 / (np.mean(gaps) * dt) if gaps else None, None)
+    out["flight_fraction_run"] = (float((~planted[running]).all(axis=1).mean()), None)
+    out["double_support_run"] = (float(planted[running].all(axis=1).mean()), None)
+    out["double_support_walk"] = (float(planted[walking].all(axis=1).mean()), None)
+    walk_both = walking[1:] & walking[:-1]
+    out["one_foot_down_walking"] = (bool(planted[1:][walk_both].any(axis=1).all()), None)
+    joints = np.concatenate([a["mid"], a["end"]], axis=1)  # elbows, knees, hands, ankles
+    rel = joints[1:] - joints[:-1] - (pelvis[1:] - pelvis[:-1])[:, None]
+    jump = np.hypot(rel[..., 0], rel[..., 1]).max(axis=1)
+    out["max_joint_jump_m"] = (float(jump.max()), int(jump.argmax()) + 1)
+    step = np.abs(np.diff(pelvis[:, 1]))
+    out["max_pelvis_step_m"] = (float(step.max()), int(step.argmax()) + 1)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("trace", type=Path)
+    parser.add_argument("--rig", type=Path, default=ROOT / "assets" / "rig.json")
+    parser.add_argument("--worst", action="store_true", help="print where each worst figure is")
+    args = parser.parse_args()
+    figures = measure(args.trace, args.rig)
+    print("| figure | value |")
+    print("|---|---|")
+    for name, (value, where) in figures.items():
+        shown = f"{value:.4g}" if isinstance(value, float) else str(value)
+        at = f" (step {where})" if args.worst and where is not None else ""
+        print(f"| {name} | {shown}{at} |")
+
+
+if __name__ == "__main__":
+    main()
