@@ -801,9 +801,9 @@ class Crowd:
         progress = self._stance_progress(duty)
         moving = clamp(np.abs(self.vx) / (0.4 * gait.walk_speed), 0.0, 1.0)[:, None]
         landing = self._landing()
-        # the heel lift takes over from the landing roll gradually (a late landing)
+        # the heel lift takes over from the landing roll only once it is done, gradually
         loading = _LOADING * self._stance_time(self.vx)[:, None]
-        settled = smoothstep(feet.stance_age / (2.0 * loading))
+        settled = smoothstep((feet.stance_age - loading) / loading)
         lift = heel_lift_schedule(progress, moving, legs) * settled
         hips = np.stack([self._hips_x(self.x), np.repeat(self.y[:, None], 2, 1)], axis=-1)
         facing = np.broadcast_to(self.facing[:, None], feet.angle.shape)
