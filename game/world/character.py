@@ -60,11 +60,12 @@ _BENT = math.sin(math.radians(2.0))  # a knee counts as bent when sin(hip angle)
 _MOVE_DEADBAND = 0.05  # |move| below this keeps the current facing
 _HOVER_LIMIT = 1.4  # swing progress after which a foot that could not plant re-aims
 _SLOPE_PROBES = np.array([0.0, 0.5, 1.0])  # fractions of the stopping distance ahead
+_PIVOT_ARM_STRETCH = 0.25  # how far past their swing reach the arms aim mid-pivot
 _FLATTEN_MARGIN = 0.004  # metres below flat-foot reach the pelvis settles to before a pivot
 _PIVOT_SPEED = 0.15  # m/s: a reversal may pivot once the body is this slow ...
-_SQUARE_UP_SPEED = 0.8  # ... after squaring its feet up at this walking speed's cadence
+_SQUARE_UP_SPEED = 1.2  # ... after squaring its feet up at this walking speed's cadence
 _PIVOT_HALFLIFE = 0.02  # seconds: the pelvis spring while pivoting
-_PIVOT_TOLERANCE = 0.04  # metres a foot may be off its pivot spot for the pivot to start
+_PIVOT_TOLERANCE = 0.05  # metres a foot may be off its pivot spot for the pivot to start
 _FLAT_PITCH = 1e-4  # radians: a pivot starts once both feet are this close to flat
 _STILL_SPEED = 0.05  # m/s: below this (and no intent) a character with settled feet stands
 _MIN_STANCE = 0.3  # a foot stays down at least this fraction of its stance time
@@ -853,6 +854,10 @@ class Crowd:
         foot_bend = np.where(feet.pinned, 0.0, foot_bend)
         # the arms follow the turning facing (spin), so they too pass the middle smoothly
         swing = swing_hands(shoulders, hips, ankles, spin, self.vx, rig)
+        # mid-pivot the hanging arms reach past full length (the solver's soft reach makes
+        # that nearly straight), so the elbows pass the middle without a jump
+        stretch = 1.0 + _PIVOT_ARM_STRETCH * (1.0 - np.abs(spin))[:, None, None] ** 2
+        swing = shoulders + (swing - shoulders) * stretch
         hands = blend_hands(swing, self.hand_target, self.hand_weight)
         forward = spin[:, None, None] * np.array([1.0, 0.0])
         knee_poles = 0.5 * (hips + ankles) + legs.pole_forward * forward

@@ -1,0 +1,143 @@
+"""Frame strips of the walk for the README: one stride on flat ground, a stair descent, a
+turn from a run (headless, deterministic: the walk autopilot, seed 0, 60 Hz).
+
+Run from the repository root: ``python tools/frame_strips.py [--out docs/img]``. Each strip
+starts at the first frame where a condition holds (so it follows the code, not hard-coded
+frame numbers), then takes every ``every``-th frame, cropped around the hero.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import numpy as np  # noqa: E402
+import pygame  # noqa: E402
+
+from game.app import App, build_scene  # noqa: E402
+from game.options import RunOptions  # noqa: E402
+from game.scene import SceneConfig  # noqa: E402
+
+TILE = (300, 400)  # pixels cropped around the hero
+COLUMNS = 6
+MAX_FRAMES = 4000
+
+
+@dataclass(frozen=True)
+class Strip:
+    """A strip: its file, title, start condition, frame spacing and tile count."""
+
+    name: str
+    title: str
+    start: Callable[[Any], bool]
+    every: int
+    tiles: int
+
+
+def _walking_on_flat(sim: Any) -> bool:
+    crowd = sim.crowd
+    x = float(crowd.x[0])
+    return -1.5 < x < 2.5 and abs(float(crowd.vx[0])) > 1.3 and bool(crowd.feet.planted[0, 0])
+
+
+def _stairs_down(sim: Any) -> bool:
+    mark = next(m for m in sim.terrain.landmarks if m.name == "stairs down")
+    return float(sim.crowd.x[0]) > mark.x_from - 0.2 and float(sim.crowd.facing[0]) > 0
+
+
+def _braking_from_a_run(sim: Any) -> bool:
+    crowd = sim.crowd
+    return bool(crowd.reversing[0]) and abs(float(crowd.vx[0])) > 2.0
+
+
+STRIPS = (
+    Strip(
+        "strip_stride.png",
+        "one stride on flat ground, walking 1.35 m/s (every 4 frames)",
+        _walking_on_flat,
+        4,
+        18,
+    ),
+    Strip(
+        "strip_stairs_down.png", "down the stairs, walking (every 6 frames)", _stairs_down, 6, 18
+    ),
+    Strip(
+        "strip_turn_run.png",
+        "turning from a 2.6 m/s run: brake, square up, pivot, go (every 6 frames)",
+        _braking_from_a_run,
+        6,
+        24,
+    ),
+)
+
+
+def _crop(app: App) -> pygame.Surface:
+    sim, view = app.scene.sim, app.scene.view
+    pelvis = sim.crowd.pose.pelvis[0]
+    centre = view.camera.to_screen(np.array([pelvis]))[0]
+    left = int(centre[0] - TILE[0] / 2)
+    top = int(centre[1] - TILE[1] * 0.45)
+    tile = pygame.Surface(TILE)
+    tile.blit(app.screen, (0, 0), pygame.Rect(left, top, *TILE))
+    return tile
+
+
+def _montage(tiles: list[tuple[int, pygame.Surface]], title: str) -> pygame.Surface:
+    font = pygame.font.Font(None, 30)
+    small = pygame.font.Font(None, 22)
+    rows = -(-len(tiles) // COLUMNS)
+    sheet = pygame.Surface((COLUMNS * (TILE[0] + 4) + 4, rows * (TILE[1] + 4) + 44))
+    sheet.fill((18, 18, 22))
+    sheet.blit(font.render(title, True, (235, 235, 235)), (8, 10))
+    for index, (frame, tile) in enumerate(tiles):
+        x = 4 + (index % COLUMNS) * (TILE[0] + 4)
+        y = 40 + (index // COLUMNS) * (TILE[1] + 4)
+        sheet.blit(tile, (x, y))
+        sheet.blit(small.render(f"#{frame}", True, (255, 255, 255)), (x + 6, y + 6))
+    return sheet
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("docs/img"))
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    pygame.display.init()
+    pygame.font.init()
+    options = RunOptions(scene="walk", headless=True, autopilot=True, size=(1280, 720))
+    config = SceneConfig()
+    app = App(options, build_scene("walk", config, options.size), config)
+    app.show_overlay = False  # the figure alone (the overlay is a debugging view)
+    started: dict[str, int] = {}
+    taken: dict[str, list[tuple[int, pygame.Surface]]] = {s.name: [] for s in STRIPS}
+    try:
+        for frame in range(1, MAX_FRAMES + 1):
+            app.run_frame(config.dt)
+            for strip in STRIPS:
+                if strip.name not in started and strip.start(app.scene.sim):
+                    started[strip.name] = frame
+                first = started.get(strip.name)
+                shots = taken[strip.name]
+                if first is not None and (frame - first) % strip.every == 0:
+                    if len(shots) < strip.tiles:
+                        shots.append((frame, _crop(app)))
+            if all(len(taken[s.name]) == s.tiles for s in STRIPS):
+                break
+    finally:
+        app.close()
+    for strip in STRIPS:
+        path = args.out / strip.name
+        pygame.image.save(_montage(taken[strip.name], strip.title), path)
+        print(f"{path}: frames {[f for f, _ in taken[strip.name]][:1]}...")
+
+
+if __name__ == "__main__":
+    main()
