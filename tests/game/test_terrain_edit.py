@@ -215,8 +215,13 @@ def test_a_planted_foot_replants_when_the_ground_under_it_is_dragged() -> None:
     _walk(sim, 90)
     feet = sim.crowd.feet
     assert feet.planted[0].all()
-    ground = sim.terrain.height_at(feet.lock[0, :, 0]) + sim.rig.legs.ankle_height
-    np.testing.assert_allclose(feet.lock[0, :, 1], ground, atol=1e-9)
+    # each sole rests on the new ground: on the hill's top, not sunk into its sides
+    from game.world.gait import rest_on_ground
+
+    facing = np.full(2, float(sim.crowd.facing[0]))
+    rest = rest_on_ground(sim.terrain, feet.lock[0, :, 0], feet.angle[0], facing, sim.rig.legs)
+    np.testing.assert_allclose(feet.lock[0, :, 1], rest, atol=1e-9)
+    assert (feet.lock[0, :, 1] >= sim.terrain.height_at(feet.lock[0, :, 0]) + 0.07 - 1e-9).all()
     assert sim.editing.editor.undo() and sim.editing.terrain.height_at(foot_x) == 0.0
     for _ in range(3):  # the drag was one step; then the three inserts
         assert sim.editing.editor.undo()
@@ -288,13 +293,19 @@ def test_the_scripted_edit_tour_keeps_the_feet_on_the_edited_ground() -> None:
     assert isinstance(pilot, EditTour)
     timer = PhaseTimer()
     raised_feet_checked = False
-    for _ in range(3000):
+    for _ in range(4500):  # the walker brakes, squares up and pivots to turn around
         sim.step(pilot.next_input(sim), 1.0 / 60.0, timer)
         if pilot.stage == 10 and pilot.wait == PAUSE_CHECK and not raised_feet_checked:
             feet = sim.crowd.feet
             assert feet.planted[0].all()
-            ground = sim.terrain.height_at(feet.lock[0, :, 0]) + sim.rig.legs.ankle_height
-            np.testing.assert_allclose(feet.lock[0, :, 1], ground, atol=1e-9)
+            # each sole rests on the edited ground (the whole sole, see rest_on_ground)
+            from game.world.gait import rest_on_ground
+
+            facing = np.full(2, float(sim.crowd.facing[0]))
+            x, angle = feet.lock[0, :, 0], feet.angle[0]
+            rest = rest_on_ground(sim.terrain, x, angle, facing, sim.rig.legs)
+            np.testing.assert_allclose(feet.lock[0, :, 1], rest, atol=1e-9)
+            ground = sim.terrain.height_at(x) + sim.rig.legs.ankle_height
             assert (ground > pilot.base + sim.rig.legs.ankle_height + 0.2 * RAISE_M).all()
             raised_feet_checked = True
         if pilot.done:
