@@ -13,7 +13,7 @@ from typing import Any
 from game.input_state import InputState
 from game.scene import SceneConfig
 
-STAIRS = {"op": "stairs", "x": 3.3, "rise": 0.18, "tread": 0.4, "count": 4}
+STAIRS = {"op": "stairs", "x": 3.3, "rise": 0.16, "tread": 0.35, "count": 4}
 TURN_AT = 7.6  # beyond the staircase, walk back
 STOP_AT = 0.9  # on the flat before the table: the ground is raised under the feet here
 RAISE_M = 0.06

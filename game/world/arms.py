@@ -71,3 +71,27 @@ def blend_hands(swing: FloatArray, target: FloatArray, weight: FloatArray) -> Fl
     (N, 2, 2), eased (smoothstep) so a weight moving at a constant rate starts and
     arrives without a jerk."""
     return swing + smoothstep(weight)[..., None] * (target - swing)
+
+
+def elbow_poles(
+    shoulders: FloatArray, hands: FloatArray, facing: FloatArray, rig: Rig
+) -> FloatArray:
+    """Elbow pole locators that keep each elbow a hinge bending the one way an elbow bends.
+
+    The pole sits off the shoulder→hand midpoint along the line's normal on the body's back
+    side: the hand direction ``u`` turned a right angle toward the back, ``facing·(u_y,
+    −u_x)`` (a hanging arm's elbow points back, a forward-reaching arm's points down, a
+    raised arm's forward). It turns with the arm, so the pole never crosses the shoulder→
+    hand line as the arm swings and the elbow never flips sides; ``facing`` (N,) may pass
+    through 0 during a turn, bringing the pole onto the line as the body squares up.
+
+    ``shoulders``, ``hands`` have shape (N, 2, 2); returns the poles, shape (N, 2, 2).
+    """
+    arms = rig.arms
+    offset = hands - shoulders
+    length = np.hypot(offset[..., 0], offset[..., 1])[..., None]
+    hanging = np.array([0.0, -1.0])  # a hand on the shoulder has no direction: hang it
+    u = np.where(length > 1e-9, offset / np.maximum(length, 1e-9), hanging)
+    back = facing[:, None, None] * np.stack([u[..., 1], -u[..., 0]], axis=-1)
+    distance = float(np.hypot(arms.pole_back, arms.pole_down))
+    return 0.5 * (shoulders + hands) + distance * back

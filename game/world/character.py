@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike, NDArray
 
 import ik
 from game.profiling import PhaseTimer
-from game.world.arms import blend_hands, swing_hands
+from game.world.arms import blend_hands, elbow_poles, swing_hands
 from game.world.easing import clamp, halflife_blend, halflife_travel, smoothstep
 from game.world.gait import (
     FOOT_SIDE,
@@ -823,7 +823,7 @@ class Crowd:
     # -- pose --------------------------------------------------------------------------
     def _pose_inputs(self) -> PoseInputs:
         rig = self.rig
-        body, arms, legs = rig.body, rig.arms, rig.legs
+        body, legs = rig.body, rig.legs
         feet = self.feet
         facing = self.facing
         spin = self.spin
@@ -861,10 +861,7 @@ class Crowd:
         hands = blend_hands(swing, self.hand_target, self.hand_weight)
         forward = spin[:, None, None] * np.array([1.0, 0.0])
         knee_poles = 0.5 * (hips + ankles) + legs.pole_forward * forward
-        elbow_offset = np.stack(
-            [-spin * arms.pole_back, np.full_like(spin, -arms.pole_down)], axis=-1
-        )
-        elbow_poles = 0.5 * (shoulders + hands) + elbow_offset[:, None, :]
+        elbow_pole = elbow_poles(shoulders, hands, spin, rig)
         pole_on = np.concatenate(
             [np.ones((self.count, 2), dtype=bool), np.repeat(self.knee_poles[:, None], 2, 1)],
             axis=1,
@@ -877,7 +874,7 @@ class Crowd:
             spin=spin.copy(),
             roots=np.concatenate([shoulders, hips], axis=1),
             targets=np.concatenate([hands, ankles], axis=1),
-            poles=np.concatenate([elbow_poles, knee_poles], axis=1),
+            poles=np.concatenate([elbow_pole, knee_poles], axis=1),
             pole_on=pole_on,
             foot_angle=foot_angle,
             foot_bend=foot_bend,
