@@ -1,7 +1,9 @@
 """Frame strips of the walk for the README: one stride on flat ground, a stair descent, a
-turn from a run (headless, deterministic: the walk autopilot, seed 0, 60 Hz).
+turn from a run (headless, deterministic: the walk autopilot, seed 0, 60 Hz); with
+``--tour edit``, the scripted terrain-editing session: a screenshot of edit mode and the
+hero crossing the staircase it has just built.
 
-Run from the repository root: ``python tools/frame_strips.py [--out docs/img]``. Each strip
+Run from the repository root: ``python tools/frame_strips.py [--out docs/img] [--tour edit]``. Each strip
 starts at the first frame where a condition holds (so it follows the code, not hard-coded
 frame numbers), then takes every ``every``-th frame, cropped around the hero.
 """
@@ -79,6 +81,23 @@ STRIPS = (
 )
 
 
+def _crossing_new_stairs(sim: Any) -> bool:
+    from game.scenes.edit_tour import STAIRS
+
+    return float(sim.crowd.x[0]) > float(STAIRS["x"]) - 0.6 and not sim.editing.active
+
+
+EDIT_STRIPS = (
+    Strip(
+        "strip_edit_stairs.png",
+        "over a staircase built a moment ago in edit mode (every 8 frames)",
+        _crossing_new_stairs,
+        8,
+        18,
+    ),
+)
+
+
 def _crop(app: App) -> pygame.Surface:
     sim, view = app.scene.sim, app.scene.view
     pelvis = sim.crowd.pose.pelvis[0]
@@ -108,20 +127,28 @@ def _montage(tiles: list[tuple[int, pygame.Surface]], title: str) -> pygame.Surf
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/img"))
+    parser.add_argument("--tour", choices=("walk", "edit"), default="walk")
     args = parser.parse_args()
+    edit = args.tour == "edit"
+    strips = EDIT_STRIPS if edit else STRIPS
     args.out.mkdir(parents=True, exist_ok=True)
     pygame.display.init()
     pygame.font.init()
     options = RunOptions(scene="walk", headless=True, autopilot=True, size=(1280, 720))
-    config = SceneConfig()
+    config = SceneConfig(extra={"tour": "edit"} if edit else {})
     app = App(options, build_scene("walk", config, options.size), config)
     app.show_overlay = False  # the figure alone (the overlay is a debugging view)
     started: dict[str, int] = {}
-    taken: dict[str, list[tuple[int, pygame.Surface]]] = {s.name: [] for s in STRIPS}
+    taken: dict[str, list[tuple[int, pygame.Surface]]] = {s.name: [] for s in strips}
+    shot_taken = not edit
     try:
         for frame in range(1, MAX_FRAMES + 1):
             app.run_frame(config.dt)
-            for strip in STRIPS:
+            sim = app.scene.sim
+            if not shot_taken and sim.editing.active and app.scene.autopilot.stage == 9:
+                pygame.image.save(app.screen, args.out / "edit_mode.png")  # the ground raised
+                shot_taken = True
+            for strip in strips:
                 if strip.name not in started and strip.start(app.scene.sim):
                     started[strip.name] = frame
                 first = started.get(strip.name)
@@ -129,11 +156,11 @@ def main() -> None:
                 if first is not None and (frame - first) % strip.every == 0:
                     if len(shots) < strip.tiles:
                         shots.append((frame, _crop(app)))
-            if all(len(taken[s.name]) == s.tiles for s in STRIPS):
+            if shot_taken and all(len(taken[s.name]) == s.tiles for s in strips):
                 break
     finally:
         app.close()
-    for strip in STRIPS:
+    for strip in strips:
         path = args.out / strip.name
         pygame.image.save(_montage(taken[strip.name], strip.title), path)
         print(f"{path}: frames {[f for f, _ in taken[strip.name]][:1]}...")
