@@ -69,11 +69,11 @@ def _temporary_name(target: Path, pid: int) -> Path:
 def remove_stale_temporaries(target: Path) -> list[Path]:
     """Delete temporary files of ``target`` left by runs that no longer exist (killed with
     SIGKILL, or the machine went down); returns what was removed."""
-    pattern = re.compile(rf"\.{re.escape(target.name)}\.(\d+)\.tmp")
+    pattern = rf"\.{re.escape(target.name)}\.(\d+)\.tmp"
     removed: list[Path] = []
     with contextlib.suppress(OSError):
         for entry in target.parent.iterdir():
-            match = pattern.fullmatch(entry.name)
+            match = re.fullmatch(pattern, entry.name)
             if match and not _process_alive(int(match.group(1))):
                 with contextlib.suppress(OSError):
                     entry.unlink()

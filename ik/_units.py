@@ -98,3 +98,32 @@ def offset(target: np.ndarray, root: np.ndarray) -> np.ndarray:
     if not np.isfinite(v).all():
         raise ValueError(f"target: target - root is beyond {v.dtype}'s range")
     return v
+
+
+def enter(
+    eps: float,
+    root: np.ndarray,
+    target: np.ndarray,
+    upper: Values,
+    lower: Values,
+    softness: Values | None,
+) -> tuple[Values | None, Values, Values, Values | None, np.ndarray, np.ndarray, Values, Any]:
+    """The first two stages of every solve, 2-D and 3-D, on ``n`` limbs (points ``(D, n)``).
+
+    units: the limb's power of two, so any magnitude solves without overflow; the lengths
+    (and softness) in those units. aim: the seed's φ as the unit vector ``u`` of target −
+    root, +x where the target is at the root (closer than eps·L its direction is rounding
+    noise at the limb's own scale). Returns ``units, upper, lower, softness, distance, u,
+    d, degenerate`` (``d`` the distance in units).
+    """
+    units = limb_exponent(upper, lower, target.dtype)
+    upper, lower = to_units(upper, units), to_units(lower, units)
+    softness = None if softness is None else to_units(softness, units)
+    distance, u = aim(offset(target, root))
+    d = to_units(distance, units)
+    degenerate = d <= eps * (upper + lower)
+    if np.any(degenerate):
+        plus_x = np.zeros((u.shape[0], 1), u.dtype)
+        plus_x[0] = 1.0
+        u = np.where(degenerate, plus_x, u)
+    return units, upper, lower, softness, distance, u, d, degenerate

@@ -7,7 +7,7 @@ import numpy.typing as npt
 
 from ik import _scalar
 from ik._batch import finish, solve
-from ik._units import Values, aim, limb_exponent, offset, to_units, toward
+from ik._units import Values, enter, toward
 from ik.reach import clamp
 from ik.solution import Solution2D
 from ik.triangle import triangle
@@ -94,17 +94,10 @@ def _solve_rows(
 ) -> tuple[np.ndarray, ...]:
     """The stages on ``n`` limbs (points ``(2, n)``, values ``(n,)`` or shared scalars); the
     solution's fields with ``n`` rows (see ``_batch.finish``)."""
-    # units: the limb's power of two, so any magnitude solves without overflow
-    units = limb_exponent(upper, lower, target.dtype)
-    upper, lower = to_units(upper, units), to_units(lower, units)
-    softness = None if softness is None else to_units(softness, units)
-    # aim: the seed's φ as the unit vector u of target − root (+x where the target is at the
-    # root: closer than eps L its direction is rounding noise at the limb's own scale)
-    distance, u = aim(offset(target, root))
-    d = to_units(distance, units)
-    degenerate = d <= eps * (upper + lower)
-    if np.any(degenerate):
-        u = np.where(degenerate, np.array([[1.0], [0.0]], u.dtype), u)
+    # units, then aim (see ik._units.enter)
+    units, upper, lower, softness, distance, u, d, degenerate = enter(
+        eps, root, target, upper, lower, softness
+    )
     side = bend if pole is None else _pole_side(eps, u, toward(pole, root), bend)
     limb = clamp(d, upper, lower, softness, max_stretch, eps)  # soften, stretch, clamp
     along, height = triangle(limb.used, limb.upper, limb.lower)  # law of cosines

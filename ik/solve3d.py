@@ -7,7 +7,7 @@ import numpy.typing as npt
 
 from ik import _scalar
 from ik._batch import finish, solve
-from ik._units import Values, aim, dot, limb_exponent, offset, to_units, toward
+from ik._units import Values, dot, enter, toward
 from ik.reach import clamp
 from ik.solution import Solution3D
 from ik.triangle import triangle
@@ -88,16 +88,10 @@ def _solve_rows(
 ) -> tuple[np.ndarray, ...]:
     """The stages on ``n`` limbs (points ``(3, n)``, values ``(n,)`` or shared scalars); the
     solution's fields with ``n`` rows (see ``_batch.finish``)."""
-    # units: the limb's power of two, so any magnitude solves without overflow
-    units = limb_exponent(upper, lower, target.dtype)
-    upper, lower = to_units(upper, units), to_units(lower, units)
-    softness = None if softness is None else to_units(softness, units)
-    # aim: the unit axis u of target − root (+x where the target is at the root, as in 2-D)
-    distance, u = aim(offset(target, root))
-    d = to_units(distance, units)
-    degenerate = d <= eps * (upper + lower)
-    if np.any(degenerate):
-        u = np.where(degenerate, np.array([[1.0], [0.0], [0.0]], u.dtype), u)
+    # units, then aim (see ik._units.enter)
+    units, upper, lower, softness, distance, u, d, degenerate = enter(
+        eps, root, target, upper, lower, softness
+    )
     b, on_axis = _bend_direction(eps, u, toward(pole, root))  # the pole plane
     if twist is not None:
         b = _twist(u, b, twist)

@@ -38,7 +38,7 @@ class Range:
 Ranges = Mapping[str, Range]
 """A file's range table: key path with list indices dropped (``landmarks.from``) → range."""
 
-_INDEX = re.compile(r"\[\d+\]")
+_INDEX = r"\[\d+\]"  # a list index in a key path
 
 
 def describe(value: Any) -> str:
@@ -106,7 +106,7 @@ class Fields:
 
     def range_of(self, name: str) -> Range:
         """The documented range of field ``name`` from the file's range table."""
-        key = _INDEX.sub("", self.key(name))
+        key = re.sub(_INDEX, "", self.key(name))
         if key not in self.ranges:
             raise LookupError(f"{key} has no documented range in the loader's range table")
         return self.ranges[key]
