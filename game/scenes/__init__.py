@@ -12,8 +12,8 @@ from game.scene import SceneSpec
 
 SCENE_MODULES: dict[str, str] = {
     "lab": "game.scenes.lab",
-    "walk": "game.scenes.walk",
-    "crowd": "game.scenes.crowd",
+    "walk": "game.scenes.walk_view",
+    "crowd": "game.scenes.crowd_view",
     "swivel": "game.scenes.swivel_view",
 }
 

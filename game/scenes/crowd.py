@@ -24,9 +24,8 @@ from numpy.typing import NDArray
 from game.ik_counters import IkCounters
 from game.input_state import InputState
 from game.profiling import PhaseTimer
-from game.scene import SceneConfig, SceneSpec
+from game.scene import SceneConfig
 from game.scenes.character_assets import CharacterAssets, load_character_assets
-from game.scenes.crowd_view import CrowdView
 from game.scenes.walk import START_X, character_records
 from game.world.character import Crowd
 from game.world.rig import LIMBS, Rig
@@ -204,19 +203,3 @@ class CrowdAutopilot:
 
     def next_input(self, sim: CrowdSim) -> InputState:
         return InputState()
-
-
-SCENE = SceneSpec(
-    name="crowd",
-    title="Crowd: hundreds of walkers, one batched solve per step",
-    controls=(
-        ("+ / −", "add / remove 50 characters"),
-        ("A / D, arrows", "steer the hero (left alone it walks on its own)"),
-        ("Shift", "the hero runs"),
-        ("O", "overlay: the hero's annuli and the crowd count"),
-        ("F3", "profiler: cost per phase and per character"),
-    ),
-    create=CrowdSim,
-    view=CrowdView,
-    autopilot=CrowdAutopilot,
-)

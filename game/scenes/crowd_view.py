@@ -22,12 +22,13 @@ from game.canvas import Canvas, WorldPen
 from game.input_state import InputState, RawInput
 from game.palette import PALETTE, Color, mix
 from game.profiling import PhaseTimer
+from game.scene import SceneSpec
+from game.scenes.crowd import CrowdAutopilot, CrowdSim
 from game.scenes.walk_view import WalkView, draw_status_panel
 from game.world.character import ARMS, LEGS, PoseInputs, solve_pose
 from game.world.gait import sole_points
 
 if TYPE_CHECKING:
-    from game.scenes.crowd import CrowdSim
     from game.scenes.walk import WalkSim
 
 CROWD_VIEW_HEIGHT_M = 4.6  # a little wider than the walk scene, to see more of the crowd
@@ -219,3 +220,19 @@ class CrowdView(WalkView):
         shown = self._interpolated(alpha)[0].pelvis.shape[0]
         line = f"{shown} of {self.crowd_sim.crowd.count} characters in view"
         canvas.text((canvas.size[0] - 16, 48), line, PALETTE["accent"], 18, "topright")
+
+
+SCENE = SceneSpec(
+    name="crowd",
+    title="Crowd: hundreds of walkers, one batched solve per step",
+    controls=(
+        ("+ / −", "add / remove 50 characters"),
+        ("A / D, arrows", "steer the hero (left alone it walks on its own)"),
+        ("Shift", "the hero runs"),
+        ("O", "overlay: the hero's annuli and the crowd count"),
+        ("F3", "profiler: cost per phase and per character"),
+    ),
+    create=CrowdSim,
+    view=CrowdView,
+    autopilot=CrowdAutopilot,
+)

@@ -2,6 +2,9 @@
 
 The camera follows the hero smoothly (view state: the simulation never sees it). Each frame
 interpolates the last two steps with ``alpha`` and solves that pose in one batched call.
+The scene's ``SCENE`` spec lives here, at the top of the import graph: it ties the
+simulation (:mod:`game.scenes.walk`), this view and the autopilots together, so the
+simulation never imports drawing code.
 """
 
 from __future__ import annotations
@@ -18,14 +21,16 @@ from game.input_state import InputState, RawInput
 from game.layout import font_px, intersects, ui_scale, wrap_balanced
 from game.palette import PALETTE, Color, faint, mix
 from game.profiling import PhaseTimer
+from game.scene import SceneSpec
 from game.scenes.ground_edit_view import GroundEditView
+from game.scenes.walk import LADDER_NEAR_M, WalkSim
+from game.scenes.walk_autopilot import walk_autopilot
 from game.world.character import ARMS, LEGS, PoseInputs
 from game.world.easing import halflife_blend
 from game.world.ladder import ClimbLatch
 from game.world.rig import LIMBS
 
 if TYPE_CHECKING:
-    from game.scenes.walk import WalkSim
     from game.world.ladder import LadderClimb
     from game.world.props import PropHands
 
@@ -496,7 +501,6 @@ class WalkView:
             return [
                 f"ladder: tap W / S to climb one rung cycle, hold to keep going · {top}S to the bottom lets go"
             ]
-        from game.scenes.walk import LADDER_NEAR_M  # walk imports this module: import late
 
         ladder = getattr(self.sim, "ladder", None)
         if self.sim.on_loft():
@@ -662,3 +666,25 @@ def _rung_label(climbing: LadderClimb, limb: int) -> str:
     if rung >= 0:
         return f"rung {rung + 1}"
     return "free" if limb < LEGS.start else "ground"
+
+
+SCENE = SceneSpec(
+    name="walk",
+    title="Walk: feet planted on uneven ground",
+    controls=(
+        ("A / D, arrows", "walk left / right"),
+        ("Shift", "run"),
+        ("move / hold the mouse", "the hands reach for the cursor (for 1.5 s after it moves)"),
+        ("H", "hands follow the mouse on/off (off: they swing with the walk)"),
+        ("B", "both hands / the nearer hand reach"),
+        ("drag a foot", "pin its target anywhere; release gives it back"),
+        ("K", "knee pole hints on/off (off: knees flip, counted)"),
+        ("click the knob / cup", "walk there and reach with the nearer hand (lifts the cup)"),
+        ("click while holding", "set the cup down there (table top or floor)"),
+        ("W / S at the ladder", "climb up / down one limb at a time; W at the top: onto the loft"),
+        ("E", "edit the ground: drag vertices, presets, Ctrl+Z/Y undo/redo, Ctrl+S save"),
+    ),
+    create=WalkSim,
+    view=WalkView,
+    autopilot=walk_autopilot,
+)

@@ -18,7 +18,9 @@ from game.assets import AssetError
 from game.input_state import InputState
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig
-from game.scenes.walk import SCENE, PropTour, WalkAutopilot, WalkSim
+from game.scenes.walk import WalkSim
+from game.scenes.walk_autopilot import PropTour, WalkAutopilot
+from game.scenes.walk_view import SCENE
 from game.world.props import load_props
 from game.world.rig import LIMBS
 from game.world.terrain import load_terrain

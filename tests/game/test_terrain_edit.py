@@ -285,7 +285,8 @@ def test_the_scripted_edit_tour_keeps_the_feet_on_the_edited_ground() -> None:
     from game.profiling import PhaseTimer
     from game.scene import SceneConfig
     from game.scenes.edit_tour import RAISE_M, STAIRS, EditTour
-    from game.scenes.walk import WalkSim, walk_autopilot
+    from game.scenes.walk import WalkSim
+    from game.scenes.walk_autopilot import walk_autopilot
 
     config = SceneConfig(extra={"tour": "edit"})
     sim = WalkSim(config)

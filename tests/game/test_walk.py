@@ -18,7 +18,9 @@ import pytest
 from game.input_state import InputState
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig
-from game.scenes.walk import SCENE, WalkAutopilot, WalkSim
+from game.scenes.walk import WalkSim
+from game.scenes.walk_autopilot import WalkAutopilot
+from game.scenes.walk_view import SCENE
 from game.world.character import LEGS
 from game.world.gait import sole_penetration
 from game.world.rig import LIMBS
