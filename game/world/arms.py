@@ -3,16 +3,20 @@
 A hand is either swinging (driven by the legs, counter to the same-side foot) or reaching
 for a target (the pointer, a prop), and most of the time something in between: the reach
 ``weight`` in [0, 1] blends the swing's hand point toward the reach target, so a reach eases
-in and out instead of snapping. No pygame; every array is ``(N, 2, ...)`` (left, right).
+in and out instead of snapping. Wherever they are wanted, the hands get there at the pace of
+a real arm, going round the shoulder, never through it (:func:`follow_hands`). No pygame;
+every array is ``(N, 2, ...)`` (left, right).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numpy.typing import NDArray
 
 from game.world.easing import clamp, smoothstep
-from game.world.rig import Rig
+from game.world.rig import LimbSpec, Rig
 
 FloatArray = NDArray[np.float64]
 
@@ -21,6 +25,9 @@ _FULL_BEND_SWING = 0.3  # radians: a forward swing this far bends the elbow full
 _WALK_EXTENSION = 0.975  # hand distance from the shoulder, as a fraction of reach, arm hanging
 _FORWARD_BEND = 0.08  # ... this much less at the front of the swing (the elbow bends forward)
 _RUN_EXTENSION = 0.72  # ... and this at a full run (elbow ~90°: √(0.3² + 0.28²) / 0.58)
+HAND_SPEED = 4.0  # m/s: the fastest a hand moves about its shoulder (a running swing's ~3.4)
+ELBOW_TURN_RATE = 10.0  # rad/s: the fastest an elbow swings about its shoulder (5 cm a step)
+NEAREST_HAND = 0.25  # of the arm's reach: a hand comes no nearer its shoulder (elbow ~150°)
 
 
 def swing_hands(
@@ -71,6 +78,87 @@ def blend_hands(swing: FloatArray, target: FloatArray, weight: FloatArray) -> Fl
     (N, 2, 2), eased (smoothstep) so a weight moving at a constant rate starts and
     arrives without a jerk."""
     return swing + smoothstep(weight)[..., None] * (target - swing)
+
+
+def follow_hands(
+    previous: FloatArray, wanted: FloatArray, shoulders: FloatArray, dt: float, rig: Rig
+) -> FloatArray:
+    """The hands this step: from where they were toward where they are wanted, going round
+    the shoulder, never through it, at the pace of a real arm.
+
+    A hand's place about its shoulder is an angle (the shoulder→hand direction) and a
+    distance, which sets the arm's bend: the angle ``α`` between the upper arm and the
+    shoulder→hand line. The hand steps toward the wanted angle the shorter way round and
+    toward the wanted bend, both by the same fraction of the way, chosen so the elbow swings
+    at most ``ELBOW_TURN_RATE`` about the shoulder (it turns by the hand's turn plus the change
+    of ``α``: exact, as both change linearly) and the hand moves about ``HAND_SPEED`` at most.
+    A hand wanted within those limits is exactly where it is wanted; one wanted nearer its
+    shoulder than ``NEAREST_HAND`` of the reach stays at that distance (in the direction it
+    had, when wanted on the shoulder itself). Without this, near the shoulder the elbow, a
+    whole upper arm away, swings through the angle the hand turns: a pointer passing the
+    shoulder, or a reach blending in across it, swung it half a metre in a step.
+
+    Parameters
+    ----------
+    previous : ndarray, shape (N, 2, 2)
+        Last step's hand points relative to their shoulders.
+    wanted, shoulders : ndarray, shape (N, 2, 2)
+        Where the hands are wanted this step, and their shoulders (world).
+    dt : float
+        Step, seconds.
+    rig : Rig
+        The arm's bone lengths.
+
+    Returns
+    -------
+    ndarray, shape (N, 2, 2)
+        The hand points (world). A hand wanted beyond reach is there once its arm is straight
+        (the solver's soft reach keeps the arm straight whatever the excess).
+    """
+    limb = rig.arms.limb
+    # the bend is a function of the distance on the branch beyond the widest bend
+    # (α is largest at d² = L1² − L2²), so a distance and a bend name the same hand
+    nearest = max(NEAREST_HAND * limb.reach, math.sqrt(max(limb.upper**2 - limb.lower**2, 0.0)))
+    offset = wanted - shoulders
+    r0 = np.hypot(previous[..., 0], previous[..., 1])
+    r1 = np.hypot(offset[..., 0], offset[..., 1])
+    a0 = np.arctan2(previous[..., 1], previous[..., 0])
+    # a hand wanted on its shoulder has no direction: it keeps the one it had
+    a1 = np.where(r1 > 1e-9, np.arctan2(offset[..., 1], offset[..., 0]), a0)
+    r1 = np.maximum(r1, nearest)
+    turn = (a1 - a0 + np.pi) % (2.0 * np.pi) - np.pi  # the shorter way round, in [−π, π)
+    bend0 = _shoulder_angle(clamp(r0, nearest, limb.reach), limb)
+    bend1 = _shoulder_angle(np.minimum(r1, limb.reach), limb)
+    elbow_turn = np.abs(turn) + np.abs(bend1 - bend0)
+    scale = np.minimum(1.0, ELBOW_TURN_RATE * dt / np.maximum(elbow_turn, 1e-12))
+    # the hand's step at that fraction (radially, and along the arc at the mean distance)
+    d0 = _hand_distance(bend0, limb)
+    d = _hand_distance(bend0 + scale * (bend1 - bend0), limb)
+    hand_step = np.hypot(d - d0, 0.5 * (d + d0) * scale * turn)
+    scale = scale * np.minimum(1.0, HAND_SPEED * dt / np.maximum(hand_step, 1e-12))
+    bend = bend0 + scale * (bend1 - bend0)
+    # a straight arm's hand goes on to a target beyond reach (no visible motion)
+    excess = np.where(bend <= 0.0, np.maximum(r1 - limb.reach, 0.0), 0.0)
+    r = np.where(scale >= 1.0, r1, _hand_distance(bend, limb) + excess)
+    angle = a0 + scale * turn
+    return shoulders + r[..., None] * np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+
+
+def _shoulder_angle(distance: FloatArray, limb: LimbSpec) -> FloatArray:
+    """α (radians): the angle at the shoulder between the upper arm and the shoulder→hand
+    line, for a hand ``distance`` (within the arm's annulus) from the shoulder."""
+    # law of cosines in the shoulder–elbow–hand triangle: cos α = (L1² + d² − L2²) / (2·L1·d)
+    cos = (limb.upper**2 + distance**2 - limb.lower**2) / (2.0 * limb.upper * distance)
+    return np.arccos(clamp(cos, -1.0, 1.0))  # clamped: rounding may leave ±1 by an ulp
+
+
+def _hand_distance(bend: FloatArray, limb: LimbSpec) -> FloatArray:
+    """The inverse of :func:`_shoulder_angle` on the branch beyond the widest bend."""
+    # the same triangle solved for d, the far root: d = L1·cos α + √(L2² − L1²·sin² α)
+    sin = np.sin(bend)
+    # clamped at 0: at the widest bend the root is 0 up to rounding
+    root = np.sqrt(np.maximum(limb.lower**2 - (limb.upper * sin) ** 2, 0.0))
+    return limb.upper * np.cos(bend) + root
 
 
 def elbow_poles(

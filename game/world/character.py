@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike, NDArray
 
 import ik
 from game.profiling import PhaseTimer
-from game.world.arms import blend_hands, elbow_poles, swing_hands
+from game.world.arms import blend_hands, elbow_poles, follow_hands, swing_hands
 from game.world.easing import clamp, halflife_blend, halflife_travel, smoothstep
 from game.world.gait import (
     FOOT_SIDE,
@@ -370,7 +370,7 @@ class Crowd:
         self.vy = (y_new - self.y) / dt
         self.x, self.y = x_new, y_new
         self._roll_stance()
-        self.pose = self._pose_inputs()
+        self.pose = self._pose_inputs(self.prev_pose, dt)
 
     def solve(self, timer: PhaseTimer | None = None) -> Any:
         """The batched solve of this step's pose (timed as ``timer``'s ``ik`` phase); also
@@ -821,7 +821,9 @@ class Crowd:
         feet.pitch = np.where(feet.planted & ~self.turning[:, None], pitch, 0.0)
 
     # -- pose --------------------------------------------------------------------------
-    def _pose_inputs(self) -> PoseInputs:
+    def _pose_inputs(self, previous: PoseInputs | None = None, dt: float = 0.0) -> PoseInputs:
+        """This step's pose; with the ``previous`` step's pose (``dt`` seconds ago) the hands
+        move on from where they were at a hand's speed (:func:`follow_hands`)."""
         rig = self.rig
         body, legs = rig.body, rig.legs
         feet = self.feet
@@ -859,6 +861,9 @@ class Crowd:
         stretch = 1.0 + _PIVOT_ARM_STRETCH * (1.0 - np.abs(spin))[:, None, None] ** 2
         swing = shoulders + (swing - shoulders) * stretch
         hands = blend_hands(swing, self.hand_target, self.hand_weight)
+        if previous is not None:
+            last = previous.targets[:, ARMS] - previous.roots[:, ARMS]
+            hands = follow_hands(last, hands, shoulders, dt, rig)
         forward = spin[:, None, None] * np.array([1.0, 0.0])
         knee_poles = 0.5 * (hips + ankles) + legs.pole_forward * forward
         elbow_pole = elbow_poles(shoulders, hands, spin, rig)

@@ -172,3 +172,57 @@ def test_setting_the_cup_down_completes_with_the_pointer_elsewhere() -> None:
         sim.step(InputState(pointer=away, actions=("pointer_moved",)), DT, timer)
     assert sim.props.holding < 0
     assert sim.props.cup[0] == pytest.approx(2.55, abs=0.05)
+
+
+def _largest_arm_jump(sim: WalkSim, inputs: list[InputState]) -> float:
+    """The largest per-step displacement of an elbow or a hand relative to the pelvis's own
+    displacement (the ``max_joint_jump_m`` measure), metres."""
+    timer = PhaseTimer()
+    largest = 0.0
+    previous = None
+    for inp in inputs:
+        sim.step(inp, DT, timer)
+        crowd = sim.crowd
+        joints = np.concatenate([crowd.solution.elbow[0, ARMS], crowd.solution.hand[0, ARMS]])
+        joints = joints - crowd.pose.pelvis[0]
+        if previous is not None:
+            largest = max(largest, float(np.hypot(*(joints - previous).T).max()))
+        previous = joints
+    return largest
+
+
+@pytest.mark.parametrize("side", [0, 1])
+@pytest.mark.parametrize(
+    ("start", "end"),
+    [((0.3, 0.45), (-0.3, -0.45)), ((-0.45, -0.3), (0.45, 0.3))],
+    ids=["down-back", "up-forward"],
+)
+def test_a_pointer_sweeping_through_the_shoulder_moves_no_arm_joint_more_than_10_cm(
+    side, start, end
+) -> None:
+    sim = WalkSim(SceneConfig(dt=DT))
+    sim.both_hands = False
+    shoulder = sim.crowd.pose.roots[0, ARMS][side]
+    a, b = shoulder + start, shoulder + end
+    # the hand reaches the pointer held still, then the pointer sweeps straight through the
+    # shoulder at 1.6 m/s
+    path = [a] * 45 + [a + (b - a) * t for t in np.linspace(0.0, 1.0, 40)]
+    inputs = [InputState(pointer=tuple(p), actions=("pointer_moved",)) for p in path]
+    assert _largest_arm_jump(sim, inputs) <= 0.10
+
+
+def test_reaching_above_the_head_from_the_swing_moves_no_arm_joint_more_than_10_cm() -> None:
+    # the straight blend from the hanging hand to the pointer passes through the shoulder
+    sim = WalkSim(SceneConfig(dt=DT))
+    above = sim.crowd.pose.roots[0, ARMS].mean(axis=0) + [0.0, 0.75]
+    inputs = [InputState(pointer=tuple(above), actions=("pointer_moved",))] * 60
+    assert _largest_arm_jump(sim, inputs) <= 0.10
+
+
+def test_a_pointer_jumping_across_the_body_moves_no_arm_joint_more_than_10_cm() -> None:
+    sim = WalkSim(SceneConfig(dt=DT))
+    chest = sim.crowd.pose.chest[0]
+    ahead, behind = tuple(chest + [1.0, 0.0]), tuple(chest + [-1.0, -0.1])
+    inputs = [InputState(pointer=ahead, actions=("pointer_moved",))] * 50
+    inputs += [InputState(pointer=behind, actions=("pointer_moved",))] * 30
+    assert _largest_arm_jump(sim, inputs) <= 0.10
