@@ -14,18 +14,19 @@ import numpy.typing as npt
 from ik._checks import check_limbs, within
 from ik._units import Values, from_units
 from ik.reach import Reach
-from ik.solution import Solution, local_angle
+from ik.solution import Angles, Solution, local_angle
 from ik.status import outcome
 
-CHUNK = 16384
-"""Limbs per chunk: a stage's float64 temporary is 128 KiB, so the allocator reuses the same
-blocks at any batch size; smaller chunks measured slower (a solve is ~80 numpy calls a chunk)."""
+CHUNK = 8192
+"""Limbs per chunk: a stage's temporaries (up to 192 KiB for a 3-D vector) stay few and small
+enough that the allocator reuses their memory from call to call; at 16384 a batch of 10^4
+page-faulted every call (~500 faults), and much smaller chunks pay numpy's per-call cost (a
+solve is ~80 numpy calls a chunk)."""
 
 
 class PerLimb(NamedTuple):
-    """An argument with one value per limb, shape ``(n,)``, or one point per limb stored
-    component-major, shape ``(D, n)``: numpy's fast inner loops then run along the limbs, also
-    where an ``(n,)`` value scales a ``(D, n)`` vector."""
+    """An argument with one value per limb, shape ``(n,)``, or one point per limb, ``(n, D)``
+    (a chunk of it is handed on component-major, ``(D, m)``)."""
 
     values: np.ndarray
 
@@ -35,8 +36,7 @@ def per_limb(values: np.ndarray, shape: tuple[int, ...], *, point: bool = False)
     arithmetic stays scalar."""
     if not point:
         return values[()] if values.ndim == 0 else PerLimb(np.broadcast_to(values, shape).ravel())
-    flat = np.broadcast_to(values, shape + values.shape[-1:]).reshape(-1, values.shape[-1])
-    return PerLimb(np.ascontiguousarray(flat.T))
+    return PerLimb(np.broadcast_to(values, shape + values.shape[-1:]).reshape(-1, values.shape[-1]))
 
 
 def solve(
@@ -65,25 +65,44 @@ OFF = {"twist": 0.0, "softness": 0.0, "max_stretch": 1.0}
 
 def run(rows: Callable[..., Sequence[np.ndarray]], args: Sequence[object], n: int) -> list:
     """``rows(*args)`` chunk by chunk (each ``PerLimb`` sliced); its results, each with ``n``
-    entries along the last axis. Each chunk's results are copied into the whole batch's arrays
-    and dropped, so the next chunk reuses their memory."""
+    entries along the last axis, copied into rows of one block allocated for the whole batch
+    (separate arrays were trimmed and page-faulted afresh on every call, ~5 ns per value here,
+    more than the arithmetic; a large block also gets transparent huge pages)."""
 
     def chunk(start: int) -> Sequence[np.ndarray]:
+        part = slice(start, start + CHUNK)
+        # each component of a point contiguous: numpy's fast loops then run along the limbs
         return rows(
-            *(a.values[..., start : start + CHUNK] if isinstance(a, PerLimb) else a for a in args)
+            *(np.ascontiguousarray(a.values[part].T) if isinstance(a, PerLimb) else a for a in args)
         )
 
     results: list[np.ndarray] = []
     for start in range(0, max(n, 1), CHUNK):
         part = chunk(start)
-        if n <= CHUNK:
-            return list(part)
         if not results:
-            results = [np.empty((*f.shape[:-1], n), f.dtype) for f in part]
+            results = _batch_arrays(part, n)
         for result, values in zip(results, part, strict=True):
             result[..., start : start + CHUNK] = values
         del part  # before the next chunk is computed
     return results
+
+
+def _batch_arrays(part: Sequence[np.ndarray], n: int) -> list[np.ndarray]:
+    """Arrays with ``n`` entries along the last axis, shaped as ``part``'s: the float ones
+    rows of one block."""
+    dtype = part[0].dtype
+    counts = [math.prod(f.shape[:-1]) for f in part]
+    block = np.empty(
+        (sum(c for c, f in zip(counts, part, strict=True) if f.dtype == dtype), n), dtype
+    )
+    arrays, row = [], 0
+    for count, f in zip(counts, part, strict=True):
+        if f.dtype == dtype:
+            arrays.append(block[row : row + count].reshape(*f.shape[:-1], n))
+            row += count
+        else:
+            arrays.append(np.empty((*f.shape[:-1], n), f.dtype))
+    return arrays
 
 
 def finish(
@@ -130,5 +149,5 @@ def solution(cls: type[Solution], fields: Sequence[np.ndarray], shape: tuple[int
     )
     # the frame's vectors stay component-major, (D, ...): each component contiguous
     frame = tuple(f.reshape(f.shape[:-1] + shape) for f in fields[8:])
-    angle = partial(local_angle, frame)
-    return cls(elbow, hand, distance, reach, shortfall, reached, stretch, status, angle)
+    angles = Angles(partial(local_angle, frame))
+    return cls(elbow, hand, distance, reach, shortfall, reached, stretch, status, angles)

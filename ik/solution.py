@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -13,17 +12,15 @@ import numpy.typing as npt
 from ik.triangle import interior_angle
 
 ELBOW, UPPER, LOWER = 0, 1, 2
-"""Which angle :func:`local_angle` computes."""
+"""Which angle :class:`Angles` holds."""
 
 
 def local_angle(frame: Sequence[np.ndarray], which: int) -> np.ndarray:
-    """One of the angles from the limb's triangle in its units (any positive scale: the angles
-    do not depend on it): ``frame`` is ``(base, along, height)`` (``ik.triangle``), in 2-D
-    followed by the elbow and hand offsets from the root, component-major ``(2, ...)``.
-
-    ``ELBOW``: the interior angle at the elbow (:func:`ik.triangle.interior_angle`);
-    ``UPPER`` and ``LOWER`` (2-D): the bones' world angles.
-    """
+    """One angle from the limb's triangle in its units (the angles do not depend on the
+    scale): ``frame`` is ``(base, along, height)`` (``ik.triangle``), in 2-D followed by the
+    elbow and hand offsets from the root, component-major ``(2, ...)``. ``ELBOW``: the
+    interior angle (:func:`ik.triangle.interior_angle`); ``UPPER``, ``LOWER`` (2-D): the
+    bones' world angles."""
     if which == ELBOW:
         return np.asarray(interior_angle(*frame[:3]))
     elbow, hand = frame[3:]
@@ -32,7 +29,23 @@ def local_angle(frame: Sequence[np.ndarray], which: int) -> np.ndarray:
     return np.asarray(np.arctan2(hand[1] - elbow[1], hand[0] - elbow[0]))
 
 
-@dataclass(frozen=True)
+class Angles(dict[int, np.ndarray]):
+    """A solve's angles by ``ELBOW``, ``UPPER``, ``LOWER``: those not given are computed by
+    ``compute`` on first use, then kept."""
+
+    def __init__(
+        self, compute: Callable[[int], np.ndarray] | None = None, known: Sequence = ()
+    ) -> None:
+        super().__init__(enumerate(known))
+        self.compute = compute
+
+    def __missing__(self, which: int) -> np.ndarray:
+        assert self.compute is not None, which
+        value = self[which] = self.compute(which)
+        return value
+
+
+@dataclass(frozen=True, slots=True)
 class Solution:
     """Fields shared by 2-D and 3-D solves; ``(...)`` is the broadcast batch shape.
 
@@ -69,17 +82,15 @@ class Solution:
     reached: npt.NDArray[np.bool_]
     stretch: npt.NDArray[np.floating]
     status: npt.NDArray[np.int8]
-    _angle: Callable[[int], np.ndarray] = field(repr=False, compare=False)
-    """Computes ``ELBOW``, ``UPPER`` or ``LOWER`` (:func:`local_angle`, or the one-limb path's
-    values)."""
+    _angles: Angles = field(repr=False, compare=False)
 
-    @cached_property
+    @property
     def elbow_angle(self) -> npt.NDArray[np.floating]:
         """See the class docstring."""
-        return self._angle(ELBOW)
+        return self._angles[ELBOW]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Solution2D(Solution):
     """A 2-D solve: the :class:`Solution` fields with ``D = 2``, plus the bones' world angles
     (computed on first access).
@@ -93,17 +104,17 @@ class Solution2D(Solution):
         World angle of the lower bone (elbow to hand), radians in ``(-pi, pi]``.
     """
 
-    @cached_property
+    @property
     def upper_angle(self) -> npt.NDArray[np.floating]:
         """See the class docstring."""
-        return self._angle(UPPER)
+        return self._angles[UPPER]
 
-    @cached_property
+    @property
     def lower_angle(self) -> npt.NDArray[np.floating]:
         """See the class docstring."""
-        return self._angle(LOWER)
+        return self._angles[LOWER]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Solution3D(Solution):
     """A 3-D solve: the :class:`Solution` fields with ``D = 3``."""
