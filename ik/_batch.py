@@ -1,5 +1,5 @@
-"""What the 2-D and 3-D vector solves share around their stages: per-limb arguments, evaluation
-in cache-sized chunks, and the results in world units."""
+"""What the 2-D and 3-D vector solves share around their stages: per-limb arguments, chunks,
+the results in world units."""
 
 from __future__ import annotations
 
@@ -25,18 +25,21 @@ solve is ~80 numpy calls a chunk)."""
 
 
 class PerLimb(NamedTuple):
-    """An argument with one value per limb, shape ``(n,)``, or one point per limb, ``(n, D)``
-    (a chunk of it is handed on component-major, ``(D, m)``)."""
+    """An argument with one value per limb, ``(n,)``, or one point per limb, ``(n, D)``."""
 
     values: np.ndarray
 
 
 def per_limb(values: np.ndarray, shape: tuple[int, ...], *, point: bool = False) -> Values:
-    """A :class:`PerLimb` argument; one value shared by every limb stays a scalar, so its
-    arithmetic stays scalar."""
+    """A :class:`PerLimb` argument, or a scalar for one value shared by every limb (its
+    arithmetic then stays scalar)."""
     if not point:
         return values[()] if values.ndim == 0 else PerLimb(np.broadcast_to(values, shape).ravel())
     return PerLimb(np.broadcast_to(values, shape + values.shape[-1:]).reshape(-1, values.shape[-1]))
+
+
+OFF = {"twist": 0.0, "softness": 0.0, "max_stretch": 1.0}
+"""Option values that turn a stage off."""
 
 
 def solve(
@@ -46,9 +49,12 @@ def solve(
     points: Mapping[str, npt.ArrayLike | None],
     values: Mapping[str, npt.ArrayLike],
 ) -> Solution:
-    """Check the arguments, then ``rows(eps, *points, *values)`` over the batch in chunks:
-    points ``(D, n)`` (a 2-D pole None where not given), values ``(n,)`` or shared scalars, an option at
-    its neutral value (``OFF``) None, so its stage is skipped."""
+    """Check the arguments, then ``rows(eps, *points, *values)`` chunk by chunk: points
+    ``(D, m)`` (a 2-D pole None where not given), values ``(m,)`` or shared scalars, an option
+    at its neutral value (``OFF``) None, so its stage is skipped. Its results (see
+    :func:`finish`) are copied into one block for the whole batch: separate arrays were
+    trimmed and page-faulted afresh on every call (~5 ns a value here, more than the
+    arithmetic), and a large block gets transparent huge pages."""
     given = {k: p for k, p in points.items() if p is not None or k != "pole" or dim == 3}
     dtype, shape, checked, scalars = check_limbs(dim, given, values)
     args: list[Values] = [float(np.finfo(dtype).eps)]
@@ -56,52 +62,36 @@ def solve(
     for name, v in scalars.items():
         off = v.ndim == 0 and v[()] == OFF.get(name)
         args.append(None if off else per_limb(v, shape))
-    return solution(cls, run(rows, args, math.prod(shape)), shape)
-
-
-OFF = {"twist": 0.0, "softness": 0.0, "max_stretch": 1.0}
-"""Option values that turn a stage off."""
-
-
-def run(rows: Callable[..., Sequence[np.ndarray]], args: Sequence[object], n: int) -> list:
-    """``rows(*args)`` chunk by chunk (each ``PerLimb`` sliced); its results, each with ``n``
-    entries along the last axis, copied into rows of one block allocated for the whole batch
-    (separate arrays were trimmed and page-faulted afresh on every call, ~5 ns per value here,
-    more than the arithmetic; a large block also gets transparent huge pages)."""
-
-    def chunk(start: int) -> Sequence[np.ndarray]:
+    n = math.prod(shape)
+    fields: list[np.ndarray] = []
+    for start in range(0, max(n, 1), CHUNK):
         part = slice(start, start + CHUNK)
         # each component of a point contiguous: numpy's fast loops then run along the limbs
-        return rows(
+        chunk = rows(
             *(np.ascontiguousarray(a.values[part].T) if isinstance(a, PerLimb) else a for a in args)
         )
-
-    results: list[np.ndarray] = []
-    for start in range(0, max(n, 1), CHUNK):
-        part = chunk(start)
-        if not results:
-            results = _batch_arrays(part, n)
-        for result, values in zip(results, part, strict=True):
-            result[..., start : start + CHUNK] = values
-        del part  # before the next chunk is computed
-    return results
+        fields = fields or _block(chunk, n)
+        for field, values in zip(fields, chunk, strict=True):
+            field[..., part] = values
+        del chunk  # before the next chunk is computed
+    return solution(cls, fields, shape)
 
 
-def _batch_arrays(part: Sequence[np.ndarray], n: int) -> list[np.ndarray]:
-    """Arrays with ``n`` entries along the last axis, shaped as ``part``'s: the float ones
+def _block(chunk: Sequence[np.ndarray], n: int) -> list[np.ndarray]:
+    """Arrays with ``n`` entries along the last axis, shaped as ``chunk``'s: the float ones
     rows of one block."""
-    dtype = part[0].dtype
-    counts = [math.prod(f.shape[:-1]) for f in part]
+    dtype = chunk[0].dtype
+    counts = [math.prod(f.shape[:-1]) for f in chunk]
     block = np.empty(
-        (sum(c for c, f in zip(counts, part, strict=True) if f.dtype == dtype), n), dtype
+        (sum(c for c, f in zip(counts, chunk, strict=True) if f.dtype == dtype), n), dtype
     )
     arrays, row = [], 0
-    for count, f in zip(counts, part, strict=True):
-        if f.dtype == dtype:
-            arrays.append(block[row : row + count].reshape(*f.shape[:-1], n))
-            row += count
-        else:
+    for count, f in zip(counts, chunk, strict=True):
+        if f.dtype != dtype:
             arrays.append(np.empty((*f.shape[:-1], n), f.dtype))
+            continue
+        arrays.append(block[row : row + count].reshape(*f.shape[:-1], n))
+        row += count
     return arrays
 
 
@@ -116,11 +106,10 @@ def finish(
     eps: float,
     frame: tuple[np.ndarray, ...],
 ) -> tuple[np.ndarray, ...]:
-    """The solution's fields for ``n`` limbs (points component-major, ``(D, n)``), from the
-    elbow and hand offsets ``(D, n)`` from the root in the limbs' units, then ``frame``, what
-    the lazy angles read (:func:`ik.solution.local_angle`); or
-    a ``ValueError`` where the answer is not representable in the dtype (``|target - root|`` or
-    a joint beyond its largest value)."""
+    """The solution's fields for ``m`` limbs (points ``(D, m)``) from the elbow and hand
+    offsets from the root in the limbs' units, then ``frame``, what the lazy angles read
+    (:func:`ik.solution.local_angle`); or a ``ValueError`` where the answer is beyond the
+    dtype's range (``|target - root|`` or a joint)."""
     dtype = elbow.dtype
     if not within(distance, -math.inf, strict=True):
         raise ValueError(
@@ -137,8 +126,7 @@ def finish(
         )
     reach, shortfall, reached, status = outcome(distance, units, limb, degenerate, eps)
     stretch = np.full_like(distance, limb.stretch)
-    joints = (world_elbow, world_hand)
-    return *joints, distance, reach, shortfall, reached, stretch, status, *frame
+    return world_elbow, world_hand, distance, reach, shortfall, reached, stretch, status, *frame
 
 
 def solution(cls: type[Solution], fields: Sequence[np.ndarray], shape: tuple[int, ...]) -> Solution:

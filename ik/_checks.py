@@ -14,8 +14,7 @@ FloatArray = npt.NDArray[np.floating]
 
 def float_dtype(*values: object) -> np.dtype:
     """The dtype a solve computes in: the floating arrays decide (Python floats are weak, as in
-    numpy), so float32 in gives float32 out; integers compute in float64; float16 widens to
-    float32, which the formulas need."""
+    numpy): float32 stays float32, integers compute in float64, float16 widens to float32."""
     arrays = set()
     for value in values:
         if value is None or isinstance(value, bool | int | float):
@@ -27,9 +26,7 @@ def float_dtype(*values: object) -> np.dtype:
             continue
         if dtype.kind == "f":
             arrays.add(dtype)
-    if not arrays:
-        return np.dtype(np.float64)
-    return np.promote_types(np.result_type(*arrays), np.float32)
+    return np.promote_types(np.result_type(*arrays), np.float32) if arrays else np.dtype(float)
 
 
 def to_array(name: str, value: npt.ArrayLike | None, dtype: np.dtype) -> FloatArray:
@@ -100,17 +97,13 @@ def require(name: str, values: FloatArray, ok: npt.NDArray[np.bool_], expected: 
     )
 
 
-Limbs = tuple[np.dtype, tuple[int, ...], dict[str, FloatArray], dict[str, FloatArray]]
-"""Validated arguments: the working dtype, the batch shape, the points and the values."""
-
-
 def check_limbs(
     dim: int, points: Mapping[str, npt.ArrayLike | None], values: Mapping[str, npt.ArrayLike]
-) -> Limbs:
-    """Convert and validate a solve's arguments, or raise naming the first bad one: points of
-    shape ``(..., dim)``, finite; batch shapes that broadcast; ``upper_len``, ``lower_len``
-    positive and finite; ``softness`` in ``[0, upper_len + lower_len)``; ``max_stretch``
-    finite and ``>= 1``; ``bend`` +-1; every other value finite."""
+) -> tuple[np.dtype, tuple[int, ...], dict[str, FloatArray], dict[str, FloatArray]]:
+    """The working dtype, the batch shape, the points and the values, converted and checked, or
+    an error naming the first bad one: points of shape ``(..., dim)``, finite; batch shapes
+    that broadcast; lengths positive and finite; ``softness`` in ``[0, L1 + L2)``;
+    ``max_stretch`` finite and ``>= 1``; ``bend`` +-1; every other value finite."""
     dtype = float_dtype(*points.values(), *values.values())
     arrays = {name: to_points(name, value, dim, dtype) for name, value in points.items()}
     scalars = {name: to_array(name, value, dtype) for name, value in values.items()}
@@ -118,23 +111,19 @@ def check_limbs(
         {name: a.shape[:-1] for name, a in arrays.items()}
         | {name: a.shape for name, a in scalars.items()}
     )
-    for name in ("upper_len", "lower_len"):
-        length = scalars[name]
-        if not within(length, 0.0, strict=True):
-            require(name, length, np.isfinite(length) & (length > 0.0), "positive finite lengths")
+    for name, v in scalars.items():
+        if name in ("upper_len", "lower_len") and not within(v, 0.0, strict=True):
+            require(name, v, np.isfinite(v) & (v > 0.0), "positive finite lengths")
+        elif name == "max_stretch" and not within(v, 1.0, strict=False):
+            require(name, v, np.isfinite(v) & (v >= 1.0), "finite values >= 1")
+        elif name == "bend":
+            require(name, v, np.abs(v) == 1.0, "+1 or -1")
+        elif name != "softness" and not within(v, -math.inf, strict=True):
+            require(name, v, np.isfinite(v), "finite values")
     softness = scalars["softness"]
     if softness.ndim or softness[()] != 0.0:
         # half of each length first: their sum stays finite at any magnitude
         span = scalars["upper_len"] * 0.5 + scalars["lower_len"] * 0.5
         ok = np.isfinite(softness) & (softness >= 0.0) & (softness * 0.5 < span)
         require("softness", softness, ok, "0 <= softness < upper_len + lower_len")
-    stretch = scalars["max_stretch"]
-    if not within(stretch, 1.0, strict=False):
-        ok = np.isfinite(stretch) & (stretch >= 1.0)
-        require("max_stretch", stretch, ok, "finite values >= 1")
-    if "bend" in scalars:
-        require("bend", scalars["bend"], np.abs(scalars["bend"]) == 1.0, "+1 or -1")
-    for name in set(scalars) - {"upper_len", "lower_len", "softness", "max_stretch", "bend"}:
-        if not within(scalars[name], -math.inf, strict=True):
-            require(name, scalars[name], np.isfinite(scalars[name]), "finite values")
     return dtype, shape, arrays, scalars

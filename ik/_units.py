@@ -1,11 +1,9 @@
-"""Solving at any magnitude: each limb in units of a power of two near its size, and directions
-of vectors of any size, as ``hypot`` does (scaling by a power of two is exact).
-
-Inside ``SAFE`` (per dtype) every square, product of four lengths (Heron) and ``eps²`` of them
-stays a normal number, so a batch whose magnitudes all lie there is solved as given; otherwise
-each limb is rescaled so its longest bone is in ``[0.5, 1)`` and the results scaled back. For a
-batch inside the range both give the same bits, so the check only saves the passes.
-"""
+"""Solving at any magnitude: each limb in units of a power of two near its size, directions of
+vectors of any size as ``hypot`` finds them (scaling by a power of two is exact). Inside
+``SAFE`` every square, Heron's product of four lengths and ``eps²`` of them stays a normal
+number, so a batch whose magnitudes all lie there is solved as given (the same bits as
+rescaled: the check only saves the passes); otherwise each limb is rescaled so its longest bone
+is in ``[0.5, 1)``, and the results scaled back."""
 
 from __future__ import annotations
 
@@ -14,9 +12,10 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
+from ik._checks import within
+
 Values: TypeAlias = Any
-"""Per-limb values: an ndarray of shape (n,) (or (D, n) for vectors), or one scalar shared by
-every limb."""
+"""Per-limb values: an ndarray of shape (n,) (or (D, n) for vectors), or one shared scalar."""
 
 SAFE = {np.dtype(np.float64): (2.0**-200, 2.0**200), np.dtype(np.float32): (2.0**-16, 2.0**16)}
 """Magnitudes solved without rescaling, by dtype (any wider dtype uses float64's)."""
@@ -32,15 +31,6 @@ def in_range(values: Values, low: float, high: float) -> bool:
     lowest = np.minimum.reduce(values, axis=None, initial=math.inf)
     highest = np.maximum.reduce(values, axis=None, initial=-math.inf)
     return bool(lowest >= low and highest <= high)
-
-
-def limb_exponent(upper: Values, lower: Values, dtype: np.dtype) -> Values | None:
-    """Per limb, ``k`` with ``max(L1, L2) = f 2^k``, ``f`` in ``[0.5, 1)`` (int array), or None
-    when every length is in the safe range (the limbs are solved in their own units)."""
-    low, high = safe(dtype)
-    if in_range(upper, low, high) and in_range(lower, low, high):
-        return None
-    return np.frexp(np.maximum(upper, lower))[1]
 
 
 def to_units(x: Values, k: Values | None) -> Values:
@@ -86,18 +76,9 @@ def toward(point: np.ndarray, root: np.ndarray) -> np.ndarray:
     coincide; where ``point - root`` overflows, the halves' difference gives the direction."""
     with np.errstate(over="ignore"):
         w = point - root
-    if not np.isfinite(w).all():
+    if not within(w, -math.inf, strict=True):
         w = np.where(np.isfinite(w).all(axis=0), w, point * 0.5 - root * 0.5)
     return aim(w)[1]
-
-
-def offset(target: np.ndarray, root: np.ndarray) -> np.ndarray:
-    """``target - root``, or a ``ValueError`` where it is beyond the dtype's range."""
-    with np.errstate(over="ignore"):
-        v = target - root
-    if not np.isfinite(v).all():
-        raise ValueError(f"target: target - root is beyond {v.dtype}'s range")
-    return v
 
 
 def enter(
@@ -108,18 +89,22 @@ def enter(
     lower: Values,
     softness: Values | None,
 ) -> tuple[Values | None, Values, Values, Values | None, np.ndarray, np.ndarray, Values, Any]:
-    """The first two stages of every solve, 2-D and 3-D, on ``n`` limbs (points ``(D, n)``).
-
-    units: the limb's power of two, so any magnitude solves without overflow; the lengths
-    (and softness) in those units. aim: the seed's φ as the unit vector ``u`` of target −
-    root, +x where the target is at the root (closer than eps·L its direction is rounding
-    noise at the limb's own scale). Returns ``units, upper, lower, softness, distance, u,
-    d, degenerate`` (``d`` the distance in units).
-    """
-    units = limb_exponent(upper, lower, target.dtype)
+    """The first two stages of every solve (points ``(D, m)``): units, the limb's power of
+    two (the lengths and softness in them); aim, the seed's φ as the unit vector ``u`` of
+    target − root, +x where the target is at the root (closer than eps·L its direction is
+    rounding noise at the limb's own scale). Returns ``units, upper, lower, softness,
+    distance, u, d, degenerate`` (``d`` the distance in units)."""
+    low, high = safe(target.dtype)
+    units = None  # or per limb k with max(L1, L2) = f 2^k, f in [0.5, 1)
+    if not (in_range(upper, low, high) and in_range(lower, low, high)):
+        units = np.frexp(np.maximum(upper, lower))[1]
     upper, lower = to_units(upper, units), to_units(lower, units)
     softness = None if softness is None else to_units(softness, units)
-    distance, u = aim(offset(target, root))
+    with np.errstate(over="ignore"):
+        offset = target - root
+    if not within(offset, -math.inf, strict=True):
+        raise ValueError(f"target: target - root is beyond {offset.dtype}'s range")
+    distance, u = aim(offset)
     d = to_units(distance, units)
     degenerate = d <= eps * (upper + lower)
     if np.any(degenerate):

@@ -1,9 +1,6 @@
-"""FABRIK (Aristidou & Lasenby 2011): the iterative solver a chain of three or more bones needs.
-
-The seed's point: two bones close a triangle, so the law of cosines answers in one step; with
-more bones the shoulder-to-target span admits a continuum of shapes and a solver must search.
-This is the classic search, for contrast (and for chains of any length).
-"""
+"""FABRIK (Aristidou & Lasenby 2011), for contrast: two bones close a triangle, so the law of
+cosines answers in one step; with more bones a continuum of shapes spans the shoulder-to-target
+distance and a solver must search. This is the classic search, for chains of any length."""
 
 from __future__ import annotations
 
@@ -18,14 +15,13 @@ from ik._checks import float_dtype, require, to_array, to_points
 
 @dataclass(frozen=True, slots=True)
 class FabrikResult:
-    """A FABRIK solve."""
+    """A FABRIK solve: the joints (J, D), ``joints[0]`` the fixed root, bone lengths kept; the
+    backward-forward passes used (0 when the target was out of reach or already met); the final
+    ``|joints[-1] - target|``."""
 
     joints: npt.NDArray[np.floating]
-    """shape (J, D): solved joints; ``joints[0]`` is the fixed root, bone lengths are kept."""
     iterations: int
-    """Backward-forward passes used (0 when the target was out of reach or already met)."""
     residual: float
-    """Final ``|joints[-1] - target|``."""
 
 
 def fabrik(
@@ -62,8 +58,7 @@ def fabrik(
     if not isinstance(max_iterations, int) or max_iterations < 0:
         raise ValueError(f"max_iterations: expected an int >= 0, got {max_iterations!r}")
 
-    # Plain Python floats: a chain is a handful of short vectors, where numpy's per-call
-    # overhead would dominate.
+    # plain Python floats: a chain is a handful of short vectors
     points = [tuple(p) for p in chain.tolist()]
     end_goal = tuple(goal.tolist())
     lengths = [math.dist(a, b) for a, b in zip(points, points[1:], strict=False)]
@@ -83,8 +78,8 @@ def fabrik(
 def _reach_forward(
     points: list[tuple[float, ...]], lengths: list[float]
 ) -> list[tuple[float, ...]]:
-    """Keep ``points[0]``; put each next point at its bone length from the previous, toward
-    where it was (FABRIK's half-pass). A point on top of its predecessor goes along +x."""
+    """FABRIK's half-pass: keep ``points[0]``, put each next point at its bone length from the
+    previous, toward where it was (along +x from a coincident one: any fixed direction)."""
     out = [points[0]]
     for point, length in zip(points[1:], lengths, strict=True):
         prev = out[-1]
@@ -94,7 +89,5 @@ def _reach_forward(
                 tuple(p + (q - p) * (length / gap) for p, q in zip(prev, point, strict=True))
             )
         else:
-            # Coincident joints give no direction; any fixed one keeps the length and the
-            # result finite.
             out.append((prev[0] + length, *prev[1:]))
     return out

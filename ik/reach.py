@@ -1,13 +1,12 @@
-"""The reach stages shared by the 2-D and 3-D solves: soften the distance, then stretch and clamp
-it into the annulus the triangle closes in.
+"""The reach stages shared by the 2-D and 3-D solves: soften the distance, stretch, and clamp it
+into the annulus the triangle closes in.
 
-* Soft reach (Andy Nicholas, "Soft IK", 2010): with ``L`` the longest reach and ``d_s = L - s``,
-  a distance ``d > d_s`` becomes ``d_s + s (1 - exp(-(d - d_s) / s))``; it meets the identity with
-  equal value and slope at ``d_s`` and approaches ``L`` asymptotically, so a knee never snaps
-  straight. (ozz-animation's ``IKTwoBoneJob`` softens with a different, polynomial curve.)
-* Stretch: both bones scale by one factor in ``[1, max_stretch]`` so targets up to
-  ``max_stretch (L1 + L2)`` are reached; the soft curve then eases toward that stretched
-  extension, so the two options compose.
+* Soft reach (Andy Nicholas, "Soft IK", 2010): with ``L`` the longest reach, ``d_s = L - s``,
+  ``d > d_s`` becomes ``d_s + s (1 - exp(-(d - d_s) / s))``: equal value and slope at ``d_s``,
+  ``L`` approached asymptotically, so a knee never snaps straight. (ozz-animation's
+  ``IKTwoBoneJob`` softens with a different, polynomial curve.)
+* Stretch: both bones scale by one factor in ``[1, max_stretch]``; the soft curve eases toward
+  that stretched extension, so the two options compose.
 * Clamp (the seed): ``d <- clamp(d, |L1 - L2|, L1 + L2)`` before the law of cosines.
 """
 
@@ -37,10 +36,9 @@ def soften(distance: Values, full: Values, softness: Values) -> Values:
 
 
 class Reach(NamedTuple):
-    """The clamp stage's per-limb results, in the limb's units: the distance the triangle is
-    solved for (inside the stretched annulus), the stretched bone lengths, full extension
-    ``L1 + L2`` and fold limit ``max(|L1 - L2|, eps (L1 + L2))``, the stretch factor (the
-    scalar 1 when stretch is off) and where the soft curve moved the distance (False: off)."""
+    """The clamp stage's results in the limb's units: the distance the triangle is solved for,
+    the stretched bones, full extension ``L1 + L2``, fold limit ``max(|L1 - L2|, eps L)``, the
+    stretch factor (1: off) and where the soft curve moved the distance (False: off)."""
 
     used: Values
     upper: Values
@@ -80,16 +78,13 @@ def clamp(
 def soften_distance(
     distance: npt.ArrayLike, reach: npt.ArrayLike, softness: npt.ArrayLike
 ) -> npt.NDArray[np.floating]:
-    """The soft-reach curve ``d -> d_soft`` on its own (for plots and tuning): distances up to
-    ``d_s = reach - softness`` unchanged, ``d > d_s`` becomes ``d_s + s (1 - exp(-(d - d_s) / s))``
-    (Nicholas' soft IK): continuous with its slope at ``d_s``, increasing, never above
-    ``reach``; ``softness = 0`` is the identity. No clamping into the annulus happens here.
-
-    ``distance`` (``d >= 0``), ``reach`` (``L > 0``) and ``softness`` (``0 <= s < reach``) are
-    array_likes that broadcast together; returns an array in their broadcast shape and float
-    dtype. Raises ``ValueError`` (naming the argument) for shapes that do not broadcast or
-    values out of those ranges, ``TypeError`` for None or booleans.
-    """
+    """The soft-reach curve ``d -> d_soft`` on its own (for plots and tuning): ``d`` up to
+    ``d_s = reach - softness`` unchanged, beyond it ``d_s + s (1 - exp(-(d - d_s) / s))``
+    (Nicholas): continuous with its slope, increasing, never above ``reach``; ``softness = 0``
+    is the identity; no clamping. ``distance >= 0``, ``reach > 0``, ``0 <= softness < reach``
+    broadcast together; returns their broadcast shape and float dtype. ``ValueError`` (naming
+    the argument) for shapes that do not broadcast or values out of range, ``TypeError`` for
+    None or booleans."""
     dtype = float_dtype(distance, reach, softness)
     d = to_array("distance", distance, dtype)
     full = to_array("reach", reach, dtype)

@@ -1,5 +1,5 @@
 """Per-bone world rotations that carry a rig's current pose onto a solve, optionally part way
-(``weight``), and the pose they give (``blend_pose``)."""
+(``weight``), and the pose they give (``blend_pose``). Quaternions are ``(w, x, y, z)``."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from ik.solution import Solution, Solution2D, Solution3D
 
 
 class BoneRotations(NamedTuple):
-    """Unit quaternions ``(w, x, y, z)``, one pair per limb; unpacks as ``upper, lower``."""
+    """Unit quaternions ``(w, x, y, z)``, shape (..., 4) each; unpacks as ``upper, lower``."""
 
     upper: FloatArray
-    """shape (..., 4): takes the current root-to-mid direction onto root-to-solved-elbow."""
+    """Takes the current root-to-mid direction onto root-to-solved-elbow."""
     lower: FloatArray
-    """shape (..., 4): takes the current mid-to-end direction onto solved elbow-to-hand."""
+    """Takes the current mid-to-end direction onto solved elbow-to-hand."""
 
 
 def bone_rotations(
@@ -32,49 +32,21 @@ def bone_rotations(
     """Hinge-true world rotations from the current bones to the solved ones.
 
     Each rotation takes its bone's current direction to the solved one **and** the current
-    limb-plane normal ``n = unit((mid - root) x (end - mid))`` to the solved plane's normal, so
-    on a rig whose elbow is a hinge about that normal the hinge axis follows the new plane (the
-    upper bone rolls, as ozz-animation's ``IKTwoBoneJob`` does). Where the current or the solved
-    limb is straight (no plane) the rotation is the shortest arc. An engine applies ``upper`` to
-    the upper bone's world orientation and ``lower`` to the lower bone's.
+    limb-plane normal ``unit((mid - root) x (end - mid))`` to the solved plane's normal, so on a
+    rig whose elbow hinges about that normal the hinge axis follows the new plane (the upper
+    bone rolls, as in ozz-animation's ``IKTwoBoneJob``); where the current or solved limb is
+    straight (no plane) it is the shortest arc. An engine applies ``upper`` to the upper bone's
+    world orientation and ``lower`` to the lower bone's. Fallbacks (finite, deterministic): a
+    zero-length current bone points along +x; opposite directions turn by pi about the world
+    axis least aligned with the current direction, made perpendicular to it.
 
-    Fallbacks (finite, deterministic): a zero-length current bone is taken to point along +x;
-    opposite directions rotate by pi about the world axis least aligned with the current
-    direction, made perpendicular to it.
-
-    Parameters
-    ----------
-    root, mid, end : array_like, shape (..., 3)
-        Current shoulder, elbow and hand positions of the rig.
-    sol : Solution3D
-        The solve for the same limbs (batch shape broadcasting with the joints').
-    weight : array_like, shape (...), default 1
-        In ``[0, 1]``: each rotation is slerped from the identity by this fraction.
-
-    Returns
-    -------
-    BoneRotations
-        ``upper`` and ``lower``, each shape ``(..., 4)``, unit quaternions ``(w, x, y, z)``.
-
-    Raises
-    ------
-    ValueError
-        Naming the argument: joints not of shape ``(..., 3)`` or not finite, batch shapes that
-        do not broadcast, a weight outside ``[0, 1]``.
+    ``root, mid, end``: the rig's current joints, array_likes of shape (..., 3); ``sol``: the
+    solve for the same limbs (batch shapes broadcast); ``weight`` in ``[0, 1]``, shape (...):
+    each rotation is slerped from the identity by it. Returns :class:`BoneRotations`. Raises
+    ``ValueError`` naming the argument for joints not of shape (..., 3) or not finite, batch
+    shapes that do not broadcast, a weight outside ``[0, 1]``.
     """
     return _rotations(*_joints(3, root, mid, end, sol, weight), sol)
-
-
-def _rotations(
-    r: FloatArray, m: FloatArray, e: FloatArray, w: FloatArray, sol: Solution
-) -> BoneRotations:
-    """:func:`bone_rotations` of checked joints (``w`` with a trailing axis)."""
-    old_normal, new_normal = _normal(m - r, e - m), _normal(sol.elbow - r, sol.hand - sol.elbow)
-    planar = (np.sum(old_normal**2, axis=-1) > 0) & (np.sum(new_normal**2, axis=-1) > 0)
-    return BoneRotations(
-        _power(_hinge(m - r, sol.elbow - r, old_normal, new_normal, planar), w),
-        _power(_hinge(e - m, sol.hand - sol.elbow, old_normal, new_normal, planar), w),
-    )
 
 
 def blend_pose(
@@ -89,11 +61,9 @@ def blend_pose(
     The bones turn by ``weight`` times their rotations (:func:`bone_rotations` in 3-D, the
     planar turn in 2-D), so each keeps its current length exactly and the joints move along
     arcs, not chords: ``weight = 0`` gives ``(mid, end)``; ``weight = 1`` gives the solve's
-    elbow and hand when the current bones have the solved lengths.
-
-    ``root, mid, end`` are array_likes of shape (..., D), D = 2 or 3; ``sol`` a solve of the
-    same dimension; ``weight`` in ``[0, 1]``, shape (...). Returns the elbow and hand, each of
-    shape (..., D); raises as :func:`bone_rotations`.
+    elbow and hand when the current bones have the solved lengths. Joints of shape (..., D),
+    D = 2 or 3 as ``sol``; returns the elbow and hand, each (..., D); raises as
+    :func:`bone_rotations`.
     """
     dim = 2 if isinstance(sol, Solution2D) else 3
     r, m, e, w = _joints(dim, root, mid, end, sol, weight)
@@ -106,29 +76,34 @@ def blend_pose(
 
 
 def _joints(
-    dim: int,
-    root: npt.ArrayLike,
-    mid: npt.ArrayLike,
-    end: npt.ArrayLike,
-    sol: Solution,
-    weight: npt.ArrayLike,
+    dim: int, root: object, mid: object, end: object, sol: Solution, weight: object
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """The checked joints and weight (the weight with a trailing axis, for broadcasting)."""
     dtype = float_dtype(root, mid, end, sol.elbow)
-    joints = {
-        n: to_points(n, v, dim, dtype) for n, v in (("root", root), ("mid", mid), ("end", end))
-    }
+    r, m, e = (to_points(n, v, dim, dtype) for n, v in (("root", root), ("mid", mid), ("end", end)))
     w = to_array("weight", weight, dtype)
     if not ((w >= 0.0) & (w <= 1.0)).all():
         raise ValueError(f"weight: expected values in [0, 1], got {w.min()!r} .. {w.max()!r}")
-    shapes = {n: j.shape[:-1] for n, j in joints.items()}
+    shapes = {"root": r.shape[:-1], "mid": m.shape[:-1], "end": e.shape[:-1]}
     batch_shape(shapes | {"sol": sol.elbow.shape[:-1], "weight": w.shape})
-    return joints["root"], joints["mid"], joints["end"], w[..., None]
+    return r, m, e, w[..., None]
+
+
+def _rotations(
+    r: FloatArray, m: FloatArray, e: FloatArray, w: FloatArray, sol: Solution
+) -> BoneRotations:
+    """:func:`bone_rotations` of checked joints (``w`` with a trailing axis)."""
+    old_n, new_n = _normal(m - r, e - m), _normal(sol.elbow - r, sol.hand - sol.elbow)
+    planar = (np.sum(old_n**2, axis=-1) > 0) & (np.sum(new_n**2, axis=-1) > 0)
+    upper = _hinge(m - r, sol.elbow - r, old_n, new_n, planar)
+    return BoneRotations(
+        _power(upper, w), _power(_hinge(e - m, sol.hand - sol.elbow, old_n, new_n, planar), w)
+    )
 
 
 def _unit(v: FloatArray) -> FloatArray:
-    """``v / |v|``, shape (..., 3); +x where the length is zero (or underflows)."""
-    v = v * (1.0 / np.max(np.abs(v), axis=-1, keepdims=True, initial=1e-300))  # any magnitude
+    """``v / |v|``, shape (..., 3), at any magnitude; +x where the length is zero (or underflows)."""
+    v = v * (1.0 / np.max(np.abs(v), axis=-1, keepdims=True, initial=1e-300))
     length = np.linalg.norm(v, axis=-1, keepdims=True)
     ok = length > np.finfo(v.dtype).tiny
     return np.where(ok, v / np.where(ok, length, 1.0), np.eye(3, dtype=v.dtype)[0])
@@ -143,16 +118,12 @@ def _normal(upper: FloatArray, lower: FloatArray) -> FloatArray:
 
 
 def _hinge(
-    current: FloatArray,
-    solved: FloatArray,
-    old_n: FloatArray,
-    new_n: FloatArray,
-    planar: np.ndarray,
+    current: FloatArray, solved: FloatArray, old_n: FloatArray, new_n: FloatArray, planar: object
 ) -> FloatArray:
     """The rotation taking ``current``'s direction to ``solved``'s and ``old_n`` to ``new_n``
     (both normals perpendicular to their bones), or the shortest arc where not ``planar``."""
     swing = _shortest_arc(_unit(current), _unit(solved))
-    # then a turn about the solved bone b taking the swung normal n' onto the new one:
+    # then a turn about the solved bone b taking the swung normal n' onto the new one n:
     # angle atan2((n' × n)·b, n'·n), both perpendicular to b
     b, swung = _unit(solved), _rotate(swing, old_n)
     angle = np.arctan2(np.sum(np.cross(swung, new_n) * b, axis=-1), np.sum(swung * new_n, axis=-1))
@@ -165,13 +136,10 @@ def _about(axis: FloatArray, angle: FloatArray) -> FloatArray:
 
 
 def _shortest_arc(a: FloatArray, b: FloatArray) -> FloatArray:
-    """Unit quaternion rotating the unit ``a`` onto the unit ``b`` (shape (..., 4)).
-
-    More than a right angle apart, ``a`` is first turned by pi about an axis ``f`` perpendicular
-    to it (the world axis least aligned with ``a``, Gram-Schmidt), so the half-angle formula
-    below only ever sees vectors at most 90 degrees apart, where it is well conditioned (and
-    exactly opposite vectors get a deterministic half turn about ``f``).
-    """
+    """Unit quaternion rotating the unit ``a`` onto the unit ``b``. More than a right angle
+    apart, ``a`` is first turned by pi about an axis ``f`` perpendicular to it (the world axis
+    least aligned with ``a``, Gram-Schmidt), so the half-angle formula only sees vectors at most
+    90 degrees apart, where it is well conditioned (exact opposites: a half turn about ``f``)."""
     axes = np.eye(3, dtype=a.dtype)[np.argmin(np.abs(a), axis=-1)]
     f = _unit(axes - np.sum(axes * a, axis=-1, keepdims=True) * a)
     back = np.sum(a * b, axis=-1, keepdims=True) < 0.0

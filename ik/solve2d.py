@@ -28,10 +28,9 @@ def solve_2d(
 
     The distance ``d = |target - root|`` is softened, clamped into the (stretched) annulus
     ``[|L1 - L2|, L1 + L2]`` and the triangle solved by the law of cosines; the hand is
-    ``root + reach * unit(target - root)`` and the upper bone sits at ``phi + alpha`` for
-    ``bend = +1`` (elbow counter-clockwise of the root-target line) or ``phi - alpha`` for
-    ``bend = -1``. Every array argument broadcasts against the others. Any finite input is
-    solved, at any magnitude (see the README's "Any magnitude").
+    ``root + reach * unit(target - root)``, the upper bone at ``phi + alpha`` for ``bend = +1``
+    (elbow counter-clockwise of the root-target line), ``phi - alpha`` for ``bend = -1``. The
+    arguments broadcast together; any finite input is solved, at any magnitude.
 
     Parameters
     ----------
@@ -40,33 +39,29 @@ def solve_2d(
     upper_len, lower_len : array_like, shape (...)
         Bone lengths ``L1, L2 > 0``.
     bend : array_like of {+1, -1}, shape (...), default 1
-        Elbow side when there is no pole, or when the pole lies on the root-target line.
+        Elbow side without a pole, or where the pole lies on the root-target line.
     pole : array_like, shape (..., 2), optional
-        A point the elbow should bend toward: the elbow goes on the pole's side of the
-        root-target line (sign of ``cross(target - root, pole - root)``).
+        The elbow goes on the pole's side of the root-target line.
     softness : array_like, shape (...), default 0
-        Width ``s`` of the soft zone before full extension, ``0 <= s < L1 + L2`` (0 = off):
-        ``d > L - s`` becomes ``L - s + s (1 - exp(-(d - L + s) / s))`` before clamping, with
-        ``L = (L1 + L2) * max_stretch``.
+        Width ``s`` of the soft zone, ``0 <= s < L1 + L2`` (0 = off): ``d > L - s`` becomes
+        ``L - s + s (1 - exp(-(d - L + s) / s))``, ``L = (L1 + L2) * max_stretch``.
     max_stretch : array_like, shape (...), default 1
         Largest factor ``k >= 1`` both bones may scale by to reach the target (1 = off).
 
     Returns
     -------
     Solution2D
-        Arrays in the broadcast batch shape ``(...)`` (0-d for one limb) and the inputs' float
-        dtype (float32 stays float32; integers compute in float64). See :class:`Solution2D`
-        for the fields, the ``reached`` tolerance and the status precedence.
+        Arrays of the batch shape (0-d for one limb) and the inputs' float dtype (float32
+        stays float32; integers compute in float64).
 
     Raises
     ------
     ValueError
-        Naming the argument, for a last dimension other than 2, batch shapes that do not
-        broadcast, ragged nesting, a non-finite coordinate (with its index), a non-positive or
-        non-finite length, a ``bend`` other than +-1, ``softness`` outside ``[0, L1 + L2)``,
-        ``max_stretch < 1``, or an answer beyond the dtype's range. Degenerate geometry
-        (target at the root) is never an error: the limb aims along +x and reports
-        ``Status.DEGENERATE``.
+        Naming the argument: a last dimension other than 2, batch shapes that do not
+        broadcast, ragged nesting, a non-finite coordinate (with its index), a length not
+        positive and finite, ``bend`` not +-1, ``softness`` outside ``[0, L1 + L2)``,
+        ``max_stretch < 1``, an answer beyond the dtype's range. A target at the root is not
+        an error: the limb aims along +x, ``Status.DEGENERATE``.
     TypeError
         Naming the argument, for None, booleans or non-numbers.
     """
@@ -92,9 +87,7 @@ def _solve_rows(
     softness: Values | None,
     max_stretch: Values | None,
 ) -> tuple[np.ndarray, ...]:
-    """The stages on ``n`` limbs (points ``(2, n)``, values ``(n,)`` or shared scalars); the
-    solution's fields with ``n`` rows (see ``_batch.finish``)."""
-    # units, then aim (see ik._units.enter)
+    """The stages on ``m`` limbs (points ``(2, m)``, values ``(m,)`` or shared scalars)."""
     units, upper, lower, softness, distance, u, d, degenerate = enter(
         eps, root, target, upper, lower, softness
     )

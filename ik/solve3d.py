@@ -26,42 +26,34 @@ def solve_3d(
 ) -> Solution3D:
     """Place the elbow and hand of two-bone limbs in space (y-up, right-handed, radians).
 
-    The reach is found exactly as in :func:`ik.solve_2d` (soften, clamp into the stretched
-    annulus, law of cosines). The hand is ``root + reach * unit(target - root)``; the elbow lies
-    in the plane through root, target and pole, on the pole's side, at angle ``alpha`` from the
-    root-target axis, and ``twist`` then rotates it about that axis (right-hand rule).
-
-    Fallbacks (deterministic, finite, reported as ``Status.DEGENERATE``):
-
-    * target at the root (``d <= eps (L1 + L2)``): the axis is taken as world +x;
-    * pole on the axis (the sine of its angle from the axis ``<= 16 eps``, including a pole at
-      the root): the elbow bends toward the world axis least aligned with the root-target
-      direction (x, then y, then z on ties) made perpendicular to it; with the +x fallback
-      axis that is +y.
+    The reach is found as in :func:`ik.solve_2d`; the hand is ``root + reach * unit(target -
+    root)``, the elbow in the root-target-pole plane on the pole's side at angle ``alpha`` from
+    the root-target axis, then turned about that axis by ``twist`` (right-hand rule).
+    Fallbacks (finite, deterministic, ``Status.DEGENERATE``): a target at the root
+    (``d <= eps (L1 + L2)``) takes the axis as +x; a pole on the axis (sine of its angle from
+    the axis ``<= 16 eps``, a pole at the root too) bends toward the world axis least aligned
+    with the root-target direction (x, then y, then z on ties) made perpendicular to it.
 
     Parameters
     ----------
-    root, target : array_like, shape (..., 3)
-        Shoulder (hip) positions, and where the hands should go.
+    root, target, pole : array_like, shape (..., 3)
+        Shoulder (hip) positions, where the hands should go, points the elbows bend toward.
     upper_len, lower_len : array_like, shape (...)
         Bone lengths ``L1, L2 > 0``.
-    pole : array_like, shape (..., 3)
-        Pole (swivel, hint) points the elbows bend toward.
     twist : array_like, shape (...), default 0
-        Extra rotation of the elbow about the root-target axis, radians, right-hand rule.
+        Extra turn of the elbow about the root-target axis, radians, right-hand rule.
     softness, max_stretch : array_like, shape (...)
         As in :func:`ik.solve_2d`.
 
     Returns
     -------
     Solution3D
-        As :func:`ik.solve_2d` (batch shape, dtype); see :class:`Solution3D`.
+        As :func:`ik.solve_2d`.
 
     Raises
     ------
     ValueError, TypeError
         As :func:`ik.solve_2d` (a last dimension other than 3), and for a non-finite twist.
-        Degenerate geometry is never an error.
     """
     plain = [(root, True), (target, True), (pole, True), (upper_len, False), (lower_len, False)]
     small = _scalar.solve(
@@ -86,9 +78,7 @@ def _solve_rows(
     softness: Values | None,
     max_stretch: Values | None,
 ) -> tuple[np.ndarray, ...]:
-    """The stages on ``n`` limbs (points ``(3, n)``, values ``(n,)`` or shared scalars); the
-    solution's fields with ``n`` rows (see ``_batch.finish``)."""
-    # units, then aim (see ik._units.enter)
+    """The stages on ``m`` limbs (points ``(3, m)``, values ``(m,)`` or shared scalars)."""
     units, upper, lower, softness, distance, u, d, degenerate = enter(
         eps, root, target, upper, lower, softness
     )

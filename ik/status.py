@@ -12,8 +12,7 @@ from ik.reach import Reach
 
 
 class Status(enum.IntEnum):
-    """What happened to one limb, one code per limb (``sol.status``, an int8 array). When several
-    apply, the first in this precedence wins:
+    """What happened to each limb (``sol.status``, int8); precedence
     ``DEGENERATE > STRETCHED > SOFTENED > TOO_FAR / TOO_CLOSE > REACHED``."""
 
     REACHED = 0
@@ -34,9 +33,9 @@ class Status(enum.IntEnum):
 def outcome(
     distance: np.ndarray, units: Values | None, limb: Reach, degenerate: Values, eps: float
 ) -> tuple[Values, Values, Values, Values]:
-    """Reach and shortfall (world units), ``reached`` and status of limbs whose raw distance
-    is ``distance`` (world units) and whose clamp stage gave ``limb`` (in units of ``2^units``,
-    None: world units); ``degenerate`` where a fallback direction or plane was used."""
+    """Reach, shortfall (world units), ``reached`` and status from the raw ``distance`` (world
+    units), the clamp stage's ``limb`` (units of ``2^units``; None: world units) and where a
+    fallback direction or plane was used."""
     reach = from_units(limb.used, units)
     shortfall = np.abs(distance - reach)  # |target − hand|: the hand is on the root-target ray
     # within half the working digits of L: rounding in a softened or stretched reach never

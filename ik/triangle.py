@@ -16,12 +16,11 @@ from ik._units import Values
 
 
 class Triangle(NamedTuple):
-    """The elbow in the base frame."""
+    """The elbow in the base frame: ``L1 cos(alpha)`` along the root-hand line, ``L1 sin(alpha)
+    >= 0`` off it."""
 
     along: Values
-    """``L1 cos(alpha)``: the elbow's distance along the root-hand line."""
     height: Values
-    """``L1 sin(alpha) >= 0``: the elbow's distance off that line."""
 
 
 def triangle(base: Values, upper: Values, lower: Values) -> Triangle:
@@ -45,10 +44,9 @@ def triangle(base: Values, upper: Values, lower: Values) -> Triangle:
 
 
 def interior_angle(base: Values, along: Values, height: Values) -> Values:
-    """The interior angle at the elbow, ``theta`` in ``[0, pi]`` (``pi``: straight), from the
-    triangle above: with the elbow ``e = along u + height n`` and the hand ``a u`` (``u``, ``n``
-    unit and perpendicular), ``|(s - e) x (h - e)| = a height`` and
-    ``(s - e) . (h - e) = along² + height² - a along``; as ``atan2`` of the two it stays
-    accurate at 0 and pi, where the seed's ``acos((L1² + L2² - a²) / (2 L1 L2))`` loses half
-    its digits."""
+    """The interior angle at the elbow, ``theta`` in ``[0, pi]`` (``pi``: straight): with the
+    elbow ``e = along u + height n``, the hand ``a u`` (``u``, ``n`` orthonormal),
+    ``|(s - e) x (h - e)| = a height`` and ``(s - e) . (h - e) = along² + height² - a along``;
+    their ``atan2`` stays accurate at 0 and pi, where the seed's ``acos((L1² + L2² - a²) /
+    (2 L1 L2))`` loses half its digits."""
     return np.arctan2(base * height, along * along + height * height - base * along)
