@@ -71,8 +71,8 @@ def solve(
             *(np.ascontiguousarray(a.values[part].T) if isinstance(a, PerLimb) else a for a in args)
         )
         fields = fields or _block(chunk, n)
-        for field, values in zip(fields, chunk, strict=True):
-            field[..., part] = values
+        for field, result in zip(fields, chunk, strict=True):
+            field[..., part] = result
         del chunk  # before the next chunk is computed
     return solution(cls, fields, shape)
 

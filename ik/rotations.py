@@ -76,7 +76,12 @@ def blend_pose(
 
 
 def _joints(
-    dim: int, root: object, mid: object, end: object, sol: Solution, weight: object
+    dim: int,
+    root: npt.ArrayLike,
+    mid: npt.ArrayLike,
+    end: npt.ArrayLike,
+    sol: Solution,
+    weight: npt.ArrayLike,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """The checked joints and weight (the weight with a trailing axis, for broadcasting)."""
     dtype = float_dtype(root, mid, end, sol.elbow)
@@ -118,7 +123,11 @@ def _normal(upper: FloatArray, lower: FloatArray) -> FloatArray:
 
 
 def _hinge(
-    current: FloatArray, solved: FloatArray, old_n: FloatArray, new_n: FloatArray, planar: object
+    current: FloatArray,
+    solved: FloatArray,
+    old_n: FloatArray,
+    new_n: FloatArray,
+    planar: np.ndarray,
 ) -> FloatArray:
     """The rotation taking ``current``'s direction to ``solved``'s and ``old_n`` to ``new_n``
     (both normals perpendicular to their bones), or the shortest arc where not ``planar``."""
