@@ -35,6 +35,10 @@ import numpy as np
 import ik
 
 SIZES = (1, 4, 64, 1_000, 10_000, 100_000, 1_000_000)
+CLOCK = time.perf_counter
+"""The clock every measurement reads: wall time, or with ``--cpu-time`` this process's CPU time
+(on a machine shared with other busy processes, the time this process was descheduled drops
+out; cache and memory-bandwidth contention does not)."""
 VALUES_PER_LIMB = {2: 11, 3: 17}
 """Values a solve must at least read and write per limb (the floor's byte count)."""
 
@@ -52,17 +56,17 @@ def medians_seconds(
     so that a shared machine's drift hits every run alike."""
     numbers = []
     for run in runs:
-        start = time.perf_counter()
+        start = CLOCK()
         run()
-        once = max(time.perf_counter() - start, 1e-7)
+        once = max(CLOCK() - start, 1e-7)
         numbers.append(max(1, int(min_time / once)))
     samples: list[list[float]] = [[] for _ in runs]
     for _ in range(repeat):
         for run, number, out in zip(runs, numbers, samples, strict=True):
-            start = time.perf_counter()
+            start = CLOCK()
             for _ in range(number):
                 run()
-            out.append((time.perf_counter() - start) / number)
+            out.append((CLOCK() - start) / number)
     return [statistics.median(out) for out in samples]
 
 
@@ -295,11 +299,18 @@ def main() -> None:
         help="a directory holding an older ik package (e.g. `git archive <commit> ik | tar -x -C "
         "DIR`) to time beside this one, interleaved, in the same run",
     )
+    parser.add_argument(
+        "--cpu-time", action="store_true", help="time with this process's CPU time, not wall time"
+    )
     args = parser.parse_args()
+    global CLOCK
+    CLOCK = time.process_time if args.cpu_time else time.perf_counter
     before = None if args.before is None else load_ik(args.before)
     info = machine()
+    load = os.getloadavg()[0]
     print(
         f"machine: nproc={info['nproc']} cpu={info['cpu']} python={info['python']} numpy={info['numpy']}"
+        f" load={load:.2f} clock={'cpu' if args.cpu_time else 'wall'}"
     )
     rng = np.random.default_rng(20240601)
     sizes = tuple(int(size) for size in args.sizes.split(","))
@@ -307,6 +318,8 @@ def main() -> None:
     rows = solver_table(args.repeat, rng, before, sizes, dtypes)
     game = game_like(args.repeat, rng, before)
     fabrik_rows = [] if args.quick else fabrik_table(rng)
+    info["load_average_start_end"] = [load, os.getloadavg()[0]]
+    print(f"load average: {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end")
     if args.json:
         with open(args.json, "w") as out:
             report = {"machine": info, "solver": rows, "game_like": game, "fabrik": fabrik_rows}
