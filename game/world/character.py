@@ -22,7 +22,13 @@ from numpy.typing import ArrayLike, NDArray
 
 import ik
 from game.profiling import PhaseTimer
-from game.world.arms import blend_hands, elbow_poles, follow_hands, swing_hands
+from game.world.arms import (
+    blend_hands,
+    elbow_poles,
+    follow_hands,
+    straighten_for_pivot,
+    swing_hands,
+)
 from game.world.easing import clamp, halflife_blend, halflife_travel, smoothstep
 from game.world.gait import (
     FOOT_SIDE,
@@ -60,7 +66,6 @@ _BENT = math.sin(math.radians(2.0))  # a knee counts as bent when sin(hip angle)
 _MOVE_DEADBAND = 0.05  # |move| below this keeps the current facing
 _HOVER_LIMIT = 1.4  # swing progress after which a foot that could not plant re-aims
 _SLOPE_PROBES = np.array([0.0, 0.5, 1.0])  # fractions of the stopping distance ahead
-_PIVOT_ARM_STRETCH = 0.25  # how far past their swing reach the arms aim mid-pivot
 _FLATTEN_MARGIN = 0.004  # metres below flat-foot reach the pelvis settles to before a pivot
 _PIVOT_SPEED = 0.15  # m/s: a reversal may pivot once the body is this slow ...
 _SQUARE_UP_SPEED = 1.2  # ... after squaring its feet up at this walking speed's cadence
@@ -856,11 +861,8 @@ class Crowd:
         foot_bend = np.where(feet.pinned, 0.0, foot_bend)
         # the arms follow the turning facing (spin), so they too pass the middle smoothly
         swing = swing_hands(shoulders, hips, ankles, spin, self.vx, rig)
-        # mid-pivot the hanging arms reach past full length (the solver's soft reach makes
-        # that nearly straight), so the elbows pass the middle without a jump
-        stretch = 1.0 + _PIVOT_ARM_STRETCH * (1.0 - np.abs(spin))[:, None, None] ** 2
-        swing = shoulders + (swing - shoulders) * stretch
         hands = blend_hands(swing, self.hand_target, self.hand_weight)
+        hands = straighten_for_pivot(hands, shoulders, self.turning, rig)
         if previous is not None:
             last = previous.targets[:, ARMS] - previous.roots[:, ARMS]
             hands = follow_hands(last, hands, shoulders, dt, rig)

@@ -226,3 +226,19 @@ def test_a_pointer_jumping_across_the_body_moves_no_arm_joint_more_than_10_cm() 
     inputs = [InputState(pointer=ahead, actions=("pointer_moved",))] * 50
     inputs += [InputState(pointer=behind, actions=("pointer_moved",))] * 30
     assert _largest_arm_jump(sim, inputs) <= 0.10
+
+
+@pytest.mark.parametrize("spot", [(0.3, 0.0), (0.15, -0.1)])
+def test_turning_around_while_reaching_moves_no_arm_joint_more_than_10_cm(spot) -> None:
+    # the elbow of a bent reaching arm changes sides with the facing (it bends backward
+    # either way): it may only cross the shoulder→hand line with the arm straight
+    sim = WalkSim(SceneConfig(dt=DT))
+
+    def reach(move: float) -> InputState:
+        chest = sim.crowd.pose.chest[0]
+        return InputState(pointer=tuple(chest + spot), move=move, actions=("pointer_moved",))
+
+    largest = _largest_arm_jump(sim, [reach(0.0) for _ in range(40)])
+    largest = max(largest, _largest_arm_jump(sim, [reach(-1.0) for _ in range(105)]))
+    assert sim.crowd.facing[0] < 0 and not sim.crowd.turning[0]
+    assert largest <= 0.10
