@@ -233,6 +233,8 @@ def clip_polygon(points_c: ArrayLike, near: float) -> NDArray[np.float64]:
         Possibly empty (``M = 0``) when the polygon is wholly behind the plane.
     """
     pts = np.asarray(points_c, dtype=float)
+    if bool(np.all(pts[:, 2] >= near)):
+        return pts  # nothing behind the plane: the clip keeps every vertex as it is
     out: list[NDArray[np.float64]] = []
     for current, following in zip(pts, np.roll(pts, -1, axis=0), strict=True):
         inside_now, inside_next = current[2] >= near, following[2] >= near

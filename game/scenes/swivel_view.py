@@ -7,6 +7,7 @@ cues and sorts strokes far to near. No pygame here.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import replace
 from typing import Any
@@ -115,9 +116,8 @@ def _draw_shells(pen: Pen3D) -> None:
     root = np.asarray(ROOT, dtype=float)
     to_eye = pen.camera.eye - root
     dist = float(np.linalg.norm(to_eye))
-    for radius, color_name, _ in SHELLS:
+    for (radius, color_name, _), equator in zip(SHELLS, EQUATORS, strict=True):
         color = PALETTE[color_name]
-        equator = ring(root, (0, 1, 0), radius, 64)
         pen.segments(equator, np.roll(equator, -1, axis=0), color, 1.0, strength=0.3)
         if dist <= radius * 1.02:
             continue  # the eye is inside the shell: no silhouette
@@ -130,8 +130,7 @@ def _draw_shells(pen: Pen3D) -> None:
 
 def _label_shells(pen: Pen3D) -> None:
     """Each shell's name at the front of its equator (labels stay out of the static layer)."""
-    for radius, color_name, name in SHELLS:
-        equator = ring(np.asarray(ROOT, dtype=float), (0, 1, 0), radius, 64)
+    for (_, color_name, name), equator in zip(SHELLS, EQUATORS, strict=True):
         front = equator[np.argmin(pen.camera.to_camera(equator)[:, 2])]
         pen.label(front, name, faint(PALETTE[color_name], 0.75), 15, "midtop", (0, 4))
 
@@ -145,9 +144,34 @@ def ring(
     ref = np.array([0.0, 1.0, 0.0]) if abs(n[1]) < 0.9 else np.array([1.0, 0.0, 0.0])
     e1 = np.cross(n, ref)
     e1 /= np.linalg.norm(e1)
-    e2 = np.cross(n, e1)
+    return circle_points(center, e1, np.cross(n, e1), radius, count)
+
+
+def circle_points(
+    center: ArrayLike, e1: ArrayLike, e2: ArrayLike, radius: float, count: int
+) -> NDArray[np.float64]:
+    """Points ``center + radius·(cos a·e1 + sin a·e2)`` for ``count`` angles ``a`` evenly
+    round from 0, shape ``(count, 3)``; ``e1``, ``e2`` orthonormal, shape ``(3,)`` (a frame
+    the caller already has: np.cross costs ~10 µs a call)."""
+    cos_a, sin_a = _unit_circle(count)
+    return np.asarray(center, dtype=float) + radius * (
+        cos_a * np.asarray(e1, dtype=float) + sin_a * np.asarray(e2, dtype=float)
+    )
+
+
+@functools.cache
+def _unit_circle(count: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """cos and sin of ``count`` angles evenly round the circle, each shape ``(count, 1)``
+    (a handful of counts is used, each every frame)."""
     a = np.linspace(0.0, 2 * math.pi, count, endpoint=False)[:, None]
-    return np.asarray(center, dtype=float) + radius * (np.cos(a) * e1 + np.sin(a) * e2)
+    return np.cos(a), np.sin(a)
+
+
+# Rings that never move, made once: the shells' equators, the pedestal, a drop ring at the origin
+FOOT = np.array([ROOT[0], GROUND_Y, ROOT[2]])  # where the post under the shoulder meets the floor
+EQUATORS = tuple(ring(ROOT, (0, 1, 0), radius, 64) for radius, _, _ in SHELLS)
+PEDESTAL = ring(FOOT, (0, 1, 0), 0.35, 32)
+DROP_RING = ring((0.0, 0.0, 0.0), (0, 1, 0), 0.14, 24)
 
 
 def arc(
@@ -319,7 +343,6 @@ class SwivelView:
 
     def _draw_ground(self, pen: Pen3D, sol: Any, pose: Pose) -> None:
         """A pedestal and drop shadows (the grid is in the static layer)."""
-        foot = np.array([ROOT[0], GROUND_Y, ROOT[2]])
         shadow = mix(PALETTE["background"], PALETTE["black"], 0.5)
         flat = np.array([1.0, 0.0, 1.0])
         joints = (
@@ -327,15 +350,13 @@ class SwivelView:
         )
         joints[:, 1] = GROUND_Y
         pen.polyline(joints, shadow, 7.0)
-        pen.polygon(
-            ring(foot, (0, 1, 0), 0.35, 32), mix(PALETTE["background"], PALETTE["panel_edge"], 0.5)
-        )
-        pen.segments(foot[None], np.asarray(ROOT, float)[None], PALETTE["panel_edge"], 5.0)
+        pen.polygon(PEDESTAL, mix(PALETTE["background"], PALETTE["panel_edge"], 0.5))
+        pen.segments(FOOT[None], np.asarray(ROOT, float)[None], PALETTE["panel_edge"], 5.0)
         for point, color in ((pose.target, PALETTE["target"]), (pose.pole, PALETTE["pole"])):
             p = np.asarray(point, dtype=float)
             drop = np.array([p[0], GROUND_Y, p[2]])
             pen.segments(p[None], drop[None], color, 1.0, strength=0.45, dashed=True)
-            pen.polyline(ring(drop, (0, 1, 0), 0.14, 24), faint(color, 0.6), 1.0, closed=True)
+            pen.polyline(drop + DROP_RING, faint(color, 0.6), 1.0, closed=True)
 
     def _draw_pole_plane(self, pen: Pen3D, pose: Pose, sol: Any, frame: SwivelFrame) -> None:
         """The plane through shoulder, target and pole: a faint sheet, brighter on the pole side."""
@@ -377,10 +398,15 @@ class SwivelView:
         station = abs(along) if abs(along) > 0.3 else 1.2
         sign = 1.0 if along >= 0 else -1.0
         rim_centre = root + sign * station * frame.axis
-        rim = ring(rim_centre, frame.axis, station * math.tan(DANGER_ANGLE), 48)
+        rim = circle_points(
+            rim_centre, frame.side, frame.binormal, station * math.tan(DANGER_ANGLE), 48
+        )
         pen.segments(rim, np.roll(rim, -1, axis=0), cone_color, 1.0 + closeness, strength=strength)
-        for k in range(0, 48, 12):
-            pen.segments(root[None], rim[k][None], cone_color, 1.0, strength=strength * 0.6)
+        # four spokes, 45° off the pole plane so none lies on the pole's lever
+        spokes = rim[6::12]
+        pen.segments(
+            np.broadcast_to(root, spokes.shape), spokes, cone_color, 1.0, strength=strength * 0.6
+        )
         lever = float(np.linalg.norm(pole - foot))
         lever_color = PALETTE["bad"] if frame.pole_angle < DANGER_ANGLE else PALETTE["pole"]
         pen.segments(pole[None], foot[None], lever_color, 1.5, dashed=True)
@@ -438,7 +464,7 @@ class SwivelView:
         )
         zero = frame.circle(0.0)
         pen.polyline(
-            ring(zero, np.cross(frame.side, frame.binormal), 0.07, 20),
+            circle_points(zero, frame.side, frame.binormal, 0.07, 20),
             PALETTE["pole"],
             2.0,
             closed=True,
@@ -496,11 +522,8 @@ class SwivelView:
                 "midbottom",
                 (0, -12),
             )
-        size = 0.22
-        for k in range(3):
-            offset = np.zeros(3)
-            offset[k] = size
-            pen.segments((target - offset)[None], (target + offset)[None], PALETTE["target"], 3.0)
+        arms = 0.22 * np.eye(3)  # a 3-D cross: one bar along each world axis
+        pen.segments(target - arms, target + arms, PALETTE["target"], 3.0)
         pen.diamond(pole, 0.17, PALETTE["pole"])
         for name, point, color in (
             ("target", target, PALETTE["target"]),
