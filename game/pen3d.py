@@ -234,6 +234,19 @@ class Pen3D:
             p = np.concatenate([p, p[:1]])
         self.segments(p[:-1], p[1:], color, width_px, dashed=dashed)
 
+    def outline(self, points_w: ArrayLike, color: Color, closed: bool = False) -> None:
+        """A thin polyline through ``points_w``, shape ``(N, 3)``, small enough in depth
+        for one shade and one place in the depth order (a marker ring): one anti-aliased
+        draw call instead of :meth:`polyline`'s stroke per segment. Where it crosses the
+        near plane it is drawn as :meth:`polyline` (clipped segment by segment)."""
+        points_c = self.camera.to_camera(np.asarray(points_w, dtype=float).reshape(-1, 3))
+        if not bool(np.all(points_c[:, 2] > self.camera.near)):
+            self.polyline(points_w, color, 1.0, closed)
+            return
+        depth = float(points_c[:, 2].mean())
+        px = self.camera.camera_to_px(points_c)
+        self._queue(depth, self.canvas.lines, px, self.shade(color, depth), 1, closed)
+
     def polygon(self, points_w: ArrayLike, color: Color, width: int = 0) -> None:
         """A filled (``width = 0``) or outlined polygon, shape ``(N, 3)``, at its mean depth."""
         clipped = clip_polygon(

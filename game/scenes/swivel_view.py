@@ -356,7 +356,7 @@ class SwivelView:
             p = np.asarray(point, dtype=float)
             drop = np.array([p[0], GROUND_Y, p[2]])
             pen.segments(p[None], drop[None], color, 1.0, strength=0.45, dashed=True)
-            pen.polyline(drop + DROP_RING, faint(color, 0.6), 1.0, closed=True)
+            pen.outline(drop + DROP_RING, faint(color, 0.6), closed=True)
 
     def _draw_pole_plane(self, pen: Pen3D, pose: Pose, sol: Any, frame: SwivelFrame) -> None:
         """The plane through shoulder, target and pole: a faint sheet, brighter on the pole side."""

@@ -119,3 +119,22 @@ def test_a_strength_of_the_wrong_shape_is_refused() -> None:
     pen, _ = _pen()
     with pytest.raises(ValueError, match="strength"):
         pen.segments(np.zeros((3, 3)), np.ones((3, 3)), RED, strength=np.ones(2))
+
+
+def test_an_outline_is_one_stroke_at_its_mean_depth_and_clipped_per_segment_at_the_eye() -> None:
+    pen, recorder = _pen()
+    square = np.array([[0, 0, 5.0], [1, 0, 5.0], [1, 1, 5.0], [0, 1, 5.0]])  # depth 5
+    pen.segments([[0.0, 0.0, 4.0]], [[0.1, 0.0, 4.0]], RED)  # depth 6: drawn first
+    pen.outline(square, BLUE, closed=True)
+    pen.segments([[0.0, 0.0, 6.0]], [[0.1, 0.0, 6.0]], RED)  # depth 4: drawn last
+    pen.flush()
+    assert [name for name, _ in recorder.calls] == ["line", "lines", "line"]
+    points, _, width, closed = recorder.calls[1][1]
+    assert np.shape(points) == (4, 2) and width == 1 and closed
+
+    pen, recorder = _pen()
+    straddling = np.array([[0, 0, 5.0], [1, 0, 5.0], [1, 0, 12.0], [0, 0, 12.0]])
+    pen.outline(straddling, BLUE, closed=True)  # two corners behind the eye
+    pen.flush()
+    # the front edge, and the two side edges cut at the near plane; the back edge is gone
+    assert [name for name, _ in recorder.calls] == ["line"] * 3
