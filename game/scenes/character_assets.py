@@ -50,8 +50,10 @@ class CharacterAssets:
         return self.crowd.terrain
 
     def apply_assets(self, rig: Rig, terrain: Terrain) -> None:
-        """Use a new rig and terrain from the next step on (feet are set down afresh)."""
+        """Use a new rig and terrain from the next step on (feet are set down afresh, and
+        their counters start again: footsteps and knee flips alike)."""
         self.crowd.apply_assets(rig, terrain)
+        self.crowd.knee_flips[:] = 0
 
     def reload_assets(self) -> None:
         """Re-read both files (edits not saved are dropped); a bad file raises before

@@ -154,3 +154,14 @@ def test_the_crowd_is_drawn_from_the_steps_solves_blended_by_alpha() -> None:
     roots = pose.roots[1:, 2:]
     thigh = np.hypot(*np.moveaxis(legs[0] - roots, -1, 0))
     assert np.abs(thigh - sim.rig.legs.limb.upper).max() < 3e-3
+
+
+def test_f5_starts_the_footstep_and_knee_flip_counters_again_together() -> None:
+    sim = CrowdSim(SceneConfig(characters=MIN_CHARACTERS))
+    _run(sim, 90)
+    sim.crowd.knee_flips[:] = 3  # (flips are rare on the default rig)
+    assert int(sim.crowd.feet.steps.sum()) > 0
+    sim.reload_assets()
+    assert int(sim.crowd.feet.steps.sum()) == 0
+    assert int(sim.crowd.knee_flips.sum()) == 0
+    assert sim.stats_sections()["feet"]["knee_flips"] == 0
