@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from game.canvas import Canvas, WorldPen
 from game.input_state import InputState, RawInput
+from game.layout import font_px, ui_scale
 from game.palette import PALETTE, Color, mix
 from game.profiling import PhaseTimer
 from game.scene import SceneSpec
@@ -219,7 +220,9 @@ class CrowdView(WalkView):
         super().draw_overlay(canvas, alpha)
         shown = self._interpolated(alpha)[0].pelvis.shape[0]
         line = f"{shown} of {self.crowd_sim.crowd.count} characters in view"
-        canvas.text((canvas.size[0] - 16, 48), line, PALETTE["accent"], 18, "topright")
+        s = ui_scale(canvas.size)  # designed at 1280x720, as the rest of the HUD
+        at = (canvas.size[0] - 16 * s, 48 * s)
+        canvas.text(at, line, PALETTE["accent"], font_px(18, s), "topright")
 
 
 SCENE = SceneSpec(

@@ -10,6 +10,7 @@ one rule only: on the second frame none is hidden under a HUD panel.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -250,3 +251,30 @@ def test_balanced_wrap_keeps_the_line_count_and_evens_the_lines() -> None:
         len(line) for line in greedy
     )
     assert wrap_balanced(canvas, "one line", 600.0, 16) == ["one line"]
+
+
+def _hud_heights(scene: str, size: tuple[int, int]) -> dict[str, float]:
+    """Height of each HUD text on the second frame, by its text with digits blanked (so a
+    counter is the same text at any size)."""
+    app = _app(scene, size)
+    app.run_frame(app.config.dt)
+    return {
+        re.sub(r"\d", "#", t.text): t.rect[3]
+        for t in _draw(app).texts
+        if not t.world and t.text.strip()
+    }
+
+
+@pytest.mark.usefixtures("marked")
+@pytest.mark.parametrize("scene", scenes.available())
+def test_hud_text_grows_with_the_window(scene: str) -> None:
+    small, large = _hud_heights(scene, (1280, 720)), _hud_heights(scene, (1920, 1080))
+    both = small.keys() & large.keys()
+    assert len(both) >= 3
+    # the layout is drawn 1.5 times larger at 1920x1080 (game.layout.ui_scale)
+    fixed = [
+        f"{text!r}: {small[text]:.0f} -> {large[text]:.0f} px"
+        for text in both
+        if large[text] < 1.3 * small[text]
+    ]
+    assert not fixed, "\n".join(fixed)
