@@ -29,12 +29,13 @@ from game.world.arms import (
     straighten_for_pivot,
     swing_hands,
 )
-from game.world.easing import clamp, halflife_blend, halflife_travel, smoothstep
+from game.world.easing import clamp, finite_clamp, halflife_blend, halflife_travel, smoothstep
 from game.world.gait import (
     FOOT_SIDE,
     PHASE_OFFSET,
     Feet,
-    duty_factor,
+    Pace,
+    RolledFeet,
     foot_axes,
     half_stride,
     heel_lift_schedule,
@@ -42,7 +43,6 @@ from game.world.gait import (
     landing_roll,
     needed_pitch,
     plan_landing,
-    reach_bounds,
     rest_on_ground,
     roll_limits,
     run_fraction,
@@ -165,6 +165,28 @@ class PoseInputs:
         return sole_points(ankles, self.foot_angle, self.foot_bend, spin, rig.legs)
 
 
+@dataclass(frozen=True, slots=True)
+class _Support:
+    """What the planted feet allow the hips in one step (computed once, asked several times).
+
+    Attributes
+    ----------
+    rolled : RolledFeet
+        Every foot's ankle at each sampled stance pitch.
+    landing : ndarray, shape (N, 2)
+        The landing roll still settling (:func:`landing_roll`).
+    flat : ndarray of bool, shape (N, 1)
+        Characters pivoting or about to: their feet count only flat.
+    flat_ankles : ndarray, shape (N, 2, 2)
+        Those flat ankles (turning about the balls while pivoting).
+    """
+
+    rolled: RolledFeet
+    landing: FloatArray
+    flat: BoolArray
+    flat_ankles: FloatArray
+
+
 def solve_pose(rig: Rig, pose: PoseInputs) -> Any:
     """One batched ``ik.solve_2d`` for every limb of every character.
 
@@ -218,7 +240,7 @@ class Crowd:
         self.knee_flips = np.zeros(n, dtype=np.int64)
         self.y = np.zeros(n)
         self.feet = self._stand(np.zeros((n, 2), dtype=bool))
-        self.pose = self._pose_inputs()
+        self.pose = self._pose_inputs(self._grade())
         self.prev_pose = self.pose
         self.solution = solve_pose(self.rig, self.pose)
         self.prev_solution = self.solution  # the solve of prev_pose (for drawing LOD)
@@ -273,7 +295,7 @@ class Crowd:
         self.rig = rig
         self.terrain = terrain
         self.feet = self._stand(self.feet.pinned)
-        self.pose = self._pose_inputs()
+        self.pose = self._pose_inputs(self._grade())
         self.prev_pose = self.pose
         self.solution = solve_pose(self.rig, self.pose)
         self.prev_solution = self.solution
@@ -293,7 +315,7 @@ class Crowd:
         if again.any():
             pose = self.pose  # the feet step off from where they are shown
             ankles, angles, bends = pose.targets[:, LEGS], pose.foot_angle, pose.foot_bend
-            self._start_swings(again, ankles, angles, bends, self.x, self.vx)
+            self._start_swings(again, ankles, angles, bends, self.x, self.vx, self._grade())
 
     def _stand(self, pinned: BoolArray) -> Feet:
         """Both feet planted flat at their standing spots and the pelvis at standing height."""
@@ -341,8 +363,9 @@ class Crowd:
         """
         gait = self.rig.gait
         self.prev_pose = self.pose
-        move_a = clamp(np.nan_to_num(np.asarray(move, dtype=float)), -1.0, 1.0)
-        run_a = clamp(np.nan_to_num(np.asarray(run, dtype=float)), 0.0, 1.0)
+        grade = self._grade()
+        move_a = finite_clamp(move, -1.0, 1.0)
+        run_a = finite_clamp(run, 0.0, 1.0)
         wanted = np.where(np.abs(move_a) > _MOVE_DEADBAND, np.sign(move_a), 0.0)
         reversing = (wanted != 0.0) & (wanted != self.facing)
         braking = reversing & ~self.turning & ~self.reversing  # a reversal starts
@@ -354,28 +377,31 @@ class Crowd:
         v_target = self._unblocked(v_goal)
         self.vx += (v_target - self.vx) * halflife_blend(dt, gait.accel_halflife)
         self.vx = np.where(self.turning, 0.0, self.vx)
+        pace = Pace.at(self.vx, grade, gait)
         x_old = self.x
         x_free = x_old + self.vx * dt
-        self._update_pins(pinned, x_free, v_target)
-        self._advance_phase(v_target, dt)
-        self._advance_swings(dt, x_free)
+        self._update_pins(pinned, x_free, v_target, grade)
+        self._advance_phase(v_target, grade, dt)
+        self._advance_swings(dt, x_free, pace)
         # a swing hovering at a spot it still cannot reach re-aims from where the foot is,
         # and so does one aimed for the old pace when a reversal brakes
         relaunch = self.feet.swinging & ((self.feet.u > _HOVER_LIMIT) | braking[:, None])
         if relaunch.any():
             last = self.prev_pose  # where the foot was last shown: the new swing starts there
             at, angle, bend = last.targets[:, LEGS], last.foot_angle, last.foot_bend
-            self._start_swings(relaunch, at, angle, bend, x_free, v_target)
+            self._start_swings(relaunch, at, angle, bend, x_free, v_target, grade)
             self.feet.relaunched |= relaunch
-        self._lift_feet(x_free, v_target)
-        y_new = self._pelvis_height(x_free, dt)
-        x_new = self._hold_planted(x_old, x_free, y_new)
-        y_new = self._cap_pelvis(x_new, y_new, dt)
+        self._lift_feet(x_free, v_target, pace, grade)
+        support = self._support(pace)
+        y_new = self._pelvis_height(x_free, pace, support, dt)
+        x_new = self._hold_planted(x_old, x_free, y_new, support)
+        y_new = self._cap_pelvis(x_new, y_new, support, dt)
         self.vx = np.where(x_new != x_free, (x_new - x_old) / dt, self.vx)
         self.vy = (y_new - self.y) / dt
         self.x, self.y = x_new, y_new
-        self._roll_stance()
-        self.pose = self._pose_inputs(self.prev_pose, dt)
+        grade = self._grade()
+        self._roll_stance(Pace.at(self.vx, grade, gait))
+        self.pose = self._pose_inputs(grade, self.prev_pose, dt)
 
     def solve(self, timer: PhaseTimer | None = None) -> Any:
         """The batched solve of this step's pose (timed as ``timer``'s ``ik`` phase); also
@@ -397,18 +423,6 @@ class Crowd:
         """Mean ground slope (rise per run in +x) over ±``_SLOPE_SPAN`` of the pelvis."""
         ends = self.terrain.height_at(self.x[:, None] + np.array([-_SLOPE_SPAN, _SLOPE_SPAN]))
         return (ends[:, 1] - ends[:, 0]) / (2.0 * _SLOPE_SPAN)
-
-    def _stance_time(self, speed: FloatArray) -> FloatArray:
-        """Seconds a foot is down per stride at ``speed`` (duty factor / stride rate)."""
-        gait = self.rig.gait
-        uphill = self._grade() * np.sign(speed)
-        return duty_factor(speed, gait) / stride_rate(speed, uphill, gait)
-
-    def _swing_time(self, speed: FloatArray) -> FloatArray:
-        """Seconds a foot is in the air per stride at ``speed``."""
-        gait = self.rig.gait
-        uphill = self._grade() * np.sign(speed)
-        return (1.0 - duty_factor(speed, gait)) / stride_rate(speed, uphill, gait)
 
     def _unblocked(self, v_target: FloatArray) -> FloatArray:
         """``v_target`` slowed on steep ground (the body climbs at most ``climb_speed``) and
@@ -473,7 +487,7 @@ class Crowd:
 
     # -- feet --------------------------------------------------------------------------
     def _update_pins(
-        self, pinned: BoolArray | None, x_new: FloatArray, v_target: FloatArray
+        self, pinned: BoolArray | None, x_new: FloatArray, v_target: FloatArray, grade: FloatArray
     ) -> None:
         feet = self.feet
         if pinned is None:
@@ -485,7 +499,7 @@ class Crowd:
         if released.any():
             ankles = self.solution.hand[:, LEGS]
             zeros = np.zeros_like(feet.angle)
-            self._start_swings(released, ankles, feet.angle, zeros, x_new, v_target)
+            self._start_swings(released, ankles, feet.angle, zeros, x_new, v_target, grade)
 
     def _settled(self, v_target: FloatArray) -> BoolArray:
         """Characters standing still with both feet down near their standing spots (N,):
@@ -513,18 +527,17 @@ class Crowd:
         """Characters stepping their feet to standing or pivot spots, not walking (N,)."""
         return self.reversing | (np.abs(v_target) < _STILL_SPEED)
 
-    def _advance_phase(self, v_target: FloatArray, dt: float) -> None:
+    def _advance_phase(self, v_target: FloatArray, grade: FloatArray, dt: float) -> None:
         """The gait phase advances at the stride rate for the current speed (at least the
         starting cadence while the feet still have to step), and holds while standing."""
         speed = np.maximum(np.abs(self.vx), np.abs(v_target) * 0.25)
         # squaring up (for a pivot, or standing) steps briskly, at a slow walk's cadence
         speed = np.where(self._squaring_up(v_target), np.maximum(speed, _SQUARE_UP_SPEED), speed)
-        uphill = self._grade() * np.sign(self.vx)
-        rate = stride_rate(speed, uphill, self.rig.gait)
+        rate = stride_rate(speed, grade * np.sign(self.vx), self.rig.gait)
         hold = self._settled(v_target) | self.turning
         self.phase = np.where(hold, self.phase, (self.phase + rate * dt) % 1.0)
 
-    def _advance_swings(self, dt: float, x_new: FloatArray) -> None:
+    def _advance_swings(self, dt: float, x_new: FloatArray, pace: Pace) -> None:
         """Swings progress; a foot at the end of its arc plants once its leg can hold it
         there (until then it hovers over the spot while the pelvis comes down). A late
         landing re-syncs the gait phase."""
@@ -543,8 +556,7 @@ class Crowd:
         feet.steps += landed.sum(axis=1)
         # a foot that lands late (its phase already in its stance) restarts its stance, so
         # the other foot's lift waits for it instead of leaving it a stance of nothing
-        duty = duty_factor(self.vx, rig.gait)
-        late = landed & (self._foot_phase() < duty[:, None] * _LATE_LANDING)
+        late = landed & (self._foot_phase() < pace.duty[:, None] * _LATE_LANDING)
         leg = np.argmax(late, axis=1)
         self.phase = np.where(late.any(axis=1), (-PHASE_OFFSET[leg]) % 1.0, self.phase)
 
@@ -566,13 +578,15 @@ class Crowd:
         entering = (phase >= duty) & (phase < 0.5 * (1.0 + duty))
         self.feet.due |= self.feet.planted & ~self.feet.pinned & entering
 
-    def _lift_feet(self, x_new: FloatArray, v_target: FloatArray) -> None:
+    def _lift_feet(
+        self, x_new: FloatArray, v_target: FloatArray, pace: Pace, grade: FloatArray
+    ) -> None:
         """Planted feet whose phase has passed the duty factor lift. Walking, a foot lifts
         only while the other is down; running, also while the other is swinging (a flight
         phase), but never while it hovers unable to land."""
         gait, feet = self.rig.gait, self.feet
-        duty = duty_factor(self.vx, gait)[:, None]
-        stance_time = self._stance_time(self.vx)[:, None]
+        duty = pace.duty[:, None]
+        stance_time = pace.stance_time[:, None]
         other_down = feet.planted[:, ::-1] | feet.pinned[:, ::-1]
         running = run_fraction(self.vx, gait)[:, None] > 0.5
         other_ok = other_down | (running & (feet.u[:, ::-1] < 1.0))
@@ -602,13 +616,12 @@ class Crowd:
             leg = np.argmax(lift, axis=1)
             self.phase = np.where(resync, (duty[:, 0] - PHASE_OFFSET[leg]) % 1.0, self.phase)
             ankles, angles, bends = self._stance_feet()
-            self._start_swings(lift, ankles, angles, bends, x_new, v_target)
+            self._start_swings(lift, ankles, angles, bends, x_new, v_target, grade)
 
     def _stance_feet(self) -> tuple[FloatArray, FloatArray, FloatArray]:
         """Planted feet's ankle (N, 2, 2), sole angle and toe bend (N, 2) at their pitch."""
         feet = self.feet
-        facing = np.broadcast_to(self.facing[:, None], feet.angle.shape)
-        return stance_pose(feet.lock, feet.angle, feet.pitch, facing, self.rig.legs)
+        return stance_pose(feet.lock, feet.angle, feet.pitch, self.facing[:, None], self.rig.legs)
 
     def _start_swings(
         self,
@@ -618,9 +631,11 @@ class Crowd:
         bends: FloatArray,
         x_new: FloatArray,
         v_target: FloatArray,
+        grade: FloatArray,
     ) -> None:
         """Lift the feet in ``mask`` (N, 2) from ``ankles`` (N, 2, 2), sole ``angles`` and
-        toe ``bends`` (N, 2) toward spots predicted from the body's velocity."""
+        toe ``bends`` (N, 2) toward spots predicted from the body's velocity on ground of
+        ``grade`` (N,)."""
         rig, gait, legs = self.rig, self.rig.gait, self.rig.legs
         feet = self.feet
         n, f = np.nonzero(mask)
@@ -628,7 +643,7 @@ class Crowd:
         pace = np.where(
             self._squaring_up(v_target), np.maximum(np.abs(self.vx), _SQUARE_UP_SPEED), self.vx
         )
-        duration = self._swing_time(pace)[n]
+        duration = Pace.at(pace, grade, gait).swing_time[n]
         # where the hip will be at touchdown, and how fast it will be going then
         hip_land = x_new[n] + halflife_travel(
             self.vx[n], v_target[n], duration, gait.accel_halflife
@@ -636,15 +651,16 @@ class Crowd:
         # ... but never past where the other leg, if it stays down, can carry the hip
         hip_x = self._hips_x(self.x)
         offset = hip_x - self.x[:, None]
-        _, lo, hi = self._planted_reach(
-            hip_x, np.repeat(self.y[:, None], 2, 1), gait.lock_extension
+        now = Pace.at(self.vx, grade, gait)
+        lo, hi = self._hip_x_range(
+            self._support(now), np.repeat(self.y[:, None], 2, 1), gait.lock_extension
         )
         other = feet.planted[n, 1 - f]
         lo_other, hi_other = lo[n, 1 - f] - offset[n, 1 - f], hi[n, 1 - f] - offset[n, 1 - f]
         hip_land = np.where(other, clamp(hip_land, lo_other, hi_other), hip_land)
         decay = 2.0 ** (-duration / gait.accel_halflife)
         v_land = v_target[n] + (self.vx[n] - v_target[n]) * decay
-        stance = self._stance_time(self.vx)[n]
+        stance = now.stance_time[n]
         # each foot lands relative to its own hip; standing, the feet spread fore and aft
         still = 1.0 - clamp(np.abs(v_land) / (0.5 * gait.walk_speed), 0.0, 1.0)
         spread = FOOT_SIDE[f] * (rig.body.hip_depth + gait.stance_spread * still)
@@ -687,29 +703,51 @@ class Crowd:
         shrink through the middle of a pivot."""
         return x[:, None] + FOOT_SIDE * self.rig.body.hip_depth * np.abs(self.spin)[:, None]
 
-    def _planted_reach(
-        self, hip_x: FloatArray, hip_y: FloatArray, extension: float
-    ) -> tuple[FloatArray, FloatArray, FloatArray]:
-        """:func:`reach_bounds` of every foot at ``extension`` of the leg, (N, 2) each; a
-        pivoting character's feet are flat on their balls, and one about to pivot lowers
-        onto flat feet, so for them only the flat pose counts."""
-        legs = self.rig.legs
-        facing = np.broadcast_to(self.facing[:, None], self.feet.angle.shape)
-        reach = extension * legs.limb.reach
-        high, lo, hi = reach_bounds(
-            self.feet.lock, self.feet.angle, facing, hip_x, hip_y, reach, self._landing(), legs
-        )
+    def _support(self, pace: Pace) -> _Support:
+        """What the planted feet allow the hips, as the feet are now, at ``pace`` (the
+        landing rolls settle over its stance time)."""
+        feet = self.feet
         flat = (self.turning | self.reversing)[:, None]
-        if flat.any():
-            ankles = np.where(self.turning[:, None, None], self._pivot_ankles(), self.feet.lock)
-            dx, dy = hip_x - ankles[..., 0], hip_y - ankles[..., 1]
-            # Pythagoras, as in reach_bounds, for the one pose a flat foot has
-            flat_high = ankles[..., 1] + np.sqrt(np.maximum(reach * reach - dx * dx, 0.0))
-            half = np.sqrt(np.maximum(reach * reach - dy * dy, 0.0))
-            high = np.where(flat, flat_high, high)
-            lo = np.where(flat, ankles[..., 0] - half, lo)
-            hi = np.where(flat, ankles[..., 0] + half, hi)
-        return high, lo, hi
+        flat_ankles = (
+            np.where(self.turning[:, None, None], self._pivot_ankles(), feet.lock)
+            if flat.any()
+            else feet.lock
+        )
+        landing = landing_roll(feet, _LOADING * pace.stance_time[:, None])
+        rolled = RolledFeet.sample(feet.lock, feet.angle, self.facing[:, None], self.rig.legs)
+        return _Support(rolled, landing, flat, flat_ankles)
+
+    def _highest_hips(self, support: _Support, hip_x: FloatArray, extension: float) -> FloatArray:
+        """The highest each hip at ``hip_x`` (N, 2) may be with its planted foot within
+        ``extension`` of the leg, rolling the foot (:meth:`RolledFeet.highest_hip`); a
+        pivoting character's feet are flat on their balls, and one about to pivot lowers
+        onto flat feet, so for them only the flat pose counts. Shape (N, 2)."""
+        legs = self.rig.legs
+        reach = extension * legs.limb.reach
+        high = support.rolled.highest_hip(hip_x, reach, support.landing, legs)
+        if not support.flat.any():
+            return high
+        dx = hip_x - support.flat_ankles[..., 0]
+        # Pythagoras, as in RolledFeet.highest_hip, for the one pose a flat foot has
+        flat_high = support.flat_ankles[..., 1] + np.sqrt(np.maximum(reach * reach - dx * dx, 0.0))
+        return np.where(support.flat, flat_high, high)
+
+    def _hip_x_range(
+        self, support: _Support, hip_y: FloatArray, extension: float
+    ) -> tuple[FloatArray, FloatArray]:
+        """The lowest and highest x each hip at height ``hip_y`` (N, 2) may take with its
+        planted foot within ``extension`` of the leg (:meth:`RolledFeet.hip_x_range`; flat
+        feet as in :meth:`_highest_hips`). Shape (N, 2) each."""
+        reach = extension * self.rig.legs.limb.reach
+        lo, hi = support.rolled.hip_x_range(hip_y, reach)
+        if not support.flat.any():
+            return lo, hi
+        dy = hip_y - support.flat_ankles[..., 1]
+        # Pythagoras, as in RolledFeet.hip_x_range, for the one pose a flat foot has
+        half = np.sqrt(np.maximum(reach * reach - dy * dy, 0.0))
+        lo = np.where(support.flat, support.flat_ankles[..., 0] - half, lo)
+        hi = np.where(support.flat, support.flat_ankles[..., 0] + half, hi)
+        return lo, hi
 
     def _pivot_ankles(self) -> FloatArray:
         """Ankles of pivoting feet (N, 2, 2): flat, turning about the ball by ``spin``."""
@@ -718,7 +756,9 @@ class Crowd:
         along, normal = foot_axes(self.feet.angle, spin)
         return self._pivot_balls() - legs.ball * along + legs.ankle_height * normal
 
-    def _pelvis_height(self, x_new: FloatArray, dt: float) -> FloatArray:
+    def _pelvis_height(
+        self, x_new: FloatArray, pace: Pace, support: _Support, dt: float
+    ) -> FloatArray:
         """Pelvis y this step: a critically damped spring toward standing height plus the
         gait's bob (up at mid-stance walking, down running), lowered only where a foot
         could not be reached even with its heel lifted (or, pivoting, rising as far as the
@@ -729,13 +769,11 @@ class Crowd:
         comfort = gait.comfort_extension * reach
         # look ahead by twice the halflife (the spring lags its goal by about that), but a
         # planted foot only as far as it stays down
-        duty = duty_factor(self.vx, gait)
-        uphill = self._grade() * np.sign(self.vx)
-        rate = stride_rate(np.abs(self.vx), uphill, gait)
-        until_lift = np.maximum(duty[:, None] - self._foot_phase(), 0.0) / rate[:, None]
+        duty = pace.duty
+        until_lift = np.maximum(duty[:, None] - self._foot_phase(), 0.0) / pace.rate[:, None]
         lead = np.minimum(until_lift, 2.0 * gait.pelvis_halflife)
         hip_x = self._hips_x(x_new) + self.vx[:, None] * lead
-        high, _, _ = self._planted_reach(hip_x, np.zeros_like(hip_x), gait.comfort_extension)
+        high = self._highest_hips(support, hip_x, gait.comfort_extension)
         swinging = feet.swinging
         hovering = swinging & (feet.u >= 1.0)
         dx = np.where(hovering, hip_x - feet.land[..., 0], feet.land_dx)
@@ -750,7 +788,7 @@ class Crowd:
         allowed = np.where(feet.planted, high, np.where(swinging, landing, np.inf))
         allowed = allowed.min(axis=1)
         # the pelvis starts down before a drop: the lower of the ground here and a swing ahead
-        ahead = x_new + self.vx * (self._swing_time(self.vx) + 2.0 * gait.pelvis_halflife)
+        ahead = x_new + self.vx * (pace.swing_time + 2.0 * gait.pelvis_halflife)
         ground = np.minimum(self.terrain.height_at(x_new), self.terrain.height_at(ahead))
         run = run_fraction(self.vx, gait)
         stand = ground + legs.ankle_height + gait.stand_extension * reach - gait.run_sink * run
@@ -762,7 +800,7 @@ class Crowd:
         if self.turning.any():
             # pivoting: straight legs, the knees pass the middle with the least sideways room
             here = self._hips_x(x_new)
-            tall, _, _ = self._planted_reach(here, np.zeros_like(here), gait.lock_extension)
+            tall = self._highest_hips(support, here, gait.lock_extension)
             goal = np.where(self.turning, tall.min(axis=1) - _FLATTEN_MARGIN / 4.0, goal)
         # about to pivot: just low enough that both feet come down flat
         goal = np.where(self.reversing, allowed - _FLATTEN_MARGIN, goal)
@@ -772,63 +810,63 @@ class Crowd:
         limit = gait.max_pelvis_speed * dt
         return self.y + clamp(y - self.y, -limit, limit)
 
-    def _cap_pelvis(self, x_new: FloatArray, y_new: FloatArray, dt: float) -> FloatArray:
+    def _cap_pelvis(
+        self, x_new: FloatArray, y_new: FloatArray, support: _Support, dt: float
+    ) -> FloatArray:
         """Lower the pelvis (within its speed limit) where a planted leg would over-stretch
         even with its foot rolled."""
         gait, feet = self.rig.gait, self.feet
-        hip_x = self._hips_x(x_new)
-        high, _, _ = self._planted_reach(hip_x, np.zeros_like(hip_x), gait.lock_extension)
+        high = self._highest_hips(support, self._hips_x(x_new), gait.lock_extension)
         cap = np.where(feet.planted, high, np.inf).min(axis=1)
         return np.maximum(np.minimum(y_new, cap), self.y - gait.max_pelvis_speed * dt)
 
-    def _hold_planted(self, x_old: FloatArray, x_new: FloatArray, y_new: FloatArray) -> FloatArray:
+    def _hold_planted(
+        self, x_old: FloatArray, x_new: FloatArray, y_new: FloatArray, support: _Support
+    ) -> FloatArray:
         """Stop the hip where a planted leg would stretch past ``lock_extension`` whatever
         its foot's roll."""
         gait, feet = self.rig.gait, self.feet
         offset = self._hips_x(x_new) - x_new[:, None]
-        hip_y = np.broadcast_to(y_new[:, None], offset.shape)
-        _, lo, hi = self._planted_reach(self._hips_x(x_new), hip_y, gait.lock_extension)
+        lo, hi = self._hip_x_range(support, y_new[:, None], gait.lock_extension)
         lo = np.where(feet.planted, lo - offset, -np.inf).max(axis=1)
         hi = np.where(feet.planted, hi - offset, np.inf).min(axis=1)
         # only ever cancel motion, never push the hip somewhere it was not going
         return clamp(x_new, np.minimum(lo, x_old), np.maximum(hi, x_old))
 
-    def _landing(self) -> FloatArray:
-        """The landing roll still settling, per foot (N, 2)."""
-        loading = _LOADING * self._stance_time(self.vx)[:, None]
-        return landing_roll(self.feet, loading)
-
-    def _roll_stance(self) -> None:
+    def _roll_stance(self, pace: Pace) -> None:
         """Each planted foot's pitch: the scheduled roll (heel strike rolling flat, heel
         lift toward toe-off), or more heel lift / toe up where the leg needs it to reach
         the hip within ``comfort_extension`` (the heel lifts before the pelvis drops)."""
         gait, legs, feet = self.rig.gait, self.rig.legs, self.feet
-        duty = duty_factor(self.vx, gait)[:, None]
-        progress = self._stance_progress(duty)
+        progress = self._stance_progress(pace.duty[:, None])
         moving = clamp(np.abs(self.vx) / (0.4 * gait.walk_speed), 0.0, 1.0)[:, None]
-        landing = self._landing()
+        loading = _LOADING * pace.stance_time[:, None]
+        landing = landing_roll(feet, loading)
         # the heel lift takes over from the landing roll only once it is done, gradually
-        loading = _LOADING * self._stance_time(self.vx)[:, None]
         settled = smoothstep((feet.stance_age - loading) / loading)
         lift = heel_lift_schedule(progress, moving, legs) * settled
         hips = np.stack([self._hips_x(self.x), np.repeat(self.y[:, None], 2, 1)], axis=-1)
-        facing = np.broadcast_to(self.facing[:, None], feet.angle.shape)
+        facing = self.facing[:, None]
         # rolled only as far as the leg needs to stay inside its lock extension (the pelvis
         # aims lower, at the comfort extension, so this is the margin, not the rule)
         reach = (gait.lock_extension - _ROLL_MARGIN) * legs.limb.reach
-        need_up, need_down = needed_pitch(feet.lock, feet.angle, facing, hips, reach, landing, legs)
+        limits = roll_limits(hips[..., 0], feet.lock, facing, landing, legs)
+        need_up, need_down = needed_pitch(feet.lock, feet.angle, facing, hips, reach, limits, legs)
         # the landing roll settles on its own, the heel lifts on schedule, and whatever the
         # schedule the leg gets at least the roll it needs to reach (within the limits)
-        max_up, max_down = roll_limits(hips[..., 0], feet.lock, facing, landing, legs)
+        _, max_down = limits
         scheduled = np.where(landing != 0.0, landing, clamp(lift, -max_down, 0.0))
         pitch = np.minimum(scheduled, np.where(need_down < 0.0, need_down, np.inf))
         pitch = np.maximum(pitch, np.where(need_up > 0.0, need_up, -np.inf))
         feet.pitch = np.where(feet.planted & ~self.turning[:, None], pitch, 0.0)
 
     # -- pose --------------------------------------------------------------------------
-    def _pose_inputs(self, previous: PoseInputs | None = None, dt: float = 0.0) -> PoseInputs:
-        """This step's pose; with the ``previous`` step's pose (``dt`` seconds ago) the hands
-        move on from where they were at a hand's speed (:func:`follow_hands`)."""
+    def _pose_inputs(
+        self, grade: FloatArray, previous: PoseInputs | None = None, dt: float = 0.0
+    ) -> PoseInputs:
+        """This step's pose, the body leaning into the ground's ``grade`` (N,); with the
+        ``previous`` step's pose (``dt`` seconds ago) the hands move on from where they
+        were at a hand's speed (:func:`follow_hands`)."""
         rig = self.rig
         body, legs = rig.body, rig.legs
         feet = self.feet
@@ -836,7 +874,7 @@ class Crowd:
         spin = self.spin
         pelvis = np.stack([self.x, self.y], axis=-1)
         # lean into the direction of travel, and into the slope (forward uphill, back down)
-        lean = body.lean_per_speed * self.vx + body.lean_per_slope * np.arctan(self._grade())
+        lean = body.lean_per_speed * self.vx + body.lean_per_slope * np.arctan(grade)
         self.lean += (lean - self.lean) * halflife_blend(1.0 / 60.0, _LEAN_HALFLIFE)
         spine_dir = np.stack([np.sin(self.lean), np.cos(self.lean)], axis=-1)
         chest = pelvis + body.spine * spine_dir

@@ -19,6 +19,13 @@ def clamp(x: ArrayLike, lo: ArrayLike, hi: ArrayLike) -> FloatArray:
     return np.minimum(np.maximum(x, lo), hi)
 
 
+def finite_clamp(x: ArrayLike, lo: float, hi: float) -> FloatArray:
+    """``x`` as floats limited to ``[lo, hi]``, NaN read as 0 (±inf clamps to the ends):
+    outside input of any kind becomes a usable value."""
+    values = np.asarray(x, dtype=float)
+    return clamp(np.where(np.isnan(values), 0.0, values), lo, hi)
+
+
 def halflife_blend(dt: float, halflife: float) -> float:
     """The fraction of the remaining gap closed in ``dt``: ``x += (target − x)·blend``.
 

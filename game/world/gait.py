@@ -51,13 +51,14 @@ PHASE_OFFSET = np.array([0.0, 0.5])
 _CANDIDATE_SHIFTS = np.array([0.0, -0.04, 0.04, -0.08, 0.08, -0.12, 0.12, -0.17, 0.17, -0.23])
 _SHORTER_STEPS = np.array([0.8, 0.65, 0.5, 0.35])  # fractions of the way from lift-off
 _SOLE_SAMPLES = np.linspace(0.0, 1.0, 7)
+_PROBES = np.linspace(0.0, 1.0, 12)  # fractions of the look-ahead the ground is read at
 _SOLE_FLATNESS = 0.012  # metres: the ground under a sole may bend this much (a bump), not a riser
 _LOOK_AHEAD = 0.14  # metres of ground ahead of the swinging sole that it rises over
 _APPROACH_SLOPE = 1.6  # the required height falls off this steeply ahead of the sole (m/m)
 _TOE_FIRST_DROP = 0.06  # stepping down more than this lands toe first
 _HEEL_OFF = 0.6  # fraction of the stance at which the heel starts to lift (walking)
 _HEEL_RISE_END = 0.55  # fraction of the swing by which the early heel rise is over
-_PITCH_SAMPLES = 6  # per side of flat
+_PITCH_SAMPLES = np.linspace(0.0, 1.0, 6)  # fractions of each side's limit, from flat
 _ROLL_RAMP = 0.15  # metres of hip travel past the ankle over which a roll may grow to full
 
 
@@ -223,16 +224,6 @@ def stance_pose(
     return ankle, angle, np.maximum(-pitch, 0.0)
 
 
-def _pivot(lock: FloatArray, ground: FloatArray, facing: FloatArray, legs: LegSpec, toe_up: bool):
-    """The heel (``toe_up``) or ball contact point of a flat foot, and the ankle's distance
-    and world direction from it."""
-    along, normal = foot_axes(ground, facing)
-    base = lock - legs.ankle_height * normal
-    pivot = base - legs.heel * along if toe_up else base + legs.ball * along
-    arm = lock - pivot
-    return pivot, np.hypot(arm[..., 0], arm[..., 1]), np.arctan2(arm[..., 1], arm[..., 0])
-
-
 def roll_limits(
     hip_x: FloatArray, lock: FloatArray, facing: FloatArray, landing: FloatArray, legs: LegSpec
 ) -> tuple[FloatArray, FloatArray]:
@@ -255,20 +246,27 @@ def needed_pitch(
     facing: FloatArray,
     hip: FloatArray,
     reach: float,
-    landing: FloatArray,
+    limits: tuple[FloatArray, FloatArray],
     legs: LegSpec,
 ) -> tuple[FloatArray, FloatArray]:
     """The least toe-up and heel-lift roll that bring the ankle within ``reach`` of ``hip``.
 
     Returns ``(up, down)``, each shape (...): ``up`` ≥ 0 about the heel, ``down`` ≤ 0 about
-    the ball, within :func:`roll_limits` (0 where the flat foot already reaches). Unreachable even rolled: the roll that
-    points the ankle straight at the hip (the caller clamps it).
+    the ball, within ``limits`` (:func:`roll_limits`; 0 where the flat foot already
+    reaches). Unreachable even rolled: the roll that points the ankle straight at the hip
+    (the caller clamps it).
     """
     sign = np.sign(facing)
-    max_up, max_down = roll_limits(hip[..., 0], lock, facing, landing, legs)
+    max_up, max_down = limits
+    along, normal = foot_axes(ground, facing)
+    base = lock - legs.ankle_height * normal
     out = []
     for toe_up in (True, False):
-        pivot, r, phi0 = _pivot(lock, ground, facing, legs, toe_up)
+        # the contact pivot (heel or ball of the flat foot), and the ankle's distance and
+        # world direction from it
+        pivot = base - legs.heel * along if toe_up else base + legs.ball * along
+        arm = lock - pivot
+        r, phi0 = np.hypot(arm[..., 0], arm[..., 1]), np.arctan2(arm[..., 1], arm[..., 0])
         to_hip = hip - pivot
         d = np.maximum(np.hypot(to_hip[..., 0], to_hip[..., 1]), 1e-9)
         psi = np.arctan2(to_hip[..., 1], to_hip[..., 0])
@@ -286,47 +284,65 @@ def needed_pitch(
 
 def pitch_range(legs: LegSpec) -> FloatArray:
     """The stance pitches a planted foot may take, sampled: heel lift … flat … toe up."""
-    lift = np.linspace(-legs.max_heel_lift, 0.0, _PITCH_SAMPLES)
-    return np.concatenate([lift, np.linspace(0.0, legs.max_toe_up, _PITCH_SAMPLES)[1:]])
+    lift = -legs.max_heel_lift * _PITCH_SAMPLES[::-1]
+    return np.concatenate([lift, legs.max_toe_up * _PITCH_SAMPLES[1:]])
 
 
-def reach_bounds(
-    lock: FloatArray,
-    ground: FloatArray,
-    facing: FloatArray,
-    hip_x: FloatArray,
-    hip_y: FloatArray,
-    reach: float,
-    landing: FloatArray,
-    legs: LegSpec,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """What a planted leg can carry, rolling its foot: shape (...) each.
+@dataclass(frozen=True, slots=True)
+class RolledFeet:
+    """Planted feet's ankles at every sampled stance pitch: sampled once a step, then asked
+    what the legs can carry as often as the step needs.
 
-    Returns the highest hip at ``hip_x`` and the lowest and highest hip x at ``hip_y``
-    within ``reach`` of the ankle for some sampled stance pitch within
-    :func:`roll_limits`.
+    Attributes
+    ----------
+    lock : ndarray, shape (..., 2)
+        The flat-foot ankles.
+    facing : ndarray, shape (...)
+    pitches : ndarray, shape (K,)
+        :func:`pitch_range`.
+    ankles : ndarray, shape (..., K, 2)
+        The ankle at each pitch (:func:`stance_pose`).
     """
-    pitches = pitch_range(legs)
-    k = pitches.shape[0]
-    shape = lock.shape[:-1] + (k,)
-    ankles, _, _ = stance_pose(
-        np.broadcast_to(lock[..., None, :], shape + (2,)),
-        np.broadcast_to(ground[..., None], shape),
-        np.broadcast_to(pitches, shape),
-        np.broadcast_to(facing[..., None], shape),
-        legs,
-    )
-    dx = hip_x[..., None] - ankles[..., 0]
-    dy = hip_y[..., None] - ankles[..., 1]
-    max_up, max_down = roll_limits(hip_x, lock, facing, landing, legs)
-    usable = (pitches <= max_up[..., None] + 1e-9) & (pitches >= -max_down[..., None] - 1e-9)
-    # Pythagoras: a hip dx from the ankle is at most √(R² − dx²) above it, and at height dy
-    # it may be ±√(R² − dy²) from it horizontally
-    high = ankles[..., 1] + np.sqrt(np.maximum(reach * reach - dx * dx, 0.0))
-    half = np.sqrt(np.maximum(reach * reach - dy * dy, 0.0))
-    lo = np.where(half > 0, ankles[..., 0] - half, np.inf).min(axis=-1)
-    hi = np.where(half > 0, ankles[..., 0] + half, -np.inf).max(axis=-1)
-    return np.where(usable, high, -np.inf).max(axis=-1), lo, hi
+
+    lock: FloatArray
+    facing: FloatArray
+    pitches: FloatArray
+    ankles: FloatArray
+
+    @classmethod
+    def sample(
+        cls, lock: FloatArray, ground: FloatArray, facing: FloatArray, legs: LegSpec
+    ) -> RolledFeet:
+        """Feet locked at ``lock`` (..., 2) on ground of angle ``ground`` (...)."""
+        pitches = pitch_range(legs)
+        ankles, _, _ = stance_pose(
+            lock[..., None, :], ground[..., None], pitches, facing[..., None], legs
+        )
+        return cls(lock, facing, pitches, ankles)
+
+    def highest_hip(
+        self, hip_x: FloatArray, reach: float, landing: FloatArray, legs: LegSpec
+    ) -> FloatArray:
+        """The highest hip at ``hip_x`` (...) within ``reach`` of the ankle for some sampled
+        pitch within :func:`roll_limits`, shape (...)."""
+        pitches = self.pitches
+        max_up, max_down = roll_limits(hip_x, self.lock, self.facing, landing, legs)
+        usable = (pitches <= max_up[..., None] + 1e-9) & (pitches >= -max_down[..., None] - 1e-9)
+        dx = hip_x[..., None] - self.ankles[..., 0]
+        # Pythagoras: a hip dx from the ankle is at most √(R² − dx²) above it
+        high = self.ankles[..., 1] + np.sqrt(np.maximum(reach * reach - dx * dx, 0.0))
+        return np.where(usable, high, -np.inf).max(axis=-1)
+
+    def hip_x_range(self, hip_y: FloatArray, reach: float) -> tuple[FloatArray, FloatArray]:
+        """The lowest and highest hip x at height ``hip_y`` (...) within ``reach`` of the
+        ankle for some sampled pitch, shape (...) each (±inf where none reaches)."""
+        x = self.ankles[..., 0]
+        dy = hip_y[..., None] - self.ankles[..., 1]
+        # Pythagoras: at height dy a hip may be ±√(R² − dy²) from the ankle horizontally
+        half = np.sqrt(np.maximum(reach * reach - dy * dy, 0.0))
+        lo = np.where(half > 0, x - half, np.inf).min(axis=-1)
+        hi = np.where(half > 0, x + half, -np.inf).max(axis=-1)
+        return lo, hi
 
 
 def sole_clearance_height(
@@ -354,11 +370,11 @@ def sole_clearance_height(
     reach = np.abs(ahead)
     # the sole's leading point in the direction of travel, and its height off the ankle
     lead = np.where(ahead >= 0, xs.argmax(axis=-1), xs.argmin(axis=-1))[..., None]
-    edge = np.take_along_axis(xs, lead, axis=-1)[..., 0]
-    lowest = np.take_along_axis(offsets[..., 1], lead, axis=-1)[..., 0]
-    t = np.linspace(0.0, 1.0, 12)
-    probe = edge[..., None] + ahead[..., None] * t
-    cone = (terrain.height_at(probe) - _APPROACH_SLOPE * reach[..., None] * t).max(axis=-1)
+    edge, lowest = np.moveaxis(
+        np.take_along_axis(offsets, lead[..., None], axis=-2)[..., 0, :], -1, 0
+    )
+    probe = edge[..., None] + ahead[..., None] * _PROBES
+    cone = (terrain.height_at(probe) - _APPROACH_SLOPE * reach[..., None] * _PROBES).max(axis=-1)
     # terrain vertices inside the look-ahead window (a nosing between two probes)
     gap = (terrain.xs - edge[..., None]) * np.sign(ahead)[..., None]
     inside = (gap >= 0) & (gap <= reach[..., None]) & (reach[..., None] > 0)
@@ -424,6 +440,38 @@ def stride_rate(speed: FloatArray, grade: FloatArray, gait: GaitSpec) -> FloatAr
     uphill than down."""
     steep = clamp(grade, 0.0, 1.0) + 0.6 * clamp(-grade, 0.0, 1.0)
     return cadence(speed, gait) / 120.0 * (1.0 + gait.uphill_cadence * steep)
+
+
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """The gait's timing at one speed on one grade (computed once a step), shape (N,) each.
+
+    Attributes
+    ----------
+    duty : ndarray
+        :func:`duty_factor`.
+    rate : ndarray
+        :func:`stride_rate`, strides per second.
+    """
+
+    duty: FloatArray
+    rate: FloatArray
+
+    @classmethod
+    def at(cls, speed: FloatArray, grade: FloatArray, gait: GaitSpec) -> Pace:
+        """At ``speed`` (signed) on ground of ``grade`` (rise per run in +x): the slope that
+        counts is the one along the direction of travel."""
+        return cls(duty_factor(speed, gait), stride_rate(speed, grade * np.sign(speed), gait))
+
+    @property
+    def stance_time(self) -> FloatArray:
+        """Seconds a foot is down per stride (duty factor / stride rate)."""
+        return self.duty / self.rate
+
+    @property
+    def swing_time(self) -> FloatArray:
+        """Seconds a foot is in the air per stride."""
+        return (1.0 - self.duty) / self.rate
 
 
 def half_stride(speed: FloatArray, stance_time: FloatArray, gait: GaitSpec) -> FloatArray:
@@ -576,8 +624,7 @@ def swing_pose(
     # the look-ahead opens after lift-off (a riser just ahead of the toes must not yank the
     # foot up in one step) and closes onto the landing
     ahead = np.sign(travel) * np.minimum(np.abs(travel), _LOOK_AHEAD * smoothstep(u / 0.25))
-    f = np.broadcast_to(facing[:, None], angle.shape)
-    need = sole_clearance_height(terrain, x, angle, bend, f, ahead, legs)
+    need = sole_clearance_height(terrain, x, angle, bend, facing[:, None], ahead, legs)
     # the sole clears the ground by ``lift`` at mid-swing; the heel rises behind early in
     # the swing (the shank trails the thigh), peaking at a quarter of it
     early = np.sin(np.pi * clamp(u / _HEEL_RISE_END, 0.0, 1.0)) ** 2
