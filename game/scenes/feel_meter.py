@@ -149,7 +149,8 @@ class FeetMeter:
         # the pivot: heel or ball contact, whichever stayed put (the one on the ground if
         # both did: a lifted heel does not move either)
         contacts = sample.soles[:, :2]
-        moved = np.hypot(*np.moveaxis(contacts - last.soles[:, :2], -1, 0))
+        shift = contacts - last.soles[:, :2]
+        moved = np.hypot(shift[..., 0], shift[..., 1])
         height = np.abs(contacts[..., 1] - terrain.height_at(contacts[..., 0]))
         pivot = np.argmin(moved + PIVOT_TIE * height, axis=1)
         slide = moved[np.arange(2), pivot][still]
@@ -173,12 +174,10 @@ class FeetMeter:
         self.pelvis_drop.append(stand - float(sample.pelvis[1]))
 
     def _jumps(self, sample: GaitSample, last: GaitSample) -> None:
-        moved = sample.pelvis - last.pelvis
-        joints = (sample.knees, sample.ankles, sample.elbows, sample.hands)
-        before = (last.knees, last.ankles, last.elbows, last.hands)
-        for now, then in zip(joints, before, strict=True):
-            jump = np.hypot(*np.moveaxis(now - then - moved, -1, 0)).max()
-            self.max_joint_jump_m = max(self.max_joint_jump_m, float(jump))
+        now = np.concatenate([sample.knees, sample.ankles, sample.elbows, sample.hands])
+        then = np.concatenate([last.knees, last.ankles, last.elbows, last.hands])
+        jump = now - then - (sample.pelvis - last.pelvis)
+        self.max_joint_jump_m = max(self.max_joint_jump_m, float(np.hypot(*jump.T).max()))
 
     def figures(self) -> dict[str, object]:
         """The ``feet`` stats figures this meter measures (rounded)."""

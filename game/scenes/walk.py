@@ -28,7 +28,7 @@ from game.scenes.feel_meter import FeetMeter, GaitSample
 from game.scenes.ground_edit import GroundEditing
 from game.trace import limb_record, point
 from game.world.character import ARMS, LEGS, Crowd
-from game.world.easing import halflife_blend
+from game.world.easing import finite_clamp, halflife_blend
 from game.world.gait import Feet
 from game.world.ladder import LadderClimb
 from game.world.props import PropHands, load_props
@@ -111,7 +111,7 @@ class WalkSim(CharacterAssets):
         if self._climb(inp, dt, timer):
             return
         self._update_drag(inp)
-        move = float(np.clip(np.nan_to_num(inp.move), -1.0, 1.0))
+        move = float(finite_clamp(inp.move, -1.0, 1.0))
         move = self._use_props(inp, move, dt)
         self._aim_hands(dt)
         move = self._approach_ladder(inp, move)
@@ -216,7 +216,7 @@ class WalkSim(CharacterAssets):
                 ladder.mount_from_loft(crowd.pose.targets[0, LEGS], crowd.pose.pelvis[0])
             else:
                 return False
-        stepped_off = ladder.step(float(np.clip(np.nan_to_num(inp.climb), -1.0, 1.0)), dt)
+        stepped_off = ladder.step(float(finite_clamp(inp.climb, -1.0, 1.0)), dt)
         crowd.prev_pose = crowd.pose
         crowd.pose = ladder.pose(self.rig)
         crowd.x[0], crowd.y[0] = ladder.pelvis

@@ -933,7 +933,7 @@ class Crowd:
         to_knee = self.solution.elbow[:, LEGS] - hip
         # 2-D cross product: |a||k| sin(angle from hip→ankle to hip→knee)
         cross = along[..., 0] * to_knee[..., 1] - along[..., 1] * to_knee[..., 0]
-        norm = np.hypot(*np.moveaxis(along, -1, 0)) * np.hypot(*np.moveaxis(to_knee, -1, 0))
+        norm = np.hypot(along[..., 0], along[..., 1]) * np.hypot(to_knee[..., 0], to_knee[..., 1])
         bent = np.abs(cross) > _BENT * np.maximum(norm, 1e-12)
         side = np.sign(cross) * self.facing[:, None]
         flipped = bent & (self.knee_side != 0) & (side != self.knee_side)

@@ -370,9 +370,8 @@ def sole_clearance_height(
     reach = np.abs(ahead)
     # the sole's leading point in the direction of travel, and its height off the ankle
     lead = np.where(ahead >= 0, xs.argmax(axis=-1), xs.argmin(axis=-1))[..., None]
-    edge, lowest = np.moveaxis(
-        np.take_along_axis(offsets, lead[..., None], axis=-2)[..., 0, :], -1, 0
-    )
+    lead_point = np.take_along_axis(offsets, lead[..., None], axis=-2)[..., 0, :]
+    edge, lowest = lead_point[..., 0], lead_point[..., 1]
     probe = edge[..., None] + ahead[..., None] * _PROBES
     cone = (terrain.height_at(probe) - _APPROACH_SLOPE * reach[..., None] * _PROBES).max(axis=-1)
     # terrain vertices inside the look-ahead window (a nosing between two probes)
@@ -389,17 +388,18 @@ def sole_penetration(terrain: Terrain, soles: FloatArray) -> FloatArray:
     A segment is checked at every terrain vertex inside its x span (stair nosings) against
     the segment's height there.
     """
-    depth = (terrain.height_at(soles[..., 0]) - soles[..., 1]).max(axis=-1)
-    for a, b in ((0, 1), (1, 2)):
-        p, q = soles[..., a, :], soles[..., b, :]
-        x0, x1 = np.minimum(p[..., 0], q[..., 0]), np.maximum(p[..., 0], q[..., 0])
-        inside = (terrain.xs >= x0[..., None]) & (terrain.xs <= x1[..., None])
-        run = q[..., 0] - p[..., 0]
-        safe = np.where(np.abs(run) > 1e-12, run, 1.0)
-        # the segment's height at vertex x: linear interpolation p + (q − p)·(x − p.x)/run
-        t = clamp((terrain.xs - p[..., 0, None]) / safe[..., None], 0.0, 1.0)
-        seg_y = p[..., 1, None] + (q[..., 1] - p[..., 1])[..., None] * t
-        depth = np.maximum(depth, np.where(inside, terrain.ys - seg_y, -np.inf).max(axis=-1))
+    points = (terrain.height_at(soles[..., 0]) - soles[..., 1]).max(axis=-1)
+    # both segments at once (heel→ball, ball→toe), each against every terrain vertex
+    p, q = soles[..., :2, :, None], soles[..., 1:, :, None]  # (..., 2, 2, 1)
+    x0, x1 = np.minimum(p[..., 0, :], q[..., 0, :]), np.maximum(p[..., 0, :], q[..., 0, :])
+    inside = (terrain.xs >= x0) & (terrain.xs <= x1)
+    run = q[..., 0, :] - p[..., 0, :]
+    safe = np.where(np.abs(run) > 1e-12, run, 1.0)
+    # the segment's height at vertex x: linear interpolation p + (q − p)·(x − p.x)/run
+    t = clamp((terrain.xs - p[..., 0, :]) / safe, 0.0, 1.0)
+    seg_y = p[..., 1, :] + (q[..., 1, :] - p[..., 1, :]) * t
+    segments = np.where(inside, terrain.ys - seg_y, -np.inf).max(axis=(-2, -1))
+    depth = np.maximum(points, segments)
     return depth
 
 
