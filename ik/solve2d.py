@@ -76,18 +76,10 @@ def solve_2d(
     return solve(Solution2D, 2, _solve_rows, points, per | options)  # type: ignore[return-value]
 
 
-def _solve_rows(
-    eps: float,
-    root: np.ndarray,
-    target: np.ndarray,
-    pole: np.ndarray | None,
-    upper: Values,
-    lower: Values,
-    bend: Values,
-    softness: Values | None,
-    max_stretch: Values | None,
-) -> tuple[np.ndarray, ...]:
-    """The stages on ``m`` limbs (points ``(2, m)``, values ``(m,)`` or shared scalars)."""
+def _solve_rows(eps: float, *args: Values) -> tuple[np.ndarray, ...]:
+    """The stages on ``m`` limbs: points ``(2, m)`` (pole None without one), values ``(m,)``
+    or shared scalars, an option None where off."""
+    root, target, pole, upper, lower, bend, softness, max_stretch = args
     units, upper, lower, softness, distance, u, d, degenerate = enter(
         eps, root, target, upper, lower, softness
     )

@@ -67,18 +67,10 @@ def solve_3d(
     return solve(Solution3D, 3, _solve_rows, points, per | options)  # type: ignore[return-value]
 
 
-def _solve_rows(
-    eps: float,
-    root: np.ndarray,
-    target: np.ndarray,
-    pole: np.ndarray,
-    upper: Values,
-    lower: Values,
-    twist: Values | None,
-    softness: Values | None,
-    max_stretch: Values | None,
-) -> tuple[np.ndarray, ...]:
-    """The stages on ``m`` limbs (points ``(3, m)``, values ``(m,)`` or shared scalars)."""
+def _solve_rows(eps: float, *args: Values) -> tuple[np.ndarray, ...]:
+    """The stages on ``m`` limbs: points ``(3, m)``, values ``(m,)`` or shared scalars, an
+    option None where off."""
+    root, target, pole, upper, lower, twist, softness, max_stretch = args
     units, upper, lower, softness, distance, u, d, degenerate = enter(
         eps, root, target, upper, lower, softness
     )
