@@ -1,9 +1,10 @@
 """One limb, or a few, in plain Python floats: a ``math`` transcription of the vector stages
 (the angles included: computed here they cost less than deferred), where numpy's per-call cost
-would exceed the arithmetic. Only plain float64 input (Python numbers, tuples or lists of them,
-float64 or integer arrays) of at most ``SMALL`` valid limbs, in the safe magnitudes and away from
+would exceed the arithmetic. Only plain input (Python numbers, tuples or lists of them, float64,
+float32 or integer arrays) of at most ``SMALL`` valid limbs, in the safe magnitudes and away from
 every fallback; anything else returns None for the vector path, which validates, raises and falls
-back. Tests check both agree to 1e-12 relative."""
+back. float32 input is rounded to float32, solved with float32's eps and safe range in Python
+floats, and returned as float32. Tests check both paths agree (1e-12 relative in float64)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ik._checks import float_dtype
 from ik._units import safe
 from ik.solution import Angles, Solution, Solution2D
 from ik.status import Status
@@ -20,9 +22,9 @@ from ik.status import Status
 SMALL = 8
 """Largest batch solved limb by limb here."""
 
-_EPS = float(np.finfo(np.float64).eps)
-_LOW, _HIGH = safe(np.dtype(np.float64))
-_FLOAT64 = np.dtype(np.float64)
+_FLOAT64, _FLOAT32 = np.dtype(np.float64), np.dtype(np.float32)
+_LIMITS = {t: (float(np.finfo(t).eps), *safe(t)) for t in (_FLOAT64, _FLOAT32)}
+"""Per dtype: eps and the safe magnitudes, as the vector path uses them."""
 _REACHED, _FAR, _CLOSE, _SOFT, _STRETCHED = (float(code) for code in list(Status)[:5])
 
 
@@ -31,26 +33,29 @@ def solve(cls: type[Solution], args: Sequence[tuple[Any, bool]]) -> Solution | N
     with whether it is a point, in the order of ``_limb_2d`` / ``_limb_3d``'s parameters."""
     dim = 2 if cls is Solution2D else 3
     solve_limb = _limb_2d if dim == 2 else _limb_3d
-    limb = _one(dim, args)
+    dtype, limb = _one(dim, args)
     if limb is not None:
-        row = solve_limb(*limb)
+        row = solve_limb(_LIMITS[dtype], *(limb if dtype == _FLOAT64 else _rounded(limb)))
         if row is None:
             return None
         # one limb: each field its own 0-d (or (D,)) array, cheaper than views of one table
         d, reach, shortfall, stretch, reached, status, *angles = row[2 * dim :]
         array = np.array
         return cls(
-            *(array(row[:dim]), array(row[dim : 2 * dim]), array(d), array(reach)),
-            *(array(shortfall), array(reached), array(stretch), array(status, np.int8)),
-            Angles(known=[array(angle) for angle in angles]),
+            *(array(row[:dim], dtype), array(row[dim : 2 * dim], dtype), array(d, dtype)),
+            *(array(reach, dtype), array(shortfall, dtype), array(reached)),
+            *(array(stretch, dtype), array(status, np.int8)),
+            Angles(known=[array(angle, dtype) for angle in angles]),
         )
-    shape, limbs = _few(dim, args)
-    solved = [solve_limb(*limb) for limb in limbs]
+    dtype, shape, limbs = _few(dim, args)
+    if dtype == _FLOAT32:
+        limbs = [_rounded(limb) for limb in limbs]
+    solved = [solve_limb(_LIMITS[dtype], *limb) for limb in limbs]
     rows = [row for row in solved if row is not None]
     if not rows or len(rows) < len(solved):
         return None
     # one table, (*shape, m): each field a view (the batch axes first, then the row's values)
-    table = np.array(rows).reshape(*shape, -1)
+    table = np.array(rows, dtype).reshape(*shape, -1)
     t = 2 * dim  # distance, reach, shortfall, stretch, reached, status, angles
     flags = np.array([row[t + 4 : t + 6] for row in rows], np.int8).reshape(*shape, 2)
     return cls(
@@ -60,44 +65,48 @@ def solve(cls: type[Solution], args: Sequence[tuple[Any, bool]]) -> Solution | N
     )
 
 
-def _one(dim: int, args: Sequence[tuple[Any, bool]]) -> list | None:
-    """One limb's arguments as floats (points as lists) if each is a Python number, a tuple or
-    list of them, or a float64 array of shape ``(dim,)``; else None."""
+def _one(dim: int, args: Sequence[tuple[Any, bool]]) -> tuple[np.dtype, list | None]:
+    """The working dtype and one limb's arguments as floats (points as lists) if each is a
+    Python number, a tuple or list of them, or a float64 or float32 array of shape ``(dim,)``
+    (Python numbers are weak: float32 arrays alone give float32); else no limb."""
     limb: list = []
+    dtypes = set()
     try:  # float() of a Python int beyond float64 raises: the vector path names it
         for value, point in args:
             kind = type(value)
             if not point:
                 if kind is not float and kind is not int:
-                    return None
+                    return _FLOAT64, None
                 limb.append(float(value))
             elif kind is np.ndarray:
-                if value.shape != (dim,) or value.dtype != _FLOAT64:
-                    return None
+                if value.shape != (dim,) or value.dtype not in _LIMITS:
+                    return _FLOAT64, None
+                dtypes.add(value.dtype)
                 limb.append(value.tolist())
             elif (kind is tuple or kind is list) and len(value) == dim:
                 if not all(type(c) is float or type(c) is int for c in value):
-                    return None
+                    return _FLOAT64, None
                 limb.append([float(c) for c in value])
             else:
-                return None
+                return _FLOAT64, None
     except OverflowError:
-        return None
-    return limb
+        return _FLOAT64, None
+    return (_FLOAT32 if dtypes == {_FLOAT32} else _FLOAT64), limb
 
 
-def _few(dim: int, args: Sequence[tuple[Any, bool]]) -> tuple[tuple[int, ...], list]:
-    """The batch shape and each limb's arguments as lists, if the input is float64 or integer
-    arrays (not bool: the vector path rejects it) of at most ``SMALL`` limbs; else no limbs."""
+def _few(dim: int, args: Sequence[tuple[Any, bool]]) -> tuple[np.dtype, tuple[int, ...], list]:
+    """The working dtype, the batch shape and each limb's arguments as lists, if the input is
+    float64, float32 or integer arrays (not bool: the vector path rejects it) of at most
+    ``SMALL`` limbs; else no limbs."""
     try:
         arrays = [(np.asarray(v), point) for v, point in args]
         shape = np.broadcast_shapes(*(a.shape[:-1] if point else a.shape for a, point in arrays))
     except (ValueError, TypeError, OverflowError):
-        return (), []
+        return _FLOAT64, (), []
     size = math.prod(shape)
-    plain = all(a.dtype == _FLOAT64 or a.dtype.kind in "iu" for a, _ in arrays)
+    plain = all(a.dtype in _LIMITS or a.dtype.kind in "iu" for a, _ in arrays)
     if not (0 < size <= SMALL and plain) or any(p and a.shape[-1:] != (dim,) for a, p in arrays):
-        return (), []
+        return _FLOAT64, (), []
     columns = []
     for a, point in arrays:
         tail = a.shape[-1:] if point else ()
@@ -107,35 +116,43 @@ def _few(dim: int, args: Sequence[tuple[Any, bool]]) -> tuple[tuple[int, ...], l
         if a.size != size * math.prod(tail):  # else broadcasting only adds 1s to the shape
             a = np.broadcast_to(a, shape + tail)
         columns.append(a.reshape(size, *tail).tolist())
-    return shape, list(zip(*columns, strict=True))
+    return float_dtype(*(v for v, _ in args)), shape, list(zip(*columns, strict=True))
 
 
-def _valid(upper: float, lower: float, soft: float, k: float, coords: list[float]) -> bool:
-    """Lengths, options and coordinates the vector path accepts, in the safe magnitudes (a sum
-    is NaN or inf if any term is: ``x - x`` is 0 only for finite ``x``)."""
+def _rounded(limb: list) -> list:
+    """A limb's arguments rounded to float32, as the vector path converts them (a value beyond
+    float32's range becomes inf, which the checks then send to the vector path)."""
+    with np.errstate(over="ignore"):
+        return [np.array(v, np.float64).astype(np.float32).tolist() for v in limb]
+
+
+def _valid(high: float, upper: float, lower: float, soft: float, k: float, coords: list) -> bool:
+    """Lengths, options and coordinates the vector path accepts, in the safe magnitudes
+    ``[1 / high, high]`` (a sum is NaN or inf if any term is: ``x - x`` is 0 only for finite
+    ``x``)."""
     total = sum(coords)
     return (
         total - total == 0.0
-        and -_HIGH <= min(coords)
-        and max(coords) <= _HIGH
-        and _LOW <= upper <= _HIGH
-        and _LOW <= lower <= _HIGH
+        and -high <= min(coords)
+        and max(coords) <= high
+        and 1.0 / high <= upper <= high
+        and 1.0 / high <= lower <= high
         and 0.0 <= soft < upper + lower
         and 1.0 <= k < math.inf
     )
 
 
-def _aim(v: list[float]) -> tuple[float, list[float]] | None:
+def _aim(v: list[float], high: float) -> tuple[float, list[float]] | None:
     """|v| and v / |v| where the squares are safe (else None: the vector path's units)."""
     len2 = sum([c * c for c in v])  # Pythagoras
-    if not _LOW * _LOW <= len2 <= _HIGH * _HIGH:
+    if not 1.0 / (high * high) <= len2 <= high * high:
         return None
     length = math.sqrt(len2)
     inverse = 1.0 / length  # as the vector path rounds it
     return length, [c * inverse for c in v]
 
 
-def _reach(d: float, upper: float, lower: float, soft: float, k: float) -> list:
+def _reach(eps: float, d: float, upper: float, lower: float, soft: float, k: float) -> list:
     """Soften, stretch, clamp (``ik.reach``), the triangle (``ik.triangle``), the status
     (``ik.status``; never degenerate here): the reach ``a``, the elbow along and off the
     root-target line, then the row's distance, reach, shortfall, stretch, reached, status and
@@ -153,7 +170,7 @@ def _reach(d: float, upper: float, lower: float, soft: float, k: float) -> list:
         stretch = min(max(eased / span, 1.0), k)
         upper, lower = upper * stretch, lower * stretch
         span = upper + lower
-    inner = max(abs(upper - lower), _EPS * span)
+    inner = max(abs(upper - lower), eps * span)
     a = min(max(eased, inner), span)  # the seed's clamp
     gap, twice = upper - lower, a + a
     along = (a * a + gap * span) / twice  # law of cosines
@@ -161,28 +178,28 @@ def _reach(d: float, upper: float, lower: float, soft: float, k: float) -> list:
     status = _FAR if d > span else _CLOSE if d < inner else _REACHED
     status = _STRETCHED if stretch > 1.0 else _SOFT if eased < d else status
     shortfall = abs(d - a)
-    reached = shortfall <= math.sqrt(_EPS) * span
+    reached = shortfall <= math.sqrt(eps) * span
     angle = math.atan2(a * h, along * along + h * h - a * along)  # ik.triangle.interior_angle
     return [a, along, h, d, a, shortfall, stretch, reached, status, angle]
 
 
-def _limb_2d(root, target, upper, lower, bend, soft, k, pole=None) -> list | None:
-    """:func:`ik.solve_2d`'s stages for one limb, or None."""
-    (rx, ry), (tx, ty) = root, target
-    if not _valid(upper, lower, soft, k, [rx, ry, tx, ty, *(pole or ())]):
+def _limb_2d(limits, root, target, upper, lower, bend, soft, k, pole=None) -> list | None:
+    """:func:`ik.solve_2d`'s stages for one limb (``limits``: eps and the safe range), or None."""
+    (eps, _, high), (rx, ry), (tx, ty) = limits, root, target
+    if not _valid(high, upper, lower, soft, k, [rx, ry, tx, ty, *(pole or ())]):
         return None
-    aimed = _aim([tx - rx, ty - ry])
-    if aimed is None or aimed[0] <= _EPS * (upper + lower) or bend not in (1.0, -1.0):
+    aimed = _aim([tx - rx, ty - ry], high)
+    if aimed is None or aimed[0] <= eps * (upper + lower) or bend not in (1.0, -1.0):
         return None
     d, (ux, uy) = aimed
     side = bend
     if pole is not None:
-        w = _aim([pole[0] - rx, pole[1] - ry])
+        w = _aim([pole[0] - rx, pole[1] - ry], high)
         if w is None:
             return None
         sine = ux * w[1][1] - uy * w[1][0]  # u × ŵ (see solve2d._pole_side)
-        side = side if abs(sine) <= 4.0 * _EPS else math.copysign(1.0, sine)
-    a, along, h, *row = _reach(d, upper, lower, soft, k)
+        side = side if abs(sine) <= 4.0 * eps else math.copysign(1.0, sine)
+    a, along, h, *row = _reach(eps, d, upper, lower, soft, k)
     h *= side
     ex, ey = along * ux - h * uy, along * uy + h * ux  # the seed's L1 (cos(φ ± α), sin(φ ± α))
     hx, hy = a * ux, a * uy
@@ -190,25 +207,26 @@ def _limb_2d(root, target, upper, lower, bend, soft, k, pole=None) -> list | Non
     return [rx + ex, ry + ey, rx + hx, ry + hy, *row]
 
 
-def _limb_3d(root, target, pole, upper, lower, twist, soft, k) -> list | None:
-    """:func:`ik.solve_3d`'s stages for one limb, or None."""
-    if not _valid(upper, lower, soft, k, [*root, *target, *pole, twist]):
+def _limb_3d(limits, root, target, pole, upper, lower, twist, soft, k) -> list | None:
+    """:func:`ik.solve_3d`'s stages for one limb (``limits``: eps and the safe range), or None."""
+    eps, _, high = limits
+    if not _valid(high, upper, lower, soft, k, [*root, *target, *pole, twist]):
         return None
-    aimed = _aim([t - r for t, r in zip(target, root, strict=True)])
-    w = _aim([p - r for p, r in zip(pole, root, strict=True)])
-    if aimed is None or w is None or aimed[0] <= _EPS * (upper + lower):
+    aimed = _aim([t - r for t, r in zip(target, root, strict=True)], high)
+    w = _aim([p - r for p, r in zip(pole, root, strict=True)], high)
+    if aimed is None or w is None or aimed[0] <= eps * (upper + lower):
         return None
     d, u = aimed
     b = _cross(_cross(u, w[1]), u)  # the pole plane (see solve3d._bend_direction)
     sine2 = b[0] * b[0] + b[1] * b[1] + b[2] * b[2]
-    if sine2 <= (16.0 * _EPS) ** 2:
+    if sine2 <= (16.0 * eps) ** 2:
         return None  # pole on the axis: the fallback plane
     inverse = 1.0 / math.sqrt(sine2)
     b = [c * inverse for c in b]
     if twist:  # Rodrigues with b ⟂ u (see solve3d._twist)
         cos, sin = float(np.cos(twist)), float(np.sin(twist))
         b = [c * cos + s * sin for c, s in zip(b, _cross(u, b), strict=True)]
-    a, along, h, *row = _reach(d, upper, lower, soft, k)
+    a, along, h, *row = _reach(eps, d, upper, lower, soft, k)
     # the elbow L1 (cos α u + sin α b), the hand a u, from the root
     elbow = [r + (along * uk + h * bk) for r, uk, bk in zip(root, u, b, strict=True)]
     return [*elbow, *[r + a * uk for r, uk in zip(root, u, strict=True)], *row]
