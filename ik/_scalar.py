@@ -122,8 +122,10 @@ def _few(dim: int, args: Sequence[tuple[Any, bool]]) -> tuple[np.dtype, tuple[in
 def _rounded(limb: list) -> list:
     """A limb's arguments rounded to float32, as the vector path converts them (a value beyond
     float32's range becomes inf, which the checks then send to the vector path)."""
+    flat = [x for v in limb for x in (v if type(v) is list else (v,))]
     with np.errstate(over="ignore"):
-        return [np.array(v, np.float64).astype(np.float32).tolist() for v in limb]
+        values = iter(np.array(flat).astype(np.float32).tolist())
+    return [[next(values) for _ in v] if type(v) is list else next(values) for v in limb]
 
 
 def _valid(high: float, upper: float, lower: float, soft: float, k: float, coords: list) -> bool:
