@@ -34,7 +34,8 @@ def load(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The header and the hero's arrays, one row per step."""
     lines = path.read_text().splitlines()
     header = json.loads(lines[0])
-    rows = [json.loads(line)["characters"][0] for line in lines[1:]]
+    steps = [json.loads(line) for line in lines[1:]]
+    rows = [step["characters"][0] for step in steps]
     limbs = [[row["limbs"][name] for name in ARMS + LEGS] for row in rows]
 
     def stack(key: str) -> np.ndarray:
@@ -50,7 +51,21 @@ def load(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         "end": stack("end"),
         "planted": np.array([[limb["planted"] for limb in row[2:]] for row in limbs]),
         "foot": feet,
+        # the ground in force from each step on: the header's, then each edit's
+        "terrain_from": np.array([0] + [i for i, step in enumerate(steps) if "terrain" in step]),
+        "terrains": [header["terrain"]] + [step["terrain"] for step in steps if "terrain" in step],
     }
+
+
+def per_ground(a: dict[str, Any], fn: Any, values: np.ndarray) -> np.ndarray:
+    """``fn(terrain, rows)`` over ``values`` (one row per step), each stretch of steps
+    measured against the ground in force then (edits change it mid-trace)."""
+    starts = list(a["terrain_from"]) + [len(values)]
+    parts = [
+        fn(Terrain(np.array(points)), values[lo:hi])
+        for points, lo, hi in zip(a["terrains"], starts, starts[1:], strict=False)
+    ]
+    return np.concatenate(parts)
 
 
 def measure(path: Path, rig_path: Path) -> dict[str, Any]:
@@ -58,7 +73,10 @@ def measure(path: Path, rig_path: Path) -> dict[str, Any]:
     header, a = load(path)
     rig = load_rig(rig_path)
     gait, legs = rig.gait, rig.legs
-    terrain = Terrain(np.array(header["terrain"]))
+
+    def ground(x: np.ndarray) -> np.ndarray:  # the ground height under x (T, ...)
+        return per_ground(a, lambda terrain, rows: terrain.height_at(rows), x)
+
     dt = float(header["dt"])
     pelvis, planted, foot = a["pelvis"], a["planted"], a["foot"]
     speed = np.abs(np.gradient(pelvis[:, 0], dt))
@@ -67,15 +85,15 @@ def measure(path: Path, rig_path: Path) -> dict[str, Any]:
     walking = (speed >= 0.85 * gait.walk_speed) & (speed <= 1.1 * gait.walk_speed) & ~pivoting
     running = (speed >= 0.85 * gait.run_speed) & ~pivoting
     x = pelvis[:, 0]
-    grade = (terrain.height_at(x + 0.4) - terrain.height_at(x - 0.4)) / 0.8
+    grade = (ground(x + 0.4) - ground(x - 0.4)) / 0.8
     flat_walk = walking & (np.abs(grade) < 0.02)
     out: dict[str, Any] = {}
-    depth = sole_penetration(terrain, foot).max(axis=1)
+    depth = per_ground(a, sole_penetration, foot).max(axis=1)
     out["max_sole_penetration_m"] = (float(max(depth.max(), 0.0)), int(depth.argmax()))
     still = planted[1:] & planted[:-1]
     moved = np.hypot(*np.moveaxis(foot[1:, :, :2] - foot[:-1, :, :2], -1, 0))
     contacts = foot[1:, :, :2]
-    height = np.abs(contacts[..., 1] - terrain.height_at(contacts[..., 0]))
+    height = np.abs(contacts[..., 1] - ground(foot[:, :, :2, 0])[1:])
     pick = (moved + 1e-4 * height).argmin(axis=-1)
     moved = np.take_along_axis(moved, pick[..., None], axis=-1)[..., 0]
     pivot_slide = np.where(still, moved, 0.0)
@@ -90,7 +108,7 @@ def measure(path: Path, rig_path: Path) -> dict[str, Any]:
     flexion = 180.0 - np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
     knee = flexion[flat_walk][planted[flat_walk]]
     out["stance_knee_deg_p50"] = (float(np.median(knee)) if knee.size else None, None)
-    stand = terrain.height_at(x) + legs.ankle_height + gait.stand_extension * legs.limb.reach
+    stand = ground(x) + legs.ankle_height + gait.stand_extension * legs.limb.reach
     drop = (stand - pelvis[:, 1])[flat_walk]
     out["pelvis_drop_walk_m"] = (float(np.median(drop)) if drop.size else None, None)
     landed = np.flatnonzero((planted[1:] & ~planted[:-1]).any(axis=1)) + 1
@@ -98,9 +116,13 @@ def measure(path: Path, rig_path: Path) -> dict[str, Any]:
         times = [t for t in landed if mask[t]]
         gaps = [b - a_ for a_, b in zip(times, times[1:], strict=False) if mask[a_:b].all()]
         out[f"cadence_spm.{name}"] = (60.0 / (np.mean(gaps) * dt) if gaps else None, None)
-    out["flight_fraction_run"] = (float((~planted[running]).all(axis=1).mean()), None)
-    out["double_support_run"] = (float(planted[running].all(axis=1).mean()), None)
-    out["double_support_walk"] = (float(planted[walking].all(axis=1).mean()), None)
+
+    def share(mask: np.ndarray, of: np.ndarray) -> float | None:
+        return float(mask[of].mean()) if of.any() else None
+
+    out["flight_fraction_run"] = (share((~planted).all(axis=1), running), None)
+    out["double_support_run"] = (share(planted.all(axis=1), running), None)
+    out["double_support_walk"] = (share(planted.all(axis=1), walking), None)
     walk_both = walking[1:] & walking[:-1]
     out["one_foot_down_walking"] = (bool(planted[1:][walk_both].any(axis=1).all()), None)
     joints = np.concatenate([a["mid"], a["end"]], axis=1)  # elbows, knees, hands, ankles

@@ -427,7 +427,7 @@ class Crowd:
     def _unblocked(self, v_target: FloatArray) -> FloatArray:
         """``v_target`` slowed on steep ground (the body climbs at most ``climb_speed``) and
         stopped before a too-tall rise or drop, or the end of the world."""
-        gait, legs = self.rig.gait, self.rig.legs
+        gait = self.rig.gait
         span = gait.max_step_reach
         direction = np.sign(v_target)
         # look as far ahead as it takes to slow down: a halflife deceleration covers v·h / ln 2
@@ -439,11 +439,10 @@ class Crowd:
         mean_slope = np.abs(heights[..., 1] - heights[..., 0]).max(axis=1) / (2.0 * span)
         cap = gait.climb_speed / np.maximum(mean_slope, 1e-6)
         v_target = clamp(v_target, -cap, cap)
+        # stop before ground that rises or drops more than a step takes within one step's
+        # reach (the terrain editor refuses to build such ground with the same test)
         probe_x = self.x + direction * (span + stopping)
-        feet = self.feet
-        support = np.where(feet.planted, feet.lock[..., 1] - legs.ankle_height, -np.inf).max(1)
-        support = np.where(np.isfinite(support), support, self.terrain.height_at(self.x))
-        rise = np.abs(self.terrain.height_at(probe_x) - support)
+        rise = self.terrain.steepest_rise(self.x, probe_x, span)
         lo, hi = self.terrain.x_range
         blocked = (rise > gait.max_step_height) | (probe_x < lo) | (probe_x > hi)
         return np.where(blocked, 0.0, v_target)
@@ -504,14 +503,17 @@ class Crowd:
     def _settled(self, v_target: FloatArray) -> BoolArray:
         """Characters standing still with both feet down near their standing spots (N,):
         about to pivot, the spots are the balls of both feet right under the pelvis (so at
-        mid-pivot both legs are straight under it and the knees pass the middle cleanly)."""
+        mid-pivot both legs are straight under it and the knees pass the middle cleanly).
+        A foot whose last step was aimed at its spot counts as there even where the ground
+        moved its landing (a spot on a stair nose): stepping again would land it the same."""
         gait, feet = self.rig.gait, self.feet
         ideal_x = self._standing_spots(self.x, self.reversing)
-        lag = np.abs(ideal_x - feet.lock[..., 0])
         tolerance = np.where(self.reversing, _PIVOT_TOLERANCE, gait.idle_tolerance)[:, None]
+        there = np.abs(ideal_x - feet.lock[..., 0]) <= tolerance
+        aimed_there = np.abs(ideal_x - feet.aim) <= tolerance
         return (
             feet.planted.all(axis=1)
-            & (lag <= tolerance).all(axis=1)
+            & (there | aimed_there).all(axis=1)
             & (np.abs(self.vx) < np.where(self.reversing, _PIVOT_SPEED, _STILL_SPEED))
             & (np.abs(v_target) < _STILL_SPEED)
         )
@@ -689,6 +691,7 @@ class Crowd:
         length = np.abs(lock[:, 0] - from_lock[:, 0])
         feet.lift[n, f] = gait.lift_height * clamp(0.3 + length / gait.max_step_reach, 0.0, 1.0)
         feet.land_dx[n, f] = hip_land + FOOT_SIDE[f] * rig.body.hip_depth - land[:, 0]
+        feet.aim[n, f] = predicted
         feet.ray_from[n, f] = ray_from
         feet.ray_hit[n, f] = ray_hit
         feet.u[n, f] = 0.0

@@ -95,6 +95,10 @@ class Feet:
         Sole clearance at mid-swing (metres).
     land_dx : ndarray, shape (N, 2)
         Horizontal offset of the hip predicted at touchdown from the landing ankle.
+    aim : ndarray, shape (N, 2)
+        The ankle x the last swing was aimed at, before the landing was fitted to the
+        ground (a stair nose under the spot moves the landing; aiming there again would
+        land in the same place).
     ray_from, ray_hit : ndarray, shape (N, 2, 2)
         The ground ray that found the landing spot (origin and hit point).
     steps : ndarray of int, shape (N,)
@@ -122,6 +126,7 @@ class Feet:
     land_ground: FloatArray
     lift: FloatArray
     land_dx: FloatArray
+    aim: FloatArray
     ray_from: FloatArray
     ray_hit: FloatArray
     steps: NDArray[np.int64]
@@ -153,6 +158,7 @@ class Feet:
             land_ground=angles.copy(),
             lift=zeros.copy(),
             land_dx=zeros.copy(),
+            aim=ankles[..., 0].copy(),
             ray_from=ray_from.copy(),
             ray_hit=ankles.copy(),
             steps=np.zeros(n, dtype=np.int64),

@@ -153,6 +153,31 @@ class Terrain:
         vertex_max = np.where(inside, self.ys, -np.inf).max(axis=-1)
         return np.maximum(sampled, vertex_max)
 
+    def rise_over(self, x: ArrayLike, window: float) -> FloatArray:
+        """``|h(x + window) − h(x)|``: how much the ground rises or drops over the next
+        ``window`` metres from ``x``, same shape as ``x``."""
+        xa = np.asarray(x, dtype=float)
+        return np.abs(self.height_at(xa + window) - self.height_at(xa))
+
+    def window_corners(self, window: float) -> FloatArray:
+        """Where ``rise_over(·, window)`` may have a corner: each vertex x, and ``window``
+        before it (``h(a + window) − h(a)`` is piecewise linear in ``a`` between these)."""
+        return np.concatenate([self.xs, self.xs - window])
+
+    def steepest_rise(self, x0: ArrayLike, x1: ArrayLike, window: float) -> FloatArray:
+        """The largest :meth:`rise_over` of ``window`` anywhere on ``[min(x0, x1),
+        max(x0, x1)]`` (from the start to ``window`` before the end; the whole interval when
+        shorter), broadcast shape of the inputs. Exact: the extremes of a piecewise linear
+        function are at its :meth:`window_corners` or the ends of the range."""
+        a = np.minimum(x0, x1)
+        b = np.maximum(a + window, np.maximum(x0, x1)) - window  # the last window's start
+        corners = self.window_corners(window)
+        inside = (corners >= a[..., None]) & (corners <= b[..., None])
+        at_corners = np.where(inside, self.rise_over(corners, window), 0.0).max(axis=-1)
+        return np.maximum(
+            at_corners, np.maximum(self.rise_over(a, window), self.rise_over(b, window))
+        )
+
     def to_json(self) -> list[list[float]]:
         """The polyline as ``[[x, y], ...]`` (the trace header's ``terrain``)."""
         return [[round(float(x), 6), round(float(y), 6)] for x, y in self.points]

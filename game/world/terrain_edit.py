@@ -52,6 +52,9 @@ class EditLimits:
         The steepest slope, radians.
     min_tread : float
         The least x distance between two risers, metres: a whole sole fits between them.
+    step_reach : float
+        One step's reach, metres: no more than ``max_step_height`` of rise or drop within
+        it (the gait stops before such ground: ``Crowd._unblocked``, the same test).
     footprints : tuple of (x0, x1, base)
         Prop footprints whose ground must stay at ``base``.
     """
@@ -59,16 +62,19 @@ class EditLimits:
     max_step_height: float
     max_grade: float
     min_tread: float
+    step_reach: float
     footprints: tuple[tuple[float, float, float], ...] = ()
 
     @classmethod
     def for_rig(
         cls, rig: Rig, footprints: tuple[tuple[float, float, float], ...] = ()
     ) -> EditLimits:
-        """The limits of ``rig``: its gait's ``max_step_height``, its soles' ``max_tilt`` as
-        the steepest grade, and a tread that fits the sole heel to toe."""
-        legs = rig.legs
-        return cls(rig.gait.max_step_height, legs.max_tilt, legs.heel + legs.toe, footprints)
+        """The limits of ``rig``: its gait's ``max_step_height`` and ``max_step_reach``, its
+        soles' ``max_tilt`` as the steepest grade, and a tread that fits the sole heel to
+        toe."""
+        legs, gait = rig.legs, rig.gait
+        tread = legs.heel + legs.toe
+        return cls(gait.max_step_height, legs.max_tilt, tread, gait.max_step_reach, footprints)
 
 
 def _new_segments(old: FloatArray, new: FloatArray) -> NDArray[np.bool_]:
@@ -114,6 +120,7 @@ def check_edit(old: Terrain, points: FloatArray, limits: EditLimits) -> Terrain:
         )
     _check_treads(points, riser, fresh, limits.min_tread)
     terrain = Terrain(points, old.landmarks)
+    _check_step_reach(old, terrain, limits)
     for x0, x1, base in limits.footprints:
         xs = np.concatenate(
             [np.linspace(x0, x1, 9), terrain.xs[(terrain.xs > x0) & (terrain.xs < x1)]]
@@ -121,6 +128,22 @@ def check_edit(old: Terrain, points: FloatArray, limits: EditLimits) -> Terrain:
         if np.abs(terrain.height_at(xs) - base).max() > FOOTPRINT_TOLERANCE:
             raise EditRefused(f"a prop stands on [{x0:.2f}, {x1:.2f}]: its ground must stay")
     return terrain
+
+
+def _check_step_reach(old: Terrain, new: Terrain, limits: EditLimits) -> None:
+    """Refuse ground that rises or drops more than ``max_step_height`` within one
+    ``step_reach`` where the old ground did not (walls the course already had stay)."""
+    window = limits.step_reach
+    # both rise functions are piecewise linear with corners at either terrain's corners
+    at = np.concatenate([old.window_corners(window), new.window_corners(window)])
+    rise = new.rise_over(at, window)
+    worse = (rise > limits.max_step_height + 1e-9) & (rise > old.rise_over(at, window) + 1e-9)
+    if worse.any():
+        i = int(np.argmax(np.where(worse, rise, 0.0)))
+        raise EditRefused(
+            f"the ground changes {rise[i] * 100:.1f} cm within one step ({window * 100:.0f} cm "
+            f"of x) near x = {at[i]:.2f}: the legs take {limits.max_step_height * 100:.0f} cm"
+        )
 
 
 def _check_treads(

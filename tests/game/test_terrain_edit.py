@@ -18,7 +18,7 @@ from game.world.terrain_edit import EditLimits, EditRefused, TerrainEditor
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 FLAT = Terrain(np.array([[0.0, 0.0], [10.0, 0.0]]))
-LIMITS = EditLimits(max_step_height=0.4, max_grade=math.radians(24), min_tread=0.23)
+LIMITS = EditLimits(max_step_height=0.4, max_grade=math.radians(24), min_tread=0.23, step_reach=0.5)
 
 
 def _editor(terrain: Terrain = FLAT, limits: EditLimits = LIMITS) -> TerrainEditor:
@@ -31,6 +31,7 @@ def test_limits_come_from_the_rig() -> None:
     assert limits.max_step_height == rig.gait.max_step_height
     assert limits.max_grade == rig.legs.max_tilt
     assert limits.min_tread == pytest.approx(rig.legs.heel + rig.legs.toe)
+    assert limits.step_reach == rig.gait.max_step_reach
 
 
 def test_insert_then_move_then_delete_a_vertex() -> None:
@@ -129,7 +130,7 @@ def test_the_course_walls_stay_legal_but_new_walls_are_refused() -> None:
 
 
 def test_a_prop_footprint_refuses_an_edit_that_would_float_it() -> None:
-    limits = EditLimits(0.4, math.radians(24), 0.23, footprints=((4.0, 5.0, 0.0),))
+    limits = EditLimits(0.4, math.radians(24), 0.23, 0.5, footprints=((4.0, 5.0, 0.0),))
     editor = _editor(limits=limits)
     with pytest.raises(EditRefused, match="prop"):
         editor.bump(3.5, 0.1, 1.0)
@@ -177,6 +178,11 @@ def test_save_writes_through_a_symlink(tmp_path: Path) -> None:
     save_terrain(editor.terrain, link)
     assert link.is_symlink()
     assert load_terrain(real).height_at(2.5) == pytest.approx(0.1)
+
+
+def before_slope(sim, x: float) -> float:
+    """The course's own height at ``x`` (the gentle slope under an edit)."""
+    return float(load_terrain(ASSETS / "terrain.json").height_at(x))
 
 
 # -- the walk scene's edit mode ---------------------------------------------------------
@@ -240,6 +246,53 @@ def test_a_refused_edit_says_why_and_keeps_the_ground() -> None:
     assert sim.terrain is before and "prop" in sim.editing.message
     _edit(sim, op="bump", x="nine", height=0.05, width=1.0)
     assert sim.terrain is before and "x" in sim.editing.message
+
+
+def test_stairs_the_gait_would_stop_at_are_refused_with_the_reason() -> None:
+    from game.scene import SceneConfig
+    from game.scenes.walk import WalkSim
+
+    sim = WalkSim(SceneConfig())
+    before = sim.terrain
+    # 20 cm risers every 30 cm: two of them within one step's reach (50 cm) are 40 cm and
+    # the gentle slope adds the rest; each riser alone would pass
+    _edit(sim, op="stairs", x=3.3, rise=0.2, tread=0.3, count=4)
+    assert sim.terrain is before
+    assert "within one step" in sim.editing.message
+    window = sim.rig.gait.max_step_reach
+    xs = np.linspace(*before.x_range, 4000)
+    # the course itself already has walls (its ends, the loft): the rule is for new ground
+    assert before.rise_over(xs, window).max() > sim.rig.gait.max_step_height
+
+
+def test_steep_stairs_the_editor_accepts_are_walked_turned_on_and_stood_on() -> None:
+    """The editor's rule is the gait's: 30 cm risers 50 cm apart are accepted, and the
+    walker climbs them, turns around on the way down (the pivot spot is over a stair nose),
+    stands on them without stepping in place, and walks back over them."""
+    from game.input_state import InputState
+    from game.scene import SceneConfig
+    from game.scenes.walk import WalkSim
+
+    sim = WalkSim(SceneConfig())
+    _edit(sim, op="stairs", x=3.3, rise=0.3, tread=0.5, count=4)
+    assert sim.terrain.height_at(5.0) == pytest.approx(1.2 + before_slope(sim, 5.0), abs=0.01)
+    crowd = sim.crowd
+
+    def walk_to(goal: float) -> None:
+        move = 1.0 if goal > crowd.x[0] else -1.0
+        for _ in range(900):
+            _walk(sim, 1, InputState(move=move))
+            if (crowd.x[0] - goal) * move > 0:
+                return
+        raise AssertionError(f"stalled at x = {crowd.x[0]:.2f} on the way to {goal}")
+
+    walk_to(6.3)  # over the top, onto the flight down
+    walk_to(5.6)  # turn around on the stairs
+    _walk(sim, 240)  # stand on the landing
+    steps = int(crowd.feet.steps[0])
+    _walk(sim, 120)
+    assert int(crowd.feet.steps[0]) == steps  # settled: no stepping in place
+    walk_to(2.5)  # and back down the way it came up
 
 
 def test_the_crowd_scene_stands_on_the_edited_ground() -> None:
