@@ -31,6 +31,7 @@ from game.world.ladder import ClimbLatch
 from game.world.rig import LIMBS
 
 if TYPE_CHECKING:
+    from game.scenes.ground_edit import GroundEditing
     from game.world.ladder import LadderClimb
     from game.world.props import PropHands
 
@@ -73,15 +74,30 @@ class WalkView:
         self.layout((1280, 720))
 
     @property
+    def _walk(self) -> WalkSim | None:
+        """The walk simulation, for its props, ladder and edit mode; None when the crowd
+        view reuses this class on a crowd simulation, which has none of them."""
+        return self.sim if isinstance(self.sim, WalkSim) else None
+
+    @property
     def _prop_hands(self) -> PropHands | None:
-        """The hero's props, if any (the crowd view reuses this class on a sim without)."""
-        props: PropHands | None = getattr(self.sim, "props", None)
-        return props
+        """The hero's props, if any."""
+        return self._walk.props if self._walk is not None else None
+
+    @property
+    def _ladder(self) -> LadderClimb | None:
+        """The ladder, if the scene has one."""
+        return self._walk.ladder if self._walk is not None else None
+
+    @property
+    def _editing(self) -> GroundEditing | None:
+        """The edit mode, if the scene has one."""
+        return self._walk.editing if self._walk is not None else None
 
     @property
     def _climbing(self) -> LadderClimb | None:
         """The hero's ladder state while on the ladder, else None."""
-        ladder: LadderClimb | None = getattr(self.sim, "ladder", None)
+        ladder = self._ladder
         return ladder if ladder is not None and ladder.active else None
 
     # -- layout and input --------------------------------------------------------------
@@ -107,7 +123,7 @@ class WalkView:
             actions.append("pointer_moved")
         if "e" in raw.keys_pressed:
             actions.append("toggle_edit")
-        editing = getattr(self.sim, "editing", None)
+        editing = self._editing
         if editing is not None and editing.active:
             edit_actions, values = self.ground_edit.map_input(raw, self.camera, editing)
             actions += edit_actions
@@ -139,7 +155,7 @@ class WalkView:
                 float("w" in keys) - float("s" in keys),
                 float("w" in raw.keys_pressed) - float("s" in raw.keys_pressed),
                 right or left,
-                getattr(self.sim, "ladder", None),
+                self._ladder,
                 self.sim.time,
             ),
             run="shift" in keys,
@@ -178,7 +194,7 @@ class WalkView:
         self._draw_character(pen, pose, sol)
         if self.sim.offered is not None and self.sim.reaching.any():
             pen.cross(self.sim.offered, 7, PALETTE["accent"], 2)
-        editing = getattr(self.sim, "editing", None)
+        editing = self._editing
         if editing is not None and editing.active:
             self.ground_edit.draw(canvas, pen, editing)
         self._draw_hud(canvas)
@@ -502,7 +518,7 @@ class WalkView:
                 f"ladder: tap W / S to climb one rung cycle, hold to keep going · {top}S to the bottom lets go"
             ]
 
-        ladder = getattr(self.sim, "ladder", None)
+        ladder = self._ladder
         if self.sim.on_loft():
             return ["on the loft: S climbs back down the ladder"]
         if ladder is not None and abs(ladder.spot_x - float(self.sim.crowd.x[0])) < LADDER_NEAR_M:

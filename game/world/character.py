@@ -325,7 +325,7 @@ class Crowd:
         self.turn = np.zeros(self.count)
         foot_x = self.x[:, None] + FOOT_SIDE * gait.stance_spread
         facing = np.broadcast_to(self.facing[:, None], foot_x.shape)
-        _, chord = sole_fits(self.terrain, foot_x, facing, self.rig)
+        _, chord, _ = sole_fits(self.terrain, foot_x, facing, self.rig)
         angles = clamp(chord, -legs.max_tilt, legs.max_tilt)
         ankle_y = rest_on_ground(self.terrain, foot_x, angles, facing, legs)
         ankles = np.stack([foot_x, ankle_y], axis=-1)

@@ -52,6 +52,8 @@ _CANDIDATE_SHIFTS = np.array([0.0, -0.04, 0.04, -0.08, 0.08, -0.12, 0.12, -0.17,
 _SHORTER_STEPS = np.array([0.8, 0.65, 0.5, 0.35])  # fractions of the way from lift-off
 _SOLE_SAMPLES = np.linspace(0.0, 1.0, 7)
 _PROBES = np.linspace(0.0, 1.0, 12)  # fractions of the look-ahead the ground is read at
+_CHORD_PASSES = 2  # sole_fits: the chord under a level sole, then twice under the tilted one
+_BEND_COST = 30.0  # plan_landing: each millimetre of ground bend under a sole costs 3 cm of step
 _SOLE_FLATNESS = 0.012  # metres: the ground under a sole may bend this much (a bump), not a riser
 _LOOK_AHEAD = 0.14  # metres of ground ahead of the swinging sole that it rises over
 _APPROACH_SLOPE = 1.6  # the required height falls off this steeply ahead of the sole (m/m)
@@ -505,8 +507,9 @@ def heel_lift_schedule(progress: FloatArray, moving: FloatArray, legs: LegSpec) 
 # -- landing ----------------------------------------------------------------------------
 def sole_fits(
     terrain: Terrain, x: FloatArray, facing: FloatArray, rig: Rig
-) -> tuple[BoolArray, FloatArray]:
-    """Whether a sole with its ankle over ``x`` lies flat on the ground, and the ground angle.
+) -> tuple[BoolArray, FloatArray, FloatArray]:
+    """Whether a sole with its ankle over ``x`` lies flat on the ground, the ground angle,
+    and how much the ground bends under it.
 
     Parameters
     ----------
@@ -520,18 +523,32 @@ def sole_fits(
         slope within the sole's tilt limit (a stair nosing under the sole fails).
     angle : ndarray, shape (...)
         The heel→toe ground angle (radians, counter-clockwise from +x).
+    bend : ndarray, shape (...)
+        The ground's largest distance from the heel→toe line, metres (0 on a straight
+        stretch; where it bends, a rigid sole cannot touch at both its heel and its ball).
     """
     legs = rig.legs
     span = legs.heel + legs.toe
     along = -legs.heel + span * _SOLE_SAMPLES  # (S,) from heel to toe
-    xs = x[..., None] + facing[..., None] * along
-    hs = terrain.height_at(xs)
-    heel_h, toe_h = hs[..., :1], hs[..., -1:]
-    line = heel_h + (toe_h - heel_h) * _SOLE_SAMPLES
-    flat = np.abs(hs - line).max(axis=-1) <= _SOLE_FLATNESS
-    # slope of the heel→toe chord in world x: rise / run, run = facing·span
-    angle = np.arctan2((toe_h - heel_h)[..., 0] * facing, span)
-    return flat & (np.abs(angle) <= legs.max_tilt), angle
+
+    def chord(angle: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """The ground under the sole tilted to ``angle`` (S samples heel to toe), and the
+        angle of its heel→toe chord. A tilted sole's points lie ankle_height·sin(angle)
+        uphill of a level one's and closer together by cos(angle) (as in sole_points)."""
+        lean = legs.ankle_height * np.sin(angle)[..., None]  # −ankle_height·normal_x
+        hs = terrain.height_at(x[..., None] + lean + (facing * np.cos(angle))[..., None] * along)
+        # slope of the heel→toe chord in world x: rise / run, run = facing·span·cos(angle)
+        return hs, np.arctan2((hs[..., -1] - hs[..., 0]) * facing, span * np.cos(angle))
+
+    hs, angle = chord(np.zeros(np.shape(x)))
+    line = hs[..., :1] + (hs[..., -1:] - hs[..., :1]) * _SOLE_SAMPLES
+    bend = np.abs(hs - line).max(axis=-1)
+    fits = (bend <= _SOLE_FLATNESS) & (np.abs(angle) <= legs.max_tilt)
+    # where the sole fits, the chord under the sole as it will lie (tilted), not under a
+    # level one: at a slope's foot the two differ and the heel would hover over the corner
+    for _ in range(_CHORD_PASSES):
+        angle = np.where(fits, chord(angle)[1], angle)
+    return fits, angle, bend
 
 
 def plan_landing(
@@ -568,27 +585,25 @@ def plan_landing(
     # around the predicted spot, then shorter steps (a stair too many up: land a tread lower)
     shortened = start[:, :1] + (predicted_x - start[:, 0])[:, None] * _SHORTER_STEPS
     candidates = np.concatenate([predicted_x[:, None] + _CANDIDATE_SHIFTS, shortened], axis=1)
-    fits, _ = sole_fits(
-        terrain, candidates, np.broadcast_to(facing[:, None], candidates.shape), rig
-    )
-    start_ground = terrain.height_at(start[:, :1])
     facing_k = np.broadcast_to(facing[:, None], candidates.shape)
-    _, chords = sole_fits(terrain, candidates, facing_k, rig)
+    fits, chords, bend = sole_fits(terrain, candidates, facing_k, rig)
+    start_ground = terrain.height_at(start[:, :1])
     tilt = clamp(chords, -legs.max_tilt, legs.max_tilt)
     # how high the sole would rest there (a toe over a wall's top counts)
     rest = rest_on_ground(terrain, candidates, tilt, facing_k, legs) - legs.ankle_height
     rise = np.abs(np.maximum(rest, terrain.height_at(candidates)) - start_ground)
     low_enough = rise <= gait.max_step_height
-    # nearest fitting candidate; a sole that does not fit is a last resort; a step taller
-    # than max_step_height never
+    # nearest fitting candidate, rather off a slope's corner than across it (where the
+    # ground bends under the sole its heel or ball hovers by about the bend); a sole that
+    # does not fit is a last resort; a step taller than max_step_height never
     miss = np.abs(candidates - predicted_x[:, None])
-    cost = miss + np.where(fits, 0.0, 10.0) + np.where(low_enough, 0.0, 1e3)
+    cost = miss + _BEND_COST * bend + np.where(fits, 0.0, 10.0) + np.where(low_enough, 0.0, 1e3)
     best = np.argmin(cost, axis=1)
     rows = np.arange(len(best))
     chosen = candidates[rows, best]
     taken = low_enough[rows, best]
     x = np.where(taken, chosen, start[:, 0])  # nowhere to step: put the foot back down
-    _, chord = sole_fits(terrain, x, facing, rig)
+    _, chord, _ = sole_fits(terrain, x, facing, rig)
     angle = clamp(chord, -legs.max_tilt, legs.max_tilt)
     ray_from = np.stack([x, np.maximum(hip_y, start[:, 1])], axis=-1)
     hit = terrain.ray_down(ray_from)

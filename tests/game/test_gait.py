@@ -94,7 +94,7 @@ def test_the_stance_roll_pivots_about_a_fixed_heel_then_a_fixed_ball() -> None:
 
 def test_a_sole_over_a_stair_nosing_does_not_fit_but_on_a_tread_it_does() -> None:
     x = np.array([0.5, 1.0, 1.05, 1.5])  # the heel reaches 6 cm back
-    fits, _ = sole_fits(STAIR, x, np.ones(4), RIG)
+    fits, _, _ = sole_fits(STAIR, x, np.ones(4), RIG)
     assert fits.tolist() == [True, False, False, True]
 
 
@@ -103,7 +103,7 @@ def test_landing_moves_off_a_stair_nosing_onto_a_tread_with_the_sole_resting_on_
     lock, angle, ray_from, ray_hit = plan_landing(
         STAIR, RIG, start, np.array([1.02]), np.array([0.9]), np.array([1.0])
     )
-    fits, _ = sole_fits(STAIR, lock[:, 0], np.ones(1), RIG)
+    fits, _, _ = sole_fits(STAIR, lock[:, 0], np.ones(1), RIG)
     assert fits.all() and abs(lock[0, 0] - 1.02) <= 0.25
     assert lock[0, 1] == pytest.approx(STAIR.height_at(lock[0, 0]) + A)
     assert ray_hit[0, 0] == ray_from[0, 0] == lock[0, 0] and angle[0] == pytest.approx(0.0)
