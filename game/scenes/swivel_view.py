@@ -514,13 +514,10 @@ class SwivelView:
             pen.segments(
                 np.asarray(sol.hand)[None], target[None], PALETTE["shortfall"], 2.0, dashed=True
             )
+            # under the target's own name: at the gap's middle it sat on that name
+            # whenever the gap was short
             pen.label(
-                (np.asarray(sol.hand) + target) / 2,
-                f"shortfall {shortfall:.2f} m",
-                PALETTE["shortfall"],
-                17,
-                "midbottom",
-                (0, -12),
+                target, f"shortfall {shortfall:.2f} m", PALETTE["shortfall"], 17, "midleft", (20, 6)
             )
         arms = 0.22 * np.eye(3)  # a 3-D cross: one bar along each world axis
         pen.segments(target - arms, target + arms, PALETTE["target"], 3.0)
