@@ -57,6 +57,9 @@ HOME_CAMERA = OrbitCamera(
 )
 AXIS_COLORS: tuple[Color, Color, Color] = (PALETTE["bad"], PALETTE["ok"], PALETTE["reach"])
 LOCATORS = ("target", "pole")
+SHOULDER_R, ELBOW_R = 0.17, 0.11  # joint ball radii in metres
+POLE_SIZE = 0.17  # half-size of the pole's diamond in metres
+CROSS_ARM = 0.22  # half-length of each bar of the target's cross in metres
 UPPER_RADII = (0.12, 0.085)  # bone capsule radii in metres at the root and elbow ends
 LOWER_RADII = (0.085, 0.06)
 LEGEND = (
@@ -499,11 +502,15 @@ class SwivelView:
         elbow, hand = np.asarray(sol.elbow, dtype=float), np.asarray(sol.hand, dtype=float)
         pen.bone(root, elbow, UPPER_RADII, PALETTE["bone_upper"])
         pen.bone(elbow, hand, LOWER_RADII, PALETTE["bone_lower"])
-        pen.sphere(root, 0.17, PALETTE["axis"])
-        pen.sphere(elbow, 0.11, PALETTE["joint"])
+        pen.sphere(root, SHOULDER_R, PALETTE["axis"])
+        pen.sphere(elbow, ELBOW_R, PALETTE["joint"])
         pen.sphere(hand, 0.08, PALETTE["white"])
-        pen.label(root, "shoulder", PALETTE["text_dim"], 16, "midright", (-16, 0))
-        pen.label(elbow, "elbow", PALETTE["joint"], 17, "midbottom", (0, -14))
+        # labels start at the ball's edge as seen (it grows as the camera zooms in)
+        right, up = self.camera.basis[0], self.camera.basis[1]
+        pen.label(
+            root - SHOULDER_R * right, "shoulder", PALETTE["text_dim"], 16, "midright", (-6, 0)
+        )
+        pen.label(elbow + ELBOW_R * up, "elbow", PALETTE["joint"], 17, "midbottom", (0, -4))
 
     def _draw_locators(self, pen: Pen3D, pose: Pose, sol: Any) -> None:
         """The target (a 3-D cross), the pole (a diamond), selection and the shortfall."""
@@ -516,21 +523,29 @@ class SwivelView:
             )
             # under the target's own name: at the gap's middle it sat on that name
             # whenever the gap was short
+            right = self.camera.basis[0]
             pen.label(
-                target, f"shortfall {shortfall:.2f} m", PALETTE["shortfall"], 17, "midleft", (20, 6)
+                target + CROSS_ARM * right,
+                f"shortfall {shortfall:.2f} m",
+                PALETTE["shortfall"],
+                17,
+                "midleft",
+                (6, 8),
             )
-        arms = 0.22 * np.eye(3)  # a 3-D cross: one bar along each world axis
+        arms = CROSS_ARM * np.eye(3)  # a 3-D cross: one bar along each world axis
         pen.segments(target - arms, target + arms, PALETTE["target"], 3.0)
-        pen.diamond(pole, 0.17, PALETTE["pole"])
-        for name, point, color in (
-            ("target", target, PALETTE["target"]),
-            ("pole", pole, PALETTE["pole"]),
+        pen.diamond(pole, POLE_SIZE, PALETTE["pole"])
+        right = self.camera.basis[0]
+        for name, point, color, size in (
+            ("target", target, PALETTE["target"], CROSS_ARM),
+            ("pole", pole, PALETTE["pole"], POLE_SIZE),
         ):
             if name == self.hover:
                 pen.ring_px(point, 17.0, PALETTE["white"])
             elif name == self.selected:
                 pen.ring_px(point, 17.0, color)
-            pen.label(point, name, color, 18, "midleft", (20, -14))
+            # right of the marker as seen, whatever the zoom
+            pen.label(point + size * right, name, color, 18, "midleft", (6, -12))
 
     def _draw_gizmo(self, canvas: Canvas) -> None:
         """World axes as seen by the camera, in the view's bottom-left corner."""
