@@ -27,6 +27,7 @@ _FORWARD_BEND = 0.08  # ... this much less at the front of the swing (the elbow 
 _RUN_EXTENSION = 0.72  # ... and this at a full run (elbow ~90°: √(0.3² + 0.28²) / 0.58)
 HAND_SPEED = 4.0  # m/s: the fastest a hand moves about its shoulder (a running swing's ~3.4)
 ELBOW_TURN_RATE = 10.0  # rad/s: the fastest an elbow swings about its shoulder (5 cm a step)
+_ABOUT_OPPOSITE = math.radians(150.0)  # a turn this long may go either way round
 NEAREST_HAND = 0.25  # of the arm's reach: a hand comes no nearer its shoulder (elbow ~150°)
 PIVOT_REACH = 1.25  # of the reach: how far a pivoting body's hands are wanted (straight arms)
 
@@ -104,15 +105,21 @@ def straighten_for_pivot(
 
 
 def follow_hands(
-    previous: FloatArray, wanted: FloatArray, shoulders: FloatArray, dt: float, rig: Rig
+    previous: FloatArray,
+    wanted: FloatArray,
+    shoulders: FloatArray,
+    facing: FloatArray,
+    dt: float,
+    rig: Rig,
 ) -> FloatArray:
     """The hands this step: from where they were toward where they are wanted, going round
     the shoulder, never through it, at the pace of a real arm.
 
     A hand's place about its shoulder is an angle (the shoulder→hand direction) and a
     distance, which sets the arm's bend: the angle ``α`` between the upper arm and the
-    shoulder→hand line. The hand steps toward the wanted angle the shorter way round and
-    toward the wanted bend, both by the same fraction of the way, chosen so the elbow swings
+    shoulder→hand line. The hand steps toward the wanted angle the shorter way round (when
+    that is about half a turn, the way that does not swing the arm up behind the back, as
+    a shoulder cannot) and toward the wanted bend, both by the same fraction of the way, chosen so the elbow swings
     at most ``ELBOW_TURN_RATE`` about the shoulder (it turns by the hand's turn plus the change
     of ``α``: exact, as both change linearly) and the hand moves about ``HAND_SPEED`` at most.
     A hand wanted within those limits is exactly where it is wanted; one wanted nearer its
@@ -127,6 +134,8 @@ def follow_hands(
         Last step's hand points relative to their shoulders.
     wanted, shoulders : ndarray, shape (N, 2, 2)
         Where the hands are wanted this step, and their shoulders (world).
+    facing : ndarray, shape (N,)
+        +1 facing +x, −1 facing −x.
     dt : float
         Step, seconds.
     rig : Rig
@@ -150,6 +159,13 @@ def follow_hands(
     a1 = np.where(r1 > 1e-9, np.arctan2(offset[..., 1], offset[..., 0]), a0)
     r1 = np.maximum(r1, nearest)
     turn = (a1 - a0 + np.pi) % (2.0 * np.pi) - np.pi  # the shorter way round, in [−π, π)
+    # about half a turn: not through up-behind-the-back (45° above the backward horizontal).
+    # The way kept never passes it, so neither does what is left of it on the next step.
+    behind_up = np.arctan2(1.0, -facing)[:, None]
+    ahead = (behind_up - a0) % (2.0 * np.pi)  # from the hand's angle, counterclockwise
+    through = np.where(turn >= 0.0, ahead < turn, ahead > 2.0 * np.pi + turn)
+    other_way = turn - np.copysign(2.0 * np.pi, turn)
+    turn = np.where((np.abs(turn) > _ABOUT_OPPOSITE) & through, other_way, turn)
     bend0 = _shoulder_angle(clamp(r0, nearest, limb.reach), limb)
     bend1 = _shoulder_angle(np.minimum(r1, limb.reach), limb)
     elbow_turn = np.abs(turn) + np.abs(bend1 - bend0)

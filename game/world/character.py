@@ -906,7 +906,7 @@ class Crowd:
         hands = straighten_for_pivot(hands, shoulders, self.turning, rig)
         if previous is not None:
             last = previous.targets[:, ARMS] - previous.roots[:, ARMS]
-            hands = follow_hands(last, hands, shoulders, dt, rig)
+            hands = follow_hands(last, hands, shoulders, facing, dt, rig)
         forward = spin[:, None, None] * np.array([1.0, 0.0])
         knee_poles = 0.5 * (hips + ankles) + legs.pole_forward * forward
         elbow_pole = elbow_poles(shoulders, hands, spin, rig)

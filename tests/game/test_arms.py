@@ -5,6 +5,8 @@ Short headless runs of the walk simulation; figures come from the solved poses.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -13,7 +15,9 @@ from game.profiling import PhaseTimer
 from game.scene import SceneConfig
 from game.scenes.walk import POINTER_LINGER_S, WalkSim
 from game.scenes.walk_view import WalkView
+from game.world.arms import follow_hands
 from game.world.character import ARMS, LEGS
+from game.world.rig import load_rig
 
 DT = 1.0 / 60.0
 
@@ -242,3 +246,19 @@ def test_turning_around_while_reaching_moves_no_arm_joint_more_than_10_cm(spot) 
     largest = max(largest, _largest_arm_jump(sim, [reach(-1.0) for _ in range(105)]))
     assert sim.crowd.facing[0] < 0 and not sim.crowd.turning[0]
     assert largest <= 0.10
+
+
+@pytest.mark.parametrize("facing", [1.0, -1.0])
+def test_a_hand_wanted_opposite_swings_round_in_front_never_up_behind_the_back(facing) -> None:
+    rig = load_rig(Path("assets/rig.json"))
+    shoulders = np.zeros((1, 2, 2))
+    # from up in front of the shoulder, 60° above the forward horizontal, to the opposite
+    start = 0.3 * np.array([facing * np.cos(np.pi / 3), np.sin(np.pi / 3)])
+    hands = np.broadcast_to(start, (1, 2, 2))
+    behind_up = np.arctan2(1.0, -facing)
+    for _ in range(40):
+        hands = follow_hands(hands - shoulders, -start, shoulders, np.array([facing]), DT, rig)
+        angle = np.arctan2(hands[0, :, 1], hands[0, :, 0])
+        off = np.abs((angle - behind_up + np.pi) % (2.0 * np.pi) - np.pi)
+        assert (off > np.radians(60)).all()  # it never went up past the head
+    np.testing.assert_allclose(hands[0], [-start, -start], atol=1e-9)
