@@ -127,3 +127,36 @@ def test_lazy_angles_have_the_seeds_values() -> None:
     for _ in range(2):  # computed on first access, the same values after
         np.testing.assert_allclose(sol.elbow_angle, expected, atol=1e-12)
     np.testing.assert_allclose(sol.upper_angle, [math.pi / 2, 0.0, math.acos(0.25)], atol=1e-12)
+
+
+@DIMS
+@settings(max_examples=20, deadline=None)
+@given(data=st.data(), n=st.integers(9, 12))
+def test_a_float32_batch_agrees_with_its_single_float32_solves(
+    dim: int, data: st.DataObject, n: int
+) -> None:
+    # a batch of 9+ limbs computes in float32 arithmetic, one limb in Python floats rounded to
+    # float32: they agree to float32 precision (sqrt(eps) at the limb's scale for the elbow,
+    # whose height is that ill-conditioned near full extension)
+    batch = {k: v.astype(np.float32) for k, v in data.draw(batches(dim, n)).items()}
+    many = solve(dim, batch)
+    eps = float(np.finfo(np.float32).eps)
+    size = _size({k: v.astype(np.float64) for k, v in batch.items()})
+    span = (batch["upper_len"] + batch["lower_len"]).astype(np.float64)
+    for i in range(n):
+        one = solve(dim, {k: v[i] if v.ndim == 2 else float(v[i]) for k, v in batch.items()})
+        for name in FIELDS[dim]:
+            got, want = getattr(many, name)[i], getattr(one, name)
+            assert np.asarray(want).dtype == got.dtype, name
+            if name in ("reached", "status"):
+                assert got == want, name
+                continue
+            if name.endswith("angle"):
+                tol = 8 * math.sqrt(
+                    eps * span[i] ** 2 / (batch["upper_len"][i] * batch["lower_len"][i])
+                )
+            elif name == "stretch":  # a ratio: relative
+                tol = 16 * eps * float(want)
+            else:
+                tol = 8 * math.sqrt(eps) * size[i] if name == "elbow" else 16 * eps * size[i]
+            np.testing.assert_allclose(got, want, rtol=0, atol=tol, err_msg=name)
