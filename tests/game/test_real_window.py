@@ -22,6 +22,7 @@ from game import scenes
 
 REPO = Path(__file__).resolve().parents[2]
 START_SIZE, RESIZED = (960, 540), (1280, 720)
+WINDOW_WAIT_S = 90.0  # seconds a window may take to appear, or to take its new size
 
 
 def _missing_tools() -> str | None:
@@ -115,10 +116,14 @@ def test_every_scene_plays_in_a_real_window_and_survives_a_resize(
             text=True,
         )
     try:
-        deadline = time.monotonic() + 90
-        windows = {scene: _window_of(proc.pid, env, deadline) for scene, proc in runs.items()}
+        # liveness limits, not timings: generous, and each window gets its own, so four
+        # windows starting at once on a busy machine do not share one budget
+        windows = {
+            scene: _window_of(proc.pid, env, time.monotonic() + WINDOW_WAIT_S)
+            for scene, proc in runs.items()
+        }
         for window in windows.values():
-            _resize(window, env, deadline)
+            _resize(window, env, time.monotonic() + WINDOW_WAIT_S)
         time.sleep(0.5)  # a few frames at the new size
         for window in windows.values():
             subprocess.run(["xdotool", "key", "--window", window, "Escape"], env=env, timeout=30)
