@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from game.world.arms import elbow_poles
 from game.world.character import PoseInputs
 from game.world.easing import halflife_blend, smoothstep
 from game.world.props import FloatArray, Ladder
@@ -319,7 +320,7 @@ class LadderClimb:
     def pose(self, rig: Rig) -> PoseInputs:
         """The climbing pose for the solve (N = 1, facing +x): ends on their rungs, knee
         poles forward of the legs toward the ladder, elbow poles below the arms."""
-        body, arms, legs = rig.body, rig.arms, rig.legs
+        body, legs = rig.body, rig.legs
         pelvis = self.pelvis[None]
         up = np.array([0.0, 1.0])
         chest = pelvis + body.spine * up
@@ -328,7 +329,7 @@ class LadderClimb:
         hips = pelvis + side * np.array([body.hip_depth, 0.0])
         shoulders = chest + side * np.array([body.shoulder_depth, 0.0])
         roots = np.concatenate([shoulders, hips])
-        elbow_poles = 0.5 * (shoulders + self.ends[:2]) - np.array([0.0, arms.pole_down])
+        elbows = elbow_poles(shoulders[None], self.ends[None, :2], np.ones(1), rig)[0]
         knee_poles = 0.5 * (hips + self.ends[2:]) + np.array([legs.pole_forward, 0.0])
         return PoseInputs(
             pelvis=pelvis,
@@ -338,7 +339,7 @@ class LadderClimb:
             spin=np.ones(1),
             roots=roots[None],
             targets=self.ends[None].copy(),
-            poles=np.concatenate([elbow_poles, knee_poles])[None],
+            poles=np.concatenate([elbows, knee_poles])[None],
             pole_on=np.ones((1, 4), dtype=bool),
             foot_angle=np.zeros((1, 2)),
             foot_bend=np.zeros((1, 2)),

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from game.scenes.character_assets import load_character_assets
+from game.world.character import solve_pose
 from game.world.ladder import TAP_CYCLE_MOVES, TAP_TIMEOUT_S, ClimbLatch, LadderClimb
 from game.world.props import load_props
 
@@ -75,3 +76,18 @@ def test_climbing_on_and_stopping_at_once_keeps_the_grip() -> None:
     for _ in range(120):
         assert not ladder.step(0.0, DT)
     assert ladder.active and (ladder.rung[:2] >= 0).any()
+
+
+def test_climbing_up_and_down_moves_no_elbow_more_than_10_cm_a_step() -> None:
+    # the elbows bend backward of the arm, as walking (a pole fixed below the arm lay on the
+    # shoulder->hand line as a hand rose past its shoulder: the elbow flipped 0.45 m)
+    rig, _ = load_character_assets(ASSETS)
+    ladder = _mounted()
+    previous = None
+    for step in range(900):
+        ladder.step(1.0 if step < 600 else -1.0, DT)
+        pose = ladder.pose(rig)
+        elbows = solve_pose(rig, pose).elbow[0, :2] - pose.pelvis[0]
+        if previous is not None:
+            assert np.hypot(*(elbows - previous).T).max() <= 0.10, step
+        previous = elbows
