@@ -55,6 +55,7 @@ _PROBES = np.linspace(0.0, 1.0, 12)  # fractions of the look-ahead the ground is
 _CHORD_PASSES = 2  # sole_fits: the chord under a level sole, then twice under the tilted one
 _BEND_COST = 30.0  # plan_landing: each millimetre of ground bend under a sole costs 3 cm of step
 _SOLE_FLATNESS = 0.012  # metres: the ground under a sole may bend this much (a bump), not a riser
+_TOE_ROOM = 0.04  # metres past a landing toe where the ground may not rise (room to lift off)
 _LOOK_AHEAD = 0.14  # metres of ground ahead of the swinging sole that it rises over
 _APPROACH_SLOPE = 1.6  # the required height falls off this steeply ahead of the sole (m/m)
 _TOE_FIRST_DROP = 0.06  # stepping down more than this lands toe first
@@ -361,6 +362,7 @@ def sole_clearance_height(
     facing: FloatArray,
     ahead: FloatArray,
     legs: LegSpec,
+    approach: ArrayLike = 1.0,
 ) -> FloatArray:
     """The lowest ankle height at which the sole clears the ground, shape (...).
 
@@ -368,7 +370,8 @@ def sole_clearance_height(
     :func:`sole_penetration`), and the sole's leading point must clear a cone over the
     ground up to ``ahead`` metres further on in the direction of travel (signed), falling
     ``_APPROACH_SLOPE`` per metre: a foot nearing a stair riser rises before it gets there,
-    continuously.
+    continuously. ``approach`` in [0, 1] weighs how much of the cone's extra height counts
+    (0: only the exact clearance).
     """
     zeros = np.zeros(angle.shape + (2,))
     offsets = sole_points(zeros, angle, bend, facing, legs)
@@ -386,7 +389,8 @@ def sole_clearance_height(
     gap = (terrain.xs - edge[..., None]) * np.sign(ahead)[..., None]
     inside = (gap >= 0) & (gap <= reach[..., None]) & (reach[..., None] > 0)
     vertex = np.where(inside, terrain.ys - _APPROACH_SLOPE * gap, -np.inf).max(axis=-1)
-    return np.maximum(exact, np.maximum(cone, vertex) - lowest)
+    extra = np.maximum(np.maximum(cone, vertex) - lowest - exact, 0.0)
+    return exact + approach * extra
 
 
 def sole_penetration(terrain: Terrain, soles: FloatArray) -> FloatArray:
@@ -520,7 +524,8 @@ def sole_fits(
     -------
     fits : ndarray of bool, shape (...)
         Heel to toe, the ground stays within ``_SOLE_FLATNESS`` of the heel→toe line and its
-        slope within the sole's tilt limit (a stair nosing under the sole fails).
+        slope within the sole's tilt limit (a stair nosing under the sole fails), and it
+        rises no higher within ``_TOE_ROOM`` past the toe (a toe against a riser fails).
     angle : ndarray, shape (...)
         The heel→toe ground angle (radians, counter-clockwise from +x).
     bend : ndarray, shape (...)
@@ -543,7 +548,11 @@ def sole_fits(
     hs, angle = chord(np.zeros(np.shape(x)))
     line = hs[..., :1] + (hs[..., -1:] - hs[..., :1]) * _SOLE_SAMPLES
     bend = np.abs(hs - line).max(axis=-1)
-    fits = (bend <= _SOLE_FLATNESS) & (np.abs(angle) <= legs.max_tilt)
+    # the ground just past the toe rises no more than the sole's line (no riser the toes
+    # would have to lift straight up from at the next lift-off)
+    beyond = terrain.height_at(x + facing * (legs.toe + _TOE_ROOM))
+    room = beyond - (hs[..., -1] + (hs[..., -1] - hs[..., 0]) * _TOE_ROOM / span)
+    fits = (bend <= _SOLE_FLATNESS) & (room <= _SOLE_FLATNESS) & (np.abs(angle) <= legs.max_tilt)
     # where the sole fits, the chord under the sole as it will lie (tilted), not under a
     # level one: at a slope's foot the two differ and the heel would hover over the corner
     for _ in range(_CHORD_PASSES):
@@ -642,10 +651,12 @@ def swing_pose(
         (u - 0.65) / 0.35
     )
     travel = e[..., 0] - x
-    # the look-ahead opens after lift-off (a riser just ahead of the toes must not yank the
-    # foot up in one step) and closes onto the landing
-    ahead = np.sign(travel) * np.minimum(np.abs(travel), _LOOK_AHEAD * smoothstep(u / 0.25))
-    need = sole_clearance_height(terrain, x, angle, bend, facing[:, None], ahead, legs)
+    # the look-ahead closes onto the landing; its cone counts more and more after lift-off
+    # (a riser just ahead of the toes must not yank the foot up in one step). Opening the
+    # window instead would sweep its far end up a riser's face: a jump as tall as the rise.
+    ahead = np.sign(travel) * np.minimum(np.abs(travel), _LOOK_AHEAD)
+    approach = smoothstep(u / 0.15)
+    need = sole_clearance_height(terrain, x, angle, bend, facing[:, None], ahead, legs, approach)
     # the sole clears the ground by ``lift`` at mid-swing; the heel rises behind early in
     # the swing (the shank trails the thigh), peaking at a quarter of it
     early = np.sin(np.pi * clamp(u / _HEEL_RISE_END, 0.0, 1.0)) ** 2

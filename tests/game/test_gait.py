@@ -196,6 +196,13 @@ def test_the_sole_stays_above_the_stairs_both_ways_and_planted_pivots_stay_put()
     still = planted[1:] & planted[:-1]
     moved = np.linalg.norm(soles[1:, :, :2] - soles[:-1, :, :2], axis=-1).min(axis=-1)
     assert moved[still].max() <= 0.0005
+    # going up, no knee or ankle moves more than 10 cm in a step relative to the pelvis
+    # (a toe lifting off against a riser used to rise ~15 cm in one step)
+    pelvis = _stack(rows, "pelvis")[:, 0]
+    legs = _stack(rows, "joints")[:, 0, [2, 3, 6, 7]]  # knees, ankles
+    jump = np.linalg.norm(legs[1:] - legs[:-1] - (pelvis[1:] - pelvis[:-1])[:, None], axis=-1)
+    up = pelvis[1:, 0] < 1.4  # until the top landing
+    assert jump[up].max() <= 0.10
 
 
 def test_turning_from_a_run_stops_plants_and_pivots_without_jumps_or_sliding_back() -> None:
