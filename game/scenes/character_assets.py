@@ -53,7 +53,7 @@ class CharacterAssets:
         """Use a new rig and terrain from the next step on (feet are set down afresh, and
         their counters start again: footsteps and knee flips alike)."""
         self.crowd.apply_assets(rig, terrain)
-        self.crowd.knee_flips[:] = 0
+        self.crowd.reset_counts()
 
     def reload_assets(self) -> None:
         """Re-read both files (edits not saved are dropped); a bad file raises before

@@ -29,7 +29,6 @@ from game.scenes.ground_edit import GroundEditing
 from game.trace import limb_record, point
 from game.world.character import ARMS, LEGS, Crowd
 from game.world.easing import finite_clamp, halflife_blend
-from game.world.gait import Feet
 from game.world.ladder import LadderClimb
 from game.world.props import PropHands, load_props
 from game.world.rig import LIMBS
@@ -115,11 +114,11 @@ class WalkSim(CharacterAssets):
         move = self._use_props(inp, move, dt)
         self._aim_hands(dt)
         move = self._approach_ladder(inp, move)
-        crowd.knee_poles[0] = self.poles_on
+        crowd.use_knee_poles(0, self.poles_on)
         pinned = np.zeros((1, 2), dtype=bool)
         if self.drag_foot is not None and self.pointer is not None:
             pinned[0, self.drag_foot] = True
-            crowd.pin_target[0, self.drag_foot] = self.pointer
+            crowd.pin_foot(0, self.drag_foot, self.pointer)
         was_planted = crowd.feet.planted[0].copy()
         self.moving = abs(move) > 0.05 or abs(float(crowd.vx[0])) > 0.05
         crowd.step([move], [1.0 if inp.run else 0.0], dt, pinned)
@@ -212,25 +211,17 @@ class WalkSim(CharacterAssets):
                     crowd.pose.targets[0, LEGS], crowd.solution.hand[0, ARMS], crowd.pose.pelvis[0]
                 )
             elif from_loft:
-                crowd.facing[0] = 1.0  # back onto the ladder, facing it
+                crowd.face(0, 1.0)  # back onto the ladder, facing it
                 ladder.mount_from_loft(crowd.pose.targets[0, LEGS], crowd.pose.pelvis[0])
             else:
                 return False
         stepped_off = ladder.step(float(finite_clamp(inp.climb, -1.0, 1.0)), dt)
-        crowd.prev_pose = crowd.pose
-        crowd.pose = ladder.pose(self.rig)
-        crowd.x[0], crowd.y[0] = ladder.pelvis
-        crowd.vx[0] = 0.0
-        crowd.hand_weight[0] = 0.0
+        crowd.take_pose(0, ladder.pose(self.rig), ladder.pelvis)
         solution = crowd.solve(timer)
         self.counters.record(solution)
         self.meter.last = None  # the ladder is not the gait: measuring resumes off it
         if stepped_off:
-            ankles = ladder.ends[None, 2:].copy()  # beside the foot, or on the loft
-            ray_from = ankles + np.array([0.0, self.rig.legs.limb.reach])
-            steps = crowd.feet.steps.copy()  # the step count carries on past the ladder
-            crowd.feet = Feet.standing(ankles, np.zeros((1, 2)), ray_from)
-            crowd.feet.steps = steps
+            crowd.stand_at(0, ladder.ends[2:])  # beside the foot, or on the loft
         self.step_index += 1
         self.time = self.step_index * dt
         return True
@@ -312,6 +303,7 @@ class WalkSim(CharacterAssets):
         if self.props is not None:
             free[list(self.props.engaged)] = False
         wanted = np.zeros(2)
+        targets, weight = crowd.hand_target[0].copy(), crowd.hand_weight[0].copy()
         if self.offered is None:
             self.reaching[:] = False
         else:
@@ -329,18 +321,14 @@ class WalkSim(CharacterAssets):
                 self.reaching[current] = True
             self.reaching &= free
             # a hand that starts reaching from the swing sets off from where it is
-            weight = crowd.hand_weight[0]
             fresh = self.reaching & (weight < 1e-3)
-            crowd.hand_target[0, fresh] = crowd.solution.hand[0, ARMS][fresh]
+            targets[fresh] = crowd.solution.hand[0, ARMS][fresh]
             chase = halflife_blend(dt, self.rig.arms.reach_halflife)
-            crowd.hand_target[0, self.reaching] += (
-                pointer - crowd.hand_target[0, self.reaching]
-            ) * chase
+            targets[self.reaching] += (pointer - targets[self.reaching]) * chase
             wanted[self.reaching] = 1.0
         # the weight moves at a constant rate so it arrives exactly (blend_hands eases it)
-        weight = crowd.hand_weight[0]
         change = np.clip(wanted - weight, -dt / REACH_BLEND_S, dt / REACH_BLEND_S)
-        crowd.hand_weight[0] = np.where(free, weight + change, weight)
+        crowd.aim_hands(0, targets, np.where(free, weight + change, weight))
 
     def _measure(self, was_planted: NDArray[np.bool_], running: bool) -> None:
         crowd = self.crowd

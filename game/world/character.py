@@ -205,6 +205,13 @@ def solve_pose(rig: Rig, pose: PoseInputs) -> Any:
     )
 
 
+def _with_row(array: NDArray[Any], n: int, row: NDArray[Any]) -> NDArray[Any]:
+    """A copy of ``array`` with its row ``n`` replaced by ``row``."""
+    out = array.copy()
+    out[n] = row
+    return out
+
+
 class Crowd:
     """N characters walking one terrain; every array is ``(N, ...)``.
 
@@ -417,6 +424,57 @@ class Crowd:
         """The pose ``alpha`` of the way from the previous step, and its batched solve."""
         pose = self.prev_pose.lerp(self.pose, alpha)
         return pose, solve_pose(self.rig, pose)
+
+    # -- commands: what a scene may ask of one character -------------------------------
+    def pin_foot(self, n: int, foot: int, target: ArrayLike) -> None:
+        """Hold character ``n``'s ``foot`` (0 left, 1 right) at ``target`` (x, y) while the
+        ``pinned`` mask given to :meth:`step` says so (a foot dragged by the mouse)."""
+        self.pin_target[n, foot] = target
+
+    def aim_hands(self, n: int, targets: ArrayLike, weights: ArrayLike) -> None:
+        """Character ``n``'s hands reach for ``targets`` (2, 2), each blended over its arm
+        swing by its weight in [0, 1] (0: the hand swings with the gait)."""
+        self.hand_target[n] = targets
+        self.hand_weight[n] = np.clip(weights, 0.0, 1.0)
+
+    def take_pose(self, n: int, pose: PoseInputs, pelvis: ArrayLike) -> None:
+        """Show character ``n`` in ``pose`` (a one-character pose, e.g. a ladder's) this
+        step instead of the gait's, its pelvis at ``pelvis``, standing still and its hands
+        off the pointer; then :meth:`solve` as usual."""
+        self.prev_pose = self.pose
+        self.pose = PoseInputs(
+            **{
+                f.name: _with_row(getattr(self.pose, f.name), n, getattr(pose, f.name)[0])
+                for f in fields(PoseInputs)
+            }
+        )
+        self.x[n], self.y[n] = np.asarray(pelvis, dtype=float)
+        self.vx[n] = 0.0
+        self.hand_weight[n] = 0.0
+
+    def face(self, n: int, facing: float) -> None:
+        """Turn character ``n`` to ``facing`` (+1 or −1) at once (stepping on a ladder)."""
+        self.facing[n] = 1.0 if facing >= 0 else -1.0
+
+    def stand_at(self, n: int, ankles: ArrayLike) -> None:
+        """Put character ``n``'s feet down flat at ``ankles`` (2, 2) on level soles (off a
+        ladder); its step count carries on."""
+        at = np.asarray(ankles, dtype=float)[None]
+        ray_from = at + np.array([0.0, self.rig.legs.limb.reach])
+        standing = Feet.standing(at, np.zeros((1, 2)), ray_from)
+        for f in fields(Feet):
+            if f.name != "steps":
+                getattr(self.feet, f.name)[n] = getattr(standing, f.name)[0]
+
+    def use_knee_poles(self, n: int, on: bool) -> None:
+        """Character ``n``'s knees follow their pole hints (off: the solver picks the bend
+        side, and knees flip; counted in :attr:`knee_flips`)."""
+        self.knee_poles[n] = on
+
+    def reset_counts(self) -> None:
+        """Footsteps and knee flips start again from zero (new assets)."""
+        self.feet.steps[:] = 0
+        self.knee_flips[:] = 0
 
     # -- body --------------------------------------------------------------------------
     def _grade(self) -> FloatArray:

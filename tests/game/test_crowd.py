@@ -165,3 +165,31 @@ def test_f5_starts_the_footstep_and_knee_flip_counters_again_together() -> None:
     assert int(sim.crowd.feet.steps.sum()) == 0
     assert int(sim.crowd.knee_flips.sum()) == 0
     assert sim.stats_sections()["feet"]["knee_flips"] == 0
+
+
+def test_commands_change_only_the_character_they_name() -> None:
+    """A scene drives one character through Crowd's commands (a ladder's pose, feet set
+    down off it, hands aimed, a foot pinned); the others walk on untouched."""
+    sim = CrowdSim(SceneConfig(characters=MIN_CHARACTERS))
+    crowd = sim.crowd
+    _run(sim, 30)
+    before = {name: np.array(getattr(crowd, name)) for name in ("x", "y", "vx", "hand_weight")}
+    others = np.arange(crowd.count) != 1
+    lone = CrowdSim(SceneConfig(characters=1)).crowd  # a one-character pose, as a ladder's
+    crowd.take_pose(1, lone.pose, (4.0, 1.2))
+    assert (crowd.x[1], crowd.y[1], crowd.vx[1]) == (4.0, 1.2, 0.0)
+    np.testing.assert_array_equal(crowd.pose.pelvis[1], lone.pose.pelvis[0])
+    np.testing.assert_array_equal(crowd.pose.pelvis[others], crowd.prev_pose.pelvis[others])
+    for name, value in before.items():
+        np.testing.assert_array_equal(np.asarray(getattr(crowd, name))[others], value[others])
+    steps = crowd.feet.steps.copy()
+    crowd.stand_at(1, [[3.9, 0.07], [4.1, 0.07]])
+    np.testing.assert_array_equal(crowd.feet.lock[1], [[3.9, 0.07], [4.1, 0.07]])
+    assert crowd.feet.planted[1].all()
+    np.testing.assert_array_equal(crowd.feet.steps, steps)  # the count carries on
+    crowd.aim_hands(2, [[1.0, 1.0], [2.0, 1.0]], [0.5, 7.0])
+    np.testing.assert_array_equal(crowd.hand_weight[2], [0.5, 1.0])  # weights kept in [0, 1]
+    crowd.pin_foot(3, 1, (5.0, 0.5))
+    np.testing.assert_array_equal(crowd.pin_target[3, 1], [5.0, 0.5])
+    crowd.reset_counts()
+    assert crowd.feet.steps.sum() == 0 and crowd.knee_flips.sum() == 0
