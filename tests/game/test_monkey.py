@@ -16,7 +16,7 @@ from game.app import App, build_scene
 from game.options import RunOptions
 from game.scene import SceneConfig
 
-EVENTS_PER_SCENE = 2_500  # 250 frames; each of the 28 keys is pressed or released ~30 times
+EVENTS_PER_SCENE = 1_500  # 150 frames; each of the 28 keys is pressed or released ~18 times
 EVENTS_PER_FRAME = 10
 KEYS = [
     pygame.K_a,
