@@ -73,10 +73,10 @@ STRIPS = (
     ),
     Strip(
         "strip_turn_run.png",
-        "turning from a 2.6 m/s run: brake, square up, pivot, go (every 6 frames)",
+        "turning from a 2.6 m/s run: brake, square up, pivot, go (every 7 frames)",
         _braking_from_a_run,
-        6,
-        24,
+        7,
+        30,
     ),
 )
 
