@@ -55,7 +55,6 @@ _PROBES = np.linspace(0.0, 1.0, 12)  # fractions of the look-ahead the ground is
 _CHORD_PASSES = 2  # sole_fits: the chord under a level sole, then twice under the tilted one
 _BEND_COST = 30.0  # plan_landing: each millimetre of ground bend under a sole costs 3 cm of step
 _SOLE_FLATNESS = 0.012  # metres: the ground under a sole may bend this much (a bump), not a riser
-_TOE_ROOM = 0.04  # metres past a landing toe where the ground may not rise (room to lift off)
 _LOOK_AHEAD = 0.14  # metres of ground ahead of the swinging sole that it rises over
 _APPROACH_SLOPE = 1.6  # the required height falls off this steeply ahead of the sole (m/m)
 _TOE_FIRST_DROP = 0.06  # stepping down more than this lands toe first
@@ -524,8 +523,7 @@ def sole_fits(
     -------
     fits : ndarray of bool, shape (...)
         Heel to toe, the ground stays within ``_SOLE_FLATNESS`` of the heel→toe line and its
-        slope within the sole's tilt limit (a stair nosing under the sole fails), and it
-        rises no higher within ``_TOE_ROOM`` past the toe (a toe against a riser fails).
+        slope within the sole's tilt limit (a stair nosing under the sole fails).
     angle : ndarray, shape (...)
         The heel→toe ground angle (radians, counter-clockwise from +x).
     bend : ndarray, shape (...)
@@ -548,11 +546,7 @@ def sole_fits(
     hs, angle = chord(np.zeros(np.shape(x)))
     line = hs[..., :1] + (hs[..., -1:] - hs[..., :1]) * _SOLE_SAMPLES
     bend = np.abs(hs - line).max(axis=-1)
-    # the ground just past the toe rises no more than the sole's line (no riser the toes
-    # would have to lift straight up from at the next lift-off)
-    beyond = terrain.height_at(x + facing * (legs.toe + _TOE_ROOM))
-    room = beyond - (hs[..., -1] + (hs[..., -1] - hs[..., 0]) * _TOE_ROOM / span)
-    fits = (bend <= _SOLE_FLATNESS) & (room <= _SOLE_FLATNESS) & (np.abs(angle) <= legs.max_tilt)
+    fits = (bend <= _SOLE_FLATNESS) & (np.abs(angle) <= legs.max_tilt)
     # where the sole fits, the chord under the sole as it will lie (tilted), not under a
     # level one: at a slope's foot the two differ and the heel would hover over the corner
     for _ in range(_CHORD_PASSES):

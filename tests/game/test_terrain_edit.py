@@ -373,6 +373,7 @@ def test_the_scripted_edit_tour_keeps_the_feet_on_the_edited_ground() -> None:
     # issue 16's figures: no sole point or segment inside the (edited) ground, pivots still
     assert feet["max_sole_penetration_m"] <= 0.005
     assert feet["max_planted_slide_m"] <= 0.0005
+    assert feet["max_ground_error_m"] <= 0.005  # and on the ground, not hovering over a tread
     assert feet["knee_flips"] == 0
 
 
