@@ -606,7 +606,9 @@ def plan_landing(
     chosen = candidates[rows, best]
     taken = low_enough[rows, best]
     x = np.where(taken, chosen, start[:, 0])  # nowhere to step: put the foot back down
-    _, chord, _ = sole_fits(terrain, x, facing, rig)
+    chord = chords[rows, best]
+    if not taken.all():  # the chord under the spot it stays on instead
+        chord = np.where(taken, chord, sole_fits(terrain, x, facing, rig)[1])
     angle = clamp(chord, -legs.max_tilt, legs.max_tilt)
     ray_from = np.stack([x, np.maximum(hip_y, start[:, 1])], axis=-1)
     hit = terrain.ray_down(ray_from)
