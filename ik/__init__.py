@@ -9,12 +9,11 @@ of any length. Only numpy and the standard library are used.
 from __future__ import annotations
 
 from ik.fabrik import FabrikResult, fabrik
-from ik.reach import soften_distance
+from ik.reach import Status, soften_distance
 from ik.rotations import BoneRotations, blend_pose, bone_rotations
 from ik.solution import Solution2D, Solution3D
 from ik.solve2d import solve_2d
 from ik.solve3d import solve_3d
-from ik.status import Status
 
 __all__ = [
     "BoneRotations",

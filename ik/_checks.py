@@ -57,14 +57,22 @@ def to_array(name: str, value: npt.ArrayLike | None, dtype: np.dtype) -> FloatAr
 
 def to_points(name: str, value: npt.ArrayLike | None, dim: int, dtype: np.dtype) -> FloatArray:
     """``value`` as finite points of shape ``(..., dim)``, or a ``ValueError`` naming it."""
+    return _points(name, value, dim, dtype)[0]
+
+
+def _points(
+    name: str, value: npt.ArrayLike | None, dim: int, dtype: np.dtype
+) -> tuple[FloatArray, float]:
+    """:func:`to_points`, and the largest magnitude of a coordinate."""
     points = to_array(name, value, dtype)
     if points.ndim == 0 or points.shape[-1] != dim:
         raise ValueError(
             f"{name}: expected an array_like of shape (..., {dim}), got shape {points.shape}"
         )
-    if not within(points, -math.inf, strict=True):
+    lowest, highest = extent(points)
+    if not (-math.inf < lowest and highest < math.inf):
         require(name, points, np.isfinite(points), "finite coordinates")
-    return points
+    return points, max(-lowest, highest)
 
 
 def batch_shape(shapes: Mapping[str, tuple[int, ...]]) -> tuple[int, ...]:
@@ -78,12 +86,18 @@ def batch_shape(shapes: Mapping[str, tuple[int, ...]]) -> tuple[int, ...]:
         ) from None
 
 
-def within(values: FloatArray, low: float, *, strict: bool) -> bool:
-    """Every value finite and above ``low`` (``strict``) or at least ``low``: two reductions,
-    no temporaries (NaN fails both), before :func:`require` builds its message."""
+def extent(values: FloatArray) -> tuple[float, float]:
+    """The lowest and highest value (two reductions, no temporaries; NaN in either if any is
+    NaN), or ``(inf, -inf)`` for no values."""
     lowest = np.minimum.reduce(values, axis=None, initial=math.inf)
     highest = np.maximum.reduce(values, axis=None, initial=-math.inf)
-    return bool((lowest > low if strict else lowest >= low) and highest < math.inf)
+    return float(lowest), float(highest)
+
+
+def finite(values: FloatArray) -> bool:
+    """Every value finite (:func:`extent`), before :func:`require` builds its message."""
+    lowest, highest = extent(values)
+    return -math.inf < lowest and highest < math.inf
 
 
 def require(name: str, values: FloatArray, ok: npt.NDArray[np.bool_], expected: str) -> None:
@@ -98,27 +112,39 @@ def require(name: str, values: FloatArray, ok: npt.NDArray[np.bool_], expected: 
 
 
 def check_limbs(
-    dim: int, points: Mapping[str, npt.ArrayLike | None], values: Mapping[str, npt.ArrayLike]
-) -> tuple[np.dtype, tuple[int, ...], dict[str, FloatArray], dict[str, FloatArray]]:
+    dim: int,
+    points: Mapping[str, npt.ArrayLike | None],
+    values: Mapping[str, npt.ArrayLike],
+    limits: Mapping[np.dtype, tuple[float, float]],
+) -> tuple[np.dtype, tuple[int, ...], dict[str, FloatArray], dict[str, FloatArray], bool]:
     """The working dtype, the batch shape, the points and the values, converted and checked, or
     an error naming the first bad one: points of shape ``(..., dim)``, finite; batch shapes
     that broadcast; lengths positive and finite; ``softness`` in ``[0, L1 + L2)``;
-    ``max_stretch`` finite and ``>= 1``; ``bend`` +-1; every other value finite."""
+    ``max_stretch`` finite and ``>= 1``; ``bend`` +-1; every other value finite. Last, whether
+    every coordinate and length lies within the dtype's ``limits`` ``(low, high)`` (float64's
+    for a dtype not listed)."""
     dtype = float_dtype(*points.values(), *values.values())
+    low, high = limits.get(dtype, limits[np.dtype(np.float64)])
     arrays = {name: to_points(name, value, dim, dtype) for name, value in points.items()}
+    safe = all(
+        -high <= lowest and highest <= high for lowest, highest in map(extent, arrays.values())
+    )
     scalars = {name: to_array(name, value, dtype) for name, value in values.items()}
     shape = batch_shape(
         {name: a.shape[:-1] for name, a in arrays.items()}
         | {name: a.shape for name, a in scalars.items()}
     )
     for name, v in scalars.items():
-        if name in ("upper_len", "lower_len") and not within(v, 0.0, strict=True):
-            require(name, v, np.isfinite(v) & (v > 0.0), "positive finite lengths")
-        elif name == "max_stretch" and not within(v, 1.0, strict=False):
+        lowest, highest = extent(v)
+        if name in ("upper_len", "lower_len"):
+            if not (0.0 < lowest and highest < math.inf):
+                require(name, v, np.isfinite(v) & (v > 0.0), "positive finite lengths")
+            safe = safe and low <= lowest and highest <= high
+        elif name == "max_stretch" and not (1.0 <= lowest and highest < math.inf):
             require(name, v, np.isfinite(v) & (v >= 1.0), "finite values >= 1")
         elif name == "bend":
             require(name, v, np.abs(v) == 1.0, "+1 or -1")
-        elif name != "softness" and not within(v, -math.inf, strict=True):
+        elif name != "softness" and not (-math.inf < lowest and highest < math.inf):
             require(name, v, np.isfinite(v), "finite values")
     softness = scalars["softness"]
     if softness.ndim or softness[()] != 0.0:
@@ -126,4 +152,4 @@ def check_limbs(
         span = scalars["upper_len"] * 0.5 + scalars["lower_len"] * 0.5
         ok = np.isfinite(softness) & (softness >= 0.0) & (softness * 0.5 < span)
         require("softness", softness, ok, "0 <= softness < upper_len + lower_len")
-    return dtype, shape, arrays, scalars
+    return dtype, shape, arrays, scalars, safe

@@ -16,8 +16,8 @@ import numpy as np
 
 from ik._checks import float_dtype
 from ik._units import safe
+from ik.reach import Status
 from ik.solution import Angles, Solution, Solution2D
-from ik.status import Status
 
 SMALL = 8
 """Largest batch solved limb by limb here."""
@@ -155,8 +155,8 @@ def _aim(v: list[float], high: float) -> tuple[float, list[float]] | None:
 
 
 def _reach(eps: float, d: float, upper: float, lower: float, soft: float, k: float) -> list:
-    """Soften, stretch, clamp (``ik.reach``), the triangle (``ik.triangle``), the status
-    (``ik.status``; never degenerate here): the reach ``a``, the elbow along and off the
+    """Soften, stretch, clamp (``ik.reach``), the triangle, the status
+    (``ik.reach``; never degenerate here): the reach ``a``, the elbow along and off the
     root-target line, then the row's distance, reach, shortfall, stretch, reached, status and
     elbow angle."""
     span = upper + lower
@@ -181,7 +181,7 @@ def _reach(eps: float, d: float, upper: float, lower: float, soft: float, k: flo
     status = _STRETCHED if stretch > 1.0 else _SOFT if eased < d else status
     shortfall = abs(d - a)
     reached = shortfall <= math.sqrt(eps) * span
-    angle = math.atan2(a * h, along * along + h * h - a * along)  # ik.triangle.interior_angle
+    angle = math.atan2(a * h, along * along + h * h - a * along)  # ik.reach.interior_angle
     return [a, along, h, d, a, shortfall, stretch, reached, status, angle]
 
 

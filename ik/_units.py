@@ -12,12 +12,15 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from ik._checks import within
+from ik._checks import finite
 
 Values: TypeAlias = Any
 """Per-limb values: an ndarray of shape (n,) (or (D, n) for vectors), or one shared scalar."""
 
-SAFE = {np.dtype(np.float64): (2.0**-200, 2.0**200), np.dtype(np.float32): (2.0**-16, 2.0**16)}
+SAFE: dict[np.dtype, tuple[float, float]] = {
+    np.dtype(np.float64): (2.0**-200, 2.0**200),
+    np.dtype(np.float32): (2.0**-16, 2.0**16),
+}
 """Magnitudes solved without rescaling, by dtype (any wider dtype uses float64's)."""
 
 
@@ -71,18 +74,20 @@ def aim(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return from_units(length, k), v / np.where(length > 0.0, length, 1.0)
 
 
-def toward(point: np.ndarray, root: np.ndarray) -> np.ndarray:
+def toward(point: np.ndarray, root: np.ndarray, safe: bool) -> np.ndarray:
     """The unit direction from ``root`` to ``point`` (component-major ``(D, n)``), 0 where they
-    coincide; where ``point - root`` overflows, the halves' difference gives the direction."""
+    coincide; where ``point - root`` overflows (never when ``safe``: every coordinate within
+    the safe magnitudes), the halves' difference gives the direction."""
     with np.errstate(over="ignore"):
         w = point - root
-    if not within(w, -math.inf, strict=True):
+    if not (safe or finite(w)):
         w = np.where(np.isfinite(w).all(axis=0), w, point * 0.5 - root * 0.5)
     return aim(w)[1]
 
 
 def enter(
     eps: float,
+    safe: bool,
     root: np.ndarray,
     target: np.ndarray,
     upper: Values,
@@ -90,19 +95,18 @@ def enter(
     softness: Values | None,
 ) -> tuple[Values | None, Values, Values, Values | None, np.ndarray, np.ndarray, Values, Any]:
     """The first two stages of every solve (points ``(D, m)``): units, the limb's power of
-    two (the lengths and softness in them); aim, the seed's φ as the unit vector ``u`` of
-    target − root, +x where the target is at the root (closer than eps·L its direction is
-    rounding noise at the limb's own scale). Returns ``units, upper, lower, softness,
-    distance, u, d, degenerate`` (``d`` the distance in units)."""
-    low, high = safe(target.dtype)
-    units = None  # or per limb k with max(L1, L2) = f 2^k, f in [0.5, 1)
-    if not (in_range(upper, low, high) and in_range(lower, low, high)):
-        units = np.frexp(np.maximum(upper, lower))[1]
+    two (the lengths and softness in them; none when ``safe``: every coordinate and length
+    within the safe magnitudes); aim, the seed's φ as the unit vector ``u`` of target − root,
+    +x where the target is at the root (closer than eps·L its direction is rounding noise at
+    the limb's own scale). Returns ``units, upper, lower, softness, distance, u, d,
+    degenerate`` (``d`` the distance in units)."""
+    # per limb k with max(L1, L2) = f 2^k, f in [0.5, 1) (the same bits where none is needed)
+    units = None if safe else np.frexp(np.maximum(upper, lower))[1]
     upper, lower = to_units(upper, units), to_units(lower, units)
     softness = None if softness is None else to_units(softness, units)
     with np.errstate(over="ignore"):
         offset = target - root
-    if not within(offset, -math.inf, strict=True):
+    if not (safe or finite(offset)):
         raise ValueError(f"target: target - root is beyond {offset.dtype}'s range")
     distance, u = aim(offset)
     d = to_units(distance, units)

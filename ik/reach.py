@@ -1,5 +1,5 @@
-"""The reach stages shared by the 2-D and 3-D solves: soften the distance, stretch, and clamp it
-into the annulus the triangle closes in.
+"""The stages shared by the 2-D and 3-D solves, after the limb is aimed: soften, stretch and
+clamp the distance, solve the triangle, classify the outcome.
 
 * Soft reach (Andy Nicholas, "Soft IK", 2010): with ``L`` the longest reach, ``d_s = L - s``,
   ``d > d_s`` becomes ``d_s + s (1 - exp(-(d - d_s) / s))``: equal value and slope at ``d_s``,
@@ -8,17 +8,42 @@ into the annulus the triangle closes in.
 * Stretch: both bones scale by one factor in ``[1, max_stretch]``; the soft curve eases toward
   that stretched extension, so the two options compose.
 * Clamp (the seed): ``d <- clamp(d, |L1 - L2|, L1 + L2)`` before the law of cosines.
+* Triangle (the seed's names): shoulder/root ``s``, elbow ``e``, hand ``h``; sides
+  ``L1 = |e - s|``, ``L2 = |h - e|`` and the base ``a = |h - s|`` (the clamped reach). The elbow
+  is found in the base's frame, ``along`` the root-hand line and ``height`` off it, so a caller
+  places it with two basis vectors and never calls cos or sin.
 """
 
 from __future__ import annotations
 
+import enum
+import math
 from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from ik._checks import batch_shape, float_dtype, require, to_array
-from ik._units import Values
+from ik._units import Values, from_units, to_units
+
+
+class Status(enum.IntEnum):
+    """What happened to each limb (``sol.status``, int8); precedence
+    ``DEGENERATE > STRETCHED > SOFTENED > TOO_FAR / TOO_CLOSE > REACHED``."""
+
+    REACHED = 0
+    """The target lies inside the reachable annulus; the hand is on it."""
+    TOO_FAR = 1
+    """The target is beyond ``L1 + L2`` (times the stretch): the straight arm aims at it."""
+    TOO_CLOSE = 2
+    """The target is inside ``|L1 - L2|`` (times the stretch): the folded arm aims at it."""
+    SOFTENED = 3
+    """The target is in the soft zone (``d > L - softness``): the reach was eased in."""
+    STRETCHED = 4
+    """The bones were scaled by a stretch factor above 1 to reach the target."""
+    DEGENERATE = 5
+    """A direction was undefined and a documented fallback used (target at the root; in 3-D
+    also a pole on the root-target axis)."""
 
 
 def soften(distance: Values, full: Values, softness: Values) -> Values:
@@ -50,7 +75,7 @@ class Reach(NamedTuple):
 
 
 def clamp(
-    distance: Values,
+    d: Values,
     upper: Values,
     lower: Values,
     softness: Values | None,
@@ -60,8 +85,8 @@ def clamp(
     """Soften, stretch and clamp the root-target distance (None turns an option off)."""
     span = upper + lower  # L = L1 + L2, full extension
     full = span if max_stretch is None else span * max_stretch  # longest reach k L
-    eased = distance if softness is None else soften(distance, full, softness)
-    stretch: object = 1.0
+    eased = d if softness is None else soften(d, full, softness)
+    stretch: Values = 1.0
     if max_stretch is not None:
         # the factor that makes the straight arm reach d: d / (L1 + L2), never below 1 nor above k
         with np.errstate(over="ignore"):  # a target far beyond the limb: inf, capped at k
@@ -71,8 +96,62 @@ def clamp(
     # fold limit |L1 - L2|, floored at eps L: equal bones would give the triangle a zero base
     inner = np.maximum(np.abs(upper - lower), eps * span)
     used = np.minimum(np.maximum(eased, inner), span)  # the seed: clamp(d, |L1 - L2|, L1 + L2)
-    softened = False if softness is None else eased < distance
+    softened = False if softness is None else eased < d
     return Reach(used, upper, lower, span, inner, stretch, softened)
+
+
+def triangle(limb: Reach) -> tuple[Values, Values]:
+    """The elbow in the base frame, ``(L1 cos α, L1 sin α >= 0)``, from the three sides, the
+    base ``a`` already clamped into ``[max(|L1 - L2|, eps L), L1 + L2]`` (so ``a > 0`` and the
+    triangle inequality holds)."""
+    a, span, gap = limb.used, limb.span, limb.upper - limb.lower
+    twice_base = a + a
+    # the seed's shoulder angle: L1 cos α = (L1² + a² − L2²) / (2a), with L1² − L2² factored as
+    # (L1 − L2)(L1 + L2) so equal bones give an exact zero
+    along = (a * a + gap * span) / twice_base
+    # Heron: 16 area² = (L + a)(L − a)(a − (L1 − L2))(a + (L1 − L2)), each factor >= 0 because a
+    # was clamped into the annulus; L − a is formed directly (precise when nearly straight)
+    height = np.sqrt((span + a) * (span - a) * (a - gap) * (a + gap)) / twice_base  # 2 area / a
+    return along, height
+
+
+def interior_angle(base: Values, along: Values, height: Values) -> Values:
+    """The interior angle at the elbow, ``theta`` in ``[0, pi]`` (``pi``: straight): with the
+    elbow ``e = along u + height n``, the hand ``a u`` (``u``, ``n`` orthonormal),
+    ``|(s - e) x (h - e)| = a height`` and ``(s - e) . (h - e) = along² + height² - a along``;
+    their ``atan2`` stays accurate at 0 and pi, where the seed's ``acos((L1² + L2² - a²) /
+    (2 L1 L2))`` loses half its digits."""
+    return np.arctan2(base * height, along * along + height * height - base * along)
+
+
+def classify(
+    out: dict[str, np.ndarray],
+    d: Values,
+    units: Values | None,
+    limb: Reach,
+    degenerate: Values,
+    eps: float,
+) -> None:
+    """Write the reach, shortfall (world units), ``reached``, stretch and status of the limbs
+    into ``out``'s rows, from ``d`` and the clamp stage's ``limb`` (units of ``2^units``; None:
+    world units; ``out["distance"]`` already holds the world distance) and where a fallback
+    direction or plane was used."""
+    reach, shortfall = out["reach"], out["shortfall"]
+    reach[...] = from_units(limb.used, units)
+    np.abs(out["distance"] - reach, out=shortfall)  # |target − hand|: the hand is on the ray
+    # within half the working digits of L: rounding in a softened or stretched reach never
+    # flips a reached limb
+    np.less_equal(to_units(shortfall, units), math.sqrt(eps) * limb.span, out=out["reached"])
+    out["stretch"][...] = limb.stretch
+    status = out["status"]
+    np.greater(d, limb.span, out=status, casting="unsafe")  # TOO_FAR = 1
+    flags = (np.less(d, limb.inner), limb.softened, np.greater(limb.stretch, 1.0), degenerate)
+    codes = (Status.TOO_CLOSE, Status.SOFTENED, Status.STRETCHED, Status.DEGENERATE)
+    for flag, code in zip(flags, codes, strict=True):
+        if flag is not False and np.ndim(flag):  # in rising precedence: each overrides the last
+            np.copyto(status, code, where=flag, casting="unsafe")
+        elif flag:
+            status[...] = code
 
 
 def soften_distance(

@@ -9,24 +9,24 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from ik.triangle import interior_angle
+from ik.reach import interior_angle
 
 ELBOW, UPPER, LOWER = 0, 1, 2
 """Which angle :class:`Angles` holds."""
 
 
-def local_angle(frame: Sequence[np.ndarray], which: int) -> np.ndarray:
+def local_angle(frame: np.ndarray, which: int) -> np.ndarray:
     """One angle from the limb's triangle in its units (the angles do not depend on the
-    scale): ``frame`` is ``(base, along, height)`` (``ik.triangle``), in 2-D followed by the
-    elbow and hand offsets from the root, component-major ``(2, ...)``. ``ELBOW``: the
-    interior angle (:func:`ik.triangle.interior_angle`); ``UPPER``, ``LOWER`` (2-D): the
-    bones' world angles."""
+    scale): ``frame`` rows are the base, ``along`` and ``height`` (:func:`ik.reach.triangle`),
+    in 2-D then the elbow's and the hand's offsets from the root (x, y each). ``ELBOW``: the
+    interior angle (:func:`ik.reach.interior_angle`); ``UPPER``, ``LOWER`` (2-D): the bones'
+    world angles, ``atan2`` of root → elbow and elbow → hand."""
     if which == ELBOW:
-        return np.asarray(interior_angle(*frame[:3]))
-    elbow, hand = frame[3:]
+        return np.asarray(interior_angle(frame[0], frame[1], frame[2]))
+    ex, ey, hx, hy = frame[3:7]
     if which == UPPER:
-        return np.asarray(np.arctan2(elbow[1], elbow[0]))
-    return np.asarray(np.arctan2(hand[1] - elbow[1], hand[0] - elbow[0]))
+        return np.asarray(np.arctan2(ey, ex))
+    return np.asarray(np.arctan2(hy - ey, hx - ex))
 
 
 class Angles(dict[int, np.ndarray]):

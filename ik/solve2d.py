@@ -8,9 +8,8 @@ import numpy.typing as npt
 from ik import _scalar
 from ik._batch import finish, solve
 from ik._units import Values, enter, toward
-from ik.reach import clamp
+from ik.reach import clamp, triangle
 from ik.solution import Solution2D
-from ik.triangle import triangle
 
 
 def solve_2d(
@@ -73,26 +72,33 @@ def solve_2d(
     points = {"root": root, "target": target, "pole": pole}
     per = {"upper_len": upper_len, "lower_len": lower_len, "bend": bend}
     options = {"softness": softness, "max_stretch": max_stretch}
-    return solve(Solution2D, 2, _solve_rows, points, per | options)  # type: ignore[return-value]
+    return solve(Solution2D, 2, _solve_rows, 7, points, per | options)  # type: ignore[return-value]
 
 
-def _solve_rows(eps: float, *args: Values) -> tuple[np.ndarray, ...]:
-    """The stages on ``m`` limbs: points ``(2, m)`` (pole None without one), values ``(m,)``
-    or shared scalars, an option None where off."""
+def _solve_rows(out: dict[str, np.ndarray], eps: float, safe: bool, *args: Values) -> None:
+    """The stages on ``m`` limbs, written into ``out``: points ``(2, m)`` (pole None without
+    one), values ``(m,)`` or shared scalars, an option None where off. The frame the lazy angles
+    read (:func:`ik.solution.local_angle`): the reach, the triangle, the elbow and hand offsets
+    from the root."""
     root, target, pole, upper, lower, bend, softness, max_stretch = args
     units, upper, lower, softness, distance, u, d, degenerate = enter(
-        eps, root, target, upper, lower, softness
+        eps, safe, root, target, upper, lower, softness
     )
-    side = bend if pole is None else _pole_side(eps, u, toward(pole, root), bend)
+    side = bend if pole is None else _pole_side(eps, u, toward(pole, root, safe), bend)
     limb = clamp(d, upper, lower, softness, max_stretch, eps)  # soften, stretch, clamp
-    along, height = triangle(limb.used, limb.upper, limb.lower)  # law of cosines
-    # the elbow L1 (cos α u ± sin α u⊥), u⊥ = u turned +90°: the seed's L1 (cos(φ ± α),
-    # sin(φ ± α)) by the angle-sum identities, no trig calls; + is counter-clockwise
-    turned = u[::-1] * np.array([[-1.0], [1.0]], u.dtype)
-    elbow = along * u + (side * height) * turned
-    hand = limb.used * u  # on the root → target ray at the reach
-    frame = (limb.used, along, height, elbow, hand)  # what the lazy angles read
-    return finish(root, elbow, hand, units, distance, limb, degenerate, eps, frame)
+    frame = out["frame"]
+    frame[0] = limb.used
+    frame[1], frame[2] = along, height = triangle(limb)  # law of cosines
+    elbow, hand = frame[3:5], frame[5:7]
+    # the elbow L1 (cos α u ± sin α u⊥), u⊥ = (−u_y, u_x) (u turned +90°): the seed's
+    # L1 (cos(φ ± α), sin(φ ± α)) by the angle-sum identities, no trig calls; + is
+    # counter-clockwise
+    np.multiply(along, u, out=elbow)
+    lift = side * height
+    elbow[0] -= lift * u[1]
+    elbow[1] += lift * u[0]
+    np.multiply(limb.used, u, out=hand)  # on the root → target ray at the reach
+    finish(out, root, elbow, hand, units, distance, d, limb, degenerate, eps, safe)
 
 
 def _pole_side(eps: float, u: np.ndarray, w: np.ndarray, bend: Values) -> Values:

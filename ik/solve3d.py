@@ -8,9 +8,8 @@ import numpy.typing as npt
 from ik import _scalar
 from ik._batch import finish, solve
 from ik._units import Values, dot, enter, toward
-from ik.reach import clamp
+from ik.reach import clamp, triangle
 from ik.solution import Solution3D
-from ik.triangle import triangle
 
 
 def solve_3d(
@@ -64,27 +63,29 @@ def solve_3d(
     points = {"root": root, "target": target, "pole": pole}
     per = {"upper_len": upper_len, "lower_len": lower_len, "twist": twist}
     options = {"softness": softness, "max_stretch": max_stretch}
-    return solve(Solution3D, 3, _solve_rows, points, per | options)  # type: ignore[return-value]
+    return solve(Solution3D, 3, _solve_rows, 3, points, per | options)  # type: ignore[return-value]
 
 
-def _solve_rows(eps: float, *args: Values) -> tuple[np.ndarray, ...]:
-    """The stages on ``m`` limbs: points ``(3, m)``, values ``(m,)`` or shared scalars, an
-    option None where off."""
+def _solve_rows(out: dict[str, np.ndarray], eps: float, safe: bool, *args: Values) -> None:
+    """The stages on ``m`` limbs, written into ``out``: points ``(3, m)``, values ``(m,)`` or
+    shared scalars, an option None where off. The frame the lazy elbow angle reads: the reach
+    and the triangle."""
     root, target, pole, upper, lower, twist, softness, max_stretch = args
     units, upper, lower, softness, distance, u, d, degenerate = enter(
-        eps, root, target, upper, lower, softness
+        eps, safe, root, target, upper, lower, softness
     )
-    b, on_axis = _bend_direction(eps, u, toward(pole, root))  # the pole plane
+    b, on_axis = _bend_direction(eps, u, toward(pole, root, safe))  # the pole plane
     if twist is not None:
         b = _twist(u, b, twist)
     limb = clamp(d, upper, lower, softness, max_stretch, eps)  # soften, stretch, clamp
-    along, height = triangle(limb.used, limb.upper, limb.lower)  # law of cosines
+    frame = out["frame"]
+    frame[0] = limb.used
+    frame[1], frame[2] = along, height = triangle(limb)  # law of cosines
     # elbow = L1 (cos α u + sin α b): the triangle laid in the (u, b) plane; the hand on the
     # root → target ray at the reach
     elbow = along * u + height * b
     hand = limb.used * u
-    frame = (limb.used, along, height)  # what the lazy elbow angle reads
-    return finish(root, elbow, hand, units, distance, limb, degenerate | on_axis, eps, frame)
+    finish(out, root, elbow, hand, units, distance, d, limb, degenerate | on_axis, eps, safe)
 
 
 def _bend_direction(eps: float, u: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -103,9 +104,11 @@ def _bend_direction(eps: float, u: np.ndarray, w: np.ndarray) -> tuple[np.ndarra
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``a x b`` of component-major vectors ``(3, n)``."""
-    return np.stack(
-        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-    )
+    c = np.empty(np.broadcast_shapes(a.shape, b.shape), np.result_type(a, b))
+    np.subtract(a[1] * b[2], a[2] * b[1], out=c[0])
+    np.subtract(a[2] * b[0], a[0] * b[2], out=c[1])
+    np.subtract(a[0] * b[1], a[1] * b[0], out=c[2])
+    return c
 
 
 def _perpendicular(u: np.ndarray) -> np.ndarray:
