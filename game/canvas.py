@@ -69,12 +69,24 @@ class Canvas(Protocol):
 
     def text_size(self, text: str, size: int = 16, bold: bool = False) -> tuple[int, int]: ...
 
-    def layer(self, key: Hashable, backdrop: Color, draw: Callable[[Canvas], object]) -> None:
+    def layer(
+        self,
+        key: Hashable,
+        backdrop: Color,
+        draw: Callable[[Canvas], object],
+        rect: Sequence[float] | None = None,
+    ) -> None:
         """Draw what ``draw(canvas)`` draws, through a cache: the first call with ``key``
-        (at this canvas size) renders it onto a window-sized layer filled with ``backdrop``;
-        later calls only put the layer down, its ``backdrop`` pixels transparent. For static
-        scenery that changes with the camera alone; anti-aliased edges are blended with
-        ``backdrop``, so it should be the colour the layer mostly lies on."""
+        (at this size) renders it onto a layer filled with ``backdrop``; later calls only
+        put the layer down, its ``backdrop`` pixels transparent. For static scenery that
+        changes with the camera alone; anti-aliased edges are blended with ``backdrop``, so
+        it should be the colour the layer mostly lies on.
+
+        ``rect`` is ``(left, top, width, height)`` in this canvas's pixels: the layer's size
+        and where its top-left corner goes this time (rounded to whole pixels), so a sprite
+        of static scenery follows a moving camera under the same key; ``draw`` draws in the
+        layer's own pixels. The default is the whole canvas. A layer that would land wholly
+        outside the canvas is neither drawn nor put down."""
         ...
 
 
@@ -89,6 +101,23 @@ def dash_segments(a: Point, b: Point, dash: float, gap: float) -> np.ndarray:
     ends = np.minimum(starts + dash, length)
     direction = (pb - pa) / length
     return np.stack([pa + starts[:, None] * direction, pa + ends[:, None] * direction], axis=1)
+
+
+def fill_under(canvas: Canvas, outline: ArrayLike, color: Color) -> None:
+    """Fill from a line (pixels, shape ``(N, 2)``, x increasing) down to the canvas's bottom.
+
+    A polygon from the line down to its lowest point, a rectangle under that: pygame fills a
+    polygon scanline by scanline, testing every edge on each, so a many-vertex outline
+    closed far below costs ~10x the rectangle that covers the same rows.
+    """
+    line = np.asarray(outline, dtype=float)
+    left, right = float(line[0, 0]), float(line[-1, 0])
+    low = float(line[:, 1].max())
+    canvas.polygon(np.concatenate([line, [[right, low], [left, low]]]), color)
+    bottom = canvas.size[1]
+    if low < bottom:
+        top = math.floor(low)  # one row of overlap with the polygon: never a seam
+        canvas.rect((left, top, right - left, bottom - top), color)
 
 
 class WorldPen:

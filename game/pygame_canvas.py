@@ -57,8 +57,9 @@ _RING_SPRITE_AFTER = 8
 _RING_CACHE_LIMIT = 64
 _RING_CACHE_BYTES = 4 << 20
 # Cached static layers (see layer): a window-sized layer takes ~3.7 MB at 1280x720; a
-# camera that keeps moving makes a new one each frame, so only the latest few are kept.
-_LAYER_CACHE_LIMIT = 4
+# camera that keeps moving makes a new one each frame, so the least recently used are
+# dropped beyond this many bytes of pixels.
+_LAYER_CACHE_BYTES = 32 << 20
 
 
 class PygameCanvas:
@@ -239,17 +240,31 @@ class PygameCanvas:
             measured = self._sizes[key] = self._font(size, bold).size(text)
         return measured
 
-    def layer(self, key: Hashable, backdrop: Color, draw: Callable[[Canvas], object]) -> None:
-        full_key = (key, tuple(backdrop), self.size)
-        image = self._layers.get(full_key)
+    def layer(
+        self,
+        key: Hashable,
+        backdrop: Color,
+        draw: Callable[[Canvas], object],
+        rect: Sequence[float] | None = None,
+    ) -> None:
+        place = self.surface.get_rect() if rect is None else _rect(rect)
+        if place.width <= 0 or place.height <= 0 or not place.colliderect(self.surface.get_rect()):
+            return
+        full_key = (key, tuple(backdrop), place.size)
+        image = self._layers.pop(full_key, None)  # put back below: the most recent last
         if image is None:
-            if len(self._layers) >= _LAYER_CACHE_LIMIT:
-                self._layers.clear()
-            image = pygame.Surface(self.size)
+            size = 4 * place.width * place.height
+            while self._layers and self._layer_bytes() + size > _LAYER_CACHE_BYTES:
+                del self._layers[next(iter(self._layers))]  # the least recently used
+            image = pygame.Surface(place.size)
             image.fill(backdrop)
             draw(PygameCanvas(image))
             # a colour key, not per-pixel alpha: anti-aliased lines drawn on a transparent
             # surface lose half their coverage; mostly backdrop, the layer run-length encodes
             image.set_colorkey(backdrop, pygame.RLEACCEL)
-            self._layers[full_key] = image
-        self.surface.blit(image, (0, 0))
+        self._layers[full_key] = image
+        self.surface.blit(image, place.topleft)
+
+    def _layer_bytes(self) -> int:
+        """Pixel bytes of the cached layers."""
+        return sum(4 * image.get_width() * image.get_height() for image in self._layers.values())

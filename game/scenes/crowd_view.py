@@ -112,7 +112,7 @@ class CrowdView(WalkView):
         pose, sol = self._interpolated(alpha, timer)
         pen = WorldPen(canvas, self.camera)
         self._draw_sky(canvas)
-        self._draw_grid(pen)
+        self._draw_grid(canvas)
         self._draw_ground(pen)
         self._draw_crowd(canvas, pose)
         self._draw_character(pen, pose, sol)

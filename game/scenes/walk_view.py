@@ -10,13 +10,14 @@ simulation never imports drawing code.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from game.camera import Camera2D
-from game.canvas import Canvas, WorldPen
+from game.canvas import Canvas, WorldPen, fill_under
 from game.input_state import InputState, RawInput
 from game.layout import font_px, intersects, ui_scale, wrap_balanced
 from game.palette import PALETTE, Color, faint, mix
@@ -51,6 +52,11 @@ HILLS: tuple[tuple[float, float, float, Color], ...] = (
 GROUND_DEEP: Color = (34, 38, 32)
 LEG_WIDTHS_M = (0.15, 0.11, 0.1)  # hip, knee, ankle
 ARM_WIDTHS_M = (0.095, 0.075, 0.06)  # shoulder, elbow, wrist
+# Static props are cached as sprites (see WalkView._static_sprite): padded by this many
+# pixels for line widths and the knob; their anti-aliased edges blend with the backdrop,
+# the colour of the near hills they mostly stand in front of.
+SPRITE_PAD_PX = 8
+SCENERY_BACKDROP: Color = HILLS[1][3]
 
 
 class WalkView:
@@ -184,9 +190,9 @@ class WalkView:
         self._follow(pose, alpha)
         pen = WorldPen(canvas, self.camera)
         self._draw_sky(canvas)
-        self._draw_grid(pen)
+        self._draw_grid(canvas)
         self._draw_ground(pen)
-        self._draw_props(pen)
+        self._draw_props(canvas)
         hands = self._prop_hands
         if hands is not None and hands.holding < 0:
             self._draw_cup(pen, sol)
@@ -217,6 +223,18 @@ class WalkView:
 
     def _draw_sky(self, canvas: Canvas) -> None:
         left, top, width, height = self.camera.viewport
+        cx = self.camera.center_w[0] * self.camera.scale
+        horizon = top + height * 0.62
+        xs = np.linspace(left, left + width, 64)
+        ridges = []
+        for parallax, ridge, wavelength, _ in HILLS:
+            phase = (xs + cx * parallax) / wavelength
+            # two incommensurate sines make a ridge that never visibly repeats
+            bumps = 0.6 * np.sin(phase * 2 * math.pi) + 0.4 * np.sin(phase * 4.7 + 1.3)
+            ys = horizon - height * (ridge - 0.35) - bumps * height * 0.05
+            ridges.append(np.stack([xs, ys], axis=-1))
+        # the sky only where no hill covers it: above the lowest point of the highest ridge
+        hidden_from = min(float(ridge[:, 1].max()) for ridge in ridges)
         if self._sky_bands is None or self._sky_bands[0] != self.camera.viewport:
             band = height / SKY_BANDS
             self._sky_bands = (
@@ -227,42 +245,24 @@ class WalkView:
                 ],
             )
         for rect, color in self._sky_bands[1]:
-            canvas.rect(rect, color)
-        cx = self.camera.center_w[0] * self.camera.scale
-        horizon = top + height * 0.62
-        xs = np.linspace(left, left + width, 64)
-        for parallax, ridge, wavelength, color in HILLS:
-            phase = (xs + cx * parallax) / wavelength
-            # two incommensurate sines make a ridge that never visibly repeats
-            bumps = 0.6 * np.sin(phase * 2 * math.pi) + 0.4 * np.sin(phase * 4.7 + 1.3)
-            ys = horizon - height * (ridge - 0.35) - bumps * height * 0.05
-            outline = np.stack([xs, ys], axis=-1)
-            bottom = np.array([[left + width, top + height], [left, top + height]])
-            canvas.polygon(np.concatenate([outline, bottom]), color)
+            if rect[1] < hidden_from:
+                canvas.rect(rect, color)
+        for outline, (*_, color) in zip(ridges, HILLS, strict=True):
+            fill_under(canvas, outline, color)
 
-    def _draw_grid(self, pen: WorldPen) -> None:
-        """One-metre grid lines, axis-aligned so aliased lines are crisp: one batched call."""
+    def _draw_grid(self, canvas: Canvas) -> None:
+        """One-metre grid lines, axis-aligned and one pixel wide: each is a 1-px rectangle
+        (a filled rectangle costs a fraction of a line drawn pixel by pixel)."""
+        left, top, width, height = self.camera.viewport
+        color = mix(SKY_HORIZON, PALETTE["grid_major"], 0.35)
         x0, x1 = self.camera.visible_x_range()
-        cy = self.camera.center_w[1]
-        half = VIEW_HEIGHT_M
-        columns = np.arange(math.floor(x0), math.ceil(x1) + 1, dtype=float)
-        rows = np.arange(math.floor(cy - half), math.ceil(cy + half) + 1, dtype=float)
-        vertical = np.stack(
-            [
-                np.stack([columns, np.full_like(columns, cy - half)], -1),
-                np.stack([columns, np.full_like(columns, cy + half)], -1),
-            ],
-            axis=1,
-        )
-        horizontal = np.stack(
-            [
-                np.stack([np.full_like(rows, x0), rows], -1),
-                np.stack([np.full_like(rows, x1), rows], -1),
-            ],
-            axis=1,
-        )
-        segments = self.camera.to_screen(np.concatenate([vertical, horizontal]))
-        pen.canvas.segments(segments, mix(SKY_HORIZON, PALETTE["grid_major"], 0.35), 1)
+        for x in range(math.floor(x0), math.ceil(x1) + 1):
+            column = self.camera.point_to_screen(x, 0.0)[0]
+            canvas.rect((column, top, 1, height), color)
+        cy, half = self.camera.center_w[1], 0.5 * height / self.camera.scale
+        for y in range(math.floor(cy - half), math.ceil(cy + half) + 1):
+            row = self.camera.point_to_screen(0.0, y)[1]
+            canvas.rect((left, row, width, 1), color)
 
     def _draw_ground(self, pen: WorldPen) -> None:
         terrain = self.sim.terrain
@@ -270,13 +270,12 @@ class WalkView:
         inside = (terrain.xs > x0) & (terrain.xs < x1)
         xs = np.concatenate([[x0], terrain.xs[inside], [x1]])
         surface = np.stack([xs, terrain.height_at(xs)], axis=-1)
-        depth = self.camera.center_w[1] - VIEW_HEIGHT_M
-        bottom = np.array([[x1, depth], [x0, depth]])
-        pen.polygon(np.concatenate([surface, bottom]), PALETTE["ground"])
+        surface_px = self.camera.to_screen(surface)
+        fill_under(pen.canvas, surface_px, PALETTE["ground"])
         # a darker stratum a little below the surface gives the ground some depth
-        stratum = surface - np.array([0.0, 0.35])
-        pen.polygon(np.concatenate([stratum, bottom]), GROUND_DEEP)
-        pen.polyline(surface, PALETTE["ground_edge"], 4)
+        stratum_px = surface_px + np.array([0.0, self.camera.length_px(0.35)])
+        fill_under(pen.canvas, stratum_px, GROUND_DEEP)
+        pen.canvas.lines(surface_px, PALETTE["ground_edge"], 4)
         for mark in terrain.landmarks:
             centre = 0.5 * (mark.x_from + mark.x_to)
             if x0 - 2 < centre < x1 + 2:
@@ -295,13 +294,61 @@ class WalkView:
         else:
             pen.text(ground, name, color, 18, "midtop", (0, 12))
 
-    def _draw_props(self, pen: WorldPen) -> None:
-        """The door (frame, panel, knob), the table and the ladder (rails and rungs)."""
+    def _draw_props(self, canvas: Canvas) -> None:
+        """The door, the table and the ladder: static, so each is drawn once (per props and
+        window scale) into a cached sprite that follows the camera."""
         if self._prop_hands is None:
             return
         props = self._prop_hands.props
+        door, table, ladder = props.door, props.table, props.ladder
+        boxes_w = (
+            (door.x0, door.base, door.x0 + door.width, door.base + door.height),
+            (table.x0 - 0.05, table.base, table.x0 + table.width + 0.05, table.top),
+            (
+                ladder.x - ladder.width / 2,
+                ladder.base,
+                ladder.x + ladder.width / 2,
+                ladder.base + ladder.height,
+            ),
+        )
+        paints = (self._paint_door, self._paint_table, self._paint_ladder)
+        for index, (box_w, paint) in enumerate(zip(boxes_w, paints, strict=True)):
+            self._static_sprite(canvas, (props, index), box_w, paint)
+
+    def _static_sprite(
+        self,
+        canvas: Canvas,
+        key: Hashable,
+        box_w: tuple[float, float, float, float],
+        paint: Callable[[WorldPen], None],
+    ) -> None:
+        """What ``paint(pen)`` draws inside the world box ``(x0, y0, x1, y1)`` (plus
+        ``SPRITE_PAD_PX``), as a cached layer: painted through a camera of the box's own at
+        this camera's scale, put down where this camera shows the box (to the nearest pixel)."""
+        x0, y0, x1, y1 = box_w
+        scale = self.camera.scale
+        pad = SPRITE_PAD_PX
+        width = math.ceil((x1 - x0) * scale) + 2 * pad
+        height = math.ceil((y1 - y0) * scale) + 2 * pad
+        # the sprite's own camera puts the box's top-left corner (x0, y1) at (pad, pad)
+        own = Camera2D(
+            center_w=(x0 + (width / 2 - pad) / scale, y1 - (height / 2 - pad) / scale),
+            scale=scale,
+            viewport=(0, 0, width, height),
+        )
+        left, top = self.camera.point_to_screen(x0, y1)
+        canvas.layer(
+            (key, scale),
+            SCENERY_BACKDROP,
+            lambda layer: paint(WorldPen(layer, own)),
+            (left - pad, top - pad, width, height),
+        )
+
+    def _paint_door(self, pen: WorldPen) -> None:
+        """The door: frame, two panels, knob."""
+        assert self._prop_hands is not None
+        door = self._prop_hands.props.door
         wood, edge = PALETTE["wood"], mix(PALETTE["wood"], PALETTE["black"], 0.45)
-        door = props.door
         x0, x1, y0, y1 = door.x0, door.x0 + door.width, door.base, door.base + door.height
         outline = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
         pen.polygon(outline, mix(wood, PALETTE["background"], 0.35))
@@ -311,18 +358,28 @@ class WalkView:
         lower = np.array([[x0, y0], [x1, y0], [x1, y0 + 0.95], [x0, y0 + 0.95]]) + inset
         pen.polygon(upper, edge, 2)
         pen.polygon(lower, edge, 2)
-        pen.disc(door.knob, max(0.035 * self.camera.scale, 3.0), PALETTE["accent"])
-        table = props.table
+        pen.disc(door.knob, max(0.035 * pen.camera.scale, 3.0), PALETTE["accent"])
+
+    def _paint_table(self, pen: WorldPen) -> None:
+        """The table: two legs and the top."""
+        assert self._prop_hands is not None
+        table = self._prop_hands.props.table
+        wood, edge = PALETTE["wood"], mix(PALETTE["wood"], PALETTE["black"], 0.45)
         tx0, tx1 = table.x0, table.x0 + table.width
         top = np.array([[tx0 - 0.05, table.top - 0.05], [tx1 + 0.05, table.top - 0.05]])
         for x in (tx0 + 0.06, tx1 - 0.06):
             pen.line(
-                (x, table.base), (x, table.top - 0.04), edge, max(int(0.05 * self.camera.scale), 2)
+                (x, table.base), (x, table.top - 0.04), edge, max(int(0.05 * pen.camera.scale), 2)
             )
         pen.polygon(np.concatenate([top, top[::-1] + np.array([0.0, 0.05])]), wood)
-        ladder = props.ladder
+
+    def _paint_ladder(self, pen: WorldPen) -> None:
+        """The ladder: two rails and the rungs."""
+        assert self._prop_hands is not None
+        ladder = self._prop_hands.props.ladder
+        wood, edge = PALETTE["wood"], mix(PALETTE["wood"], PALETTE["black"], 0.45)
         lx0, lx1 = ladder.x - ladder.width / 2, ladder.x + ladder.width / 2
-        rail = max(int(0.04 * self.camera.scale), 2)
+        rail = max(int(0.04 * pen.camera.scale), 2)
         for x in (lx0, lx1):
             pen.line((x, ladder.base), (x, ladder.base + ladder.height), edge, rail)
         for y in ladder.rungs:

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from game.camera import Camera2D
-from game.canvas import WorldPen
+from game.canvas import Canvas, WorldPen, fill_under
 from game.pygame_canvas import (
     _CACHE_LIMIT,
     _PX_LIMIT,
@@ -146,3 +146,64 @@ def test_ring_sprites_stay_within_their_byte_budget() -> None:
         sizes = [4 * s.get_width() * s.get_height() for s in canvas._rings.values()]
         assert sum(sizes) <= _RING_CACHE_BYTES or len(sizes) == 1
     assert canvas._rings  # sprites are still made and used
+
+
+@pytest.mark.parametrize("wave", [0.0, 40.0])
+def test_fill_under_covers_what_the_polygon_closed_at_the_bottom_covers(wave: float) -> None:
+    """The polygon-plus-rectangle fill puts down the pixels of the one tall polygon."""
+    xs = np.linspace(-20.0, 420.0, 37)
+    line = np.stack([xs, 150.0 + wave * np.sin(xs / 35.0)], axis=-1)
+    whole = pygame.Surface((400, 300))
+    pygame.draw.polygon(whole, (200, 90, 30), [*line.tolist(), [420.0, 300.0], [-20.0, 300.0]])
+    canvas = PygameCanvas(pygame.Surface((400, 300)))
+    fill_under(canvas, line, (200, 90, 30))
+    a = pygame.surfarray.array3d(whole).astype(int)
+    b = pygame.surfarray.array3d(canvas.surface).astype(int)
+    assert (a != b).any(-1).sum() <= 2 * len(line)  # a vertex's pixel at most
+
+
+def test_fill_under_a_line_below_the_canvas_draws_nothing(canvas: PygameCanvas) -> None:
+    fill_under(canvas, [[0.0, 150.0], [200.0, 180.0]], (255, 0, 0))
+    assert pygame.surfarray.array3d(canvas.surface).max() == 0
+
+
+def _square(layer: Canvas) -> None:
+    layer.rect((2, 2, 6, 6), (255, 0, 0))
+
+
+def test_a_placed_layer_is_drawn_once_and_put_down_where_asked(canvas: PygameCanvas) -> None:
+    calls = []
+
+    def draw(layer: Canvas) -> None:
+        calls.append(layer.size)
+        _square(layer)
+
+    for x in (20.4, 60.0, 130.0):
+        canvas.layer("square", (0, 0, 0), draw, (x, 30.0, 10, 10))
+    assert calls == [(10, 10)]  # drawn once, at its own size
+    for x in (20, 60, 130):
+        assert canvas.surface.get_at((x + 4, 34))[:3] == (255, 0, 0)
+        assert canvas.surface.get_at((x + 1, 31))[:3] == (0, 0, 0)  # the backdrop is see-through
+    canvas.layer("square", (0, 0, 0), draw, (20.0, 30.0, 12, 10))  # another size: drawn again
+    assert calls == [(10, 10), (12, 10)]
+
+
+def test_a_layer_wholly_off_the_canvas_is_not_drawn(canvas: PygameCanvas) -> None:
+    calls = []
+    for rect in [(-30, 10, 20, 20), (200, 10, 20, 20), (10, -40, 20, 30), (10, 100, 5, 5)]:
+        canvas.layer(rect, (0, 0, 0), calls.append, rect)
+    assert calls == []
+    assert canvas._layers == {}
+
+
+def test_layers_beyond_the_byte_budget_drop_the_least_recently_used() -> None:
+    from game.pygame_canvas import _LAYER_CACHE_BYTES
+
+    canvas = PygameCanvas(pygame.Surface((1000, 1000)))  # 4 MB a window-sized layer
+    per_layer = 4 * 1000 * 1000
+    for key in range(_LAYER_CACHE_BYTES // per_layer + 3):
+        canvas.layer(key, (0, 0, 0), _square)
+        canvas.layer(0, (0, 0, 0), _square)  # the first stays in use
+    assert canvas._layer_bytes() <= _LAYER_CACHE_BYTES
+    assert (0, (0, 0, 0), (1000, 1000)) in canvas._layers
+    assert (1, (0, 0, 0), (1000, 1000)) not in canvas._layers

@@ -291,7 +291,7 @@ class RecordingCanvas:
     def text_size(self, text: str, size: int = 16, bold: bool = False) -> tuple[int, int]:
         return (len(text) * size // 2, size)
 
-    def layer(self, key: Any, backdrop: Any, draw: Any) -> None:
+    def layer(self, key: Any, backdrop: Any, draw: Any, rect: Any = None) -> None:
         draw(self)
 
 
