@@ -134,5 +134,6 @@ def _solution(
     )
     # the frame's rows stay component-major, (F, ...): each contiguous
     frame = fields["frame"].reshape(len(fields["frame"]), *shape)
-    angles = Angles(partial(local_angle, frame))
+    angles = Angles()
+    angles.compute = partial(local_angle, frame)
     return cls(elbow, hand, distance, reach, shortfall, reached, stretch, status, angles)

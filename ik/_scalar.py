@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ik._checks import float_dtype
-from ik._units import safe
+from ik._units import SAFE
 from ik.reach import Status
 from ik.solution import Angles, Solution, Solution2D
 
@@ -23,8 +22,10 @@ SMALL = 8
 """Largest batch solved limb by limb here."""
 
 _FLOAT64, _FLOAT32 = np.dtype(np.float64), np.dtype(np.float32)
-_LIMITS = {t: (float(np.finfo(t).eps), *safe(t)) for t in (_FLOAT64, _FLOAT32)}
-"""Per dtype: eps and the safe magnitudes, as the vector path uses them."""
+_LIMITS = {t: (float(np.finfo(t).eps), SAFE[t][1]) for t in (_FLOAT64, _FLOAT32)}
+"""Per dtype: eps and the largest safe magnitude, as the vector path uses them."""
+_PLAIN = {_FLOAT64, _FLOAT32, *map(np.dtype, np.typecodes["AllInteger"])}
+"""The array dtypes taken here."""
 _REACHED, _FAR, _CLOSE, _SOFT, _STRETCHED = (float(code) for code in list(Status)[:5])
 
 
@@ -32,91 +33,78 @@ def solve(cls: type[Solution], args: Sequence[tuple[Any, bool]]) -> Solution | N
     """``cls``'s solve of plain input, or None for the vector path. ``args``: each argument
     with whether it is a point, in the order of ``_limb_2d`` / ``_limb_3d``'s parameters."""
     dim = 2 if cls is Solution2D else 3
-    solve_limb = _limb_2d if dim == 2 else _limb_3d
-    dtype, limb = _one(dim, args)
-    if limb is not None:
-        row = solve_limb(_LIMITS[dtype], *(limb if dtype == _FLOAT64 else _rounded(limb)))
+    found = _limbs(dim, args)
+    if found is None:
+        return None
+    dtype, shape, limbs = found
+    solve_limb, limits = _limb_2d if dim == 2 else _limb_3d, _LIMITS[dtype]
+    rows = []
+    for limb in limbs:
+        row = solve_limb(limits, *(limb if dtype == _FLOAT64 else _rounded(limb)))
         if row is None:
             return None
-        # one limb: each field its own 0-d (or (D,)) array, cheaper than views of one table
-        d, reach, shortfall, stretch, reached, status, *angles = row[2 * dim :]
-        array = np.array
-        return cls(
-            *(array(row[:dim], dtype), array(row[dim : 2 * dim], dtype), array(d, dtype)),
-            *(array(reach, dtype), array(shortfall, dtype), array(reached)),
-            *(array(stretch, dtype), array(status, np.int8)),
-            Angles(known=[array(angle, dtype) for angle in angles]),
-        )
-    dtype, shape, limbs = _few(dim, args)
-    if dtype == _FLOAT32:
-        limbs = [_rounded(limb) for limb in limbs]
-    solved = [solve_limb(_LIMITS[dtype], *limb) for limb in limbs]
-    rows = [row for row in solved if row is not None]
-    if not rows or len(rows) < len(solved):
-        return None
-    # one table, (*shape, m): each field a view (the batch axes first, then the row's values)
+        rows.append(row)
+    # one table, (*shape, values): each field a view (the batch axes first, then the row's
+    # values: elbow, hand, distance, reach, shortfall, stretch, reached, status, angles)
     table = np.array(rows, dtype).reshape(*shape, -1)
-    t = 2 * dim  # distance, reach, shortfall, stretch, reached, status, angles
-    flags = np.array([row[t + 4 : t + 6] for row in rows], np.int8).reshape(*shape, 2)
+    t = 2 * dim
+    flags = table[..., t + 4 : t + 6].astype(np.int8)  # reached and status, exact small ints
     return cls(
         *(table[..., :dim], table[..., dim:t], table[..., t], table[..., t + 1]),
         *(table[..., t + 2], flags[..., 0].view(bool), table[..., t + 3], flags[..., 1]),
-        Angles(known=[table[..., a] for a in range(t + 6, table.shape[-1])]),
+        Angles(enumerate([table[..., a] for a in range(t + 6, table.shape[-1])])),
     )
 
 
-def _one(dim: int, args: Sequence[tuple[Any, bool]]) -> tuple[np.dtype, list | None]:
-    """The working dtype and one limb's arguments as floats (points as lists) if each is a
-    Python number, a tuple or list of them, or a float64 or float32 array of shape ``(dim,)``
-    (Python numbers are weak: float32 arrays alone give float32); else no limb."""
-    limb: list = []
-    dtypes = set()
+def _limbs(
+    dim: int, args: Sequence[tuple[Any, bool]]
+) -> tuple[np.dtype, tuple[int, ...], list[list]] | None:
+    """The working dtype, the batch shape and each limb's arguments as floats (points as
+    lists), if every argument is a Python number, a tuple or list of them, or a float64,
+    float32 or integer array (points of shape ``(..., dim)``) and the batch has 1 to ``SMALL``
+    limbs; else None. Python numbers are weak: float32 arrays alone give float32."""
+    shared: list[Any] = []  # per argument: its value, or None where it has one per limb
+    batches: dict[int, np.ndarray] = {}  # the arguments with one value (or point) per limb
+    floats = set()
     try:  # float() of a Python int beyond float64 raises: the vector path names it
         for value, point in args:
             kind = type(value)
-            if not point:
-                if kind is not float and kind is not int:
-                    return _FLOAT64, None
-                limb.append(float(value))
-            elif kind is np.ndarray:
-                if value.shape != (dim,) or value.dtype not in _LIMITS:
-                    return _FLOAT64, None
-                dtypes.add(value.dtype)
-                limb.append(value.tolist())
-            elif (kind is tuple or kind is list) and len(value) == dim:
+            if kind is np.ndarray:
+                if value.dtype not in _PLAIN or point and value.shape[-1:] != (dim,):
+                    return None
+                if value.dtype.kind == "f":
+                    floats.add(value.dtype)
+                if value.ndim > point:  # batch axes: one value (or point) per limb
+                    batches[len(shared)] = value
+                    value = None
+                else:
+                    value = value.tolist()
+            elif not point and (kind is float or kind is int):
+                value = float(value)
+            elif point and (kind is tuple or kind is list) and len(value) == dim:
                 if not all(type(c) is float or type(c) is int for c in value):
-                    return _FLOAT64, None
-                limb.append([float(c) for c in value])
+                    return None
+                value = [float(c) for c in value]
             else:
-                return _FLOAT64, None
-    except OverflowError:
-        return _FLOAT64, None
-    return (_FLOAT32 if dtypes == {_FLOAT32} else _FLOAT64), limb
-
-
-def _few(dim: int, args: Sequence[tuple[Any, bool]]) -> tuple[np.dtype, tuple[int, ...], list]:
-    """The working dtype, the batch shape and each limb's arguments as lists, if the input is
-    float64, float32 or integer arrays (not bool: the vector path rejects it) of at most
-    ``SMALL`` limbs; else no limbs."""
-    try:
-        arrays = [(np.asarray(v), point) for v, point in args]
-        shape = np.broadcast_shapes(*(a.shape[:-1] if point else a.shape for a, point in arrays))
-    except (ValueError, TypeError, OverflowError):
-        return _FLOAT64, (), []
+                return None
+            shared.append(value)
+        dtype = _FLOAT32 if floats == {_FLOAT32} else _FLOAT64
+        if not batches:
+            return dtype, (), [shared]
+        shape = np.broadcast_shapes(*(a.shape[: a.ndim - args[k][1]] for k, a in batches.items()))
+    except (OverflowError, ValueError):
+        return None
     size = math.prod(shape)
-    plain = all(a.dtype in _LIMITS or a.dtype.kind in "iu" for a, _ in arrays)
-    if not (0 < size <= SMALL and plain) or any(p and a.shape[-1:] != (dim,) for a, p in arrays):
-        return _FLOAT64, (), []
-    columns = []
-    for a, point in arrays:
-        tail = a.shape[-1:] if point else ()
-        if a.size == math.prod(tail):  # one value (or point) shared by every limb
-            columns.append([a.reshape(tail).tolist()] * size)
-            continue
+    if not 0 < size <= SMALL:
+        return None
+    columns = {}
+    for k, a in batches.items():
+        tail = a.shape[-1:] if args[k][1] else ()
         if a.size != size * math.prod(tail):  # else broadcasting only adds 1s to the shape
             a = np.broadcast_to(a, shape + tail)
-        columns.append(a.reshape(size, *tail).tolist())
-    return float_dtype(*(v for v, _ in args)), shape, list(zip(*columns, strict=True))
+        columns[k] = a.reshape(size, *tail).tolist()
+    limbs = [[columns[k][i] if v is None else v for k, v in enumerate(shared)] for i in range(size)]
+    return dtype, shape, limbs
 
 
 def _rounded(limb: list) -> list:
@@ -187,7 +175,7 @@ def _reach(eps: float, d: float, upper: float, lower: float, soft: float, k: flo
 
 def _limb_2d(limits, root, target, upper, lower, bend, soft, k, pole=None) -> list | None:
     """:func:`ik.solve_2d`'s stages for one limb (``limits``: eps and the safe range), or None."""
-    (eps, _, high), (rx, ry), (tx, ty) = limits, root, target
+    (eps, high), (rx, ry), (tx, ty) = limits, root, target
     if not _valid(high, upper, lower, soft, k, [rx, ry, tx, ty, *(pole or ())]):
         return None
     aimed = _aim([tx - rx, ty - ry], high)
@@ -211,7 +199,7 @@ def _limb_2d(limits, root, target, upper, lower, bend, soft, k, pole=None) -> li
 
 def _limb_3d(limits, root, target, pole, upper, lower, twist, soft, k) -> list | None:
     """:func:`ik.solve_3d`'s stages for one limb (``limits``: eps and the safe range), or None."""
-    eps, _, high = limits
+    eps, high = limits
     if not _valid(high, upper, lower, soft, k, [*root, *target, *pole, twist]):
         return None
     aimed = _aim([t - r for t, r in zip(target, root, strict=True)], high)

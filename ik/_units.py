@@ -54,8 +54,14 @@ def from_units(x: Values, k: Values | None) -> Values:
 
 
 def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a . b`` over the first axis (component-major vectors): shapes (D, ...) to (...)."""
-    return np.einsum("i...,i...->...", a, b)
+    """``a . b`` over the first axis (component-major vectors): shapes (D, ...) to (...),
+    summed left to right as the one-limb path sums (``einsum`` orders its sum by the batch's
+    size and layout: one limb alone and in a batch differed in the last bit, which near full
+    extension moves the elbow by ~sqrt(eps) L)."""
+    total = a[0] * b[0]
+    for k in range(1, len(a)):
+        total += a[k] * b[k]
+    return total
 
 
 def aim(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -63,7 +69,8 @@ def aim(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     is inf where it exceeds the dtype's range: the caller reports it); a zero vector gets the
     direction 0."""
     low, high = safe(v.dtype)
-    len2 = dot(v, v)  # |v|² = Σ v_i² (Pythagoras)
+    with np.errstate(over="ignore"):  # an overflow fails the range check below
+        len2 = dot(v, v)  # |v|² = Σ v_i² (Pythagoras)
     if in_range(len2, low * low, high * high):  # no square overflowed or lost digits
         length = np.sqrt(len2)
         return length, v * (1.0 / length)

@@ -3,7 +3,7 @@ computed on first access (a caller who needs only positions pays no ``atan2``)."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,14 +30,10 @@ def local_angle(frame: np.ndarray, which: int) -> np.ndarray:
 
 
 class Angles(dict[int, np.ndarray]):
-    """A solve's angles by ``ELBOW``, ``UPPER``, ``LOWER``: those not given are computed by
-    ``compute`` on first use, then kept."""
+    """A solve's angles by ``ELBOW``, ``UPPER``, ``LOWER``: those not given (a dict of them)
+    are computed by ``compute`` on first use, then kept."""
 
-    def __init__(
-        self, compute: Callable[[int], np.ndarray] | None = None, known: Sequence = ()
-    ) -> None:
-        super().__init__(enumerate(known))
-        self.compute = compute
+    compute: Callable[[int], np.ndarray] | None = None
 
     def __missing__(self, which: int) -> np.ndarray:
         assert self.compute is not None, which
