@@ -51,6 +51,7 @@ from game.world.gait import (
     spring_step,
     stance_pose,
     stride_rate,
+    swing_hold,
     swing_pose,
     within_reach,
 )
@@ -753,6 +754,10 @@ class Crowd:
         feet.ray_from[n, f] = ray_from
         feet.ray_hit[n, f] = ray_hit
         feet.u[n, f] = 0.0
+        feet.floor[n, f] = -np.inf
+        feet.hold[n, f] = swing_hold(
+            self.terrain, start[:, 0], angles[n, f], bends[n, f], land[:, 0], facing, duration, legs
+        )
         feet.duration[n, f] = duration
         feet.planted[n, f] = False
         feet.due[n, f] = False
@@ -943,7 +948,8 @@ class Crowd:
         side = FOOT_SIDE[:, None] * np.abs(spin)[:, None, None]
         hips = pelvis[:, None, :] + side * np.array([body.hip_depth, 0.0])
         shoulders = chest[:, None, :] + side * np.array([body.shoulder_depth, 0.0])
-        swing_at, swing_angle, swing_bend = swing_pose(feet, facing, self.terrain, legs)
+        swing_at, swing_angle, swing_bend, floor = swing_pose(feet, facing, self.terrain, legs, dt)
+        feet.floor = np.where(feet.swinging, floor, feet.floor)
         stance_at, stance_angle, stance_bend = self._stance_feet()
         turning = self.turning[:, None]
         pivot_at = self._pivot_ankles() if self.turning.any() else stance_at

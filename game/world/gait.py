@@ -55,8 +55,11 @@ _PROBES = np.linspace(0.0, 1.0, 12)  # fractions of the look-ahead the ground is
 _CHORD_PASSES = 2  # sole_fits: the chord under a level sole, then twice under the tilted one
 _BEND_COST = 30.0  # plan_landing: each millimetre of ground bend under a sole costs 3 cm of step
 _SOLE_FLATNESS = 0.012  # metres: the ground under a sole may bend this much (a bump), not a riser
-_LOOK_AHEAD = 0.14  # metres of ground ahead of the swinging sole that it rises over
-_APPROACH_SLOPE = 1.6  # the required height falls off this steeply ahead of the sole (m/m)
+_LOOK_AHEAD = 0.5  # metres of ground ahead of the swinging sole that it rises over
+_APPROACH_SLOPE = 0.8  # the required height falls off this steeply ahead of the sole (m/m)
+_FLOOR_RISE = 3.0  # m/s: a swing lifting off in front of a riser rises no faster
+_MAX_HOLD = 0.3  # a swing rises in place for at most this fraction of it (swing_hold)
+_FLOOR_FALL = 2.0  # m/s: a swing's clearance floor sinks no faster (unless landing needs it)
 _TOE_FIRST_DROP = 0.06  # stepping down more than this lands toe first
 _HEEL_OFF = 0.6  # fraction of the stance at which the heel starts to lift (walking)
 _HEEL_RISE_END = 0.55  # fraction of the swing by which the early heel rise is over
@@ -95,6 +98,11 @@ class Feet:
         The ground angle under the landing (the lock's ``angle``).
     lift : ndarray, shape (N, 2)
         Sole clearance at mid-swing (metres).
+    floor : ndarray, shape (N, 2)
+        The swinging ankle's lowest height this step, before the lift (:func:`glide_floor`;
+        −inf at lift-off: not yet measured).
+    hold : ndarray, shape (N, 2)
+        The fraction of the swing the foot only rises before it moves on (:func:`swing_hold`).
     land_dx : ndarray, shape (N, 2)
         Horizontal offset of the hip predicted at touchdown from the landing ankle.
     aim : ndarray, shape (N, 2)
@@ -127,6 +135,8 @@ class Feet:
     land_bend: FloatArray
     land_ground: FloatArray
     lift: FloatArray
+    floor: FloatArray
+    hold: FloatArray
     land_dx: FloatArray
     aim: FloatArray
     ray_from: FloatArray
@@ -159,6 +169,8 @@ class Feet:
             land_bend=zeros.copy(),
             land_ground=angles.copy(),
             lift=zeros.copy(),
+            floor=ankles[..., 1].copy(),
+            hold=zeros.copy(),
             land_dx=zeros.copy(),
             aim=ankles[..., 0].copy(),
             ray_from=ray_from.copy(),
@@ -353,7 +365,7 @@ class RolledFeet:
         return lo, hi
 
 
-def sole_clearance_height(
+def sole_clearance(
     terrain: Terrain,
     ankle_x: FloatArray,
     angle: FloatArray,
@@ -361,16 +373,15 @@ def sole_clearance_height(
     facing: FloatArray,
     ahead: FloatArray,
     legs: LegSpec,
-    approach: ArrayLike = 1.0,
-) -> FloatArray:
-    """The lowest ankle height at which the sole clears the ground, shape (...).
+) -> tuple[FloatArray, FloatArray]:
+    """The lowest ankle height at which the sole clears the ground, and the height at which
+    it also clears the ground ahead, shape (...) each.
 
-    Heel, ball, toe and both sole segments must be on or above the ground (exactly: see
-    :func:`sole_penetration`), and the sole's leading point must clear a cone over the
+    Exact: heel, ball, toe and both sole segments on or above the ground (see
+    :func:`sole_penetration`). Ahead: the sole's leading point also clears a cone over the
     ground up to ``ahead`` metres further on in the direction of travel (signed), falling
-    ``_APPROACH_SLOPE`` per metre: a foot nearing a stair riser rises before it gets there,
-    continuously. ``approach`` in [0, 1] weighs how much of the cone's extra height counts
-    (0: only the exact clearance).
+    ``_APPROACH_SLOPE`` per metre, so a foot nearing a stair riser can rise before it gets
+    there, continuously.
     """
     zeros = np.zeros(angle.shape + (2,))
     offsets = sole_points(zeros, angle, bend, facing, legs)
@@ -388,8 +399,7 @@ def sole_clearance_height(
     gap = (terrain.xs - edge[..., None]) * np.sign(ahead)[..., None]
     inside = (gap >= 0) & (gap <= reach[..., None]) & (reach[..., None] > 0)
     vertex = np.where(inside, terrain.ys - _APPROACH_SLOPE * gap, -np.inf).max(axis=-1)
-    extra = np.maximum(np.maximum(cone, vertex) - lowest - exact, 0.0)
-    return exact + approach * extra
+    return exact, np.maximum(exact, np.maximum(cone, vertex) - lowest)
 
 
 def sole_penetration(terrain: Terrain, soles: FloatArray) -> FloatArray:
@@ -419,7 +429,7 @@ def rest_on_ground(
 ) -> FloatArray:
     """The ankle height (…) at which a flat sole at ``angle`` rests on the ground at ``x``."""
     zeros = np.zeros_like(angle)
-    return sole_clearance_height(terrain, x, angle, zeros, facing, zeros, legs)
+    return sole_clearance(terrain, x, angle, zeros, facing, zeros, legs)[0]
 
 
 # -- gait curves -----------------------------------------------------------------------
@@ -628,36 +638,86 @@ def landing_pitch(
 
 # -- swing -----------------------------------------------------------------------------
 def swing_pose(
-    feet: Feet, facing: FloatArray, terrain: Terrain, legs: LegSpec
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Ankle (N, 2, 2), sole angle and toe bend (N, 2) along each swing at ``u``.
+    feet: Feet, facing: FloatArray, terrain: Terrain, legs: LegSpec, dt: float = 0.0
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Ankle (N, 2, 2), sole angle, toe bend and clearance floor (N, 2) along each swing at
+    ``u``, ``dt`` seconds after the last pose (0: the same instant again).
 
     The ankle moves from ``start`` to ``land`` (horizontally eased, vertically blended) and
-    is kept at least at the sole's required clearance height, then lifted by
-    ``lift · sin(π·u)``; the foot pitches from its toe-off roll to the landing roll, the
-    toes straightening in the first third.
+    is kept at least at the sole's required clearance height (held by :func:`glide_floor`
+    where that height drops), then lifted by ``lift · sin(π·u)``; the foot pitches from its
+    toe-off roll to the landing roll, the toes straightening in the first third.
     """
     u = clamp(feet.u, 0.0, 1.0)
+    on = clamp((u - feet.hold) / (1.0 - feet.hold), 0.0, 1.0)  # after the hold
     s = feet.start
     e = feet.land
-    x = s[..., 0] + (e[..., 0] - s[..., 0]) * smootherstep(u)
+    # the foot leaves and arrives at rest; a minimum-jerk path (smootherstep) would peak at
+    # 1.875× its mean speed, smoothstep at 1.5×: their mean peaks at ~1.69×, so a long swing
+    # (a walk turning into a run) moves its ankle no more than ~10 cm a step at 60 Hz
+    x = s[..., 0] + (e[..., 0] - s[..., 0]) * 0.5 * (smoothstep(on) + smootherstep(on))
     blend_y = s[..., 1] + (e[..., 1] - s[..., 1]) * smoothstep(u)
-    angle = feet.start_angle + (feet.land_angle - feet.start_angle) * smoothstep(u / 0.85)
-    bend = feet.start_bend * (1.0 - smoothstep(u / 0.35)) + feet.land_bend * smoothstep(
-        (u - 0.65) / 0.35
+    angle = feet.start_angle + (feet.land_angle - feet.start_angle) * smoothstep(on / 0.85)
+    bend = feet.start_bend * (1.0 - smoothstep(on / 0.35)) + feet.land_bend * smoothstep(
+        (on - 0.65) / 0.35
     )
     travel = e[..., 0] - x
-    # the look-ahead closes onto the landing; its cone counts more and more after lift-off
-    # (a riser just ahead of the toes must not yank the foot up in one step). Opening the
-    # window instead would sweep its far end up a riser's face: a jump as tall as the rise.
+    # the look-ahead closes onto the landing (opening the window instead would sweep its
+    # far end up a riser's face: a jump as tall as the rise)
     ahead = np.sign(travel) * np.minimum(np.abs(travel), _LOOK_AHEAD)
-    approach = smoothstep(u / 0.15)
-    need = sole_clearance_height(terrain, x, angle, bend, facing[:, None], ahead, legs, approach)
+    exact, wanted = sole_clearance(terrain, x, angle, bend, facing[:, None], ahead, legs)
+    floor = glide_floor(feet, exact, wanted, dt)
     # the sole clears the ground by ``lift`` at mid-swing; the heel rises behind early in
     # the swing (the shank trails the thigh), peaking at a quarter of it
     early = np.sin(np.pi * clamp(u / _HEEL_RISE_END, 0.0, 1.0)) ** 2
-    y = np.maximum(blend_y, need) + feet.lift * np.sin(np.pi * u) + legs.heel_rise * early
-    return np.stack([x, y], axis=-1), angle, bend
+    y = np.maximum(blend_y, floor) + feet.lift * np.sin(np.pi * u) + legs.heel_rise * early
+    return np.stack([x, y], axis=-1), angle, bend, floor
+
+
+def swing_hold(
+    terrain: Terrain,
+    start_x: FloatArray,
+    angle: FloatArray,
+    bend: FloatArray,
+    land_x: FloatArray,
+    facing: FloatArray,
+    duration: FloatArray,
+    legs: LegSpec,
+) -> FloatArray:
+    """The fraction of a swing (M,) a foot lifting off at ``start_x`` with sole ``angle``
+    and toe ``bend`` spends rising before it moves toward ``land_x`` (at most ``_MAX_HOLD``).
+
+    Lifting off with its toes against a stair riser, a foot must first rise to clear the
+    ground ahead (at the floor's ``_FLOOR_RISE``); swinging forward at once, its toes would
+    reach the riser's face and the ankle would jump up the whole rise in a step or two.
+    """
+    ahead = np.sign(land_x - start_x) * np.minimum(np.abs(land_x - start_x), _LOOK_AHEAD)
+    exact, wanted = sole_clearance(terrain, start_x, angle, bend, facing, ahead, legs)
+    return clamp((wanted - exact) / (_FLOOR_RISE * duration), 0.0, _MAX_HOLD)
+
+
+def glide_floor(feet: Feet, exact: FloatArray, wanted: FloatArray, dt: float) -> FloatArray:
+    """The swing's clearance floor (N, 2) ``dt`` seconds after the last (``feet.floor``):
+    ``wanted`` (the sole clear of the ground under and ahead of it), never below ``exact``
+    (the sole touching the ground), but rising from the last floor at most
+    ``_FLOOR_RISE · dt`` during the hold (:func:`swing_hold`), and sinking at most
+    ``_FLOOR_FALL · dt``, or faster only as the straight glide that reaches the landing
+    height at touchdown needs.
+
+    Going down stairs the required height drops by a whole rise in one step as the heel
+    passes a stair nose; the floor makes that a glide over a few steps instead.
+    """
+    last = feet.floor
+    measured = np.isfinite(last)  # −inf at lift-off: the first floor is the exact one
+    du = dt / feet.duration
+    before = feet.u - du  # the swing's progress at the last floor
+    left = np.maximum(1.0 - before, du)
+    # a straight line from the last floor to the landing ankle, reached at u = 1
+    glide = np.where(measured, last - feet.land[..., 1], 0.0) * (du / np.maximum(left, 1e-9))
+    low = np.where(measured, last - np.maximum(_FLOOR_FALL * dt, glide), -np.inf)
+    holding = before < feet.hold
+    high = np.where(measured, np.where(holding, last + _FLOOR_RISE * dt, np.inf), -np.inf)
+    return np.maximum(exact, clamp(wanted, low, high))
 
 
 def within_reach(target: FloatArray, hip: FloatArray, reach: float) -> FloatArray:

@@ -139,7 +139,7 @@ def test_a_swing_up_a_stair_clears_the_nosing_with_heel_ball_and_toe() -> None:
     previous = None
     for u in np.linspace(0.0, 1.0, 61):
         feet.u[0, 0] = u
-        at, angle, bend = swing_pose(feet, np.ones(1), STAIR, RIG.legs)
+        at, angle, bend, _ = swing_pose(feet, np.ones(1), STAIR, RIG.legs)
         sole = sole_points(at[0, :1], angle[0, :1], bend[0, :1], one, RIG.legs)
         assert sole_penetration(STAIR, sole) <= 1e-9
         if previous is not None:  # no jumps: a 61-sample swing moves < 3 cm a sample
@@ -196,13 +196,13 @@ def test_the_sole_stays_above_the_stairs_both_ways_and_planted_pivots_stay_put()
     still = planted[1:] & planted[:-1]
     moved = np.linalg.norm(soles[1:, :, :2] - soles[:-1, :, :2], axis=-1).min(axis=-1)
     assert moved[still].max() <= 0.0005
-    # going up, no knee or ankle moves more than 10 cm in a step relative to the pelvis
-    # (a toe lifting off against a riser used to rise ~15 cm in one step)
+    # no knee or ankle moves more than 10 cm in a step relative to the pelvis: going up, a
+    # toe lifting off against a riser used to rise ~15 cm in one step; going down, the heel
+    # passing a stair nose dropped the swinging foot 12 cm
     pelvis = _stack(rows, "pelvis")[:, 0]
     legs = _stack(rows, "joints")[:, 0, [2, 3, 6, 7]]  # knees, ankles
     jump = np.linalg.norm(legs[1:] - legs[:-1] - (pelvis[1:] - pelvis[:-1])[:, None], axis=-1)
-    up = pelvis[1:, 0] < 1.4  # until the top landing
-    assert jump[up].max() <= 0.10
+    assert jump.max() <= 0.10
 
 
 def test_turning_from_a_run_stops_plants_and_pivots_without_jumps_or_sliding_back() -> None:
