@@ -58,6 +58,7 @@ _SOLE_FLATNESS = 0.012  # metres: the ground under a sole may bend this much (a 
 _LOOK_AHEAD = 0.5  # metres of ground ahead of the swinging sole that it rises over
 _APPROACH_SLOPE = 0.8  # the required height falls off this steeply ahead of the sole (m/m)
 _FLOOR_RISE = 3.0  # m/s: a swing lifting off in front of a riser rises no faster
+_SIDE_REACH = 0.95  # a swinging foot stays within this fraction of a leg of its hip, sideways
 _MAX_HOLD = 0.3  # a swing rises in place for at most this fraction of it (swing_hold)
 _FLOOR_FALL = 2.0  # m/s: a swing's clearance floor sinks no faster (unless landing needs it)
 _TOE_FIRST_DROP = 0.06  # stepping down more than this lands toe first
@@ -722,9 +723,12 @@ def glide_floor(feet: Feet, exact: FloatArray, wanted: FloatArray, dt: float) ->
 
 def within_reach(target: FloatArray, hip: FloatArray, reach: float) -> FloatArray:
     """``target`` (..., 2) raised straight up until it is within ``reach`` of ``hip`` (and
-    moved toward the hip horizontally if it is further than that to the side): a swinging
-    foot the leg cannot reach lifts instead of hanging from a straight leg."""
-    dx = clamp(target[..., 0] - hip[..., 0], -reach, reach)
+    moved toward the hip horizontally if it is more than ``_SIDE_REACH`` of that to the
+    side): a swinging foot the leg cannot reach lifts instead of hanging from a straight
+    leg, and one left far behind is dragged along below the hip (raised to the hip's height
+    at a full reach behind, it jumped up the last few centimetres of √(R² − dx²))."""
+    side = _SIDE_REACH * reach
+    dx = clamp(target[..., 0] - hip[..., 0], -side, side)
     # Pythagoras: the lowest point within reach at horizontal offset dx is √(R² − dx²) down
     floor = hip[..., 1] - np.sqrt(reach * reach - dx * dx)
     return np.stack([hip[..., 0] + dx, np.maximum(target[..., 1], floor)], axis=-1)

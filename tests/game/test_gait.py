@@ -21,6 +21,7 @@ from game.world.gait import (
     sole_points,
     stance_pose,
     swing_pose,
+    within_reach,
 )
 from game.world.rig import load_rig
 from game.world.terrain import Terrain
@@ -146,6 +147,17 @@ def test_a_swing_up_a_stair_clears_the_nosing_with_heel_ball_and_toe() -> None:
             assert np.hypot(*(at[0, 0] - previous)) < 0.03
         previous = at[0, 0].copy()
     np.testing.assert_allclose(at[0, 0], land, atol=1e-9)
+
+
+def test_a_swinging_foot_left_behind_is_dragged_along_below_the_hip_without_a_jump() -> None:
+    reach = RIG.gait.comfort_extension * RIG.legs.limb.reach
+    foot = np.array([0.0, 0.1])
+    hips = np.stack([np.linspace(0.0, 1.5, 301), np.full(301, 0.95)], axis=-1)  # 5 mm apart
+    held = within_reach(np.broadcast_to(foot, hips.shape), hips, reach)
+    assert (np.hypot(*(held - hips).T) <= reach + 1e-12).all()
+    # it follows the hip on a bent leg: never up at hip height on a leg pointing straight back
+    assert (held[:, 1] <= hips[:, 1] - 0.3 * reach).all()
+    assert np.hypot(*np.diff(held, axis=0).T).max() <= 4 * 0.005
 
 
 def test_cadence_and_step_length_grow_with_speed_and_the_duty_factor_crosses_a_half() -> None:
