@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 import numpy as np
 import numpy.typing as npt
+from numpy.typing import ArrayLike
 
 FloatArray = npt.NDArray[np.floating]
 
@@ -29,7 +30,7 @@ def float_dtype(*values: object) -> np.dtype:
     return np.promote_types(np.result_type(*arrays), np.float32) if arrays else np.dtype(float)
 
 
-def to_array(name: str, value: npt.ArrayLike | None, dtype: np.dtype) -> FloatArray:
+def to_array(name: str, value: ArrayLike | None, dtype: np.dtype) -> FloatArray:
     """``value`` as an array of ``dtype``; ``TypeError`` for None and bools, ``ValueError`` for
     non-numbers, ragged nesting and magnitudes beyond ``dtype``'s range."""
     if value is None or isinstance(value, bool | np.bool_):
@@ -55,13 +56,13 @@ def to_array(name: str, value: npt.ArrayLike | None, dtype: np.dtype) -> FloatAr
     return cast
 
 
-def to_points(name: str, value: npt.ArrayLike | None, dim: int, dtype: np.dtype) -> FloatArray:
+def to_points(name: str, value: ArrayLike | None, dim: int, dtype: np.dtype) -> FloatArray:
     """``value`` as finite points of shape ``(..., dim)``, or a ``ValueError`` naming it."""
     return _points(name, value, dim, dtype)[0]
 
 
 def _points(
-    name: str, value: npt.ArrayLike | None, dim: int, dtype: np.dtype
+    name: str, value: ArrayLike | None, dim: int, dtype: np.dtype
 ) -> tuple[FloatArray, float]:
     """:func:`to_points`, and the largest magnitude of a coordinate."""
     points = to_array(name, value, dtype)
@@ -72,7 +73,7 @@ def _points(
     lowest, highest = extent(points)
     if not (-math.inf < lowest and highest < math.inf):
         require(name, points, np.isfinite(points), "finite coordinates")
-    return points, max(-lowest, highest)
+    return points, max(-lowest, highest, 0.0)
 
 
 def batch_shape(shapes: Mapping[str, tuple[int, ...]]) -> tuple[int, ...]:
@@ -87,48 +88,47 @@ def batch_shape(shapes: Mapping[str, tuple[int, ...]]) -> tuple[int, ...]:
 
 
 def extent(values: FloatArray) -> tuple[float, float]:
-    """The lowest and highest value (two reductions, no temporaries; NaN in either if any is
-    NaN), or ``(inf, -inf)`` for no values."""
+    """The lowest and highest value, ``(inf, -inf)`` for none (two reductions, no temporaries;
+    NaN if any value is)."""
     lowest = np.minimum.reduce(values, axis=None, initial=math.inf)
     highest = np.maximum.reduce(values, axis=None, initial=-math.inf)
     return float(lowest), float(highest)
 
 
 def finite(values: FloatArray) -> bool:
-    """Every value finite (:func:`extent`), before :func:`require` builds its message."""
+    """Every value finite (:func:`extent`)."""
     lowest, highest = extent(values)
     return -math.inf < lowest and highest < math.inf
 
 
 def require(name: str, values: FloatArray, ok: npt.NDArray[np.bool_], expected: str) -> None:
     """Raise a ``ValueError`` quoting the first value (and its index) where ``ok`` is False."""
-    if ok.all():
-        return
-    ok_b, values_b = np.broadcast_arrays(ok, values)
-    index = tuple(int(i) for i in np.argwhere(~ok_b)[0])
-    raise ValueError(
-        f"{name}: expected {expected}, got {values_b[index].item()!r} at index {index}"
-    )
+    if not ok.all():
+        ok_b, values_b = np.broadcast_arrays(ok, values)
+        index = tuple(int(i) for i in np.argwhere(~ok_b)[0])
+        raise ValueError(
+            f"{name}: expected {expected}, got {values_b[index].item()!r} at index {index}"
+        )
 
 
 def check_limbs(
     dim: int,
-    points: Mapping[str, npt.ArrayLike | None],
-    values: Mapping[str, npt.ArrayLike],
+    points: Mapping[str, ArrayLike | None],
+    values: Mapping[str, ArrayLike],
     limits: Mapping[np.dtype, tuple[float, float]],
 ) -> tuple[np.dtype, tuple[int, ...], dict[str, FloatArray], dict[str, FloatArray], bool]:
     """The working dtype, the batch shape, the points and the values, converted and checked, or
     an error naming the first bad one: points of shape ``(..., dim)``, finite; batch shapes
     that broadcast; lengths positive and finite; ``softness`` in ``[0, L1 + L2)``;
     ``max_stretch`` finite and ``>= 1``; ``bend`` +-1; every other value finite. Last, whether
-    every coordinate and length lies within the dtype's ``limits`` ``(low, high)`` (float64's
-    for a dtype not listed)."""
+    every coordinate and length is within the dtype's ``limits`` (float64's if not listed)."""
     dtype = float_dtype(*points.values(), *values.values())
     low, high = limits.get(dtype, limits[np.dtype(np.float64)])
-    arrays = {name: to_points(name, value, dim, dtype) for name, value in points.items()}
-    safe = all(
-        -high <= lowest and highest <= high for lowest, highest in map(extent, arrays.values())
-    )
+    arrays, largest = {}, 0.0
+    for name, value in points.items():
+        arrays[name], magnitude = _points(name, value, dim, dtype)
+        largest = max(largest, magnitude)
+    safe = largest <= high
     scalars = {name: to_array(name, value, dtype) for name, value in values.items()}
     shape = batch_shape(
         {name: a.shape[:-1] for name, a in arrays.items()}

@@ -1,10 +1,9 @@
 """One limb, or a few, in plain Python floats: a ``math`` transcription of the vector stages
-(the angles included: computed here they cost less than deferred), where numpy's per-call cost
-would exceed the arithmetic. Only plain input (Python numbers, tuples or lists of them, float64,
-float32 or integer arrays) of at most ``SMALL`` valid limbs, in the safe magnitudes and away from
-every fallback; anything else returns None for the vector path, which validates, raises and falls
-back. float32 input is rounded to float32, solved with float32's eps and safe range in Python
-floats, and returned as float32. Tests check both paths agree (1e-12 relative in float64)."""
+(the angles included: here they cost less than deferred), where numpy's per-call cost would
+exceed the arithmetic. Only plain input of at most ``SMALL`` valid limbs in the safe magnitudes,
+away from every fallback; anything else goes to the vector path, which validates, raises and
+falls back. float32 input is rounded to float32, solved with float32's eps and safe range, and
+returned as float32. Tests check both paths agree (1e-12 relative in float64)."""
 
 from __future__ import annotations
 
@@ -44,8 +43,7 @@ def solve(cls: type[Solution], args: Sequence[tuple[Any, bool]]) -> Solution | N
         if row is None:
             return None
         rows.append(row)
-    # one table, (*shape, values): each field a view (the batch axes first, then the row's
-    # values: elbow, hand, distance, reach, shortfall, stretch, reached, status, angles)
+    # one table (*shape, row): each field a view of the rows' values (see _reach)
     table = np.array(rows, dtype).reshape(*shape, -1)
     t = 2 * dim
     flags = table[..., t + 4 : t + 6].astype(np.int8)  # reached and status, exact small ints
@@ -59,10 +57,9 @@ def solve(cls: type[Solution], args: Sequence[tuple[Any, bool]]) -> Solution | N
 def _limbs(
     dim: int, args: Sequence[tuple[Any, bool]]
 ) -> tuple[np.dtype, tuple[int, ...], list[list]] | None:
-    """The working dtype, the batch shape and each limb's arguments as floats (points as
-    lists), if every argument is a Python number, a tuple or list of them, or a float64,
-    float32 or integer array (points of shape ``(..., dim)``) and the batch has 1 to ``SMALL``
-    limbs; else None. Python numbers are weak: float32 arrays alone give float32."""
+    """The dtype, the batch shape and each limb's arguments as floats (points as lists), if each
+    argument is a Python number, a tuple or list of them, or a float64, float32 or integer array
+    and there are 1 to ``SMALL`` limbs; else None. float32 arrays alone give float32."""
     shared: list[Any] = []  # per argument: its value, or None where it has one per limb
     batches: dict[int, np.ndarray] = {}  # the arguments with one value (or point) per limb
     floats = set()
@@ -108,8 +105,8 @@ def _limbs(
 
 
 def _rounded(limb: list) -> list:
-    """A limb's arguments rounded to float32, as the vector path converts them (a value beyond
-    float32's range becomes inf, which the checks then send to the vector path)."""
+    """A limb's arguments rounded to float32 as the vector path converts them (beyond float32's
+    range: inf, which :func:`_valid` sends to the vector path)."""
     flat = [x for v in limb for x in (v if type(v) is list else (v,))]
     with np.errstate(over="ignore"):
         values = iter(np.array(flat).astype(np.float32).tolist())
@@ -117,9 +114,8 @@ def _rounded(limb: list) -> list:
 
 
 def _valid(high: float, upper: float, lower: float, soft: float, k: float, coords: list) -> bool:
-    """Lengths, options and coordinates the vector path accepts, in the safe magnitudes
-    ``[1 / high, high]`` (a sum is NaN or inf if any term is: ``x - x`` is 0 only for finite
-    ``x``)."""
+    """Lengths, options and coordinates valid and in the safe magnitudes ``[1 / high, high]``
+    (a sum is NaN or inf if any term is: ``x - x`` is 0 only for finite ``x``)."""
     total = sum(coords)
     return (
         total - total == 0.0
@@ -143,10 +139,9 @@ def _aim(v: list[float], high: float) -> tuple[float, list[float]] | None:
 
 
 def _reach(eps: float, d: float, upper: float, lower: float, soft: float, k: float) -> list:
-    """Soften, stretch, clamp (``ik.reach``), the triangle, the status
-    (``ik.reach``; never degenerate here): the reach ``a``, the elbow along and off the
-    root-target line, then the row's distance, reach, shortfall, stretch, reached, status and
-    elbow angle."""
+    """``ik.reach``'s stages (never degenerate here): the reach ``a``, the elbow along and off
+    the root-target line, then the row's distance, reach, shortfall, stretch, reached, status
+    and elbow angle."""
     span = upper + lower
     eased = d
     if soft > 0.0 and d > span * k - soft:  # Nicholas' soft IK: d_s - s expm1(-(d - d_s)/s)

@@ -1,18 +1,16 @@
-"""Solving at any magnitude: each limb in units of a power of two near its size, directions of
-vectors of any size as ``hypot`` finds them (scaling by a power of two is exact). Inside
-``SAFE`` every square, Heron's product of four lengths and ``eps²`` of them stays a normal
-number, so a batch whose magnitudes all lie there is solved as given (the same bits as
-rescaled: the check only saves the passes); otherwise each limb is rescaled so its longest bone
-is in ``[0.5, 1)``, and the results scaled back."""
+"""The first stages, at any magnitude: each limb in units of a power of two near its size,
+directions of vectors of any size as ``hypot`` finds them (scaling by a power of two is exact).
+Inside ``SAFE`` every square, Heron's product of four lengths and ``eps²`` of them stays a
+normal number, so a batch whose coordinates and lengths all lie there is solved as given (the
+same bits as rescaled); otherwise each limb is rescaled so its longest bone is in ``[0.5, 1)``."""
 
 from __future__ import annotations
 
-import math
 from typing import Any, TypeAlias
 
 import numpy as np
 
-from ik._checks import finite
+from ik._checks import extent, finite
 
 Values: TypeAlias = Any
 """Per-limb values: an ndarray of shape (n,) (or (D, n) for vectors), or one shared scalar."""
@@ -22,18 +20,6 @@ SAFE: dict[np.dtype, tuple[float, float]] = {
     np.dtype(np.float32): (2.0**-16, 2.0**16),
 }
 """Magnitudes solved without rescaling, by dtype (any wider dtype uses float64's)."""
-
-
-def safe(dtype: np.dtype) -> tuple[float, float]:
-    """The ``(low, high)`` magnitudes a solve in ``dtype`` needs no rescaling for."""
-    return SAFE.get(np.dtype(dtype), SAFE[np.dtype(np.float64)])
-
-
-def in_range(values: Values, low: float, high: float) -> bool:
-    """Every value in ``[low, high]`` (two reductions; an empty batch is in range)."""
-    lowest = np.minimum.reduce(values, axis=None, initial=math.inf)
-    highest = np.maximum.reduce(values, axis=None, initial=-math.inf)
-    return bool(lowest >= low and highest <= high)
 
 
 def to_units(x: Values, k: Values | None) -> Values:
@@ -54,10 +40,9 @@ def from_units(x: Values, k: Values | None) -> Values:
 
 
 def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a . b`` over the first axis (component-major vectors): shapes (D, ...) to (...),
-    summed left to right as the one-limb path sums (``einsum`` orders its sum by the batch's
-    size and layout: one limb alone and in a batch differed in the last bit, which near full
-    extension moves the elbow by ~sqrt(eps) L)."""
+    """``a . b`` of component-major vectors, (D, ...) to (...), summed left to right as the
+    one-limb path sums (``einsum``'s order depends on the batch: a limb alone and in a batch
+    differed in the last bit, which near full extension moves the elbow by ~sqrt(eps) L)."""
     total = a[0] * b[0]
     for k in range(1, len(a)):
         total += a[k] * b[k]
@@ -68,10 +53,11 @@ def aim(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``|v|`` and ``v / |v|`` for component-major vectors ``(D, n)`` of any finite size (``|v|``
     is inf where it exceeds the dtype's range: the caller reports it); a zero vector gets the
     direction 0."""
-    low, high = safe(v.dtype)
+    low, high = SAFE.get(v.dtype, SAFE[np.dtype(np.float64)])
     with np.errstate(over="ignore"):  # an overflow fails the range check below
         len2 = dot(v, v)  # |v|² = Σ v_i² (Pythagoras)
-    if in_range(len2, low * low, high * high):  # no square overflowed or lost digits
+    lowest, highest = extent(len2)
+    if low * low <= lowest and highest <= high * high:  # no square overflowed or lost digits
         length = np.sqrt(len2)
         return length, v * (1.0 / length)
     # hypot's trick: divide by the power of two of the largest component, so the squares are O(1)
@@ -93,21 +79,13 @@ def toward(point: np.ndarray, root: np.ndarray, safe: bool) -> np.ndarray:
 
 
 def enter(
-    eps: float,
-    safe: bool,
-    root: np.ndarray,
-    target: np.ndarray,
-    upper: Values,
-    lower: Values,
-    softness: Values | None,
-) -> tuple[Values | None, Values, Values, Values | None, np.ndarray, np.ndarray, Values, Any]:
-    """The first two stages of every solve (points ``(D, m)``): units, the limb's power of
-    two (the lengths and softness in them; none when ``safe``: every coordinate and length
-    within the safe magnitudes); aim, the seed's φ as the unit vector ``u`` of target − root,
-    +x where the target is at the root (closer than eps·L its direction is rounding noise at
-    the limb's own scale). Returns ``units, upper, lower, softness, distance, u, d,
-    degenerate`` (``d`` the distance in units)."""
-    # per limb k with max(L1, L2) = f 2^k, f in [0.5, 1) (the same bits where none is needed)
+    eps: float, safe: bool, root: Any, target: Any, upper: Values, lower: Values, softness: Any
+) -> tuple[Any, ...]:
+    """The first two stages (points ``(D, m)``): units, per limb the power of two ``k`` with
+    ``max(L1, L2) = f 2^k``, ``f`` in ``[0.5, 1)`` (none when ``safe``); aim, the seed's φ as
+    the unit vector ``u`` of target − root, +x where the target is at the root (closer than
+    eps·L its direction is rounding noise). Returns ``units, upper, lower, softness, distance,
+    u, d, degenerate`` (lengths, softness and ``d`` in units)."""
     units = None if safe else np.frexp(np.maximum(upper, lower))[1]
     upper, lower = to_units(upper, units), to_units(lower, units)
     softness = None if softness is None else to_units(softness, units)
@@ -116,6 +94,10 @@ def enter(
     if not (safe or finite(offset)):
         raise ValueError(f"target: target - root is beyond {offset.dtype}'s range")
     distance, u = aim(offset)
+    if not (safe or finite(distance)):
+        raise ValueError(
+            f"target: |target - root| is beyond {offset.dtype}'s range ({np.finfo(offset.dtype).max:.3g})"
+        )
     d = to_units(distance, units)
     degenerate = d <= eps * (upper + lower)
     if np.any(degenerate):

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+from numpy.typing import ArrayLike
 
 from ik._checks import float_dtype, require, to_array, to_points
 
@@ -25,11 +26,7 @@ class FabrikResult:
 
 
 def fabrik(
-    joints: npt.ArrayLike,
-    target: npt.ArrayLike,
-    *,
-    tolerance: float = 1e-6,
-    max_iterations: int = 100,
+    joints: ArrayLike, target: ArrayLike, *, tolerance: float = 1e-6, max_iterations: int = 100
 ) -> FabrikResult:
     """Reach ``target`` with the end of a chain by forward-and-backward reaching.
 

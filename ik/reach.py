@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import enum
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
+from numpy.typing import ArrayLike
 
 from ik._checks import batch_shape, float_dtype, require, to_array
 from ik._units import Values, from_units, to_units
@@ -75,14 +76,9 @@ class Reach(NamedTuple):
 
 
 def clamp(
-    d: Values,
-    upper: Values,
-    lower: Values,
-    softness: Values | None,
-    max_stretch: Values | None,
-    eps: float,
+    d: Values, upper: Values, lower: Values, softness: Any, max_stretch: Any, eps: float
 ) -> Reach:
-    """Soften, stretch and clamp the root-target distance (None turns an option off)."""
+    """Soften, stretch and clamp the root-target distance ``d`` (an option None: off)."""
     span = upper + lower  # L = L1 + L2, full extension
     full = span if max_stretch is None else span * max_stretch  # longest reach k L
     eased = d if softness is None else soften(d, full, softness)
@@ -125,17 +121,11 @@ def interior_angle(base: Values, along: Values, height: Values) -> Values:
 
 
 def classify(
-    out: dict[str, np.ndarray],
-    d: Values,
-    units: Values | None,
-    limb: Reach,
-    degenerate: Values,
-    eps: float,
+    out: dict[str, Any], d: Values, units: Any, limb: Reach, fallback: Any, eps: float
 ) -> None:
-    """Write the reach, shortfall (world units), ``reached``, stretch and status of the limbs
-    into ``out``'s rows, from ``d`` and the clamp stage's ``limb`` (units of ``2^units``; None:
-    world units; ``out["distance"]`` already holds the world distance) and where a fallback
-    direction or plane was used."""
+    """Write the reach, shortfall (world units), ``reached``, stretch and status into ``out``,
+    from ``d`` and ``limb`` in units of ``2^units`` (None: world units), ``out["distance"]``
+    and where a ``fallback`` direction or plane was used."""
     reach, shortfall = out["reach"], out["shortfall"]
     reach[...] = from_units(limb.used, units)
     np.abs(out["distance"] - reach, out=shortfall)  # |target − hand|: the hand is on the ray
@@ -145,17 +135,14 @@ def classify(
     out["stretch"][...] = limb.stretch
     status = out["status"]
     np.greater(d, limb.span, out=status, casting="unsafe")  # TOO_FAR = 1
-    flags = (np.less(d, limb.inner), limb.softened, np.greater(limb.stretch, 1.0), degenerate)
+    flags = (np.less(d, limb.inner), limb.softened, np.greater(limb.stretch, 1.0), fallback)
     codes = (Status.TOO_CLOSE, Status.SOFTENED, Status.STRETCHED, Status.DEGENERATE)
-    for flag, code in zip(flags, codes, strict=True):
-        if flag is not False and np.ndim(flag):  # in rising precedence: each overrides the last
-            np.copyto(status, code, where=flag, casting="unsafe")
-        elif flag:
-            status[...] = code
+    for flag, code in zip(flags, codes, strict=True):  # in rising precedence: each overrides
+        np.copyto(status, code, where=flag, casting="unsafe")
 
 
 def soften_distance(
-    distance: npt.ArrayLike, reach: npt.ArrayLike, softness: npt.ArrayLike
+    distance: ArrayLike, reach: ArrayLike, softness: ArrayLike
 ) -> npt.NDArray[np.floating]:
     """The soft-reach curve ``d -> d_soft`` on its own (for plots and tuning): ``d`` up to
     ``d_s = reach - softness`` unchanged, beyond it ``d_s + s (1 - exp(-(d - d_s) / s))``

@@ -6,28 +6,22 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-import numpy.typing as npt
+from numpy.typing import ArrayLike
 
 from ik._checks import FloatArray, batch_shape, float_dtype, to_array, to_points
 from ik.solution import Solution, Solution2D, Solution3D
 
 
 class BoneRotations(NamedTuple):
-    """Unit quaternions ``(w, x, y, z)``, shape (..., 4) each; unpacks as ``upper, lower``."""
+    """Unit quaternions ``(w, x, y, z)``, shape (..., 4) each; unpacks as ``upper, lower``:
+    root-to-mid onto root-to-solved-elbow, mid-to-end onto solved elbow-to-hand."""
 
     upper: FloatArray
-    """Takes the current root-to-mid direction onto root-to-solved-elbow."""
     lower: FloatArray
-    """Takes the current mid-to-end direction onto solved elbow-to-hand."""
 
 
 def bone_rotations(
-    root: npt.ArrayLike,
-    mid: npt.ArrayLike,
-    end: npt.ArrayLike,
-    sol: Solution3D,
-    *,
-    weight: npt.ArrayLike = 1.0,
+    root: ArrayLike, mid: ArrayLike, end: ArrayLike, sol: Solution3D, *, weight: ArrayLike = 1.0
 ) -> BoneRotations:
     """Hinge-true world rotations from the current bones to the solved ones.
 
@@ -50,11 +44,7 @@ def bone_rotations(
 
 
 def blend_pose(
-    root: npt.ArrayLike,
-    mid: npt.ArrayLike,
-    end: npt.ArrayLike,
-    sol: Solution,
-    weight: npt.ArrayLike,
+    root: ArrayLike, mid: ArrayLike, end: ArrayLike, sol: Solution, weight: ArrayLike
 ) -> tuple[FloatArray, FloatArray]:
     """The elbow and hand part way from the current pose to the solve, by forward kinematics.
 
@@ -76,14 +66,9 @@ def blend_pose(
 
 
 def _joints(
-    dim: int,
-    root: npt.ArrayLike,
-    mid: npt.ArrayLike,
-    end: npt.ArrayLike,
-    sol: Solution,
-    weight: npt.ArrayLike,
+    dim: int, root: ArrayLike, mid: ArrayLike, end: ArrayLike, sol: Solution, weight: ArrayLike
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    """The checked joints and weight (the weight with a trailing axis, for broadcasting)."""
+    """The checked joints and weight (with a trailing axis, for broadcasting)."""
     dtype = float_dtype(root, mid, end, sol.elbow)
     r, m, e = (to_points(n, v, dim, dtype) for n, v in (("root", root), ("mid", mid), ("end", end)))
     w = to_array("weight", weight, dtype)

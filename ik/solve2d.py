@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
+from numpy.typing import ArrayLike
 
 from ik import _scalar
 from ik._batch import finish, solve
@@ -13,15 +13,15 @@ from ik.solution import Solution2D
 
 
 def solve_2d(
-    root: npt.ArrayLike,
-    target: npt.ArrayLike,
-    upper_len: npt.ArrayLike,
-    lower_len: npt.ArrayLike,
+    root: ArrayLike,
+    target: ArrayLike,
+    upper_len: ArrayLike,
+    lower_len: ArrayLike,
     *,
-    bend: npt.ArrayLike = 1,
-    pole: npt.ArrayLike | None = None,
-    softness: npt.ArrayLike = 0.0,
-    max_stretch: npt.ArrayLike = 1.0,
+    bend: ArrayLike = 1,
+    pole: ArrayLike | None = None,
+    softness: ArrayLike = 0.0,
+    max_stretch: ArrayLike = 1.0,
 ) -> Solution2D:
     """Place the elbow and hand of two-bone limbs in the plane (y-up, radians).
 

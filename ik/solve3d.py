@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
+from numpy.typing import ArrayLike
 
 from ik import _scalar
 from ik._batch import finish, solve
@@ -13,15 +13,15 @@ from ik.solution import Solution3D
 
 
 def solve_3d(
-    root: npt.ArrayLike,
-    target: npt.ArrayLike,
-    upper_len: npt.ArrayLike,
-    lower_len: npt.ArrayLike,
-    pole: npt.ArrayLike,
+    root: ArrayLike,
+    target: ArrayLike,
+    upper_len: ArrayLike,
+    lower_len: ArrayLike,
+    pole: ArrayLike,
     *,
-    twist: npt.ArrayLike = 0.0,
-    softness: npt.ArrayLike = 0.0,
-    max_stretch: npt.ArrayLike = 1.0,
+    twist: ArrayLike = 0.0,
+    softness: ArrayLike = 0.0,
+    max_stretch: ArrayLike = 1.0,
 ) -> Solution3D:
     """Place the elbow and hand of two-bone limbs in space (y-up, right-handed, radians).
 
