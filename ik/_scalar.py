@@ -88,7 +88,8 @@ def _limbs(
         dtype = _FLOAT32 if floats == {_FLOAT32} else _FLOAT64
         if not batches:
             return dtype, (), [shared]
-        shape = np.broadcast_shapes(*(a.shape[: a.ndim - args[k][1]] for k, a in batches.items()))
+        # the batch axes' broadcast (np.broadcast: ~2x faster than np.broadcast_shapes here)
+        shape = np.broadcast(*(a[..., 0] if args[k][1] else a for k, a in batches.items())).shape
     except (OverflowError, ValueError):
         return None
     size = math.prod(shape)

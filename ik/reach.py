@@ -138,7 +138,8 @@ def classify(
     flags = (np.less(d, limb.inner), limb.softened, np.greater(limb.stretch, 1.0), fallback)
     codes = (Status.TOO_CLOSE, Status.SOFTENED, Status.STRETCHED, Status.DEGENERATE)
     for flag, code in zip(flags, codes, strict=True):  # in rising precedence: each overrides
-        np.copyto(status, code, where=flag, casting="unsafe")
+        if np.ndim(flag) or flag:  # a scalar False (an option off) would still cost a pass
+            np.copyto(status, code, where=flag, casting="unsafe")
 
 
 def soften_distance(
