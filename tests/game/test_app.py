@@ -84,40 +84,20 @@ def check_stats(path: Path, scene: str, frames: int) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("scene", scenes.available())
-def test_each_scene_runs_120_headless_frames_with_valid_trace_and_stats(
+def test_each_scene_runs_120_frames_twice_with_valid_outputs_and_one_identical_trace(
     run_main, tmp_path: Path, scene: str
 ) -> None:
-    trace, stats, shot = tmp_path / "t.jsonl", tmp_path / "s.json", tmp_path / "shot.png"
-    result = run_main(
-        [
-            "--scene",
-            scene,
-            "--headless",
-            "--autopilot",
-            "--frames",
-            "120",
-            "--trace",
-            str(trace),
-            "--stats",
-            str(stats),
-            "--screenshot",
-            str(shot),
-        ]
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert len(check_trace(trace, scene)) == 120
-    check_stats(stats, scene, 120)
-    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-
-
-@pytest.mark.parametrize("scene", scenes.available())
-def test_same_seed_gives_a_byte_identical_trace(run_main, tmp_path: Path, scene: str) -> None:
     traces = []
     for run in range(2):
-        trace = tmp_path / f"t{run}.jsonl"
-        args = ["--scene", scene, "--headless", "--autopilot", "--frames", "90", "--seed", "7"]
-        result = run_main([*args, "--trace", str(trace)])
-        assert result.returncode == 0, result.stderr
+        trace, stats, shot = (tmp_path / f"{run}{name}" for name in ("t.jsonl", "s.json", "s.png"))
+        args = ["--scene", scene, "--headless", "--autopilot", "--frames", "120", "--seed", "7"]
+        result = run_main(
+            [*args, "--trace", str(trace), "--stats", str(stats), "--screenshot", str(shot)]
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert len(check_trace(trace, scene)) == 120
+        check_stats(stats, scene, 120)
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         traces.append(trace.read_bytes())
     assert traces[0] == traces[1]
 
