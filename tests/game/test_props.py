@@ -47,15 +47,27 @@ class Tour:
 
 @pytest.fixture(scope="module")
 def tour() -> Tour:
-    config = SceneConfig(dt=DT, extra={"tour": "props"})
+    """The default autopilot's prop tour, recorded step by step: the autopilot joins its
+    course on the way home, hands over to the tour at the start, and once the tour is done
+    (and has stood for a second) takes the course up again."""
+    config = SceneConfig(dt=DT)
     sim = WalkSim(config)
-    pilot = SCENE.autopilot(sim, config)
-    assert isinstance(pilot, PropTour)
+    course = SCENE.autopilot(sim, config)
+    assert isinstance(course, WalkAutopilot)
+    course.direction = -1.0  # the round trip itself is the 60 s walk's (test_walk.py)
     timer = PhaseTimer()
+    for _ in range(TOUR_STEPS):  # home and the pivot: the hand-over comes after a few steps
+        sim.step(course.next_input(sim), DT, timer)
+        if course.tour is not None:
+            break
+    pilot = course.tour
+    assert pilot is not None, "the autopilot never handed over to the prop tour"
     rows, cup, holding, goal, phase, hand = [], [], [], [], [], []
     on_ladder, rung, moving = [], [], []
-    for _ in range(TOUR_STEPS):
-        sim.step(pilot.next_input(sim), DT, timer)
+    done_at = 0
+    for step in range(TOUR_STEPS):
+        # the course's input while the tour runs; a second of standing once it is done
+        sim.step(course.next_input(sim) if not pilot.done else InputState(), DT, timer)
         rows.append(sim.trace_characters()[0])
         assert sim.props is not None
         cup.append(sim.props.cup.copy())
@@ -67,6 +79,14 @@ def tour() -> Tour:
         on_ladder.append(sim.ladder.active)
         rung.append(sim.ladder.rung.copy())
         moving.append(sim.ladder.moving)
+        done_at = step if not pilot.done else done_at
+        if pilot.done and step - done_at >= 60:
+            break
+    # ... after which the walking course takes over again
+    x = float(sim.crowd.x[0])
+    for _ in range(120):
+        sim.step(course.next_input(sim), DT, timer)
+    assert course.toured and course.tour is None and float(sim.crowd.x[0]) != x
     return Tour(
         sim,
         pilot,
@@ -278,25 +298,10 @@ def test_one_limb_moves_at_a_time_on_the_ladder(tour: Tour) -> None:
     assert moved_limbs == {0, 1, 2, 3}
 
 
-def test_the_default_autopilot_tours_the_props_after_its_first_round_trip() -> None:
-    config = SceneConfig(dt=DT)
-    sim = WalkSim(config)
-    pilot = WalkAutopilot(sim, config)
-    # the round trip itself is the 60 s walk's (test_walk.py); this one joins the autopilot
-    # on its way home, so the hand-over to the prop tour comes after a few steps
-    pilot.direction = -1.0
-    timer = PhaseTimer()
-    steps_at_mount = None
-    for _ in range(6000):  # home, the pivot, then the whole tour
-        sim.step(pilot.next_input(sim), DT, timer)
-        assert sim.ladder is not None
-        if sim.ladder.active and steps_at_mount is None:
-            steps_at_mount = int(sim.crowd.feet.steps.sum())
-        if pilot.toured and pilot.tour is None:
-            break  # the tour is over and the course walk has taken over again
-    assert pilot.toured and pilot.tour is None
-    assert sim.props is not None and sim.props.reaches == 3
-    assert sim.ladder.moves > 20 and not sim.ladder.active
-    assert steps_at_mount is not None and int(sim.crowd.feet.steps.sum()) >= steps_at_mount
-    feet = sim.stats_sections()["feet"]
-    assert feet["knee_flips"] == 0 and sim.counters.nan == 0
+def test_the_default_autopilot_tours_the_props_after_its_first_round_trip(tour: Tour) -> None:
+    # (the fixture rides the default autopilot through its hand-over and back)
+    assert tour.sim.props is not None and tour.sim.props.reaches == 3
+    assert tour.sim.ladder is not None
+    assert tour.sim.ladder.moves > 20 and not tour.sim.ladder.active
+    feet = tour.sim.stats_sections()["feet"]
+    assert feet["knee_flips"] == 0 and tour.sim.counters.nan == 0
