@@ -159,16 +159,24 @@ def test_ctrl_c_still_leaves_a_complete_recording(tmp_path: Path) -> None:
         [sys.executable, str(REPO / "main.py"), *args, "--record", str(recording)],
         cwd=REPO,
         env=env,
+        # as from a terminal: a suite started in the background (`pytest &` from a script)
+        # runs with SIGINT ignored, which the child inherits, and it never saw the Ctrl-C
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 60
-    while not list(tmp_path.glob(".run.rec.*.tmp")) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(1.5)  # let it record some steps
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    try:
+        deadline = time.monotonic() + 60
+        while not list(tmp_path.glob(".run.rec.*.tmp")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.5)  # let it record some steps
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:  # a failed check leaves no app running a million frames
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, err
     items = read_recording(recording)
     assert len(items) > 10
