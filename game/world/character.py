@@ -295,7 +295,7 @@ class Crowd:
         self.pose = rows(self.pose, fresh and fresh.pose)
         self.prev_pose = rows(self.prev_pose, fresh and fresh.prev_pose)
         self.solution = solve_pose(self.rig, self.pose)
-        self.prev_solution = self.solution
+        self.prev_solution = solve_pose(self.rig, self.prev_pose)
 
     # -- assets ------------------------------------------------------------------------
     def apply_assets(self, rig: Rig, terrain: Terrain) -> None:
@@ -422,8 +422,19 @@ class Crowd:
         return self.solution
 
     def interpolated(self, alpha: float) -> tuple[PoseInputs, Any]:
-        """The pose ``alpha`` of the way from the previous step, and its batched solve."""
-        pose = self.prev_pose.lerp(self.pose, alpha)
+        """The pose ``alpha`` of the way from the previous step, and its batched solve.
+
+        At ``alpha`` 0 that is the previous step's pose, whose solve is kept
+        (``prev_solution``), unless the facing or a pole switch changed in the step (the
+        blend takes those from the later pose). A headless run draws every frame at 0.
+        """
+        prev, now = self.prev_pose, self.pose
+        same_switches = np.array_equal(prev.facing, now.facing) and np.array_equal(
+            prev.pole_on, now.pole_on
+        )
+        if alpha <= 0.0 and same_switches:
+            return prev, self.prev_solution
+        pose = prev.lerp(now, alpha)
         return pose, solve_pose(self.rig, pose)
 
     # -- commands: what a scene may ask of one character -------------------------------
