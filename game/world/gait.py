@@ -654,8 +654,8 @@ def swing_pose(
     s = feet.start
     e = feet.land
     # the foot leaves and arrives at rest; a minimum-jerk path (smootherstep) would peak at
-    # 1.875× its mean speed, smoothstep at 1.5×: their mean peaks at ~1.69×, so a long swing
-    # (a walk turning into a run) moves its ankle no more than ~10 cm a step at 60 Hz
+    # 1.875× its mean speed, smoothstep at 1.5×: their mean peaks at ~1.69×, 10 % slower, so
+    # a long swing (a walk turning into a run) no longer moves its ankle over 10 cm a step
     x = s[..., 0] + (e[..., 0] - s[..., 0]) * 0.5 * (smoothstep(on) + smootherstep(on))
     blend_y = s[..., 1] + (e[..., 1] - s[..., 1]) * smoothstep(u)
     angle = feet.start_angle + (feet.land_angle - feet.start_angle) * smoothstep(on / 0.85)
