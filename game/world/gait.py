@@ -384,10 +384,7 @@ def sole_clearance(
     ``_APPROACH_SLOPE`` per metre, so a foot nearing a stair riser can rise before it gets
     there, continuously.
     """
-    zeros = np.zeros(angle.shape + (2,))
-    offsets = sole_points(zeros, angle, bend, facing, legs)
-    offsets = offsets + np.stack([ankle_x, np.zeros_like(ankle_x)], axis=-1)[..., None, :]
-    exact = sole_penetration(terrain, offsets)  # the sole's depth with the ankle at y = 0
+    exact, offsets = _sole_depth(terrain, ankle_x, angle, bend, facing, legs)
     xs = offsets[..., 0]
     reach = np.abs(ahead)
     # the sole's leading point in the direction of travel, and its height off the ankle
@@ -401,6 +398,23 @@ def sole_clearance(
     inside = (gap >= 0) & (gap <= reach[..., None]) & (reach[..., None] > 0)
     vertex = np.where(inside, terrain.ys - _APPROACH_SLOPE * gap, -np.inf).max(axis=-1)
     return exact, np.maximum(exact, np.maximum(cone, vertex) - lowest)
+
+
+def _sole_depth(
+    terrain: Terrain,
+    ankle_x: FloatArray,
+    angle: FloatArray,
+    bend: FloatArray,
+    facing: FloatArray,
+    legs: LegSpec,
+) -> tuple[FloatArray, FloatArray]:
+    """The sole's depth below the ground with its ankle at (``ankle_x``, 0), shape (...),
+    so the lowest ankle height at which it clears the ground; and its heel, ball and toe
+    points there, shape (..., 3, 2) (:func:`sole_points`)."""
+    zeros = np.zeros(angle.shape + (2,))
+    offsets = sole_points(zeros, angle, bend, facing, legs)
+    offsets = offsets + np.stack([ankle_x, np.zeros_like(ankle_x)], axis=-1)[..., None, :]
+    return sole_penetration(terrain, offsets), offsets
 
 
 def sole_penetration(terrain: Terrain, soles: FloatArray) -> FloatArray:
@@ -429,8 +443,7 @@ def rest_on_ground(
     terrain: Terrain, x: FloatArray, angle: FloatArray, facing: FloatArray, legs: LegSpec
 ) -> FloatArray:
     """The ankle height (…) at which a flat sole at ``angle`` rests on the ground at ``x``."""
-    zeros = np.zeros_like(angle)
-    return sole_clearance(terrain, x, angle, zeros, facing, zeros, legs)[0]
+    return _sole_depth(terrain, x, angle, np.zeros_like(angle), facing, legs)[0]
 
 
 # -- gait curves -----------------------------------------------------------------------
