@@ -110,6 +110,23 @@ def test_landing_moves_off_a_stair_nosing_onto_a_tread_with_the_sole_resting_on_
     assert ray_hit[0, 0] == ray_from[0, 0] == lock[0, 0] and angle[0] == pytest.approx(0.0)
 
 
+def test_a_long_step_down_a_flight_lands_the_whole_sole_on_a_tread() -> None:
+    # from every spot on the top landing and the first tread down, every step up to 1.3 m:
+    # a spot too far down (more than max_step_height) is refused, and the shorter step
+    # taken instead must still fit a tread (with four shorter steps 0.15-0.3 m apart, 52 of
+    # these landed across a stair nose, tilted 24°, the ball hovering over the tread)
+    starts = np.repeat(np.arange(1.45, 2.45, 0.03), 21)
+    predicted = starts + np.tile(np.linspace(0.3, 1.3, 21), len(starts) // 21)
+    start = np.stack([starts, STAIRS.height_at(starts) + A], axis=-1)
+    facing = np.ones(len(starts))
+    lock, angle, _, _ = plan_landing(STAIRS, RIG, start, predicted, start[:, 1] + 0.8, facing)
+    fits, _, _ = sole_fits(STAIRS, lock[:, 0], facing, RIG)
+    assert fits.all()
+    np.testing.assert_allclose(angle, 0.0, atol=1e-9)
+    rise = np.abs(lock[:, 1] - start[:, 1])
+    assert rise.max() <= RIG.gait.max_step_height + 1e-9
+
+
 def test_a_step_taller_than_the_maximum_is_not_taken() -> None:
     start = np.array([[2.8, 0.17 + A]])
     land, *_ = plan_landing(STAIR, RIG, start, np.array([3.3]), np.array([1.0]), np.array([1.0]))
