@@ -26,122 +26,142 @@ _LIMITS = {t: (float(np.finfo(t).eps), SAFE[t][1]) for t in (_FLOAT64, _FLOAT32)
 _PLAIN = {_FLOAT64, _FLOAT32, *map(np.dtype, np.typecodes["AllInteger"])}
 """The array dtypes taken here."""
 _REACHED, _FAR, _CLOSE, _SOFT, _STRETCHED = (float(code) for code in list(Status)[:5])
+_REACHED_0D = {flag: np.array(flag) for flag in (False, True)}
+_STATUS_0D = {float(code): np.array(code, np.int8) for code in Status}
 
 
-def solve(cls: type[Solution], args: Sequence[tuple[Any, bool]]) -> Solution | None:
-    """``cls``'s solve of plain input, or None for the vector path. ``args``: each argument
-    with whether it is a point, in the order of ``_limb_2d`` / ``_limb_3d``'s parameters."""
+def solve(cls: type[Solution], points: Sequence[Any], values: Sequence[Any]) -> Solution | None:
+    """``cls``'s solve of plain input, or None for the vector path: ``points`` then ``values``
+    in the order of ``_limb_2d`` / ``_limb_3d``'s parameters (a 2-D pole may be None)."""
     dim = 2 if cls is Solution2D else 3
-    found = _limbs(dim, args)
+    found = _limbs(dim, points, values)
     if found is None:
         return None
     dtype, shape, limbs = found
-    solve_limb, limits = _limb_2d if dim == 2 else _limb_3d, _LIMITS[dtype]
+    eps, high = _LIMITS[dtype]
     rows = []
     for limb in limbs:
-        row = solve_limb(limits, *(limb if dtype == _FLOAT64 else _rounded(limb)))
+        if dtype is _FLOAT32:
+            limb = _rounded(limb)
+        row = _limb_2d(eps, high, *limb) if dim == 2 else _limb_3d(eps, high, *limb)
         if row is None:
             return None
         rows.append(row)
-    # one table (*shape, row): each field a view of the rows' values (see _reach)
-    table = np.array(rows, dtype).reshape(*shape, -1)
+    # one table (..., row): each field a view of its values
+    table = np.array(rows if shape else rows[0], dtype)
+    if len(shape) > 1:
+        table = table.reshape(*shape, -1)
     t = 2 * dim
-    flags = table[..., t + 4 : t + 6].astype(np.int8)  # reached and status, exact small ints
-    return cls(
-        *(table[..., :dim], table[..., dim:t], table[..., t], table[..., t + 1]),
-        *(table[..., t + 2], flags[..., 0].view(bool), table[..., t + 3], flags[..., 1]),
-        Angles(enumerate([table[..., a] for a in range(t + 6, table.shape[-1])])),
-    )
+    if shape:
+        flags = table[..., t + 4 : t + 6].astype(np.int8)  # reached and status: small ints
+        reached, status = flags[..., 0].view(bool), flags[..., 1]
+    else:  # copies of 0-d arrays: a quarter of the calls
+        reached, status = _REACHED_0D[rows[0][t + 4]].copy(), _STATUS_0D[rows[0][t + 5]].copy()
+    angles = {0: table[..., t + 6]}
+    if dim == 2:
+        angles = {0: angles[0], 1: table[..., t + 7], 2: table[..., t + 8]}
+    e, h = table[..., :dim], table[..., dim:t]
+    d, a, short, stretch = table[..., t], table[..., t + 1], table[..., t + 2], table[..., t + 3]
+    return cls(e, h, d, a, short, reached, stretch, status, Angles(angles))
 
 
 def _limbs(
-    dim: int, args: Sequence[tuple[Any, bool]]
+    dim: int, points: Sequence[Any], values: Sequence[Any]
 ) -> tuple[np.dtype, tuple[int, ...], list[list]] | None:
     """The dtype, the batch shape and each limb's arguments as floats (points as lists), if each
     argument is a Python number, a tuple or list of them, or a float64, float32 or integer array
     and there are 1 to ``SMALL`` limbs; else None. float32 arrays alone give float32."""
     shared: list[Any] = []  # per argument: its value, or None where it has one per limb
     batches: dict[int, np.ndarray] = {}  # the arguments with one value (or point) per limb
-    floats = set()
+    dtypes = set()
     try:  # float() of a Python int beyond float64 raises: the vector path names it
-        for value, point in args:
+        for k, value in enumerate(points):
             kind = type(value)
-            if kind is np.ndarray:
-                if value.dtype not in _PLAIN or point and value.shape[-1:] != (dim,):
-                    return None
-                if value.dtype.kind == "f":
-                    floats.add(value.dtype)
-                if value.ndim > point:  # batch axes: one value (or point) per limb
-                    batches[len(shared)] = value
-                    value = None
+            if kind is np.ndarray and value.dtype in _PLAIN and value.shape[-1:] == (dim,):
+                dtypes.add(value.dtype)
+                if value.ndim > 1:  # batch axes: one point per limb
+                    batches[k], value = value, None
                 else:
                     value = value.tolist()
-            elif not point and (kind is float or kind is int):
-                value = float(value)
-            elif point and (kind is tuple or kind is list) and len(value) == dim:
+            elif (kind is tuple or kind is list) and len(value) == dim:
                 if not all(type(c) is float or type(c) is int for c in value):
                     return None
                 value = [float(c) for c in value]
+            elif value is not None or k != 2 or dim != 2:  # else solve_2d without a pole
+                return None
+            shared.append(value)
+        for k, value in enumerate(values, len(points)):
+            kind = type(value)
+            if kind is float or kind is int:
+                value = float(value)
+            elif kind is np.ndarray and value.dtype in _PLAIN:
+                dtypes.add(value.dtype)
+                if value.ndim:  # one value per limb
+                    batches[k], value = value, None
+                else:
+                    value = value.tolist()
             else:
                 return None
             shared.append(value)
-        dtype = _FLOAT32 if floats == {_FLOAT32} else _FLOAT64
+        # the floating arrays decide, as in ik._checks.float_dtype
+        dtype = _FLOAT32 if _FLOAT32 in dtypes and _FLOAT64 not in dtypes else _FLOAT64
         if not batches:
             return dtype, (), [shared]
         # the batch axes' broadcast (np.broadcast: ~2x faster than np.broadcast_shapes here)
-        shape = np.broadcast(*(a[..., 0] if args[k][1] else a for k, a in batches.items())).shape
+        shape = np.broadcast(*(a[..., 0] if k < len(points) else a for k, a in batches.items()))
     except (OverflowError, ValueError):
         return None
-    size = math.prod(shape)
+    size = shape.size
     if not 0 < size <= SMALL:
         return None
-    columns = {}
     for k, a in batches.items():
-        tail = a.shape[-1:] if args[k][1] else ()
+        tail = a.shape[-1:] if k < len(points) else ()
         if a.size != size * math.prod(tail):  # else broadcasting only adds 1s to the shape
-            a = np.broadcast_to(a, shape + tail)
-        columns[k] = a.reshape(size, *tail).tolist()
-    limbs = [[columns[k][i] if v is None else v for k, v in enumerate(shared)] for i in range(size)]
-    return dtype, shape, limbs
+            a = np.broadcast_to(a, shape.shape + tail)
+        shared[k] = a.reshape(size, *tail).tolist()
+    limbs = [[v if k not in batches else v[i] for k, v in enumerate(shared)] for i in range(size)]
+    return dtype, shape.shape, limbs
 
 
 def _rounded(limb: list) -> list:
     """A limb's arguments rounded to float32 as the vector path converts them (beyond float32's
-    range: inf, which :func:`_valid` sends to the vector path)."""
-    flat = [x for v in limb for x in (v if type(v) is list else (v,))]
+    range: inf, which the stages send to the vector path)."""
     with np.errstate(over="ignore"):
-        values = iter(np.array(flat).astype(np.float32).tolist())
-    return [[next(values) for _ in v] if type(v) is list else next(values) for v in limb]
+        return [v if v is None else np.array(v).astype(np.float32).tolist() for v in limb]
 
 
-def _valid(high: float, upper: float, lower: float, soft: float, k: float, coords: list) -> bool:
-    """Lengths, options and coordinates valid and in the safe magnitudes ``[1 / high, high]``
-    (a sum is NaN or inf if any term is: ``x - x`` is 0 only for finite ``x``)."""
-    total = sum(coords)
+def _valid(high: float, upper: float, lower: float, soft: float, k: float) -> bool:
+    """Lengths in the safe magnitudes ``[1 / high, high]``, options valid (coordinates: see
+    :func:`_aim` and :func:`_finite`)."""
     return (
-        total - total == 0.0
-        and -high <= min(coords)
-        and max(coords) <= high
-        and 1.0 / high <= upper <= high
+        1.0 / high <= upper <= high
         and 1.0 / high <= lower <= high
         and 0.0 <= soft < upper + lower
         and 1.0 <= k < math.inf
     )
 
 
-def _aim(v: list[float], high: float) -> tuple[float, list[float]] | None:
-    """|v| and v / |v| where the squares are safe (else None: the vector path's units)."""
-    len2 = sum([c * c for c in v])  # Pythagoras
+def _finite(*values: float) -> bool:
+    """Every value finite: a sum is NaN or inf if any term is (``x - x`` is 0 only for finite
+    ``x``); a joint beyond the dtype's range is then the vector path's ``ValueError``."""
+    total = sum(values)
+    return total - total == 0.0
+
+
+def _aim(x: float, y: float, z: float, high: float) -> tuple[float, float, float, float] | None:
+    """|v| and v / |v| where the squares are safe, else None (the vector path's units; also
+    for a coordinate or difference that is not finite)."""
+    len2 = x * x + y * y + z * z  # Pythagoras
     if not 1.0 / (high * high) <= len2 <= high * high:
         return None
     length = math.sqrt(len2)
     inverse = 1.0 / length  # as the vector path rounds it
-    return length, [c * inverse for c in v]
+    return length, x * inverse, y * inverse, z * inverse
 
 
-def _reach(eps: float, d: float, upper: float, lower: float, soft: float, k: float) -> list:
+def _reach(eps: float, d: float, upper: float, lower: float, soft: float, k: float) -> tuple:
     """``ik.reach``'s stages (never degenerate here): the reach ``a``, the elbow along and off
-    the root-target line, then the row's distance, reach, shortfall, stretch, reached, status
+    the root-target line, and the row's distance, reach, shortfall, stretch, reached, status
     and elbow angle."""
     span = upper + lower
     eased = d
@@ -166,57 +186,58 @@ def _reach(eps: float, d: float, upper: float, lower: float, soft: float, k: flo
     shortfall = abs(d - a)
     reached = shortfall <= math.sqrt(eps) * span
     angle = math.atan2(a * h, along * along + h * h - a * along)  # ik.reach.interior_angle
-    return [a, along, h, d, a, shortfall, stretch, reached, status, angle]
+    return a, along, h, (d, a, shortfall, stretch, reached, status, angle)
 
 
-def _limb_2d(limits, root, target, upper, lower, bend, soft, k, pole=None) -> list | None:
-    """:func:`ik.solve_2d`'s stages for one limb (``limits``: eps and the safe range), or None."""
-    (eps, high), (rx, ry), (tx, ty) = limits, root, target
-    if not _valid(high, upper, lower, soft, k, [rx, ry, tx, ty, *(pole or ())]):
+def _limb_2d(eps, high, root, target, pole, upper, lower, bend, soft, k) -> list | None:
+    """:func:`ik.solve_2d`'s stages for one limb (eps and the safe range first), or None."""
+    (rx, ry), (tx, ty) = root, target
+    aimed = _aim(tx - rx, ty - ry, 0.0, high)
+    if aimed is None or not _valid(high, upper, lower, soft, k) or bend not in (1.0, -1.0):
         return None
-    aimed = _aim([tx - rx, ty - ry], high)
-    if aimed is None or aimed[0] <= eps * (upper + lower) or bend not in (1.0, -1.0):
+    d, ux, uy, _ = aimed
+    if d <= eps * (upper + lower):
         return None
-    d, (ux, uy) = aimed
     side = bend
     if pole is not None:
-        w = _aim([pole[0] - rx, pole[1] - ry], high)
+        w = _aim(pole[0] - rx, pole[1] - ry, 0.0, high)
         if w is None:
             return None
-        sine = ux * w[1][1] - uy * w[1][0]  # u × ŵ (see solve2d._pole_side)
+        sine = ux * w[2] - uy * w[1]  # u × ŵ (see solve2d._pole_side)
         side = side if abs(sine) <= 4.0 * eps else math.copysign(1.0, sine)
-    a, along, h, *row = _reach(eps, d, upper, lower, soft, k)
+    a, along, h, row = _reach(eps, d, upper, lower, soft, k)
     h *= side
     ex, ey = along * ux - h * uy, along * uy + h * ux  # the seed's L1 (cos(φ ± α), sin(φ ± α))
     hx, hy = a * ux, a * uy
-    row += [math.atan2(ey, ex), math.atan2(hy - ey, hx - ex)]  # as solution.local_angle
-    return [rx + ex, ry + ey, rx + hx, ry + hy, *row]
+    joints = [rx + ex, ry + ey, rx + hx, ry + hy]
+    if not _finite(*joints):
+        return None
+    return [*joints, *row, math.atan2(ey, ex), math.atan2(hy - ey, hx - ex)]  # local_angle
 
 
-def _limb_3d(limits, root, target, pole, upper, lower, twist, soft, k) -> list | None:
-    """:func:`ik.solve_3d`'s stages for one limb (``limits``: eps and the safe range), or None."""
-    eps, high = limits
-    if not _valid(high, upper, lower, soft, k, [*root, *target, *pole, twist]):
+def _limb_3d(eps, high, root, target, pole, upper, lower, twist, soft, k) -> list | None:
+    """:func:`ik.solve_3d`'s stages for one limb (eps and the safe range first), or None."""
+    (rx, ry, rz), (tx, ty, tz), (px, py, pz) = root, target, pole
+    aimed, w = _aim(tx - rx, ty - ry, tz - rz, high), _aim(px - rx, py - ry, pz - rz, high)
+    if aimed is None or w is None or not _valid(high, upper, lower, soft, k):
         return None
-    aimed = _aim([t - r for t, r in zip(target, root, strict=True)], high)
-    w = _aim([p - r for p, r in zip(pole, root, strict=True)], high)
-    if aimed is None or w is None or aimed[0] <= eps * (upper + lower):
+    (d, ux, uy, uz), (_, wx, wy, wz) = aimed, w
+    if d <= eps * (upper + lower) or twist - twist != 0.0:
         return None
-    d, u = aimed
-    b = _cross(_cross(u, w[1]), u)  # the pole plane (see solve3d._bend_direction)
-    sine2 = b[0] * b[0] + b[1] * b[1] + b[2] * b[2]
+    # the pole plane b ∝ (u × ŵ) × u (see solve3d._bend_direction)
+    nx, ny, nz = uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx
+    bx, by, bz = ny * uz - nz * uy, nz * ux - nx * uz, nx * uy - ny * ux
+    sine2 = bx * bx + by * by + bz * bz
     if sine2 <= (16.0 * eps) ** 2:
         return None  # pole on the axis: the fallback plane
     inverse = 1.0 / math.sqrt(sine2)
-    b = [c * inverse for c in b]
-    if twist:  # Rodrigues with b ⟂ u (see solve3d._twist)
+    bx, by, bz = bx * inverse, by * inverse, bz * inverse
+    if twist:  # Rodrigues with b ⟂ u: b cos τ + (u × b) sin τ (see solve3d._twist)
         cos, sin = float(np.cos(twist)), float(np.sin(twist))
-        b = [c * cos + s * sin for c, s in zip(b, _cross(u, b), strict=True)]
-    a, along, h, *row = _reach(eps, d, upper, lower, soft, k)
+        nx, ny, nz = uy * bz - uz * by, uz * bx - ux * bz, ux * by - uy * bx
+        bx, by, bz = bx * cos + nx * sin, by * cos + ny * sin, bz * cos + nz * sin
+    a, along, h, row = _reach(eps, d, upper, lower, soft, k)
     # the elbow L1 (cos α u + sin α b), the hand a u, from the root
-    elbow = [r + (along * uk + h * bk) for r, uk, bk in zip(root, u, b, strict=True)]
-    return [*elbow, *[r + a * uk for r, uk in zip(root, u, strict=True)], *row]
-
-
-def _cross(a: list[float], b: list[float]) -> list[float]:
-    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    elbow = [rx + (along * ux + h * bx), ry + (along * uy + h * by), rz + (along * uz + h * bz)]
+    joints = [*elbow, rx + a * ux, ry + a * uy, rz + a * uz]
+    return [*joints, *row] if _finite(*joints) else None

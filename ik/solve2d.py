@@ -64,9 +64,8 @@ def solve_2d(
     TypeError
         Naming the argument, for None, booleans or non-numbers.
     """
-    plain = [(root, True), (target, True), (upper_len, False), (lower_len, False), (bend, False)]
-    plain += [(softness, False), (max_stretch, False)] + ([] if pole is None else [(pole, True)])
-    small = _scalar.solve(Solution2D, plain)
+    values = [upper_len, lower_len, bend, softness, max_stretch]
+    small = _scalar.solve(Solution2D, [root, target, pole], values)
     if small is not None:
         return small  # type: ignore[return-value]
     points = {"root": root, "target": target, "pole": pole}

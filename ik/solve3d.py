@@ -54,10 +54,8 @@ def solve_3d(
     ValueError, TypeError
         As :func:`ik.solve_2d` (a last dimension other than 3), and for a non-finite twist.
     """
-    plain = [(root, True), (target, True), (pole, True), (upper_len, False), (lower_len, False)]
-    small = _scalar.solve(
-        Solution3D, plain + [(twist, False), (softness, False), (max_stretch, False)]
-    )
+    values = [upper_len, lower_len, twist, softness, max_stretch]
+    small = _scalar.solve(Solution3D, [root, target, pole], values)
     if small is not None:
         return small  # type: ignore[return-value]
     points = {"root": root, "target": target, "pole": pole}
