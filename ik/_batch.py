@@ -10,9 +10,8 @@ from functools import partial
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ik._checks import check_limbs, finite
-from ik._units import SAFE, Values, from_units
-from ik.reach import Reach, classify
+from ik._units import SAFE, Values, check_limbs, finite, from_units
+from ik.reach import classify
 from ik.solution import Angles, Solution, local_angle
 
 CHUNK = 16384
@@ -28,18 +27,19 @@ FIELDS = ("elbow", "hand", "distance", "reach", "shortfall", "reached", "stretch
 def solve(
     cls: type[Solution],
     dim: int,
-    rows: Callable[..., None],
+    rows: Callable[..., tuple],
     frame: int,
     points: Mapping[str, ArrayLike | None],
     values: Mapping[str, ArrayLike],
 ) -> Solution:
-    """Check the arguments, then ``rows(out, eps, safe, *points, *values)`` chunk by chunk:
-    ``out`` the chunk's columns of the results (:func:`finish`) and of ``frame`` rows the lazy
-    angles read; points ``(D, m)`` (a 2-D pole None where not given), values ``(m,)`` or one
-    scalar shared by every limb, an option at its neutral value (``OFF``) None, so its stage is
-    skipped; ``safe``: every coordinate and length within the safe magnitudes (``ik._units``).
-    The float results are rows of one block: separate arrays were page-faulted afresh on every
-    call (~5 ns a value here, more than the arithmetic)."""
+    """Check the arguments, then ``rows(out, eps, safe, *points, *values)`` chunk by chunk, with
+    ``out`` the chunk's columns of the results (its ``frame``: the rows the lazy angles read),
+    points ``(D, m)`` (a 2-D pole None where not given), values ``(m,)`` or one scalar shared
+    by every limb (an option at its neutral value, ``OFF``, None: its stage is skipped),
+    ``safe``: every coordinate and length within ``ik._units.SAFE``. ``rows`` returns the
+    elbow and hand offsets in the limbs' units, ``units``, the world distance, the distance in
+    units, the clamp stage's ``Reach`` and where a fallback was used. The results are rows of
+    one block: separate arrays were page-faulted afresh on every call (~5 ns a value here)."""
     given = {k: p for k, p in points.items() if p is not None or k != "pole" or dim == 3}
     dtype, shape, checked, scalars, safe = check_limbs(dim, given, values, SAFE)
     n = math.prod(shape)
@@ -58,42 +58,26 @@ def solve(
     most = CHUNK if dim == 2 else CHUNK // 2
     size = math.ceil(n / max(1, math.ceil(n / most))) or 1  # equal chunks of at most that
     for start in range(0, n, size):
-        part = slice(start, start + size)
+        cols = {name: field[..., start : start + size] for name, field in out.items()}
         # each component of a point contiguous: numpy's fast loops then run along the limbs
-        chunk = (np.ascontiguousarray(a[part].T) if isinstance(a, np.ndarray) else a for a in args)
-        rows({name: field[..., part] for name, field in out.items()}, *chunk)
+        chunk = [
+            np.ascontiguousarray(a[start : start + size].T) if isinstance(a, np.ndarray) else a
+            for a in args
+        ]
+        elbow, hand, units, distance, d, limb, fallback = rows(cols, *chunk)
+        cols["distance"][...] = distance
+        with np.errstate(over="ignore"):  # the world joints root + offset; overflow reported below
+            np.add(chunk[2], from_units(elbow, units), out=cols["elbow"])
+            np.add(chunk[2], from_units(hand, units), out=cols["hand"])
+        if not (safe or (finite(cols["elbow"]) and finite(cols["hand"]))):
+            raise ValueError(
+                f"root: a solved joint (root + up to upper_len + lower_len) is beyond {dtype}'s "
+                f"range ({np.finfo(dtype).max:.3g})"
+            )
+        classify(cols, d, units, limb, fallback, eps=args[0])
     elbow, hand, distance, reach, shortfall, reached, stretch, status = (
         out[f].reshape(shape) if out[f].ndim == 1 else out[f].T.reshape(*shape, dim) for f in FIELDS
     )
     angles = Angles()  # read from the frame's rows, component-major (F, ...)
     angles.compute = partial(local_angle, out["frame"].reshape(frame, *shape))
     return cls(elbow, hand, distance, reach, shortfall, reached, stretch, status, angles)
-
-
-def finish(
-    out: dict[str, np.ndarray],
-    root: np.ndarray,
-    elbow: np.ndarray,
-    hand: np.ndarray,
-    units: np.ndarray | None,
-    distance: np.ndarray,
-    d: np.ndarray,
-    limb: Reach,
-    degenerate: Values,
-    eps: float,
-    safe: bool,
-) -> None:
-    """Write the solution's fields for ``m`` limbs into ``out`` from the elbow and hand offsets
-    from the root in the limbs' units (points ``(D, m)``), the world ``distance`` and the clamp
-    stage's ``limb``; or a ``ValueError`` where a joint is beyond the dtype's range."""
-    dtype = elbow.dtype
-    out["distance"][...] = distance
-    with np.errstate(over="ignore"):  # reported below
-        np.add(root, from_units(elbow, units), out=out["elbow"])
-        np.add(root, from_units(hand, units), out=out["hand"])
-    if not (safe or (finite(out["elbow"]) and finite(out["hand"]))):
-        raise ValueError(
-            f"root: a solved joint (root + up to upper_len + lower_len) is beyond {dtype}'s "
-            f"range ({np.finfo(dtype).max:.3g})"
-        )
-    classify(out, d, units, limb, degenerate, eps)

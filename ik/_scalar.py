@@ -103,7 +103,7 @@ def _limbs(
             else:
                 return None
             shared.append(value)
-        # the floating arrays decide, as in ik._checks.float_dtype
+        # the floating arrays decide, as in ik._units.float_dtype
         dtype = _FLOAT32 if _FLOAT32 in dtypes and _FLOAT64 not in dtypes else _FLOAT64
         if not batches:
             return dtype, (), [shared]

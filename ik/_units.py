@@ -1,16 +1,162 @@
-"""The first stages, at any magnitude: each limb in units of a power of two near its size,
-directions of vectors of any size as ``hypot`` finds them (scaling by a power of two is exact).
+"""The boundary and the first stages at any magnitude.
+
+Array_likes become checked float arrays, or an error naming the argument, what was expected and
+what arrived. Each limb is solved in units of a power of two near its size, and directions of
+vectors of any size are found as ``hypot`` finds them (scaling by a power of two is exact).
 Inside ``SAFE`` every square, Heron's product of four lengths and ``eps²`` of them stays a
 normal number, so a batch whose coordinates and lengths all lie there is solved as given (the
 same bits as rescaled); otherwise each limb is rescaled so its longest bone is in ``[0.5, 1)``."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
+from numpy.typing import ArrayLike
 
-from ik._checks import extent, finite
+FloatArray = npt.NDArray[np.floating]
+
+
+def float_dtype(*values: object) -> np.dtype:
+    """The dtype a solve computes in: the floating arrays decide (Python floats are weak, as in
+    numpy): float32 stays float32, integers compute in float64, float16 widens to float32."""
+    arrays = set()
+    for value in values:
+        if value is None or isinstance(value, bool | int | float):
+            continue
+        try:
+            dtype = value.dtype if isinstance(value, np.ndarray | np.generic) else None
+            dtype = np.asarray(value).dtype if dtype is None else dtype
+        except (ValueError, OverflowError, TypeError):  # reported, with its name, by to_array
+            continue
+        if dtype.kind == "f":
+            arrays.add(dtype)
+    return np.promote_types(np.result_type(*arrays), np.float32) if arrays else np.dtype(float)
+
+
+def to_array(name: str, value: ArrayLike | None, dtype: np.dtype) -> FloatArray:
+    """``value`` as an array of ``dtype``; ``TypeError`` for None and bools, ``ValueError`` for
+    non-numbers, ragged nesting and magnitudes beyond ``dtype``'s range."""
+    if value is None or isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name}: expected real numbers, got {value!r}")
+    try:
+        raw = np.asarray(value)
+    except ValueError:
+        raise ValueError(f"{name}: expected a rectangular array_like, got ragged nesting") from None
+    if raw.dtype.kind == "O":  # Python ints beyond int64, or objects that are not numbers
+        try:
+            raw = raw.astype(np.float64)
+        except (OverflowError, TypeError, ValueError) as error:
+            raise ValueError(f"{name}: expected real numbers in float range ({error})") from None
+    if raw.dtype.kind == "b":
+        raise TypeError(f"{name}: expected real numbers, got booleans")
+    if raw.dtype.kind not in "iuf":
+        raise ValueError(f"{name}: expected real numbers, got an array of dtype {raw.dtype}")
+    cast = raw.astype(dtype, copy=False)
+    if cast.dtype != raw.dtype and raw.size and np.isinf(cast).any() and np.isfinite(raw).all():
+        raise ValueError(
+            f"{name}: {raw.flat[np.argmax(np.isinf(cast))]!r} is beyond {dtype}'s range"
+        )
+    return cast
+
+
+def to_points(
+    name: str, value: ArrayLike | None, dim: int, dtype: np.dtype
+) -> tuple[FloatArray, float]:
+    """``value`` as finite points of shape ``(..., dim)`` (or a ``ValueError`` naming it), and
+    the largest magnitude of a coordinate."""
+    points = to_array(name, value, dtype)
+    if points.ndim == 0 or points.shape[-1] != dim:
+        raise ValueError(
+            f"{name}: expected an array_like of shape (..., {dim}), got shape {points.shape}"
+        )
+    lowest, highest = extent(points)
+    if not (-math.inf < lowest and highest < math.inf):
+        require(name, points, np.isfinite(points), "finite coordinates")
+    return points, max(-lowest, highest, 0.0)
+
+
+def batch_shape(shapes: Mapping[str, tuple[int, ...]]) -> tuple[int, ...]:
+    """The common broadcast shape of the arguments' batch shapes, or a ``ValueError``."""
+    try:
+        return np.broadcast_shapes(*shapes.values())
+    except ValueError:
+        listed = ", ".join(f"{name} {shape}" for name, shape in shapes.items())
+        raise ValueError(
+            f"{', '.join(shapes)}: expected batch shapes that broadcast together, got {listed}"
+        ) from None
+
+
+def extent(values: FloatArray) -> tuple[float, float]:
+    """The lowest and highest value, ``(inf, -inf)`` for none (two reductions, no temporaries;
+    NaN if any value is)."""
+    lowest = np.minimum.reduce(values, axis=None, initial=math.inf)
+    highest = np.maximum.reduce(values, axis=None, initial=-math.inf)
+    return float(lowest), float(highest)
+
+
+def finite(values: FloatArray) -> bool:
+    """Every value finite (:func:`extent`)."""
+    lowest, highest = extent(values)
+    return -math.inf < lowest and highest < math.inf
+
+
+def require(name: str, values: FloatArray, ok: npt.NDArray[np.bool_], expected: str) -> None:
+    """Raise a ``ValueError`` quoting the first value (and its index) where ``ok`` is False."""
+    if not ok.all():
+        ok_b, values_b = np.broadcast_arrays(ok, values)
+        index = tuple(int(i) for i in np.argwhere(~ok_b)[0])
+        raise ValueError(
+            f"{name}: expected {expected}, got {values_b[index].item()!r} at index {index}"
+        )
+
+
+def check_limbs(
+    dim: int,
+    points: Mapping[str, ArrayLike | None],
+    values: Mapping[str, ArrayLike],
+    limits: Mapping[np.dtype, tuple[float, float]],
+) -> tuple[np.dtype, tuple[int, ...], dict[str, FloatArray], dict[str, FloatArray], bool]:
+    """The working dtype, the batch shape, the points and the values, converted and checked, or
+    an error naming the first bad one: points of shape ``(..., dim)``, finite; batch shapes
+    that broadcast; lengths positive and finite; ``softness`` in ``[0, L1 + L2)``;
+    ``max_stretch`` finite and ``>= 1``; ``bend`` +-1; every other value finite. Last, whether
+    every coordinate and length is within the dtype's ``limits`` (float64's if not listed)."""
+    dtype = float_dtype(*points.values(), *values.values())
+    low, high = limits.get(dtype, limits[np.dtype(np.float64)])
+    arrays, largest = {}, 0.0
+    for name, value in points.items():
+        arrays[name], magnitude = to_points(name, value, dim, dtype)
+        largest = max(largest, magnitude)
+    safe = largest <= high
+    scalars = {name: to_array(name, value, dtype) for name, value in values.items()}
+    shape = batch_shape(
+        {name: a.shape[:-1] for name, a in arrays.items()}
+        | {name: a.shape for name, a in scalars.items()}
+    )
+    for name, v in scalars.items():
+        lowest, highest = extent(v)
+        if name in ("upper_len", "lower_len"):
+            if not (0.0 < lowest and highest < math.inf):
+                require(name, v, np.isfinite(v) & (v > 0.0), "positive finite lengths")
+            safe = safe and low <= lowest and highest <= high
+        elif name == "max_stretch" and not (1.0 <= lowest and highest < math.inf):
+            require(name, v, np.isfinite(v) & (v >= 1.0), "finite values >= 1")
+        elif name == "bend":
+            require(name, v, np.abs(v) == 1.0, "+1 or -1")
+        elif name != "softness" and not (-math.inf < lowest and highest < math.inf):
+            require(name, v, np.isfinite(v), "finite values")
+    softness = scalars["softness"]
+    if softness.ndim or softness[()] != 0.0:
+        # half of each length first: their sum stays finite at any magnitude
+        span = scalars["upper_len"] * 0.5 + scalars["lower_len"] * 0.5
+        ok = np.isfinite(softness) & (softness >= 0.0) & (softness * 0.5 < span)
+        require("softness", softness, ok, "0 <= softness < upper_len + lower_len")
+    return dtype, shape, arrays, scalars, safe
+
 
 Values: TypeAlias = Any
 """Per-limb values: an ndarray of shape (n,) (or (D, n) for vectors), or one shared scalar."""

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 from numpy.typing import ArrayLike
 
-from ik._checks import float_dtype, require, to_array, to_points
+from ik._units import float_dtype, require, to_array, to_points
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,7 @@ def fabrik(
     if chain.ndim != 2 or chain.shape[0] < 2 or chain.shape[1] not in (2, 3):
         raise ValueError(f"joints: expected shape (J >= 2, 2 or 3), got shape {chain.shape}")
     require("joints", chain, np.isfinite(chain), "finite coordinates")
-    goal = to_points("target", target, chain.shape[1], dtype)
+    goal = to_points("target", target, chain.shape[1], dtype)[0]
     if goal.shape != (chain.shape[1],):
         raise ValueError(f"target: expected shape ({chain.shape[1]},), got shape {goal.shape}")
     tol = to_array("tolerance", tolerance, np.dtype(np.float64))

@@ -24,8 +24,7 @@ import numpy as np
 import numpy.typing as npt
 from numpy.typing import ArrayLike
 
-from ik._checks import batch_shape, float_dtype, require, to_array
-from ik._units import Values, from_units, to_units
+from ik._units import Values, batch_shape, float_dtype, from_units, require, to_array, to_units
 
 
 class Status(enum.IntEnum):

@@ -8,8 +8,9 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ik._checks import FloatArray, batch_shape, float_dtype, to_array, to_points
+from ik._units import FloatArray, batch_shape, float_dtype, to_array, to_points
 from ik.solution import Solution, Solution2D, Solution3D
+from ik.solve3d import perpendicular
 
 
 class BoneRotations(NamedTuple):
@@ -70,7 +71,9 @@ def _joints(
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """The checked joints and weight (with a trailing axis, for broadcasting)."""
     dtype = float_dtype(root, mid, end, sol.elbow)
-    r, m, e = (to_points(n, v, dim, dtype) for n, v in (("root", root), ("mid", mid), ("end", end)))
+    r, m, e = (
+        to_points(n, v, dim, dtype)[0] for n, v in (("root", root), ("mid", mid), ("end", end))
+    )
     w = to_array("weight", weight, dtype)
     if not ((w >= 0.0) & (w <= 1.0)).all():
         raise ValueError(f"weight: expected values in [0, 1], got {w.min()!r} .. {w.max()!r}")
@@ -131,11 +134,10 @@ def _about(axis: FloatArray, angle: FloatArray) -> FloatArray:
 
 def _shortest_arc(a: FloatArray, b: FloatArray) -> FloatArray:
     """Unit quaternion rotating the unit ``a`` onto the unit ``b``. More than a right angle
-    apart, ``a`` is first turned by pi about an axis ``f`` perpendicular to it (the world axis
-    least aligned with ``a``, Gram-Schmidt), so the half-angle formula only sees vectors at most
-    90 degrees apart, where it is well conditioned (exact opposites: a half turn about ``f``)."""
-    axes = np.eye(3, dtype=a.dtype)[np.argmin(np.abs(a), axis=-1)]
-    f = _unit(axes - np.sum(axes * a, axis=-1, keepdims=True) * a)
+    apart, ``a`` is first turned by pi about ``f`` perpendicular to it, so the half-angle
+    formula only sees vectors at most 90 degrees apart, where it is well conditioned (exact
+    opposites: a half turn about ``f``)."""
+    f = np.moveaxis(perpendicular(np.moveaxis(a, -1, 0)), 0, -1)
     back = np.sum(a * b, axis=-1, keepdims=True) < 0.0
     start = np.where(back, -a, a)  # the half turn about f takes a to -a
     h = _unit(start + b)  # the bisector, |start + b| >= sqrt(2)

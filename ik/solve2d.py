@@ -6,7 +6,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ik import _scalar
-from ik._batch import finish, solve
+from ik._batch import solve
 from ik._units import Values, enter, toward
 from ik.reach import clamp, triangle
 from ik.solution import Solution2D
@@ -74,7 +74,7 @@ def solve_2d(
     return solve(Solution2D, 2, _solve_rows, 7, points, per | options)  # type: ignore[return-value]
 
 
-def _solve_rows(out: dict[str, np.ndarray], eps: float, safe: bool, *args: Values) -> None:
+def _solve_rows(out: dict[str, np.ndarray], eps: float, safe: bool, *args: Values) -> tuple:
     """The stages on ``m`` limbs, written into ``out``: points ``(2, m)`` (pole None without
     one), values ``(m,)`` or shared scalars, an option None where off. The frame the lazy angles
     read (:func:`ik.solution.local_angle`): the reach, the triangle, the elbow and hand offsets
@@ -97,7 +97,7 @@ def _solve_rows(out: dict[str, np.ndarray], eps: float, safe: bool, *args: Value
     elbow[0] -= lift * u[1]
     elbow[1] += lift * u[0]
     np.multiply(limb.used, u, out=hand)  # on the root → target ray at the reach
-    finish(out, root, elbow, hand, units, distance, d, limb, degenerate, eps, safe)
+    return elbow, hand, units, distance, d, limb, degenerate
 
 
 def _pole_side(eps: float, u: np.ndarray, w: np.ndarray, bend: Values) -> Values:

@@ -6,7 +6,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ik import _scalar
-from ik._batch import finish, solve
+from ik._batch import solve
 from ik._units import Values, dot, enter, toward
 from ik.reach import clamp, triangle
 from ik.solution import Solution3D
@@ -64,7 +64,7 @@ def solve_3d(
     return solve(Solution3D, 3, _solve_rows, 3, points, per | options)  # type: ignore[return-value]
 
 
-def _solve_rows(out: dict[str, np.ndarray], eps: float, safe: bool, *args: Values) -> None:
+def _solve_rows(out: dict[str, np.ndarray], eps: float, safe: bool, *args: Values) -> tuple:
     """The stages on ``m`` limbs, written into ``out``: points ``(3, m)``, values ``(m,)`` or
     shared scalars, an option None where off. The frame the lazy elbow angle reads: the reach
     and the triangle."""
@@ -83,7 +83,7 @@ def _solve_rows(out: dict[str, np.ndarray], eps: float, safe: bool, *args: Value
     # root → target ray at the reach
     elbow = along * u + height * b
     hand = limb.used * u
-    finish(out, root, elbow, hand, units, distance, d, limb, degenerate | on_axis, eps, safe)
+    return elbow, hand, units, distance, d, limb, degenerate | on_axis
 
 
 def _bend_direction(eps: float, u: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -97,7 +97,7 @@ def _bend_direction(eps: float, u: np.ndarray, w: np.ndarray) -> tuple[np.ndarra
     if not np.any(on_axis):
         return b * (1.0 / np.sqrt(sine2)), on_axis
     b = b * (1.0 / np.sqrt(np.where(on_axis, 1.0, sine2)))
-    return np.where(on_axis, _perpendicular(u), b), on_axis
+    return np.where(on_axis, perpendicular(u), b), on_axis
 
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -109,12 +109,13 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return c
 
 
-def _perpendicular(u: np.ndarray) -> np.ndarray:
-    """A unit vector perpendicular to the unit ``u``: the world axis least aligned with it (x,
-    then y, then z on ties), its ``u`` component removed. That axis has ``u_k² <= 1/3``, so the
-    norm before normalising is at least ``sqrt(2/3)``."""
+def perpendicular(u: np.ndarray) -> np.ndarray:
+    """A unit vector perpendicular to the unit ``u``, components first ``(3, ...)``: the world
+    axis least aligned with it (x, then y, then z on ties), its ``u`` component removed
+    (Gram-Schmidt); that axis has ``u_k² <= 1/3``, so the norm before normalising is at least
+    ``sqrt(2/3)``. Also the half-turn axis of :func:`ik.bone_rotations`' shortest arc."""
     axis = np.eye(3, dtype=u.dtype)[:, np.argmin(np.abs(u), axis=0)]  # argmin: first on ties
-    p = axis - dot(axis, u) * u  # Gram-Schmidt
+    p = axis - dot(axis, u) * u
     return p / np.sqrt(dot(p, p))
 
 
