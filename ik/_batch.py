@@ -10,8 +10,8 @@ from functools import partial
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ik._units import SAFE, Values, check_limbs, finite, from_units
-from ik.reach import classify
+from ik._units import SAFE, Values, check_limbs, enter, finite, from_units, toward
+from ik.reach import clamp, classify, triangle
 from ik.solution import Angles, Solution, local_angle
 
 CHUNK = 16384
@@ -27,24 +27,24 @@ FIELDS = ("elbow", "hand", "distance", "reach", "shortfall", "reached", "stretch
 def solve(
     cls: type[Solution],
     dim: int,
-    rows: Callable[..., tuple],
+    place: Callable[..., tuple],
     frame: int,
     points: Mapping[str, ArrayLike | None],
     values: Mapping[str, ArrayLike],
 ) -> Solution:
-    """Check the arguments, then ``rows(out, eps, safe, *points, *values)`` chunk by chunk, with
-    ``out`` the chunk's columns of the results (its ``frame``: the rows the lazy angles read),
-    points ``(D, m)`` (a 2-D pole None where not given), values ``(m,)`` or one scalar shared
-    by every limb (an option at its neutral value, ``OFF``, None: its stage is skipped),
-    ``safe``: every coordinate and length within ``ik._units.SAFE``. ``rows`` returns the
-    elbow and hand offsets in the limbs' units, ``units``, the world distance, the distance in
-    units, the clamp stage's ``Reach`` and where a fallback was used. The results are rows of
-    one block: separate arrays were page-faulted afresh on every call (~5 ns a value here)."""
+    """Check the arguments, then run the stages chunk by chunk on points ``(D, m)`` (a 2-D pole
+    None where not given) and values ``(m,)`` or one scalar shared by every limb (an option at
+    its neutral value, ``OFF``, None: its stage is skipped): units and aim, soften, stretch and
+    clamp, the triangle, then ``place(frame, eps, u, ŵ, turn, along, height, reach)`` (``turn``:
+    the 2-D bend or the 3-D twist) returns the elbow and hand offsets in the limbs' units and
+    where a fallback plane was used; last the world joints and the classification. ``frame``
+    rows: what the lazy angles read. The results are rows of one block: separate arrays were
+    page-faulted afresh on every call (~5 ns a value here)."""
     given = {k: p for k, p in points.items() if p is not None or k != "pole" or dim == 3}
     dtype, shape, checked, scalars, safe = check_limbs(dim, given, values, SAFE)
     n = math.prod(shape)
     # per limb: points (n, D), values (n,); a value shared by every limb stays a scalar
-    args: list[Values] = [float(np.finfo(dtype).eps), safe]
+    eps, args = float(np.finfo(dtype).eps), []
     for a in (checked.get(k) for k in points):
         args.append(None if a is None else np.broadcast_to(a, (*shape, dim)).reshape(n, dim))
     for name, v in scalars.items():
@@ -60,21 +60,30 @@ def solve(
     for start in range(0, n, size):
         cols = {name: field[..., start : start + size] for name, field in out.items()}
         # each component of a point contiguous: numpy's fast loops then run along the limbs
-        chunk = [
+        chunk: list[Values] = [
             np.ascontiguousarray(a[start : start + size].T) if isinstance(a, np.ndarray) else a
             for a in args
         ]
-        elbow, hand, units, distance, d, limb, fallback = rows(cols, *chunk)
+        root, target, pole, upper, lower, turn, softness, max_stretch = chunk
+        units, upper, lower, softness, distance, u, d, degenerate = enter(
+            eps, safe, root, target, upper, lower, softness
+        )
+        limb = clamp(d, upper, lower, softness, max_stretch, eps)  # soften, stretch, clamp
+        kept = cols["frame"]
+        kept[0] = limb.used
+        kept[1], kept[2] = along, height = triangle(limb)  # law of cosines
+        w = None if pole is None else toward(pole, root, safe)  # the pole's direction
+        elbow, hand, fallback = place(kept, eps, u, w, turn, along, height, limb.used)
         cols["distance"][...] = distance
         with np.errstate(over="ignore"):  # the world joints root + offset; overflow reported below
-            np.add(chunk[2], from_units(elbow, units), out=cols["elbow"])
-            np.add(chunk[2], from_units(hand, units), out=cols["hand"])
+            np.add(root, from_units(elbow, units), out=cols["elbow"])
+            np.add(root, from_units(hand, units), out=cols["hand"])
         if not (safe or (finite(cols["elbow"]) and finite(cols["hand"]))):
             raise ValueError(
                 f"root: a solved joint (root + up to upper_len + lower_len) is beyond {dtype}'s "
                 f"range ({np.finfo(dtype).max:.3g})"
             )
-        classify(cols, d, units, limb, fallback, eps=args[0])
+        classify(cols, d, units, limb, degenerate | fallback, eps)
     elbow, hand, distance, reach, shortfall, reached, stretch, status = (
         out[f].reshape(shape) if out[f].ndim == 1 else out[f].T.reshape(*shape, dim) for f in FIELDS
     )

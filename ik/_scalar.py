@@ -130,24 +130,6 @@ def _rounded(limb: list) -> list:
         return [v if v is None else np.array(v).astype(np.float32).tolist() for v in limb]
 
 
-def _valid(high: float, upper: float, lower: float, soft: float, k: float) -> bool:
-    """Lengths in the safe magnitudes ``[1 / high, high]``, options valid (coordinates: see
-    :func:`_aim` and :func:`_finite`)."""
-    return (
-        1.0 / high <= upper <= high
-        and 1.0 / high <= lower <= high
-        and 0.0 <= soft < upper + lower
-        and 1.0 <= k < math.inf
-    )
-
-
-def _finite(*values: float) -> bool:
-    """Every value finite: a sum is NaN or inf if any term is (``x - x`` is 0 only for finite
-    ``x``); a joint beyond the dtype's range is then the vector path's ``ValueError``."""
-    total = sum(values)
-    return total - total == 0.0
-
-
 def _aim(x: float, y: float, z: float, high: float) -> tuple[float, float, float, float] | None:
     """|v| and v / |v| where the squares are safe, else None (the vector path's units; also
     for a coordinate or difference that is not finite)."""
@@ -159,11 +141,17 @@ def _aim(x: float, y: float, z: float, high: float) -> tuple[float, float, float
     return length, x * inverse, y * inverse, z * inverse
 
 
-def _reach(eps: float, d: float, upper: float, lower: float, soft: float, k: float) -> tuple:
-    """``ik.reach``'s stages (never degenerate here): the reach ``a``, the elbow along and off
-    the root-target line, and the row's distance, reach, shortfall, stretch, reached, status
-    and elbow angle."""
+def _reach(
+    eps: float, high: float, d: float, upper: float, lower: float, soft: float, k: float
+) -> Any:
+    """``ik.reach``'s stages: the reach ``a``, the elbow along and off the root-target line, and
+    the row's distance, reach, shortfall, stretch, reached, status and elbow angle; None for
+    lengths outside ``[1 / high, high]``, invalid options or a target at the root."""
     span = upper + lower
+    if not (1 / high <= upper <= high and 1 / high <= lower <= high and 0 <= soft < span):
+        return None
+    if not (1.0 <= k < math.inf and d > eps * span):
+        return None
     eased = d
     if soft > 0.0 and d > span * k - soft:  # Nicholas' soft IK: d_s - s expm1(-(d - d_s)/s)
         full = span * k
@@ -186,44 +174,44 @@ def _reach(eps: float, d: float, upper: float, lower: float, soft: float, k: flo
     shortfall = abs(d - a)
     reached = shortfall <= math.sqrt(eps) * span
     angle = math.atan2(a * h, along * along + h * h - a * along)  # ik.reach.interior_angle
-    return a, along, h, (d, a, shortfall, stretch, reached, status, angle)
+    return a, along, h, [d, a, shortfall, stretch, reached, status, angle]
+
+
+def _row(joints: list[float], row: list[float]) -> list | None:
+    """The joints, then the rest of the row; None where a joint is not finite (beyond the
+    dtype's range: the vector path raises). A sum is NaN or inf if any term is, and ``x - x``
+    is 0 only for finite ``x``."""
+    total = sum(joints)
+    return joints + row if total - total == 0.0 else None
 
 
 def _limb_2d(eps, high, root, target, pole, upper, lower, bend, soft, k) -> list | None:
     """:func:`ik.solve_2d`'s stages for one limb (eps and the safe range first), or None."""
     (rx, ry), (tx, ty) = root, target
     aimed = _aim(tx - rx, ty - ry, 0.0, high)
-    if aimed is None or not _valid(high, upper, lower, soft, k) or bend not in (1.0, -1.0):
+    reach = aimed and _reach(eps, high, aimed[0], upper, lower, soft, k)
+    w = pole and _aim(pole[0] - rx, pole[1] - ry, 0.0, high)
+    if aimed is None or not reach or bend not in (1.0, -1.0) or pole and not w:
         return None
-    d, ux, uy, _ = aimed
-    if d <= eps * (upper + lower):
-        return None
-    side = bend
-    if pole is not None:
-        w = _aim(pole[0] - rx, pole[1] - ry, 0.0, high)
-        if w is None:
-            return None
+    (_, ux, uy, _), (a, along, h, row) = aimed, reach
+    if w:
         sine = ux * w[2] - uy * w[1]  # u × ŵ (see solve2d._pole_side)
-        side = side if abs(sine) <= 4.0 * eps else math.copysign(1.0, sine)
-    a, along, h, row = _reach(eps, d, upper, lower, soft, k)
-    h *= side
+        bend = bend if abs(sine) <= 4.0 * eps else math.copysign(1.0, sine)
+    h *= bend
     ex, ey = along * ux - h * uy, along * uy + h * ux  # the seed's L1 (cos(φ ± α), sin(φ ± α))
     hx, hy = a * ux, a * uy
-    joints = [rx + ex, ry + ey, rx + hx, ry + hy]
-    if not _finite(*joints):
-        return None
-    return [*joints, *row, math.atan2(ey, ex), math.atan2(hy - ey, hx - ex)]  # local_angle
+    row += [math.atan2(ey, ex), math.atan2(hy - ey, hx - ex)]  # as solution.local_angle
+    return _row([rx + ex, ry + ey, rx + hx, ry + hy], row)
 
 
 def _limb_3d(eps, high, root, target, pole, upper, lower, twist, soft, k) -> list | None:
     """:func:`ik.solve_3d`'s stages for one limb (eps and the safe range first), or None."""
     (rx, ry, rz), (tx, ty, tz), (px, py, pz) = root, target, pole
     aimed, w = _aim(tx - rx, ty - ry, tz - rz, high), _aim(px - rx, py - ry, pz - rz, high)
-    if aimed is None or w is None or not _valid(high, upper, lower, soft, k):
+    reach = aimed and _reach(eps, high, aimed[0], upper, lower, soft, k)
+    if aimed is None or w is None or not reach or twist - twist != 0.0:
         return None
-    (d, ux, uy, uz), (_, wx, wy, wz) = aimed, w
-    if d <= eps * (upper + lower) or twist - twist != 0.0:
-        return None
+    (_, ux, uy, uz), (_, wx, wy, wz), (a, along, h, row) = aimed, w, reach
     # the pole plane b ∝ (u × ŵ) × u (see solve3d._bend_direction)
     nx, ny, nz = uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx
     bx, by, bz = ny * uz - nz * uy, nz * ux - nx * uz, nx * uy - ny * ux
@@ -236,8 +224,6 @@ def _limb_3d(eps, high, root, target, pole, upper, lower, twist, soft, k) -> lis
         cos, sin = float(np.cos(twist)), float(np.sin(twist))
         nx, ny, nz = uy * bz - uz * by, uz * bx - ux * bz, ux * by - uy * bx
         bx, by, bz = bx * cos + nx * sin, by * cos + ny * sin, bz * cos + nz * sin
-    a, along, h, row = _reach(eps, d, upper, lower, soft, k)
     # the elbow L1 (cos α u + sin α b), the hand a u, from the root
     elbow = [rx + (along * ux + h * bx), ry + (along * uy + h * by), rz + (along * uz + h * bz)]
-    joints = [*elbow, rx + a * ux, ry + a * uy, rz + a * uz]
-    return [*joints, *row] if _finite(*joints) else None
+    return _row([*elbow, rx + a * ux, ry + a * uy, rz + a * uz], row)

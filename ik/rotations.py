@@ -8,7 +8,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ik._units import FloatArray, batch_shape, float_dtype, to_array, to_points
+from ik._units import FloatArray, aim, batch_shape, float_dtype, to_array, to_points
 from ik.solution import Solution, Solution2D, Solution3D
 from ik.solve3d import perpendicular
 
@@ -85,21 +85,29 @@ def _joints(
 def _rotations(
     r: FloatArray, m: FloatArray, e: FloatArray, w: FloatArray, sol: Solution
 ) -> BoneRotations:
-    """:func:`bone_rotations` of checked joints (``w`` with a trailing axis)."""
-    old_n, new_n = _normal(m - r, e - m), _normal(sol.elbow - r, sol.hand - sol.elbow)
+    """:func:`bone_rotations` of checked joints (``w`` with a trailing axis), both bones at once
+    along a leading axis (upper, lower): each the rotation taking the current bone's direction
+    to the solved one's and the current plane normal to the solved one, or the shortest arc
+    where either limb is straight."""
+    current = np.stack(np.broadcast_arrays(m - r, e - m))
+    solved = np.stack(np.broadcast_arrays(sol.elbow - r, sol.hand - sol.elbow))
+    old_n, new_n = _normal(*current), _normal(*solved)
     planar = (np.sum(old_n**2, axis=-1) > 0) & (np.sum(new_n**2, axis=-1) > 0)
-    upper = _hinge(m - r, sol.elbow - r, old_n, new_n, planar)
+    b = _unit(solved)
+    swing = _shortest_arc(_unit(current), b)
+    # then a turn about the solved bone b taking the swung normal n' onto the new one n:
+    # angle atan2((n' × n)·b, n'·n), both perpendicular to b
+    swung = _rotate(swing, old_n)
+    angle = np.arctan2(np.sum(np.cross(swung, new_n) * b, axis=-1), np.sum(swung * new_n, axis=-1))
     return BoneRotations(
-        _power(upper, w), _power(_hinge(e - m, sol.hand - sol.elbow, old_n, new_n, planar), w)
+        *_power(_multiply(_about(b, np.where(planar, angle, 0.0)[..., None]), swing), w)
     )
 
 
 def _unit(v: FloatArray) -> FloatArray:
-    """``v / |v|``, shape (..., 3), at any magnitude; +x where the length is zero (or underflows)."""
-    v = v * (1.0 / np.max(np.abs(v), axis=-1, keepdims=True, initial=1e-300))
-    length = np.linalg.norm(v, axis=-1, keepdims=True)
-    ok = length > np.finfo(v.dtype).tiny
-    return np.where(ok, v / np.where(ok, length, 1.0), np.eye(3, dtype=v.dtype)[0])
+    """``v / |v|``, shape (..., 3), at any magnitude (:func:`ik._units.aim`); +x where ``v = 0``."""
+    u = np.moveaxis(aim(np.moveaxis(v, -1, 0))[1], 0, -1)
+    return np.where(np.any(u != 0.0, axis=-1, keepdims=True), u, np.eye(3, dtype=u.dtype)[0])
 
 
 def _normal(upper: FloatArray, lower: FloatArray) -> FloatArray:
@@ -108,23 +116,6 @@ def _normal(upper: FloatArray, lower: FloatArray) -> FloatArray:
     length = np.linalg.norm(n, axis=-1, keepdims=True)
     bent = length > 16.0 * np.finfo(n.dtype).eps  # below: the plane is rounding noise
     return np.where(bent, n / np.where(bent, length, 1.0), 0.0)
-
-
-def _hinge(
-    current: FloatArray,
-    solved: FloatArray,
-    old_n: FloatArray,
-    new_n: FloatArray,
-    planar: np.ndarray,
-) -> FloatArray:
-    """The rotation taking ``current``'s direction to ``solved``'s and ``old_n`` to ``new_n``
-    (both normals perpendicular to their bones), or the shortest arc where not ``planar``."""
-    swing = _shortest_arc(_unit(current), _unit(solved))
-    # then a turn about the solved bone b taking the swung normal n' onto the new one n:
-    # angle atan2((n' × n)·b, n'·n), both perpendicular to b
-    b, swung = _unit(solved), _rotate(swing, old_n)
-    angle = np.arctan2(np.sum(np.cross(swung, new_n) * b, axis=-1), np.sum(swung * new_n, axis=-1))
-    return _multiply(_about(b, np.where(planar, angle, 0.0)[..., None]), swing)
 
 
 def _about(axis: FloatArray, angle: FloatArray) -> FloatArray:

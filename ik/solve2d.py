@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ik import _scalar
 from ik._batch import solve
-from ik._units import Values, enter, toward
-from ik.reach import clamp, triangle
+from ik._units import Values
 from ik.solution import Solution2D
 
 
@@ -71,23 +72,14 @@ def solve_2d(
     points = {"root": root, "target": target, "pole": pole}
     per = {"upper_len": upper_len, "lower_len": lower_len, "bend": bend}
     options = {"softness": softness, "max_stretch": max_stretch}
-    return solve(Solution2D, 2, _solve_rows, 7, points, per | options)  # type: ignore[return-value]
+    return solve(Solution2D, 2, _place, 7, points, per | options)  # type: ignore[return-value]
 
 
-def _solve_rows(out: dict[str, np.ndarray], eps: float, safe: bool, *args: Values) -> tuple:
-    """The stages on ``m`` limbs, written into ``out``: points ``(2, m)`` (pole None without
-    one), values ``(m,)`` or shared scalars, an option None where off. The frame the lazy angles
-    read (:func:`ik.solution.local_angle`): the reach, the triangle, the elbow and hand offsets
-    from the root."""
-    root, target, pole, upper, lower, bend, softness, max_stretch = args
-    units, upper, lower, softness, distance, u, d, degenerate = enter(
-        eps, safe, root, target, upper, lower, softness
-    )
-    side = bend if pole is None else _pole_side(eps, u, toward(pole, root, safe), bend)
-    limb = clamp(d, upper, lower, softness, max_stretch, eps)  # soften, stretch, clamp
-    frame = out["frame"]
-    frame[0] = limb.used
-    frame[1], frame[2] = along, height = triangle(limb)  # law of cosines
+def _place(frame: np.ndarray, eps: float, u: np.ndarray, w: Any, bend: Values, *tri: Any) -> tuple:
+    """The elbow and hand offsets ``(2, m)``, written into the lazy angles' ``frame`` rows 3-6:
+    the elbow on the pole's side of the root-target line, else on ``bend``'s."""
+    along, height, reach = tri
+    side = bend if w is None else _pole_side(eps, u, w, bend)
     elbow, hand = frame[3:5], frame[5:7]
     # the elbow L1 (cos α u ± sin α u⊥), u⊥ = (−u_y, u_x) (u turned +90°): the seed's
     # L1 (cos(φ ± α), sin(φ ± α)) by the angle-sum identities, no trig calls; + is
@@ -96,8 +88,8 @@ def _solve_rows(out: dict[str, np.ndarray], eps: float, safe: bool, *args: Value
     lift = side * height
     elbow[0] -= lift * u[1]
     elbow[1] += lift * u[0]
-    np.multiply(limb.used, u, out=hand)  # on the root → target ray at the reach
-    return elbow, hand, units, distance, d, limb, degenerate
+    np.multiply(reach, u, out=hand)  # on the root → target ray at the reach
+    return elbow, hand, False
 
 
 def _pole_side(eps: float, u: np.ndarray, w: np.ndarray, bend: Values) -> Values:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ik import _scalar
 from ik._batch import solve
-from ik._units import Values, dot, enter, toward
-from ik.reach import clamp, triangle
+from ik._units import Values, dot
 from ik.solution import Solution3D
 
 
@@ -61,29 +62,18 @@ def solve_3d(
     points = {"root": root, "target": target, "pole": pole}
     per = {"upper_len": upper_len, "lower_len": lower_len, "twist": twist}
     options = {"softness": softness, "max_stretch": max_stretch}
-    return solve(Solution3D, 3, _solve_rows, 3, points, per | options)  # type: ignore[return-value]
+    return solve(Solution3D, 3, _place, 3, points, per | options)  # type: ignore[return-value]
 
 
-def _solve_rows(out: dict[str, np.ndarray], eps: float, safe: bool, *args: Values) -> tuple:
-    """The stages on ``m`` limbs, written into ``out``: points ``(3, m)``, values ``(m,)`` or
-    shared scalars, an option None where off. The frame the lazy elbow angle reads: the reach
-    and the triangle."""
-    root, target, pole, upper, lower, twist, softness, max_stretch = args
-    units, upper, lower, softness, distance, u, d, degenerate = enter(
-        eps, safe, root, target, upper, lower, softness
-    )
-    b, on_axis = _bend_direction(eps, u, toward(pole, root, safe))  # the pole plane
+def _place(frame: Any, eps: float, u: np.ndarray, w: np.ndarray, twist: Values, *tri: Any) -> tuple:
+    """The elbow and hand offsets ``(3, m)``, and where the pole is on the axis."""
+    along, height, reach = tri
+    b, on_axis = _bend_direction(eps, u, w)  # the pole plane
     if twist is not None:
         b = _twist(u, b, twist)
-    limb = clamp(d, upper, lower, softness, max_stretch, eps)  # soften, stretch, clamp
-    frame = out["frame"]
-    frame[0] = limb.used
-    frame[1], frame[2] = along, height = triangle(limb)  # law of cosines
     # elbow = L1 (cos α u + sin α b): the triangle laid in the (u, b) plane; the hand on the
     # root → target ray at the reach
-    elbow = along * u + height * b
-    hand = limb.used * u
-    return elbow, hand, units, distance, d, limb, degenerate | on_axis
+    return along * u + height * b, reach * u, on_axis
 
 
 def _bend_direction(eps: float, u: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
