@@ -1,5 +1,5 @@
-"""What the 2-D and 3-D vector solves share around their stages: per-limb arguments, chunks,
-one block the stages write their results into, the results in world units."""
+"""The vector solve, 2-D and 3-D: per-limb arguments, chunks, the stages in order, one block
+they write into."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from functools import partial
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ik._units import SAFE, Values, check_limbs, enter, finite, from_units, toward
+from ik._units import Values, check_limbs, enter, finite, from_units, toward
 from ik.reach import clamp, classify, triangle
 from ik.solution import Angles, Solution, local_angle
 
@@ -32,16 +32,14 @@ def solve(
     points: Mapping[str, ArrayLike | None],
     values: Mapping[str, ArrayLike],
 ) -> Solution:
-    """Check the arguments, then run the stages chunk by chunk on points ``(D, m)`` (a 2-D pole
-    None where not given) and values ``(m,)`` or one scalar shared by every limb (an option at
-    its neutral value, ``OFF``, None: its stage is skipped): units and aim, soften, stretch and
-    clamp, the triangle, then ``place(frame, eps, u, ŵ, turn, along, height, reach)`` (``turn``:
-    the 2-D bend or the 3-D twist) returns the elbow and hand offsets in the limbs' units and
-    where a fallback plane was used; last the world joints and the classification. ``frame``
-    rows: what the lazy angles read. The results are rows of one block: separate arrays were
-    page-faulted afresh on every call (~5 ns a value here)."""
+    """Check the arguments, then the stages chunk by chunk on points ``(D, m)`` and values
+    ``(m,)`` or one shared scalar (an option at its neutral value, ``OFF``: None, skipped):
+    units and aim, soften/stretch/clamp, the triangle, ``place(frame, eps, u, ŵ, turn, along,
+    height, reach)`` (``turn``: 2-D bend, 3-D twist) -> elbow and hand offsets in units and
+    where a fallback plane was used, the world joints, classify. ``frame``: the rows the lazy
+    angles read. One block for every result: separate arrays page-faulted on every call."""
     given = {k: p for k, p in points.items() if p is not None or k != "pole" or dim == 3}
-    dtype, shape, checked, scalars, safe = check_limbs(dim, given, values, SAFE)
+    dtype, shape, checked, scalars, safe = check_limbs(dim, given, values)
     n = math.prod(shape)
     # per limb: points (n, D), values (n,); a value shared by every limb stays a scalar
     eps, args = float(np.finfo(dtype).eps), []
@@ -51,9 +49,8 @@ def solve(
         off = v.ndim == 0 and v[()] == OFF.get(name)
         args.append(None if off else v[()] if v.ndim == 0 else np.broadcast_to(v, shape).ravel())
     block = np.empty((2 * dim + 4 + frame, n), dtype)
-    out = {"elbow": block[:dim], "hand": block[dim : 2 * dim], "frame": block[2 * dim + 4 :]}
-    rows_of = zip(("distance", "reach", "shortfall", "stretch"), block[2 * dim :], strict=False)
-    out |= dict(rows_of)
+    out = dict(zip(("distance", "reach", "shortfall", "stretch"), block[2 * dim :], strict=False))
+    out |= {"elbow": block[:dim], "hand": block[dim : 2 * dim], "frame": block[2 * dim + 4 :]}
     out |= {"reached": np.empty(n, bool), "status": np.empty(n, np.int8)}
     most = CHUNK if dim == 2 else CHUNK // 2
     size = math.ceil(n / max(1, math.ceil(n / most))) or 1  # equal chunks of at most that

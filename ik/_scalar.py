@@ -1,9 +1,8 @@
-"""One limb, or a few, in plain Python floats: a ``math`` transcription of the vector stages
-(the angles included: here they cost less than deferred), where numpy's per-call cost would
-exceed the arithmetic. Only plain input of at most ``SMALL`` valid limbs in the safe magnitudes,
-away from every fallback; anything else goes to the vector path, which validates, raises and
-falls back. float32 input is rounded to float32, solved with float32's eps and safe range, and
-returned as float32. Tests check both paths agree (1e-12 relative in float64)."""
+"""One limb, or a few, in Python floats: a ``math`` transcription of the vector stages (angles
+included: here cheaper than deferred). Only plain input of at most ``SMALL`` valid limbs in the
+safe magnitudes, away from every fallback; anything else takes the vector path, which checks,
+raises and falls back. float32 is rounded to float32 and solved with float32's eps and safe
+range. Tests check both paths agree (1e-12 relative in float64)."""
 
 from __future__ import annotations
 
@@ -178,9 +177,8 @@ def _reach(
 
 
 def _row(joints: list[float], row: list[float]) -> list | None:
-    """The joints, then the rest of the row; None where a joint is not finite (beyond the
-    dtype's range: the vector path raises). A sum is NaN or inf if any term is, and ``x - x``
-    is 0 only for finite ``x``."""
+    """The joints, then the rest of the row; None where a joint is not finite (the vector path
+    raises): a sum is NaN or inf if any term is, and ``x - x`` is 0 only for finite ``x``."""
     total = sum(joints)
     return joints + row if total - total == 0.0 else None
 

@@ -118,15 +118,14 @@ def check_limbs(
     dim: int,
     points: Mapping[str, ArrayLike | None],
     values: Mapping[str, ArrayLike],
-    limits: Mapping[np.dtype, tuple[float, float]],
 ) -> tuple[np.dtype, tuple[int, ...], dict[str, FloatArray], dict[str, FloatArray], bool]:
     """The working dtype, the batch shape, the points and the values, converted and checked, or
     an error naming the first bad one: points of shape ``(..., dim)``, finite; batch shapes
     that broadcast; lengths positive and finite; ``softness`` in ``[0, L1 + L2)``;
     ``max_stretch`` finite and ``>= 1``; ``bend`` +-1; every other value finite. Last, whether
-    every coordinate and length is within the dtype's ``limits`` (float64's if not listed)."""
+    every coordinate and length is within the dtype's ``SAFE`` magnitudes."""
     dtype = float_dtype(*points.values(), *values.values())
-    low, high = limits.get(dtype, limits[np.dtype(np.float64)])
+    low, high = SAFE.get(dtype, SAFE[np.dtype(np.float64)])
     arrays, largest = {}, 0.0
     for name, value in points.items():
         arrays[name], magnitude = to_points(name, value, dim, dtype)
@@ -171,10 +170,7 @@ SAFE: dict[np.dtype, tuple[float, float]] = {
 def to_units(x: Values, k: Values | None) -> Values:
     """``x / 2^k`` (exact unless it leaves the normal range: a distance far beyond the limb may
     become inf, which the stages handle as "beyond reach"), or ``x`` when ``k`` is None."""
-    if k is None:
-        return x
-    with np.errstate(over="ignore"):
-        return np.ldexp(x, -k)
+    return x if k is None else from_units(x, -k)
 
 
 def from_units(x: Values, k: Values | None) -> Values:
@@ -227,11 +223,10 @@ def toward(point: np.ndarray, root: np.ndarray, safe: bool) -> np.ndarray:
 def enter(
     eps: float, safe: bool, root: Any, target: Any, upper: Values, lower: Values, softness: Any
 ) -> tuple[Any, ...]:
-    """The first two stages (points ``(D, m)``): units, per limb the power of two ``k`` with
-    ``max(L1, L2) = f 2^k``, ``f`` in ``[0.5, 1)`` (none when ``safe``); aim, the seed's φ as
-    the unit vector ``u`` of target − root, +x where the target is at the root (closer than
-    eps·L its direction is rounding noise). Returns ``units, upper, lower, softness, distance,
-    u, d, degenerate`` (lengths, softness and ``d`` in units)."""
+    """The first two stages (points ``(D, m)``): units, the power of two ``k`` with ``max(L1,
+    L2) = f 2^k``, ``f`` in ``[0.5, 1)`` (None when ``safe``); aim, the seed's φ as the unit ``u``
+    of target − root, +x within eps·L of the root (its direction is rounding noise there).
+    Returns ``units, upper, lower, softness, distance, u, d, degenerate`` (``d`` in units)."""
     units = None if safe else np.frexp(np.maximum(upper, lower))[1]
     upper, lower = to_units(upper, units), to_units(lower, units)
     softness = None if softness is None else to_units(softness, units)
@@ -247,7 +242,5 @@ def enter(
     d = to_units(distance, units)
     degenerate = d <= eps * (upper + lower)
     if np.any(degenerate):
-        plus_x = np.zeros((u.shape[0], 1), u.dtype)
-        plus_x[0] = 1.0
-        u = np.where(degenerate, plus_x, u)
+        u = np.where(degenerate, np.eye(len(u), 1, dtype=u.dtype), u)  # +x
     return units, upper, lower, softness, distance, u, d, degenerate

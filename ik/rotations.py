@@ -86,9 +86,7 @@ def _rotations(
     r: FloatArray, m: FloatArray, e: FloatArray, w: FloatArray, sol: Solution
 ) -> BoneRotations:
     """:func:`bone_rotations` of checked joints (``w`` with a trailing axis), both bones at once
-    along a leading axis (upper, lower): each the rotation taking the current bone's direction
-    to the solved one's and the current plane normal to the solved one, or the shortest arc
-    where either limb is straight."""
+    along a leading axis (upper, lower)."""
     current = np.stack(np.broadcast_arrays(m - r, e - m))
     solved = np.stack(np.broadcast_arrays(sol.elbow - r, sol.hand - sol.elbow))
     old_n, new_n = _normal(*current), _normal(*solved)

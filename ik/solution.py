@@ -82,7 +82,6 @@ class Solution:
 
     @property
     def elbow_angle(self) -> npt.NDArray[np.floating]:
-        """See the class docstring."""
         return self._angles[ELBOW]
 
 
@@ -102,12 +101,10 @@ class Solution2D(Solution):
 
     @property
     def upper_angle(self) -> npt.NDArray[np.floating]:
-        """See the class docstring."""
         return self._angles[UPPER]
 
     @property
     def lower_angle(self) -> npt.NDArray[np.floating]:
-        """See the class docstring."""
         return self._angles[LOWER]
 
 
