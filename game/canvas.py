@@ -89,6 +89,18 @@ class Canvas(Protocol):
         outside the canvas is neither drawn nor put down."""
         ...
 
+    def ready_layer(
+        self,
+        key: Hashable,
+        backdrop: Color,
+        draw: Callable[[Canvas], object],
+        size: tuple[int, int],
+    ) -> None:
+        """Render the layer of this ``size`` that :meth:`layer` would put down with the
+        same arguments, if it is not cached, without putting it down: a scrolling view
+        readies the tiles about to come into sight, so that no single frame renders many."""
+        ...
+
 
 def dash_segments(a: Point, b: Point, dash: float, gap: float) -> np.ndarray:
     """Segments of a dashed line from ``a`` to ``b``, shape ``(N, 2, 2)`` (pixels)."""

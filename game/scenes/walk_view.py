@@ -9,8 +9,11 @@ simulation never imports drawing code.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -35,6 +38,7 @@ if TYPE_CHECKING:
     from game.scenes.ground_edit import GroundEditing
     from game.world.ladder import LadderClimb
     from game.world.props import PropHands
+    from game.world.terrain import Terrain
 
 VIEW_HEIGHT_M = 3.7  # world metres shown top to bottom
 CAMERA_HALFLIFE = 0.35  # seconds
@@ -44,11 +48,11 @@ PROP_CLICK_M = 0.12  # a click this close to the knob or the cup sends a hand to
 SKY_TOP: Color = (14, 18, 32)
 SKY_HORIZON: Color = (54, 62, 92)
 SKY_BANDS = 24
-HILLS: tuple[tuple[float, float, float, Color], ...] = (
-    # parallax factor, height of the ridge (fraction of the view), wave length (px), colour
-    (0.15, 0.42, 520.0, (34, 40, 62)),
-    (0.35, 0.55, 330.0, (28, 34, 50)),
-)
+# The hills: parallax factor, height of the ridge (fraction of the view), wave length (px),
+# colour. (A farther ridge was drawn too until the hills were cached; it lay wholly under
+# this one, 0.50-0.60 of the view's height down against 0.37-0.47, and was never seen.)
+HILL: tuple[float, float, float, Color] = (0.35, 0.55, 330.0, (28, 34, 50))
+HILL_SAMPLES = 64  # ridge points across one window width
 GROUND_DEEP: Color = (34, 38, 32)
 LEG_WIDTHS_M = (0.15, 0.11, 0.1)  # hip, knee, ankle
 ARM_WIDTHS_M = (0.095, 0.075, 0.06)  # shoulder, elbow, wrist
@@ -56,7 +60,13 @@ ARM_WIDTHS_M = (0.095, 0.075, 0.06)  # shoulder, elbow, wrist
 # pixels for line widths and the knob; their anti-aliased edges blend with the backdrop,
 # the colour of the near hills they mostly stand in front of.
 SPRITE_PAD_PX = 8
-SCENERY_BACKDROP: Color = HILLS[1][3]
+SCENERY_BACKDROP: Color = HILL[3]
+# The sky with the hills and the ground are cached in tiles this many pixels wide (see
+# WalkView._draw_sky and _draw_ground); the ground's tiles are transparent where they are
+# TILE_KEY, a colour no scenery has (their drawing is aliased: no edge blends with it).
+SCENERY_TILE_PX = 512
+TILE_KEY: Color = (255, 0, 255)
+_GROUND_VERSIONS = itertools.count()  # a number per terrain drawn, unique in the process
 
 
 class WalkView:
@@ -73,10 +83,14 @@ class WalkView:
         self._pointer_w: NDArray[np.float64] | None = None
         self.ground_edit = GroundEditView()
         self._frame: tuple[tuple[int, float], PoseInputs, Any] | None = None
-        # the sky's bands for one viewport: (viewport, [(rect, colour), ...])
-        self._sky_bands: (
-            tuple[tuple[int, int, int, int], list[tuple[tuple[float, ...], Color]]] | None
-        ) = None
+        # the terrain and scale last drawn, their number in the ground tiles' cache keys,
+        # and the ground's bands by column
+        self._ground: tuple[Terrain | None, float, int, dict[int, GroundBand]] = (
+            None,
+            0.0,
+            -1,
+            {},
+        )
         self.layout((1280, 720))
 
     @property
@@ -222,33 +236,23 @@ class WalkView:
         self._camera_time = now
 
     def _draw_sky(self, canvas: Canvas) -> None:
+        """The sky's level bands and the hills, which scroll with the camera at their
+        parallax: both are cached in tiles as tall as the ridge reaches down (the
+        bands are level, so they scroll with the hills unseen); the hill's solid body
+        under the tiles is one rectangle. The tile beyond either edge is readied ahead."""
         left, top, width, height = self.camera.viewport
-        cx = self.camera.center_w[0] * self.camera.scale
-        horizon = top + height * 0.62
-        xs = np.linspace(left, left + width, 64)
-        ridges = []
-        for parallax, ridge, wavelength, _ in HILLS:
-            phase = (xs + cx * parallax) / wavelength
-            # two incommensurate sines make a ridge that never visibly repeats
-            bumps = 0.6 * np.sin(phase * 2 * math.pi) + 0.4 * np.sin(phase * 4.7 + 1.3)
-            ys = horizon - height * (ridge - 0.35) - bumps * height * 0.05
-            ridges.append(np.stack([xs, ys], axis=-1))
-        # the sky only where no hill covers it: above the lowest point of the highest ridge
-        hidden_from = min(float(ridge[:, 1].max()) for ridge in ridges)
-        if self._sky_bands is None or self._sky_bands[0] != self.camera.viewport:
-            band = height / SKY_BANDS
-            self._sky_bands = (
-                self.camera.viewport,
-                [
-                    ((left, top + i * band, width, band + 1), mix(SKY_TOP, SKY_HORIZON, t))
-                    for i, t in enumerate(np.linspace(0.0, 1.0, SKY_BANDS).tolist())
-                ],
-            )
-        for rect, color in self._sky_bands[1]:
-            if rect[1] < hidden_from:
-                canvas.rect(rect, color)
-        for outline, (*_, color) in zip(ridges, HILLS, strict=True):
-            fill_under(canvas, outline, color)
+        parallax, *_, color = HILL
+        shift = round(self.camera.center_w[0] * self.camera.scale * parallax)
+        rows, tile = _ridge_rows(height), SCENERY_TILE_PX
+        first, last = (left + shift) // tile, (left + shift + width - 1) // tile
+        for k in range(first - 1, last + 2):
+            key = ("sky", width, height, k)
+            paint = functools.partial(paint_sky_tile, u0=k * tile, width=width, height=height)
+            if first <= k <= last:
+                canvas.layer(key, TILE_KEY, paint, (k * tile - shift, top, tile, rows))
+            else:
+                canvas.ready_layer(key, TILE_KEY, paint, (tile, rows))
+        canvas.rect((left, top + rows, width, height - rows), color)
 
     def _draw_grid(self, canvas: Canvas) -> None:
         """One-metre grid lines, axis-aligned and one pixel wide: each is a 1-px rectangle
@@ -265,17 +269,36 @@ class WalkView:
             canvas.rect((left, row, width, 1), color)
 
     def _draw_ground(self, pen: WorldPen) -> None:
-        terrain = self.sim.terrain
-        x0, x1 = self.camera.visible_x_range()
-        inside = (terrain.xs > x0) & (terrain.xs < x1)
-        xs = np.concatenate([[x0], terrain.xs[inside], [x1]])
-        surface = np.stack([xs, terrain.height_at(xs)], axis=-1)
-        surface_px = self.camera.to_screen(surface)
-        fill_under(pen.canvas, surface_px, PALETTE["ground"])
-        # a darker stratum a little below the surface gives the ground some depth
-        stratum_px = surface_px + np.array([0.0, self.camera.length_px(0.35)])
-        fill_under(pen.canvas, stratum_px, GROUND_DEEP)
-        pen.canvas.lines(surface_px, PALETTE["ground_edge"], 4)
+        """The ground, in columns ``SCENERY_TILE_PX`` wide fixed to the world: each is a
+        cached tile of the rows its surface and stratum lines cross (see
+        :func:`ground_band`), see-through above the surface, and a rectangle of the deep
+        colour under it. A new terrain (an edit, a reload) or scale makes new tiles; the
+        column beyond either edge is readied ahead. The landmarks' names, which make room
+        for the status box, are drawn each frame."""
+        canvas, camera = pen.canvas, self.camera
+        left, top, width, height = camera.viewport
+        terrain, scale, side = self.sim.terrain, camera.scale, SCENERY_TILE_PX
+        if self._ground[0] is not terrain or self._ground[1] != scale:
+            self._ground = (terrain, scale, next(_GROUND_VERSIONS), {})
+        _, _, version, bands = self._ground
+        # where the world's origin lands, to the pixel: the tiles move in whole pixels
+        ox, oy = (round(v) for v in camera.point_to_screen(0.0, 0.0))
+        first, last = (left - ox) // side, (left + width - 1 - ox) // side
+        for i in range(first - 1, last + 2):
+            band = bands.get(i)
+            if band is None:
+                band = bands[i] = ground_band(terrain, scale, i * side, side)
+            paint = functools.partial(paint_ground_band, band=band)
+            size = (band.width, band.bottom - band.top)
+            if not first <= i <= last:
+                canvas.ready_layer(("ground", version, i), TILE_KEY, paint, size)
+                continue
+            x, y = ox + band.left, oy + band.top
+            canvas.layer(("ground", version, i), TILE_KEY, paint, (x, y, *size))
+            deep_from = oy + band.bottom
+            if deep_from < top + height:
+                canvas.rect((x, deep_from, band.width, top + height - deep_from), GROUND_DEEP)
+        x0, x1 = camera.visible_x_range()
         for mark in terrain.landmarks:
             centre = 0.5 * (mark.x_from + mark.x_to)
             if x0 - 2 < centre < x1 + 2:
@@ -657,6 +680,96 @@ class WalkView:
         ideal = pose.pelvis[0] * np.array([1.0, 0.0])
         ground = float(self.sim.terrain.height_at(ideal[0]))
         pen.line((ideal[0], ground - 0.05), (ideal[0], ground + 0.05), PALETTE["accent"], 2)
+
+
+def _ridge_rows(height: int) -> int:
+    """Rows from the view's top down to below the hill's lowest point (bumps reach ±1)."""
+    _, ridge, *_ = HILL
+    return math.ceil(height * (0.62 - (ridge - 0.35) + 0.05)) + 1
+
+
+def _ridge(us: NDArray[np.float64], height: int) -> NDArray[np.float64]:
+    """The hill's ridge, rows from the view's top, at ``us`` (pixels along the hills'
+    own scrolled axis), shape ``(N,)`` like ``us``."""
+    _, ridge, wavelength, _ = HILL
+    phase = us / wavelength
+    # two incommensurate sines make a ridge that never visibly repeats
+    bumps = 0.6 * np.sin(phase * 2 * math.pi) + 0.4 * np.sin(phase * 4.7 + 1.3)
+    horizon = height * 0.62
+    return horizon - height * (ridge - 0.35) - bumps * height * 0.05
+
+
+def paint_sky_tile(canvas: Canvas, u0: int, width: int, height: int) -> None:
+    """One tile of the sky and the hill (its pixels ``u0`` onwards along the hills'
+    scrolled axis), for a view ``width`` x ``height``. Every coordinate is whole pixels
+    of that axis before the tile's ``u0`` is taken off, so tiles meet without a seam."""
+    tile_w, rows = canvas.size
+    band = height / SKY_BANDS
+    for i, t in enumerate(np.linspace(0.0, 1.0, SKY_BANDS).tolist()):
+        if i * band < rows:  # the bands the hill hides wholly are not drawn
+            canvas.rect((0, i * band, tile_w, band + 1), mix(SKY_TOP, SKY_HORIZON, t))
+    step = width / (HILL_SAMPLES - 1)
+    n = np.arange(math.floor(u0 / step) - 1, math.ceil((u0 + tile_w) / step) + 2, dtype=float)
+    us = n * step
+    outline = np.rint(np.stack([us, _ridge(us, height)], axis=-1)) - (u0, 0)
+    fill_under(canvas, outline, HILL[3])
+
+
+@dataclass(frozen=True, slots=True)
+class GroundBand:
+    """One column of the ground, ``width`` pixels from ``left``, in world pixels (x right,
+    y down from the world's origin, whole pixels): the terrain's surface and the stratum
+    under it as lines, shape ``(N, 2)``, from the last vertex left of the column to the
+    first right of it, and the rows ``[top, bottom)`` they cross inside it (with room for
+    the surface line's width). Under ``bottom`` all is the deep colour."""
+
+    left: int
+    width: int
+    surface: NDArray[np.float64]
+    stratum: NDArray[np.float64]
+    top: int
+    bottom: int
+
+
+STRATUM_M = 0.35  # the darker stratum lies this far under the surface
+EDGE_PX = 4  # the surface line's width
+
+
+def ground_band(terrain: Terrain, scale: float, left: int, width: int) -> GroundBand:
+    """The column of the ground ``width`` pixels wide from world pixel ``left`` onwards,
+    at ``scale`` px/m. Every point is rounded to a whole pixel of the world, so columns
+    drawn side by side meet without a seam."""
+    world = Camera2D(scale=scale, viewport=(0, 0, 0, 0))  # world metres to world pixels
+    pad = EDGE_PX / scale
+    x_lo, x_hi = left / scale - pad, (left + width) / scale + pad
+    points = terrain.points
+    ends = (min(points[0, 0], x_lo) - 1.0, max(points[-1, 0], x_hi) + 1.0)  # level beyond
+    line = np.concatenate([[(ends[0], points[0, 1])], points, [(ends[1], points[-1, 1])]])
+    first = int(np.searchsorted(line[:, 0], x_lo, "right")) - 1
+    last = int(np.searchsorted(line[:, 0], x_hi, "left"))
+    line = line[first : last + 1]
+    # the heights inside the column: its vertices there and the ground at its two edges
+    inside = line[(line[:, 0] > x_lo) & (line[:, 0] < x_hi), 1]
+    heights = np.concatenate([inside, terrain.height_at(np.array([x_lo, x_hi]))])
+    return GroundBand(
+        left=left,
+        width=width,
+        surface=np.rint(world.to_screen(line)),
+        stratum=np.rint(world.to_screen(line - (0.0, STRATUM_M))),
+        top=math.floor(-heights.max() * scale) - EDGE_PX,
+        bottom=math.ceil(-(heights.min() - STRATUM_M) * scale) + EDGE_PX,
+    )
+
+
+def paint_ground_band(canvas: Canvas, band: GroundBand) -> None:
+    """The ground's fills and surface line in a tile of ``band``'s rows (whole pixels
+    moved by whole pixels: the same edges as in any other tile)."""
+    corner = (band.left, band.top)
+    surface = band.surface - corner
+    fill_under(canvas, surface, PALETTE["ground"])
+    # a darker stratum a little below the surface gives the ground some depth
+    fill_under(canvas, band.stratum - corner, GROUND_DEEP)
+    canvas.lines(surface, PALETTE["ground_edge"], EDGE_PX)
 
 
 OVERLAY_LEGEND: tuple[tuple[str, str, str], ...] = (

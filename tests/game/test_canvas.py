@@ -207,3 +207,21 @@ def test_layers_beyond_the_byte_budget_drop_the_least_recently_used() -> None:
     assert canvas._layer_bytes() <= _LAYER_CACHE_BYTES
     assert (0, (0, 0, 0), (1000, 1000)) in canvas._layers
     assert (1, (0, 0, 0), (1000, 1000)) not in canvas._layers
+
+
+def test_a_readied_layer_is_drawn_once_and_only_put_down_when_asked(
+    canvas: PygameCanvas,
+) -> None:
+    calls = []
+
+    def draw(layer: Canvas) -> None:
+        calls.append(layer.size)
+        _square(layer)
+
+    canvas.surface.fill((0, 0, 0))
+    canvas.ready_layer("square", (0, 0, 0), draw, (10, 10))
+    assert calls == [(10, 10)]
+    assert canvas.surface.get_at((24, 34))[:3] == (0, 0, 0)  # not put down
+    canvas.layer("square", (0, 0, 0), draw, (20, 30, 10, 10))
+    assert calls == [(10, 10)]  # the readied layer, not a second drawing
+    assert canvas.surface.get_at((24, 34))[:3] == (255, 0, 0)

@@ -1,20 +1,39 @@
-"""The walk view's cached scenery: the props' sprites stay where the world has them through
-camera moves, window resizes and F5 reloads."""
+"""The walk view's cached scenery: the props' sprites, the sky's tiles and the ground's
+columns stay where the world has them through camera moves, window resizes, terrain edits and
+F5 reloads, and tiles drawn side by side meet without a seam."""
 
 from __future__ import annotations
 
+import functools
 import json
+import math
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pygame
 import pytest
 
+from game.canvas import WorldPen
+from game.input_state import InputState
 from game.palette import PALETTE
+from game.profiling import PhaseTimer
 from game.pygame_canvas import PygameCanvas
 from game.scene import SceneConfig
 from game.scenes.walk import WalkSim
-from game.scenes.walk_view import WalkView
+from game.scenes.walk_view import (
+    GROUND_DEEP,
+    SCENERY_TILE_PX,
+    TILE_KEY,
+    VIEW_HEIGHT_M,
+    GroundBand,
+    WalkView,
+    _ridge_rows,
+    ground_band,
+    paint_ground_band,
+    paint_sky_tile,
+)
+from game.world.terrain import load_terrain
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
@@ -68,3 +87,128 @@ def test_an_f5_reload_draws_the_door_where_the_new_props_file_puts_it(
     assert after[0] - before[0] == pytest.approx(0.5 * view.camera.scale, abs=1)
     assert before[1] - after[1] == pytest.approx(0.3 * view.camera.scale, abs=1)
     assert _is_knob(canvas, after) and not _is_knob(canvas, before)
+
+
+# -- the cached sky and ground -------------------------------------------------------------
+
+
+def _draw_scenery(view: WalkView, canvas: PygameCanvas) -> None:
+    pygame.font.init()  # the landmarks' names
+    view._draw_sky(canvas)
+    view._draw_grid(canvas)
+    view._draw_ground(WorldPen(canvas, view.camera))
+
+
+def _color_at(view: WalkView, canvas: PygameCanvas, x_w: float, y_w: float) -> tuple[int, ...]:
+    x, y = view.camera.point_to_screen(x_w, y_w)
+    return tuple(canvas.surface.get_at((round(x), round(y))))[:3]
+
+
+def _ground_at(view: WalkView, x_w: float) -> float:
+    return float(view.sim.terrain.height_at(x_w))
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (960, 540), (1920, 1080)])
+def test_the_ground_is_drawn_where_the_terrain_is_through_camera_moves_and_resizes(
+    view: WalkView, size: tuple[int, int]
+) -> None:
+    canvas = PygameCanvas(pygame.Surface(size))
+    view.layout((1280, 720))
+    view.camera.center_w = (3.0, 1.2)
+    _draw_scenery(view, canvas)  # tiles at another scale are cached: they must not be used
+    view.layout(size)
+    # fractional centres, on the stairs, past the terrain's either end
+    for x_center in (3.0, 3.37, 13.21, 41.6, -5.3):
+        view.camera.center_w = (x_center, _ground_at(view, x_center) + 0.53)
+        center = view.camera.center_w
+        _draw_scenery(view, canvas)
+        for dx in (-1.5, -0.4, 0.0, 1.1):
+            x = center[0] + dx
+            ground = _ground_at(view, x)
+            assert _color_at(view, canvas, x, ground - 0.15) == PALETTE["ground"], (center, x)
+            assert _color_at(view, canvas, x, ground - 0.5) == GROUND_DEEP, (center, x)
+            above = _color_at(view, canvas, x, ground + 0.15)
+            assert above not in (PALETTE["ground"], GROUND_DEEP), (center, x)
+
+
+def test_an_edited_ground_is_drawn_at_once(view: WalkView) -> None:
+    canvas = PygameCanvas(pygame.Surface((1280, 720)))
+    x = 0.4
+    view.camera.center_w = (x, 1.2)
+    _draw_scenery(view, canvas)
+    assert _color_at(view, canvas, x, 0.15) != PALETTE["ground"]
+    for at in (x - 0.6, x + 0.6, x):  # a local hill 0.25 m high
+        _edit(view.sim, op="insert", x=at)
+    vertex = int(np.argmin(np.abs(view.sim.terrain.xs - x)))
+    _edit(view.sim, op="move", vertex=vertex, x=x, y=0.25, drag=1)
+    assert _ground_at(view, x) == pytest.approx(0.25)
+    _draw_scenery(view, canvas)
+    assert _color_at(view, canvas, x, 0.15) == PALETTE["ground"]
+
+
+def test_an_f5_reload_draws_the_ground_of_the_new_terrain_file(
+    view: WalkView, tmp_path: Path
+) -> None:
+    canvas = PygameCanvas(pygame.Surface((1280, 720)))
+    x = 6.0
+    view.camera.center_w = (x, 1.2)
+    _draw_scenery(view, canvas)
+    before = _ground_at(view, x)
+    assert _color_at(view, canvas, x, before + 0.2) != PALETTE["ground"]
+    assets = tmp_path / "assets"
+    shutil.copytree(ASSETS, assets)
+    terrain = json.loads((assets / "terrain.json").read_text())
+    terrain["points"] = [[px, py + 0.3] for px, py in terrain["points"]]
+    (assets / "terrain.json").write_text(json.dumps(terrain))
+    view.sim.assets_dir = assets
+    view.sim.reload_assets()
+    assert _ground_at(view, x) == pytest.approx(before + 0.3)
+    _draw_scenery(view, canvas)
+    assert _color_at(view, canvas, x, before + 0.2) == PALETTE["ground"]
+
+
+def _edit(sim: WalkSim, **values: object) -> None:
+    sim.step(InputState(actions=("terrain_edit",), values=values), 1.0 / 60.0, PhaseTimer())
+
+
+def _put_down(bands: list[GroundBand], top: int, size: tuple[int, int]) -> np.ndarray:
+    """The ground's columns put down as the view puts them (a tile, deep colour below)."""
+    canvas = PygameCanvas(pygame.Surface(size))
+    canvas.surface.fill(TILE_KEY)
+    left = bands[0].left
+    for band in bands:
+        rect = (band.left - left, band.top - top, band.width, band.bottom - band.top)
+        canvas.layer(band.left, TILE_KEY, functools.partial(paint_ground_band, band=band), rect)
+        canvas.rect((rect[0], rect[1] + rect[3], band.width, size[1]), GROUND_DEEP)
+    return pygame.surfarray.array3d(canvas.surface)
+
+
+@pytest.mark.parametrize("height", [540, 720, 1080])
+def test_ground_columns_side_by_side_draw_what_one_wide_column_draws(height: int) -> None:
+    terrain = load_terrain(ASSETS / "terrain.json")
+    scale, side = height / VIEW_HEIGHT_M, SCENERY_TILE_PX
+    count = math.ceil((terrain.xs[-1] - terrain.xs[0] + 4.0) * scale / side)  # all of it
+    left = math.floor((terrain.xs[0] - 2.0) * scale / side) * side
+    wide = ground_band(terrain, scale, left, count * side)
+    size = (count * side, wide.bottom - wide.top + 20)
+    columns = [ground_band(terrain, scale, left + i * side, side) for i in range(count)]
+    assert min(band.top for band in columns) >= wide.top
+    np.testing.assert_array_equal(
+        _put_down(columns, wide.top, size), _put_down([wide], wide.top, size)
+    )
+
+
+@pytest.mark.parametrize("size", [(960, 540), (1280, 720), (1920, 1080)])
+def test_sky_tiles_side_by_side_draw_what_one_wide_tile_draws(size: tuple[int, int]) -> None:
+    width, height = size
+    side, rows, count = SCENERY_TILE_PX, _ridge_rows(height), 5
+    tiles = PygameCanvas(pygame.Surface((count * side, rows)))
+    for k in range(count):
+        paint = functools.partial(paint_sky_tile, u0=(k - 2) * side, width=width, height=height)
+        tiles.layer(k, TILE_KEY, paint, ((k * side), 0, side, rows))
+    wide = PygameCanvas(pygame.Surface((count * side, rows)))
+    wide.surface.fill(TILE_KEY)
+    paint_sky_tile(wide, -2 * side, width, height)
+    np.testing.assert_array_equal(
+        pygame.surfarray.array3d(tiles.surface), pygame.surfarray.array3d(wide.surface)
+    )
