@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from contextlib import nullcontext
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -201,9 +201,31 @@ def solve_pose(rig: Rig, pose: PoseInputs) -> Any:
     poles = np.where(pose.pole_on[..., None], pose.poles, world_up)
     # fallback side where a pole lies on the root→target line: knees forward, elbows back
     bend = pose.facing[:, None] * np.array([-1.0, -1.0, 1.0, 1.0])
-    return ik.solve_2d(
+    solution = ik.solve_2d(
         pose.roots, pose.targets, upper, lower, bend=bend, pole=poles, softness=softness
     )
+    if np.all(np.abs(pose.spin) == 1.0):
+        return solution
+    return replace(solution, elbow=_seen_from_the_side(solution, pose.roots, pose.spin))
+
+
+def _seen_from_the_side(solution: Any, roots: FloatArray, spin: FloatArray) -> FloatArray:
+    """The elbows and knees (N, 4, 2) of characters pivoting toward or away from the camera,
+    as the side view sees them.
+
+    A limb bends in the character's own sagittal plane, which turns with it: at ``spin`` s
+    (the cosine of the pivot angle) the bend's offset from the root→hand line shows at |s|
+    of its length, and end-on (s = 0) the joint lies on the line, as the feet foreshorten
+    by s. Without this, the knees jumped from front to back (about 10 cm) at the step the
+    knee poles crossed the legs mid-pivot. Bone lengths hold in 3-D, not in the drawing;
+    ``elbow_angle`` stays the limb's own interior angle.
+    """
+    along = solution.hand - roots
+    offset = solution.elbow - roots
+    # the joint's foot on the root→hand line: root + along·(offset·along)/|along|²
+    t = (offset * along).sum(axis=-1) / np.maximum((along * along).sum(axis=-1), 1e-12)
+    foot = roots + along * t[..., None]
+    return foot + np.abs(spin)[:, None, None] * (solution.elbow - foot)
 
 
 def _with_row(array: NDArray[Any], n: int, row: NDArray[Any]) -> NDArray[Any]:

@@ -250,6 +250,20 @@ def test_turning_from_a_run_stops_plants_and_pivots_without_jumps_or_sliding_bac
     assert float(crowd.vx[0]) < -1.0  # and off again the other way
 
 
+@pytest.mark.parametrize("run", [0.0, 1.0])
+def test_mid_pivot_the_knees_pass_the_legs_without_a_jump(run: float) -> None:
+    # the knee poles cross the legs mid-pivot; drawn at full bend the knees jumped from
+    # front to back (about 10 cm) in that step, seen from the side they pass through
+    crowd = Crowd(RIG, FLAT, [0.0], [1.0])
+    rows = _run(crowd, 1.0, run, 150) + _run(crowd, -1.0, run, 220)
+    facing = _stack(rows, "facing")[:, 0]
+    flip = int(np.argmax(facing < 0))
+    pelvis = _stack(rows, "pelvis")[flip - 20 : flip + 20, 0]
+    knees = _stack(rows, "knees")[flip - 20 : flip + 20, 0]
+    moved = knees[1:] - knees[:-1] - (pelvis[1:] - pelvis[:-1])[:, None]
+    assert np.linalg.norm(moved, axis=-1).max() <= 0.05
+
+
 def test_the_crowd_rolls_its_feet_too() -> None:
     crowd = Crowd(RIG, FLAT, np.linspace(-5.0, 5.0, 6), np.ones(6))
     rows = _run(crowd, 1.0, 0.0, 120)
