@@ -66,7 +66,9 @@ LEGS = slice(2, 4)
 _BENT = math.sin(math.radians(2.0))  # a knee counts as bent when sin(hip angle) exceeds this
 _MOVE_DEADBAND = 0.05  # |move| below this keeps the current facing
 _HOVER_LIMIT = 1.4  # swing progress after which a foot that could not plant re-aims
-_SLOPE_PROBES = np.array([0.0, 0.5, 1.0])  # fractions of the stopping distance ahead
+# where the speed cap reads the slope: a stride behind (−1), then fractions of the stopping
+# distance ahead
+_SLOPE_PROBES = np.array([-1.0, 0.0, 0.5, 1.0])
 _FLATTEN_MARGIN = 0.004  # metres below flat-foot reach the pelvis settles to before a pivot
 _PIVOT_SPEED = 0.15  # m/s: a reversal may pivot once the body is this slow ...
 _SQUARE_UP_SPEED = 1.2  # ... after squaring its feet up at this walking speed's cadence
@@ -524,9 +526,12 @@ class Crowd:
         direction = np.sign(v_target)
         # look as far ahead as it takes to slow down: a halflife deceleration covers v·h / ln 2
         stopping = np.abs(self.vx) * gait.accel_halflife / math.log(2.0)
-        # steepest mean slope over a stride, here and up to the stopping distance ahead
-        # (stairs count as the ramp they make)
-        centres = self.x[:, None] + direction[:, None] * stopping[:, None] * _SLOPE_PROBES
+        # steepest mean slope over a stride, from a stride behind (the trailing foot pushes
+        # off there: off the top of a flight the body keeps the climbing pace until that
+        # foot has left the stairs, or the feet fall a stride behind it) up to the stopping
+        # distance ahead (stairs count as the ramp they make)
+        reach = np.where(_SLOPE_PROBES < 0.0, span, stopping[:, None])
+        centres = self.x[:, None] + direction[:, None] * reach * _SLOPE_PROBES
         heights = self.terrain.height_at(centres[..., None] + np.array([-span, span]))
         mean_slope = np.abs(heights[..., 1] - heights[..., 0]).max(axis=1) / (2.0 * span)
         cap = gait.climb_speed / np.maximum(mean_slope, 1e-6)
