@@ -1,10 +1,6 @@
-"""Analytic two-bone inverse kinematics (law of cosines) with pole, soft reach and stretch.
-
-``solve_2d`` and ``solve_3d`` place the elbow and hand of any batch of two-bone limbs in one
-call; ``bone_rotations`` turns a 3-D solve into per-bone quaternions for a rig and
-``blend_pose`` poses a limb part way to a solve; ``fabrik`` is the iterative contrast for chains
-of any length. Only numpy and the standard library are used.
-"""
+"""Analytic two-bone inverse kinematics (law of cosines) with pole, soft reach and stretch:
+``solve_2d`` / ``solve_3d`` for any batch of limbs in one call, ``bone_rotations`` and
+``blend_pose`` for a rig, ``fabrik`` as the iterative contrast. numpy and the stdlib only."""
 
 from __future__ import annotations
 

@@ -15,12 +15,10 @@ from ik.reach import clamp, classify, triangle
 from ik.solution import Angles, Solution, local_angle
 
 CHUNK = 16384
-"""Limbs per chunk in 2-D (3-D takes half): large enough to spread numpy's per-call cost (~100
-calls a chunk; 2-D at N = 10^4 and 10^5 ran ~15 % faster than at 8192), small enough that the
-allocator reuses the temporaries' memory from call to call (3-D's (3, m) vectors at 16384
-page-faulted every call at N = 10^4)."""
-OFF = {"twist": 0.0, "softness": 0.0, "max_stretch": 1.0}
-"""Option values that turn a stage off."""
+"""Limbs per chunk in 2-D (3-D: half): enough to spread numpy's per-call cost (2-D at N = 10^4,
+10^5: ~15 % faster than 8192), few enough that the allocator reuses the temporaries' memory
+(3-D's (3, m) vectors at 16384 page-faulted every call at N = 10^4)."""
+OFF = {"twist": 0.0, "softness": 0.0, "max_stretch": 1.0}  # option values that turn a stage off
 FIELDS = ("elbow", "hand", "distance", "reach", "shortfall", "reached", "stretch", "status")
 
 

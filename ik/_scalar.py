@@ -16,14 +16,12 @@ from ik._units import SAFE
 from ik.reach import Status
 from ik.solution import Angles, Solution, Solution2D
 
-SMALL = 8
-"""Largest batch solved limb by limb here."""
+SMALL = 8  # the largest batch solved limb by limb here
 
 _FLOAT64, _FLOAT32 = np.dtype(np.float64), np.dtype(np.float32)
 _LIMITS = {t: (float(np.finfo(t).eps), SAFE[t][1]) for t in (_FLOAT64, _FLOAT32)}
 """Per dtype: eps and the largest safe magnitude, as the vector path uses them."""
-_PLAIN = {_FLOAT64, _FLOAT32, *map(np.dtype, np.typecodes["AllInteger"])}
-"""The array dtypes taken here."""
+_PLAIN = {_FLOAT64, _FLOAT32, *map(np.dtype, np.typecodes["AllInteger"])}  # array dtypes taken
 _REACHED, _FAR, _CLOSE, _SOFT, _STRETCHED = (float(code) for code in list(Status)[:5])
 _REACHED_0D = {flag: np.array(flag) for flag in (False, True)}
 _STATUS_0D = {float(code): np.array(code, np.int8) for code in Status}
@@ -40,8 +38,9 @@ def solve(cls: type[Solution], points: Sequence[Any], values: Sequence[Any]) -> 
     eps, high = _LIMITS[dtype]
     rows = []
     for limb in limbs:
-        if dtype is _FLOAT32:
-            limb = _rounded(limb)
+        if dtype is _FLOAT32:  # rounded as the vector path converts (beyond range: inf, rejected)
+            with np.errstate(over="ignore"):
+                limb = [v if v is None else np.array(v).astype(dtype).tolist() for v in limb]
         row = _limb_2d(eps, high, *limb) if dim == 2 else _limb_3d(eps, high, *limb)
         if row is None:
             return None
@@ -122,13 +121,6 @@ def _limbs(
     return dtype, shape.shape, limbs
 
 
-def _rounded(limb: list) -> list:
-    """A limb's arguments rounded to float32 as the vector path converts them (beyond float32's
-    range: inf, which the stages send to the vector path)."""
-    with np.errstate(over="ignore"):
-        return [v if v is None else np.array(v).astype(np.float32).tolist() for v in limb]
-
-
 def _aim(x: float, y: float, z: float, high: float) -> tuple[float, float, float, float] | None:
     """|v| and v / |v| where the squares are safe, else None (the vector path's units; also
     for a coordinate or difference that is not finite)."""
@@ -193,7 +185,7 @@ def _limb_2d(eps, high, root, target, pole, upper, lower, bend, soft, k) -> list
         return None
     (_, ux, uy, _), (a, along, h, row) = aimed, reach
     if w:
-        sine = ux * w[2] - uy * w[1]  # u × ŵ (see solve2d._pole_side)
+        sine = ux * w[2] - uy * w[1]  # u × ŵ (see solve2d._place)
         bend = bend if abs(sine) <= 4.0 * eps else math.copysign(1.0, sine)
     h *= bend
     ex, ey = along * ux - h * uy, along * uy + h * ux  # the seed's L1 (cos(φ ± α), sin(φ ± α))
@@ -218,7 +210,7 @@ def _limb_3d(eps, high, root, target, pole, upper, lower, twist, soft, k) -> lis
         return None  # pole on the axis: the fallback plane
     inverse = 1.0 / math.sqrt(sine2)
     bx, by, bz = bx * inverse, by * inverse, bz * inverse
-    if twist:  # Rodrigues with b ⟂ u: b cos τ + (u × b) sin τ (see solve3d._twist)
+    if twist:  # Rodrigues with b ⟂ u: b cos τ + (u × b) sin τ (see solve3d._place)
         cos, sin = float(np.cos(twist)), float(np.sin(twist))
         nx, ny, nz = uy * bz - uz * by, uz * bx - ux * bz, ux * by - uy * bx
         bx, by, bz = bx * cos + nx * sin, by * cos + ny * sin, bz * cos + nz * sin

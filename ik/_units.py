@@ -1,11 +1,9 @@
-"""The boundary and the first stages at any magnitude.
-
-Array_likes become checked float arrays, or an error naming the argument, what was expected and
-what arrived. Each limb is solved in units of a power of two near its size, and directions of
-vectors of any size are found as ``hypot`` finds them (scaling by a power of two is exact).
-Inside ``SAFE`` every square, Heron's product of four lengths and ``eps²`` of them stays a
-normal number, so a batch whose coordinates and lengths all lie there is solved as given (the
-same bits as rescaled); otherwise each limb is rescaled so its longest bone is in ``[0.5, 1)``."""
+"""The boundary (array_likes to checked float arrays, or an error naming the argument, what was
+expected and what arrived) and the first stages at any magnitude: each limb in units of a power
+of two near its size, directions as ``hypot`` finds them (scaling by a power of two is exact).
+Inside ``SAFE`` every square, Heron's product of four lengths and ``eps²`` of them stays normal,
+so a batch wholly inside is solved as given (the same bits as rescaled); otherwise each limb is
+rescaled so its longest bone is in ``[0.5, 1)``."""
 
 from __future__ import annotations
 
@@ -119,11 +117,10 @@ def check_limbs(
     points: Mapping[str, ArrayLike | None],
     values: Mapping[str, ArrayLike],
 ) -> tuple[np.dtype, tuple[int, ...], dict[str, FloatArray], dict[str, FloatArray], bool]:
-    """The working dtype, the batch shape, the points and the values, converted and checked, or
-    an error naming the first bad one: points of shape ``(..., dim)``, finite; batch shapes
-    that broadcast; lengths positive and finite; ``softness`` in ``[0, L1 + L2)``;
-    ``max_stretch`` finite and ``>= 1``; ``bend`` +-1; every other value finite. Last, whether
-    every coordinate and length is within the dtype's ``SAFE`` magnitudes."""
+    """The working dtype, the batch shape, the points and the values, converted and checked (an
+    error names the first bad one: points ``(..., dim)``, finite; batch shapes that broadcast;
+    lengths positive, finite; ``0 <= softness < L1 + L2``; ``1 <= max_stretch`` finite; ``bend``
+    +-1; the rest finite), and whether every coordinate and length is inside ``SAFE``."""
     dtype = float_dtype(*points.values(), *values.values())
     low, high = SAFE.get(dtype, SAFE[np.dtype(np.float64)])
     arrays, largest = {}, 0.0
@@ -182,9 +179,9 @@ def from_units(x: Values, k: Values | None) -> Values:
 
 
 def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a . b`` of component-major vectors, (D, ...) to (...), summed left to right as the
-    one-limb path sums (``einsum``'s order depends on the batch: a limb alone and in a batch
-    differed in the last bit, which near full extension moves the elbow by ~sqrt(eps) L)."""
+    """``a . b`` of component-major vectors, (D, ...) to (...), summed left to right as the one-limb
+    path sums (``einsum``'s order depends on the batch: near full extension a last-bit
+    difference moves the elbow by ~sqrt(eps) L)."""
     total = a[0] * b[0]
     for k in range(1, len(a)):
         total += a[k] * b[k]
@@ -192,9 +189,8 @@ def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def aim(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``|v|`` and ``v / |v|`` for component-major vectors ``(D, n)`` of any finite size (``|v|``
-    is inf where it exceeds the dtype's range: the caller reports it); a zero vector gets the
-    direction 0."""
+    """``|v|`` (inf beyond the dtype's range: the caller reports it) and ``v / |v|`` (0 for a zero
+    vector) of component-major vectors ``(D, n)`` of any finite size."""
     low, high = SAFE.get(v.dtype, SAFE[np.dtype(np.float64)])
     with np.errstate(over="ignore"):  # an overflow fails the range check below
         len2 = dot(v, v)  # |v|² = Σ v_i² (Pythagoras)
@@ -210,9 +206,8 @@ def aim(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def toward(point: np.ndarray, root: np.ndarray, safe: bool) -> np.ndarray:
-    """The unit direction from ``root`` to ``point`` (component-major ``(D, n)``), 0 where they
-    coincide; where ``point - root`` overflows (never when ``safe``: every coordinate within
-    the safe magnitudes), the halves' difference gives the direction."""
+    """The unit direction from ``root`` to ``point`` ``(D, n)``, 0 where they coincide; where
+    ``point - root`` overflows (never when ``safe``), from the halves' difference."""
     with np.errstate(over="ignore"):
         w = point - root
     if not (safe or finite(w)):

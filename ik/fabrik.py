@@ -81,10 +81,6 @@ def _reach_forward(
     for point, length in zip(points[1:], lengths, strict=True):
         prev = out[-1]
         gap = math.dist(prev, point)
-        if gap > 0.0:
-            out.append(
-                tuple(p + (q - p) * (length / gap) for p, q in zip(prev, point, strict=True))
-            )
-        else:
-            out.append((prev[0] + length, *prev[1:]))
+        scaled = (p + (q - p) * (length / gap) for p, q in zip(prev, point, strict=True))
+        out.append(tuple(scaled) if gap > 0.0 else (prev[0] + length, *prev[1:]))
     return out

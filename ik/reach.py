@@ -1,17 +1,15 @@
-"""The stages shared by the 2-D and 3-D solves, after the limb is aimed: soften, stretch and
-clamp the distance, solve the triangle, classify the outcome.
+"""The stages shared by the 2-D and 3-D solves once the limb is aimed: soften, stretch, clamp,
+the triangle, classify.
 
 * Soft reach (Andy Nicholas, "Soft IK", 2010): with ``L`` the longest reach, ``d_s = L - s``,
   ``d > d_s`` becomes ``d_s + s (1 - exp(-(d - d_s) / s))``: equal value and slope at ``d_s``,
-  ``L`` approached asymptotically, so a knee never snaps straight. (ozz-animation's
-  ``IKTwoBoneJob`` softens with a different, polynomial curve.)
-* Stretch: both bones scale by one factor in ``[1, max_stretch]``; the soft curve eases toward
-  that stretched extension, so the two options compose.
+  ``L`` approached asymptotically, so a knee never snaps straight (ozz-animation's
+  ``IKTwoBoneJob`` uses a different, polynomial curve). Stretch: both bones scale by one factor
+  in ``[1, max_stretch]``, and the soft curve eases toward that extension.
 * Clamp (the seed): ``d <- clamp(d, |L1 - L2|, L1 + L2)`` before the law of cosines.
-* Triangle (the seed's names): shoulder/root ``s``, elbow ``e``, hand ``h``; sides
-  ``L1 = |e - s|``, ``L2 = |h - e|`` and the base ``a = |h - s|`` (the clamped reach). The elbow
-  is found in the base's frame, ``along`` the root-hand line and ``height`` off it, so a caller
-  places it with two basis vectors and never calls cos or sin.
+* Triangle (the seed's names): root ``s``, elbow ``e``, hand ``h``; ``L1 = |e - s|``, ``L2 =
+  |h - e|``, base ``a = |h - s|`` (the clamped reach). The elbow is found ``along`` the
+  root-hand line and ``height`` off it: a caller places it with two basis vectors, no cos/sin.
 """
 
 from __future__ import annotations

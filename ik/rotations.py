@@ -122,10 +122,9 @@ def _about(axis: FloatArray, angle: FloatArray) -> FloatArray:
 
 
 def _shortest_arc(a: FloatArray, b: FloatArray) -> FloatArray:
-    """Unit quaternion rotating the unit ``a`` onto the unit ``b``. More than a right angle
-    apart, ``a`` is first turned by pi about ``f`` perpendicular to it, so the half-angle
-    formula only sees vectors at most 90 degrees apart, where it is well conditioned (exact
-    opposites: a half turn about ``f``)."""
+    """Unit quaternion rotating the unit ``a`` onto the unit ``b``; more than a right angle apart,
+    ``a`` first turns by pi about ``f`` ⟂ ``a``, so the half-angle formula only sees vectors at
+    most 90 degrees apart, where it is well conditioned (opposites: a half turn about ``f``)."""
     f = np.moveaxis(perpendicular(np.moveaxis(a, -1, 0)), 0, -1)
     back = np.sum(a * b, axis=-1, keepdims=True) < 0.0
     start = np.where(back, -a, a)  # the half turn about f takes a to -a

@@ -16,11 +16,10 @@ ELBOW, UPPER, LOWER = 0, 1, 2
 
 
 def local_angle(frame: np.ndarray, which: int) -> np.ndarray:
-    """One angle from the limb's triangle in its units (the angles do not depend on the
-    scale): ``frame`` rows are the base, ``along`` and ``height`` (:func:`ik.reach.triangle`),
-    in 2-D then the elbow's and the hand's offsets from the root (x, y each). ``ELBOW``: the
-    interior angle (:func:`ik.reach.interior_angle`); ``UPPER``, ``LOWER`` (2-D): the bones'
-    world angles, ``atan2`` of root → elbow and elbow → hand."""
+    """One angle from the limb's triangle (in units: angles do not depend on the scale). ``frame``
+    rows: base, ``along``, ``height`` (:func:`ik.reach.triangle`), in 2-D then the elbow's and
+    hand's offsets from the root. ``ELBOW``: :func:`ik.reach.interior_angle`; ``UPPER``,
+    ``LOWER`` (2-D): ``atan2`` of root → elbow and elbow → hand."""
     if which == ELBOW:
         return np.asarray(interior_angle(frame[0], frame[1], frame[2]))
     ex, ey, hx, hy = frame[3:7]

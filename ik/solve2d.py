@@ -77,23 +77,19 @@ def solve_2d(
 
 def _place(frame: np.ndarray, eps: float, u: np.ndarray, w: Any, bend: Values, *tri: Any) -> tuple:
     """The elbow and hand offsets ``(2, m)``, written into the lazy angles' ``frame`` rows 3-6:
-    the elbow on the pole's side of the root-target line, else on ``bend``'s."""
+    the elbow on the pole's side of the root-target line, else (or within a few eps of the
+    line, where the sign is rounding) on ``bend``'s."""
     along, height, reach = tri
-    side = bend if w is None else _pole_side(eps, u, w, bend)
+    if w is not None:
+        sine = u[0] * w[1] - u[1] * w[0]  # u × ŵ: sin of the angle from u to ŵ
+        bend = np.where(np.abs(sine) <= 4.0 * eps, bend, np.sign(sine))
     elbow, hand = frame[3:5], frame[5:7]
     # the elbow L1 (cos α u ± sin α u⊥), u⊥ = (−u_y, u_x) (u turned +90°): the seed's
     # L1 (cos(φ ± α), sin(φ ± α)) by the angle-sum identities, no trig calls; + is
     # counter-clockwise
     np.multiply(along, u, out=elbow)
-    lift = side * height
+    lift = bend * height
     elbow[0] -= lift * u[1]
     elbow[1] += lift * u[0]
     np.multiply(reach, u, out=hand)  # on the root → target ray at the reach
     return elbow, hand, False
-
-
-def _pole_side(eps: float, u: np.ndarray, w: np.ndarray, bend: Values) -> Values:
-    """+1 where the pole's unit direction ``w`` is counter-clockwise of ``u``, -1 clockwise,
-    ``bend`` on the line (within a few eps the sign of the cross product is rounding)."""
-    sine = u[0] * w[1] - u[1] * w[0]  # u × ŵ: sin of the angle from u to ŵ
-    return np.where(np.abs(sine) <= 4.0 * eps, bend, np.sign(sine))

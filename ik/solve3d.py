@@ -69,8 +69,8 @@ def _place(frame: Any, eps: float, u: np.ndarray, w: np.ndarray, twist: Values, 
     """The elbow and hand offsets ``(3, m)``, and where the pole is on the axis."""
     along, height, reach = tri
     b, on_axis = _bend_direction(eps, u, w)  # the pole plane
-    if twist is not None:
-        b = _twist(u, b, twist)
+    if twist is not None:  # Rodrigues with b ⟂ u: b cos τ + (u × b) sin τ (no (u·b) term)
+        b = b * np.cos(twist) + _cross(u, b) * np.sin(twist)
     # elbow = L1 (cos α u + sin α b): the triangle laid in the (u, b) plane; the hand on the
     # root → target ray at the reach
     return along * u + height * b, reach * u, on_axis
@@ -100,16 +100,9 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def perpendicular(u: np.ndarray) -> np.ndarray:
-    """A unit vector perpendicular to the unit ``u``, components first ``(3, ...)``: the world
-    axis least aligned with it (x, then y, then z on ties), its ``u`` component removed
-    (Gram-Schmidt); that axis has ``u_k² <= 1/3``, so the norm before normalising is at least
-    ``sqrt(2/3)``. Also the half-turn axis of :func:`ik.bone_rotations`' shortest arc."""
+    """A unit vector perpendicular to the unit ``u`` ``(3, ...)``: the world axis least aligned
+    with it (x, then y, then z on ties; ``u_k² <= 1/3``, so the norm below is ``>= sqrt(2/3)``),
+    its ``u`` part removed (Gram-Schmidt). Also :func:`ik.bone_rotations`' half-turn axis."""
     axis = np.eye(3, dtype=u.dtype)[:, np.argmin(np.abs(u), axis=0)]  # argmin: first on ties
     p = axis - dot(axis, u) * u
     return p / np.sqrt(dot(p, p))
-
-
-def _twist(u: np.ndarray, b: np.ndarray, angle: Values) -> np.ndarray:
-    """``b`` (perpendicular to the unit axis ``u``) rotated about ``u`` by ``angle``."""
-    # Rodrigues with b ⟂ u: b cos τ + (u × b) sin τ (the (u·b) term vanishes)
-    return b * np.cos(angle) + _cross(u, b) * np.sin(angle)
