@@ -770,11 +770,14 @@ class Crowd:
         facing = self.facing[n]
         from_lock = np.where(feet.planted[n, f][:, None], feet.lock[n, f], start)
         lock, ground, ray_from, ray_hit = plan_landing(
-            self.terrain, rig, from_lock, predicted, self.y[n], facing
+            self.terrain, rig, from_lock, predicted, self.y[n], facing, self.reversing[n]
         )
         start_ground = self.terrain.height_at(from_lock[:, 0])
         land_ground_y = self.terrain.height_at(lock[:, 0])
         pitch = landing_pitch(start_ground, land_ground_y, lock[:, 0] - from_lock[:, 0], rig)
+        # squaring up to pivot, no heel strike: a pivot spot's heel may overhang a stair
+        # nose, and the landing roll would turn the foot about a heel in the air
+        pitch = np.where(self.reversing[n], np.minimum(pitch, 0.0), pitch)
         land, land_angle, land_bend = stance_pose(lock, ground, pitch, facing, legs)
         feet.start[n, f] = start
         feet.start_angle[n, f] = angles[n, f]

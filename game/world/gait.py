@@ -57,6 +57,7 @@ _SHORTER_STEPS = np.linspace(0.9, 0.1, 17)
 _SOLE_SAMPLES = np.linspace(0.0, 1.0, 7)
 _PROBES = np.linspace(0.0, 1.0, 12)  # fractions of the look-ahead the ground is read at
 _CHORD_PASSES = 2  # sole_fits: the chord under a level sole, then twice under the tilted one
+_PIVOT_BALL_GAP = 0.001  # metres a pivoting foot's ball may rest above the ground under it
 _BEND_COST = 30.0  # plan_landing: each millimetre of ground bend under a sole costs 3 cm of step
 _SOLE_FLATNESS = 0.012  # metres: the ground under a sole may bend this much (a bump), not a riser
 _LOOK_AHEAD = 0.5  # metres of ground ahead of the swinging sole that it rises over
@@ -589,6 +590,7 @@ def plan_landing(
     predicted_x: FloatArray,
     hip_y: FloatArray,
     facing: FloatArray,
+    pivot: BoolArray | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """Landing spots for M lifting feet.
 
@@ -602,6 +604,8 @@ def plan_landing(
         Height the ground ray is cast from.
     facing : ndarray, shape (M,)
         +1 or −1.
+    pivot : ndarray of bool, shape (M,), optional
+        Feet squaring up to pivot there (turning about the ball): see :func:`_pivot_spots`.
 
     Returns
     -------
@@ -618,6 +622,11 @@ def plan_landing(
     candidates = np.concatenate([predicted_x[:, None] + _CANDIDATE_SHIFTS, shortened], axis=1)
     facing_k = np.broadcast_to(facing[:, None], candidates.shape)
     fits, chords, bend = sole_fits(terrain, candidates, facing_k, rig)
+    if pivot is not None and pivot.any():
+        turnable, slope = _pivot_spots(terrain, candidates, facing_k, legs)
+        fits = np.where(pivot[:, None], turnable, fits)
+        chords = np.where(pivot[:, None], slope, chords)
+        bend = np.where(pivot[:, None], 0.0, bend)
     start_ground = terrain.height_at(start[:, :1])
     tilt = clamp(chords, -legs.max_tilt, legs.max_tilt)
     # how high the sole would rest there (a toe over a wall's top counts)
@@ -642,6 +651,32 @@ def plan_landing(
     hit = terrain.ray_down(ray_from)
     y = rest_on_ground(terrain, x, angle, facing, legs)
     return np.stack([x, y], axis=-1), angle, ray_from, hit.point
+
+
+def _pivot_spots(
+    terrain: Terrain, x: FloatArray, facing: FloatArray, legs: LegSpec
+) -> tuple[BoolArray, FloatArray]:
+    """Whether a foot with its ankle at ``x`` can pivot there, and the ground angle it then
+    lies at (the slope under its ball), shape (...) each.
+
+    It turns about its ball, so turned round its sole reaches up to ``heel + ball`` beyond
+    the ball where its toes reached ``toe − ball``: on a 0.34 m stair tread no spot holds the
+    whole sole both ways, and a sole that fitted before the pivot put its heel 16 cm into
+    the riser after it. So a pivot spot needs only the ball on the ground, the sole lying
+    along the ground under the ball, with nothing higher under it facing either way (the
+    heel or the toes may overhang a stair nose, in the air).
+    """
+    ball_x = x + facing * legs.ball
+    angle = np.arctan(terrain.slope_at(ball_x))
+    ball_y = terrain.height_at(ball_x)
+    turnable = np.ones(np.shape(x), dtype=bool)
+    # the ankle turned round about the ball: ball + (−facing)·(−ball) = x + 2·facing·ball
+    for ankle_x, way in ((x, facing), (x + 2.0 * facing * legs.ball, -facing)):
+        rest = rest_on_ground(terrain, ankle_x, angle, way, legs)
+        ankle = np.stack([ankle_x, rest], axis=-1)
+        ball = sole_points(ankle, angle, np.zeros_like(angle), way, legs)[..., 1, :]
+        turnable &= ball[..., 1] <= ball_y + _PIVOT_BALL_GAP
+    return turnable, angle
 
 
 def landing_pitch(

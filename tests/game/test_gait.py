@@ -238,6 +238,22 @@ def test_the_sole_stays_above_the_stairs_both_ways_and_planted_pivots_stay_put(r
     assert jump.max() <= 0.10
 
 
+@pytest.mark.parametrize(("run", "steps_up"), [(0.0, 150), (0.0, 180), (1.0, 120), (1.0, 150)])
+def test_turning_round_on_a_flight_keeps_the_soles_out_of_the_risers(
+    run: float, steps_up: int
+) -> None:
+    # a foot turns about its ball, so turned round its heel reaches where its toes did not:
+    # squared up to fit a 0.34 m tread one way, it put its heel 16 cm into the riser
+    crowd = Crowd(RIG, STAIRS, [-3.0], [1.0])
+    rows = _run(crowd, 1.0, run, steps_up) + _run(crowd, -1.0, run, 300)
+    assert _stack(rows, "facing")[-1, 0] == -1 and crowd.x[0] < -1.0  # turned and went down
+    assert sole_penetration(STAIRS, _stack(rows, "soles")[:, 0]).max() <= 0.005
+    pelvis = _stack(rows, "pelvis")[:, 0]
+    legs = _stack(rows, "joints")[:, 0, [2, 3, 6, 7]]  # knees, ankles
+    jump = np.linalg.norm(legs[1:] - legs[:-1] - (pelvis[1:] - pelvis[:-1])[:, None], axis=-1)
+    assert jump.max() <= 0.10
+
+
 def test_turning_from_a_run_stops_plants_and_pivots_without_jumps_or_sliding_back() -> None:
     crowd = Crowd(RIG, FLAT, [0.0], [1.0])
     rows = _run(crowd, 1.0, 1.0, 150) + _run(crowd, -1.0, 1.0, 220)
