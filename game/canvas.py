@@ -132,6 +132,37 @@ def fill_under(canvas: Canvas, outline: ArrayLike, color: Color) -> None:
         canvas.rect((left, top, right - left, bottom - top), color)
 
 
+def bone(
+    canvas: Canvas,
+    a: Point,
+    b: Point,
+    color: Color,
+    width_a: float,
+    width_b: float,
+    outline: Color | None = None,
+) -> None:
+    """A tapered capsule in pixels from ``a`` (width ``width_a``) to ``b`` (``width_b``);
+    ``outline`` edges its two long sides."""
+    ax, ay = a
+    bx, by = b
+    length = math.hypot(bx - ax, by - ay)
+    ra, rb = width_a / 2.0, width_b / 2.0
+    if length > 1e-6:
+        nx, ny = -(by - ay) / length, (bx - ax) / length  # unit normal of a -> b
+        quad = (
+            (ax + nx * ra, ay + ny * ra),
+            (bx + nx * rb, by + ny * rb),
+            (bx - nx * rb, by - ny * rb),
+            (ax - nx * ra, ay - ny * ra),
+        )
+        canvas.polygon(quad, color)
+        if outline is not None:
+            canvas.line(quad[0], quad[1], outline, 1)
+            canvas.line(quad[2], quad[3], outline, 1)
+    canvas.circle((ax, ay), ra, color)
+    canvas.circle((bx, by), rb, color)
+
+
 class WorldPen:
     """Draws in world metres on a :class:`Canvas` through a :class:`Camera2D`."""
 
@@ -209,25 +240,8 @@ class WorldPen:
         width_b_px: float,
         outline: Color | None = None,
     ) -> None:
-        """A tapered capsule from ``a`` (width ``width_a_px``) to ``b``."""
-        ax, ay = self.px(a_w)
-        bx, by = self.px(b_w)
-        length = math.hypot(bx - ax, by - ay)
-        ra, rb = width_a_px / 2.0, width_b_px / 2.0
-        if length > 1e-6:
-            nx, ny = -(by - ay) / length, (bx - ax) / length  # unit normal of a -> b
-            quad = (
-                (ax + nx * ra, ay + ny * ra),
-                (bx + nx * rb, by + ny * rb),
-                (bx - nx * rb, by - ny * rb),
-                (ax - nx * ra, ay - ny * ra),
-            )
-            self.canvas.polygon(quad, color)
-            if outline is not None:
-                self.canvas.line(quad[0], quad[1], outline, 1)
-                self.canvas.line(quad[2], quad[3], outline, 1)
-        self.canvas.circle((ax, ay), ra, color)
-        self.canvas.circle((bx, by), rb, color)
+        """A tapered capsule from ``a`` (width ``width_a_px``) to ``b`` (see :func:`bone`)."""
+        bone(self.canvas, self.px(a_w), self.px(b_w), color, width_a_px, width_b_px, outline)
 
     def text(
         self,

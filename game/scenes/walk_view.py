@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from game.camera import Camera2D
-from game.canvas import Canvas, WorldPen, fill_under
+from game.canvas import Canvas, WorldPen, bone, fill_under
 from game.input_state import InputState, RawInput
 from game.layout import font_px, intersects, ui_scale, wrap_balanced
 from game.palette import PALETTE, Color, faint, mix
@@ -449,108 +449,87 @@ class WalkView:
         pen.circle(bottom + np.array([r * 1.5, 0.55 * h]), 0.3 * h, PALETTE["white"], 2)
 
     def _draw_character(self, pen: WorldPen, pose: PoseInputs, sol: Any) -> None:
-        rig = self.sim.rig
-        colors = rig.colors
-        scale = self.camera.scale
+        """The hero, far limbs first: every point it is drawn through is turned into
+        pixels in three calls (limb joints, body, shoes), not one call a point."""
+        rig, canvas, camera = self.sim.rig, pen.canvas, self.camera
+        colors, body, scale = rig.colors, rig.body, camera.scale
         facing = float(pose.facing[0])
         near = 1 if facing > 0 else 0  # the right side faces the camera when facing +x
         far = 1 - near
+        # per limb: root, mid and end joint, shape (limbs, 3, 2)
+        joints = camera.to_screen(np.stack([pose.roots[0], sol.elbow[0], sol.hand[0]], axis=1))
+        limbs_px = joints.tolist()
+        pelvis, chest, head = pose.pelvis[0], pose.chest[0], pose.head[0]
+        spine = (chest - pelvis) / max(float(np.hypot(*(chest - pelvis))), 1e-9)
+        forward = np.array([facing, 0.0])
+        up = np.array([0.0, 1.0])
+        pelvis_px, chest_px, head_px, waist_a, waist_b, hair, face, eye = camera.to_screen(
+            np.stack(
+                [
+                    pelvis,
+                    chest,
+                    head,
+                    pelvis + spine * 0.03,
+                    pelvis + spine * 0.1,
+                    head + 0.03 * up - 0.025 * forward,
+                    head + 0.035 * forward - 0.015 * up,
+                    head + 0.075 * forward + 0.01 * up,
+                ]
+            )
+        ).tolist()
         soles = pose.soles(sol.hand[:, LEGS], rig)[0]
+        shoes_px = camera.to_screen(shoe_outlines(sol.hand[0, LEGS], soles)).tolist()
 
         def shade(color: Color, side: int) -> Color:
             return color if side == near else mix(color, PALETTE["background"], colors.far_shade)
 
         def limb(index: int, widths: tuple[float, float, float], color: Color, side: int) -> None:
-            root, mid, end = pose.roots[0, index], sol.elbow[0, index], sol.hand[0, index]
+            root, mid, end = limbs_px[index]
             c = shade(color, side)
             edge = mix(c, PALETTE["black"], 0.35)
-            pen.bone(root, mid, c, widths[0] * scale, widths[1] * scale, edge)
-            pen.bone(mid, end, c, widths[1] * scale, widths[2] * scale, edge)
+            bone(canvas, root, mid, c, widths[0] * scale, widths[1] * scale, edge)
+            bone(canvas, mid, end, c, widths[1] * scale, widths[2] * scale, edge)
 
         def arm(side: int) -> None:
             limb(ARMS.start + side, ARM_WIDTHS_M, colors.shirt, side)
-            hand = sol.hand[0, ARMS.start + side]
-            pen.disc(hand, 0.05 * scale, shade(colors.skin, side))
+            canvas.circle(limbs_px[ARMS.start + side][2], 0.05 * scale, shade(colors.skin, side))
             held = self._prop_hands
             if held is not None and held.holding == side:
                 self._draw_cup(pen, sol)  # in front of its own hand, behind the near arm
 
         def leg(side: int) -> None:
             limb(LEGS.start + side, LEG_WIDTHS_M, colors.trousers, side)
-            self._draw_foot(
-                pen, sol.hand[0, LEGS.start + side], soles[side], shade(colors.shoes, side)
-            )
+            # the shoe over its sole; its sole's two parts edged (heel-ball, ball-toe tip)
+            shoe, color = shoes_px[side], shade(colors.shoes, side)
+            canvas.polygon(shoe, color)
+            edge = mix(color, PALETTE["white"], 0.25)
+            canvas.line(shoe[0], shoe[1], edge, 3)
+            canvas.line(shoe[1], shoe[2], edge, 3)
 
-        self._draw_shadow(pen, pose.pelvis[0])
+        self._draw_shadow(pen, pelvis)
         arm(far)
         leg(far)
-        pelvis, chest, head = pose.pelvis[0], pose.chest[0], pose.head[0]
-        spine = (chest - pelvis) / max(float(np.hypot(*(chest - pelvis))), 1e-9)
-        body = rig.body
-        pen.bone(
-            pelvis,
-            chest,
-            colors.shirt,
-            body.torso_width * 0.8 * scale,
-            body.torso_width * scale,
-            mix(colors.shirt, PALETTE["black"], 0.3),
-        )
-        pen.bone(
-            pelvis + spine * 0.03,
-            pelvis + spine * 0.1,
-            colors.trousers,
-            body.torso_width * 0.62 * scale,
-            body.torso_width * 0.72 * scale,
-        )
-        pen.bone(chest, head, colors.skin, 0.07 * scale, 0.07 * scale)
-        forward = np.array([facing, 0.0])
-        up = np.array([0.0, 1.0])
-        pen.disc(head, body.head_radius * scale, colors.skin)
-        pen.disc(head + 0.03 * up - 0.025 * forward, body.head_radius * 0.95 * scale, colors.hair)
-        pen.disc(head + 0.035 * forward - 0.015 * up, body.head_radius * 0.82 * scale, colors.skin)
-        pen.disc(head + 0.075 * forward + 0.01 * up, max(0.012 * scale, 1.5), PALETTE["black"])
+        torso = body.torso_width * scale
+        shirt_edge = mix(colors.shirt, PALETTE["black"], 0.3)
+        bone(canvas, pelvis_px, chest_px, colors.shirt, torso * 0.8, torso, shirt_edge)
+        bone(canvas, waist_a, waist_b, colors.trousers, torso * 0.62, torso * 0.72)
+        bone(canvas, chest_px, head_px, colors.skin, 0.07 * scale, 0.07 * scale)
+        canvas.circle(head_px, body.head_radius * scale, colors.skin)
+        canvas.circle(hair, body.head_radius * 0.95 * scale, colors.hair)
+        canvas.circle(face, body.head_radius * 0.82 * scale, colors.skin)
+        canvas.circle(eye, max(0.012 * scale, 1.5), PALETTE["black"])
         leg(near)
         arm(near)
 
     def _draw_shadow(self, pen: WorldPen, pelvis: NDArray[np.float64]) -> None:
         """A soft ellipse on the ground under the hero, flatter the higher the pelvis."""
         ground = float(self.sim.terrain.height_at(pelvis[0]))
-        t = np.linspace(0.0, 2.0 * math.pi, 24)
         height = float(pelvis[1]) - ground
         width = 0.32 / max(height, 0.5)
-        ellipse = np.stack([pelvis[0] + width * np.cos(t), ground + 0.035 * np.sin(t)], axis=-1)
-        pen.polygon(ellipse, mix(PALETTE["ground"], PALETTE["black"], 0.35))
-
-    def _draw_foot(
-        self, pen: WorldPen, ankle: NDArray[np.float64], sole: NDArray[np.float64], color: Color
-    ) -> None:
-        """A shoe over its sole (heel, ball, toe tip: shape (3, 2)): the rear part is rigid
-        from the heel to the ball, the toe cap bends at the ball."""
-        heel, ball, toe = sole
-        along = (ball - heel) / max(float(np.hypot(*(ball - heel))), 1e-9)
-        up = np.array([-along[1], along[0]])
-        if up[1] < 0:  # the upper is on the ankle's side of the sole
-            up = -up
-        toe_dir = (toe - ball) / max(float(np.hypot(*(toe - ball))), 1e-9)
-        toe_up = np.array([-toe_dir[1], toe_dir[0]])
-        if float(np.dot(toe_up, up)) < 0:
-            toe_up = -toe_up
-        shoe = np.array(
-            [
-                heel,
-                ball,
-                toe,
-                toe + 0.035 * toe_up - 0.012 * toe_dir,
-                ball + 0.06 * up,
-                ankle + 0.03 * along + 0.02 * up,
-                ankle - 0.045 * along + 0.015 * up,
-                heel + 0.07 * up,
-            ]
+        ellipse = np.stack(
+            [pelvis[0] + width * np.cos(_SHADOW_T), ground + 0.035 * np.sin(_SHADOW_T)], axis=-1
         )
-        pen.polygon(shoe, color)
-        edge = mix(color, PALETTE["white"], 0.25)
-        pen.line(heel, ball, edge, 3)
-        pen.line(ball, toe, edge, 3)
+        pen.polygon(ellipse, mix(PALETTE["ground"], PALETTE["black"], 0.35))
 
     def _draw_hud(self, canvas: Canvas) -> None:
         sim = self.sim
@@ -680,6 +659,42 @@ class WalkView:
         ideal = pose.pelvis[0] * np.array([1.0, 0.0])
         ground = float(self.sim.terrain.height_at(ideal[0]))
         pen.line((ideal[0], ground - 0.05), (ideal[0], ground + 0.05), PALETTE["accent"], 2)
+
+
+_SHADOW_T = np.linspace(0.0, 2.0 * math.pi, 24)  # the shadow's ellipse: 24 points around
+
+
+def shoe_outlines(ankles: NDArray[np.float64], soles: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Shoes over their soles, world metres: ``ankles`` shape ``(F, 2)`` and ``soles``
+    ``(F, 3, 2)`` (heel, ball, toe tip) give outlines ``(F, 8, 2)`` whose first three
+    points are the sole's. The rear part is rigid from the heel to the ball, the toe cap
+    bends at the ball."""
+    heel, ball, toe = soles[:, 0], soles[:, 1], soles[:, 2]
+
+    def unit(v: NDArray[np.float64]) -> NDArray[np.float64]:
+        return v / np.maximum(np.hypot(v[:, 0], v[:, 1]), 1e-9)[:, None]
+
+    def normal(v: NDArray[np.float64]) -> NDArray[np.float64]:
+        return np.stack([-v[:, 1], v[:, 0]], axis=-1)
+
+    along, toe_dir = unit(ball - heel), unit(toe - ball)
+    up = normal(along)
+    up = np.where(up[:, 1:] < 0, -up, up)  # the upper is on the ankle's side of the sole
+    toe_up = normal(toe_dir)
+    toe_up = np.where((toe_up * up).sum(axis=-1, keepdims=True) < 0, -toe_up, toe_up)
+    return np.stack(
+        [
+            heel,
+            ball,
+            toe,
+            toe + 0.035 * toe_up - 0.012 * toe_dir,
+            ball + 0.06 * up,
+            ankles + 0.03 * along + 0.02 * up,
+            ankles - 0.045 * along + 0.015 * up,
+            heel + 0.07 * up,
+        ],
+        axis=1,
+    )
 
 
 def _ridge_rows(height: int) -> int:
