@@ -102,17 +102,22 @@ class Canvas(Protocol):
         ...
 
 
-def dash_segments(a: Point, b: Point, dash: float, gap: float) -> np.ndarray:
-    """Segments of a dashed line from ``a`` to ``b``, shape ``(N, 2, 2)`` (pixels)."""
-    pa, pb = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    length = float(np.hypot(*(pb - pa)))
+def dash_segments(a: Point, b: Point, dash: float, gap: float) -> list[tuple[Point, Point]]:
+    """Segments ``(start, end)`` of a dashed line from ``a`` to ``b`` (pixels): plain
+    floats, as a line of a few dashes costs ~5 us so and ~20 us through numpy."""
+    ax, ay = float(a[0]), float(a[1])
+    bx, by = float(b[0]), float(b[1])
+    length = math.hypot(bx - ax, by - ay)
     if length < 1e-9:
-        return np.empty((0, 2, 2))
+        return []
+    dx, dy = (bx - ax) / length, (by - ay) / length
     period = dash + gap
-    starts = np.arange(0.0, length, period)
-    ends = np.minimum(starts + dash, length)
-    direction = (pb - pa) / length
-    return np.stack([pa + starts[:, None] * direction, pa + ends[:, None] * direction], axis=1)
+    segments: list[tuple[Point, Point]] = []
+    for k in range(math.ceil(length / period)):
+        start = k * period
+        end = min(start + dash, length)
+        segments.append(((ax + start * dx, ay + start * dy), (ax + end * dx, ay + end * dy)))
+    return segments
 
 
 def fill_under(canvas: Canvas, outline: ArrayLike, color: Color) -> None:
@@ -130,6 +135,28 @@ def fill_under(canvas: Canvas, outline: ArrayLike, color: Color) -> None:
     if low < bottom:
         top = math.floor(low)  # one row of overlap with the polygon: never a seam
         canvas.rect((left, top, right - left, bottom - top), color)
+
+
+def dashed(
+    canvas: Canvas,
+    a: Point,
+    b: Point,
+    color: Color,
+    width: int = 2,
+    dash: float = 9.0,
+    gap: float = 6.0,
+) -> None:
+    """A dashed line in pixels from ``a`` to ``b``."""
+    segments = dash_segments(a, b, dash, gap)
+    if segments:
+        canvas.segments(segments, color, width)
+
+
+def cross(canvas: Canvas, center: Point, size: float, color: Color, width: int = 3) -> None:
+    """An ✕ marker in pixels of half-size ``size``."""
+    x, y = center
+    canvas.line((x - size, y - size), (x + size, y + size), color, width)
+    canvas.line((x - size, y + size), (x + size, y - size), color, width)
 
 
 def bone(
@@ -195,9 +222,7 @@ class WorldPen:
         dash_px: float = 9.0,
         gap_px: float = 6.0,
     ) -> None:
-        segs = dash_segments(self.px(a_w), self.px(b_w), dash_px, gap_px)
-        if len(segs):
-            self.canvas.segments(segs, color, width)
+        dashed(self.canvas, self.px(a_w), self.px(b_w), color, width, dash_px, gap_px)
 
     def circle(self, center_w: ArrayLike, radius_w: float, color: Color, width: int = 1) -> None:
         self.canvas.circle(self.px(center_w), self.camera.length_px(radius_w), color, width)
@@ -225,11 +250,8 @@ class WorldPen:
         )
 
     def cross(self, center_w: ArrayLike, size_px: float, color: Color, width: int = 3) -> None:
-        """An ✕ marker of half-size ``size_px``."""
-        x, y = self.px(center_w)
-        s = size_px
-        self.canvas.line((x - s, y - s), (x + s, y + s), color, width)
-        self.canvas.line((x - s, y + s), (x + s, y - s), color, width)
+        """An ✕ marker of half-size ``size_px`` (see :func:`cross`)."""
+        cross(self.canvas, self.px(center_w), size_px, color, width)
 
     def bone(
         self,

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from game.canvas import Canvas, Point, dash_segments
+from game.canvas import Canvas, Point, dashed
 from game.layout import font_px, ui_scale
 from game.palette import PALETTE, Color, mix
 from game.projection import OrbitCamera, clip_polygon, clip_segments
@@ -216,9 +216,7 @@ class Pen3D:
         )
 
     def _dashed(self, a: Point, b: Point, color: Color, width: int) -> None:
-        dashes = dash_segments(a, b, 9.0, 6.0)
-        if len(dashes):
-            self.canvas.segments(dashes, color, width)
+        dashed(self.canvas, a, b, color, width)
 
     def polyline(
         self,

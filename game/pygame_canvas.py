@@ -31,7 +31,15 @@ def _clamp(p: Point) -> tuple[float, float]:
 
 def _rect(rect: Sequence[float]) -> pygame.Rect:
     """A rectangle SDL can take: every component clamped like a coordinate."""
-    x, y, w, h = (_px(v) for v in rect)
+    x, y, w, h = rect
+    # one chained test for the common case (NaN fails it too)
+    if not (
+        -_PX_LIMIT <= x <= _PX_LIMIT
+        and -_PX_LIMIT <= y <= _PX_LIMIT
+        and -_PX_LIMIT <= w <= _PX_LIMIT
+        and -_PX_LIMIT <= h <= _PX_LIMIT
+    ):
+        x, y, w, h = (_px(v) for v in rect)
     return pygame.Rect(round(x), round(y), round(w), round(h))
 
 
@@ -123,15 +131,17 @@ class PygameCanvas:
         radius = min(float(radius), _PX_LIMIT)
         if not radius >= 0.5:  # (NaN too)
             return
+        cx, cy = center[0], center[1]
+        if not (-_PX_LIMIT <= cx <= _PX_LIMIT and -_PX_LIMIT <= cy <= _PX_LIMIT):
+            cx, cy = _clamp(center)
         if width == 0 or radius > 2000:
-            pygame.draw.circle(self.surface, color, _clamp(center), radius, width)
+            pygame.draw.circle(self.surface, color, (cx, cy), radius, width)
             return
         sprite = _RING_SPRITE_MIN_PX <= radius <= _RING_SPRITE_MAX_PX
         ring = self._ring(radius, color, width) if sprite else None
         if ring is None:
-            pygame.draw.aacircle(self.surface, color, _clamp(center), radius, width)
+            pygame.draw.aacircle(self.surface, color, (cx, cy), radius, width)
         else:
-            cx, cy = _clamp(center)
             half = ring.get_width() / 2.0
             self.surface.blit(ring, (round(cx - half), round(cy - half)))
 

@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from game.camera import Camera2D
-from game.canvas import Canvas, WorldPen, bone, fill_under
+from game.canvas import Canvas, WorldPen, bone, cross, dashed, fill_under
 from game.input_state import InputState, RawInput
 from game.layout import font_px, intersects, ui_scale, wrap_balanced
 from game.palette import PALETTE, Color, faint, mix
@@ -589,26 +589,29 @@ class WalkView:
         """Per limb: reach annulus, soft band, target, pole and its line, shortfall; per
         foot: plant state, lock radius around the planted spot, and the ground ray."""
         pose, sol = self._interpolated(alpha)
-        pen = WorldPen(canvas, self.camera)
+        camera = self.camera
+        pen = WorldPen(canvas, camera)
         rig = self.sim.rig
         specs = (rig.arms.limb, rig.arms.limb, rig.legs.limb, rig.legs.limb)
+        # per limb, in pixels (one conversion): root, target, mid and end joint, pole
+        points = camera.to_screen(
+            np.stack([pose.roots[0], pose.targets[0], sol.elbow[0], sol.hand[0], pose.poles[0]], 1)
+        ).tolist()
         for index, spec in enumerate(specs):
-            root = pose.roots[0, index]
+            root, target, mid, end, pole = points[index]
             soft = spec.softness
-            pen.circle(root, spec.reach, faint(PALETTE["reach"], 0.45), 1)
-            pen.circle(root, spec.dead_zone, faint(PALETTE["dead_zone"], 0.5), 1)
+            canvas.circle(root, camera.length_px(spec.reach), OVERLAY_RING_COLORS[0], 1)
+            canvas.circle(root, camera.length_px(spec.dead_zone), OVERLAY_RING_COLORS[1], 1)
             if soft > 0:
                 # the soft band [L − s, L]: between this circle and the reach circle
-                pen.circle(root, spec.reach - soft, faint(PALETTE["soft_band"], 0.45), 1)
-            target = pose.targets[0, index]
-            mid, end = sol.elbow[0, index], sol.hand[0, index]
+                radius = camera.length_px(spec.reach - soft)
+                canvas.circle(root, radius, OVERLAY_RING_COLORS[2], 1)
             if pose.pole_on[0, index]:
-                pole = pose.poles[0, index]
-                pen.line(pole, mid, faint(PALETTE["pole"], 0.7), 1)
-                pen.ring_px(pole, 5, PALETTE["pole"], 2)
+                canvas.line(pole, mid, OVERLAY_POLE_LINE, 1)
+                canvas.circle(pole, 5, PALETTE["pole"], 2)
             if float(sol.shortfall[0, index]) > 1e-3:
-                pen.dashed(end, target, PALETTE["shortfall"], 2)
-            pen.cross(target, 5, PALETTE["target"], 2)
+                dashed(canvas, end, target, PALETTE["shortfall"], 2)
+            cross(canvas, target, 5, PALETTE["target"], 2)
         self._draw_feet_overlay(pen, pose)
         draw_overlay_legend(canvas)
         hands = self._prop_hands
@@ -661,6 +664,13 @@ class WalkView:
         pen.line((ideal[0], ground - 0.05), (ideal[0], ground + 0.05), PALETTE["accent"], 2)
 
 
+# the overlay's faint colours: the reach, dead-zone and soft-band rings; the pole's line
+OVERLAY_RING_COLORS = (
+    faint(PALETTE["reach"], 0.45),
+    faint(PALETTE["dead_zone"], 0.5),
+    faint(PALETTE["soft_band"], 0.45),
+)
+OVERLAY_POLE_LINE = faint(PALETTE["pole"], 0.7)
 _SHADOW_T = np.linspace(0.0, 2.0 * math.pi, 24)  # the shadow's ellipse: 24 points around
 
 
