@@ -238,7 +238,7 @@ def test_the_sole_stays_above_the_stairs_both_ways_and_planted_pivots_stay_put(r
     assert jump.max() <= 0.10
 
 
-@pytest.mark.parametrize(("run", "steps_up"), [(0.0, 150), (0.0, 180), (1.0, 120), (1.0, 150)])
+@pytest.mark.parametrize(("run", "steps_up"), [(0.0, 150), (0.0, 180), (1.0, 120)])
 def test_turning_round_on_a_flight_keeps_the_soles_out_of_the_risers(
     run: float, steps_up: int
 ) -> None:
