@@ -239,7 +239,8 @@ class WalkView:
         """The sky's level bands and the hills, which scroll with the camera at their
         parallax: both are cached in tiles as tall as the ridge reaches down (the
         bands are level, so they scroll with the hills unseen); the hill's solid body
-        under the tiles is one rectangle. The tile beyond either edge is readied ahead."""
+        under the tiles is one rectangle, down to where the ground's columns leave no sky
+        (the rows under that are the ground's). The tile beyond either edge is readied."""
         left, top, width, height = self.camera.viewport
         parallax, *_, color = HILL
         shift = round(self.camera.center_w[0] * self.camera.scale * parallax)
@@ -252,7 +253,10 @@ class WalkView:
                 canvas.layer(key, TILE_KEY, paint, (k * tile - shift, top, tile, rows))
             else:
                 canvas.ready_layer(key, TILE_KEY, paint, (tile, rows))
-        canvas.rect((left, top + rows, width, height - rows), color)
+        _, _, oy, columns = self._ground_columns()
+        floor = min(top + height, max(oy + band.bottom for shown, band in columns if shown))
+        if floor > top + rows:
+            canvas.rect((left, top + rows, width, floor - top - rows), color)
 
     def _draw_grid(self, canvas: Canvas) -> None:
         """One-metre grid lines, axis-aligned and one pixel wide: each is a 1-px rectangle
@@ -276,33 +280,45 @@ class WalkView:
         column beyond either edge is readied ahead. The landmarks' names, which make room
         for the status box, are drawn each frame."""
         canvas, camera = pen.canvas, self.camera
-        left, top, width, height = camera.viewport
-        terrain, scale, side = self.sim.terrain, camera.scale, SCENERY_TILE_PX
-        if self._ground[0] is not terrain or self._ground[1] != scale:
-            self._ground = (terrain, scale, next(_GROUND_VERSIONS), {})
-        _, _, version, bands = self._ground
-        # where the world's origin lands, to the pixel: the tiles move in whole pixels
-        ox, oy = (round(v) for v in camera.point_to_screen(0.0, 0.0))
-        first, last = (left - ox) // side, (left + width - 1 - ox) // side
-        for i in range(first - 1, last + 2):
-            band = bands.get(i)
-            if band is None:
-                band = bands[i] = ground_band(terrain, scale, i * side, side)
+        top, height = camera.viewport[1], camera.viewport[3]
+        version, ox, oy, columns = self._ground_columns()
+        for shown, band in columns:
             paint = functools.partial(paint_ground_band, band=band)
             size = (band.width, band.bottom - band.top)
-            if not first <= i <= last:
-                canvas.ready_layer(("ground", version, i), TILE_KEY, paint, size)
+            if not shown:
+                canvas.ready_layer(("ground", version, band.left), TILE_KEY, paint, size)
                 continue
             x, y = ox + band.left, oy + band.top
-            canvas.layer(("ground", version, i), TILE_KEY, paint, (x, y, *size))
+            canvas.layer(("ground", version, band.left), TILE_KEY, paint, (x, y, *size))
             deep_from = oy + band.bottom
             if deep_from < top + height:
                 canvas.rect((x, deep_from, band.width, top + height - deep_from), GROUND_DEEP)
+        terrain = self.sim.terrain
         x0, x1 = camera.visible_x_range()
         for mark in terrain.landmarks:
             centre = 0.5 * (mark.x_from + mark.x_to)
             if x0 - 2 < centre < x1 + 2:
                 self._label_landmark(pen, (centre, float(terrain.height_at(centre))), mark.name)
+
+    def _ground_columns(self) -> tuple[int, int, int, list[tuple[bool, GroundBand]]]:
+        """The ground's columns in and beside the view: the terrain's number in the tiles'
+        keys, where the world's origin lands (whole pixels: the tiles move by pixels) and,
+        from the column left of the view to the one right of it, (in view?, its band)."""
+        camera = self.camera
+        left, _, width, _ = camera.viewport
+        terrain, scale, side = self.sim.terrain, camera.scale, SCENERY_TILE_PX
+        if self._ground[0] is not terrain or self._ground[1] != scale:
+            self._ground = (terrain, scale, next(_GROUND_VERSIONS), {})
+        _, _, version, bands = self._ground
+        ox, oy = (round(v) for v in camera.point_to_screen(0.0, 0.0))
+        first, last = (left - ox) // side, (left + width - 1 - ox) // side
+        columns = []
+        for i in range(first - 1, last + 2):
+            band = bands.get(i)
+            if band is None:
+                band = bands[i] = ground_band(terrain, scale, i * side, side)
+            columns.append((first <= i <= last, band))
+        return version, ox, oy, columns
 
     def _label_landmark(self, pen: WorldPen, ground: tuple[float, float], name: str) -> None:
         """A landmark's name just under the ground line, or just over it where the status
