@@ -163,9 +163,10 @@ def solver_table(
     before: ModuleType | None,
     sizes: Sequence[int] = SIZES,
     dtypes: Sequence[type] = (np.float64, np.float32),
+    dims: Sequence[int] = (2, 3),
 ) -> list[dict[str, Any]]:
     rows = []
-    for dim in (2, 3):
+    for dim in dims:
         for dtype in dtypes:
             for n in sizes:
                 p = problems(dim, n, dtype, rng)
@@ -293,6 +294,7 @@ def main() -> None:
         "--sizes", default=",".join(map(str, SIZES)), help="comma-separated batch sizes"
     )
     parser.add_argument("--quick", action="store_true", help="float64 only, no FABRIK table")
+    parser.add_argument("--dims", default="2,3", help="comma-separated dimensions (2, 3)")
     parser.add_argument("--json", help="also write the results to this JSON file")
     parser.add_argument(
         "--before",
@@ -315,7 +317,8 @@ def main() -> None:
     rng = np.random.default_rng(20240601)
     sizes = tuple(int(size) for size in args.sizes.split(","))
     dtypes = (np.float64,) if args.quick else (np.float64, np.float32)
-    rows = solver_table(args.repeat, rng, before, sizes, dtypes)
+    dims = tuple(int(dim) for dim in args.dims.split(","))
+    rows = solver_table(args.repeat, rng, before, sizes, dtypes, dims)
     game = game_like(args.repeat, rng, before)
     fabrik_rows = [] if args.quick else fabrik_table(rng)
     info["load_average_start_end"] = [load, os.getloadavg()[0]]
