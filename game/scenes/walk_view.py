@@ -48,6 +48,9 @@ PROP_CLICK_M = 0.12  # a click this close to the knob or the cup sends a hand to
 SKY_TOP: Color = (14, 18, 32)
 SKY_HORIZON: Color = (54, 62, 92)
 SKY_BANDS = 24
+SKY_COLORS: tuple[Color, ...] = tuple(
+    mix(SKY_TOP, SKY_HORIZON, t) for t in np.linspace(0.0, 1.0, SKY_BANDS).tolist()
+)
 # The hills: parallax factor, height of the ridge (fraction of the view), wave length (px),
 # colour. (A farther ridge was drawn too until the hills were cached; it lay wholly under
 # this one, 0.50-0.60 of the view's height down against 0.37-0.47, and was never seen.)
@@ -236,23 +239,32 @@ class WalkView:
         self._camera_time = now
 
     def _draw_sky(self, canvas: Canvas) -> None:
-        """The sky's level bands and the hills, which scroll with the camera at their
-        parallax: both are cached in tiles as tall as the ridge reaches down (the
-        bands are level, so they scroll with the hills unseen); the hill's solid body
-        under the tiles is one rectangle, down to where the ground's columns leave no sky
-        (the rows under that are the ground's). The tile beyond either edge is readied."""
+        """The sky's level bands and the hill, which scrolls with the camera at its
+        parallax. The rows the ridge crosses are cached in tiles (with the bands behind
+        it, which being level scroll with it unseen), the tile beyond either edge readied
+        ahead; the bands above them are filled (filling costs less than copying a cached
+        sky in: no read), as is the hill's solid body under them, down to where the
+        ground's columns leave no sky (the rows under that are the ground's)."""
         left, top, width, height = self.camera.viewport
         parallax, *_, color = HILL
+        row0, rows = _ridge_rows(height)
+        band = height / SKY_BANDS
+        for i, sky in enumerate(SKY_COLORS):
+            if i * band >= row0:
+                break
+            canvas.rect((left, top + i * band, width, band + 1), sky)
         shift = round(self.camera.center_w[0] * self.camera.scale * parallax)
-        rows, tile = _ridge_rows(height), SCENERY_TILE_PX
+        tile = SCENERY_TILE_PX
         first, last = (left + shift) // tile, (left + shift + width - 1) // tile
         for k in range(first - 1, last + 2):
-            key = ("sky", width, height, k)
-            paint = functools.partial(paint_sky_tile, u0=k * tile, width=width, height=height)
+            key = ("ridge", width, height, k)
+            paint = functools.partial(paint_ridge_tile, u0=k * tile, width=width, height=height)
             if first <= k <= last:
-                canvas.layer(key, TILE_KEY, paint, (k * tile - shift, top, tile, rows))
+                canvas.layer(
+                    key, TILE_KEY, paint, (k * tile - shift, top + row0, tile, rows - row0)
+                )
             else:
-                canvas.ready_layer(key, TILE_KEY, paint, (tile, rows))
+                canvas.ready_layer(key, TILE_KEY, paint, (tile, rows - row0))
         _, _, oy, columns = self._ground_columns()
         floor = min(top + height, max(oy + band.bottom for shown, band in columns if shown))
         if floor > top + rows:
@@ -723,10 +735,12 @@ def shoe_outlines(ankles: NDArray[np.float64], soles: NDArray[np.float64]) -> ND
     )
 
 
-def _ridge_rows(height: int) -> int:
-    """Rows from the view's top down to below the hill's lowest point (bumps reach ±1)."""
+def _ridge_rows(height: int) -> tuple[int, int]:
+    """The rows ``[first, last)`` from the view's top that the hill's ridge crosses
+    (its bumps reach ±1), with a row to spare either way."""
     _, ridge, *_ = HILL
-    return math.ceil(height * (0.62 - (ridge - 0.35) + 0.05)) + 1
+    middle = height * (0.62 - (ridge - 0.35))
+    return math.floor(middle - height * 0.05) - 1, math.ceil(middle + height * 0.05) + 1
 
 
 def _ridge(us: NDArray[np.float64], height: int) -> NDArray[np.float64]:
@@ -740,19 +754,22 @@ def _ridge(us: NDArray[np.float64], height: int) -> NDArray[np.float64]:
     return horizon - height * (ridge - 0.35) - bumps * height * 0.05
 
 
-def paint_sky_tile(canvas: Canvas, u0: int, width: int, height: int) -> None:
-    """One tile of the sky and the hill (its pixels ``u0`` onwards along the hills'
-    scrolled axis), for a view ``width`` x ``height``. Every coordinate is whole pixels
-    of that axis before the tile's ``u0`` is taken off, so tiles meet without a seam."""
-    tile_w, rows = canvas.size
+def paint_ridge_tile(canvas: Canvas, u0: int, width: int, height: int) -> None:
+    """One tile of the rows the hill's ridge crosses (see :func:`_ridge_rows`), its
+    pixels ``u0`` onwards along the hills' scrolled axis, for a view ``width`` x
+    ``height``: the sky's bands behind the ridge, the hill under it. Every coordinate is
+    whole pixels of that axis and of the view before the tile's corner is taken off, so
+    tiles meet without a seam and line up with the bands filled above them."""
+    tile_w, tile_h = canvas.size
+    row0 = _ridge_rows(height)[0]
     band = height / SKY_BANDS
-    for i, t in enumerate(np.linspace(0.0, 1.0, SKY_BANDS).tolist()):
-        if i * band < rows:  # the bands the hill hides wholly are not drawn
-            canvas.rect((0, i * band, tile_w, band + 1), mix(SKY_TOP, SKY_HORIZON, t))
+    for i, sky in enumerate(SKY_COLORS):
+        if row0 - band - 1 < i * band < row0 + tile_h:  # the bands reaching into the tile
+            canvas.rect((0, i * band - row0, tile_w, band + 1), sky)
     step = width / (HILL_SAMPLES - 1)
     n = np.arange(math.floor(u0 / step) - 1, math.ceil((u0 + tile_w) / step) + 2, dtype=float)
     us = n * step
-    outline = np.rint(np.stack([us, _ridge(us, height)], axis=-1)) - (u0, 0)
+    outline = np.rint(np.stack([us, _ridge(us, height)], axis=-1)) - (u0, row0)
     fill_under(canvas, outline, HILL[3])
 
 

@@ -31,7 +31,7 @@ from game.scenes.walk_view import (
     _ridge_rows,
     ground_band,
     paint_ground_band,
-    paint_sky_tile,
+    paint_ridge_tile,
 )
 from game.world.terrain import load_terrain
 
@@ -199,16 +199,17 @@ def test_ground_columns_side_by_side_draw_what_one_wide_column_draws(height: int
 
 
 @pytest.mark.parametrize("size", [(960, 540), (1280, 720), (1920, 1080)])
-def test_sky_tiles_side_by_side_draw_what_one_wide_tile_draws(size: tuple[int, int]) -> None:
+def test_ridge_tiles_side_by_side_draw_what_one_wide_tile_draws(size: tuple[int, int]) -> None:
     width, height = size
-    side, rows, count = SCENERY_TILE_PX, _ridge_rows(height), 5
-    tiles = PygameCanvas(pygame.Surface((count * side, rows)))
+    row0, rows = _ridge_rows(height)
+    side, count = SCENERY_TILE_PX, 5
+    tiles = PygameCanvas(pygame.Surface((count * side, rows - row0)))
     for k in range(count):
-        paint = functools.partial(paint_sky_tile, u0=(k - 2) * side, width=width, height=height)
-        tiles.layer(k, TILE_KEY, paint, ((k * side), 0, side, rows))
-    wide = PygameCanvas(pygame.Surface((count * side, rows)))
+        paint = functools.partial(paint_ridge_tile, u0=(k - 2) * side, width=width, height=height)
+        tiles.layer(k, TILE_KEY, paint, ((k * side), 0, side, rows - row0))
+    wide = PygameCanvas(pygame.Surface((count * side, rows - row0)))
     wide.surface.fill(TILE_KEY)
-    paint_sky_tile(wide, -2 * side, width, height)
+    paint_ridge_tile(wide, -2 * side, width, height)
     np.testing.assert_array_equal(
         pygame.surfarray.array3d(tiles.surface), pygame.surfarray.array3d(wide.surface)
     )
