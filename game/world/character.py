@@ -880,6 +880,15 @@ class Crowd:
         until_lift = np.maximum(duty[:, None] - self._foot_phase(), 0.0) / pace.rate[:, None]
         lead = np.minimum(until_lift, 2.0 * gait.pelvis_halflife)
         hip_x = self._hips_x(x_new) + self.vx[:, None] * lead
+        # standing still, only flat feet count: the pelvis settles until both rest flat (a
+        # roll lets a walking leg reach, but is no pose to stand in: stopped on a stair, a
+        # foot kept its toes up to 25°)
+        standing = feet.planted.all(axis=1) & (np.abs(self.vx) < _STILL_SPEED) & ~self.turning
+        if standing.any():
+            flat_ankles = np.where(standing[:, None, None], feet.lock, support.flat_ankles)
+            support = _Support(
+                support.rolled, support.landing, support.flat | standing[:, None], flat_ankles
+            )
         high = self._highest_hips(support, hip_x, gait.comfort_extension)
         swinging = feet.swinging
         hovering = swinging & (feet.u >= 1.0)

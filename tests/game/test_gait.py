@@ -254,6 +254,23 @@ def test_turning_round_on_a_flight_keeps_the_soles_out_of_the_risers(
     assert jump.max() <= 0.10
 
 
+@pytest.mark.parametrize(
+    ("facing", "start", "stop"), [(1.0, -1.5, 0.5), (1.0, -1.5, 1.7), (-1.0, 4.8, 0.3)]
+)
+def test_stopped_on_a_flight_both_feet_come_to_rest_flat(
+    facing: float, start: float, stop: float
+) -> None:
+    # a rolled foot lets a walking leg reach, but is no pose to stand in: stopped with its
+    # feet on two treads, a foot kept its toes up 12-52° (these stops) while the pelvis stayed high
+    crowd = Crowd(RIG, STAIRS, [start], [facing])
+    while (crowd.x[0] - stop) * facing < 0:
+        _run(crowd, facing, 0.0, 1)
+    rows = _run(crowd, 0.0, 0.0, 120)
+    assert crowd.feet.planted[0].all() and abs(float(crowd.vx[0])) < 0.05
+    assert np.abs(crowd.feet.pitch[0]).max() <= np.radians(1.0)
+    assert sole_penetration(STAIRS, rows[-1]["soles"][0]).max() <= 0.005
+
+
 def test_turning_from_a_run_stops_plants_and_pivots_without_jumps_or_sliding_back() -> None:
     crowd = Crowd(RIG, FLAT, [0.0], [1.0])
     rows = _run(crowd, 1.0, 1.0, 150) + _run(crowd, -1.0, 1.0, 220)
