@@ -79,6 +79,7 @@ _STILL_SPEED = 0.05  # m/s: below this (and no intent) a character with settled 
 _MIN_STANCE = 0.3  # a foot stays down at least this fraction of its stance time
 _SLOPE_SPAN = 0.4  # metres either side over which the lean reads the ground slope
 _LEAN_HALFLIFE = 0.15
+_HEEL_SUPPORT = 0.002  # metres a landing heel may rest above the ground and still strike
 _LANDING_DESCENT = 0.45  # m/s the pelvis is planned to come down toward a landing
 _STRAINED = 0.9  # a foot whose heel lift reaches this fraction of the most it can steps
 _LATE_LANDING = 0.5  # a landing this far (fraction of the duty) into its stance phase re-syncs
@@ -775,9 +776,11 @@ class Crowd:
         start_ground = self.terrain.height_at(from_lock[:, 0])
         land_ground_y = self.terrain.height_at(lock[:, 0])
         pitch = landing_pitch(start_ground, land_ground_y, lock[:, 0] - from_lock[:, 0], rig)
-        # squaring up to pivot, no heel strike: a pivot spot's heel may overhang a stair
-        # nose, and the landing roll would turn the foot about a heel in the air
-        pitch = np.where(self.reversing[n], np.minimum(pitch, 0.0), pitch)
+        # no heel strike where the heel overhangs a drop (a pivot spot may, or a last-resort
+        # spot): the landing roll would turn the foot about a heel in the air
+        heel = sole_points(lock, ground, np.zeros_like(ground), facing, legs)[:, 0]
+        heel_down = self.terrain.height_at(heel[:, 0]) >= heel[:, 1] - _HEEL_SUPPORT
+        pitch = np.where(heel_down, pitch, np.minimum(pitch, 0.0))
         land, land_angle, land_bend = stance_pose(lock, ground, pitch, facing, legs)
         feet.start[n, f] = start
         feet.start_angle[n, f] = angles[n, f]
@@ -847,13 +850,14 @@ class Crowd:
         feet as in :meth:`_highest_hips`). Shape (N, 2) each."""
         reach = extension * self.rig.legs.limb.reach
         lo, hi = support.rolled.hip_x_range(hip_y, reach)
-        if not support.flat.any():
+        flat = support.flat
+        if not flat.any():
             return lo, hi
         dy = hip_y - support.flat_ankles[..., 1]
         # Pythagoras, as in RolledFeet.hip_x_range, for the one pose a flat foot has
         half = np.sqrt(np.maximum(reach * reach - dy * dy, 0.0))
-        lo = np.where(support.flat, support.flat_ankles[..., 0] - half, lo)
-        hi = np.where(support.flat, support.flat_ankles[..., 0] + half, hi)
+        lo = np.where(flat, support.flat_ankles[..., 0] - half, lo)
+        hi = np.where(flat, support.flat_ankles[..., 0] + half, hi)
         return lo, hi
 
     def _pivot_ankles(self) -> FloatArray:
