@@ -847,10 +847,12 @@ class Crowd:
     ) -> tuple[FloatArray, FloatArray]:
         """The lowest and highest x each hip at height ``hip_y`` (N, 2) may take with its
         planted foot within ``extension`` of the leg (:meth:`RolledFeet.hip_x_range`; flat
-        feet as in :meth:`_highest_hips`). Shape (N, 2) each."""
+        feet as in :meth:`_highest_hips`, but only pivoting: one about to pivot still brakes
+        and steps over its rolled feet, or, held to the flat pose of a foot rolled onto its
+        ball, its hip stopped dead from a walk or a run in one step). Shape (N, 2) each."""
         reach = extension * self.rig.legs.limb.reach
         lo, hi = support.rolled.hip_x_range(hip_y, reach)
-        flat = support.flat
+        flat = support.flat & self.turning[:, None]
         if not flat.any():
             return lo, hi
         dy = hip_y - support.flat_ankles[..., 1]

@@ -271,6 +271,21 @@ def test_stopped_on_a_flight_both_feet_come_to_rest_flat(
     assert sole_penetration(STAIRS, rows[-1]["soles"][0]).max() <= 0.005
 
 
+@pytest.mark.parametrize(("run", "steps"), [(0.0, 174), (0.0, 177), (1.0, 189)])
+def test_reversing_brakes_over_its_rolled_feet_instead_of_stopping_dead(
+    run: float, steps: int
+) -> None:
+    # held to the flat pose of a foot still rolled onto its ball, the hip stopped dead from
+    # 1.35 m/s (walking) or 2.6 m/s (running) in one step when the reversal was pressed
+    crowd = Crowd(RIG, FLAT, [0.0], [1.0])
+    _run(crowd, 1.0, run, steps)
+    before = float(crowd.vx[0])
+    vx = np.concatenate([[before], _stack(_run(crowd, -1.0, run, 60), "vx")[:, 0]])
+    # a halflife brake loses at most v·(1 − 2^(−dt/h)) a step: 0.18 m/s from a run
+    assert np.max(-np.diff(vx)) <= 0.2
+    assert before > 1.3 and abs(vx[-1]) < 0.2
+
+
 def test_turning_from_a_run_stops_plants_and_pivots_without_jumps_or_sliding_back() -> None:
     crowd = Crowd(RIG, FLAT, [0.0], [1.0])
     rows = _run(crowd, 1.0, 1.0, 150) + _run(crowd, -1.0, 1.0, 220)
