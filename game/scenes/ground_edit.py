@@ -107,7 +107,10 @@ class GroundEditing:
         continuing, self._drag = drag is not None and drag == self._drag, drag
         if op == "move":
             vertex = int(_number(values, "vertex"))
-            editor.move_vertex(vertex, _number(values, "x"), _number(values, "y"), continuing)
+            x = _number(values, "x")
+            if drag is not None:  # the mouse: the vertex slides along its neighbours
+                x = editor.between_neighbours(vertex, x)
+            editor.move_vertex(vertex, x, _number(values, "y"), continuing)
             self.message = f"vertex {vertex} moved"
         elif op == "insert":
             editor.insert_vertex(_number(values, "x"))

@@ -216,6 +216,15 @@ class TerrainEditor:
         points[index] = (x, y)
         return self._apply(points, continuing)
 
+    def between_neighbours(self, index: int, x: float) -> float:
+        """``x`` kept ``MIN_SPACING`` inside vertex ``index``'s neighbours: a vertex dragged
+        by the mouse stops at them (a riser's corners are 1 cm apart, so dragging one
+        straight up with a pixel of sideways jitter was refused as out of order)."""
+        xs = self.terrain.xs
+        if not 0 < index < len(xs) - 1:
+            return x
+        return min(max(x, float(xs[index - 1]) + MIN_SPACING), float(xs[index + 1]) - MIN_SPACING)
+
     def insert_vertex(self, x: float) -> Terrain:
         """A new vertex on the ground at ``x`` (the ground keeps its shape)."""
         if np.min(np.abs(self.terrain.xs - x)) < MIN_SPACING:

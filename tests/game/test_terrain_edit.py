@@ -234,6 +234,25 @@ def test_a_planted_foot_replants_when_the_ground_under_it_is_dragged() -> None:
     assert not sim.editing.editor.undo()
 
 
+def test_a_dragged_riser_corner_slides_along_its_neighbours_instead_of_being_refused() -> None:
+    from game.scene import SceneConfig
+    from game.scenes.walk import WalkSim
+
+    sim = WalkSim(SceneConfig())
+    _edit(sim, op="stairs", x=5.0, rise=0.1, tread=0.4, count=2)
+    xs, ys = sim.terrain.xs, sim.terrain.ys
+    top = int(np.argmax((xs > 5.0) & (ys > 0.05)))  # the first riser's top corner
+    assert xs[top] - xs[top - 1] == pytest.approx(0.01)  # 1 cm right of its foot
+    # dragged straight up, with a pixel (1 cm) of sideways jitter toward its foot
+    raised = float(ys[top]) + 0.04
+    _edit(sim, op="move", vertex=top, x=float(xs[top]) - 0.01, y=raised, drag=7)
+    assert "moved" in sim.editing.message
+    assert sim.terrain.ys[top] == pytest.approx(raised) and sim.terrain.xs[top] == xs[top]
+    # typed (not dragged), a move past a neighbour is still refused, with the reason
+    _edit(sim, op="move", vertex=top, x=float(xs[top]) - 0.5, y=raised)
+    assert "order" in sim.editing.message
+
+
 def test_a_refused_edit_says_why_and_keeps_the_ground() -> None:
     from game.scene import SceneConfig
     from game.scenes.walk import WalkSim
