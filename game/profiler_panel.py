@@ -23,7 +23,8 @@ STACKED_PHASES: tuple[tuple[str, Color], ...] = (
     ("overlay", (190, 120, 255)),
     ("profiler", (255, 110, 110)),
 )
-PANEL_SIZE = (520.0, 300.0)  # at 1280x720; scaled with the window, at most half the view wide
+PANEL_SIZE = (520.0, 200.0)  # at 1280x720; scaled with the window, at most half the view wide
+# (200 px tall: at 300 it hid the walking hero's head and chest)
 
 
 def draw_profiler(
