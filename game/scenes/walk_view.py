@@ -658,7 +658,10 @@ class WalkView:
                 end = pose.targets[0, limb]
                 color = PALETTE["warn"] if limb == climbing.moving else PALETTE["ok"]
                 text = f"{_limb_label(name)}: {_rung_label(climbing, limb)}"
-                left = limb % 2 == 0  # left limbs labelled on the left, right on the right
+                # each label on the outer side of its pair (arms, legs), whichever limb is
+                # further left on screen: by limb side, crossed feet's labels overprinted
+                pair = pose.targets[0, limb - limb % 2 : limb - limb % 2 + 2, 0]
+                left = _outer_left(pair, limb % 2)
                 offset = (-14.0 if left else 14.0, -8.0 if limb < LEGS.start else 8.0)
                 pen.text(end, text, color, 15, "midright" if left else "midleft", offset)
             return
@@ -681,9 +684,7 @@ class WalkView:
             pen.dashed(ray_from, ray_hit, faint(PALETTE["metal"], 0.6), 1, 5, 5)
             pen.disc(ray_hit, 4, PALETTE["metal"])
             # beside the foot, on the outer side of the pair (the HUD owns the bottom edge)
-            outer_left = ankles_x[side] < ankles_x[1 - side] or (
-                ankles_x[side] == ankles_x[1 - side] and side == 0
-            )
+            outer_left = _outer_left(ankles_x, side)
             offset = (-18.0 if outer_left else 18.0, 22.0)
             anchor = "midright" if outer_left else "midleft"
             pen.text(ankle, f"{label}: {state}", color, 16, anchor, offset)
@@ -900,6 +901,12 @@ def draw_status_panel(
 def _limb_label(name: str) -> str:
     """A limb as a player names it: ``left_arm`` is the left hand, ``right_leg`` the right foot."""
     return name.replace("_arm", " hand").replace("_leg", " foot")
+
+
+def _outer_left(xs: np.ndarray, side: int) -> bool:
+    """Whether limb ``side`` (0 left, 1 right) of a pair at world x ``xs`` (2,) is the one
+    further left, so labelled on the left (a tie: the left limb)."""
+    return bool(xs[side] < xs[1 - side] or (xs[side] == xs[1 - side] and side == 0))
 
 
 def _rung_label(climbing: LadderClimb, limb: int) -> str:
