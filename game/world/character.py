@@ -73,7 +73,8 @@ _FLATTEN_MARGIN = 0.004  # metres below flat-foot reach the pelvis settles to be
 _PIVOT_SPEED = 0.15  # m/s: a reversal may pivot once the body is this slow ...
 _SQUARE_UP_SPEED = 1.2  # ... after squaring its feet up at this walking speed's cadence
 _PIVOT_HALFLIFE = 0.02  # seconds: the pelvis spring while pivoting
-_PIVOT_TOLERANCE = 0.05  # metres a foot may be off its pivot spot for the pivot to start
+_PIVOT_TOLERANCE = 0.08  # metres a foot may be off its pivot spot for the pivot to start
+# (at 5 cm a third squaring step often corrected a few centimetres: +0.5 s a turnaround)
 _FLAT_PITCH = 0.005  # radians (0.3°): a pivot starts once both feet are this close to flat
 _STILL_SPEED = 0.05  # m/s: below this (and no intent) a character with settled feet stands
 _MIN_STANCE = 0.3  # a foot stays down at least this fraction of its stance time
