@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import re
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -332,6 +333,24 @@ class WalkView:
             columns.append((first <= i <= last, band))
         return version, ox, oy, columns
 
+    def _under_hud(
+        self,
+        pen: WorldPen,
+        at: NDArray[np.float64],
+        text: str,
+        offset: tuple[float, float],
+        left: bool,
+    ) -> bool:
+        """Whether a 16 px label at world ``at``, ``offset`` (1280x720 px) beside it, ending
+        there (``left``) or starting there, would lie under the status box as last drawn."""
+        if self.hud_box is None:
+            return False
+        s = ui_scale(pen.canvas.size)
+        x, y = pen.px(at)
+        w, h = pen.canvas.text_size(text, font_px(16, s))
+        x, y = x + offset[0] * s - (w if left else 0.0), y + offset[1] * s - h / 2
+        return intersects((x, y, w, h), self.hud_box)
+
     def _label_landmark(self, pen: WorldPen, ground: tuple[float, float], name: str) -> None:
         """A landmark's name just under the ground line, or just over it where the status
         box would hide it."""
@@ -594,7 +613,13 @@ class WalkView:
         ]
         color = PALETTE["text"] if sim.poles_on else PALETTE["warn"]
         hint = "A/D walk · Shift run · move or hold the mouse: hands reach · H hands follow · B both/nearer · drag a foot · K poles · O overlay · F1 help"
-        self.hud_box = draw_status_panel(canvas, items, color, [*self._ladder_hint(), hint])
+        # the same items at their widest, word for word: the lines break where these would
+        walking = climbing is None
+        widest = [
+            re.sub(r"\d", "8", "L planted  R planted" if walking and i == 2 else item)
+            for i, item in enumerate(items)
+        ]
+        self.hud_box = draw_status_panel(canvas, items, color, [*self._ladder_hint(), hint], widest)
 
     def _ladder_hint(self) -> list[str]:
         """How to get on and off the ladder, when that is what the player can do now."""
@@ -685,9 +710,12 @@ class WalkView:
             pen.disc(ray_hit, 4, PALETTE["metal"])
             # beside the foot, on the outer side of the pair (the HUD owns the bottom edge)
             outer_left = _outer_left(ankles_x, side)
+            text = f"{label}: {state}"
             offset = (-18.0 if outer_left else 18.0, 22.0)
+            if self._under_hud(pen, ankle, text, offset, outer_left):
+                offset = (offset[0], -34.0)  # above the foot where the status box would hide it
             anchor = "midright" if outer_left else "midleft"
-            pen.text(ankle, f"{label}: {state}", color, 16, anchor, offset)
+            pen.text(ankle, text, color, 16, anchor, offset)
         ideal = pose.pelvis[0] * np.array([1.0, 0.0])
         ground = float(self.sim.terrain.height_at(ideal[0]))
         pen.line((ideal[0], ground - 0.05), (ideal[0], ground + 0.05), PALETTE["accent"], 2)
@@ -869,19 +897,24 @@ def draw_overlay_legend(canvas: Canvas) -> tuple[float, float, float, float]:
 
 
 def draw_status_panel(
-    canvas: Canvas, items: list[str], color: Color, hints: list[str]
+    canvas: Canvas,
+    items: list[str],
+    color: Color,
+    hints: list[str],
+    widest: list[str] | None = None,
 ) -> tuple[float, float, float, float]:
     """The bottom-left status box: ``items`` joined by dots and wrapped, then the hints.
 
     At most 55 % of the window wide (the right of the bottom edge is left to messages);
-    sizes are designed for 1280x720 and scaled. Returns the box.
+    sizes are designed for 1280x720 and scaled. With ``widest`` (the items at their widest,
+    word for word) the lines break where those would (:func:`_steady_wrap`). Returns the box.
     """
     width, height = canvas.size
     s = ui_scale(canvas.size)
     pad = 12 * s
     line_px, hint_px = font_px(19, s), font_px(15, s)
     inner = width * 0.55 - 2 * pad
-    status = wrap_balanced(canvas, "  ·  ".join(items), inner, line_px)
+    status = _steady_wrap(canvas, items, widest, inner, line_px)
     lines = [(line, line_px, color) for line in status]
     for hint in hints:
         hint_lines = wrap_balanced(canvas, hint, inner, hint_px)
@@ -901,6 +934,30 @@ def draw_status_panel(
 def _limb_label(name: str) -> str:
     """A limb as a player names it: ``left_arm`` is the left hand, ``right_leg`` the right foot."""
     return name.replace("_arm", " hand").replace("_leg", " foot")
+
+
+def _steady_wrap(
+    canvas: Canvas, items: list[str], widest: list[str] | None, width: float, size: int
+) -> list[str]:
+    """``items`` joined by dots, wrapped evenly (:func:`wrap_balanced`). With ``widest``
+    (the same items at their widest, word for word) each line takes as many words as the
+    widest text's would, so a status that changes every step (a foot planted, then
+    swinging) keeps its line breaks instead of jumping between two wraps; where the word
+    counts differ, the plain wrap."""
+    text = "  ·  ".join(items)
+    if widest is None:
+        return wrap_balanced(canvas, text, width, size)
+    words = text.split()
+    model = wrap_balanced(canvas, "  ·  ".join(widest), width, size)
+    counts = [len(line.split()) for line in model]
+    if sum(counts) != len(words):
+        return wrap_balanced(canvas, text, width, size)
+    ends = np.cumsum(counts)
+    lines = [words[end - n : end] for n, end in zip(counts, ends, strict=True)]
+    for previous, line in itertools.pairwise(lines):
+        if len(line) > 1 and line[0] == "·":  # a separator ends its line, not starts one
+            previous.append(line.pop(0))
+    return [" ".join(line) for line in lines]
 
 
 def _outer_left(xs: np.ndarray, side: int) -> bool:

@@ -253,6 +253,41 @@ def test_balanced_wrap_keeps_the_line_count_and_evens_the_lines() -> None:
     assert wrap_balanced(canvas, "one line", 600.0, 16) == ["one line"]
 
 
+def test_the_walk_status_keeps_its_line_breaks_as_the_feet_change() -> None:
+    from game.layout import wrap_balanced
+    from game.scenes.walk_view import _steady_wrap
+
+    canvas = _Monospace()
+    hands = "both hands follow mouse"
+    widest = [
+        "knee poles ON",
+        "knee flips 8",
+        "L planted  R planted",
+        "8.88 m/s",
+        hands,
+        "footsteps 88",
+    ]
+    splits, plain = set(), set()
+    for left, right in (("planted", "swing"), ("swing", "planted"), ("planted", "planted")):
+        items = [
+            "knee poles ON",
+            "knee flips 0",
+            f"L {left}  R {right}",
+            "1.35 m/s",
+            hands,
+            "footsteps 12",
+        ]
+        lines = _steady_wrap(canvas, items, widest, 500.0, 16)  # type: ignore[arg-type]
+        assert " ".join(lines) == " ".join("  ·  ".join(items).split())
+        assert all(canvas.text_size(line)[0] <= 500.0 for line in lines)
+        splits.add(tuple(len(line.split()) for line in lines))
+        balanced = wrap_balanced(canvas, "  ·  ".join(items), 500.0, 16)
+        plain.add(tuple(len(line.split()) for line in balanced))
+    # the plain balanced wrap moves its break as "swing" and "planted" alternate (the
+    # status line jumped at every step); at the widest's breaks it stays
+    assert len(plain) > 1 and len(splits) == 1
+
+
 def _hud_heights(scene: str, size: tuple[int, int]) -> dict[str, float]:
     """Height of each HUD text on the second frame, by its text with digits blanked (so a
     counter is the same text at any size)."""
