@@ -134,6 +134,14 @@ def test_a_step_taller_than_the_maximum_is_not_taken() -> None:
     assert land[0, 0] < 3.0
 
 
+def test_a_sprint_from_a_drop_behind_is_not_held_to_a_climb() -> None:
+    # the speed cap read the 1 m drop a stride behind (the edge of a loft) as a slope to
+    # climb, and held the run to 0.23 m/s for a second or more
+    crowd = Crowd(RIG, STAIR, [3.3], [1.0])
+    vx = _stack(_run(crowd, 1.0, 1.0, 30), "vx")[:, 0]
+    assert vx[-1] >= 2.0
+
+
 def test_a_walker_stops_before_a_wall_taller_than_a_step() -> None:
     crowd = Crowd(RIG, STAIR, [0.0], [1.0])
     _run(crowd, 1.0, 0.0, 600)
