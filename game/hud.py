@@ -32,20 +32,26 @@ def draw_tabs(
     scale = ui_scale(canvas.size)
     size = font_px(17, scale)
     x, top = 12.0 * scale, 8.0 * scale
+    gap = 6.0 * scale  # between the key and the name (a space shrank to a pixel at 960x540)
     for index, name in enumerate(names, start=1):
-        label = f"{index} {name}"
-        w, h = canvas.text_size(label, size)
+        key_w, h = canvas.text_size(str(index), size, True)
+        name_w, _ = canvas.text_size(name, size)
+        w = key_w + gap + name_w
         active = name == current
         fill = mix(PALETTE["panel"], PALETTE["accent"], 0.45 if active else 0.0)
         canvas.panel(
             (x - 6 * scale, top, w + 12 * scale, h + 8 * scale), fill, 230 if active else 170
         )
-        canvas.text(
-            (x, top + 4 * scale), label, PALETTE["text"] if active else PALETTE["text_dim"], size
-        )
+        color = PALETTE["text"] if active else PALETTE["text_dim"]
+        canvas.text((x, top + 4 * scale), str(index), color, size, bold=True)
+        canvas.text((x + key_w + gap, top + 4 * scale), name, color, size)
         x += w + 20 * scale
-    status = f"{fps:5.1f} fps   F1 help"
-    w, h = canvas.text(((x + 4 * scale), top + 4 * scale), status, PALETTE["text_dim"], size)
+    # the readout in pieces with their own gaps, for the same reason as the tabs
+    cursor = x + 4 * scale
+    for piece, after in ((f"{fps:.1f}", 5.0), ("fps", 16.0), ("F1 help", 0.0)):
+        pw, h = canvas.text((cursor, top + 4 * scale), piece, PALETTE["text_dim"], size)
+        cursor += pw + after * scale
+    w = cursor - (x + 4 * scale)
     if recording:
         dot_x = x + 4 * scale + w + 18 * scale
         canvas.circle((dot_x, top + 4 * scale + h / 2), 6 * scale, PALETTE["bad"])
