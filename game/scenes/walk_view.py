@@ -603,22 +603,21 @@ class WalkView:
             if sim.hands_follow
             else "hands swing (H)"
         )
+        feet_item = "  ".join(states)
         items = [
             f"knee poles {poles}",
             f"knee flips {flips}",
-            "  ".join(states),
+            feet_item,
             f"{speed:4.2f} m/s",
             hands,
             f"footsteps {int(feet.steps[0])}",
         ]
         color = PALETTE["text"] if sim.poles_on else PALETTE["warn"]
         hint = "A/D walk · Shift run · move or hold the mouse: hands reach · H hands follow · B both/nearer · drag a foot · K poles · O overlay · F1 help"
-        # the same items at their widest, word for word: the lines break where these would
-        walking = climbing is None
-        widest = [
-            re.sub(r"\d", "8", "L planted  R planted" if walking and i == 2 else item)
-            for i, item in enumerate(items)
-        ]
+        # the same items at their widest, word for word (every digit an 8, walking feet
+        # both planted): the lines break where these would
+        widest_feet = "L planted  R planted" if climbing is None else feet_item
+        widest = [re.sub(r"\d", "8", widest_feet if item is feet_item else item) for item in items]
         self.hud_box = draw_status_panel(canvas, items, color, [*self._ladder_hint(), hint], widest)
 
     def _ladder_hint(self) -> list[str]:
