@@ -167,9 +167,12 @@ def bone(
     width_a: float,
     width_b: float,
     outline: Color | None = None,
+    cap_b: bool = True,
 ) -> None:
     """A tapered capsule in pixels from ``a`` (width ``width_a``) to ``b`` (``width_b``);
-    ``outline`` edges its two long sides."""
+    ``outline`` edges its two long sides. ``cap_b=False`` leaves out the round cap at
+    ``b``, for a bone whose next one starts there as wide and in the same colour: that
+    one's cap, drawn later, covers the same pixels."""
     ax, ay = a
     bx, by = b
     length = math.hypot(bx - ax, by - ay)
@@ -187,7 +190,8 @@ def bone(
             canvas.line(quad[0], quad[1], outline, 1)
             canvas.line(quad[2], quad[3], outline, 1)
     canvas.circle((ax, ay), ra, color)
-    canvas.circle((bx, by), rb, color)
+    if cap_b:
+        canvas.circle((bx, by), rb, color)
 
 
 class WorldPen:
