@@ -31,10 +31,10 @@ def solve(
 ) -> Solution:
     """Check the arguments, then the stages chunk by chunk on points ``(D, m)`` and values
     ``(m,)`` or one shared scalar (an option at its neutral value, ``OFF``: None, skipped):
-    units and aim, soften/stretch/clamp, the triangle, ``place(frame, eps, u, ŵ, turn, along,
-    height, reach)`` (``turn``: 2-D bend, 3-D twist) -> elbow and hand offsets in units and
-    where a fallback plane was used, the world joints, classify. ``frame``: the rows the lazy
-    angles read. One block for every result: separate arrays page-faulted on every call."""
+    units and aim, soften/stretch/clamp, the triangle, ``place(frame, eps, u, (|w|², w), turn,
+    along, height, reach)`` (``w``: toward the pole; ``turn``: 2-D bend, 3-D twist) -> elbow and
+    hand offsets in units, where a fallback plane was used; the world joints, classify.
+    ``frame``: the lazy angles' rows. One block for all results (separate arrays: more faults)."""
     given = {k: p for k, p in points.items() if p is not None or k != "pole" or dim == 3}
     dtype, shape, checked, scalars, safe = check_limbs(dim, given, values)
     n = math.prod(shape)
@@ -49,10 +49,7 @@ def solve(
     out = dict(zip(("distance", "reach", "shortfall", "stretch"), block[2 * dim :], strict=False))
     out |= {"elbow": block[:dim], "hand": block[dim : 2 * dim], "frame": block[2 * dim + 4 :]}
     out |= {"reached": np.empty(n, bool), "status": np.empty(n, np.int8)}
-    # one chunk's (D, m) temporaries are freed and faulted in again on the next call: 3-D
-    # float64 at 10^4 limbs in one chunk cost 366 against 128 ns a limb in two
-    most = CHUNK if n > CHUNK or dim * dtype.itemsize <= 16 else CHUNK // 2
-    size = math.ceil(n / max(1, math.ceil(n / most))) or 1  # equal chunks of at most that
+    size = math.ceil(n / max(1, math.ceil(n / CHUNK))) or 1  # equal chunks of at most CHUNK
     for start in range(0, n, size):
         cols = {name: field[..., start : start + size] for name, field in out.items()}
         # each component of a point contiguous: numpy's fast loops then run along the limbs

@@ -121,15 +121,15 @@ def _limbs(
     return dtype, shape.shape, limbs
 
 
-def _aim(x: float, y: float, z: float, high: float) -> tuple[float, float, float, float] | None:
-    """|v| and v / |v| where the squares are safe, else None (the vector path's units; also
-    for a coordinate or difference that is not finite)."""
+def _aim(x: float, y: float, z: float, high: float) -> tuple[float, ...] | None:
+    """|v| and v / |v|, then |v|², where the squares are safe, else None (the vector path's
+    units; also for a coordinate or difference that is not finite)."""
     len2 = x * x + y * y + z * z  # Pythagoras
     if not 1.0 / (high * high) <= len2 <= high * high:
         return None
     length = math.sqrt(len2)
     inverse = 1.0 / length  # as the vector path rounds it
-    return length, x * inverse, y * inverse, z * inverse
+    return length, x * inverse, y * inverse, z * inverse, len2
 
 
 def _reach(
@@ -183,37 +183,38 @@ def _limb_2d(eps, high, root, target, pole, upper, lower, bend, soft, k) -> list
     w = pole and _aim(pole[0] - rx, pole[1] - ry, 0.0, high)
     if aimed is None or not reach or bend not in (1.0, -1.0) or pole and not w:
         return None
-    (_, ux, uy, _), (a, along, h, row) = aimed, reach
+    (_, ux, uy, _, _), (a, along, h, row) = aimed, reach
     if w:
-        sine = ux * w[2] - uy * w[1]  # u × ŵ (see solve2d._place)
-        bend = bend if abs(sine) <= 4.0 * eps else math.copysign(1.0, sine)
+        sine = ux * (pole[1] - ry) - uy * (pole[0] - rx)  # u × w (see solve2d._place)
+        bend = bend if sine * sine <= (4.0 * eps) ** 2 * w[4] else math.copysign(1.0, sine)
     h *= bend
     ex, ey = along * ux - h * uy, along * uy + h * ux  # the seed's L1 (cos(φ ± α), sin(φ ± α))
     hx, hy = a * ux, a * uy
-    row += [math.atan2(ey, ex), math.atan2(hy - ey, hx - ex)]  # as solution.local_angle
+    up = math.atan2(ey, ex)  # as solution.local_angle
+    lo = up + math.copysign(math.pi - row[-1], -h)
+    row += [up, lo - math.tau * ((lo > math.pi) - (lo <= -math.pi))]
     return _row([rx + ex, ry + ey, rx + hx, ry + hy], row)
 
 
 def _limb_3d(eps, high, root, target, pole, upper, lower, twist, soft, k) -> list | None:
     """:func:`ik.solve_3d`'s stages for one limb (eps and the safe range first), or None."""
     (rx, ry, rz), (tx, ty, tz), (px, py, pz) = root, target, pole
-    aimed, w = _aim(tx - rx, ty - ry, tz - rz, high), _aim(px - rx, py - ry, pz - rz, high)
+    wx, wy, wz = px - rx, py - ry, pz - rz
+    aimed, w = _aim(tx - rx, ty - ry, tz - rz, high), _aim(wx, wy, wz, high)
     reach = aimed and _reach(eps, high, aimed[0], upper, lower, soft, k)
     if aimed is None or w is None or not reach or twist - twist != 0.0:
         return None
-    (_, ux, uy, uz), (_, wx, wy, wz), (a, along, h, row) = aimed, w, reach
-    # the pole plane b ∝ (u × ŵ) × u (see solve3d._bend_direction)
+    (_, ux, uy, uz, _), (a, along, h, row) = aimed, reach
+    # the pole plane b = (u × w) × u (see solve3d._bend_direction)
     nx, ny, nz = uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx
     bx, by, bz = ny * uz - nz * uy, nz * ux - nx * uz, nx * uy - ny * ux
     sine2 = bx * bx + by * by + bz * bz
-    if sine2 <= (16.0 * eps) ** 2:
+    if sine2 <= (16.0 * eps) ** 2 * w[4]:
         return None  # pole on the axis: the fallback plane
-    inverse = 1.0 / math.sqrt(sine2)
-    bx, by, bz = bx * inverse, by * inverse, bz * inverse
     if twist:  # Rodrigues with b ⟂ u: b cos τ + (u × b) sin τ (see solve3d._place)
         cos, sin = float(np.cos(twist)), float(np.sin(twist))
         nx, ny, nz = uy * bz - uz * by, uz * bx - ux * bz, ux * by - uy * bx
         bx, by, bz = bx * cos + nx * sin, by * cos + ny * sin, bz * cos + nz * sin
-    # the elbow L1 (cos α u + sin α b), the hand a u, from the root
+    h *= 1.0 / math.sqrt(sine2)  # the elbow L1 (cos α u + sin α b / |b|), the hand a u
     elbow = [rx + (along * ux + h * bx), ry + (along * uy + h * by), rz + (along * uz + h * bz)]
     return _row([*elbow, rx + a * ux, ry + a * uy, rz + a * uz], row)

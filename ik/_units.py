@@ -188,31 +188,34 @@ def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return total
 
 
-def aim(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``|v|`` (inf beyond the dtype's range: the caller reports it) and ``v / |v|`` (0 for a zero
-    vector) of component-major vectors ``(D, n)`` of any finite size."""
+def aim(v: np.ndarray, unit: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """``|v|`` (inf beyond the dtype's range: the caller reports it) and ``v / |v|`` (0 for 0) of
+    vectors ``(D, n)`` of any finite size; not ``unit``: ``|v|²`` and ``v`` if all are safe."""
     low, high = SAFE.get(v.dtype, SAFE[np.dtype(np.float64)])
     with np.errstate(over="ignore"):  # an overflow fails the range check below
         len2 = dot(v, v)  # |v|² = Σ v_i² (Pythagoras)
     lowest, highest = extent(len2)
     if low * low <= lowest and highest <= high * high:  # no square overflowed or lost digits
+        if not unit:
+            return len2, v
         length = np.sqrt(len2)
         return length, v * (1.0 / length)
     # hypot's trick: divide by the power of two of the largest component, so the squares are O(1)
     k = np.frexp(np.max(np.abs(v), axis=0))[1]
     v = np.ldexp(v, -k)
     length = np.sqrt(dot(v, v))  # in [0.5, sqrt(D)), or 0 for a zero vector
-    return from_units(length, k), v / np.where(length > 0.0, length, 1.0)
+    v = v / np.where(length > 0.0, length, 1.0)
+    return (from_units(length, k) if unit else dot(v, v)), v
 
 
-def toward(point: np.ndarray, root: np.ndarray, safe: bool) -> np.ndarray:
-    """The unit direction from ``root`` to ``point`` ``(D, n)``, 0 where they coincide; where
-    ``point - root`` overflows (never when ``safe``), from the halves' difference."""
+def toward(point: np.ndarray, root: np.ndarray, safe: bool) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`aim`, not ``unit``, of the direction from ``root`` to ``point`` ``(D, n)``; where
+    ``point - root`` overflows (never when ``safe``), of the halves' difference."""
     with np.errstate(over="ignore"):
         w = point - root
     if not (safe or finite(w)):
         w = np.where(np.isfinite(w).all(axis=0), w, point * 0.5 - root * 0.5)
-    return aim(w)[1]
+    return aim(w, unit=False)
 
 
 def enter(

@@ -15,28 +15,30 @@ ELBOW, UPPER, LOWER = 0, 1, 2
 """Which angle :class:`Angles` holds."""
 
 
-def local_angle(frame: np.ndarray, which: int) -> np.ndarray:
+def local_angle(frame: np.ndarray, angles: Angles, which: int) -> np.ndarray:
     """One angle from the limb's triangle (in units: angles do not depend on the scale). ``frame``
-    rows: base, ``along``, ``height`` (:func:`ik.reach.triangle`), in 2-D then the elbow's and
-    hand's offsets from the root. ``ELBOW``: :func:`ik.reach.interior_angle`; ``UPPER``,
-    ``LOWER`` (2-D): ``atan2`` of root → elbow and elbow → hand."""
+    rows: base, ``along``, ``height`` (:func:`ik.reach.triangle`), in 2-D signed (``-``: elbow
+    clockwise), then the elbow's offset. ``ELBOW``: ``|interior_angle|``; ``UPPER``: ``atan2`` of
+    root → elbow; ``LOWER``: the upper bone turned by ``π - θ`` off the elbow's side, (-π, π]."""
     if which == ELBOW:
-        return np.asarray(interior_angle(frame[0], frame[1], frame[2]))
-    ex, ey, hx, hy = frame[3:7]
+        return np.asarray(np.abs(interior_angle(frame[0], frame[1], frame[2])))
     if which == UPPER:
-        return np.asarray(np.arctan2(ey, ex))
-    return np.asarray(np.arctan2(hy - ey, hx - ex))
+        return np.asarray(np.arctan2(frame[4], frame[3]))
+    lower = np.asarray(angles[UPPER] + np.copysign(np.pi - angles[ELBOW], -frame[2]))
+    lower[lower > np.pi] -= 2.0 * np.pi
+    lower[lower <= -np.pi] += 2.0 * np.pi
+    return lower
 
 
 class Angles(dict[int, np.ndarray]):
     """A solve's angles by ``ELBOW``, ``UPPER``, ``LOWER``: those not given (a dict of them)
     are computed by ``compute`` on first use, then kept."""
 
-    compute: Callable[[int], np.ndarray] | None = None
+    compute: Callable[[Angles, int], np.ndarray] | None = None
 
     def __missing__(self, which: int) -> np.ndarray:
         assert self.compute is not None, which
-        value = self[which] = self.compute(which)
+        value = self[which] = self.compute(self, which)
         return value
 
 

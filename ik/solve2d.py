@@ -72,24 +72,23 @@ def solve_2d(
     points = {"root": root, "target": target, "pole": pole}
     per = {"upper_len": upper_len, "lower_len": lower_len, "bend": bend}
     options = {"softness": softness, "max_stretch": max_stretch}
-    return solve(Solution2D, 2, _place, 7, points, per | options)  # type: ignore[return-value]
+    return solve(Solution2D, 2, _place, 5, points, per | options)  # type: ignore[return-value]
 
 
 def _place(frame: np.ndarray, eps: float, u: np.ndarray, w: Any, bend: Values, *tri: Any) -> tuple:
-    """The elbow and hand offsets ``(2, m)``, written into the lazy angles' ``frame`` rows 3-6:
-    the elbow on the pole's side of the root-target line, else (or within a few eps of the
-    line, where the sign is rounding) on ``bend``'s."""
+    """The elbow and hand offsets ``(2, m)``, the elbow's in the lazy angles' ``frame`` rows 3-4
+    (row 2: the height, signed): the elbow on the pole's side of the root-target line, else
+    (or within a few eps of the line, where the sign is rounding) on ``bend``'s."""
     along, height, reach = tri
     if w is not None:
-        sine = u[0] * w[1] - u[1] * w[0]  # u × ŵ: sin of the angle from u to ŵ
-        bend = np.where(np.abs(sine) <= 4.0 * eps, bend, np.sign(sine))
-    elbow, hand = frame[3:5], frame[5:7]
-    # the elbow L1 (cos α u ± sin α u⊥), u⊥ = (−u_y, u_x) (u turned +90°): the seed's
-    # L1 (cos(φ ± α), sin(φ ± α)) by the angle-sum identities, no trig calls; + is
-    # counter-clockwise
+        len2, (wx, wy) = w
+        sine = u[0] * wy - u[1] * wx  # u × w: |w| sin of the angle from u to w
+        bend = np.where(sine * sine <= (4.0 * eps) ** 2 * len2, bend, np.sign(sine))
+    elbow = frame[3:5]
+    # the elbow L1 (cos α u ± sin α u⊥), u⊥ = (−u_y, u_x) (u turned +90°): the seed's L1 (cos(φ
+    # ± α), sin(φ ± α)) by the angle-sum identities, no trig calls; + is counter-clockwise
     np.multiply(along, u, out=elbow)
-    lift = bend * height
+    lift = np.multiply(bend, height, out=frame[2])
     elbow[0] -= lift * u[1]
     elbow[1] += lift * u[0]
-    np.multiply(reach, u, out=hand)  # on the root → target ray at the reach
-    return elbow, hand, False
+    return elbow, reach * u, False  # the hand on the root → target ray at the reach

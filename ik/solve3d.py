@@ -65,29 +65,27 @@ def solve_3d(
     return solve(Solution3D, 3, _place, 3, points, per | options)  # type: ignore[return-value]
 
 
-def _place(frame: Any, eps: float, u: np.ndarray, w: np.ndarray, twist: Values, *tri: Any) -> tuple:
+def _place(frame: Any, eps: float, u: np.ndarray, w: tuple, twist: Values, *tri: Any) -> tuple:
     """The elbow and hand offsets ``(3, m)``, and where the pole is on the axis."""
     along, height, reach = tri
-    b, on_axis = _bend_direction(eps, u, w)  # the pole plane
+    b, scale, on_axis = _bend_direction(eps, u, *w)  # the pole plane, b / |b| = b * scale
     if twist is not None:  # Rodrigues with b ⟂ u: b cos τ + (u × b) sin τ (no (u·b) term)
         b = b * np.cos(twist) + _cross(u, b) * np.sin(twist)
-    # elbow = L1 (cos α u + sin α b): the triangle laid in the (u, b) plane; the hand on the
-    # root → target ray at the reach
-    return along * u + height * b, reach * u, on_axis
+    # elbow = L1 (cos α u + sin α b / |b|) in the (u, b) plane; the hand on the root → target ray
+    return along * u + height * scale * b, reach * u, on_axis
 
 
-def _bend_direction(eps: float, u: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The unit vector ``b`` perpendicular to the axis ``u`` toward the pole's unit direction
-    ``w`` (0: at the root), and where the pole is on the axis (``b`` is then the fallback)."""
-    # the pole plane's normal n = u × ŵ, then b ∝ n × u = ŵ − (ŵ·u) u: perpendicular to u to
-    # working precision however close ŵ is to the axis (n × u drops n's rounding along u)
+def _bend_direction(eps: float, u: np.ndarray, len2: np.ndarray, w: np.ndarray) -> tuple:
+    """``b`` perpendicular to the axis ``u`` toward the pole's direction ``w`` (``|w|² = len2``,
+    0: at the root), ``1 / |b|``, and where the pole is on the axis (``b``: then the fallback)."""
+    # the pole plane's normal n = u × w, then b = n × u = w − (w·u) u: perpendicular to u to
+    # working precision however close w is to the axis (n × u drops n's rounding along u)
     b = _cross(_cross(u, w), u)
-    sine2 = dot(b, b)  # |b|² = sin² of the angle between u and ŵ
-    on_axis = sine2 <= (16.0 * eps) ** 2  # the plane is rounding noise: use the fallback
-    if not np.any(on_axis):
-        return b * (1.0 / np.sqrt(sine2)), on_axis
-    b = b * (1.0 / np.sqrt(np.where(on_axis, 1.0, sine2)))
-    return np.where(on_axis, perpendicular(u), b), on_axis
+    sine2 = dot(b, b)  # |b|² = |w|² sin² of the angle between u and w
+    on_axis = sine2 <= (16.0 * eps) ** 2 * len2  # the plane is rounding noise: use the fallback
+    if np.any(on_axis):
+        b, sine2 = np.where(on_axis, perpendicular(u), b), np.where(on_axis, 1.0, sine2)
+    return b, 1.0 / np.sqrt(sine2), on_axis
 
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
