@@ -89,6 +89,17 @@ class Canvas(Protocol):
         outside the canvas is neither drawn nor put down."""
         ...
 
+    def sprite(
+        self, key: Hashable, rect: Sequence[float], draw: Callable[[Canvas], object]
+    ) -> None:
+        """Draw what ``draw(canvas)`` draws inside ``rect`` (``(left, top, width, height)``
+        in this canvas's pixels, which ``draw`` draws in too), through a cache: the first
+        call with ``key`` and this rect renders it, translucency and all (panels,
+        anti-aliased text and marks), later calls only put it down. For HUD boxes whose
+        content changes rarely: ``key`` must name everything the drawing depends on but
+        the rect. What ``draw`` draws outside ``rect`` is lost."""
+        ...
+
     def ready_layer(
         self,
         key: Hashable,

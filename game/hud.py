@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Sequence
 
 from game.canvas import Canvas
@@ -28,24 +30,25 @@ def draw_tabs(
     paused: bool,
     recording: bool = False,
 ) -> None:
-    """The top-left strip: numbered scene tabs, FPS, a REC dot, and a PAUSED badge."""
+    """The top-left strip: numbered scene tabs, FPS, a REC dot, and a PAUSED badge.
+
+    The tabs change only with the scene and the window, so they are put down from a
+    cached sprite; the readout after them is drawn each frame."""
     scale = ui_scale(canvas.size)
     size = font_px(17, scale)
     x, top = 12.0 * scale, 8.0 * scale
     gap = 6.0 * scale  # between the key and the name (a space shrank to a pixel at 960x540)
+    tabs = []  # per tab: its left, key width, name width, and whether it is the current one
+    h = 0
     for index, name in enumerate(names, start=1):
         key_w, h = canvas.text_size(str(index), size, True)
         name_w, _ = canvas.text_size(name, size)
-        w = key_w + gap + name_w
-        active = name == current
-        fill = mix(PALETTE["panel"], PALETTE["accent"], 0.45 if active else 0.0)
-        canvas.panel(
-            (x - 6 * scale, top, w + 12 * scale, h + 8 * scale), fill, 230 if active else 170
-        )
-        color = PALETTE["text"] if active else PALETTE["text_dim"]
-        canvas.text((x, top + 4 * scale), str(index), color, size, bold=True)
-        canvas.text((x + key_w + gap, top + 4 * scale), name, color, size)
-        x += w + 20 * scale
+        tabs.append((x, key_w, name_w, name == current))
+        x += key_w + gap + name_w + 20 * scale
+    # the panels reach 6 px (scaled) either side of their text and 8 below; a pixel to spare
+    strip = (0, 0, math.ceil(x - 14 * scale) + 1, math.ceil(top + h + 8 * scale) + 1)
+    paint = functools.partial(_paint_tabs, names=names, tabs=tabs, top=top, size=size, h=h)
+    canvas.sprite(("scene tabs", tuple(names), current, canvas.size), strip, paint)
     # the readout in pieces with their own gaps, for the same reason as the tabs
     cursor = x + 4 * scale
     for piece, after in ((f"{fps:.1f}", 5.0), ("fps", 16.0), ("F1 help", 0.0)):
@@ -70,6 +73,28 @@ def draw_tabs(
             "center",
             bold=True,
         )
+
+
+def _paint_tabs(
+    canvas: Canvas,
+    names: Sequence[str],
+    tabs: list[tuple[float, int, int, bool]],
+    top: float,
+    size: int,
+    h: int,
+) -> None:
+    """The scene tabs measured by :func:`draw_tabs`: a panel each, its key and name."""
+    scale = ui_scale(canvas.size)
+    gap = 6.0 * scale
+    for index, (name, (x, key_w, name_w, active)) in enumerate(zip(names, tabs, strict=True), 1):
+        w = key_w + gap + name_w
+        fill = mix(PALETTE["panel"], PALETTE["accent"], 0.45 if active else 0.0)
+        canvas.panel(
+            (x - 6 * scale, top, w + 12 * scale, h + 8 * scale), fill, 230 if active else 170
+        )
+        color = PALETTE["text"] if active else PALETTE["text_dim"]
+        canvas.text((x, top + 4 * scale), str(index), color, size, bold=True)
+        canvas.text((x + key_w + gap, top + 4 * scale), name, color, size)
 
 
 def draw_help(canvas: Canvas, title: str, scene_controls: Sequence[tuple[str, str]]) -> None:

@@ -918,12 +918,29 @@ OVERLAY_LEGEND: tuple[tuple[str, str, str], ...] = (
 
 def draw_overlay_legend(canvas: Canvas) -> tuple[float, float, float, float]:
     """What the overlay's circles and marks are, in the top-left corner under the tabs
-    (O hides the overlay and this with it). Returns the box."""
+    (O hides the overlay and this with it). The same every frame at a window size, so
+    put down from a cached sprite (panel, glyphs and texts in one blit). Returns the box."""
     s = ui_scale(canvas.size)
     size = font_px(14, s)
     row_h = canvas.text_size("Ag", size)[1] + 3 * s
     text_w = max(canvas.text_size(text, size)[0] for _, _, text in OVERLAY_LEGEND)
     box = (10 * s, 44 * s, text_w + 42 * s, row_h * len(OVERLAY_LEGEND) + 10 * s)
+    paint = functools.partial(_paint_overlay_legend, box=box, size=size, row_h=row_h)
+    canvas.sprite(("overlay legend", canvas.size), _whole_pixels(box), paint)
+    return box
+
+
+def _whole_pixels(box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+    """The whole pixels ``box`` touches (with one to spare for anti-aliased edges)."""
+    left, top = math.floor(box[0]) - 1, math.floor(box[1]) - 1
+    return left, top, math.ceil(box[0] + box[2]) + 1 - left, math.ceil(box[1] + box[3]) + 1 - top
+
+
+def _paint_overlay_legend(
+    canvas: Canvas, box: tuple[float, float, float, float], size: int, row_h: float
+) -> None:
+    """The legend's panel, glyphs and texts in ``box`` (see :func:`draw_overlay_legend`)."""
+    s = ui_scale(canvas.size)
     canvas.panel(box, PALETTE["panel"], 190)
     for i, (glyph, color_name, text) in enumerate(OVERLAY_LEGEND):
         y = box[1] + 5 * s + row_h * (i + 0.5)
@@ -938,7 +955,6 @@ def draw_overlay_legend(canvas: Canvas) -> tuple[float, float, float, float]:
         else:
             canvas.circle(glyph_at, 4 * s, color, 2)
         canvas.text((box[0] + 32 * s, y), text, PALETTE["text"], size, "midleft")
-    return box
 
 
 def draw_status_panel(

@@ -97,6 +97,51 @@ def test_a_ring_asked_for_often_is_blitted_and_looks_like_the_drawn_one() -> Non
     assert abs(ink_a - ink_b) < 0.15 * ink_a  # as bright: the anti-aliasing survived
 
 
+def _hud_box(canvas: Canvas) -> None:
+    """A translucent panel with text, an anti-aliased ring and line, and an opaque mark."""
+    canvas.panel((12, 8, 150, 60), (30, 34, 48), 190)
+    canvas.text((20, 14), "reach: soft band", (235, 235, 240), 18)
+    canvas.circle((40, 50), 6, (90, 170, 210), 1)
+    canvas.line((60, 44), (70, 56), (230, 80, 80), 2)
+    canvas.circle((100, 50), 4, (250, 200, 60))
+
+
+def test_a_sprite_puts_down_what_drawing_directly_would() -> None:
+    """Rendered over black and over white, blitted premultiplied: the same picture as
+    drawing the box on the scene (within 8-bit rounding), on any background."""
+    pygame.font.init()
+    rng = np.random.default_rng(3)
+    scene = rng.integers(0, 256, (200, 100, 3), dtype=np.uint8)
+    direct = PygameCanvas(pygame.Surface((200, 100)))
+    pygame.surfarray.blit_array(direct.surface, scene)
+    _hud_box(direct)
+    cached = PygameCanvas(pygame.Surface((200, 100)))
+    calls = []
+
+    def draw(canvas: Canvas) -> None:
+        calls.append(canvas.size)
+        _hud_box(canvas)
+
+    for _ in range(3):
+        pygame.surfarray.blit_array(cached.surface, scene)
+        cached.sprite("box", (10, 6, 160, 66), draw)
+    assert calls == [(200, 100), (200, 100)]  # rendered once (over black and white), then kept
+    a = pygame.surfarray.array3d(direct.surface).astype(int)
+    b = pygame.surfarray.array3d(cached.surface).astype(int)
+    assert np.abs(a - b).max() <= 2
+    assert (
+        np.abs(a - scene).max(axis=-1) > 30
+    ).sum() > 2000  # the box is there, not just the scene
+
+
+def test_a_sprite_is_rendered_again_for_another_key_or_place(canvas: PygameCanvas) -> None:
+    drawn: list[str] = []
+    for key, rect in [("a", (0, 0, 50, 20)), ("a", (0, 0, 50, 20)), ("b", (0, 0, 50, 20))]:
+        canvas.sprite(key, rect, lambda c, key=key: drawn.append(key))
+    canvas.sprite("b", (5, 0, 50, 20), lambda c: drawn.append("b moved"))
+    assert drawn == ["a", "a", "b", "b", "b moved", "b moved"]
+
+
 def test_a_ring_whose_radius_keeps_changing_gets_no_sprites() -> None:
     canvas = PygameCanvas(pygame.Surface((400, 300)))
     for step in range(200):

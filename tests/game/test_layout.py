@@ -89,6 +89,10 @@ class RecordingCanvas:
         self.drawn.texts.append(Text(rect, text, self.world, self.widget))
         return self.inner.text(pos, text, color, size, anchor, bold)
 
+    def sprite(self, key: Any, rect: Sequence[float], draw: Any) -> None:
+        """Drawn directly through this canvas, so that its texts and panels are recorded."""
+        draw(self)
+
 
 @contextmanager
 def _flag(canvas: Any, name: str) -> Iterator[None]:
