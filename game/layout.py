@@ -39,6 +39,9 @@ def font_px(size: float, scale: float) -> int:
 _WRAPPED: weakref.WeakKeyDictionary[Any, dict[tuple[str, float, int, bool], list[str]]] = (
     weakref.WeakKeyDictionary()
 )
+_BALANCED: weakref.WeakKeyDictionary[Any, dict[tuple[str, float, int, bool], list[str]]] = (
+    weakref.WeakKeyDictionary()
+)
 _WRAP_CACHE_LIMIT = 256
 
 
@@ -63,7 +66,19 @@ def wrap_balanced(
     canvas: TextMeasure, text: str, width: float, size: int, bold: bool = False
 ) -> list[str]:
     """As :func:`wrap`, in as few lines, but with the lines as even as they go (no last
-    line of one short word): the narrowest width, to 1 px, that needs no more lines."""
+    line of one short word): the narrowest width, to 1 px, that needs no more lines.
+    Results are kept per canvas like :func:`wrap`'s (the search re-wraps ~10 times)."""
+    cache = _BALANCED.setdefault(canvas, {})
+    key = (text, float(width), size, bold)
+    lines = cache.get(key)
+    if lines is None:
+        if len(cache) >= _WRAP_CACHE_LIMIT:
+            cache.clear()
+        lines = cache[key] = _balanced(canvas, text, width, size, bold)
+    return list(lines)
+
+
+def _balanced(canvas: TextMeasure, text: str, width: float, size: int, bold: bool) -> list[str]:
     lines = wrap(canvas, text, width, size, bold)
     if len(lines) <= 1:
         return lines

@@ -275,24 +275,39 @@ class WalkView:
                 )
             else:
                 canvas.ready_layer(key, TILE_KEY, paint, (tile, rows - row0))
-        _, _, oy, columns = self._ground_columns()
-        floor = min(top + height, max(oy + band.bottom for shown, band in columns if shown))
+        floor = self._sky_floor()
         if floor > top + rows:
             canvas.rect((left, top + rows, width, floor - top - rows), color)
 
+    def _sky_floor(self) -> int:
+        """The row under which the ground's tiles cover every column of the view: the
+        lowest row its surface line reaches (the tiles are opaque from there down), or the
+        view's bottom. The hill and the grid are not drawn under it."""
+        top, height = self.camera.viewport[1], self.camera.viewport[3]
+        _, _, oy, columns = self._ground_columns()
+        return min(top + height, max(oy + band.surface_low for shown, band in columns if shown))
+
     def _draw_grid(self, canvas: Canvas) -> None:
         """One-metre grid lines, axis-aligned and one pixel wide: each is a 1-px rectangle
-        (a filled rectangle costs a fraction of a line drawn pixel by pixel)."""
-        left, top, width, height = self.camera.viewport
+        (a filled rectangle costs a fraction of a line drawn pixel by pixel), drawn only
+        where the ground will not cover it (a column down to the surface line, a row
+        above the sky's floor): a column of the whole window's height costs ~9 µs."""
+        camera = self.camera
+        left, top, width, height = camera.viewport
         color = mix(SKY_HORIZON, PALETTE["grid_major"], 0.35)
-        x0, x1 = self.camera.visible_x_range()
-        for x in range(math.floor(x0), math.ceil(x1) + 1):
-            column = self.camera.point_to_screen(x, 0.0)[0]
-            canvas.rect((column, top, 1, height), color)
-        cy, half = self.camera.center_w[1], 0.5 * height / self.camera.scale
+        floor = self._sky_floor()
+        x0, x1 = camera.visible_x_range()
+        xs = range(math.floor(x0), math.ceil(x1) + 1)
+        for x, ground in zip(xs, self.sim.terrain.height_at(xs).tolist(), strict=True):
+            column, surface = camera.point_to_screen(x, ground)
+            bottom = min(floor, surface + EDGE_PX)  # the surface line is EDGE_PX wide
+            if bottom > top:
+                canvas.rect((column, top, 1, bottom - top), color)
+        cy, half = camera.center_w[1], 0.5 * height / camera.scale
         for y in range(math.floor(cy - half), math.ceil(cy + half) + 1):
-            row = self.camera.point_to_screen(0.0, y)[1]
-            canvas.rect((left, row, width, 1), color)
+            row = camera.point_to_screen(0.0, y)[1]
+            if row < floor:
+                canvas.rect((left, row, width, 1), color)
 
     def _draw_ground(self, pen: WorldPen) -> None:
         """The ground, in columns ``SCENERY_TILE_PX`` wide fixed to the world: each is a
@@ -853,7 +868,9 @@ class GroundBand:
     y down from the world's origin, whole pixels): the terrain's surface and the stratum
     under it as lines, shape ``(N, 2)``, from the last vertex left of the column to the
     first right of it, and the rows ``[top, bottom)`` they cross inside it (with room for
-    the surface line's width). Under ``bottom`` all is the deep colour."""
+    the surface line's width). Under ``bottom`` all is the deep colour; under
+    ``surface_low``, the lowest row the surface line reaches in the column, all is ground
+    (the tile is opaque from its surface line down)."""
 
     left: int
     width: int
@@ -861,6 +878,7 @@ class GroundBand:
     stratum: NDArray[np.float64]
     top: int
     bottom: int
+    surface_low: int
 
 
 STRATUM_M = 0.35  # the darker stratum lies this far under the surface
@@ -890,6 +908,7 @@ def ground_band(terrain: Terrain, scale: float, left: int, width: int) -> Ground
         stratum=np.rint(world.to_screen(line - (0.0, STRATUM_M))),
         top=math.floor(-heights.max() * scale) - EDGE_PX,
         bottom=math.ceil(-(heights.min() - STRATUM_M) * scale) + EDGE_PX,
+        surface_low=math.ceil(-heights.min() * scale) + EDGE_PX,
     )
 
 
@@ -1013,7 +1032,7 @@ def _steady_wrap(
     counts = [len(line.split()) for line in model]
     if sum(counts) != len(words):
         return wrap_balanced(canvas, text, width, size)
-    ends = np.cumsum(counts)
+    ends = itertools.accumulate(counts)
     lines = [words[end - n : end] for n, end in zip(counts, ends, strict=True)]
     for previous, line in itertools.pairwise(lines):
         if len(line) > 1 and line[0] == "·":  # a separator ends its line, not starts one
