@@ -15,7 +15,7 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
-from game.world.easing import clamp, smoothstep
+from game.world.easing import clamp, smoothstep, xy
 from game.world.rig import LimbSpec, Rig
 
 FloatArray = NDArray[np.float64]
@@ -72,7 +72,7 @@ def swing_hands(
     extension = extension + (_RUN_EXTENSION - extension) * run
     distance = extension * arms.limb.reach
     # the hand on a circle about the shoulder, ``angle`` from straight down toward +x
-    return shoulders + distance[..., None] * np.stack([np.sin(angle), -np.cos(angle)], axis=-1)
+    return shoulders + distance[..., None] * xy(np.sin(angle), -np.cos(angle))
 
 
 def blend_hands(swing: FloatArray, target: FloatArray, weight: FloatArray) -> FloatArray:
@@ -180,7 +180,7 @@ def follow_hands(
     excess = np.where(bend <= 0.0, np.maximum(r1 - limb.reach, 0.0), 0.0)
     r = np.where(scale >= 1.0, r1, _hand_distance(bend, limb) + excess)
     angle = a0 + scale * turn
-    return shoulders + r[..., None] * np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+    return shoulders + r[..., None] * xy(np.cos(angle), np.sin(angle))
 
 
 def _shoulder_angle(distance: FloatArray, limb: LimbSpec) -> FloatArray:
@@ -219,6 +219,6 @@ def elbow_poles(
     length = np.hypot(offset[..., 0], offset[..., 1])[..., None]
     hanging = np.array([0.0, -1.0])  # a hand on the shoulder has no direction: hang it
     u = np.where(length > 1e-9, offset / np.maximum(length, 1e-9), hanging)
-    back = facing[:, None, None] * np.stack([u[..., 1], -u[..., 0]], axis=-1)
+    back = facing[:, None, None] * xy(u[..., 1], -u[..., 0])
     distance = float(np.hypot(arms.pole_back, arms.pole_down))
     return 0.5 * (shoulders + hands) + distance * back

@@ -29,7 +29,14 @@ from game.world.arms import (
     straighten_for_pivot,
     swing_hands,
 )
-from game.world.easing import clamp, finite_clamp, halflife_blend, halflife_travel, smoothstep
+from game.world.easing import (
+    clamp,
+    finite_clamp,
+    halflife_blend,
+    halflife_travel,
+    smoothstep,
+    xy,
+)
 from game.world.gait import (
     FOOT_SIDE,
     PHASE_OFFSET,
@@ -51,7 +58,6 @@ from game.world.gait import (
     spring_step,
     stance_pose,
     stride_rate,
-    swing_hold,
     swing_pose,
     within_reach,
 )
@@ -362,7 +368,7 @@ class Crowd:
         _, chord, _ = sole_fits(self.terrain, foot_x, facing, self.rig)
         angles = clamp(chord, -legs.max_tilt, legs.max_tilt)
         ankle_y = rest_on_ground(self.terrain, foot_x, angles, facing, legs)
-        ankles = np.stack([foot_x, ankle_y], axis=-1)
+        ankles = xy(foot_x, ankle_y)
         ray_from = ankles + np.array([0.0, legs.limb.reach])
         feet = Feet.standing(ankles, angles, ray_from)
         feet.pinned = pinned.copy()
@@ -758,9 +764,7 @@ class Crowd:
         hip_x = self._hips_x(self.x)
         offset = hip_x - self.x[:, None]
         now = Pace.at(self.vx, grade, gait)
-        lo, hi = self._hip_x_range(
-            self._support(now), np.repeat(self.y[:, None], 2, 1), gait.lock_extension
-        )
+        lo, hi = self._hip_x_range(self._support(now), self.y[:, None], gait.lock_extension)
         other = feet.planted[n, 1 - f]
         lo_other, hi_other = lo[n, 1 - f] - offset[n, 1 - f], hi[n, 1 - f] - offset[n, 1 - f]
         hip_land = np.where(other, clamp(hip_land, lo_other, hi_other), hip_land)
@@ -805,9 +809,7 @@ class Crowd:
         feet.ray_hit[n, f] = ray_hit
         feet.u[n, f] = 0.0
         feet.floor[n, f] = -np.inf
-        feet.hold[n, f] = swing_hold(
-            self.terrain, start[:, 0], angles[n, f], bends[n, f], land[:, 0], facing, duration, legs
-        )
+        feet.hold[n, f] = 0.0  # measured at the swing's first pose (swing_pose)
         feet.duration[n, f] = duration
         feet.planted[n, f] = False
         feet.due[n, f] = False
@@ -973,7 +975,7 @@ class Crowd:
         # the heel lift takes over from the landing roll only once it is done, gradually
         settled = smoothstep((feet.stance_age - loading) / loading)
         lift = heel_lift_schedule(progress, moving, legs) * settled
-        hips = np.stack([self._hips_x(self.x), np.repeat(self.y[:, None], 2, 1)], axis=-1)
+        hips = xy(self._hips_x(self.x), self.y[:, None])
         facing = self.facing[:, None]
         # rolled only as far as the leg needs to stay inside its lock extension (the pelvis
         # aims lower, at the comfort extension, so this is the margin, not the rule)
@@ -1000,18 +1002,21 @@ class Crowd:
         feet = self.feet
         facing = self.facing
         spin = self.spin
-        pelvis = np.stack([self.x, self.y], axis=-1)
+        pelvis = xy(self.x, self.y)
         # lean into the direction of travel, and into the slope (forward uphill, back down)
         lean = body.lean_per_speed * self.vx + body.lean_per_slope * np.arctan(grade)
         self.lean += (lean - self.lean) * halflife_blend(1.0 / 60.0, _LEAN_HALFLIFE)
-        spine_dir = np.stack([np.sin(self.lean), np.cos(self.lean)], axis=-1)
+        spine_dir = xy(np.sin(self.lean), np.cos(self.lean))
         chest = pelvis + body.spine * spine_dir
         head = chest + (body.neck + body.head_radius) * spine_dir
         side = FOOT_SIDE[:, None] * np.abs(spin)[:, None, None]
         hips = pelvis[:, None, :] + side * np.array([body.hip_depth, 0.0])
         shoulders = chest[:, None, :] + side * np.array([body.shoulder_depth, 0.0])
-        swing_at, swing_angle, swing_bend, floor = swing_pose(feet, facing, self.terrain, legs, dt)
+        swing_at, swing_angle, swing_bend, floor, hold = swing_pose(
+            feet, facing, self.terrain, legs, dt
+        )
         feet.floor = np.where(feet.swinging, floor, feet.floor)
+        feet.hold = hold
         stance_at, stance_angle, stance_bend = self._stance_feet()
         turning = self.turning[:, None]
         pivot_at = self._pivot_ankles() if self.turning.any() else stance_at

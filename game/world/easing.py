@@ -1,4 +1,5 @@
-"""Frame-rate independent smoothing (halflife) and the easing curves the gait uses.
+"""Frame-rate independent smoothing (halflife), the easing curves the gait uses, and the
+small array helpers every step calls many times.
 
 Every function works elementwise on scalars or arrays of any shape.
 """
@@ -17,6 +18,15 @@ def clamp(x: ArrayLike, lo: ArrayLike, hi: ArrayLike) -> FloatArray:
     """``x`` limited to ``[lo, hi]`` elementwise: ``np.clip``'s result (NaN stays NaN) at a
     fraction of its per-call cost on the small arrays a step works on."""
     return np.minimum(np.maximum(x, lo), hi)
+
+
+def xy(x: ArrayLike, y: ArrayLike) -> FloatArray:
+    """Points ``(..., 2)`` from their coordinates (broadcast): ``np.stack([x, y], -1)`` at a
+    third of its per-call cost on the small arrays a step works on."""
+    out = np.empty(np.broadcast(x, y).shape + (2,))
+    out[..., 0] = x
+    out[..., 1] = y
+    return out
 
 
 def finite_clamp(x: ArrayLike, lo: float, hi: float) -> FloatArray:

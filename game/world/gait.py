@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from game.world.easing import clamp, smootherstep, smoothstep
+from game.world.easing import clamp, smootherstep, smoothstep, xy
 from game.world.rig import GaitSpec, LegSpec, Rig
 from game.world.terrain import Terrain
 
@@ -198,9 +198,8 @@ def foot_axes(angle: FloatArray, facing: FloatArray) -> tuple[FloatArray, FloatA
     pivots (the foot then points partly at the camera and looks shorter).
     """
     cos, sin = np.cos(angle), np.sin(angle)
-    along = np.stack([cos, sin], axis=-1) * np.asarray(facing)[..., None]
-    normal = np.stack([-sin, cos], axis=-1)
-    return along, normal
+    facing = np.asarray(facing)
+    return xy(cos * facing, sin * facing), xy(-sin, cos)
 
 
 def sole_points(
@@ -221,7 +220,9 @@ def sole_points(
     # the toe segment turns about the ball by ``bend`` toward the sole's normal
     cb, sb = np.cos(bend)[..., None], np.sin(bend)[..., None]
     toe = ball + (legs.toe - legs.ball) * (cb * along + sb * normal)
-    return np.stack([heel, ball, toe], axis=-2)
+    points = np.empty(np.broadcast(heel, toe).shape[:-1] + (3, 2))
+    points[..., 0, :], points[..., 1, :], points[..., 2, :] = heel, ball, toe
+    return points
 
 
 def stance_pose(
@@ -299,7 +300,8 @@ def needed_pitch(
         # law of cosines: |hip − ankle| ≤ R ⟺ cos(φ − ψ) ≥ (d² + r² − R²) / (2·d·r)
         cos_gap = clamp((d * d + r * r - reach * reach) / (2.0 * d * r), -1.0, 1.0)
         gap = np.arccos(cos_gap)
-        delta = np.angle(np.exp(1j * (phi0 - psi)))  # φ0 − ψ wrapped to (−π, π]
+        gap_angle = phi0 - psi
+        delta = np.arctan2(np.sin(gap_angle), np.cos(gap_angle))  # φ0 − ψ wrapped to (−π, π]
         # the ankle's direction from the pivot turns with the pitch: φ = φ0 + facing·pitch
         if toe_up:
             out.append(clamp(-gap - sign * delta, 0.0, max_up))
@@ -418,7 +420,7 @@ def _sole_depth(
     points there, shape (..., 3, 2) (:func:`sole_points`)."""
     zeros = np.zeros(angle.shape + (2,))
     offsets = sole_points(zeros, angle, bend, facing, legs)
-    offsets = offsets + np.stack([ankle_x, np.zeros_like(ankle_x)], axis=-1)[..., None, :]
+    offsets = offsets + xy(ankle_x, 0.0)[..., None, :]
     return sole_penetration(terrain, offsets), offsets
 
 
@@ -630,7 +632,8 @@ def plan_landing(
     start_ground = terrain.height_at(start[:, :1])
     tilt = clamp(chords, -legs.max_tilt, legs.max_tilt)
     # how high the sole would rest there (a toe over a wall's top counts)
-    rest = rest_on_ground(terrain, candidates, tilt, facing_k, legs) - legs.ankle_height
+    rested = rest_on_ground(terrain, candidates, tilt, facing_k, legs)
+    rest = rested - legs.ankle_height
     rise = np.abs(np.maximum(rest, terrain.height_at(candidates)) - start_ground)
     low_enough = rise <= gait.max_step_height
     # nearest fitting candidate, rather off a slope's corner than across it (where the
@@ -647,10 +650,11 @@ def plan_landing(
     if not taken.all():  # the chord under the spot it stays on instead
         chord = np.where(taken, chord, sole_fits(terrain, x, facing, rig)[1])
     angle = clamp(chord, -legs.max_tilt, legs.max_tilt)
-    ray_from = np.stack([x, np.maximum(hip_y, start[:, 1])], axis=-1)
-    hit = terrain.ray_down(ray_from)
-    y = rest_on_ground(terrain, x, angle, facing, legs)
-    return np.stack([x, y], axis=-1), angle, ray_from, hit.point
+    # the sole resting there: as measured for the candidate (the same x and angle)
+    y = rested[rows, best] if taken.all() else rest_on_ground(terrain, x, angle, facing, legs)
+    ray_from = xy(x, np.maximum(hip_y, start[:, 1]))
+    ray_hit = xy(x, terrain.height_at(x))  # where the ray from straight above meets the ground
+    return xy(x, y), angle, ray_from, ray_hit
 
 
 def _pivot_spots(
@@ -673,7 +677,7 @@ def _pivot_spots(
     # the ankle turned round about the ball: ball + (−facing)·(−ball) = x + 2·facing·ball
     for ankle_x, way in ((x, facing), (x + 2.0 * facing * legs.ball, -facing)):
         rest = rest_on_ground(terrain, ankle_x, angle, way, legs)
-        ankle = np.stack([ankle_x, rest], axis=-1)
+        ankle = xy(ankle_x, rest)
         ball = sole_points(ankle, angle, np.zeros_like(angle), way, legs)[..., 1, :]
         turnable &= ball[..., 1] <= ball_y + _PIVOT_BALL_GAP
     return turnable, angle
@@ -692,9 +696,13 @@ def landing_pitch(
 # -- swing -----------------------------------------------------------------------------
 def swing_pose(
     feet: Feet, facing: FloatArray, terrain: Terrain, legs: LegSpec, dt: float = 0.0
-) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    """Ankle (N, 2, 2), sole angle, toe bend and clearance floor (N, 2) along each swing at
-    ``u``, ``dt`` seconds after the last pose (0: the same instant again).
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Ankle (N, 2, 2), sole angle, toe bend, clearance floor and hold (N, 2) along each
+    swing at ``u``, ``dt`` seconds after the last pose (0: the same instant again).
+
+    A swing's first pose (its floor not yet measured, at ``u`` 0 when it lifted this step)
+    also measures its hold (:func:`swing_hold`) from the clearance it computes anyway; every
+    other foot keeps ``feet.hold``.
 
     The ankle moves from ``start`` to ``land`` (horizontally eased, vertically blended) and
     is kept at least at the sole's required clearance height (held by :func:`glide_floor`
@@ -720,32 +728,24 @@ def swing_pose(
     ahead = np.sign(travel) * np.minimum(np.abs(travel), _LOOK_AHEAD)
     exact, wanted = sole_clearance(terrain, x, angle, bend, facing[:, None], ahead, legs)
     floor = glide_floor(feet, exact, wanted, dt)
+    lifting = ~np.isfinite(feet.floor)  # −inf from lift-off until the first pose
+    hold = np.where(lifting, swing_hold(exact, wanted, feet.duration), feet.hold)
     # the sole clears the ground by ``lift`` at mid-swing; the heel rises behind early in
     # the swing (the shank trails the thigh), peaking at a quarter of it
     early = np.sin(np.pi * clamp(u / _HEEL_RISE_END, 0.0, 1.0)) ** 2
     y = np.maximum(blend_y, floor) + feet.lift * np.sin(np.pi * u) + legs.heel_rise * early
-    return np.stack([x, y], axis=-1), angle, bend, floor
+    return xy(x, y), angle, bend, floor, hold
 
 
-def swing_hold(
-    terrain: Terrain,
-    start_x: FloatArray,
-    angle: FloatArray,
-    bend: FloatArray,
-    land_x: FloatArray,
-    facing: FloatArray,
-    duration: FloatArray,
-    legs: LegSpec,
-) -> FloatArray:
-    """The fraction of a swing (M,) a foot lifting off at ``start_x`` with sole ``angle``
-    and toe ``bend`` spends rising before it moves toward ``land_x`` (at most ``_MAX_HOLD``).
+def swing_hold(exact: FloatArray, wanted: FloatArray, duration: FloatArray) -> FloatArray:
+    """The fraction of a swing lasting ``duration`` seconds that a foot lifting off with
+    the clearance heights ``exact`` and ``wanted`` (:func:`sole_clearance`, at lift-off)
+    spends rising before it moves toward its landing (at most ``_MAX_HOLD``).
 
     Lifting off with its toes against a stair riser, a foot must first rise to clear the
     ground ahead (at the floor's ``_FLOOR_RISE``); swinging forward at once, its toes would
     reach the riser's face and the ankle would jump up the whole rise in a step or two.
     """
-    ahead = np.sign(land_x - start_x) * np.minimum(np.abs(land_x - start_x), _LOOK_AHEAD)
-    exact, wanted = sole_clearance(terrain, start_x, angle, bend, facing, ahead, legs)
     return clamp((wanted - exact) / (_FLOOR_RISE * duration), 0.0, _MAX_HOLD)
 
 
@@ -783,7 +783,7 @@ def within_reach(target: FloatArray, hip: FloatArray, reach: float) -> FloatArra
     dx = clamp(target[..., 0] - hip[..., 0], -side, side)
     # Pythagoras: the lowest point within reach at horizontal offset dx is √(R² − dx²) down
     floor = hip[..., 1] - np.sqrt(reach * reach - dx * dx)
-    return np.stack([hip[..., 0] + dx, np.maximum(target[..., 1], floor)], axis=-1)
+    return xy(hip[..., 0] + dx, np.maximum(target[..., 1], floor))
 
 
 # -- pelvis ----------------------------------------------------------------------------

@@ -7,13 +7,14 @@ segment rather than a vertical one and a downward ray always hits exactly one po
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from game.assets import AssetError, read_json
+from game.world.easing import xy
 from game.world.schema import Fields, Range
 
 MAX_TERRAIN_POINTS = 10_000
@@ -73,6 +74,9 @@ class Terrain:
 
     points: FloatArray
     landmarks: tuple[Landmark, ...] = ()
+    # derived once (the polyline never changes; an edit makes a new Terrain)
+    slopes: FloatArray = field(init=False, repr=False)  # dy/dx of each segment, (M − 1,)
+    _window_rises: dict[float, FloatArray] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         pts = np.asarray(self.points, dtype=float)
@@ -82,6 +86,11 @@ class Terrain:
             raise ValueError("expected strictly increasing x (the ground must be a function of x)")
         pts.setflags(write=False)
         object.__setattr__(self, "points", pts)
+        # slope of segment i: (y[i+1] − y[i]) / (x[i+1] − x[i])
+        slopes = np.diff(pts[:, 1]) / np.diff(pts[:, 0])
+        slopes.setflags(write=False)
+        object.__setattr__(self, "slopes", slopes)
+        object.__setattr__(self, "_window_rises", {})
 
     @property
     def xs(self) -> FloatArray:
@@ -119,24 +128,23 @@ class Terrain:
     def slope_at(self, x: ArrayLike) -> FloatArray:
         """dy/dx of the segment under ``x``, same shape (0 beyond the ends)."""
         xa = np.asarray(x, dtype=float)
-        seg = np.clip(np.searchsorted(self.xs, xa, side="right") - 1, 0, len(self.xs) - 2)
-        # slope of segment i: (y[i+1] − y[i]) / (x[i+1] − x[i])
-        slope = np.diff(self.ys)[seg] / np.diff(self.xs)[seg]
-        inside = (xa >= self.xs[0]) & (xa <= self.xs[-1])
-        return np.where(inside, slope, 0.0)
+        xs = self.xs
+        seg = np.minimum(np.maximum(np.searchsorted(xs, xa, side="right") - 1, 0), len(xs) - 2)
+        inside = (xa >= xs[0]) & (xa <= xs[-1])
+        return np.where(inside, self.slopes[seg], 0.0)
 
     def normal_at(self, x: ArrayLike) -> FloatArray:
         """Unit surface normal under ``x``, shape ``x.shape + (2,)``."""
         slope = self.slope_at(x)
         # the normal of the tangent (1, s) rotated +90°: (−s, 1) / √(1 + s²)
         inv = 1.0 / np.sqrt(1.0 + slope * slope)
-        return np.stack([-slope * inv, inv], axis=-1)
+        return xy(-slope * inv, inv)
 
     def ray_down(self, origin: ArrayLike) -> RayHit:
         """Cast rays straight down from ``origin``, shape ``(..., 2)``."""
         o = np.asarray(origin, dtype=float)
         ground = self.height_at(o[..., 0])
-        point = np.stack([o[..., 0], ground], axis=-1)
+        point = xy(o[..., 0], ground)
         return RayHit(point, self.normal_at(o[..., 0]), o[..., 1] >= ground)
 
     def max_height_between(self, x0: ArrayLike, x1: ArrayLike, samples: int = 24) -> FloatArray:
@@ -171,12 +179,22 @@ class Terrain:
         function are at its :meth:`window_corners` or the ends of the range."""
         a = np.minimum(x0, x1)
         b = np.maximum(a + window, np.maximum(x0, x1)) - window  # the last window's start
-        corners = self.window_corners(window)
+        corners, rises = self._corner_rises(window)
         inside = (corners >= a[..., None]) & (corners <= b[..., None])
-        at_corners = np.where(inside, self.rise_over(corners, window), 0.0).max(axis=-1)
+        at_corners = np.where(inside, rises, 0.0).max(axis=-1)
         return np.maximum(
             at_corners, np.maximum(self.rise_over(a, window), self.rise_over(b, window))
         )
+
+    def _corner_rises(self, window: float) -> tuple[FloatArray, FloatArray]:
+        """:meth:`window_corners` and the :meth:`rise_over` at each, computed once a window
+        (the walk asks for the same one or two windows every step)."""
+        rises = self._window_rises.get(window)
+        if rises is None:
+            corners = self.window_corners(window)
+            rises = np.stack([corners, self.rise_over(corners, window)])
+            self._window_rises[window] = rises
+        return rises[0], rises[1]
 
     def to_json(self) -> list[list[float]]:
         """The polyline as ``[[x, y], ...]`` (the trace header's ``terrain``)."""

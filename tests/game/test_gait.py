@@ -165,7 +165,7 @@ def test_a_swing_up_a_stair_clears_the_nosing_with_heel_ball_and_toe() -> None:
     previous = None
     for u in np.linspace(0.0, 1.0, 61):
         feet.u[0, 0] = u
-        at, angle, bend, _ = swing_pose(feet, np.ones(1), STAIR, RIG.legs)
+        at, angle, bend, _, _ = swing_pose(feet, np.ones(1), STAIR, RIG.legs)
         sole = sole_points(at[0, :1], angle[0, :1], bend[0, :1], one, RIG.legs)
         assert sole_penetration(STAIR, sole) <= 1e-9
         if previous is not None:  # no jumps: a 61-sample swing moves < 3 cm a sample
