@@ -355,7 +355,9 @@ class Crowd:
         if again.any():
             pose = self.pose  # the feet step off from where they are shown
             ankles, angles, bends = pose.targets[:, LEGS], pose.foot_angle, pose.foot_bend
-            self._start_swings(again, ankles, angles, bends, self.x, self.vx, self._grade())
+            grade = self._grade()
+            support = self._support(Pace.at(self.vx, grade, self.rig.gait))
+            self._start_swings(again, ankles, angles, bends, self.x, self.vx, grade, support)
 
     def _stand(self, pinned: BoolArray) -> Feet:
         """Both feet planted flat at their standing spots and the pelvis at standing height."""
@@ -423,16 +425,17 @@ class Crowd:
         self._update_pins(pinned, x_free, v_target, grade)
         self._advance_phase(v_target, grade, dt)
         self._advance_swings(dt, x_free, pace)
+        # what the planted feet allow the hips (lifting a foot changes nothing for the others)
+        support = self._support(pace)
         # a swing hovering at a spot it still cannot reach re-aims from where the foot is,
         # and so does one aimed for the old pace when a reversal brakes
         relaunch = self.feet.swinging & ((self.feet.u > _HOVER_LIMIT) | braking[:, None])
         if relaunch.any():
             last = self.prev_pose  # where the foot was last shown: the new swing starts there
             at, angle, bend = last.targets[:, LEGS], last.foot_angle, last.foot_bend
-            self._start_swings(relaunch, at, angle, bend, x_free, v_target, grade)
+            self._start_swings(relaunch, at, angle, bend, x_free, v_target, grade, support)
             self.feet.relaunched |= relaunch
-        self._lift_feet(x_free, v_target, pace, grade)
-        support = self._support(pace)
+        self._lift_feet(x_free, v_target, pace, grade, support)
         y_new = self._pelvis_height(x_free, pace, support, dt)
         x_new = self._hold_planted(x_old, x_free, y_new, support)
         y_new = self._cap_pelvis(x_new, y_new, support, dt)
@@ -608,7 +611,8 @@ class Crowd:
         if released.any():
             ankles = self.solution.hand[:, LEGS]
             zeros = np.zeros_like(feet.angle)
-            self._start_swings(released, ankles, feet.angle, zeros, x_new, v_target, grade)
+            support = self._support(Pace.at(self.vx, grade, self.rig.gait))
+            self._start_swings(released, ankles, feet.angle, zeros, x_new, v_target, grade, support)
 
     def _settled(self, v_target: FloatArray) -> BoolArray:
         """Characters standing still with both feet down near their standing spots (N,):
@@ -691,7 +695,12 @@ class Crowd:
         self.feet.due |= self.feet.planted & ~self.feet.pinned & entering
 
     def _lift_feet(
-        self, x_new: FloatArray, v_target: FloatArray, pace: Pace, grade: FloatArray
+        self,
+        x_new: FloatArray,
+        v_target: FloatArray,
+        pace: Pace,
+        grade: FloatArray,
+        support: _Support,
     ) -> None:
         """Planted feet whose phase has passed the duty factor lift. Walking, a foot lifts
         only while the other is down; running, also while the other is swinging (a flight
@@ -728,7 +737,7 @@ class Crowd:
             leg = np.argmax(lift, axis=1)
             self.phase = np.where(resync, (duty[:, 0] - PHASE_OFFSET[leg]) % 1.0, self.phase)
             ankles, angles, bends = self._stance_feet()
-            self._start_swings(lift, ankles, angles, bends, x_new, v_target, grade)
+            self._start_swings(lift, ankles, angles, bends, x_new, v_target, grade, support)
 
     def _stance_feet(self) -> tuple[FloatArray, FloatArray, FloatArray]:
         """Planted feet's ankle (N, 2, 2), sole angle and toe bend (N, 2) at their pitch."""
@@ -744,10 +753,11 @@ class Crowd:
         x_new: FloatArray,
         v_target: FloatArray,
         grade: FloatArray,
+        support: _Support,
     ) -> None:
         """Lift the feet in ``mask`` (N, 2) from ``ankles`` (N, 2, 2), sole ``angles`` and
         toe ``bends`` (N, 2) toward spots predicted from the body's velocity on ground of
-        ``grade`` (N,)."""
+        ``grade`` (N,), within what the other foot's ``support`` allows."""
         rig, gait, legs = self.rig, self.rig.gait, self.rig.legs
         feet = self.feet
         n, f = np.nonzero(mask)
@@ -763,14 +773,13 @@ class Crowd:
         # ... but never past where the other leg, if it stays down, can carry the hip
         hip_x = self._hips_x(self.x)
         offset = hip_x - self.x[:, None]
-        now = Pace.at(self.vx, grade, gait)
-        lo, hi = self._hip_x_range(self._support(now), self.y[:, None], gait.lock_extension)
+        lo, hi = self._hip_x_range(support, self.y[:, None], gait.lock_extension)
         other = feet.planted[n, 1 - f]
         lo_other, hi_other = lo[n, 1 - f] - offset[n, 1 - f], hi[n, 1 - f] - offset[n, 1 - f]
         hip_land = np.where(other, clamp(hip_land, lo_other, hi_other), hip_land)
         decay = 2.0 ** (-duration / gait.accel_halflife)
         v_land = v_target[n] + (self.vx[n] - v_target[n]) * decay
-        stance = now.stance_time[n]
+        stance = Pace.at(self.vx, grade, gait).stance_time[n]
         # each foot lands relative to its own hip; standing, the feet spread fore and aft
         still = 1.0 - clamp(np.abs(v_land) / (0.5 * gait.walk_speed), 0.0, 1.0)
         spread = FOOT_SIDE[f] * (rig.body.hip_depth + gait.stance_spread * still)
