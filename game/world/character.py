@@ -299,9 +299,12 @@ class Crowd:
     def spin(self) -> FloatArray:
         """The facing as it turns, shape (N,): ±1, through 0 mid-pivot (cosine of the
         pivot angle, so the foot's apparent length is its projection)."""
+        turning = self.turning
+        if not turning.any():
+            return self.facing.copy()
         # the turn eases in (t²): the middle comes at t = 1/√2, when the pelvis, rising
         # through the pivot, has straightened the legs
-        return np.where(self.turning, self.turn_from * np.cos(np.pi * self.turn**2), self.facing)
+        return np.where(turning, self.turn_from * np.cos(np.pi * self.turn**2), self.facing)
 
     def resize(self, count: int, x: ArrayLike, facing: ArrayLike) -> None:
         """Keep the first ``count`` characters exactly as they are; characters beyond the
@@ -548,14 +551,19 @@ class Crowd:
         # ... of ground the feet walk: a wall or a drop taller than a step is no ramp (the
         # stop below keeps the body off it); within a stride of the loft's edge or the
         # course's end wall it held a sprint to 0.23 m/s for a second or more
-        walked = self.terrain.steepest_rise(centres - span, centres + span, span)
+        # ... and (below) the ground up to a step's reach ahead, read in the same call
+        probe_x = self.x + direction * (span + stopping)
+        rises = self.terrain.steepest_rise(
+            np.concatenate([centres - span, self.x[:, None]], axis=1),
+            np.concatenate([centres + span, probe_x[:, None]], axis=1),
+            span,
+        )
+        walked, rise = rises[:, :-1], rises[:, -1]
         mean_slope = np.where(walked <= gait.max_step_height, slopes, 0.0).max(axis=1)
         cap = gait.climb_speed / np.maximum(mean_slope, 1e-6)
         v_target = clamp(v_target, -cap, cap)
         # stop before ground that rises or drops more than a step takes within one step's
         # reach (the terrain editor refuses to build such ground with the same test)
-        probe_x = self.x + direction * (span + stopping)
-        rise = self.terrain.steepest_rise(self.x, probe_x, span)
         lo, hi = self.terrain.x_range
         blocked = (rise > gait.max_step_height) | (probe_x < lo) | (probe_x > hi)
         return np.where(blocked, 0.0, v_target)
@@ -1021,17 +1029,21 @@ class Crowd:
         side = FOOT_SIDE[:, None] * np.abs(spin)[:, None, None]
         hips = pelvis[:, None, :] + side * np.array([body.hip_depth, 0.0])
         shoulders = chest[:, None, :] + side * np.array([body.shoulder_depth, 0.0])
-        swing_at, swing_angle, swing_bend, floor, hold = swing_pose(
-            feet, facing, self.terrain, legs, dt
-        )
-        feet.floor = np.where(feet.swinging, floor, feet.floor)
-        feet.hold = hold
         stance_at, stance_angle, stance_bend = self._stance_feet()
         turning = self.turning[:, None]
         pivot_at = self._pivot_ankles() if self.turning.any() else stance_at
         stance_at = np.where(turning[..., None], pivot_at, stance_at)
         swinging = feet.swinging
-        swing_at = within_reach(swing_at, hips, self.rig.gait.comfort_extension * legs.limb.reach)
+        if swinging.any():
+            swing_at, swing_angle, swing_bend, floor, hold = swing_pose(
+                feet, facing, self.terrain, legs, dt
+            )
+            feet.floor = np.where(swinging, floor, feet.floor)
+            feet.hold = hold
+            reach = self.rig.gait.comfort_extension * legs.limb.reach
+            swing_at = within_reach(swing_at, hips, reach)
+        else:  # every foot down: nothing swings
+            swing_at, swing_angle, swing_bend = stance_at, stance_angle, stance_bend
         ankles = np.where(
             feet.pinned[..., None],
             self.pin_target,
@@ -1050,16 +1062,14 @@ class Crowd:
         forward = spin[:, None, None] * np.array([1.0, 0.0])
         knee_poles = 0.5 * (hips + ankles) + legs.pole_forward * forward
         elbow_pole = elbow_poles(shoulders, hands, spin, rig)
-        pole_on = np.concatenate(
-            [np.ones((self.count, 2), dtype=bool), np.repeat(self.knee_poles[:, None], 2, 1)],
-            axis=1,
-        )
+        pole_on = np.ones((self.count, 4), dtype=bool)  # elbows always; knees as switched
+        pole_on[:, LEGS] = self.knee_poles[:, None]
         return PoseInputs(
             pelvis=pelvis,
             chest=chest,
             head=head,
             facing=facing.copy(),
-            spin=spin.copy(),
+            spin=spin,
             roots=np.concatenate([shoulders, hips], axis=1),
             targets=np.concatenate([hands, ankles], axis=1),
             poles=np.concatenate([elbow_pole, knee_poles], axis=1),

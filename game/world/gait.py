@@ -287,27 +287,23 @@ def needed_pitch(
     max_up, max_down = limits
     along, normal = foot_axes(ground, facing)
     base = lock - legs.ankle_height * normal
-    out = []
-    for toe_up in (True, False):
-        # the contact pivot (heel or ball of the flat foot), and the ankle's distance and
-        # world direction from it
-        pivot = base - legs.heel * along if toe_up else base + legs.ball * along
-        arm = lock - pivot
-        r, phi0 = np.hypot(arm[..., 0], arm[..., 1]), np.arctan2(arm[..., 1], arm[..., 0])
-        to_hip = hip - pivot
-        d = np.maximum(np.hypot(to_hip[..., 0], to_hip[..., 1]), 1e-9)
-        psi = np.arctan2(to_hip[..., 1], to_hip[..., 0])
-        # law of cosines: |hip − ankle| ≤ R ⟺ cos(φ − ψ) ≥ (d² + r² − R²) / (2·d·r)
-        cos_gap = clamp((d * d + r * r - reach * reach) / (2.0 * d * r), -1.0, 1.0)
-        gap = np.arccos(cos_gap)
-        gap_angle = phi0 - psi
-        delta = np.arctan2(np.sin(gap_angle), np.cos(gap_angle))  # φ0 − ψ wrapped to (−π, π]
-        # the ankle's direction from the pivot turns with the pitch: φ = φ0 + facing·pitch
-        if toe_up:
-            out.append(clamp(-gap - sign * delta, 0.0, max_up))
-        else:
-            out.append(clamp(gap - sign * delta, -max_down, 0.0))
-    return out[0], out[1]
+    # both contact pivots of the flat foot at once (heel: toe up; ball: heel lift), and the
+    # ankle's distance and world direction from each
+    pivot = np.stack([base - legs.heel * along, base + legs.ball * along])
+    arm = lock - pivot
+    r, phi0 = np.hypot(arm[..., 0], arm[..., 1]), np.arctan2(arm[..., 1], arm[..., 0])
+    to_hip = hip - pivot
+    d = np.maximum(np.hypot(to_hip[..., 0], to_hip[..., 1]), 1e-9)
+    psi = np.arctan2(to_hip[..., 1], to_hip[..., 0])
+    # law of cosines: |hip − ankle| ≤ R ⟺ cos(φ − ψ) ≥ (d² + r² − R²) / (2·d·r)
+    cos_gap = clamp((d * d + r * r - reach * reach) / (2.0 * d * r), -1.0, 1.0)
+    gap = np.arccos(cos_gap)
+    turn = phi0 - psi
+    delta = np.arctan2(np.sin(turn), np.cos(turn))  # φ0 − ψ wrapped to (−π, π]
+    # the ankle's direction from the pivot turns with the pitch: φ = φ0 + facing·pitch
+    up = clamp(-gap[0] - sign * delta[0], 0.0, max_up)
+    down = clamp(gap[1] - sign * delta[1], -max_down, 0.0)
+    return up, down
 
 
 def pitch_range(legs: LegSpec) -> FloatArray:
