@@ -177,8 +177,12 @@ def follow_hands(
     scale = scale * np.minimum(1.0, HAND_SPEED * dt / np.maximum(hand_step, 1e-12))
     bend = bend0 + scale * (bend1 - bend0)
     # a straight arm's hand goes on to a target beyond reach (no visible motion)
-    excess = np.where(bend <= 0.0, np.maximum(r1 - limb.reach, 0.0), 0.0)
-    r = np.where(scale >= 1.0, r1, _hand_distance(bend, limb) + excess)
+    free = scale >= 1.0  # wanted within the limits: exactly there
+    if free.all():
+        r = r1
+    else:
+        excess = np.where(bend <= 0.0, np.maximum(r1 - limb.reach, 0.0), 0.0)
+        r = np.where(free, r1, _hand_distance(bend, limb) + excess)
     angle = a0 + scale * turn
     return shoulders + r[..., None] * xy(np.cos(angle), np.sin(angle))
 

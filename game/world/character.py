@@ -574,14 +574,10 @@ class Crowd:
         down flat near their standing spots; advance pivots; flip the facing halfway; at the end re-lock the feet facing
         the new way about the balls they pivoted on."""
         feet, legs = self.feet, self.rig.legs
-        flat = (np.abs(feet.pitch) < _FLAT_PITCH).all(axis=1)
-        ready = (
-            reversing
-            & ~self.turning
-            & self._settled(np.zeros(self.count))
-            & flat
-            & ~feet.pinned.any(axis=1)
-        )
+        ready = reversing & ~self.turning
+        if ready.any():  # (only then is there anything to check)
+            flat = (np.abs(feet.pitch) < _FLAT_PITCH).all(axis=1)
+            ready &= self._settled(np.zeros(self.count)) & flat & ~feet.pinned.any(axis=1)
         self.turn_from = np.where(ready, self.facing, self.turn_from)
         active = self.turning | ready
         self.turn = np.where(active, self.turn + dt / self.rig.gait.turn_time, 0.0)
@@ -629,16 +625,18 @@ class Crowd:
         A foot whose last step was aimed at its spot counts as there even where the ground
         moved its landing (a spot on a stair nose): stepping again would land it the same."""
         gait, feet = self.rig.gait, self.feet
+        still = (
+            feet.planted.all(axis=1)
+            & (np.abs(self.vx) < np.where(self.reversing, _PIVOT_SPEED, _STILL_SPEED))
+            & (np.abs(v_target) < _STILL_SPEED)
+        )
+        if not still.any():  # walking or running: no spots to check
+            return still
         ideal_x = self._standing_spots(self.x, self.reversing)
         tolerance = np.where(self.reversing, _PIVOT_TOLERANCE, gait.idle_tolerance)[:, None]
         there = np.abs(ideal_x - feet.lock[..., 0]) <= tolerance
         aimed_there = np.abs(ideal_x - feet.aim) <= tolerance
-        return (
-            feet.planted.all(axis=1)
-            & (there | aimed_there).all(axis=1)
-            & (np.abs(self.vx) < np.where(self.reversing, _PIVOT_SPEED, _STILL_SPEED))
-            & (np.abs(v_target) < _STILL_SPEED)
-        )
+        return still & (there | aimed_there).all(axis=1)
 
     def _standing_spots(self, x: FloatArray, pivot: BoolArray) -> FloatArray:
         """Flat-foot ankle x of the standing spots for pelvis x ``x`` (N,), shape (N, 2):
@@ -668,15 +666,18 @@ class Crowd:
         rig, feet = self.rig, self.feet
         swinging = feet.swinging
         feet.u = np.where(swinging, feet.u + dt / feet.duration, feet.u)
+        feet.stance_age = feet.stance_age + dt
+        landed = swinging & (feet.u >= 1.0)
+        if not landed.any():  # (most steps: no swing at its end)
+            return
         hip_x = x_new[:, None] + FOOT_SIDE * rig.body.hip_depth
         distance = np.hypot(hip_x - feet.land[..., 0], self.y[:, None] - feet.land[..., 1])
-        holdable = distance <= rig.gait.lock_extension * rig.legs.limb.reach
-        landed = swinging & (feet.u >= 1.0) & holdable
+        landed &= distance <= rig.gait.lock_extension * rig.legs.limb.reach  # holdable
         feet.lock = np.where(landed[..., None], feet.land_lock, feet.lock)
         feet.angle = np.where(landed, feet.land_ground, feet.angle)
         feet.pitch = np.where(landed, feet.land_pitch, feet.pitch)
         feet.planted |= landed
-        feet.stance_age = np.where(landed, 0.0, feet.stance_age + dt)
+        feet.stance_age = np.where(landed, 0.0, feet.stance_age)
         feet.steps += landed.sum(axis=1)
         # a foot that lands late (its phase already in its stance) restarts its stance, so
         # the other foot's lift waits for it instead of leaving it a stance of nothing
@@ -727,14 +728,10 @@ class Crowd:
         strained = feet.planted & (feet.pitch <= -_STRAINED * self.rig.legs.max_heel_lift)
         due |= strained & other_down
 
-        can = (
-            feet.planted
-            & ~feet.pinned
-            & due
-            & other_ok
-            & ~self._settled(v_target)[:, None]
-            & ~self.turning[:, None]
-        )
+        can = feet.planted & ~feet.pinned & due & other_ok & ~self.turning[:, None]
+        if not can.any():  # (most steps)
+            return
+        can &= ~self._settled(v_target)[:, None]
         # at most one foot per character per step: the one further into its swing phase
         first = np.argmax(np.where(can, self._foot_phase(), -1.0), axis=1)
         lift = np.zeros_like(can)
@@ -1054,8 +1051,10 @@ class Crowd:
         foot_bend = np.where(feet.pinned, 0.0, foot_bend)
         # the arms follow the turning facing (spin), so they too pass the middle smoothly
         swing = swing_hands(shoulders, hips, ankles, spin, self.vx, rig)
-        hands = blend_hands(swing, self.hand_target, self.hand_weight)
-        hands = straighten_for_pivot(hands, shoulders, self.turning, rig)
+        reaching = self.hand_weight.any()
+        hands = blend_hands(swing, self.hand_target, self.hand_weight) if reaching else swing
+        if self.turning.any():
+            hands = straighten_for_pivot(hands, shoulders, self.turning, rig)
         if previous is not None:
             last = previous.targets[:, ARMS] - previous.roots[:, ARMS]
             hands = follow_hands(last, hands, shoulders, facing, dt, rig)
