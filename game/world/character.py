@@ -214,7 +214,7 @@ def solve_pose(rig: Rig, pose: PoseInputs) -> Any:
     solution = ik.solve_2d(
         pose.roots, pose.targets, upper, lower, bend=bend, pole=poles, softness=softness
     )
-    if np.all(np.abs(pose.spin) == 1.0):
+    if (np.abs(pose.spin) == 1.0).all():
         return solution
     return replace(solution, elbow=_seen_from_the_side(solution, pose.roots, pose.spin))
 

@@ -28,6 +28,7 @@ for points, ``(..., 3, 2)`` for sole points (heel, ball, toe).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -306,10 +307,14 @@ def needed_pitch(
     return up, down
 
 
+@functools.lru_cache(maxsize=16)  # one rig's constants, asked for every step
 def pitch_range(legs: LegSpec) -> FloatArray:
-    """The stance pitches a planted foot may take, sampled: heel lift … flat … toe up."""
+    """The stance pitches a planted foot may take, sampled: heel lift … flat … toe up
+    (read-only)."""
     lift = -legs.max_heel_lift * _PITCH_SAMPLES[::-1]
-    return np.concatenate([lift, legs.max_toe_up * _PITCH_SAMPLES[1:]])
+    pitches = np.concatenate([lift, legs.max_toe_up * _PITCH_SAMPLES[1:]])
+    pitches.setflags(write=False)
+    return pitches
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,8 +396,9 @@ def sole_clearance(
     xs = offsets[..., 0]
     reach = np.abs(ahead)
     # the sole's leading point in the direction of travel, and its height off the ankle
-    lead = np.where(ahead >= 0, xs.argmax(axis=-1), xs.argmin(axis=-1))[..., None]
-    lead_point = np.take_along_axis(offsets, lead[..., None], axis=-2)[..., 0, :]
+    lead = np.where(ahead >= 0, xs.argmax(axis=-1), xs.argmin(axis=-1)).ravel()
+    points = offsets.reshape(-1, 3, 2)
+    lead_point = points[np.arange(len(points)), lead].reshape(offsets.shape[:-2] + (2,))
     edge, lowest = lead_point[..., 0], lead_point[..., 1]
     probe = edge[..., None] + ahead[..., None] * _PROBES
     cone = (terrain.height_at(probe) - _APPROACH_SLOPE * reach[..., None] * _PROBES).max(axis=-1)
@@ -427,16 +433,18 @@ def sole_penetration(terrain: Terrain, soles: FloatArray) -> FloatArray:
     A segment is checked at every terrain vertex inside its x span (stair nosings) against
     the segment's height there.
     """
-    points = (terrain.height_at(soles[..., 0]) - soles[..., 1]).max(axis=-1)
+    xs, ys = soles[..., 0], soles[..., 1]
+    points = (terrain.height_at(xs) - ys).max(axis=-1)
     # both segments at once (heel→ball, ball→toe), each against every terrain vertex
-    p, q = soles[..., :2, :, None], soles[..., 1:, :, None]  # (..., 2, 2, 1)
-    x0, x1 = np.minimum(p[..., 0, :], q[..., 0, :]), np.maximum(p[..., 0, :], q[..., 0, :])
-    inside = (terrain.xs >= x0) & (terrain.xs <= x1)
-    run = q[..., 0, :] - p[..., 0, :]
+    px, py = xs[..., :2, None], ys[..., :2, None]  # (..., 2, 1)
+    qx, qy = xs[..., 1:, None], ys[..., 1:, None]
+    vx = terrain.xs
+    inside = (vx >= np.minimum(px, qx)) & (vx <= np.maximum(px, qx))
+    run = qx - px
     safe = np.where(np.abs(run) > 1e-12, run, 1.0)
     # the segment's height at vertex x: linear interpolation p + (q − p)·(x − p.x)/run
-    t = clamp((terrain.xs - p[..., 0, :]) / safe, 0.0, 1.0)
-    seg_y = p[..., 1, :] + (q[..., 1, :] - p[..., 1, :]) * t
+    t = clamp((vx - px) / safe, 0.0, 1.0)
+    seg_y = py + (qy - py) * t
     segments = np.where(inside, terrain.ys - seg_y, -np.inf).max(axis=(-2, -1))
     depth = np.maximum(points, segments)
     return depth
