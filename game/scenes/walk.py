@@ -28,7 +28,7 @@ from game.scenes.feel_meter import FeetMeter, GaitSample
 from game.scenes.ground_edit import GroundEditing
 from game.trace import limb_record, point
 from game.world.character import ARMS, LEGS, Crowd
-from game.world.easing import finite_clamp, halflife_blend
+from game.world.easing import clamp, finite_clamp, halflife_blend
 from game.world.ladder import LadderClimb
 from game.world.props import PropHands, load_props
 from game.world.rig import LIMBS
@@ -327,7 +327,7 @@ class WalkSim(CharacterAssets):
             targets[self.reaching] += (pointer - targets[self.reaching]) * chase
             wanted[self.reaching] = 1.0
         # the weight moves at a constant rate so it arrives exactly (blend_hands eases it)
-        change = np.clip(wanted - weight, -dt / REACH_BLEND_S, dt / REACH_BLEND_S)
+        change = clamp(wanted - weight, -dt / REACH_BLEND_S, dt / REACH_BLEND_S)
         crowd.aim_hands(0, targets, np.where(free, weight + change, weight))
 
     def _measure(self, was_planted: NDArray[np.bool_], running: bool) -> None:

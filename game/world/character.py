@@ -172,8 +172,7 @@ class PoseInputs:
     def soles(self, ankles: FloatArray, rig: Rig) -> FloatArray:
         """Heel, ball and toe of each foot with its ankle at ``ankles`` (N, 2, 2) (the
         solved ones): shape (N, 2, 3, 2)."""
-        spin = np.broadcast_to(self.spin[:, None], self.foot_angle.shape)
-        return sole_points(ankles, self.foot_angle, self.foot_bend, spin, rig.legs)
+        return sole_points(ankles, self.foot_angle, self.foot_bend, self.spin[:, None], rig.legs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,7 +484,7 @@ class Crowd:
         """Character ``n``'s hands reach for ``targets`` (2, 2), each blended over its arm
         swing by its weight in [0, 1] (0: the hand swings with the gait)."""
         self.hand_target[n] = targets
-        self.hand_weight[n] = np.clip(weights, 0.0, 1.0)
+        self.hand_weight[n] = clamp(weights, 0.0, 1.0)
 
     def take_pose(self, n: int, pose: PoseInputs, pelvis: ArrayLike) -> None:
         """Show character ``n`` in ``pose`` (a one-character pose, e.g. a ladder's) this
@@ -585,8 +584,7 @@ class Crowd:
         self.facing = np.where(active & (self.turn**2 >= 0.5), -self.turn_from, self.facing)
         if done.any():
             ball = self._pivot_balls()
-            new = np.broadcast_to(-self.turn_from[:, None], feet.angle.shape)
-            along, normal = foot_axes(feet.angle, new)
+            along, normal = foot_axes(feet.angle, -self.turn_from[:, None])
             # rigid rear foot: the ankle sits (−ball, ankle_height) from the ball contact
             relocked = ball - legs.ball * along + legs.ankle_height * normal
             feet.lock = np.where(done[:, None, None], relocked, feet.lock)
@@ -597,8 +595,7 @@ class Crowd:
     def _pivot_balls(self) -> FloatArray:
         """The ball contact points the feet pivot on, shape (N, 2, 2)."""
         legs, feet = self.rig.legs, self.feet
-        old = np.broadcast_to(self.turn_from[:, None], feet.angle.shape)
-        along, normal = foot_axes(feet.angle, old)
+        along, normal = foot_axes(feet.angle, self.turn_from[:, None])
         return feet.lock - legs.ankle_height * normal + legs.ball * along
 
     # -- feet --------------------------------------------------------------------------
@@ -887,8 +884,7 @@ class Crowd:
     def _pivot_ankles(self) -> FloatArray:
         """Ankles of pivoting feet (N, 2, 2): flat, turning about the ball by ``spin``."""
         legs = self.rig.legs
-        spin = np.broadcast_to(self.spin[:, None], self.feet.angle.shape)
-        along, normal = foot_axes(self.feet.angle, spin)
+        along, normal = foot_axes(self.feet.angle, self.spin[:, None])
         return self._pivot_balls() - legs.ball * along + legs.ankle_height * normal
 
     def _pelvis_height(

@@ -626,7 +626,7 @@ def plan_landing(
     # around the predicted spot, then shorter steps (a stair too many up: land a tread lower)
     shortened = start[:, :1] + (predicted_x - start[:, 0])[:, None] * _SHORTER_STEPS
     candidates = np.concatenate([predicted_x[:, None] + _CANDIDATE_SHIFTS, shortened], axis=1)
-    facing_k = np.broadcast_to(facing[:, None], candidates.shape)
+    facing_k = facing[:, None]  # each candidate's facing (broadcast along the candidates)
     fits, chords, bend = sole_fits(terrain, candidates, facing_k, rig)
     if pivot is not None and pivot.any():
         turnable, slope = _pivot_spots(terrain, candidates, facing_k, legs)
