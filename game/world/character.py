@@ -260,6 +260,7 @@ class Crowd:
     def __init__(self, rig: Rig, terrain: Terrain, x: ArrayLike, facing: ArrayLike) -> None:
         self.rig = rig
         self.terrain = terrain
+        self._rolled: RolledFeet | None = None  # the last support's samples (_support)
         self.x = np.array(x, dtype=float).reshape(-1)
         n = self.x.shape[0]
         self.facing = np.sign(np.broadcast_to(np.asarray(facing, dtype=float), (n,))).copy()
@@ -843,7 +844,10 @@ class Crowd:
             else feet.lock
         )
         landing = landing_roll(feet, _LOADING * pace.stance_time[:, None])
-        rolled = RolledFeet.sample(feet.lock, feet.angle, self.facing[:, None], self.rig.legs)
+        facing, legs = self.facing[:, None], self.rig.legs
+        rolled = self._rolled
+        if rolled is None or not rolled.holds_for(feet.lock, feet.angle, facing, legs):
+            rolled = self._rolled = RolledFeet.sample(feet.lock, feet.angle, facing, legs)
         return _Support(rolled, landing, flat, flat_ankles)
 
     def _highest_hips(self, support: _Support, hip_x: FloatArray, extension: float) -> FloatArray:

@@ -319,14 +319,17 @@ def pitch_range(legs: LegSpec) -> FloatArray:
 
 @dataclass(frozen=True, slots=True)
 class RolledFeet:
-    """Planted feet's ankles at every sampled stance pitch: sampled once a step, then asked
-    what the legs can carry as often as the step needs.
+    """Planted feet's ankles at every sampled stance pitch: sampled when a foot's lock
+    changes (:meth:`holds_for`), then asked what the legs can carry as often as a step needs.
 
     Attributes
     ----------
     lock : ndarray, shape (..., 2)
         The flat-foot ankles.
+    ground : ndarray, shape (...)
+        Their ground angles.
     facing : ndarray, shape (...)
+    legs : LegSpec
     pitches : ndarray, shape (K,)
         :func:`pitch_range`.
     ankles : ndarray, shape (..., K, 2)
@@ -334,7 +337,9 @@ class RolledFeet:
     """
 
     lock: FloatArray
+    ground: FloatArray
     facing: FloatArray
+    legs: LegSpec
     pitches: FloatArray
     ankles: FloatArray
 
@@ -342,12 +347,29 @@ class RolledFeet:
     def sample(
         cls, lock: FloatArray, ground: FloatArray, facing: FloatArray, legs: LegSpec
     ) -> RolledFeet:
-        """Feet locked at ``lock`` (..., 2) on ground of angle ``ground`` (...)."""
+        """Feet locked at ``lock`` (..., 2) on ground of angle ``ground`` (...) (copied:
+        the caller's arrays may change in place)."""
         pitches = pitch_range(legs)
         ankles, _, _ = stance_pose(
             lock[..., None, :], ground[..., None], pitches, facing[..., None], legs
         )
-        return cls(lock, facing, pitches, ankles)
+        return cls(lock.copy(), ground.copy(), facing.copy(), legs, pitches, ankles)
+
+    def holds_for(
+        self, lock: FloatArray, ground: FloatArray, facing: FloatArray, legs: LegSpec
+    ) -> bool:
+        """Whether :meth:`sample` would give these very samples for these feet: a foot's
+        lock changes only when it lands or a pivot ends, so most steps keep the last."""
+        return (
+            legs is self.legs
+            and lock.shape == self.lock.shape
+            and facing.shape == self.facing.shape
+            and bool(
+                (lock == self.lock).all()
+                & (ground == self.ground).all()
+                & (facing == self.facing).all()
+            )
+        )
 
     def highest_hip(
         self, hip_x: FloatArray, reach: float, landing: FloatArray, legs: LegSpec
