@@ -424,18 +424,19 @@ class WalkView:
         pad = SPRITE_PAD_PX
         width = math.ceil((x1 - x0) * scale) + 2 * pad
         height = math.ceil((y1 - y0) * scale) + 2 * pad
-        # the sprite's own camera puts the box's top-left corner (x0, y1) at (pad, pad)
-        own = Camera2D(
-            center_w=(x0 + (width / 2 - pad) / scale, y1 - (height / 2 - pad) / scale),
-            scale=scale,
-            viewport=(0, 0, width, height),
-        )
+
+        def paint_layer(layer: Canvas) -> None:
+            # the sprite's own camera puts the box's top-left corner (x0, y1) at (pad, pad)
+            own = Camera2D(
+                center_w=(x0 + (width / 2 - pad) / scale, y1 - (height / 2 - pad) / scale),
+                scale=scale,
+                viewport=(0, 0, width, height),
+            )
+            paint(WorldPen(layer, own))
+
         left, top = self.camera.point_to_screen(x0, y1)
         canvas.layer(
-            (key, scale),
-            SCENERY_BACKDROP,
-            lambda layer: paint(WorldPen(layer, own)),
-            (left - pad, top - pad, width, height),
+            (key, scale), SCENERY_BACKDROP, paint_layer, (left - pad, top - pad, width, height)
         )
 
     def _paint_door(self, pen: WorldPen) -> None:
@@ -684,6 +685,7 @@ class WalkView:
         points = camera.to_screen(
             np.stack([pose.roots[0], pose.targets[0], sol.elbow[0], sol.hand[0], pose.poles[0]], 1)
         ).tolist()
+        pole_on, shortfall = pose.pole_on[0].tolist(), sol.shortfall[0].tolist()
         for index, spec in enumerate(specs):
             root, target, mid, end, pole = points[index]
             soft = spec.softness
@@ -693,10 +695,10 @@ class WalkView:
                 # the soft band [L − s, L]: between this circle and the reach circle
                 radius = camera.length_px(spec.reach - soft)
                 canvas.circle(root, radius, OVERLAY_RING_COLORS[2], 1)
-            if pose.pole_on[0, index]:
+            if pole_on[index]:
                 canvas.line(pole, mid, OVERLAY_POLE_LINE, 1)
                 canvas.circle(pole, 5, PALETTE["pole"], 2)
-            if float(sol.shortfall[0, index]) > 1e-3:
+            if shortfall[index] > 1e-3:
                 dashed(canvas, end, target, PALETTE["shortfall"], 2)
             cross(canvas, target, 5, PALETTE["target"], 2)
         self._draw_feet_overlay(pen, pose, sol)
@@ -724,35 +726,37 @@ class WalkView:
                 offset = (-14.0 if left else 14.0, -8.0 if limb < LEGS.start else 8.0)
                 pen.text(end, text, color, 15, "midright" if left else "midleft", offset)
             return
-        crowd = self.sim.crowd
-        feet = crowd.feet
+        feet = self.sim.crowd.feet
         soles = self._hero_soles(pose, sol)  # the drawn shoes' (the solve drawn this frame)
-        ankles_x = pose.targets[0, LEGS.start : LEGS.start + 2, 0]
+        ankles = pose.targets[0, LEGS]
+        # each foot's flags and rays as plain values (an element of an array costs ~0.1 µs)
+        pinned, planted, pitch = feet.pinned[0].tolist(), feet.planted[0].tolist(), feet.pitch[0]
+        rays = np.stack([feet.ray_from[0], feet.ray_hit[0]], axis=1).tolist()
         for side, label in ((0, "L"), (1, "R")):
-            ankle = pose.targets[0, LEGS.start + side]
-            if feet.pinned[0, side]:
+            ankle = ankles[side]
+            if pinned[side]:
                 state, color = "pinned", PALETTE["accent"]
-            elif feet.planted[0, side]:
+            elif planted[side]:
                 state, color = "planted", PALETTE["ok"]
                 # the locked contact pivot: the heel rolling flat, the ball lifting the heel
-                pivot = soles[side, 0 if feet.pitch[0, side] > 0 else 1]
-                pen.circle(pivot, 0.04, faint(PALETTE["ok"], 0.6), 2)
+                pivot = soles[side, 0 if pitch[side] > 0 else 1]
+                pen.circle(pivot, 0.04, OVERLAY_PIVOT, 2)
             else:
                 state, color = "swing", PALETTE["warn"]
-            ray_from, ray_hit = feet.ray_from[0, side], feet.ray_hit[0, side]
-            pen.dashed(ray_from, ray_hit, faint(PALETTE["metal"], 0.6), 1, 5, 5)
+            ray_from, ray_hit = rays[side]
+            pen.dashed(ray_from, ray_hit, OVERLAY_RAY, 1, 5, 5)
             pen.disc(ray_hit, 4, PALETTE["metal"])
             # beside the foot, on the outer side of the pair (the HUD owns the bottom edge)
-            outer_left = _outer_left(ankles_x, side)
+            outer_left = _outer_left(ankles[:, 0], side)
             text = f"{label}: {state}"
             offset = (-18.0 if outer_left else 18.0, 22.0)
             if self._under_hud(pen, ankle, text, offset, outer_left):
                 offset = (offset[0], -34.0)  # above the foot where the status box would hide it
             anchor = "midright" if outer_left else "midleft"
             pen.text(ankle, text, color, 16, anchor, offset)
-        ideal = pose.pelvis[0] * np.array([1.0, 0.0])
-        ground = float(self.sim.terrain.height_at(ideal[0]))
-        pen.line((ideal[0], ground - 0.05), (ideal[0], ground + 0.05), PALETTE["accent"], 2)
+        x = float(pose.pelvis[0, 0])
+        ground = float(self.sim.terrain.height_at(x))
+        pen.line((x, ground - 0.05), (x, ground + 0.05), PALETTE["accent"], 2)
 
 
 # the overlay's faint colours: the reach, dead-zone and soft-band rings; the pole's line
@@ -762,6 +766,8 @@ OVERLAY_RING_COLORS = (
     faint(PALETTE["soft_band"], 0.45),
 )
 OVERLAY_POLE_LINE = faint(PALETTE["pole"], 0.7)
+OVERLAY_PIVOT = faint(PALETTE["ok"], 0.6)  # the ring on a planted foot's pivot
+OVERLAY_RAY = faint(PALETTE["metal"], 0.6)  # each foot's ground ray
 _SHADOW_T = np.linspace(0.0, 2.0 * math.pi, 24)  # the shadow's ellipse: 24 points around
 _SHADOW_COS, _SHADOW_SIN = np.cos(_SHADOW_T), np.sin(_SHADOW_T)
 SHADOW_COLOR = mix(PALETTE["ground"], PALETTE["black"], 0.35)
