@@ -64,5 +64,5 @@ class Camera2D:
     def visible_x_range(self) -> tuple[float, float]:
         """The world x interval the viewport shows."""
         left, _, width, _ = self.viewport
-        x0 = float(self.to_world((left, 0.0))[0])
+        x0 = self.center_w[0] + (left - (left + width / 2.0)) / self.scale  # as to_world's x
         return x0, x0 + width / self.scale
