@@ -254,8 +254,8 @@ class WalkView:
         parallax. The rows the ridge crosses are cached in tiles (with the bands behind
         it, which being level scroll with it unseen), the tile beyond either edge readied
         ahead; the bands above them are filled (filling costs less than copying a cached
-        sky in: no read), as is the hill's solid body under them, down to where the
-        ground's columns leave no sky (the rows under that are the ground's)."""
+        sky in: no read), as is the hill's solid body under them, in each of the
+        ground's columns down to where its opaque tile leaves no sky."""
         left, top, width, height = self.camera.viewport
         parallax, *_, color = HILL
         row0, rows = _ridge_rows(height)
@@ -276,9 +276,14 @@ class WalkView:
                 )
             else:
                 canvas.ready_layer(key, TILE_KEY, paint, (tile, rows - row0))
-        floor = self._sky_floor()
-        if floor > top + rows:
-            canvas.rect((left, top + rows, width, floor - top - rows), color)
+        # the body column by column of the ground, each down to that column's surface
+        _, ox, oy, columns = self._ground_columns()
+        for shown, ground in columns:
+            x0 = max(left, ox + ground.left)
+            x1 = min(left + width, ox + ground.left + ground.width)
+            floor = min(top + height, oy + ground.surface_low)
+            if shown and x1 > x0 and floor > top + rows:
+                canvas.rect((x0, top + rows, x1 - x0, floor - top - rows), color)
 
     def _sky_floor(self) -> int:
         """The row under which the ground's tiles cover every column of the view: the
