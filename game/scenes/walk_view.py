@@ -71,6 +71,7 @@ SCENERY_BACKDROP: Color = HILL[3]
 # TILE_KEY, a colour no scenery has (their drawing is aliased: no edge blends with it).
 SCENERY_TILE_PX = 512
 TILE_KEY: Color = (255, 0, 255)
+_DIGIT = re.compile(r"\d")
 _GROUND_VERSIONS = itertools.count()  # a number per terrain drawn, unique in the process
 
 
@@ -629,14 +630,15 @@ class WalkView:
         feet = crowd.feet
         states = []
         climbing = self._climbing
+        pinned, planted = feet.pinned[0].tolist(), feet.planted[0].tolist()
         for side, label in ((0, "L"), (1, "R")):
             state = (
                 _rung_label(climbing, LEGS.start + side)
                 if climbing is not None
                 else "pinned"
-                if feet.pinned[0, side]
+                if pinned[side]
                 else "planted"
-                if feet.planted[0, side]
+                if planted[side]
                 else "swing"
             )
             states.append(f"{label} {state}")
@@ -662,7 +664,7 @@ class WalkView:
         # the same items at their widest, word for word (every digit an 8, walking feet
         # both planted): the lines break where these would
         widest_feet = "L planted  R planted" if climbing is None else feet_item
-        widest = [re.sub(r"\d", "8", widest_feet if item is feet_item else item) for item in items]
+        widest = [_DIGIT.sub("8", widest_feet if item is feet_item else item) for item in items]
         self.hud_box = draw_status_panel(canvas, items, color, [*self._ladder_hint(), hint], widest)
 
     def _ladder_hint(self) -> list[str]:
