@@ -164,7 +164,9 @@ def _reach(
     status = _STRETCHED if stretch > 1.0 else _SOFT if eased < d else status
     shortfall = abs(d - a)
     reached = shortfall <= math.sqrt(eps) * span
-    angle = math.atan2(a * h, along * along + h * h - a * along)  # ik.reach.interior_angle
+    x = along * along + h * h - a * along  # ik.reach.interior_angle
+    half = math.atan(a * h / (upper * lower + abs(x)))
+    angle = math.pi - 2.0 * half if x < 0.0 else 2.0 * half
     return a, along, h, [d, a, shortfall, stretch, reached, status, angle]
 
 
@@ -189,11 +191,10 @@ def _limb_2d(eps, high, root, target, pole, upper, lower, bend, soft, k) -> list
         bend = bend if sine * sine <= (4.0 * eps) ** 2 * w[4] else math.copysign(1.0, sine)
     h *= bend
     ex, ey = along * ux - h * uy, along * uy + h * ux  # the seed's L1 (cos(φ ± α), sin(φ ± α))
-    hx, hy = a * ux, a * uy
     up = math.atan2(ey, ex)  # as solution.local_angle
     lo = up + math.copysign(math.pi - row[-1], -h)
     row += [up, lo - math.tau * ((lo > math.pi) - (lo <= -math.pi))]
-    return _row([rx + ex, ry + ey, rx + hx, ry + hy], row)
+    return _row([rx + ex, ry + ey, rx + a * ux, ry + a * uy], row)
 
 
 def _limb_3d(eps, high, root, target, pole, upper, lower, twist, soft, k) -> list | None:

@@ -113,9 +113,7 @@ def require(name: str, values: FloatArray, ok: npt.NDArray[np.bool_], expected: 
 
 
 def check_limbs(
-    dim: int,
-    points: Mapping[str, ArrayLike | None],
-    values: Mapping[str, ArrayLike],
+    dim: int, points: Mapping[str, ArrayLike | None], values: Mapping[str, ArrayLike]
 ) -> tuple[np.dtype, tuple[int, ...], dict[str, FloatArray], dict[str, FloatArray], bool]:
     """The working dtype, the batch shape, the points and the values, converted and checked (an
     error names the first bad one: points ``(..., dim)``, finite; batch shapes that broadcast;

@@ -59,8 +59,7 @@ def fabrik(
     points = [tuple(p) for p in chain.tolist()]
     end_goal = tuple(goal.tolist())
     lengths = [math.dist(a, b) for a, b in zip(points, points[1:], strict=False)]
-    root = points[0]
-    iterations = 0
+    root, iterations = points[0], 0
     if math.dist(root, end_goal) >= sum(lengths):
         points = _reach_forward([root, *[end_goal] * (len(points) - 1)], lengths)
     else:

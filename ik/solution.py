@@ -17,13 +17,13 @@ ELBOW, UPPER, LOWER = 0, 1, 2
 
 def local_angle(frame: np.ndarray, angles: Angles, which: int) -> np.ndarray:
     """One angle from the limb's triangle (in units: angles do not depend on the scale). ``frame``
-    rows: base, ``along``, ``height`` (:func:`ik.reach.triangle`), in 2-D signed (``-``: elbow
-    clockwise), then the elbow's offset. ``ELBOW``: ``|interior_angle|``; ``UPPER``: ``atan2`` of
-    root → elbow; ``LOWER``: the upper bone turned by ``π - θ`` off the elbow's side, (-π, π]."""
+    rows: base, ``along``, ``height`` (:func:`ik.reach.triangle`; 2-D: ``-`` for an elbow
+    clockwise), ``L1 L2``, in 2-D the elbow's offset. ``ELBOW``: ``interior_angle``; ``UPPER``:
+    ``atan2`` of root → elbow; ``LOWER``: the upper bone turned by ``π - θ`` off the elbow's side."""
     if which == ELBOW:
-        return np.asarray(np.abs(interior_angle(frame[0], frame[1], frame[2])))
+        return np.asarray(interior_angle(*frame[:4]))
     if which == UPPER:
-        return np.asarray(np.arctan2(frame[4], frame[3]))
+        return np.asarray(np.arctan2(frame[5], frame[4]))
     lower = np.asarray(angles[UPPER] + np.copysign(np.pi - angles[ELBOW], -frame[2]))
     lower[lower > np.pi] -= 2.0 * np.pi
     lower[lower <= -np.pi] += 2.0 * np.pi
@@ -34,10 +34,9 @@ class Angles(dict[int, np.ndarray]):
     """A solve's angles by ``ELBOW``, ``UPPER``, ``LOWER``: those not given (a dict of them)
     are computed by ``compute`` on first use, then kept."""
 
-    compute: Callable[[Angles, int], np.ndarray] | None = None
+    compute: Callable[[Angles, int], np.ndarray]  # set by the vector solve
 
     def __missing__(self, which: int) -> np.ndarray:
-        assert self.compute is not None, which
         value = self[which] = self.compute(self, which)
         return value
 
