@@ -142,6 +142,22 @@ def test_a_sprite_is_rendered_again_for_another_key_or_place(canvas: PygameCanva
     assert drawn == ["a", "a", "b", "b", "b moved", "b moved"]
 
 
+def test_a_large_fill_split_at_cache_lines_paints_the_same_pixels_as_one_fill() -> None:
+    canvas = PygameCanvas(pygame.Surface((1280, 300)))
+    reference = pygame.Surface((1280, 300))
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        rect = tuple(float(v) for v in rng.uniform([-80, -80, 0, 0], [1300, 320, 1400, 400]))
+        color = tuple(int(v) for v in rng.integers(0, 256, 3))
+        canvas.surface.fill((1, 2, 3))
+        reference.fill((1, 2, 3))
+        canvas.rect(rect, color)
+        x, y, w, h = (round(v) for v in rect)
+        pygame.draw.rect(reference, color, pygame.Rect(x, y, w, h))
+        same = pygame.surfarray.array3d(canvas.surface) == pygame.surfarray.array3d(reference)
+        assert same.all(), rect
+
+
 def test_a_ring_whose_radius_keeps_changing_gets_no_sprites() -> None:
     canvas = PygameCanvas(pygame.Surface((400, 300)))
     for step in range(200):
