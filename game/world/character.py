@@ -30,6 +30,7 @@ from game.world.arms import (
     swing_hands,
 )
 from game.world.easing import (
+    braking_travel,
     clamp,
     finite_clamp,
     halflife_blend,
@@ -49,6 +50,7 @@ from game.world.gait import (
     landing_pitch,
     landing_roll,
     needed_pitch,
+    pivot_spots,
     plan_landing,
     rest_on_ground,
     roll_limits,
@@ -76,6 +78,8 @@ _HOVER_LIMIT = 1.4  # swing progress after which a foot that could not plant re-
 # distance ahead
 _SLOPE_PROBES = np.array([-1.0, 0.0, 0.5, 1.0])
 _FLATTEN_MARGIN = 0.004  # metres below flat-foot reach the pelvis settles to before a pivot
+_REVERSAL_BRAKE = 3.0  # m/s²: a reversal's brake slows at least this fast (no slow tail)
+_SQUARING_SWING = 0.3  # seconds: the longest swing of a step squaring up for a pivot
 _PIVOT_SPEED = 0.15  # m/s: a reversal may pivot once the body is this slow ...
 _SQUARE_UP_SPEED = 1.2  # ... after squaring its feet up at this walking speed's cadence
 _PIVOT_HALFLIFE = 0.02  # seconds: the pelvis spring while pivoting
@@ -420,7 +424,13 @@ class Crowd:
         # a reversal first slows down facing the old way, then pivots, then sets off
         v_goal = np.where(reversing | self.turning, 0.0, move_a * top_speed)
         v_target = self._unblocked(v_goal)
-        self.vx += (v_target - self.vx) * halflife_blend(dt, gait.accel_halflife)
+        v_old = self.vx
+        self.vx = v_old + (v_target - v_old) * halflife_blend(dt, gait.accel_halflife)
+        # braking to turn round: the halflife's approach to 0 would crawl for half a second
+        # (and the heel lifts it schedules with it), so it ends at a constant deceleration
+        stopping = np.sign(v_old) * np.maximum(np.abs(v_old) - _REVERSAL_BRAKE * dt, 0.0)
+        nearer = np.abs(stopping) < np.abs(self.vx)
+        self.vx = np.where(self.reversing & nearer, stopping, self.vx)
         self.vx = np.where(self.turning, 0.0, self.vx)
         pace = Pace.at(self.vx, grade, gait)
         x_old = self.x
@@ -622,7 +632,7 @@ class Crowd:
         mid-pivot both legs are straight under it and the knees pass the middle cleanly).
         A foot whose last step was aimed at its spot counts as there even where the ground
         moved its landing (a spot on a stair nose): stepping again would land it the same."""
-        gait, feet = self.rig.gait, self.feet
+        feet = self.feet
         still = (
             feet.planted.all(axis=1)
             & (np.abs(self.vx) < np.where(self.reversing, _PIVOT_SPEED, _STILL_SPEED))
@@ -630,11 +640,28 @@ class Crowd:
         )
         if not still.any():  # walking or running: no spots to check
             return still
-        ideal_x = self._standing_spots(self.x, self.reversing)
-        tolerance = np.where(self.reversing, _PIVOT_TOLERANCE, gait.idle_tolerance)[:, None]
-        there = np.abs(ideal_x - feet.lock[..., 0]) <= tolerance
-        aimed_there = np.abs(ideal_x - feet.aim) <= tolerance
-        return still & (there | aimed_there).all(axis=1)
+        return still & self._on_spots().all(axis=1)
+
+    def _on_spots(self) -> BoolArray:
+        """Feet at their standing or pivot spots (:meth:`_standing_spots`), shape (N, 2),
+        or whose last step was aimed there. A foot near its pivot spot counts only where it
+        can turn (:func:`pivot_spots`: turned round about its ball, its heel would go into a
+        riser where its toes did not)."""
+        feet = self.feet
+        reversing = self.reversing
+        ideal_x = self._standing_spots(self.x, reversing)
+        tolerance = np.where(reversing, _PIVOT_TOLERANCE, self.rig.gait.idle_tolerance)
+        there = np.abs(ideal_x - feet.lock[..., 0]) <= tolerance[:, None]
+        aimed_there = np.abs(ideal_x - feet.aim) <= tolerance[:, None]
+        if reversing.any():
+            # ... and one aimed at its pivot spot counts only if that aim was for a pivot
+            turnable, _ = pivot_spots(
+                self.terrain, feet.lock[..., 0], self.facing[:, None], self.rig.legs
+            )
+            walking = ~reversing[:, None]
+            there &= turnable | walking
+            aimed_there &= feet.pivot_aim | walking
+        return there | aimed_there
 
     def _standing_spots(self, x: FloatArray, pivot: BoolArray) -> FloatArray:
         """Flat-foot ankle x of the standing spots for pelvis x ``x`` (N,), shape (N, 2):
@@ -725,6 +752,11 @@ class Crowd:
         # phase follows it
         strained = feet.planted & (feet.pitch <= -_STRAINED * self.rig.legs.max_heel_lift)
         due |= strained & other_down
+        if self.reversing.any():
+            # squaring up for a pivot: a foot off its spot steps as soon as the other is
+            # down, whatever the phase; one on its spot stays (stepping again lands it there)
+            ready = ~self._on_spots() & other_down & (feet.stance_age >= _MIN_STANCE * stance_time)
+            due = np.where(self.reversing[:, None], ready, due)
 
         can = feet.planted & ~feet.pinned & due & other_ok & ~self.turning[:, None]
         if not can.any():  # (most steps)
@@ -768,18 +800,25 @@ class Crowd:
         pace = np.where(
             self._squaring_up(v_target), np.maximum(np.abs(self.vx), _SQUARE_UP_SPEED), self.vx
         )
+        reversing = self.reversing[n]
+        # a squaring step toward a pivot is short: quick, whatever the walking cadence
         duration = Pace.at(pace, grade, gait).swing_time[n]
+        duration = np.where(reversing, np.minimum(duration, _SQUARING_SWING), duration)
         # where the hip will be at touchdown, and how fast it will be going then
         hip_land = x_new[n] + halflife_travel(
             self.vx[n], v_target[n], duration, gait.accel_halflife
         )
+        # ... or, braking to turn round, where it will stop (step's brake law)
+        stop = braking_travel(self.vx[n], np.inf, gait.accel_halflife, _REVERSAL_BRAKE)
+        hip_land = np.where(reversing, x_new[n] + stop, hip_land)
         # ... but never past where the other leg, if it stays down, can carry the hip
         hip_x = self._hips_x(self.x)
         offset = hip_x - self.x[:, None]
         lo, hi = self._hip_x_range(support, self.y[:, None], gait.lock_extension)
         other = feet.planted[n, 1 - f]
         lo_other, hi_other = lo[n, 1 - f] - offset[n, 1 - f], hi[n, 1 - f] - offset[n, 1 - f]
-        hip_land = np.where(other, clamp(hip_land, lo_other, hi_other), hip_land)
+        # (not the stop a reversal brakes to: the other foot steps to its own spot too)
+        hip_land = np.where(other & ~reversing, clamp(hip_land, lo_other, hi_other), hip_land)
         decay = 2.0 ** (-duration / gait.accel_halflife)
         v_land = v_target[n] + (self.vx[n] - v_target[n]) * decay
         stance = Pace.at(self.vx, grade, gait).stance_time[n]
@@ -787,17 +826,20 @@ class Crowd:
         still = 1.0 - clamp(np.abs(v_land) / (0.5 * gait.walk_speed), 0.0, 1.0)
         spread = FOOT_SIDE[f] * (rig.body.hip_depth + gait.stance_spread * still)
         predicted = hip_land + half_stride(v_land, stance, gait) + spread
-        # about to pivot: the ball right under the pelvis
+        # about to pivot: the ball right under the pelvis where it stops
         pivot_spot = hip_land - self.facing[n] * legs.ball
-        predicted = np.where(self.reversing[n], pivot_spot, predicted)
+        predicted = np.where(reversing, pivot_spot, predicted)
         facing = self.facing[n]
         from_lock = np.where(feet.planted[n, f][:, None], feet.lock[n, f], start)
         lock, ground, ray_from, ray_hit = plan_landing(
-            self.terrain, rig, from_lock, predicted, self.y[n], facing, self.reversing[n]
+            self.terrain, rig, from_lock, predicted, self.y[n], facing, reversing
         )
         start_ground = self.terrain.height_at(from_lock[:, 0])
         land_ground_y = self.terrain.height_at(lock[:, 0])
         pitch = landing_pitch(start_ground, land_ground_y, lock[:, 0] - from_lock[:, 0], rig)
+        # a squaring step lands flat: the pivot waits for flat feet, not for a heel strike
+        # to roll out
+        pitch = np.where(reversing, 0.0, pitch)
         # no heel strike where the heel overhangs a drop (a pivot spot may, or a last-resort
         # spot): the landing roll would turn the foot about a heel in the air
         heel = sole_points(lock, ground, np.zeros_like(ground), facing, legs)[:, 0]
@@ -817,6 +859,7 @@ class Crowd:
         feet.lift[n, f] = gait.lift_height * clamp(0.3 + length / gait.max_step_reach, 0.0, 1.0)
         feet.land_dx[n, f] = hip_land + FOOT_SIDE[f] * rig.body.hip_depth - land[:, 0]
         feet.aim[n, f] = predicted
+        feet.pivot_aim[n, f] = reversing
         feet.ray_from[n, f] = ray_from
         feet.ray_hit[n, f] = ray_hit
         feet.u[n, f] = 0.0

@@ -59,6 +59,26 @@ def halflife_travel(
     return v_target * duration + (v0 - v_target) * (1.0 - decay) * halflife / math.log(2.0)
 
 
+def braking_travel(v0: ArrayLike, duration: ArrayLike, halflife: float, brake: float) -> FloatArray:
+    """Distance covered in ``duration`` (``np.inf``: until stopped) by a velocity braking to
+    zero by ``halflife``, but at least ``brake`` m/s² (the tail a halflife would crawl through
+    ends at a constant deceleration). Signed like ``v0``; broadcast shape of the inputs.
+    """
+    v0, duration = np.asarray(v0, dtype=float), np.asarray(duration, dtype=float)
+    k = math.log(2.0) / halflife  # the halflife's deceleration is k·|v|
+    speed = np.abs(v0)
+    v_switch = brake / k  # below this speed the constant brake is the stronger
+    # exponential phase (from |v0| down to v_switch): dv/dt = −k·v
+    t1 = np.log(np.maximum(speed, v_switch) / v_switch) / k
+    early = np.minimum(duration, t1)
+    d1 = speed * (1.0 - np.exp(-k * early)) / k
+    # constant phase: v(t) = v1 − brake·t until 0
+    v1 = np.minimum(speed, v_switch)
+    late = clamp(duration - t1, 0.0, v1 / brake)
+    d2 = np.where(duration > t1, v1 * late - 0.5 * brake * late * late, 0.0)
+    return np.sign(v0) * (d1 + d2)
+
+
 def smoothstep(t: ArrayLike) -> FloatArray:
     """3t² − 2t³ on ``t`` clamped to [0, 1]: zero slope at both ends."""
     u = clamp(t, 0.0, 1.0)

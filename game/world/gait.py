@@ -80,9 +80,10 @@ class Feet:
 
     Attributes
     ----------
-    planted, pinned, due, relaunched : ndarray of bool, shape (N, 2)
+    planted, pinned, due, relaunched, pivot_aim : ndarray of bool, shape (N, 2)
         Locked on the ground; held by the mouse; due to lift (latched until it does);
-        swinging again toward a new spot after hovering where it could not land.
+        swinging again toward a new spot after hovering where it could not land; the last
+        swing aimed at a spot to pivot on (:func:`pivot_spots`).
     lock : ndarray, shape (N, 2, 2)
         The flat-foot ankle position of planted feet (sole resting on the ground).
     angle : ndarray, shape (N, 2)
@@ -126,6 +127,7 @@ class Feet:
     pinned: BoolArray
     due: BoolArray
     relaunched: BoolArray
+    pivot_aim: BoolArray
     lock: FloatArray
     angle: FloatArray
     pitch: FloatArray
@@ -160,6 +162,7 @@ class Feet:
             pinned=np.zeros((n, 2), dtype=bool),
             due=np.zeros((n, 2), dtype=bool),
             relaunched=np.zeros((n, 2), dtype=bool),
+            pivot_aim=np.zeros((n, 2), dtype=bool),
             lock=ankles.copy(),
             angle=angles.copy(),
             pitch=zeros.copy(),
@@ -633,7 +636,7 @@ def plan_landing(
     facing : ndarray, shape (M,)
         +1 or −1.
     pivot : ndarray of bool, shape (M,), optional
-        Feet squaring up to pivot there (turning about the ball): see :func:`_pivot_spots`.
+        Feet squaring up to pivot there (turning about the ball): see :func:`pivot_spots`.
 
     Returns
     -------
@@ -651,7 +654,7 @@ def plan_landing(
     facing_k = facing[:, None]  # each candidate's facing (broadcast along the candidates)
     fits, chords, bend = sole_fits(terrain, candidates, facing_k, rig)
     if pivot is not None and pivot.any():
-        turnable, slope = _pivot_spots(terrain, candidates, facing_k, legs)
+        turnable, slope = pivot_spots(terrain, candidates, facing_k, legs)
         fits = np.where(pivot[:, None], turnable, fits)
         chords = np.where(pivot[:, None], slope, chords)
         bend = np.where(pivot[:, None], 0.0, bend)
@@ -661,7 +664,11 @@ def plan_landing(
     rested = rest_on_ground(terrain, candidates, tilt, facing_k, legs)
     rest = rested - legs.ankle_height
     rise = np.abs(np.maximum(rest, terrain.height_at(candidates)) - start_ground)
-    low_enough = rise <= gait.max_step_height
+    # beyond either end the world is level, but no place to step: the whole sole lands in it
+    lo, hi = terrain.x_range
+    toe_x, heel_x = candidates + facing_k * legs.toe, candidates - facing_k * legs.heel
+    in_world = (np.minimum(toe_x, heel_x) >= lo) & (np.maximum(toe_x, heel_x) <= hi)
+    low_enough = (rise <= gait.max_step_height) & in_world
     # nearest fitting candidate, rather off a slope's corner than across it (where the
     # ground bends under the sole its heel or ball hovers by about the bend); a sole that
     # does not fit is a last resort; a step taller than max_step_height never
@@ -683,7 +690,7 @@ def plan_landing(
     return xy(x, y), angle, ray_from, ray_hit
 
 
-def _pivot_spots(
+def pivot_spots(
     terrain: Terrain, x: FloatArray, facing: FloatArray, legs: LegSpec
 ) -> tuple[BoolArray, FloatArray]:
     """Whether a foot with its ankle at ``x`` can pivot there, and the ground angle it then
