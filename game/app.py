@@ -84,6 +84,8 @@ class App:
         self.options = options
         self.config = config
         self.scene = first
+        # every scene visited this session, as it was left (switching back resumes it)
+        self.visited: dict[str, ActiveScene] = {first.spec.name: first}
         flags = 0 if options.headless else pygame.RESIZABLE
         self.screen = pygame.display.set_mode(options.size, flags)
         pygame.display.set_caption("Analytic two-bone IK")
@@ -145,16 +147,23 @@ class App:
             self.recorder.scene(self.scene.spec.name, self.config.seed, self.options.hz)
 
     def switch_scene(self, name: str) -> None:
-        """Start scene ``name`` fresh (a bad asset keeps the current scene and says why)."""
-        try:
-            self.scene = build_scene(name, self.config, self.screen.get_size())
-        except AssetError as exc:
-            self.message, self.message_color, self.message_frames = (
-                f"cannot open {name}: {exc}",
-                "bad",
-                -1,
-            )
-            return
+        """Go to scene ``name``: where it was left if it ran before in this session, else
+        started fresh (a bad asset keeps the current scene and says why)."""
+        scene = self.visited.get(name)
+        if scene is None:
+            try:
+                scene = build_scene(name, self.config, self.screen.get_size())
+            except AssetError as exc:
+                self.message, self.message_color, self.message_frames = (
+                    f"cannot open {name}: {exc}",
+                    "bad",
+                    -1,
+                )
+                return
+            self.visited[name] = scene
+        else:
+            scene.view.layout(self.screen.get_size())  # the window may have changed since
+        self.scene = scene
         self.message = ""
         self._start_scene_outputs()
 

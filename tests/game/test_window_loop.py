@@ -9,6 +9,7 @@ from pathlib import Path
 import pygame
 import pytest
 
+from game import scenes
 from game.app import IDLE_FPS, App, build_scene
 from game.input_state import InputState
 from game.options import RunOptions
@@ -46,6 +47,25 @@ def test_fps_counts_delivered_frames_not_work_time(display: None) -> None:
     for k in range(1, 31):
         app._count_flip(199 / 90.0 + k / 30.0)
     assert app.fps == pytest.approx(30.0, rel=0.05)
+
+
+def test_switching_back_to_a_scene_resumes_it_where_it_was_left(display: None) -> None:
+    # a player who looks at the lab for a moment expects the walker where they left it,
+    # not back at the start of the course
+    app = _app(scene="walk")
+    for _ in range(90):
+        app.run_frame(1 / 60)
+    walk = app.scene.sim
+    x, step = float(walk.crowd.x[0]), walk.step_index
+    assert step >= 90 and x > 0.5  # it walked
+    order = list(scenes.available())  # the number keys' order
+    _press(pygame.K_1 + next(i for i, name in enumerate(order) if name != "walk"))
+    app.run_frame(1 / 60)
+    assert app.scene.sim is not walk
+    _press(pygame.K_1 + order.index("walk"))
+    app.run_frame(1 / 60)
+    assert app.scene.sim is walk and walk.step_index >= step
+    assert float(walk.crowd.x[0]) >= x  # and walks on from there
 
 
 def test_esc_closes_the_help_first_then_quits(display: None) -> None:
