@@ -12,6 +12,7 @@ keep planted legs in the solver's exact zone → stance rolls (heel strike, flat
 
 from __future__ import annotations
 
+import functools
 import math
 from contextlib import nullcontext
 from dataclasses import dataclass, fields, replace
@@ -63,7 +64,7 @@ from game.world.gait import (
     swing_pose,
     within_reach,
 )
-from game.world.rig import Rig
+from game.world.rig import LimbSpec, Rig
 from game.world.terrain import Terrain
 
 FloatArray = NDArray[np.float64]
@@ -206,25 +207,49 @@ def solve_pose(rig: Rig, pose: PoseInputs) -> Any:
 
     Returns the solver's ``Solution2D`` with arrays of shape ``(N, 4, ...)``.
     """
-    arm, leg = rig.arms.limb, rig.legs.limb
-    upper = np.array([arm.upper, arm.upper, leg.upper, leg.upper])
-    lower = np.array([arm.lower, arm.lower, leg.lower, leg.lower])
-    softness = np.array([arm.softness, arm.softness, leg.softness, leg.softness])
-    world_up = pose.roots + np.array([0.0, 1.0])
-    poles = np.where(pose.pole_on[..., None], pose.poles, world_up)
+    upper, lower, softness = _limb_constants(rig.arms.limb, rig.legs.limb)
+    poles = pose.poles
+    if not pose.pole_on.all():  # a limb without its pole bends toward world up
+        poles = np.where(pose.pole_on[..., None], poles, pose.roots + np.array([0.0, 1.0]))
     # fallback side where a pole lies on the root→target line: knees forward, elbows back
     bend = pose.facing[:, None] * np.array([-1.0, -1.0, 1.0, 1.0])
     solution = ik.solve_2d(
         pose.roots, pose.targets, upper, lower, bend=bend, pole=poles, softness=softness
     )
-    if (np.abs(pose.spin) == 1.0).all():
+    pivoting = np.flatnonzero(np.abs(pose.spin) != 1.0)
+    if len(pivoting) == 0:
         return solution
-    return replace(solution, elbow=_seen_from_the_side(solution, pose.roots, pose.spin))
+    elbow = solution.elbow.copy()
+    elbow[pivoting] = _seen_from_the_side(
+        solution.elbow[pivoting],
+        solution.hand[pivoting],
+        pose.roots[pivoting],
+        pose.spin[pivoting],
+    )
+    return replace(solution, elbow=elbow)
 
 
-def _seen_from_the_side(solution: Any, roots: FloatArray, spin: FloatArray) -> FloatArray:
-    """The elbows and knees (N, 4, 2) of characters pivoting toward or away from the camera,
-    as the side view sees them.
+@functools.lru_cache(maxsize=8)  # one rig's constants, asked for every step
+def _limb_constants(arm: LimbSpec, leg: LimbSpec) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Bone lengths and softness of the four limbs (arms, legs), read-only, shape (4,) each."""
+    constants = (
+        np.array([arm.upper, arm.upper, leg.upper, leg.upper]),
+        np.array([arm.lower, arm.lower, leg.lower, leg.lower]),
+        np.array([arm.softness, arm.softness, leg.softness, leg.softness]),
+    )
+    for array in constants:
+        array.setflags(write=False)
+    return constants
+
+
+def _seen_from_the_side(
+    elbow: NDArray[np.floating[Any]],
+    hand: NDArray[np.floating[Any]],
+    roots: FloatArray,
+    spin: FloatArray,
+) -> FloatArray:
+    """The elbows and knees (M, 4, 2) of characters pivoting toward or away from the camera,
+    as the side view sees them (``spin`` (M,), the solved ``elbow`` and ``hand``).
 
     A limb bends in the character's own sagittal plane, which turns with it: at ``spin`` s
     (the cosine of the pivot angle) the bend's offset from the root→hand line shows at |s|
@@ -233,12 +258,12 @@ def _seen_from_the_side(solution: Any, roots: FloatArray, spin: FloatArray) -> F
     knee poles crossed the legs mid-pivot. Bone lengths hold in 3-D, not in the drawing;
     ``elbow_angle`` stays the limb's own interior angle.
     """
-    along = solution.hand - roots
-    offset = solution.elbow - roots
+    along = hand - roots
+    offset = elbow - roots
     # the joint's foot on the root→hand line: root + along·(offset·along)/|along|²
     t = (offset * along).sum(axis=-1) / np.maximum((along * along).sum(axis=-1), 1e-12)
     foot = roots + along * t[..., None]
-    return foot + np.abs(spin)[:, None, None] * (solution.elbow - foot)
+    return foot + np.abs(spin)[:, None, None] * (elbow - foot)
 
 
 def _with_row(array: NDArray[Any], n: int, row: NDArray[Any]) -> NDArray[Any]:
