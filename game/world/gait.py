@@ -465,6 +465,8 @@ def sole_penetration(terrain: Terrain, soles: FloatArray) -> FloatArray:
     qx, qy = xs[..., 1:, None], ys[..., 1:, None]
     vx = terrain.xs
     inside = (vx >= np.minimum(px, qx)) & (vx <= np.maximum(px, qx))
+    if not inside.any():  # no vertex under the sole (most of the ground): points decide
+        return points
     run = qx - px
     safe = np.where(np.abs(run) > 1e-12, run, 1.0)
     # the segment's height at vertex x: linear interpolation p + (q − p)·(x − p.x)/run
