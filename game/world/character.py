@@ -194,12 +194,15 @@ class _Support:
         Characters pivoting or about to: their feet count only flat.
     flat_ankles : ndarray, shape (N, 2, 2)
         Those flat ankles (turning about the balls while pivoting).
+    pace : Pace
+        The gait's timing the landing rolls settle at (the step's).
     """
 
     rolled: RolledFeet
     landing: FloatArray
     flat: BoolArray
     flat_ankles: FloatArray
+    pace: Pace
 
 
 def solve_pose(rig: Rig, pose: PoseInputs) -> Any:
@@ -834,8 +837,9 @@ class Crowd:
             self.vx[n], v_target[n], duration, gait.accel_halflife
         )
         # ... or, braking to turn round, where it will stop (step's brake law)
-        stop = braking_travel(self.vx[n], np.inf, gait.accel_halflife, _REVERSAL_BRAKE)
-        hip_land = np.where(reversing, x_new[n] + stop, hip_land)
+        if reversing.any():
+            stop = braking_travel(self.vx[n], np.inf, gait.accel_halflife, _REVERSAL_BRAKE)
+            hip_land = np.where(reversing, x_new[n] + stop, hip_land)
         # ... but never past where the other leg, if it stays down, can carry the hip
         hip_x = self._hips_x(self.x)
         offset = hip_x - self.x[:, None]
@@ -846,7 +850,7 @@ class Crowd:
         hip_land = np.where(other & ~reversing, clamp(hip_land, lo_other, hi_other), hip_land)
         decay = 2.0 ** (-duration / gait.accel_halflife)
         v_land = v_target[n] + (self.vx[n] - v_target[n]) * decay
-        stance = Pace.at(self.vx, grade, gait).stance_time[n]
+        stance = support.pace.stance_time[n]  # at the step's pace
         # each foot lands relative to its own hip; standing, the feet spread fore and aft
         still = 1.0 - clamp(np.abs(v_land) / (0.5 * gait.walk_speed), 0.0, 1.0)
         spread = FOOT_SIDE[f] * (rig.body.hip_depth + gait.stance_spread * still)
@@ -916,7 +920,7 @@ class Crowd:
         rolled = self._rolled
         if rolled is None or not rolled.holds_for(feet.lock, feet.angle, facing, legs):
             rolled = self._rolled = RolledFeet.sample(feet.lock, feet.angle, facing, legs)
-        return _Support(rolled, landing, flat, flat_ankles)
+        return _Support(rolled, landing, flat, flat_ankles, pace)
 
     def _highest_hips(self, support: _Support, hip_x: FloatArray, extension: float) -> FloatArray:
         """The highest each hip at ``hip_x`` (N, 2) may be with its planted foot within
@@ -982,8 +986,8 @@ class Crowd:
         standing = feet.planted.all(axis=1) & (np.abs(self.vx) < _STILL_SPEED) & ~self.turning
         if standing.any():
             flat_ankles = np.where(standing[:, None, None], feet.lock, support.flat_ankles)
-            support = _Support(
-                support.rolled, support.landing, support.flat | standing[:, None], flat_ankles
+            support = replace(
+                support, flat=support.flat | standing[:, None], flat_ankles=flat_ankles
             )
         high = self._highest_hips(support, hip_x, gait.comfort_extension)
         swinging = feet.swinging
