@@ -668,27 +668,28 @@ class Crowd:
         )
         if not still.any():  # walking or running: no spots to check
             return still
-        return still & self._on_spots().all(axis=1)
+        return still & self._on_spots(still).all(axis=1)
 
-    def _on_spots(self) -> BoolArray:
+    def _on_spots(self, among: BoolArray) -> BoolArray:
         """Feet at their standing or pivot spots (:meth:`_standing_spots`), shape (N, 2),
         or whose last step was aimed there. A foot near its pivot spot counts only where it
         can turn (:func:`pivot_spots`: turned round about its ball, its heel would go into a
-        riser where its toes did not)."""
+        riser where its toes did not), checked for the characters ``among`` (N,) only: the
+        caller reads no other row."""
         feet = self.feet
         reversing = self.reversing
         ideal_x = self._standing_spots(self.x, reversing)
         tolerance = np.where(reversing, _PIVOT_TOLERANCE, self.rig.gait.idle_tolerance)
         there = np.abs(ideal_x - feet.lock[..., 0]) <= tolerance[:, None]
         aimed_there = np.abs(ideal_x - feet.aim) <= tolerance[:, None]
-        if reversing.any():
+        rows = np.flatnonzero(reversing & among)
+        if len(rows):  # (only they need the pivot check)
             # ... and one aimed at its pivot spot counts only if that aim was for a pivot
             turnable, _ = pivot_spots(
-                self.terrain, feet.lock[..., 0], self.facing[:, None], self.rig.legs
+                self.terrain, feet.lock[rows, :, 0], self.facing[rows, None], self.rig.legs
             )
-            walking = ~reversing[:, None]
-            there &= turnable | walking
-            aimed_there &= feet.pivot_aim | walking
+            there[rows] &= turnable
+            aimed_there[rows] &= feet.pivot_aim[rows]
         return there | aimed_there
 
     def _standing_spots(self, x: FloatArray, pivot: BoolArray) -> FloatArray:
@@ -783,7 +784,8 @@ class Crowd:
         if self.reversing.any():
             # squaring up for a pivot: a foot off its spot steps as soon as the other is
             # down, whatever the phase; one on its spot stays (stepping again lands it there)
-            ready = ~self._on_spots() & other_down & (feet.stance_age >= _MIN_STANCE * stance_time)
+            may = other_down & (feet.stance_age >= _MIN_STANCE * stance_time)
+            ready = ~self._on_spots(may.any(axis=1)) & may
             due = np.where(self.reversing[:, None], ready, due)
 
         can = feet.planted & ~feet.pinned & due & other_ok & ~self.turning[:, None]
