@@ -61,6 +61,7 @@ GROUND_DEEP: Color = (34, 38, 32)
 GRID_COLOR: Color = mix(SKY_HORIZON, PALETTE["grid_major"], 0.35)  # the one-metre grid
 LEG_WIDTHS_M = (0.15, 0.11, 0.1)  # hip, knee, ankle
 ARM_WIDTHS_M = (0.095, 0.075, 0.06)  # shoulder, elbow, wrist
+HAND_RADIUS_M = 0.05  # wider than the wrist: the hand's disc covers the forearm's end
 # Static props are cached as sprites (see WalkView._static_sprite): padded by this many
 # pixels for line widths and the knob; their anti-aliased edges blend with the backdrop,
 # the colour of the near hills they mostly stand in front of.
@@ -569,7 +570,9 @@ class WalkView:
         shoes_px = camera.to_screen(shoe_outlines(sol.hand[0, LEGS], soles)).tolist()
         tones = _hero_tones(rig.colors)
 
-        def limb(index: int, widths: tuple[float, float, float], color: str, side: int) -> None:
+        def limb(
+            index: int, widths: tuple[float, float, float], color: str, side: int, end_cap: bool
+        ) -> None:
             root, mid, end = limbs_px[index]
             c, edge = tones[color, side == near]
             # the far limbs, dark and mostly behind the body, go without their edges (eight
@@ -577,18 +580,19 @@ class WalkView:
             outline = edge if side == near else None
             w0, w1, w2 = widths[0] * scale, widths[1] * scale, widths[2] * scale
             bone(canvas, root, mid, c, w0, w1, outline, cap_b=False)
-            bone(canvas, mid, end, c, w1, w2, outline)
+            bone(canvas, mid, end, c, w1, w2, outline, cap_b=end_cap)
 
         def arm(side: int) -> None:
-            limb(ARMS.start + side, ARM_WIDTHS_M, "shirt", side)
+            # no wrist cap: the hand's disc, drawn next on the same centre, is wider
+            limb(ARMS.start + side, ARM_WIDTHS_M, "shirt", side, end_cap=False)
             skin = tones["skin", side == near][0]
-            canvas.circle(limbs_px[ARMS.start + side][2], 0.05 * scale, skin)
+            canvas.circle(limbs_px[ARMS.start + side][2], HAND_RADIUS_M * scale, skin)
             held = self._prop_hands
             if held is not None and held.holding == side:
                 self._draw_cup(pen, sol)  # in front of its own hand, behind the near arm
 
         def leg(side: int) -> None:
-            limb(LEGS.start + side, LEG_WIDTHS_M, "trousers", side)
+            limb(LEGS.start + side, LEG_WIDTHS_M, "trousers", side, end_cap=True)
             # the shoe over its sole; its sole's two parts edged (heel-ball, ball-toe tip)
             shoe = shoes_px[side]
             color, edge = tones["shoes", side == near]
@@ -622,7 +626,7 @@ class WalkView:
         ellipse = np.stack(
             [cx + (width * scale) * _SHADOW_COS, cy - (0.035 * scale) * _SHADOW_SIN], -1
         )
-        pen.canvas.polygon(ellipse, SHADOW_COLOR)
+        pen.canvas.polygon(ellipse.tolist(), SHADOW_COLOR)  # plain numbers: checked in Python
 
     def _draw_hud(self, canvas: Canvas) -> None:
         sim = self.sim

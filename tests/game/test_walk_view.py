@@ -22,7 +22,9 @@ from game.pygame_canvas import PygameCanvas
 from game.scene import SceneConfig
 from game.scenes.walk import WalkSim
 from game.scenes.walk_view import (
+    ARM_WIDTHS_M,
     GROUND_DEEP,
+    HAND_RADIUS_M,
     SCENERY_TILE_PX,
     TILE_KEY,
     VIEW_HEIGHT_M,
@@ -213,3 +215,15 @@ def test_ridge_tiles_side_by_side_draw_what_one_wide_tile_draws(size: tuple[int,
     np.testing.assert_array_equal(
         pygame.surfarray.array3d(tiles.surface), pygame.surfarray.array3d(wide.surface)
     )
+
+
+@pytest.mark.parametrize("scale", [60.0, 120.0, 194.6, 400.0])
+def test_the_hand_disc_covers_the_wrist_cap_it_replaces(scale: float) -> None:
+    """The forearm is drawn without its end cap because the hand's disc, drawn next on the
+    same centre, covers every pixel the cap would have set."""
+    canvas = PygameCanvas(pygame.Surface((64, 64)))
+    for cx, cy in [(32.0, 32.0), (31.5, 32.25), (32.7, 31.3), (31.99, 32.51)]:
+        canvas.surface.fill((0, 0, 0))
+        canvas.circle((cx, cy), ARM_WIDTHS_M[2] / 2 * scale, (255, 0, 0))
+        canvas.circle((cx, cy), HAND_RADIUS_M * scale, (0, 255, 0))
+        assert not (pygame.surfarray.array3d(canvas.surface)[..., 0] > 0).any()
