@@ -152,6 +152,7 @@ class WalkSim(CharacterAssets):
         spot; the climb begins in :meth:`_climb` once both feet are down and the hero has
         stopped (at the foot facing the ladder)."""
         ladder, crowd = self.ladder, self.crowd
+        crowd.walk_to(0, None)
         if ladder is None or self.props is None or self.props.holding >= 0:
             return move
         spot: float | None
@@ -165,6 +166,7 @@ class WalkSim(CharacterAssets):
         dx = spot - float(crowd.x[0])
         if abs(dx) > LADDER_NEAR_M:
             return move
+        crowd.walk_to(0, spot)  # by the loft's edge: the gait would stop a step short
         if abs(dx) > 0.03:
             return math.copysign(min(max(abs(dx) / 0.6, 0.12), 1.0), dx)
         return 0.1 if face > 0 and crowd.facing[0] < 0 else 0.0

@@ -79,6 +79,7 @@ _HOVER_LIMIT = 1.4  # swing progress after which a foot that could not plant re-
 # distance ahead
 _SLOPE_PROBES = np.array([-1.0, 0.0, 0.5, 1.0])
 _FLATTEN_MARGIN = 0.004  # metres below flat-foot reach the pelvis settles to before a pivot
+_GOAL_MARGIN = 0.05  # metres beyond a walk_to spot the ground must let the body on
 _REVERSAL_BRAKE = 3.0  # m/s²: a reversal's brake slows at least this fast (no slow tail)
 _SQUARING_SWING = 0.3  # seconds: the longest swing of a step squaring up for a pivot
 _PIVOT_SPEED = 0.15  # m/s: a reversal may pivot once the body is this slow ...
@@ -115,6 +116,7 @@ _PER_CHARACTER = (
     "pin_target",
     "knee_side",
     "knee_flips",
+    "goal_x",
 )
 
 
@@ -310,6 +312,7 @@ class Crowd:
         self.pin_target = np.zeros((n, 2, 2))
         self.knee_side = np.zeros((n, 2))
         self.knee_flips = np.zeros(n, dtype=np.int64)
+        self.goal_x = np.full(n, np.nan)  # a spot to walk to by an edge (walk_to), or NaN
         self.y = np.zeros(n)
         self.feet = self._stand(np.zeros((n, 2), dtype=bool))
         self.pose = self._pose_inputs(self._grade())
@@ -540,6 +543,12 @@ class Crowd:
         self.vx[n] = 0.0
         self.hand_weight[n] = 0.0
 
+    def walk_to(self, n: int, x: float | None) -> None:
+        """Let character ``n`` walk right up to ``x`` (None: no such spot): a drop or a wall
+        just beyond it no longer stops the gait a step's reach short (a ladder's spot by the
+        loft's edge). Its feet still land only where a sole fits."""
+        self.goal_x[n] = np.nan if x is None else x
+
     def face(self, n: int, facing: float) -> None:
         """Turn character ``n`` to ``facing`` (+1 or −1) at once (stepping on a ladder)."""
         self.facing[n] = 1.0 if facing >= 0 else -1.0
@@ -591,6 +600,8 @@ class Crowd:
         # course's end wall it held a sprint to 0.23 m/s for a second or more
         # ... and (below) the ground up to a step's reach ahead, read in the same call
         probe_x = self.x + direction * (span + stopping)
+        goal = np.abs(self.goal_x - self.x) + _GOAL_MARGIN  # NaN without a goal
+        probe_x = np.where(goal < span + stopping, self.x + direction * goal, probe_x)
         rises = self.terrain.steepest_rise(
             np.concatenate([centres - span, self.x[:, None]], axis=1),
             np.concatenate([centres + span, probe_x[:, None]], axis=1),

@@ -308,3 +308,29 @@ def test_the_default_autopilot_tours_the_props_after_its_first_round_trip(tour: 
     assert tour.sim.ladder.moves > 20 and not tour.sim.ladder.active
     feet = tour.sim.stats_sections()["feet"]
     assert feet["knee_flips"] == 0 and tour.sim.counters.nan == 0
+
+
+def test_walked_along_the_loft_and_back_s_still_climbs_down() -> None:
+    # the gait stops a step's reach short of a drop, 0.47 m from the loft's edge: the
+    # climbing spot, 0.2 m from it, was out of reach and S did nothing, so a player who had
+    # walked along the loft could not get down again
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    ladder = sim.ladder
+    assert ladder is not None and ladder.loft_spot_x is not None
+    spot = ladder.loft_spot_x
+    level = float(sim.terrain.height_at(spot))
+    legs, gait = sim.rig.legs, sim.rig.gait
+    sim.crowd.x[0] = spot
+    sim.crowd.y[0] = level + legs.ankle_height + gait.stand_extension * legs.limb.reach
+    sim.crowd.stand_at(0, [[spot - 0.05, level + legs.ankle_height]] * 2)
+    assert sim.on_loft()
+    for move, steps in ((1.0, 60), (-1.0, 150), (0.0, 60)):
+        for _ in range(steps):
+            sim.step(InputState(move=move), DT, timer)
+    assert sim.on_loft() and abs(float(sim.crowd.x[0]) - spot) > 0.2  # back, but short
+    for _ in range(600):
+        sim.step(InputState(climb=-1.0), DT, timer)
+        if ladder.active:
+            break
+    assert ladder.active
