@@ -796,7 +796,7 @@ class Crowd:
             # squaring up for a pivot: a foot off its spot steps as soon as the other is
             # down, whatever the phase; one on its spot stays (stepping again lands it there)
             may = other_down & (feet.stance_age >= _MIN_STANCE * stance_time)
-            ready = ~self._on_spots(may.any(axis=1)) & may
+            ready = ~self._on_spots(np.asarray(may.any(axis=1))) & may
             due = np.where(self.reversing[:, None], ready, due)
 
         can = feet.planted & ~feet.pinned & due & other_ok & ~self.turning[:, None]
