@@ -508,7 +508,12 @@ class WalkView:
             x0, x1 = ladder.x - ladder.width / 2 - 0.06, ladder.x + ladder.width / 2 + 0.06
             y0, y1 = ladder.base, ladder.base + ladder.height
             pen.polyline(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]), color, 2, closed=True)
-            tip = "W at its foot: climb"
+            if hands.holding >= 0:
+                tip = "put the cup down to climb (click a surface)"
+            elif self.sim.on_loft():
+                tip = "S by the edge: climb down"
+            else:
+                tip = "W at its foot: climb"
         else:
             return
         pen.text(pointer, tip, color, 15, "midbottom", (0, -16))
@@ -681,11 +686,17 @@ class WalkView:
             ]
 
         ladder = self._ladder
+        near = (
+            ladder is not None and abs(ladder.spot_x - float(self.sim.crowd.x[0])) < LADDER_NEAR_M
+        )
+        if not (near or self.sim.on_loft()):
+            return []
+        hands = self._prop_hands
+        if hands is not None and hands.holding >= 0:  # the ladder takes both hands
+            return ["holding the cup: put it down (click a surface) to climb"]
         if self.sim.on_loft():
             return ["on the loft: S climbs back down the ladder"]
-        if ladder is not None and abs(ladder.spot_x - float(self.sim.crowd.x[0])) < LADDER_NEAR_M:
-            return ["at the ladder: W climbs on"]
-        return []
+        return ["at the ladder: W climbs on"]
 
     # -- overlay -----------------------------------------------------------------------
     def draw_overlay(self, canvas: Canvas, alpha: float) -> None:

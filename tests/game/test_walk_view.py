@@ -227,3 +227,14 @@ def test_the_hand_disc_covers_the_wrist_cap_it_replaces(scale: float) -> None:
         canvas.circle((cx, cy), ARM_WIDTHS_M[2] / 2 * scale, (255, 0, 0))
         canvas.circle((cx, cy), HAND_RADIUS_M * scale, (0, 255, 0))
         assert not (pygame.surfarray.array3d(canvas.surface)[..., 0] > 0).any()
+
+
+def test_at_the_ladder_holding_the_cup_the_hint_says_to_put_it_down(view: WalkView) -> None:
+    # W did nothing while the cup was held (the ladder takes both hands) and the hint still
+    # said "W climbs on": the game looked broken
+    sim = view.sim
+    assert sim.ladder is not None and sim.props is not None
+    sim.crowd.x[0] = sim.ladder.spot_x
+    assert view._ladder_hint() == ["at the ladder: W climbs on"]
+    sim.props.holding = 1
+    assert "put it down" in view._ladder_hint()[0]
