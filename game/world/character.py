@@ -873,8 +873,9 @@ class Crowd:
         predicted = np.where(reversing, pivot_spot, predicted)
         facing = self.facing[n]
         from_lock = np.where(feet.planted[n, f][:, None], feet.lock[n, f], start)
+        beside = np.where(feet.planted[n, 1 - f], feet.lock[n, 1 - f, 0], np.nan)
         lock, ground, ray_from, ray_hit = plan_landing(
-            self.terrain, rig, from_lock, predicted, self.y[n], facing, reversing
+            self.terrain, rig, from_lock, predicted, self.y[n], facing, reversing, beside
         )
         start_ground = self.terrain.height_at(from_lock[:, 0])
         land_ground_y = self.terrain.height_at(lock[:, 0])

@@ -55,6 +55,13 @@ _CANDIDATE_SHIFTS = np.array([0.0, -0.04, 0.04, -0.08, 0.08, -0.12, 0.12, -0.17,
 # 0.3 m or more (sparser, a long step down stairs found none that fit and landed across a
 # stair nose, tilted 24°, its ball hovering 2 cm over the tread)
 _SHORTER_STEPS = np.linspace(0.9, 0.1, 17)
+# A squaring step for a pivot may also go this much farther from its spot, and takes a
+# shorter step only if that is 0.5 m nearer: both feet then find the same turnable spot
+# (where the ground under the pelvis curves up, each foot found its own on its own side,
+# and the body pivoted in a 0.45 m lunge)
+_PIVOT_SHIFTS = np.array([-0.3, 0.3, -0.38, 0.38, -0.46, 0.46])
+_PIVOT_SHORTER_COST = 0.5
+_BESIDE_COST = 0.2  # ... and each metre from the other foot costs it 0.2 m of miss
 _SOLE_SAMPLES = np.linspace(0.0, 1.0, 7)
 _PROBES = np.linspace(0.0, 1.0, 12)  # fractions of the look-ahead the ground is read at
 _CHORD_PASSES = 2  # sole_fits: the chord under a level sole, then twice under the tilted one
@@ -624,6 +631,7 @@ def plan_landing(
     hip_y: FloatArray,
     facing: FloatArray,
     pivot: BoolArray | None = None,
+    beside: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """Landing spots for M lifting feet.
 
@@ -639,6 +647,9 @@ def plan_landing(
         +1 or −1.
     pivot : ndarray of bool, shape (M,), optional
         Feet squaring up to pivot there (turning about the ball): see :func:`pivot_spots`.
+    beside : ndarray, shape (M,), optional
+        The other foot's flat ankle x where it is down (NaN where not): of two spots about
+        as near, a squaring step takes the one nearer it (feet together, not astride).
 
     Returns
     -------
@@ -652,7 +663,8 @@ def plan_landing(
     legs, gait = rig.legs, rig.gait
     # around the predicted spot, then shorter steps (a stair too many up: land a tread lower)
     shortened = start[:, :1] + (predicted_x - start[:, 0])[:, None] * _SHORTER_STEPS
-    candidates = np.concatenate([predicted_x[:, None] + _CANDIDATE_SHIFTS, shortened], axis=1)
+    shifts = np.concatenate([_CANDIDATE_SHIFTS, _PIVOT_SHIFTS])
+    candidates = np.concatenate([predicted_x[:, None] + shifts, shortened], axis=1)
     facing_k = facing[:, None]  # each candidate's facing (broadcast along the candidates)
     fits, chords, bend = sole_fits(terrain, candidates, facing_k, rig)
     if pivot is not None and pivot.any():
@@ -676,6 +688,14 @@ def plan_landing(
     # does not fit is a last resort; a step taller than max_step_height never
     miss = np.abs(candidates - predicted_x[:, None])
     cost = miss + _BEND_COST * bend + np.where(fits, 0.0, 10.0) + np.where(low_enough, 0.0, 1e3)
+    squaring = np.zeros((len(start), 1), dtype=bool) if pivot is None else pivot[:, None]
+    far = np.arange(candidates.shape[1]) >= len(_CANDIDATE_SHIFTS)
+    shorter = np.arange(candidates.shape[1]) >= len(shifts)
+    cost += np.where(far & ~shorter & ~squaring, 1e3, 0.0)  # the farther spots: pivots only
+    cost += np.where(shorter & squaring, _PIVOT_SHORTER_COST, 0.0)
+    if beside is not None:
+        apart = np.abs(candidates - beside[:, None])  # NaN where the other foot is up
+        cost += np.where(squaring & np.isfinite(apart), _BESIDE_COST * apart, 0.0)
     best = np.argmin(cost, axis=1)
     rows = np.arange(len(best))
     chosen = candidates[rows, best]
@@ -707,14 +727,15 @@ def pivot_spots(
     """
     ball_x = x + facing * legs.ball
     angle = np.arctan(terrain.slope_at(ball_x))
-    ball_y = terrain.height_at(ball_x)
     turnable = np.ones(np.shape(x), dtype=bool)
     # the ankle turned round about the ball: ball + (−facing)·(−ball) = x + 2·facing·ball
     for ankle_x, way in ((x, facing), (x + 2.0 * facing * legs.ball, -facing)):
         rest = rest_on_ground(terrain, ankle_x, angle, way, legs)
         ankle = xy(ankle_x, rest)
         ball = sole_points(ankle, angle, np.zeros_like(angle), way, legs)[..., 1, :]
-        turnable &= ball[..., 1] <= ball_y + _PIVOT_BALL_GAP
+        # on the ground where it is (a tilted sole's ball is not quite over ball_x: on a
+        # curved slope, read there, it hovered by the slope times that offset)
+        turnable &= ball[..., 1] <= terrain.height_at(ball[..., 0]) + _PIVOT_BALL_GAP
     return turnable, angle
 
 

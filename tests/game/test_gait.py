@@ -24,7 +24,7 @@ from game.world.gait import (
     within_reach,
 )
 from game.world.rig import load_rig
-from game.world.terrain import Terrain
+from game.world.terrain import Terrain, load_terrain
 
 RIG = load_rig(ASSETS_DIR / "rig.json")
 A = RIG.legs.ankle_height
@@ -382,3 +382,24 @@ def test_halflife_travel_matches_stepping_the_velocity() -> None:
         v += (target - v) * halflife_blend(dt, h)
         x += v * dt
     assert float(halflife_travel(0.2, 1.4, total, h)) == pytest.approx(x, rel=1e-3)
+
+
+@pytest.mark.parametrize(("run", "target"), [(0.0, 9.82), (0.0, 10.48), (1.0, 7.84), (1.0, 9.82)])
+def test_turning_round_on_the_bumps_slopes_squares_the_feet_first(
+    run: float, target: float
+) -> None:
+    # where the ground under the stopping pelvis curves up, no spot there can be turned
+    # on; each foot found its own turnable spot on its own side and the body pivoted in a
+    # 0.26-0.54 m lunge (12 of 70 reversals on the bump; and a convex slope read the ball's
+    # height at the wrong x, so it too counted as not turnable)
+    course = load_terrain(ASSETS_DIR / "terrain.json")
+    crowd = Crowd(RIG, course, [6.5], [1.0])
+    while crowd.x[0] < target:
+        _run(crowd, 1.0, run, 1)
+    for _ in range(150):
+        _run(crowd, -1.0, run, 1)
+        if crowd.turning[0]:
+            break
+    assert crowd.turning[0]
+    locks = crowd.feet.lock[0, :, 0]
+    assert abs(float(locks[0] - locks[1])) <= 0.15
