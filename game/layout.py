@@ -8,6 +8,7 @@ layout; text that still does not fit its box is wrapped with :func:`wrap`.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from typing import Any, Protocol
 
 
@@ -52,14 +53,7 @@ def wrap(canvas: TextMeasure, text: str, width: float, size: int, bold: bool = F
     per canvas (panels re-wrap the same paragraphs every frame; measuring costs ~10 µs a
     word).
     """
-    cache = _WRAPPED.setdefault(canvas, {})
-    key = (text, float(width), size, bold)
-    lines = cache.get(key)
-    if lines is None:
-        if len(cache) >= _WRAP_CACHE_LIMIT:
-            cache.clear()
-        lines = cache[key] = _wrap(canvas, text, width, size, bold)
-    return list(lines)
+    return _kept(_WRAPPED, _wrap, canvas, text, width, size, bold)
 
 
 def wrap_balanced(
@@ -68,13 +62,27 @@ def wrap_balanced(
     """As :func:`wrap`, in as few lines, but with the lines as even as they go (no last
     line of one short word): the narrowest width, to 1 px, that needs no more lines.
     Results are kept per canvas like :func:`wrap`'s (the search re-wraps ~10 times)."""
-    cache = _BALANCED.setdefault(canvas, {})
+    return _kept(_BALANCED, _balanced, canvas, text, width, size, bold)
+
+
+def _kept(
+    kept: weakref.WeakKeyDictionary[Any, dict[tuple[str, float, int, bool], list[str]]],
+    wrapper: Callable[[TextMeasure, str, float, int, bool], list[str]],
+    canvas: TextMeasure,
+    text: str,
+    width: float,
+    size: int,
+    bold: bool,
+) -> list[str]:
+    """``wrapper``'s lines for these arguments, from ``kept`` (a per-canvas table, cleared
+    when it holds ``_WRAP_CACHE_LIMIT`` paragraphs) or computed and kept there; a copy."""
+    cache = kept.setdefault(canvas, {})
     key = (text, float(width), size, bold)
     lines = cache.get(key)
     if lines is None:
         if len(cache) >= _WRAP_CACHE_LIMIT:
             cache.clear()
-        lines = cache[key] = _balanced(canvas, text, width, size, bold)
+        lines = cache[key] = wrapper(canvas, text, width, size, bold)
     return list(lines)
 
 
