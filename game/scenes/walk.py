@@ -214,7 +214,9 @@ class WalkSim(CharacterAssets):
                 )
             elif from_loft:
                 crowd.face(0, 1.0)  # back onto the ladder, facing it
-                ladder.mount_from_loft(crowd.pose.targets[0, LEGS], crowd.pose.pelvis[0])
+                ladder.mount_from_loft(
+                    crowd.pose.targets[0, LEGS], crowd.solution.hand[0, ARMS], crowd.pose.pelvis[0]
+                )
             else:
                 return False
         stepped_off = ladder.step(float(finite_clamp(inp.climb, -1.0, 1.0)), dt)

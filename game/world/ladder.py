@@ -91,6 +91,7 @@ class LadderClimb:
         self._top_rungs = np.full(4, -1)
         self._top_pelvis = np.zeros(2)
         self._loft_ends = np.zeros((2, 2))  # the feet standing on the loft
+        self._free_hands = np.zeros((2, 2))  # the hands off the rungs at the transfer's loft end
 
     @property
     def loft_spot_x(self) -> float | None:
@@ -220,9 +221,10 @@ class LadderClimb:
             and self._next_move(1) is None
         )
 
-    def mount_from_loft(self, ankles: FloatArray, pelvis: FloatArray) -> None:
-        """Start climbing down from standing on the loft (feet at ``ankles`` (2, 2), facing
-        the ladder's side: +x): the step-off played backwards, ending in the top grip."""
+    def mount_from_loft(self, ankles: FloatArray, hands: FloatArray, pelvis: FloatArray) -> None:
+        """Start climbing down from standing on the loft (feet at ``ankles`` (2, 2), hands
+        free at ``hands``, facing the ladder's side: +x): the step-off played backwards,
+        ending in the top grip; each hand sets off from where it is."""
         loft_rung = self.ladder.loft_rung
         self.active = True
         self.pelvis = pelvis.copy()
@@ -231,17 +233,18 @@ class LadderClimb:
         ankle_y = self.ladder.base + self.rig.legs.ankle_height
         stance = self.rig.gait.stance_spread
         self.ground = np.array([[self.spot_x - stance, ankle_y], [self.spot_x + stance, ankle_y]])
-        hands = np.minimum(
+        hand_rungs = np.minimum(
             [loft_rung + HANDS_ABOVE_FEET, loft_rung + HANDS_ABOVE_FEET + 1], self.top
         )
-        self._top_rungs = np.array([*hands.tolist(), loft_rung, loft_rung])
+        self._top_rungs = np.array([*hand_rungs.tolist(), loft_rung, loft_rung])
         self._top_ends = np.array(
             [self._rung_point(limb, int(r)) for limb, r in enumerate(self._top_rungs)]
         )
         feet_y = float(self._top_ends[2:, 1].min())
         self._top_pelvis = np.array([self.spot_x, feet_y + HIP_ABOVE_FOOT_M])
         self._loft_ends = ankles.copy()
-        self.ends = np.concatenate([[self.grip_point(0, -1), self.grip_point(1, -1)], ankles])
+        self._free_hands = hands.copy()
+        self.ends = np.concatenate([hands, ankles])
         self.transfer, self.transfer_dir, self.moving = 1.0, -1, -1
 
     def _begin_step_off(self) -> None:
@@ -293,7 +296,7 @@ class LadderClimb:
         for limb, s0, s1 in TRANSFER_WINDOWS:
             u = min(max((s - s0) / (s1 - s0), 0.0), 1.0)
             on = self._top_ends[limb]
-            off = self.grip_point(limb, -1) if limb < 2 else self._loft_ends[limb - 2]
+            off = self._free_hand(limb, s) if limb < 2 else self._loft_ends[limb - 2]
             if u <= 0.0:
                 self.rung[limb] = self._top_rungs[limb]
                 self.ends[limb] = on
@@ -310,6 +313,17 @@ class LadderClimb:
         if s <= 0.0 and self.transfer_dir < 0:
             self.transfer_dir, self._last = 0, 3  # on the ladder: the climb down begins
         return False
+
+    def _free_hand(self, limb: int, s: float) -> FloatArray:
+        """A hand off the rungs at transfer time ``s``: at its resting place beside the
+        ladder, except climbing back on from the loft, when it comes there from where it was
+        (over the transfer's first part, before any hand grips: it jumped there at once)."""
+        rest = self.grip_point(limb, -1)
+        if self.transfer_dir >= 0:
+            return rest
+        first_grip = max(s1 for limb_, _, s1 in TRANSFER_WINDOWS if limb_ < 2)
+        away = float(smoothstep((s - first_grip) / (1.0 - first_grip)))
+        return rest + (self._free_hands[limb] - rest) * away
 
     def _arc(self, u: float) -> FloatArray:
         """The moving limb ``u`` of the way along: eased, swung out from the rails."""

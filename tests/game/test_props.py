@@ -334,3 +334,18 @@ def test_walked_along_the_loft_and_back_s_still_climbs_down() -> None:
         if ladder.active:
             break
     assert ladder.active
+
+
+def test_climbing_back_on_from_the_loft_the_hands_move_at_an_arms_pace(tour: Tour) -> None:
+    # they jumped 19-21 cm in the first step, from the walking pose to their resting place
+    # beside the ladder; now they go there over the transfer's first part
+    assert tour.sim.ladder is not None
+    edge = tour.sim.ladder.ladder.loft[0]  # type: ignore[index]
+    pelvis = np.array([row["pelvis"] for row in tour.rows])
+    on_loft = ~tour.on_ladder & (pelvis[:, 0] > edge)
+    after = np.arange(len(tour.rows)) > np.nonzero(on_loft)[0][-1]
+    first = int(np.nonzero(tour.on_ladder & after)[0][0])
+    hands = _limb(tour.rows, "end")[first - 5 : first + 90, :2]
+    body = pelvis[first - 5 : first + 90]
+    moved = hands[1:] - hands[:-1] - (body[1:] - body[:-1])[:, None]
+    assert np.hypot(moved[..., 0], moved[..., 1]).max() <= 0.10
