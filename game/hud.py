@@ -47,7 +47,7 @@ def draw_tabs(
         x += key_w + gap + name_w + 20 * scale
     # the panels reach 6 px (scaled) either side of their text and 8 below; a pixel to spare
     strip = (0, 0, math.ceil(x - 14 * scale) + 1, math.ceil(top + h + 8 * scale) + 1)
-    paint = functools.partial(_paint_tabs, names=names, tabs=tabs, top=top, size=size, h=h)
+    paint = functools.partial(_paint_tabs, names=names, tabs=tabs, top=top, size=size, h=h, gap=gap)
     canvas.sprite(("scene tabs", tuple(names), current, canvas.size), strip, paint)
     # the readout in pieces with their own gaps, for the same reason as the tabs
     cursor = x + 4 * scale
@@ -82,10 +82,10 @@ def _paint_tabs(
     top: float,
     size: int,
     h: int,
+    gap: float,
 ) -> None:
     """The scene tabs measured by :func:`draw_tabs`: a panel each, its key and name."""
     scale = ui_scale(canvas.size)
-    gap = 6.0 * scale
     for index, (name, (x, key_w, name_w, active)) in enumerate(zip(names, tabs, strict=True), 1):
         w = key_w + gap + name_w
         fill = mix(PALETTE["panel"], PALETTE["accent"], 0.45 if active else 0.0)

@@ -459,9 +459,9 @@ class Crowd:
         self.vx = v_old + (v_target - v_old) * halflife_blend(dt, gait.accel_halflife)
         # braking to turn round: the halflife's approach to 0 would crawl for half a second
         # (and the heel lifts it schedules with it), so it ends at a constant deceleration
-        stopping = np.sign(v_old) * np.maximum(np.abs(v_old) - _REVERSAL_BRAKE * dt, 0.0)
-        nearer = np.abs(stopping) < np.abs(self.vx)
-        self.vx = np.where(self.reversing & nearer, stopping, self.vx)
+        braked = np.sign(v_old) * np.maximum(np.abs(v_old) - _REVERSAL_BRAKE * dt, 0.0)
+        nearer = np.abs(braked) < np.abs(self.vx)
+        self.vx = np.where(self.reversing & nearer, braked, self.vx)
         self.vx = np.where(self.turning, 0.0, self.vx)
         pace = Pace.at(self.vx, grade, gait)
         x_old = self.x
@@ -597,8 +597,9 @@ class Crowd:
         slopes = np.abs(heights[..., 1] - heights[..., 0]) / (2.0 * span)
         # ... of ground the feet walk: a wall or a drop taller than a step is no ramp (the
         # stop below keeps the body off it); within a stride of the loft's edge or the
-        # course's end wall it held a sprint to 0.23 m/s for a second or more
-        # ... and (below) the ground up to a step's reach ahead, read in the same call
+        # course's end wall it held a sprint to 0.23 m/s for a second or more. The stop
+        # reads the ground up to a step's reach ahead (less up to a walk_to spot), and
+        # both come from one steepest_rise call.
         probe_x = self.x + direction * (span + stopping)
         goal = np.abs(self.goal_x - self.x) + _GOAL_MARGIN  # NaN without a goal
         probe_x = np.where(goal < span + stopping, self.x + direction * goal, probe_x)

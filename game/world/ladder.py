@@ -37,6 +37,8 @@ DOWN_ORDER = (3, 0, 2, 1)
 # keyframes so that every limb still on the ladder stays within reach of its rung.
 TRANSFER_S = 2.4
 TRANSFER_WINDOWS = ((0, 0.5, 0.62), (1, 0.62, 0.74), (2, 0.25, 0.5), (3, 0.74, 0.95))
+# the transfer time by which, stepping off onto the loft, both hands have let go of the rails
+_HANDS_OFF_BY = max(s1 for limb, _, s1 in TRANSFER_WINDOWS if limb < 2)
 TRANSFER_KEYS = (0.0, 0.25, 0.5, 0.74, 1.0)  # pelvis keyframe times (see _transfer_pelvis)
 LOFT_FEET_M = (0.1, 0.28)  # left and right ankle this far beyond the loft's edge
 LOFT_PELVIS_M = 0.2  # the standing pelvis this far beyond the edge
@@ -321,8 +323,7 @@ class LadderClimb:
         rest = self.grip_point(limb, -1)
         if self.transfer_dir >= 0:
             return rest
-        first_grip = max(s1 for limb_, _, s1 in TRANSFER_WINDOWS if limb_ < 2)
-        away = float(smoothstep((s - first_grip) / (1.0 - first_grip)))
+        away = float(smoothstep((s - _HANDS_OFF_BY) / (1.0 - _HANDS_OFF_BY)))
         return rest + (self._free_hands[limb] - rest) * away
 
     def _arc(self, u: float) -> FloatArray:
