@@ -14,7 +14,7 @@ import numpy as np
 
 from ik._units import SAFE
 from ik.reach import Status
-from ik.solution import Angles, Solution, Solution2D
+from ik.solution import Solution, Solution2D
 
 SMALL = 8  # the largest batch solved limb by limb here
 
@@ -60,7 +60,7 @@ def solve(cls: type[Solution], points: Sequence[Any], values: Sequence[Any]) -> 
         angles = {0: angles[0], 1: table[..., t + 7], 2: table[..., t + 8]}
     e, h = table[..., :dim], table[..., dim:t]
     d, a, short, stretch = table[..., t], table[..., t + 1], table[..., t + 2], table[..., t + 3]
-    return cls(e, h, d, a, short, reached, stretch, status, Angles(angles))
+    return cls(e, h, d, a, short, reached, stretch, status, angles)  # all given: a plain dict
 
 
 def _limbs(
@@ -155,15 +155,15 @@ def _reach(
         stretch = min(max(eased / span, 1.0), k)
         upper, lower = upper * stretch, lower * stretch
         span = upper + lower
-    inner = max(abs(upper - lower), eps * span)
-    a = min(max(eased, inner), span)  # the seed's clamp
-    gap, twice = upper - lower, a + a
-    along = (a * a + gap * span) / twice  # law of cosines
-    h = math.sqrt((span + a) * (span - a) * (a - gap) * (a + gap)) / twice  # Heron
+    gap, floor = upper - lower, eps * span
+    inner = abs(gap) if abs(gap) > floor else floor  # (if-else: ~4x cheaper than max())
+    a = inner if eased < inner else span if eased > span else eased  # the seed's clamp
+    along = (a * a + gap * span) / (a + a)  # law of cosines
+    h = math.sqrt((span + a) * (span - a) * (a - gap) * (a + gap)) / (a + a)  # Heron
     status = _FAR if d > span else _CLOSE if d < inner else _REACHED
     status = _STRETCHED if stretch > 1.0 else _SOFT if eased < d else status
     shortfall = abs(d - a)
-    reached = shortfall <= math.sqrt(eps) * span
+    reached = shortfall <= eps**0.5 * span
     x = along * along + h * h - a * along  # ik.reach.interior_angle
     half = math.atan(a * h / (upper * lower + abs(x)))
     angle = math.pi - 2.0 * half if x < 0.0 else 2.0 * half

@@ -41,7 +41,7 @@ class Angles(dict[int, np.ndarray]):
         return value
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Solution:
     """Fields shared by 2-D and 3-D solves; ``(...)`` is the broadcast batch shape.
 
@@ -78,14 +78,14 @@ class Solution:
     reached: npt.NDArray[np.bool_]
     stretch: npt.NDArray[np.floating]
     status: npt.NDArray[np.int8]
-    _angles: Angles = field(repr=False, compare=False)
+    _angles: dict[int, np.ndarray] = field(repr=False, compare=False)  # or Angles
 
     @property
     def elbow_angle(self) -> npt.NDArray[np.floating]:
         return self._angles[ELBOW]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Solution2D(Solution):
     """A 2-D solve: the :class:`Solution` fields with ``D = 2``, plus the bones' world angles
     (computed on first access).
@@ -108,6 +108,6 @@ class Solution2D(Solution):
         return self._angles[LOWER]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Solution3D(Solution):
     """A 3-D solve: the :class:`Solution` fields with ``D = 3``."""
