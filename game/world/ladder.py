@@ -86,6 +86,7 @@ class LadderClimb:
         self.top = len(ladder.rungs) - 1
         self.feet_top = ladder.loft_rung if ladder.loft is not None else self.top
         self._last = -1  # the limb that moved last
+        self._swung = False  # the moving limb is a hand swinging to or from its resting place
         self._descending = False  # the last move went down
         self.transfer = 0.0
         self.transfer_dir = 0
@@ -181,7 +182,12 @@ class LadderClimb:
             return self._step_transfer(dt)
         if self.moving >= 0:
             self.u = min(self.u + dt / LIMB_MOVE_S, 1.0)
-            self.ends[self.moving] = self._arc(self.u)
+            if self._swung:
+                self.ends[self.moving] = self._swing(
+                    self.moving, self.move_from, self.move_to, self.u
+                )
+            else:
+                self.ends[self.moving] = self._arc(self.u)
             if self.u >= 1.0:
                 self._last = self.moving
                 self.moving = -1
@@ -195,6 +201,9 @@ class LadderClimb:
                 self.moving, self.u = limb, 0.0
                 self._descending = climb < 0
                 self.move_from = self.ends[limb].copy()
+                # a hand to or from its resting place swings about the shoulder (the chord
+                # passes by it: the elbow swung 17 cm a step), rung to rung it arcs off the rails
+                self._swung = limb < 2 and min(rung, int(self.rung[limb])) < 0
                 self.rung[limb] = rung
                 self.move_to = self.grip_point(limb, rung)
         feet_y = float(self.ends[2:, 1].min())
@@ -305,9 +314,12 @@ class LadderClimb:
             elif u >= 1.0:
                 self.rung[limb] = -1
                 self.ends[limb] = off
+            elif limb < 2:
+                self.moving, self.rung[limb] = limb, -1
+                self.ends[limb] = self._swing(limb, on, off, u)
             else:
                 self.moving, self.rung[limb] = limb, -1
-                lift = (0.12 if limb >= 2 else 0.05) * math.sin(math.pi * u)
+                lift = 0.12 * math.sin(math.pi * u)
                 self.ends[limb] = on + (off - on) * float(smoothstep(u)) + np.array([0.0, lift])
         if s >= 1.0 and self.transfer_dir > 0:
             self.transfer_dir, self.active = 0, False
@@ -315,6 +327,21 @@ class LadderClimb:
         if s <= 0.0 and self.transfer_dir < 0:
             self.transfer_dir, self._last = 0, 3  # on the ladder: the climb down begins
         return False
+
+    def _swing(self, limb: int, on: FloatArray, off: FloatArray, u: float) -> FloatArray:
+        """A hand ``u`` of the way from its rung to its free place, swung about the shoulder
+        (angle and distance eased, the short way round). The chord between them passes by the
+        shoulder at the loft (the top grip is at shoulder height once the pelvis is over the
+        rails), folding the arm through its dead zone: the elbow swung 11-18 cm a step."""
+        body = self.rig.body
+        shoulder = self.pelvis + np.array([(2 * limb - 1) * body.shoulder_depth, body.spine])
+        (ax, ay), (bx, by) = on - shoulder, off - shoulder
+        start = math.atan2(ay, ax)
+        turn = math.remainder(math.atan2(by, bx) - start, math.tau)  # in [-pi, pi]
+        s = float(smoothstep(u))
+        angle = start + turn * s
+        radius = math.hypot(ax, ay) + (math.hypot(bx, by) - math.hypot(ax, ay)) * s
+        return shoulder + radius * np.array([math.cos(angle), math.sin(angle)])
 
     def _free_hand(self, limb: int, s: float) -> FloatArray:
         """A hand off the rungs at transfer time ``s``: at its resting place beside the

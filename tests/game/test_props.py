@@ -349,3 +349,14 @@ def test_climbing_back_on_from_the_loft_the_hands_move_at_an_arms_pace(tour: Tou
     body = pelvis[first - 5 : first + 90]
     moved = hands[1:] - hands[:-1] - (body[1:] - body[:-1])[:, None]
     assert np.hypot(moved[..., 0], moved[..., 1]).max() <= 0.10
+
+
+def test_letting_go_of_the_rungs_at_the_loft_the_elbows_do_not_fling_round(tour: Tour) -> None:
+    # once the pelvis is over the rails the top grip is at shoulder height: a hand drawn along
+    # the chord to its resting place folded the arm through its dead zone and the elbow swung
+    # 11-18 cm a step (both ways); the hands now swing about the shoulder
+    pelvis = np.array([row["pelvis"] for row in tour.rows])
+    elbows = _limb(tour.rows, "mid")[:, :2]
+    near = tour.on_ladder[1:] | tour.on_ladder[:-1]
+    moved = elbows[1:] - elbows[:-1] - (pelvis[1:] - pelvis[:-1])[:, None]
+    assert np.hypot(moved[..., 0], moved[..., 1])[near].max() <= 0.09  # 8.3 cm now
