@@ -25,7 +25,7 @@ from game.palette import PALETTE, Color, mix
 from game.profiling import PhaseTimer
 from game.scene import SceneSpec
 from game.scenes.crowd import CrowdAutopilot, CrowdSim
-from game.scenes.walk_view import WalkView, draw_status_panel
+from game.scenes.walk_view import HEAD_FACE, HEAD_HAIR, WalkView, draw_status_panel
 from game.world.character import ARMS, LEGS, PoseInputs, solve_pose
 from game.world.gait import sole_points
 
@@ -172,16 +172,19 @@ class CrowdView(WalkView):
         facing = pose.facing[index, None]
         heads = to_px(pose.head[index])
         neck = np.stack([chest, heads], axis=1)
-        # a hair cap up and behind, the face disc a little forward and down (as the hero's)
-        scale = self.camera.scale
-        hair = heads + scale * np.hstack([-0.025 * facing, np.full_like(facing, -0.03)])
-        face = heads + scale * np.hstack([0.03 * facing, np.full_like(facing, 0.015)])
+        # the hero's hair cap and face disc (no skull disc under them), 0.9 times the size
+        head_px = 0.9 * self.sim.rig.body.head_radius * self.camera.scale
+        hair = heads + head_px * np.hstack(
+            [HEAD_HAIR[0] * facing, np.full_like(facing, -HEAD_HAIR[1])]
+        )
+        face = heads + head_px * np.hstack(
+            [HEAD_FACE[0] * facing, np.full_like(facing, -HEAD_FACE[1])]
+        )
         near = (pose.facing[index] > 0).astype(np.intp)  # the right side faces +x viewers
         rows = np.arange(index.size)
         far_arm, far_leg = bones[rows, ARMS.start + 1 - near], bones[rows, LEGS.start + 1 - near]
         near_arm, near_leg = bones[rows, ARMS.start + near], bones[rows, LEGS.start + near]
         tint = self._rows[index] % TINTS
-        head_px = 0.9 * self.sim.rig.body.head_radius * self.camera.scale
         soles = self._soles(pose, self._joints[1], index)
         for t, (far, trousers, shirt, skin, shoes) in enumerate(self._palettes):
             mine = tint == t
@@ -198,8 +201,8 @@ class CrowdView(WalkView):
             canvas.segments(torso[mine], shirt, TORSO_PX)
             canvas.segments(near_arm[mine].reshape(-1, 2, 2), shirt, LIMB_PX)
             for cap, head in zip(hair[mine].tolist(), face[mine].tolist(), strict=True):
-                canvas.circle(cap, head_px, self._hair)
-                canvas.circle(head, 0.85 * head_px, skin)
+                canvas.circle(cap, HEAD_HAIR[2] * head_px, self._hair)
+                canvas.circle(head, HEAD_FACE[2] * head_px, skin)
 
     def _draw_hud(self, canvas: Canvas) -> None:
         sim = self.crowd_sim

@@ -62,6 +62,14 @@ GRID_COLOR: Color = mix(SKY_HORIZON, PALETTE["grid_major"], 0.35)  # the one-met
 LEG_WIDTHS_M = (0.15, 0.11, 0.1)  # hip, knee, ankle
 ARM_WIDTHS_M = (0.095, 0.075, 0.06)  # shoulder, elbow, wrist
 HAND_RADIUS_M = 0.05  # wider than the wrist: the hand's disc covers the forearm's end
+# The head in profile, in head radii from its centre, (forward, up) and a radius: a hair
+# cap on top and a little behind, the face's disc forward and a little down, the eye level
+# with the middle of the face's front. The line from the face's centre to the cap's leans
+# 32 degrees back of straight up (it leaned 53: a cap over the back of the head and an eye
+# under its edge read as a head tilted up, looking at the sky).
+HEAD_HAIR = (-0.1, 0.45, 0.9)
+HEAD_FACE = (0.25, -0.1, 0.85)
+HEAD_EYE = (0.65, 0.0)
 # Static props are cached as sprites (see WalkView._static_sprite): padded by this many
 # pixels for line widths and the knob; their anti-aliased edges blend with the backdrop,
 # the colour of the near hills they mostly stand in front of.
@@ -568,9 +576,10 @@ class WalkView:
             to_px(px + sx * 0.03, py + sy * 0.03),
             to_px(px + sx * 0.1, py + sy * 0.1),
         )
-        hair = to_px(hx - 0.025 * f, hy + 0.03)
-        face = to_px(hx + 0.035 * f, hy - 0.015)
-        eye = to_px(hx + 0.075 * f, hy + 0.01)
+        radius = body.head_radius
+        hair = to_px(hx + HEAD_HAIR[0] * radius * f, hy + HEAD_HAIR[1] * radius)
+        face = to_px(hx + HEAD_FACE[0] * radius * f, hy + HEAD_FACE[1] * radius)
+        eye = to_px(hx + HEAD_EYE[0] * radius * f, hy + HEAD_EYE[1] * radius)
         soles = self._hero_soles(pose, sol)
         shoes_px = camera.to_screen(shoe_outlines(sol.hand[0, LEGS], soles)).tolist()
         tones = _hero_tones(rig.colors)
@@ -613,9 +622,9 @@ class WalkView:
         bone(canvas, pelvis_px, chest_px, colors.shirt, torso * 0.8, torso, tones["shirt_edge"][0])
         bone(canvas, waist_a, waist_b, colors.trousers, torso * 0.62, torso * 0.72)
         bone(canvas, chest_px, head_px, colors.skin, 0.07 * scale, 0.07 * scale)
-        canvas.circle(head_px, body.head_radius * scale, colors.skin)
-        canvas.circle(hair, body.head_radius * 0.95 * scale, colors.hair)
-        canvas.circle(face, body.head_radius * 0.82 * scale, colors.skin)
+        canvas.circle(head_px, radius * scale, colors.skin)
+        canvas.circle(hair, HEAD_HAIR[2] * radius * scale, colors.hair)
+        canvas.circle(face, HEAD_FACE[2] * radius * scale, colors.skin)
         canvas.circle(eye, max(0.012 * scale, 1.5), PALETTE["black"])
         leg(near)
         arm(near)

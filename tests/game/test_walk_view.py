@@ -4,6 +4,7 @@ F5 reloads, and tiles drawn side by side meet without a seam."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import math
@@ -35,6 +36,7 @@ from game.scenes.walk_view import (
     paint_ground_band,
     paint_ridge_tile,
 )
+from game.world.character import PoseInputs
 from game.world.terrain import load_terrain
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -238,3 +240,34 @@ def test_at_the_ladder_holding_the_cup_the_hint_says_to_put_it_down(view: WalkVi
     assert view._ladder_hint() == ["at the ladder: W climbs on"]
     sim.props.holding = 1
     assert "put it down" in view._ladder_hint()[0]
+
+
+# -- the hero as drawn ----------------------------------------------------------------------
+
+
+def _draw_hero(view: WalkView, canvas: PygameCanvas, pose: PoseInputs | None = None) -> None:
+    """The hero alone, standing as the sim has him (or in ``pose``), on a black canvas."""
+    canvas.surface.fill((0, 0, 0))
+    drawn, sol = view._interpolated(0.0)
+    view._draw_character(WorldPen(canvas, view.camera), drawn if pose is None else pose, sol)
+
+
+@pytest.mark.parametrize("facing", [1.0, -1.0])
+def test_the_standing_heros_hair_sits_on_top_of_his_head_so_he_looks_ahead(
+    view: WalkView, facing: float
+) -> None:
+    # playtest: "the head always tilted up". The hair cap sat over the back of the head
+    # (its pixels' centre 42-47 degrees back of straight up from the head's centre) with
+    # the eye under its front edge: a head tilted back, looking at the sky
+    canvas = PygameCanvas(pygame.Surface((1280, 720)))
+    pose = view._interpolated(0.0)[0]
+    pose = dataclasses.replace(pose, facing=np.full_like(pose.facing, facing))
+    view.camera.center_w = (float(pose.head[0, 0]), float(pose.head[0, 1]))
+    _draw_hero(view, canvas, pose)
+    pixels = pygame.surfarray.array3d(canvas.surface)  # (x, y, rgb)
+    hair = np.argwhere((pixels == view.sim.rig.colors.hair).all(axis=-1))
+    assert len(hair) > 100
+    cx, cy = view.camera.point_to_screen(*pose.head[0].tolist())
+    back, up = (cx - hair[:, 0].mean()) * facing, cy - hair[:, 1].mean()
+    assert up > 0
+    assert math.degrees(math.atan2(back, up)) < 32.0  # 17-23 degrees; the old cap's 42-47
