@@ -26,12 +26,13 @@ from game.layout import Rect
 from game.options import MIN_WINDOW_SIZE, RunOptions
 from game.outputs import EXIT_OUTPUT, EXIT_SIGNAL_BASE, OutputError, stop_on_signals, write_output
 from game.profile_trace import ProfileTraceWriter, TracingPhaseTimer
-from game.profiler_panel import draw_profiler
+from game.profiler_panel import draw_profiler, profiler_rect
 from game.profiling import PhaseTimer, format_summary
 from game.recording import Recorder, SceneStart, assets_mismatch, read_recording
 from game.scene import (
     ASSETS_DIR,
     Autopilot,
+    ClearOfHud,
     EditableGround,
     ManyCharacters,
     ReloadableAssets,
@@ -283,8 +284,13 @@ class App:
                 self.trace.step(sim.step_index, sim.time, sim.trace_characters(), ground)
 
     def _render(self, alpha: float, fps: float) -> None:
+        view = self.scene.view
+        if isinstance(view, ClearOfHud):
+            view.hud_cover = (
+                profiler_rect(self.canvas.size, self.view_area()) if self.show_profiler else None
+            )
         with self.timer.phase("render"):
-            self.scene.view.draw(self.canvas, alpha, self.timer)
+            view.draw(self.canvas, alpha, self.timer)
         with self.timer.phase("overlay"):
             if self.show_overlay:
                 self.scene.view.draw_overlay(self.canvas, alpha)

@@ -27,6 +27,18 @@ PANEL_SIZE = (520.0, 200.0)  # at 1280x720; scaled with the window, at most half
 # (200 px tall: at 300 it hid the walking hero's head and chest)
 
 
+def profiler_rect(size: tuple[int, int], area: Rect) -> Rect:
+    """Where the panel goes in a ``size`` window: the top-right corner of ``area`` (the
+    scene's view), below the tab strip and one row of corner labels, all scaled with the
+    window (the top was at least 72 px: at 960x540 that put the panel's bottom 18 px lower
+    in the view than at 1280x720, over the walker's head)."""
+    scale = ui_scale(size)
+    pad = 12.0 * scale
+    panel_w = min(PANEL_SIZE[0] * scale, area[2] * 0.5)
+    panel_h = min(PANEL_SIZE[1] * scale, area[3] * 0.5)
+    return (area[0] + area[2] - panel_w - pad, area[1] + 72.0 * scale, panel_w, panel_h)
+
+
 def draw_profiler(
     canvas: Canvas,
     history: Sequence[dict[str, float]],
@@ -35,16 +47,13 @@ def draw_profiler(
     fps: float,
     area: Rect,
 ) -> Rect:
-    """Draw the panel in the top-right corner of ``area`` (the scene's view, below the tab
-    strip and one row of corner labels) from the per-frame phase records (seconds).
+    """Draw the panel at :func:`profiler_rect` from the per-frame phase records (seconds).
 
     Returns the panel's rectangle.
     """
     scale = ui_scale(canvas.size)
     pad = 12.0 * scale
-    panel_w = min(PANEL_SIZE[0] * scale, area[2] * 0.5)
-    panel_h = min(PANEL_SIZE[1] * scale, area[3] * 0.5)
-    left, top = area[0] + area[2] - panel_w - pad, area[1] + max(72.0 * scale, 72.0)
+    left, top, panel_w, panel_h = profiler_rect(canvas.size, area)
     canvas.panel((left, top, panel_w, panel_h), PALETTE["panel"], 225)
     canvas.rect((left, top, panel_w, panel_h), PALETTE["panel_edge"], 1, 6)
     title_px, small_px = font_px(20, scale), font_px(15, scale)

@@ -93,6 +93,15 @@ class SidePanel(Protocol):
 
 
 @runtime_checkable
+class ClearOfHud(Protocol):
+    """A view whose camera keeps its subject out from under the box the app draws over
+    the top of the view (the F3 profiler panel): ``hud_cover`` is that box (left, top,
+    width, height) in pixels, or None; the app sets it before each draw."""
+
+    hud_cover: tuple[float, float, float, float] | None
+
+
+@runtime_checkable
 class EditableGround(Protocol):
     """A simulation whose ground can change while it runs (the walk scene's edit mode)."""
 

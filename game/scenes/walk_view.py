@@ -70,6 +70,8 @@ HAND_RADIUS_M = 0.05  # wider than the wrist: the hand's disc covers the forearm
 HEAD_HAIR = (-0.1, 0.45, 0.9)
 HEAD_FACE = (0.25, -0.1, 0.85)
 HEAD_EYE = (0.65, 0.0)
+HEAD_TOP = max(1.0, HEAD_HAIR[1] + HEAD_HAIR[2])  # the drawn head's top, head radii up
+HUD_CLEARANCE_PX = 8.0  # at 1280x720 (scaled): the head's top stays this far under the F3 panel
 # Static props are cached as sprites (see WalkView._static_sprite): padded by this many
 # pixels for line widths and the knob; their anti-aliased edges blend with the backdrop,
 # the colour of the near hills they mostly stand in front of.
@@ -95,6 +97,9 @@ class WalkView:
         self._climb_latch = ClimbLatch()
         # the status box as last drawn: ground labels that would fall under it go above
         self.hud_box: tuple[float, float, float, float] | None = None
+        # the box the app draws over the top of the view (F3): the camera keeps the head
+        # under it (game.scene.ClearOfHud)
+        self.hud_cover: tuple[float, float, float, float] | None = None
         self._pointer_w: NDArray[np.float64] | None = None
         self.ground_edit = GroundEditView()
         self._frame: tuple[tuple[int, float], PoseInputs, Any] | None = None
@@ -244,7 +249,10 @@ class WalkView:
         self._draw_hud(canvas)
 
     def _follow(self, pose: PoseInputs, alpha: float) -> None:
-        """Ease the camera toward the hero (halflife in simulation seconds)."""
+        """Ease the camera toward the hero (halflife in simulation seconds); then, if the
+        app draws a box over the top of the view (``hud_cover``), raise the camera as far
+        as it takes to keep the top of the hero's head ``HUD_CLEARANCE_PX`` under it (the
+        F3 panel hid the head at 960x540, and the easing lags a climb)."""
         now = self.sim.time + alpha * self.sim.dt
         pelvis = pose.pelvis[0]
         goal = (
@@ -258,6 +266,14 @@ class WalkView:
             cx, cy = self.camera.center_w
             self.camera.center_w = (cx + (goal[0] - cx) * blend, cy + (goal[1] - cy) * blend)
         self._camera_time = now
+        cover = self.hud_cover
+        if cover is not None:
+            head_top = float(pose.head[0, 1]) + HEAD_TOP * self.sim.rig.body.head_radius
+            row = self.camera.point_to_screen(0.0, head_top)[1]
+            clear = cover[1] + cover[3] + HUD_CLEARANCE_PX * ui_scale(self.camera.viewport[2:])
+            if row < clear:  # screen rows grow downward: raising the camera lowers the head
+                cx, cy = self.camera.center_w
+                self.camera.center_w = (cx, cy + (clear - row) / self.camera.scale)
 
     def _draw_sky(self, canvas: Canvas) -> None:
         """The sky's level bands and the hill, which scrolls with the camera at its

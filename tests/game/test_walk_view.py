@@ -15,9 +15,12 @@ import numpy as np
 import pygame
 import pytest
 
+from game.app import App, build_scene
 from game.canvas import WorldPen
 from game.input_state import InputState
+from game.options import RunOptions
 from game.palette import PALETTE
+from game.profiler_panel import profiler_rect
 from game.profiling import PhaseTimer
 from game.pygame_canvas import PygameCanvas
 from game.scene import SceneConfig
@@ -26,6 +29,7 @@ from game.scenes.walk_view import (
     ARM_WIDTHS_M,
     GROUND_DEEP,
     HAND_RADIUS_M,
+    HEAD_TOP,
     SCENERY_TILE_PX,
     TILE_KEY,
     VIEW_HEIGHT_M,
@@ -271,3 +275,37 @@ def test_the_standing_heros_hair_sits_on_top_of_his_head_so_he_looks_ahead(
     back, up = (cx - hair[:, 0].mean()) * facing, cy - hair[:, 1].mean()
     assert up > 0
     assert math.degrees(math.atan2(back, up)) < 32.0  # 17-23 degrees; the old cap's 42-47
+
+
+def _walk_app(size: tuple[int, int]) -> App:
+    pygame.display.init()
+    pygame.font.init()
+    options = RunOptions(scene="walk", headless=True, size=size, frames=10_000)
+    config = SceneConfig()
+    return App(options, build_scene("walk", config, size), config)
+
+
+@pytest.mark.parametrize("size", [(960, 540), (1280, 720), (1920, 1080)])
+def test_the_f3_panel_leaves_the_heros_head_in_view(size: tuple[int, int]) -> None:
+    # playtest: at 960x540 the F3 panel hid the head of a hero who had walked left (the
+    # camera leads him, so he stands right of the middle, under the panel's columns)
+    app = _walk_app(size)
+    sim, view = app.scene.sim, app.scene.view
+    assert isinstance(view, WalkView)
+    timer = PhaseTimer()
+    for _ in range(90):
+        sim.step(InputState(move=-1.0), app.config.dt, timer)
+    app.run_frame(app.config.dt)
+    assert view.hud_cover is None  # F3 off: the camera frames him as it always has
+    app.show_profiler = True
+    radius = sim.rig.body.head_radius
+    for _ in range(60):  # he stops, facing left
+        app.run_frame(app.config.dt)
+        assert view._frame is not None
+        head = view._frame[1].head[0]
+        x, top = view.camera.point_to_screen(float(head[0]), float(head[1]) + HEAD_TOP * radius)
+        left, panel_top, width, height = profiler_rect(app.canvas.size, app.view_area())
+        assert left < x < left + width  # the head is in the panel's columns
+        assert top >= panel_top + height  # and under the panel, not behind it
+    assert float(sim.crowd.facing[0]) < 0 and abs(float(sim.crowd.vx[0])) < 0.05
+    app.close()
