@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from game import hud, scenes
-from game.assets import AssetError
+from game.assets import AssetError, load_snapshot, read_snapshot
 from game.clock import FixedStepClock
 from game.input_state import InputState, RawInput
 from game.layout import Rect
@@ -28,7 +28,14 @@ from game.outputs import EXIT_OUTPUT, EXIT_SIGNAL_BASE, OutputError, stop_on_sig
 from game.profile_trace import ProfileTraceWriter, TracingPhaseTimer
 from game.profiler_panel import draw_profiler, profiler_rect
 from game.profiling import PhaseTimer, format_summary
-from game.recording import Recorder, SceneStart, assets_mismatch, read_recording
+from game.recording import (
+    AssetReload,
+    Item,
+    Recorder,
+    SceneStart,
+    assets_mismatch,
+    read_recording,
+)
 from game.scene import (
     ASSETS_DIR,
     Autopilot,
@@ -117,6 +124,7 @@ class App:
         self._redraw = True  # cleared while idle with no input: the picture cannot change
         self.replay_steps = 0  # input steps in the replay when it started
         self.replay_finished = False
+        self.replay_error: str | None = None  # why the replay stopped early (exit 2)
         self._solves_at_last_frame = 0
         self.message = ""
         self.message_color = "bad"
@@ -125,7 +133,7 @@ class App:
         self.trace: TraceWriter | None = None
         self.recorder: Recorder | None = None
         self._open_outputs()
-        self.replay: list[SceneStart | InputState] = []
+        self.replay: list[Item] = []
         self.screenshots_taken = 0
         self._start_scene_outputs()
 
@@ -169,22 +177,48 @@ class App:
         self._start_scene_outputs()
 
     def reload_assets(self) -> None:
-        """F5: re-read the scene's asset files; a bad edit is shown and the last good kept."""
+        """F5: re-read the scene's asset files; a bad edit is shown and the last good kept.
+
+        The files are read once into a snapshot, which the scene loads and the recording
+        keeps (so a replay loads the same files at the same step). In a replay F5 is off:
+        the recording's own reloads play where they happened."""
         sim = self.scene.sim
         if not isinstance(sim, ReloadableAssets):
-            self.message, self.message_color, self.message_frames = (
-                "no assets to reload here",
-                "warn",
-                120,
+            self._say("no assets to reload here", "warn", 120)
+            return
+        if self.options.replay:
+            self._say("F5 is off in a replay: the recorded reloads play at their steps", "warn")
+            return
+        folder = self.config.assets_dir
+        try:
+            snapshot = read_snapshot(folder, sim.asset_files)
+            load_snapshot(snapshot, folder, sim.reload_assets)
+        except AssetError as exc:
+            self._say(f"F5: {exc}  (still using the last good assets)", "bad", -1)
+            return
+        if self.recorder:
+            self.recorder.reload(snapshot)
+        self._say("assets reloaded", "ok", 120)
+
+    def _replay_reload(self, reload: AssetReload) -> None:
+        """A recorded F5: load the files it read; a scene that cannot stops the replay."""
+        sim, where = self.scene.sim, f"{self.options.replay}: line {reload.line}"
+        if not isinstance(sim, ReloadableAssets):
+            self.replay_error = (
+                f"{where}: a reload in the {self.scene.spec.name!r} scene, "
+                "which reads no asset files"
             )
             return
         try:
-            sim.reload_assets()
+            load_snapshot(reload.snapshot, self.config.assets_dir, sim.reload_assets)
         except AssetError as exc:
-            self.message = f"F5: {exc}  (still using the last good assets)"
-            self.message_color, self.message_frames = "bad", -1
+            self.replay_error = f"{where}: the recorded reload is not a valid asset: {exc}"
             return
-        self.message, self.message_color, self.message_frames = "assets reloaded", "ok", 120
+        self._say(f"assets reloaded as recorded ({where})", "ok", 120)
+
+    def _say(self, message: str, color: str, frames: int = 120) -> None:
+        """Show ``message`` in the HUD for ``frames`` frames (-1: until replaced)."""
+        self.message, self.message_color, self.message_frames = message, color, frames
 
     # -- one frame -------------------------------------------------------------------------
     def _handle_global_keys(self, raw: RawInput) -> None:
@@ -238,11 +272,16 @@ class App:
 
     def _next_step_input(self, frame_input: InputState, first: bool) -> InputState | None:
         """The input of the next fixed step, or None when a replay has run out."""
-        while self.replay:
+        while self.replay and self.replay_error is None:
             item = self.replay.pop(0)
-            if not isinstance(item, SceneStart):
+            if isinstance(item, InputState):
                 return item
-            self.switch_scene(item.scene)
+            if isinstance(item, AssetReload):
+                self._replay_reload(item)
+            else:
+                self.switch_scene(item.scene)
+        if self.replay_error is not None:
+            return None
         if self.options.replay:
             self._replay_ended()
             return None
@@ -470,7 +509,7 @@ def play(options: RunOptions, quiet: bool = False) -> Session:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    replay: list[SceneStart | InputState] = []
+    replay: list[Item] = []
     if options.replay:
         try:
             replay = read_recording(options.replay)
@@ -522,7 +561,7 @@ def play(options: RunOptions, quiet: bool = False) -> Session:
     gc.freeze()
     stop_signal, errors = _run_to_the_end(app)
     gc.unfreeze()  # a caller that plays many sessions (the tests) gets it collected again
-    if app.replay:
+    if app.replay and app.replay_error is None:
         left = sum(isinstance(item, InputState) for item in app.replay)
         print(
             f"replay cut short by --frames {options.frames}: played "
@@ -541,6 +580,9 @@ def play(options: RunOptions, quiet: bool = False) -> Session:
         print(f"error: {error}", file=sys.stderr)
     if errors:
         return Session(EXIT_OUTPUT, stats)
+    if app.replay_error is not None:
+        print(f"error: --replay: {app.replay_error}", file=sys.stderr)
+        return Session(2, stats)
     if stop_signal:
         name = signal.Signals(stop_signal).name
         print(f"interrupted ({name}): outputs were written", file=sys.stderr)

@@ -14,10 +14,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 MAX_ASSET_BYTES = 1 << 20  # 1 MiB: the shipped files are ~5 KB
 MAX_NESTING = 32  # the shipped files nest 3 deep
@@ -141,15 +144,74 @@ def read_json(path: str | Path) -> Any:
     return parse_json(path, decode_text(path, read_bytes(path)))
 
 
+def _files_digest(files: Iterable[tuple[str, bytes]]) -> str:
+    """SHA-256 over ``(name, content)`` pairs, in name order."""
+    digest = hashlib.sha256()
+    for name, content in sorted(files):
+        digest.update(name.encode() + b"\0" + content + b"\0")
+    return digest.hexdigest()
+
+
+def _content_or_error(file: Path) -> bytes:
+    try:
+        return read_bytes(file)
+    except AssetError as exc:
+        return str(exc).encode()
+
+
 def assets_digest(folder: str | Path) -> str:
     """SHA-256 over the names and contents of the ``*.json`` files in ``folder`` (sorted),
     so a recording can tell whether a replay reads the same assets."""
-    digest = hashlib.sha256()
-    for file in sorted(Path(folder).glob("*.json")):
-        digest.update(file.name.encode() + b"\0")
+    files = sorted(Path(folder).glob("*.json"))
+    return _files_digest((file.name, _content_or_error(file)) for file in files)
+
+
+ASSET_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,58}\.json")
+"""A plain asset file name (no folder, not hidden): what a snapshot may hold."""
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class AssetSnapshot:
+    """The text of some asset files as read at one moment (file name → text), so a live
+    reload can be recorded and replayed with exactly the files it read.
+
+    ``digest`` is :func:`assets_digest`'s hash of these files: equal to the folder's when
+    they are all of its ``*.json`` files.
+    """
+
+    files: Mapping[str, str]
+
+    @property
+    def digest(self) -> str:
+        return _files_digest((name, text.encode()) for name, text in self.files.items())
+
+
+def read_snapshot(folder: str | Path, names: Iterable[str]) -> AssetSnapshot:
+    """The files ``names`` of ``folder`` that exist, each read and checked as
+    :func:`read_json` does (size, kind of file, UTF-8); :class:`AssetError` naming the
+    file otherwise. A missing file is left out (its loader names it, or it is optional)."""
+    files: dict[str, str] = {}
+    for name in names:
+        path = Path(folder) / name
+        if path.exists():
+            files[name] = decode_text(path, read_bytes(path))
+    return AssetSnapshot(files)
+
+
+def load_snapshot(snapshot: AssetSnapshot, folder: str | Path, load: Callable[[Path], T]) -> T:
+    """``load(dir)`` on a private folder holding exactly ``snapshot``'s files (so what is
+    loaded is what was read, whatever happens to ``folder`` meanwhile); an
+    :class:`AssetError` names the file in ``folder`` it came from."""
+    with tempfile.TemporaryDirectory(prefix="twobone-assets-") as tmp:
+        private = Path(tmp)
+        for name, text in snapshot.files.items():
+            (private / name).write_bytes(text.encode())
         try:
-            digest.update(read_bytes(file))
+            return load(private)
         except AssetError as exc:
-            digest.update(str(exc).encode())
-        digest.update(b"\0")
-    return digest.hexdigest()
+            source = Path(exc.file)
+            if source.parent != private:
+                raise
+            raise AssetError(Path(folder) / source.name, exc.key, exc.detail) from None

@@ -1,11 +1,20 @@
 """Record every fixed step's input to a file, and read it back for a bit-exact replay.
 
-The file is JSON Lines: a header line ``{"record": 2, "scene": str, "seed": int, "hz": int,
-"assets": str}`` whenever a scene starts (``assets`` is :func:`game.assets.assets_digest` of
-the assets folder, so a replay can tell it reads other files), then one
-:meth:`InputState.to_json` line per fixed step. It is written to a temporary file beside the
-target and renamed into place on close (:class:`game.outputs.AtomicFile`), so a recording is
-either complete or absent, never half-written.
+The file is JSON Lines, three kinds of line:
+
+- a header ``{"record": 3, "scene": str, "seed": int, "hz": int, "assets": str}`` whenever
+  a scene starts (``assets`` is :func:`game.assets.assets_digest` of the assets folder, so a
+  replay can tell it reads other files);
+- one :meth:`InputState.to_json` line per fixed step;
+- (format 3) a reload ``{"reload": {file name: text, ...}, "assets": str}`` where F5 read
+  the asset files again, between the steps it came between: the text of every file the
+  scene read and their SHA-256 (computed as the header's), so the replay loads the same
+  files at the same step whatever the assets folder holds by then.
+
+Formats 1 (no ``assets`` in the header) and 2 (no reload lines) still read. The file is
+written to a temporary file beside the target and renamed into place on close
+(:class:`game.outputs.AtomicFile`), so a recording is either complete or absent, never
+half-written.
 
 A recording is input like an asset: :func:`read_recording` checks every line and raises
 :class:`ValueError` naming the file, the line and what was expected.
@@ -19,15 +28,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from game.assets import AssetError, assets_digest, read_bytes
+from game.assets import (
+    ASSET_NAME,
+    MAX_ASSET_BYTES,
+    AssetError,
+    AssetSnapshot,
+    assets_digest,
+    read_bytes,
+)
 from game.input_state import InputState
 from game.outputs import AtomicFile
 from game.scene import ASSETS_DIR
 
-FORMAT_VERSION = 2
-READABLE_VERSIONS = (1, 2)  # version 1 has no assets digest
+FORMAT_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)  # version 1 has no assets digest, 1 and 2 no reload lines
 MAX_RECORDING_BYTES = 256 << 20  # ~2 million steps, 9 hours at 60 Hz
 MAX_LINE_CHARS = 64 << 10
+MAX_RELOAD_FILES = 4  # a scene reads at most 3 asset files
+# A reload holds up to MAX_RELOAD_FILES files of at most MAX_ASSET_BYTES; written as JSON
+# strings (not ASCII-escaped) a valid JSON file's text at most doubles (\" \\ \n \t \r).
+MAX_RELOAD_LINE_CHARS = MAX_RELOAD_FILES * 2 * MAX_ASSET_BYTES + 4096
+RELOAD_PREFIX = '{"reload":'
 HZ_RANGE = (10, 1000)  # as the command line's --hz
 MAX_SEED = 2**63 - 1
 MAX_ACTIONS = 64
@@ -54,9 +75,15 @@ class Recorder:
         """Append one fixed step's input."""
         self._write(inp.to_json())
 
-    def _write(self, obj: dict[str, object]) -> None:
+    def reload(self, snapshot: AssetSnapshot) -> None:
+        """Mark a live reload of the asset files (F5) before the next step: the files the
+        scene read, and their digest."""
+        # not ASCII-escaped, so the text stays within MAX_RELOAD_LINE_CHARS
+        self._write({"reload": dict(snapshot.files), "assets": snapshot.digest}, ascii=False)
+
+    def _write(self, obj: dict[str, object], ascii: bool = True) -> None:
         assert not self._file.closed, "recorder already closed"
-        self._file.write(json.dumps(obj, separators=(",", ":")) + "\n")
+        self._file.write(json.dumps(obj, separators=(",", ":"), ensure_ascii=ascii) + "\n")
 
     def close(self) -> None:
         """Finish the file and move it into place (idempotent)."""
@@ -75,6 +102,18 @@ class SceneStart:
     seed: int
     hz: int
     assets: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AssetReload:
+    """A reload line: the asset files F5 read (``snapshot``) at this point of the run,
+    on line ``line`` of the recording."""
+
+    snapshot: AssetSnapshot
+    line: int
+
+
+Item = SceneStart | InputState | AssetReload
 
 
 class _BadLine(Exception):
@@ -108,7 +147,7 @@ def _header(data: dict[str, Any], scenes: list[str], first: SceneStart | None) -
     version = data.get("record")
     if version not in READABLE_VERSIONS or isinstance(version, bool):
         raise _BadLine(
-            f'"record": expected format {FORMAT_VERSION} (or 1), found {_describe(version)}'
+            f'"record": expected format {FORMAT_VERSION} (or 1 or 2), found {_describe(version)}'
         )
     scene = data.get("scene")
     if scene not in scenes:
@@ -167,6 +206,41 @@ def _step(data: dict[str, Any]) -> InputState:
     return InputState.from_json(data)
 
 
+def _reload(data: dict[str, Any], version: int, line: int) -> AssetReload:
+    if version < 3:
+        raise _BadLine(f"a reload line needs format 3, the header says {version}")
+    unknown = sorted(set(data) - {"reload", "assets"})
+    if unknown:
+        raise _BadLine(f"unknown key {unknown[0]!r} in a reload; expected reload, assets")
+    files = data["reload"]
+    if not (
+        isinstance(files, dict)
+        and 0 < len(files) <= MAX_RELOAD_FILES
+        and all(ASSET_NAME.fullmatch(name) for name in files)
+        and all(isinstance(text, str) for text in files.values())
+    ):
+        raise _BadLine(
+            f'"reload": expected an object of 1 to {MAX_RELOAD_FILES} files '
+            "(a file name such as rig.json: its text)"
+        )
+    for name, text in files.items():
+        try:
+            size = len(text.encode())
+        except UnicodeEncodeError:  # a lone surrogate escaped as \ud800: not a file's text
+            raise _BadLine(f'"reload.{name}": expected UTF-8 text') from None
+        if size > MAX_ASSET_BYTES:
+            raise _BadLine(
+                f'"reload.{name}": expected at most {MAX_ASSET_BYTES:,} bytes, found {size:,}'
+            )
+    snapshot = AssetSnapshot(files)
+    if data.get("assets") != snapshot.digest:
+        raise _BadLine(
+            f'"assets": expected the SHA-256 of the reloaded files ({snapshot.digest[:12]}…), '
+            f"found {_describe(data.get('assets'))}"
+        )
+    return AssetReload(snapshot, line)
+
+
 def _checked_text(path: Path) -> str:
     try:
         data = read_bytes(path, MAX_RECORDING_BYTES)
@@ -182,8 +256,8 @@ def _checked_text(path: Path) -> str:
         ) from None
 
 
-def read_recording(path: str | Path) -> list[SceneStart | InputState]:
-    """Every header and step of a recording, in order, each line validated.
+def read_recording(path: str | Path) -> list[Item]:
+    """Every header, step and reload of a recording, in order, each line validated.
 
     Raises
     ------
@@ -194,12 +268,14 @@ def read_recording(path: str | Path) -> list[SceneStart | InputState]:
 
     path = Path(path)
     names = scenes.available()
-    items: list[SceneStart | InputState] = []
+    items: list[Item] = []
     first: SceneStart | None = None
+    version = FORMAT_VERSION
     for number, line in enumerate(_checked_text(path).splitlines(), start=1):
         try:
-            if len(line) > MAX_LINE_CHARS:
-                raise _BadLine(f"expected a line of at most {MAX_LINE_CHARS:,} characters")
+            limit = MAX_RELOAD_LINE_CHARS if line.startswith(RELOAD_PREFIX) else MAX_LINE_CHARS
+            if len(line) > limit:
+                raise _BadLine(f"expected a line of at most {limit:,} characters")
             try:
                 data = json.loads(line)
             except (ValueError, RecursionError) as exc:
@@ -211,7 +287,10 @@ def read_recording(path: str | Path) -> list[SceneStart | InputState]:
             if "record" in data:
                 header = _header(data, names, first)
                 first = first or header
-                item: SceneStart | InputState = header
+                version = data["record"]
+                item: Item = header
+            elif "reload" in data:
+                item = _reload(data, version, number)
             else:
                 item = _step(data)
         except _BadLine as exc:

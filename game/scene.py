@@ -70,10 +70,18 @@ class Simulation(Protocol):
 
 @runtime_checkable
 class ReloadableAssets(Protocol):
-    """A simulation that reads asset files and re-reads them on F5."""
+    """A simulation that reads asset files and re-reads them on F5.
 
-    def reload_assets(self) -> None:
-        """Re-read the files; a bad one raises ``AssetError`` with nothing changed."""
+    ``asset_files`` names the files of the assets folder it reads (an optional one may be
+    absent): the app reads them once, records them, and has the simulation load exactly
+    those (see :func:`game.assets.load_snapshot`).
+    """
+
+    asset_files: tuple[str, ...]
+
+    def reload_assets(self, folder: Path | None = None) -> None:
+        """Re-read the files from ``folder`` (default: the scene's assets folder); a bad
+        one raises ``AssetError`` with nothing changed."""
         ...
 
 

@@ -38,6 +38,7 @@ class CharacterAssets:
     """Mixin: ``rig``/``terrain`` of ``self.crowd``, and reloading them from ``assets_dir``."""
 
     assets_dir: Path
+    asset_files: tuple[str, ...] = (RIG_FILE, TERRAIN_FILE)
     crowd: Crowd
     session: dict[str, Any]  # SceneConfig.extra: what the scenes of one run share
 
@@ -55,8 +56,8 @@ class CharacterAssets:
         self.crowd.apply_assets(rig, terrain)
         self.crowd.reset_counts()
 
-    def reload_assets(self) -> None:
-        """Re-read both files (edits not saved are dropped); a bad file raises before
-        anything changes."""
-        self.apply_assets(*load_character_assets(self.assets_dir))
+    def reload_assets(self, folder: Path | None = None) -> None:
+        """Re-read both files from ``folder`` (default ``assets_dir``; edits not saved are
+        dropped); a bad file raises before anything changes."""
+        self.apply_assets(*load_character_assets(folder or self.assets_dir))
         self.session.pop(EDITED_TERRAIN, None)

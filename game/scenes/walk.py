@@ -20,6 +20,7 @@ from game.profiling import PhaseTimer
 from game.scene import SceneConfig
 from game.scenes.character_assets import (
     EDITED_TERRAIN,
+    RIG_FILE,
     TERRAIN_FILE,
     CharacterAssets,
     load_character_assets,
@@ -46,6 +47,8 @@ REACH_BLEND_S = 0.6  # the pointer reach blends fully in (or out) in this many s
 
 class WalkSim(CharacterAssets):
     """The hero on the terrain: gait, reaching hands, foot drag, pole toggle, feet stats."""
+
+    asset_files = (RIG_FILE, TERRAIN_FILE, PROPS_FILE)
 
     def __init__(self, config: SceneConfig) -> None:
         self.dt = config.dt
@@ -78,11 +81,13 @@ class WalkSim(CharacterAssets):
         return GroundEditing(self.assets_dir / TERRAIN_FILE, self.rig, self.terrain, props)
 
     # -- assets ------------------------------------------------------------------------
-    def reload_assets(self) -> None:
-        """Re-read the rig, the terrain and the props (checked against the new terrain);
-        a bad file raises before anything changes."""
-        rig, terrain = load_character_assets(self.assets_dir)
-        props_path = self.assets_dir / PROPS_FILE
+    def reload_assets(self, folder: Path | None = None) -> None:
+        """Re-read the rig, the terrain and the props (checked against the new terrain)
+        from ``folder`` (default ``assets_dir``); a bad file raises before anything
+        changes. The ground editor still saves to and reloads from ``assets_dir``."""
+        folder = folder or self.assets_dir
+        rig, terrain = load_character_assets(folder)
+        props_path = folder / PROPS_FILE
         props = load_props(props_path, terrain) if props_path.exists() else None
         self.apply_assets(rig, terrain)
         self.session.pop(EDITED_TERRAIN, None)

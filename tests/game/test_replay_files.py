@@ -35,7 +35,7 @@ def _write(tmp_path: Path, *lines: object) -> Path:
         ([{**HEADER, "hz": 60.5}], 1, '"hz"'),
         ([{**HEADER, "seed": -5}], 1, '"seed": expected a whole number from 0'),
         ([{**HEADER, "seed": True}], 1, '"seed"'),
-        ([{**HEADER, "record": 99}], 1, '"record": expected format 2'),
+        ([{**HEADER, "record": 99}], 1, '"record": expected format 3'),
         ([{**HEADER, "assets": 7}], 1, '"assets": expected a 64-digit SHA-256'),
         ([HEADER, [1, 2, 3]], 2, "expected a JSON object, found a list of 3"),
         ([HEADER, {**STEP, "pointer": [1.0]}], 2, '"pointer": expected null or 2 or 3 numbers'),

@@ -1,0 +1,159 @@
+"""A live asset reload (F5) is part of the recording: the replay loads the files F5 read
+at the same step, whatever the assets folder holds by then, so the trace is the same."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.app import App, build_scene
+from game.assets import AssetSnapshot, assets_digest
+from game.options import RunOptions
+from game.recording import AssetReload, read_recording
+from game.scene import ASSETS_DIR, SceneConfig
+
+DIGEST = assets_digest(ASSETS_DIR)
+HEADER = {"record": 3, "scene": "walk", "seed": 0, "hz": 60, "assets": DIGEST}
+STEP = {"pointer": None, "pointer_down": False, "move": 0.5, "run": False, "climb": 0.0}
+RIG_TEXT = (ASSETS_DIR / "rig.json").read_text()
+
+
+def _reload_line(files: dict[str, str]) -> dict[str, object]:
+    return {"reload": files, "assets": AssetSnapshot(files).digest}
+
+
+def _record_with_f5(folder: Path, recording: Path, trace: Path) -> None:
+    """30 autopilot frames, an edit of legs.upper, F5, 60 more frames; then the edit is
+    undone on disk (the folder is as it was when the recording started)."""
+    options = RunOptions(
+        scene="walk",
+        headless=True,
+        autopilot=True,
+        size=(800, 450),
+        record=recording,
+        trace=trace,
+        assets=folder,
+    )
+    config = SceneConfig(assets_dir=folder)
+    pygame.display.init()
+    pygame.font.init()
+    app = App(options, build_scene("walk", config, options.size), config)
+    try:
+        for _ in range(30):
+            app.run_frame(config.dt)
+        rig = json.loads(RIG_TEXT)
+        rig["legs"]["upper"] = 0.5
+        (folder / "rig.json").write_text(json.dumps(rig))
+        app.reload_assets()
+        assert app.message == "assets reloaded"
+        for _ in range(60):
+            app.run_frame(config.dt)
+    finally:
+        assert app.close() == []
+        pygame.display.quit()
+    (folder / "rig.json").write_text(RIG_TEXT)
+
+
+def test_a_replay_loads_the_assets_f5_read_at_the_same_step(run_main, tmp_path: Path) -> None:
+    folder, recording = tmp_path / "assets", tmp_path / "run.rec"
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    shutil.copytree(ASSETS_DIR, folder)
+    _record_with_f5(folder, recording, first)
+    items = read_recording(recording)
+    reloads = [(i, item) for i, item in enumerate(items) if isinstance(item, AssetReload)]
+    assert len(reloads) == 1
+    index, reload = reloads[0]
+    assert index == 31  # the header, 30 steps, then the reload
+    assert json.loads(reload.snapshot.files["rig.json"])["legs"]["upper"] == 0.5
+    assert set(reload.snapshot.files) == {"rig.json", "terrain.json", "props.json"}
+    result = run_main(
+        ["--headless", "--replay", str(recording), "--assets", str(folder), "--trace", str(second)]
+    )
+    assert result.returncode == 0, result.stderr
+    assert first.read_bytes() == second.read_bytes()
+
+
+def test_an_f5_error_names_the_file_in_the_assets_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "assets"
+    shutil.copytree(ASSETS_DIR, folder)
+    options = RunOptions(scene="walk", headless=True, size=(800, 450), assets=folder)
+    config = SceneConfig(assets_dir=folder)
+    pygame.display.init()
+    pygame.font.init()
+    app = App(options, build_scene("walk", config, options.size), config)
+    try:
+        (folder / "rig.json").write_text("{ not json")
+        app.reload_assets()
+        assert app.message.startswith(f"F5: {folder / 'rig.json'}: invalid JSON"), app.message
+        (folder / "terrain.json").unlink()
+        (folder / "rig.json").write_text(RIG_TEXT)
+        app.reload_assets()
+        assert app.message.startswith(f"F5: {folder / 'terrain.json'}: file not found")
+    finally:
+        app.close()
+        pygame.display.quit()
+
+
+def test_f5_is_off_during_a_replay(tmp_path: Path) -> None:
+    recording = tmp_path / "run.rec"
+    recording.write_text(json.dumps(HEADER) + "\n" + (json.dumps(STEP) + "\n") * 5)
+    options = RunOptions(scene="walk", headless=True, size=(800, 450), replay=recording)
+    config = SceneConfig()
+    pygame.display.init()
+    pygame.font.init()
+    app = App(options, build_scene("walk", config, options.size), config)
+    try:
+        rig = app.scene.sim.rig
+        app.reload_assets()
+        assert app.scene.sim.rig is rig
+        assert "F5 is off in a replay" in app.message
+    finally:
+        app.close()
+        pygame.display.quit()
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ({**_reload_line({"rig.json": RIG_TEXT}), "assets": "0" * 64}, '"assets": expected the'),
+        (_reload_line({"../rig.json": RIG_TEXT}), '"reload": expected an object of 1 to 4'),
+        (_reload_line({}), '"reload": expected an object of 1 to 4'),
+        ({"reload": {"rig.json": 7}, "assets": DIGEST}, '"reload": expected an object'),
+        ({**_reload_line({"rig.json": RIG_TEXT}), "step": 3}, "unknown key 'step' in a reload"),
+        (_reload_line({"rig.json": "x" * (1 << 21)}), '"reload.rig.json": expected at most'),
+    ],
+)
+def test_a_malformed_reload_line_names_file_line_and_expectation(
+    tmp_path: Path, line: dict[str, object], words: str
+) -> None:
+    path = tmp_path / "bad.rec"
+    path.write_text("\n".join(json.dumps(x) for x in (HEADER, STEP, line)) + "\n")
+    with pytest.raises(ValueError) as info:
+        read_recording(path)
+    assert str(info.value).startswith(f"{path}: line 3: "), info.value
+    assert words in str(info.value), info.value
+
+
+def test_a_reload_line_in_a_format_2_recording_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "old.rec"
+    lines = ({**HEADER, "record": 2}, STEP, _reload_line({"rig.json": RIG_TEXT}))
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    with pytest.raises(ValueError, match=r"line 3: a reload line needs format 3"):
+        read_recording(path)
+
+
+def test_a_reload_in_a_scene_without_assets_stops_the_replay_naming_the_line(
+    run_main, tmp_path: Path
+) -> None:
+    path = tmp_path / "lab.rec"
+    lines = ({**HEADER, "scene": "lab"}, STEP, _reload_line({"rig.json": RIG_TEXT}), STEP)
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    result = run_main(["--headless", "--replay", str(path)])
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip() == (
+        f"error: --replay: {path}: line 3: a reload in the 'lab' scene, which reads no asset files"
+    )
