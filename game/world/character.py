@@ -575,9 +575,15 @@ class Crowd:
 
     # -- body --------------------------------------------------------------------------
     def _grade(self) -> FloatArray:
-        """Mean ground slope (rise per run in +x) over ±``_SLOPE_SPAN`` of the pelvis."""
-        ends = self.terrain.height_at(self.x[:, None] + np.array([-_SLOPE_SPAN, _SLOPE_SPAN]))
-        return (ends[:, 1] - ends[:, 0]) / (2.0 * _SLOPE_SPAN)
+        """Mean ground slope (rise per run in +x) over ±``_SLOPE_SPAN`` of the pelvis, from
+        the sides the feet could walk: a side that rises or drops more than a step (the
+        loft's edge, a wall) is left out. Read as a slope, the loft's 1.8 m edge leaned the
+        body standing on the loft 22° into it (a banana facing the ladder)."""
+        at = self.x[:, None] + np.array([-_SLOPE_SPAN, 0.0, _SLOPE_SPAN])
+        rises = np.diff(self.terrain.height_at(at), axis=1)  # behind → pelvis → ahead
+        walkable = np.abs(rises) <= self.rig.gait.max_step_height
+        sides = np.maximum(walkable.sum(axis=1), 1)
+        return np.where(walkable, rises, 0.0).sum(axis=1) / (sides * _SLOPE_SPAN)
 
     def _unblocked(self, v_target: FloatArray) -> FloatArray:
         """``v_target`` slowed on steep ground (the body climbs at most ``climb_speed``) and

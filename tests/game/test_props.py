@@ -360,3 +360,25 @@ def test_letting_go_of_the_rungs_at_the_loft_the_elbows_do_not_fling_round(tour:
     near = tour.on_ladder[1:] | tour.on_ladder[:-1]
     moved = elbows[1:] - elbows[:-1] - (pelvis[1:] - pelvis[:-1])[:, None]
     assert np.hypot(moved[..., 0], moved[..., 1])[near].max() <= 0.09  # 8.3 cm now
+
+
+@pytest.mark.parametrize("turn_round", [False, True])
+def test_standing_on_the_loft_the_body_is_upright(turn_round: bool) -> None:
+    # the lean read the ground's slope over 0.4 m either side of the pelvis, the loft's
+    # 1.8 m edge with it: standing there the body leaned 22° toward the edge (a banana
+    # facing the ladder); a rise or drop taller than a step is no slope to lean into
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    assert sim.ladder is not None and sim.ladder.loft_spot_x is not None
+    spot = sim.ladder.loft_spot_x
+    level = float(sim.terrain.height_at(spot))
+    legs, gait = sim.rig.legs, sim.rig.gait
+    sim.crowd.x[0] = spot
+    sim.crowd.y[0] = level + legs.ankle_height + gait.stand_extension * legs.limb.reach
+    sim.crowd.stand_at(0, [[spot - 0.05, level + legs.ankle_height]] * 2)
+    for move, steps in ((-1.0 if turn_round else 0.0, 90), (0.0, 120)):
+        for _ in range(steps):
+            sim.step(InputState(move=move), DT, timer)
+    assert sim.on_loft()
+    assert sim.crowd.facing[0] == (-1.0 if turn_round else 1.0)
+    assert abs(np.degrees(sim.crowd.lean[0])) < 1.0
