@@ -252,6 +252,7 @@ class WalkSim(CharacterAssets):
         shoulders = crowd.pose.roots[0, ARMS]
         facing = float(crowd.facing[0])
         intent = props.walk_intent(shoulders, facing, self.rig)
+        soles = crowd.pose.soles(crowd.solution.hand[:1, LEGS], self.rig)[0, ..., 0]
         props.aim(
             crowd.hand_weight[0],
             crowd.hand_target[0],
@@ -260,6 +261,7 @@ class WalkSim(CharacterAssets):
             facing,
             self.rig,
             dt,
+            (float(soles.min()), float(soles.max())),
         )
         return move if intent is None else intent
 

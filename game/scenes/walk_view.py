@@ -175,12 +175,12 @@ class WalkView:
             grabbed = self._foot_near(point_w)
             props = self._prop_hands
             prop = None if props is None else props.props.prop_at(point_w, props.cup, PROP_CLICK_M)
-            if grabbed is not None:
-                self._dragging = grabbed
-                values["drag_foot"] = grabbed
-            elif prop in ("knob", "cup"):
+            if prop in ("knob", "cup"):  # before a foot: a cup set down by the feet stays clickable
                 actions.append("reach_prop")
                 values["prop"] = prop
+            elif grabbed is not None:
+                self._dragging = grabbed
+                values["drag_foot"] = grabbed
             elif props is not None and props.holding >= 0:
                 actions.append("put_down")
                 values["place_x"] = float(point_w[0])

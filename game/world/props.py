@@ -28,6 +28,8 @@ REACH_FRACTION = 0.9  # the hero stops walking once the goal is this fraction of
 GRAVITY = 9.81  # m/s², for a cup let go above its surface
 HOLD_KNOB_S = 0.6  # a hand rests on the knob this long before letting go
 RELEASE_S = 0.35  # a freed hand eases back this long before the gait's arm swing takes it
+FLOOR_CLEAR_M = 0.35  # the hero stops this close to a spot below the hand's reach ...
+FEET_CLEAR_M = 0.03  # ... and the cup drops at least this far ahead of the toes
 LOFT_SEARCH_M = 0.4  # a loft's edge must begin this close beyond the ladder's far rail
 LOFT_MIN_HEIGHT_M = 0.5  # ... this much above the ladder's base
 LOFT_DEPTH_M = 0.8  # ... and stay flat this far, room to stand
@@ -275,7 +277,7 @@ class PropHands:
     walk until the goal is within ``REACH_FRACTION`` of arm reach of the hand's shoulder,
     then that hand's target eases onto it with the props' ``reach_halflife``. A goal too
     low for the arm (the floor: the hero does not crouch) is reached as far as the arm
-    goes; a cup let go there falls onto the surface.
+    goes; a cup set down there is let go straight above a spot ahead of the toes and falls.
 
     Attributes
     ----------
@@ -354,6 +356,20 @@ class PropHands:
             return self.place + np.array([0.0, self.props.cup.grip])
         return None
 
+    def _on_the_floor(self, shoulder: FloatArray, reach: float) -> bool:
+        """Setting the cup down below the hand's reach (the floor: the hero does not crouch):
+        it is dropped from straight above its spot."""
+        goal = self.goal_point()
+        return goal is not None and self.goal == "place" and goal[1] < shoulder[1] - reach
+
+    def _clear_of(self, feet: tuple[float, float], facing: float) -> None:
+        """Move a spot on the floor ahead of the toes (``feet``: the soles' span in x): the
+        cup fell onto the feet, hid behind the shoes, and a click there grabbed a foot."""
+        toe = feet[1] if facing > 0 else feet[0]
+        clear = toe + facing * (FEET_CLEAR_M + self.props.cup.radius)
+        if (clear - self.place[0]) * facing > 0.0:
+            self.place[0] = clear
+
     def walk_intent(self, shoulders: FloatArray, facing: float, rig: Rig) -> float | None:
         """The walk input while a goal is out of reach (None: the player's input stands).
 
@@ -365,7 +381,11 @@ class PropHands:
         arm = self._arm_for(goal, shoulders)
         reach = REACH_FRACTION * rig.arms.limb.reach
         dx = float(goal[0] - shoulders[arm, 0])
-        need = abs(dx) - _arm_allowance(shoulders[arm], goal, reach)
+        allowance = _arm_allowance(shoulders[arm], goal, reach)
+        if self._on_the_floor(shoulders[arm], reach):
+            # stop with the spot ahead, moved clear of the feet once there (:meth:`aim`)
+            allowance = FLOOR_CLEAR_M
+        need = abs(dx) - allowance
         if need > 0.02:
             # slow down on the approach: full speed from 0.6 m out, a creep at the end
             return math.copysign(min(max(need / 0.6, 0.15), 1.0), dx)
@@ -392,23 +412,26 @@ class PropHands:
         facing: float,
         rig: Rig,
         dt: float,
+        feet: tuple[float, float],
     ) -> None:
         """Set the engaged and the holding hand's eased target, at full reach weight.
 
         ``hand_weight`` (2,) and ``hand_target`` (2, 2) are the hero's rows of the crowd
-        arrays (written in place); ``hands`` (2, 2) are the last solved hands. The hands
-        set here are :attr:`engaged` until the next call.
+        arrays (written in place); ``hands`` (2, 2) are the last solved hands; ``feet`` the
+        soles' span in x. The hands set here are :attr:`engaged` until the next call.
         """
         self.phase_time += dt
         blend = halflife_blend(dt, self.props.reach_halflife)
         reach = REACH_FRACTION * rig.arms.limb.reach
+        if self.phase == "reach" and self._on_the_floor(shoulders[self.hand], reach):
+            self._clear_of(feet, facing)  # every step: a settling foot may still move
         goals: dict[int, FloatArray] = {}
         if self.holding >= 0:
             carry = shoulders[self.holding] + np.array([0.2 * facing, -0.38])
             goals[self.holding] = carry
         goal = self.goal_point()
         if self.phase in ("reach", "hold") and goal is not None:
-            goals[self.hand] = _within(shoulders[self.hand], goal, reach)
+            goals[self.hand] = self._hand_goal(shoulders[self.hand], goal, reach)
         elif self.phase == "release":
             rest = shoulders[self.hand] + np.array([0.0, -0.92 * rig.arms.limb.reach])
             goals[self.hand] = rest
@@ -427,7 +450,7 @@ class PropHands:
         """Grip checks on the solved ``hands`` (2, 2); the cup follows its hand or falls."""
         goal = self.goal_point()
         if self.phase == "reach" and goal is not None:
-            aim = _within(shoulders[self.hand], goal, REACH_FRACTION * rig.arms.limb.reach)
+            aim = self._hand_goal(shoulders[self.hand], goal, REACH_FRACTION * rig.arms.limb.reach)
             if float(np.hypot(*(hands[self.hand] - aim))) <= self.props.grip_tolerance:
                 self._grip(hands)
         elif self.phase == "hold" and self.phase_time >= HOLD_KNOB_S:
@@ -442,6 +465,18 @@ class PropHands:
             self.cup[1] = max(self.cup[1] + self.cup_vy * dt, surface)
         if self.cup[1] <= surface:
             self.cup[1], self.cup_vy = surface, 0.0
+
+    def _hand_goal(self, shoulder: FloatArray, goal: FloatArray, reach: float) -> FloatArray:
+        """Where the engaged hand goes for ``goal``: the goal itself within ``reach`` of the
+        shoulder; a place to set the cup down beyond it straight above the spot, as low as
+        the arm goes (the cup falls onto its spot); any other goal as near as the arm goes."""
+        dx = float(goal[0] - shoulder[0])
+        below = goal[1] < shoulder[1] and float(np.hypot(*(goal - shoulder))) > reach
+        if self.goal == "place" and abs(dx) < reach and below:
+            # Pythagoras: at dx from the shoulder the arm reaches down √(R² − dx²)
+            lowest = float(shoulder[1]) - math.sqrt(reach * reach - dx * dx)
+            return np.array([float(goal[0]), max(float(goal[1]), lowest)])
+        return _within(shoulder, goal, reach)
 
     def _grip(self, hands: FloatArray) -> None:
         self.reaches += 1

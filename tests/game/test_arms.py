@@ -178,6 +178,54 @@ def test_setting_the_cup_down_completes_with_the_pointer_elsewhere() -> None:
     assert sim.props.cup[0] == pytest.approx(2.55, abs=0.05)
 
 
+def _hold_the_cup_then_set_it_down(sim: WalkSim, offset: float) -> None:
+    timer = PhaseTimer()
+    assert sim.props is not None
+    sim.step(InputState(actions=("reach_prop",), values={"prop": "cup"}), DT, timer)
+    for _ in range(int(3.0 / DT)):
+        sim.step(InputState(), DT, timer)
+    assert sim.props.holding >= 0
+    place = float(sim.crowd.x[0]) + offset
+    sim.step(InputState(actions=("put_down",), values={"place_x": place}), DT, timer)
+    for _ in range(int(5.0 / DT)):
+        sim.step(InputState(), DT, timer)
+        if sim.props.holding < 0 and sim.props.phase == "":
+            break
+    for _ in range(60):  # the cup falls, the feet settle
+        sim.step(InputState(), DT, timer)
+    assert sim.props.holding < 0 and sim.props.cup[1] == pytest.approx(0.0, abs=1e-9)
+
+
+@pytest.mark.parametrize("offset", [-0.1, -0.2, -0.4, -1.0, -2.0])
+def test_a_cup_set_down_on_the_floor_lands_clear_of_the_feet(offset: float) -> None:
+    # below the hand's reach the cup is dropped; it fell onto the feet and hid behind the
+    # shoes (3 of these 5 spots overlapped a sole by up to 11 cm), and a click on it grabbed
+    # a foot; now the spot moves ahead of the toes
+    sim = WalkSim(SceneConfig(dt=DT))
+    _hold_the_cup_then_set_it_down(sim, offset)
+    assert sim.props is not None
+    crowd = sim.crowd
+    soles = crowd.pose.soles(crowd.solution.hand[:1, LEGS], sim.rig)[0, ..., 0]
+    radius = sim.props.props.cup.radius
+    cup_x = float(sim.props.cup[0])
+    assert cup_x + radius < soles.min() or cup_x - radius > soles.max(), (cup_x, soles)
+
+
+def test_a_click_on_a_cup_by_the_feet_reaches_for_it_rather_than_grabbing_a_foot() -> None:
+    sim = WalkSim(SceneConfig(dt=DT))
+    sim.step(InputState(), DT, PhaseTimer())
+    assert sim.props is not None
+    view = WalkView(sim)
+    ankles = sim.crowd.solution.hand[0, LEGS]
+    sim.props.cup[:] = [ankles[1, 0] + 0.12, 0.0]  # on the floor by the toes
+    cup = sim.props.cup + np.array([0.0, sim.props.props.cup.height / 2])
+    assert np.hypot(*(ankles - cup).T).min() < 0.25  # within a foot's grab radius
+    at = tuple(float(v) for v in view.camera.to_screen(cup))
+    inp = view.map_input(RawInput(pointer_px=at, pointer_inside=True, clicks=[(1, at)]))
+    assert "reach_prop" in inp.actions and inp.values.get("prop") == "cup"
+    assert "drag_foot" not in inp.values
+
+
 def _largest_arm_jump(sim: WalkSim, inputs: list[InputState]) -> float:
     """The largest per-step displacement of an elbow or a hand relative to the pelvis's own
     displacement (the ``max_joint_jump_m`` measure), metres."""
