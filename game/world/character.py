@@ -64,7 +64,7 @@ from game.world.gait import (
     swing_pose,
     within_reach,
 )
-from game.world.rig import LimbSpec, Rig
+from game.world.rig import LegSpec, LimbSpec, Rig
 from game.world.terrain import Terrain
 
 FloatArray = NDArray[np.float64]
@@ -180,6 +180,22 @@ class PoseInputs:
         """Heel, ball and toe of each foot with its ankle at ``ankles`` (N, 2, 2) (the
         solved ones): shape (N, 2, 3, 2)."""
         return sole_points(ankles, self.foot_angle, self.foot_bend, self.spin[:, None], rig.legs)
+
+
+def knee_poles(
+    hips: FloatArray, ankles: FloatArray, facing: FloatArray, legs: LegSpec
+) -> FloatArray:
+    """Knee pole locators ``pole_forward`` off the hip→ankle midpoint, on the front of the
+    leg: its direction ``u`` turned a right angle toward the front, ``facing·(−u_y, u_x)``
+    (straight ahead for an upright leg). Turning with the leg, the pole never crosses the
+    hip→ankle line, so a knee keeps bending the one way a knee bends: a fixed point ahead of
+    the midpoint fell behind the line when a dragged foot went up behind the hip (the knee
+    flipped). ``hips``, ``ankles`` (N, 2, 2), ``facing`` (N,); returns (N, 2, 2)."""
+    offset = ankles - hips
+    length = np.hypot(offset[..., 0], offset[..., 1])[..., None]
+    u = np.where(length > 1e-9, offset / np.maximum(length, 1e-9), np.array([0.0, -1.0]))
+    front = facing[:, None, None] * xy(-u[..., 1], u[..., 0])
+    return 0.5 * (hips + ankles) + legs.pole_forward * front
 
 
 @dataclass(frozen=True, slots=True)
@@ -1151,8 +1167,7 @@ class Crowd:
         if previous is not None:
             last = previous.targets[:, ARMS] - previous.roots[:, ARMS]
             hands = follow_hands(last, hands, shoulders, facing, dt, rig)
-        forward = spin[:, None, None] * np.array([1.0, 0.0])
-        knee_poles = 0.5 * (hips + ankles) + legs.pole_forward * forward
+        knee_pole = knee_poles(hips, ankles, spin, legs)
         elbow_pole = elbow_poles(shoulders, hands, spin, rig)
         pole_on = np.ones((self.count, 4), dtype=bool)  # elbows always; knees as switched
         pole_on[:, LEGS] = self.knee_poles[:, None]
@@ -1164,7 +1179,7 @@ class Crowd:
             spin=spin,
             roots=np.concatenate([shoulders, hips], axis=1),
             targets=np.concatenate([hands, ankles], axis=1),
-            poles=np.concatenate([elbow_pole, knee_poles], axis=1),
+            poles=np.concatenate([elbow_pole, knee_pole], axis=1),
             pole_on=pole_on,
             foot_angle=foot_angle,
             foot_bend=foot_bend,

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from game.world.arms import elbow_poles
-from game.world.character import PoseInputs
+from game.world.character import PoseInputs, knee_poles
 from game.world.easing import halflife_blend, smoothstep
 from game.world.props import FloatArray, Ladder
 from game.world.rig import Rig
@@ -372,7 +372,7 @@ class LadderClimb:
         shoulders = chest + side * np.array([body.shoulder_depth, 0.0])
         roots = np.concatenate([shoulders, hips])
         elbows = elbow_poles(shoulders[None], self.ends[None, :2], np.ones(1), rig)[0]
-        knee_poles = 0.5 * (hips + self.ends[2:]) + np.array([legs.pole_forward, 0.0])
+        knees = knee_poles(hips[None], self.ends[None, 2:], np.ones(1), legs)[0]
         return PoseInputs(
             pelvis=pelvis,
             chest=chest,
@@ -381,7 +381,7 @@ class LadderClimb:
             spin=np.ones(1),
             roots=roots[None],
             targets=self.ends[None].copy(),
-            poles=np.concatenate([elbows, knee_poles])[None],
+            poles=np.concatenate([elbows, knees])[None],
             pole_on=np.ones((1, 4), dtype=bool),
             foot_angle=np.zeros((1, 2)),
             foot_bend=np.zeros((1, 2)),

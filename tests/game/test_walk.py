@@ -257,6 +257,24 @@ def test_a_dragged_foot_follows_the_pointer_and_returns_to_the_gait() -> None:
     assert sim.crowd.solution.hand[0, 3, 1] == pytest.approx(ground, abs=1e-9)
 
 
+@pytest.mark.parametrize("leg", ["left_leg", "right_leg"])
+def test_a_foot_dragged_up_behind_the_hip_does_not_flip_its_knee(leg: str) -> None:
+    # the knee pole was a fixed point ahead of the hip→ankle midpoint: with the foot dragged
+    # up behind the hip the line swung past it and the knee flipped (counted, poles ON)
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    hip = sim.crowd.pose.roots[0, 2 if leg == "left_leg" else 3]
+    sim.step(
+        InputState(pointer=tuple(hip), pointer_down=True, values={"drag_foot": leg}), DT, timer
+    )
+    path = [(-0.1, -0.7), (-0.5, -0.5), (-0.7, -0.1), (-0.6, 0.2), (-0.3, 0.1), (0.0, -0.8)]
+    for (ax, ay), (bx, by) in zip(path[:-1], path[1:], strict=True):
+        for u in np.linspace(0.0, 1.0, 30):
+            goal = (float(hip[0] + ax + (bx - ax) * u), float(hip[1] + ay + (by - ay) * u))
+            sim.step(InputState(pointer=goal, pointer_down=True), DT, timer)
+    assert sim.poles_on and int(sim.crowd.knee_flips[0]) == 0
+
+
 def test_hands_reach_the_held_pointer_or_point_straight_at_it() -> None:
     sim = WalkSim(SceneConfig(dt=DT))
     timer = PhaseTimer()
