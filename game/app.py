@@ -312,6 +312,7 @@ class App:
             if inp is None:
                 self.running = self.replay_finished  # a windowed replay waits for Esc
                 return
+            inp = inp.bounded()  # what the recording holds is what its replay accepts
             if self.recorder:
                 self.recorder.step(inp)
             with self.timer.phase("sim"):

@@ -13,6 +13,29 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+ACTIONS = frozenset(
+    {
+        "crowd_less",  # crowd: − removes characters
+        "crowd_more",  # crowd: + adds characters
+        "flip_elbow",  # lab: F or the button
+        "pointer_moved",  # walk: the hands follow a pointer that moved
+        "put_down",  # walk: set the cup down at values["place_x"]
+        "reach_prop",  # walk: reach for values["prop"]
+        "reset",  # swivel: R
+        "terrain_edit",  # walk edit mode: values["op"] and its arguments
+        "toggle_edit",  # walk: E
+        "toggle_hands",  # walk
+        "toggle_hands_follow",  # walk: H
+        "toggle_poles",  # walk: K
+    }
+)
+"""Every one-shot action a scene acts on: a recording naming another is refused."""
+
+POINTER_LIMIT_M = 1e6
+"""A step's pointer coordinates are clamped to ±this many metres: far beyond anything a
+view shows or a scene uses (each clamps far tighter), far below float overflow. A recording
+holding a larger one is refused."""
+
 
 def finite_clamped(value: Any, fallback: float, limit: float) -> float:
     """An input value as a float clamped to ``[−limit, limit]``; ``fallback`` when it is
@@ -81,6 +104,16 @@ class InputState:
         Used for the second and later steps of one frame, so a key press acts once.
         """
         return InputState(self.pointer, self.pointer_down, self.move, self.run, self.climb)
+
+    def bounded(self) -> InputState:
+        """The same input with the pointer clamped to ±:data:`POINTER_LIMIT_M` (a wild mouse
+        is recorded as a pointer a replay accepts; every scene clamps tighter anyway)."""
+        if self.pointer is None or all(abs(v) <= POINTER_LIMIT_M for v in self.pointer):
+            return self
+        pointer = tuple(min(max(v, -POINTER_LIMIT_M), POINTER_LIMIT_M) for v in self.pointer)
+        return InputState(
+            pointer, self.pointer_down, self.move, self.run, self.climb, self.actions, self.values
+        )
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (round-trips through :meth:`from_json` exactly)."""

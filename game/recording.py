@@ -1,6 +1,6 @@
 """Record every fixed step's input to a file, and read it back for a bit-exact replay.
 
-The file is JSON Lines, three kinds of line:
+The file is JSON Lines, four kinds of line:
 
 - a header ``{"record": 3, "scene": str, "seed": int, "hz": int, "assets": str}`` whenever
   a scene starts (``assets`` is :func:`game.assets.assets_digest` of the assets folder, so a
@@ -9,10 +9,12 @@ The file is JSON Lines, three kinds of line:
 - (format 3) a reload ``{"reload": {file name: text, ...}, "assets": str}`` where F5 read
   the asset files again, between the steps it came between: the text of every file the
   scene read and their SHA-256 (computed as the header's), so the replay loads the same
-  files at the same step whatever the assets folder holds by then.
+  files at the same step whatever the assets folder holds by then;
+- (format 3) the end line ``{"end": steps}``, last, written when the recording is closed,
+  so a file cut short at a line boundary is told from a complete one.
 
-Formats 1 (no ``assets`` in the header) and 2 (no reload lines) still read. The file is
-written to a temporary file beside the target and renamed into place on close
+Formats 1 (no ``assets`` in the header) and 2 (no reload lines, no end line) still read.
+The file is written to a temporary file beside the target and renamed into place on close
 (:class:`game.outputs.AtomicFile`), so a recording is either complete or absent, never
 half-written.
 
@@ -36,7 +38,7 @@ from game.assets import (
     assets_digest,
     read_bytes,
 )
-from game.input_state import InputState
+from game.input_state import ACTIONS, POINTER_LIMIT_M, InputState
 from game.outputs import AtomicFile
 from game.scene import ASSETS_DIR
 
@@ -64,6 +66,7 @@ class Recorder:
     def __init__(self, path: str | Path, assets_dir: str | Path = ASSETS_DIR) -> None:
         self.path = Path(path)
         self.assets = assets_digest(assets_dir)  # the run's asset files, for the replay to check
+        self.steps = 0
         self._file = AtomicFile("--record", self.path)
 
     def scene(self, name: str, seed: int, hz: int) -> None:
@@ -74,6 +77,7 @@ class Recorder:
     def step(self, inp: InputState) -> None:
         """Append one fixed step's input."""
         self._write(inp.to_json())
+        self.steps += 1
 
     def reload(self, snapshot: AssetSnapshot) -> None:
         """Mark a live reload of the asset files (F5) before the next step: the files the
@@ -86,7 +90,9 @@ class Recorder:
         self._file.write(json.dumps(obj, separators=(",", ":"), ensure_ascii=ascii) + "\n")
 
     def close(self) -> None:
-        """Finish the file and move it into place (idempotent)."""
+        """Write the end line, finish the file and move it into place (idempotent)."""
+        if not self._file.closed:
+            self._write({"end": self.steps})
         self._file.commit()
 
     def abandon(self) -> None:
@@ -176,6 +182,12 @@ def _step(data: dict[str, Any]) -> InputState:
         isinstance(pointer, list) and len(pointer) in (2, 3) and all(map(_number, pointer))
     ):
         raise _BadLine(f'"pointer": expected null or 2 or 3 numbers, found {_describe(pointer)}')
+    wild = next((v for v in pointer or () if not -POINTER_LIMIT_M <= v <= POINTER_LIMIT_M), None)
+    if wild is not None:
+        raise _BadLine(
+            f'"pointer": expected coordinates from {-POINTER_LIMIT_M:,.0f} to '
+            f"{POINTER_LIMIT_M:,.0f} (metres), found {wild!r}"
+        )
     for key in ("pointer_down", "run"):
         if not isinstance(data.get(key, False), bool):
             raise _BadLine(f'"{key}": expected true or false, found {_describe(data[key])}')
@@ -190,6 +202,11 @@ def _step(data: dict[str, Any]) -> InputState:
         and all(isinstance(a, str) and len(a) <= MAX_NAME_CHARS for a in actions)
     ):
         raise _BadLine(f'"actions": expected a list of at most {MAX_ACTIONS} names')
+    unknown_action = next((a for a in actions if a not in ACTIONS), None)
+    if unknown_action is not None:
+        raise _BadLine(
+            f'"actions": unknown action {unknown_action!r}; expected {", ".join(sorted(ACTIONS))}'
+        )
     values = data.get("values", {})
     if not (isinstance(values, dict) and len(values) <= MAX_VALUES):
         raise _BadLine(f'"values": expected an object of at most {MAX_VALUES} settings')
@@ -271,8 +288,13 @@ def read_recording(path: str | Path) -> list[Item]:
     items: list[Item] = []
     first: SceneStart | None = None
     version = FORMAT_VERSION
-    for number, line in enumerate(_checked_text(path).splitlines(), start=1):
+    steps = 0
+    end: int | None = None  # the line of the end line (format 3)
+    lines = _checked_text(path).splitlines()
+    for number, line in enumerate(lines, start=1):
         try:
+            if end is not None:
+                raise _BadLine(f"expected nothing after the end line (line {end})")
             limit = MAX_RELOAD_LINE_CHARS if line.startswith(RELOAD_PREFIX) else MAX_LINE_CHARS
             if len(line) > limit:
                 raise _BadLine(f"expected a line of at most {limit:,} characters")
@@ -291,14 +313,39 @@ def read_recording(path: str | Path) -> list[Item]:
                 item: Item = header
             elif "reload" in data:
                 item = _reload(data, version, number)
+            elif "end" in data and version >= 3:
+                _end(data, steps)
+                end = number
+                continue
             else:
                 item = _step(data)
+                steps += 1
         except _BadLine as exc:
             raise ValueError(f"{path}: line {number}: {exc}") from None
         items.append(item)
     if not items:
         raise ValueError(f"{path}: line 1: expected a recording header, found an empty file")
+    if end is None and version >= 3:
+        raise ValueError(
+            f'{path}: line {len(lines)}: expected the end line {{"end": {steps}}} after it '
+            "(a format-3 recording ends with one: this one is cut short)"
+        )
+    if steps == 0:
+        raise ValueError(
+            f"{path}: expected at least one step after the header, found none: "
+            "nothing to replay (a recording cut short, or quit before its first step)"
+        )
     return items
+
+
+def _end(data: dict[str, Any], steps: int) -> None:
+    unknown = sorted(set(data) - {"end"})
+    if unknown:
+        raise _BadLine(f"unknown key {unknown[0]!r} in the end line; expected end")
+    if data["end"] != steps or isinstance(data["end"], bool):
+        raise _BadLine(
+            f'"end": expected {steps} (the steps before it), found {_describe(data["end"])}'
+        )
 
 
 def assets_mismatch(path: str | Path, head: SceneStart, folder: str | Path) -> str | None:

@@ -100,7 +100,8 @@ def test_an_f5_error_names_the_file_in_the_assets_folder(tmp_path: Path) -> None
 
 def test_f5_is_off_during_a_replay(tmp_path: Path) -> None:
     recording = tmp_path / "run.rec"
-    recording.write_text(json.dumps(HEADER) + "\n" + (json.dumps(STEP) + "\n") * 5)
+    end = json.dumps({"end": 5}) + "\n"
+    recording.write_text(json.dumps(HEADER) + "\n" + (json.dumps(STEP) + "\n") * 5 + end)
     options = RunOptions(scene="walk", headless=True, size=(800, 450), replay=recording)
     config = SceneConfig()
     pygame.display.init()
@@ -150,7 +151,8 @@ def test_a_reload_in_a_scene_without_assets_stops_the_replay_naming_the_line(
     run_main, tmp_path: Path
 ) -> None:
     path = tmp_path / "lab.rec"
-    lines = ({**HEADER, "scene": "lab"}, STEP, _reload_line({"rig.json": RIG_TEXT}), STEP)
+    reload = _reload_line({"rig.json": RIG_TEXT})
+    lines = ({**HEADER, "scene": "lab"}, STEP, reload, STEP, {"end": 2})
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
     result = run_main(["--headless", "--replay", str(path)])
     assert result.returncode == 2, result.stderr
