@@ -1,7 +1,8 @@
 """The crowd scene: N characters walking the terrain, every limb solved in one batched call.
 
 The simulation is a :class:`game.world.character.Crowd` of N (default 200, ``--characters``
-overrides; ``+``/``−`` change it by 50 while running). Each character has its own pace, start
+overrides; ``+``/``−`` change it by 50 while running, within the 1 to
+:data:`~game.options.MAX_CHARACTERS` that ``--characters`` accepts). Each character has its own pace, start
 delay (so the gait phases differ from the first step) and walking direction, drawn from the
 seed; a character turns around near either end of the terrain, or when it has stood blocked
 (a too-tall rise) for half a second. All of it is vectorised: one step is a handful of
@@ -23,6 +24,7 @@ from numpy.typing import NDArray
 
 from game.ik_counters import IkCounters
 from game.input_state import InputState
+from game.options import MAX_CHARACTERS
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig
 from game.scenes.character_assets import CharacterAssets, load_character_assets
@@ -32,8 +34,7 @@ from game.world.rig import LIMBS, Rig
 from game.world.terrain import Terrain
 
 DEFAULT_CHARACTERS = 200
-CHARACTERS_STEP = 50  # what + / − add or remove
-MIN_CHARACTERS = 50  # − never goes below this (a smaller --characters is kept as given)
+CHARACTERS_STEP = 50  # what + / − add or remove (within 1 … MAX_CHARACTERS, as --characters)
 TRACE_SAMPLE = 8  # characters written to the trace each step
 EDGE_MARGIN_M = 1.6  # characters turn around this far from either end of the course
 STUCK_SECONDS = 0.5  # a character held still this long (a wall, a tall step) turns around
@@ -118,9 +119,9 @@ class CrowdSim(CharacterAssets):
     def step(self, inp: InputState, dt: float, timer: PhaseTimer) -> None:
         count = self.crowd.count
         if "crowd_more" in inp.actions:
-            self.resize(count + CHARACTERS_STEP)
+            self.resize(min(count + CHARACTERS_STEP, max(count, MAX_CHARACTERS)))
         if "crowd_less" in inp.actions:
-            self.resize(max(count - CHARACTERS_STEP, min(count, MIN_CHARACTERS)))
+            self.resize(max(count - CHARACTERS_STEP, 1))
         crowd = self.crowd
         self._turn_around(dt)
         walking = self.time >= self.start_delay

@@ -12,9 +12,10 @@ import pytest
 
 import ik
 from game.input_state import InputState
+from game.options import MAX_CHARACTERS
 from game.profiling import PhaseTimer
 from game.scene import ASSETS_DIR, SceneConfig
-from game.scenes.crowd import MIN_CHARACTERS, TRACE_SAMPLE, CrowdAutopilot, CrowdSim
+from game.scenes.crowd import TRACE_SAMPLE, CrowdAutopilot, CrowdSim
 from game.scenes.crowd_view import CrowdView
 from game.world.character import Crowd, solve_pose
 from game.world.rig import load_rig
@@ -89,15 +90,22 @@ def test_every_bone_of_every_character_keeps_its_length() -> None:
     np.testing.assert_allclose(lower_len, np.broadcast_to(lower, lower_len.shape), atol=1e-9)
 
 
-def test_crowd_more_and_less_change_n_by_fifty_never_below_fifty() -> None:
+def test_crowd_more_and_less_change_n_by_fifty_within_what_characters_accepts() -> None:
+    """+ and − keep N within 1 … MAX_CHARACTERS, the range --characters accepts (− used to
+    stop at 50 though --characters 1 runs)."""
     sim = CrowdSim(SceneConfig(characters=100))
     counts = []
-    for action in ("crowd_more", "crowd_less", "crowd_less", "crowd_less", "crowd_more"):
+    actions = ("crowd_more", "crowd_less", "crowd_less", "crowd_less", "crowd_less")
+    for action in (*actions, "crowd_more"):
         _run(sim, 1, InputState(actions=(action,)))
         counts.append(sim.character_count)
         assert sim.crowd.solution.hand.shape == (sim.character_count, 4, 2)
         assert sim.pace.shape == sim.direction.shape == (sim.character_count,)
-    assert counts == [150, 100, 50, MIN_CHARACTERS, 100]
+    assert counts == [150, 100, 50, 1, 1, 51]
+    sim.resize(MAX_CHARACTERS - 20)
+    _run(sim, 1, InputState(actions=("crowd_more",)))
+    _run(sim, 1, InputState(actions=("crowd_more",)))
+    assert sim.character_count == MAX_CHARACTERS
 
 
 def test_growing_keeps_the_walkers_and_adds_the_seeded_newcomers() -> None:
@@ -160,7 +168,7 @@ def test_the_crowd_is_drawn_from_the_steps_solves_blended_by_alpha() -> None:
 
 
 def test_f5_starts_the_footstep_and_knee_flip_counters_again_together() -> None:
-    sim = CrowdSim(SceneConfig(characters=MIN_CHARACTERS))
+    sim = CrowdSim(SceneConfig(characters=50))
     _run(sim, 90)
     sim.crowd.knee_flips[:] = 3  # (flips are rare on the default rig)
     assert int(sim.crowd.feet.steps.sum()) > 0
@@ -173,7 +181,7 @@ def test_f5_starts_the_footstep_and_knee_flip_counters_again_together() -> None:
 def test_commands_change_only_the_character_they_name() -> None:
     """A scene drives one character through Crowd's commands (a ladder's pose, feet set
     down off it, hands aimed, a foot pinned); the others walk on untouched."""
-    sim = CrowdSim(SceneConfig(characters=MIN_CHARACTERS))
+    sim = CrowdSim(SceneConfig(characters=50))
     crowd = sim.crowd
     _run(sim, 30)
     before = {name: np.array(getattr(crowd, name)) for name in ("x", "y", "vx", "hand_weight")}
