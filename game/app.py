@@ -23,7 +23,7 @@ from game.assets import AssetError, load_snapshot, read_snapshot
 from game.clock import FixedStepClock
 from game.input_state import InputState, RawInput
 from game.layout import Rect
-from game.options import MIN_WINDOW_SIZE, RunOptions
+from game.options import MIN_WINDOW_SIZE, SCREENSHOT_FORMATS, RunOptions
 from game.outputs import EXIT_OUTPUT, EXIT_SIGNAL_BASE, OutputError, stop_on_signals, write_output
 from game.profile_trace import ProfileTraceWriter, TracingPhaseTimer
 from game.profiler_panel import draw_profiler, profiler_rect
@@ -153,7 +153,8 @@ class App:
         if self.trace:
             self.trace.header(self.scene.sim.trace_header())
         if self.recorder:
-            self.recorder.scene(self.scene.spec.name, self.config.seed, self.options.hz)
+            name, config = self.scene.spec.name, self.config
+            self.recorder.scene(name, config.seed, self.options.hz, config.characters)
 
     def switch_scene(self, name: str) -> None:
         """Go to scene ``name``: where it was left if it ran before in this session, else
@@ -440,7 +441,9 @@ class App:
 
     # -- outputs ---------------------------------------------------------------------------
     def save_screenshot(self, path: Path | None, output: str = "--screenshot") -> Path:
-        """Save the current frame as PNG (F12 picks a numbered name in ``screenshots/``).
+        """Save the current frame in the format ``path``'s suffix names (PNG, JPEG or BMP,
+        :data:`game.options.SCREENSHOT_FORMATS`; PNG otherwise); F12 picks a numbered PNG name
+        in ``screenshots/``.
 
         Raises :class:`OutputError` naming ``output`` when it cannot be written.
         """
@@ -448,9 +451,11 @@ class App:
             self.screenshots_taken += 1
             stamp = time.strftime("%Y%m%d-%H%M%S")
             path = Path("screenshots") / f"shot-{stamp}-{self.screenshots_taken}.png"
-        png = io.BytesIO()
-        self.pygame.image.save(self.screen, png, "png")
-        write_output(output, path, png.getvalue())
+        image = io.BytesIO()
+        self.pygame.image.save(
+            self.screen, image, SCREENSHOT_FORMATS.get(path.suffix.lower(), "png")
+        )
+        write_output(output, path, image.getvalue())
         return path
 
     def _f12_screenshot(self) -> None:
@@ -529,7 +534,9 @@ def play(options: RunOptions, quiet: bool = False) -> Session:
                 "with other asset files than when recorded the replay diverges",
                 file=sys.stderr,
             )
-        options = replace(options, scene=head.scene, seed=head.seed, hz=head.hz)
+        options = replace(
+            options, scene=head.scene, seed=head.seed, hz=head.hz, characters=head.characters
+        )
     config = SceneConfig(
         dt=1.0 / options.hz,
         seed=options.seed,

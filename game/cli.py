@@ -13,10 +13,30 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from game import scenes
-from game.options import MAX_CHARACTERS, MIN_WINDOW_SIZE, RunOptions
+from game.options import (
+    HZ_RANGE,
+    MAX_CHARACTERS,
+    MIN_WINDOW_SIZE,
+    SCREENSHOT_FORMATS,
+    RunOptions,
+)
 from game.outputs import EXIT_OUTPUT, atomic_problem
 
 HEADLESS_DEFAULT_FRAMES = 600
+
+
+def _whole_in(text: str, low: int, high: int, what: str) -> int:
+    """A whole number from ``low`` to ``high``; the error states the whole range whatever
+    was wrong (not a number, too small, too large)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not low <= value <= high:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of {what} from {low} to {high}, got {text!r}"
+        )
+    return value
 
 
 def _positive_int(text: str) -> int:
@@ -40,21 +60,11 @@ def _seed(text: str) -> int:
 
 
 def _characters(text: str) -> int:
-    value = _positive_int(text)
-    if value > MAX_CHARACTERS:
-        raise argparse.ArgumentTypeError(
-            f"expected a crowd of 1 to {MAX_CHARACTERS} characters, got {value}"
-        )
-    return value
+    return _whole_in(text, 1, MAX_CHARACTERS, "characters")
 
 
 def _hz(text: str) -> int:
-    value = _positive_int(text)
-    if not 10 <= value <= 1000:
-        raise argparse.ArgumentTypeError(
-            f"expected a rate from 10 to 1000 steps per second, got {value}"
-        )
-    return value
+    return _whole_in(text, *HZ_RANGE, "steps per second")
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -124,11 +134,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--autopilot", action="store_true", help="scripted input that exercises the scene"
     )
-    parser.add_argument("--screenshot", type=Path, help="save a PNG of the last frame")
+    parser.add_argument(
+        "--screenshot",
+        type=Path,
+        help="save the last frame as PNG, JPEG or BMP (by the path's suffix)",
+    )
     parser.add_argument("--stats", type=Path, help="write the run's stats JSON here")
     parser.add_argument("--trace", type=Path, help="write a JSON Lines trace of every fixed step")
     parser.add_argument("--seed", type=_seed, help="random seed (default 0)")
-    parser.add_argument("--hz", type=_hz, help="simulation steps per second (default 60)")
+    parser.add_argument(
+        "--hz", type=_hz, help="simulation steps per second, 10 to 1000 (default 60)"
+    )
     parser.add_argument("--record", type=Path, help="record every step's input to this file")
     parser.add_argument("--replay", type=Path, help="replay a recorded input file")
     parser.add_argument(
@@ -197,13 +213,27 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
     if args.replay is not None:
         given = [
             f
-            for f, v in (("--scene", args.scene), ("--seed", args.seed), ("--hz", args.hz))
+            for f, v in (
+                ("--scene", args.scene),
+                ("--seed", args.seed),
+                ("--hz", args.hz),
+                ("--characters", args.characters),
+            )
             if v is not None
         ]
         if given:
             parser.error(
-                f"--replay plays the scene, seed and hz it recorded; drop {', '.join(given)}"
+                "--replay plays the scene, seed and hz it recorded (and the crowd size); "
+                f"drop {', '.join(given)}"
             )
+    if args.characters is not None and args.bench_sweep is not None:
+        parser.error("--bench-sweep sets the crowd sizes itself; drop --characters")
+    if args.characters is not None and scene != "crowd" and args.replay is None:
+        print(
+            f"warning: --characters {args.characters} sizes the crowd scene; this run starts "
+            f"in the {scene!r} scene (the crowd gets it when you switch to it)",
+            file=sys.stderr,
+        )
     headless, autopilot, frames, screenshot = (
         args.headless,
         args.autopilot,
@@ -243,6 +273,12 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
                 sys.exit(EXIT_OUTPUT)
             if problem:
                 parser.error(f"{flag}: {problem}")
+    suffix = args.screenshot.suffix.lower() if args.screenshot is not None else ""
+    if suffix and suffix not in SCREENSHOT_FORMATS:  # no suffix (/dev/null, "shot"): PNG
+        parser.error(
+            f"--screenshot: expected a path ending in {', '.join(SCREENSHOT_FORMATS)} "
+            f"(the image format), got {str(args.screenshot)!r}"
+        )
     return RunOptions(
         scene=scene,
         headless=headless,

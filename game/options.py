@@ -12,6 +12,10 @@ from pathlib import Path
 # The smallest window every scene is laid out for (panels, help, profiler all fit); --size
 # rejects less and the window cannot be resized below it.
 MIN_WINDOW_SIZE = (960, 540)
+SCREENSHOT_FORMATS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".bmp": "bmp"}
+"""What ``--screenshot`` writes, by the path's suffix (any case): the format it names (PNG
+for a path without a suffix; any other suffix is refused)."""
+HZ_RANGE = (10, 1000)  # --hz and a recording's hz: simulation steps per second
 MAX_CHARACTERS = 2000  # the crowd's documented maximum (~10x the default; ~2 KB and ~0.05 ms each)
 
 

@@ -2,9 +2,10 @@
 
 The file is JSON Lines, four kinds of line:
 
-- a header ``{"record": 3, "scene": str, "seed": int, "hz": int, "assets": str}`` whenever
-  a scene starts (``assets`` is :func:`game.assets.assets_digest` of the assets folder, so a
-  replay can tell it reads other files);
+- a header ``{"record": 3, "scene": str, "seed": int, "hz": int, "assets": str,
+  "characters": int | null}`` whenever a scene starts (``assets`` is
+  :func:`game.assets.assets_digest` of the assets folder, so a replay can tell it reads
+  other files; ``characters`` the run's ``--characters``, from format 3);
 - one :meth:`InputState.to_json` line per fixed step;
 - (format 3) a reload ``{"reload": {file name: text, ...}, "assets": str}`` where F5 read
   the asset files again, between the steps it came between: the text of every file the
@@ -39,6 +40,7 @@ from game.assets import (
     read_bytes,
 )
 from game.input_state import ACTIONS, POINTER_LIMIT_M, InputState
+from game.options import HZ_RANGE, MAX_CHARACTERS
 from game.outputs import AtomicFile
 from game.scene import ASSETS_DIR
 
@@ -51,7 +53,6 @@ MAX_RELOAD_FILES = 4  # a scene reads at most 3 asset files
 # strings (not ASCII-escaped) a valid JSON file's text at most doubles (\" \\ \n \t \r).
 MAX_RELOAD_LINE_CHARS = MAX_RELOAD_FILES * 2 * MAX_ASSET_BYTES + 4096
 RELOAD_PREFIX = '{"reload":'
-HZ_RANGE = (10, 1000)  # as the command line's --hz
 MAX_SEED = 2**63 - 1
 MAX_ACTIONS = 64
 MAX_VALUES = 64
@@ -69,10 +70,10 @@ class Recorder:
         self.steps = 0
         self._file = AtomicFile("--record", self.path)
 
-    def scene(self, name: str, seed: int, hz: int) -> None:
-        """Mark the start of a scene."""
+    def scene(self, name: str, seed: int, hz: int, characters: int | None = None) -> None:
+        """Mark the start of a scene (``characters``: the run's --characters, or None)."""
         header = {"record": FORMAT_VERSION, "scene": name, "seed": seed, "hz": hz}
-        self._write({**header, "assets": self.assets})
+        self._write({**header, "assets": self.assets, "characters": characters})
 
     def step(self, inp: InputState) -> None:
         """Append one fixed step's input."""
@@ -102,12 +103,14 @@ class Recorder:
 
 @dataclass(frozen=True, slots=True)
 class SceneStart:
-    """A header line of a recording (``assets`` is None in a version-1 file)."""
+    """A header line of a recording (``assets`` is None in a version-1 file,
+    ``characters`` None where the run had no --characters, or before version 3)."""
 
     scene: str
     seed: int
     hz: int
     assets: str | None = None
+    characters: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,13 +166,18 @@ def _header(data: dict[str, Any], scenes: list[str], first: SceneStart | None) -
     assets = data.get("assets")
     if version >= 2 and not (isinstance(assets, str) and len(assets) == 64):
         raise _BadLine(f'"assets": expected a 64-digit SHA-256, found {_describe(assets)}')
-    start = SceneStart(scene, seed, hz, assets if version >= 2 else None)
-    if first is not None and (start.seed, start.hz, start.assets) != (
-        first.seed,
-        first.hz,
-        first.assets,
-    ):
-        raise _BadLine("expected the first header's seed, hz and assets (one run, one setting)")
+    characters = data.get("characters")
+    if version >= 3 and characters is not None:
+        characters = _whole(data, "characters", 1, MAX_CHARACTERS)
+    start = SceneStart(
+        scene, seed, hz, assets if version >= 2 else None, characters if version >= 3 else None
+    )
+    setting = (start.seed, start.hz, start.assets, start.characters)
+    if first is not None and setting != (first.seed, first.hz, first.assets, first.characters):
+        raise _BadLine(
+            "expected the first header's seed, hz and assets, and its characters "
+            "(one run, one setting)"
+        )
     return start
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -110,3 +111,65 @@ def test_characters_beyond_the_documented_maximum_are_rejected(run_main) -> None
 def test_a_replay_that_is_not_a_regular_file_is_named_as_such(run_main, tmp_path: Path) -> None:
     result = run_main(["--headless", "--replay", str(tmp_path)])
     _assert_rejected_before_running(result, "--replay", "is not a regular file")
+
+
+@pytest.mark.parametrize(("flag", "value"), [("--hz", "0"), ("--hz", "9"), ("--hz", "ten")])
+def test_hz_states_its_whole_range_whatever_is_wrong(run_main, flag: str, value: str) -> None:
+    result = run_main(["--headless", flag, value])
+    _assert_rejected_before_running(
+        result, f"--hz: expected a whole number of steps per second from 10 to 1000, got '{value}'"
+    )
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "2001", "x"])
+def test_characters_states_its_whole_range_whatever_is_wrong(run_main, value: str) -> None:
+    result = run_main(["--headless", "--scene", "crowd", "--characters", value])
+    _assert_rejected_before_running(
+        result, f"--characters: expected a whole number of characters from 1 to 2000, got '{value}'"
+    )
+
+
+def test_a_screenshot_path_naming_no_image_format_is_rejected(run_main, tmp_path: Path) -> None:
+    shot = tmp_path / "x.webp"
+    result = run_main(["--headless", "--frames", "2", "--screenshot", str(shot)])
+    _assert_rejected_before_running(
+        result, "--screenshot: expected a path ending in .png, .jpg, .jpeg, .bmp (the image format)"
+    )
+    assert not shot.exists()
+
+
+@pytest.mark.parametrize(("name", "magic"), [("x.jpg", b"\xff\xd8\xff"), ("x.BMP", b"BM")])
+def test_a_screenshot_is_written_in_the_format_its_suffix_names(
+    run_main, tmp_path: Path, name: str, magic: bytes
+) -> None:
+    shot = tmp_path / name
+    result = run_main(["--headless", "--scene", "lab", "--frames", "2", "--screenshot", str(shot)])
+    assert result.returncode == 0, result.stderr
+    assert shot.read_bytes().startswith(magic)
+
+
+def test_characters_outside_the_crowd_scene_is_warned_about(run_main) -> None:
+    result = run_main(["--headless", "--scene", "lab", "--frames", "2", "--characters", "5"])
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip() == (
+        "warning: --characters 5 sizes the crowd scene; this run starts in the 'lab' scene "
+        "(the crowd gets it when you switch to it)"
+    )
+
+
+def test_characters_beside_a_sweep_or_a_replay_is_rejected(run_main, tmp_path: Path) -> None:
+    sweep = run_main(["--bench-sweep", "10,20", "--characters", "5"])
+    _assert_rejected_before_running(sweep, "--bench-sweep sets the crowd sizes itself")
+    recording = tmp_path / "r.rec"
+    recording.write_text("{}\n")
+    replay = run_main(["--headless", "--replay", str(recording), "--characters", "5"])
+    _assert_rejected_before_running(replay, "--replay plays the scene", "drop --characters")
+
+
+def test_a_crowd_replay_plays_with_the_recorded_crowd_size(run_main, tmp_path: Path) -> None:
+    recording, stats = tmp_path / "crowd.rec", tmp_path / "stats.json"
+    args = ["--headless", "--scene", "crowd", "--autopilot", "--frames", "5"]
+    assert run_main([*args, "--characters", "7", "--record", str(recording)]).returncode == 0
+    replay = run_main(["--headless", "--replay", str(recording), "--stats", str(stats)])
+    assert replay.returncode == 0, replay.stderr
+    assert json.loads(stats.read_text())["characters"] == 7
