@@ -1128,7 +1128,7 @@ class Crowd:
         pelvis = xy(self.x, self.y)
         # lean into the direction of travel, and into the slope (forward uphill, back down)
         lean = body.lean_per_speed * self.vx + body.lean_per_slope * np.arctan(grade)
-        self.lean += (lean - self.lean) * halflife_blend(1.0 / 60.0, _LEAN_HALFLIFE)
+        self.lean += (lean - self.lean) * halflife_blend(dt or 1.0 / 60.0, _LEAN_HALFLIFE)
         spine_dir = xy(np.sin(self.lean), np.cos(self.lean))
         chest = pelvis + body.spine * spine_dir
         head = chest + (body.neck + body.head_radius) * spine_dir

@@ -355,3 +355,25 @@ def test_headless_app_run_writes_trace_and_feet_stats(run_main, tmp_path: Path) 
     assert set(feet["cadence_spm"]) == {"walk", "run"}
     assert feet["knee_flips"] == 0 and feet["steps_taken"] > 0
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_lean_settles_at_a_rate_per_second_whatever_the_step_rate() -> None:
+    # the lean eased toward its target with a halflife computed for a 1/60 s step, whatever
+    # the step: at --hz 20 it took three times as long to lean into a slope
+    leans = []
+    for hz in (60, 20):
+        dt = 1.0 / hz
+        sim = WalkSim(SceneConfig(dt=dt))
+        timer = PhaseTimer()
+        x = 6.0  # on the gentle slope
+        level = float(sim.terrain.height_at(x))
+        legs, gait = sim.rig.legs, sim.rig.gait
+        sim.crowd.x[0] = x
+        sim.crowd.y[0] = level + legs.ankle_height + gait.stand_extension * legs.limb.reach
+        sim.crowd.stand_at(0, [[x - 0.05, level + legs.ankle_height]] * 2)
+        sim.crowd.lean[0] = 0.0
+        for _ in range(round(0.15 * hz)):  # one halflife
+            sim.step(InputState(), dt, timer)
+        leans.append(float(sim.crowd.lean[0]))
+    assert abs(leans[0]) > 0.01
+    assert leans[1] == pytest.approx(leans[0], rel=0.1)
