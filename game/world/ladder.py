@@ -35,11 +35,15 @@ DOWN_ORDER = (3, 0, 2, 1)
 # forward to step off and backward to climb on. Each limb moves alone in its window (left
 # foot onto the loft, left hand off its rung, right hand, right foot); the pelvis follows
 # keyframes so that every limb still on the ladder stays within reach of its rung.
-TRANSFER_S = 2.4
-TRANSFER_WINDOWS = ((0, 0.5, 0.62), (1, 0.62, 0.74), (2, 0.25, 0.5), (3, 0.74, 0.95))
+# First, the pelvis still at the top grip, each hand moves down from the top grip to the
+# lowest rung it may hold, about the waist: held at shoulder height the hands ended beside
+# the head once the pelvis was over the rails, the arms folded over the face, elbows up.
+TRANSFER_S = 3.0
+HANDS_DOWN_WINDOWS = ((0, 0.0, 0.1), (1, 0.1, 0.2))
+TRANSFER_WINDOWS = ((0, 0.6, 0.696), (1, 0.696, 0.792), (2, 0.4, 0.6), (3, 0.792, 0.96))
 # the transfer time by which, stepping off onto the loft, both hands have let go of the rails
 _HANDS_OFF_BY = max(s1 for limb, _, s1 in TRANSFER_WINDOWS if limb < 2)
-TRANSFER_KEYS = (0.0, 0.25, 0.5, 0.74, 1.0)  # pelvis keyframe times (see _transfer_pelvis)
+TRANSFER_KEYS = (0.0, 0.2, 0.4, 0.6, 0.792, 1.0)  # pelvis keyframe times (_transfer_pelvis)
 LOFT_FEET_M = (0.1, 0.28)  # left and right ankle this far beyond the loft's edge
 LOFT_PELVIS_M = 0.2  # the standing pelvis this far beyond the edge
 
@@ -277,8 +281,8 @@ class LadderClimb:
         return np.array([self.ladder.x - FOOT_TOE_IN_M, self.ladder.rungs[rung] + ankle])
 
     def _transfer_pelvis(self, s: float) -> FloatArray:
-        """The pelvis on the transfer timeline: up and over the rails toward the loft,
-        pausing while the hands let go."""
+        """The pelvis on the transfer timeline: still while the hands move down, then up and
+        over the rails toward the loft, pausing while the hands let go."""
         loft = self.ladder.loft
         assert loft is not None
         top = self._top_pelvis
@@ -287,6 +291,7 @@ class LadderClimb:
         over = np.array([self.ladder.x + 0.15, feet_y + 0.8])
         keys = np.array(
             [
+                top,
                 top,
                 [self.ladder.x - 0.05, top[1] + 0.1],
                 over,
@@ -304,12 +309,23 @@ class LadderClimb:
         s = self.transfer
         self.pelvis = self._transfer_pelvis(s)
         self.moving = -1
+        low = self.ladder.loft_rung + HANDS_ABOVE_FEET - 1
         for limb, s0, s1 in TRANSFER_WINDOWS:
             u = min(max((s - s0) / (s1 - s0), 0.0), 1.0)
-            on = self._top_ends[limb]
+            on, rung = self._top_ends[limb], self._top_rungs[limb]
             off = self._free_hand(limb, s) if limb < 2 else self._loft_ends[limb - 2]
+            if limb < 2 and rung > low:  # first down the rails to the low rung
+                _, d0, d1 = HANDS_DOWN_WINDOWS[limb]
+                down = min(max((s - d0) / (d1 - d0), 0.0), 1.0)
+                if 0.0 < down < 1.0:
+                    self.moving, self.rung[limb] = limb, -1
+                    self.move_from, self.move_to = on, self._rung_point(limb, low)
+                    self.ends[limb] = self._arc(down)
+                    continue
+                if down >= 1.0:
+                    on, rung = self._rung_point(limb, low), low
             if u <= 0.0:
-                self.rung[limb] = self._top_rungs[limb]
+                self.rung[limb] = rung
                 self.ends[limb] = on
             elif u >= 1.0:
                 self.rung[limb] = -1

@@ -382,3 +382,21 @@ def test_standing_on_the_loft_the_body_is_upright(turn_round: bool) -> None:
     assert sim.on_loft()
     assert sim.crowd.facing[0] == (-1.0 if turn_round else 1.0)
     assert abs(np.degrees(sim.crowd.lean[0])) < 1.0
+
+
+def test_stepping_over_the_rails_the_hands_hold_on_below_the_shoulders(tour: Tour) -> None:
+    # the hands kept the top grip, at shoulder height, while the pelvis went over the rails:
+    # they ended beside the head, the arms folded over the face with the elbows up; they now
+    # move down to a rung at the waist first
+    assert tour.sim.ladder is not None
+    ladder = tour.sim.ladder.ladder
+    pelvis = np.array([row["pelvis"] for row in tour.rows])
+    shoulders, hands = _limb(tour.rows, "root")[:, :2], _limb(tour.rows, "end")[:, :2]
+    over = tour.on_ladder & (pelvis[:, 0] > ladder.x - 0.1)
+    checked = 0
+    for t in np.nonzero(over)[0]:
+        for arm in (0, 1):
+            if tour.rung[t, arm] >= 0:
+                assert hands[t, arm, 1] < shoulders[t, arm, 1] - 0.2, (t, arm)
+                checked += 1
+    assert checked > 100
