@@ -224,7 +224,7 @@ class WalkSim(CharacterAssets):
                 )
             else:
                 return False
-        stepped_off = ladder.step(float(finite_clamp(inp.climb, -1.0, 1.0)), dt)
+        stepped_off = ladder.step(float(finite_clamp(inp.climb, -1.0, 1.0)), dt, inp.run)
         crowd.take_pose(0, ladder.pose(self.rig), ladder.pelvis)
         solution = crowd.solve(timer)
         self.counters.record(solution)

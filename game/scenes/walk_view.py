@@ -1126,7 +1126,10 @@ SCENE = SceneSpec(
         ("K", "knee pole hints on/off (off: knees flip, counted)"),
         ("click the knob / cup", "walk there and reach with the nearer hand (lifts the cup)"),
         ("click while holding", "set the cup down there (table top or floor)"),
-        ("W / S at the ladder", "climb up / down one limb at a time; W at the top: onto the loft"),
+        (
+            "W / S at the ladder",
+            "climb up / down one limb at a time (Shift: faster); W at the top: onto the loft",
+        ),
         ("E", "edit the ground: drag vertices, presets, Ctrl+Z/Y undo/redo, Ctrl+S save"),
     ),
     create=WalkSim,

@@ -20,6 +20,7 @@ from game.world.props import FloatArray, Ladder
 from game.world.rig import Rig
 
 LIMB_MOVE_S = 0.4  # one limb's move from rung to rung
+LIMB_MOVE_FAST_S = 0.22  # ... with Shift held: a rung a second instead of one in 1.6 s
 TAP_CYCLE_MOVES = 4  # a tap of W / S climbs one cycle: each limb moves once
 TAP_TIMEOUT_S = 6.0  # a tap that has not got the hero onto the ladder by then lapses
 CLIMB_OFFSET_M = 0.32  # the pelvis stays this far in front of the rails (facing +x)
@@ -173,8 +174,8 @@ class LadderClimb:
                 return limb, rung
         return None
 
-    def step(self, climb: float, dt: float) -> bool:
-        """Advance one step with climb intent ``climb`` (W +1 / S −1).
+    def step(self, climb: float, dt: float, fast: bool = False) -> bool:
+        """Advance one step with climb intent ``climb`` (W +1 / S −1), ``fast`` with Shift.
 
         Returns True when the hero has stepped off, at the bottom or onto the loft (the gait
         takes over; the feet stand at ``ends[2:]``).
@@ -185,7 +186,7 @@ class LadderClimb:
             self._begin_step_off()
             return self._step_transfer(dt)
         if self.moving >= 0:
-            self.u = min(self.u + dt / LIMB_MOVE_S, 1.0)
+            self.u = min(self.u + dt / (LIMB_MOVE_FAST_S if fast else LIMB_MOVE_S), 1.0)
             if self._swung:
                 self.ends[self.moving] = self._swing(
                     self.moving, self.move_from, self.move_to, self.u

@@ -91,3 +91,22 @@ def test_climbing_up_and_down_moves_no_elbow_more_than_10_cm_a_step() -> None:
         if previous is not None:
             assert np.hypot(*(elbows - previous).T).max() <= 0.10, step
         previous = elbows
+
+
+def test_shift_climbs_a_rung_a_second_and_keeps_the_elbows_smooth() -> None:
+    # a rung cycle (four limb moves) took 1.6 s, the 3.35 m ladder ~16 s (playtest: slow)
+    rig, _ = load_character_assets(ASSETS)
+    timed = {}
+    for fast in (False, True):
+        ladder, steps, previous = _mounted(), 0, None
+        while ladder.moves < 4 * TAP_CYCLE_MOVES:  # four rung cycles
+            ladder.step(1.0, DT, fast)
+            steps += 1
+            if fast:
+                pose = ladder.pose(rig)
+                elbows = solve_pose(rig, pose).elbow[0, :2] - pose.pelvis[0]
+                if previous is not None:
+                    assert np.hypot(*(elbows - previous).T).max() <= 0.10, steps
+                previous = elbows
+        timed[fast] = steps * DT / 4
+    assert timed[False] > 1.5 and timed[True] <= 1.0
