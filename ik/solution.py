@@ -1,5 +1,5 @@
-"""The solve results: frozen dataclasses of numpy arrays, one entry per limb; the angles are
-computed on first access (a caller who needs only positions pays no ``atan2``)."""
+"""The solve results: dataclasses (not frozen: cheaper to build) of numpy arrays, one entry a
+limb; the angles are computed on first access (positions alone pay no ``atan2``)."""
 
 from __future__ import annotations
 
