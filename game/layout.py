@@ -21,7 +21,7 @@ class TextMeasure(Protocol):
 
 DESIGN_SIZE = (1280, 720)
 MIN_SCALE, MAX_SCALE = 0.75, 2.0
-MIN_FONT_PX = 11  # below this pygame's default font is no longer legible
+MIN_FONT_PX = 12  # at 11 pygame's default font is 7 px tall, its letters and words run together
 
 Rect = tuple[float, float, float, float]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Hashable, Sequence
 
@@ -89,6 +90,44 @@ _SPRITE_CACHE_LIMIT = 32
 # camera that keeps moving makes a new one each frame, so the least recently used are
 # dropped beyond this many bytes of pixels.
 _LAYER_CACHE_BYTES = 32 << 20
+
+
+# The default font's space is 2 px below size 14 (at 960x540 most HUD text is 11-13),
+# about as wide as the gaps its hinting leaves inside words, so words ran together
+# ("orhold", "Hhands"): there, words are set this many pixels apart.
+_MIN_SPACE_PX = 3
+
+
+def _spaced(font: pygame.font.Font, text: str) -> bool:
+    """Whether ``text`` is set word by word (see ``_MIN_SPACE_PX``)."""
+    return " " in text and font.size(" ")[0] < _MIN_SPACE_PX
+
+
+def _measure(font: pygame.font.Font, text: str) -> tuple[int, int]:
+    """The size of ``text`` as :func:`_render` draws it."""
+    if not _spaced(font, text):
+        return font.size(text)
+    words = text.split(" ")
+    width = sum(font.size(word)[0] for word in words) + _MIN_SPACE_PX * (len(words) - 1)
+    return width, font.size(text)[1]
+
+
+def _render(font: pygame.font.Font, text: str, color: Color) -> pygame.Surface:
+    """``text`` anti-aliased, its words at least ``_MIN_SPACE_PX`` apart: rendered whole
+    (rendered word by word, words whose glyphs overhang the font's height sat a pixel
+    lower), then cut at each space and spread."""
+    image = font.render(text, True, color)
+    if not _spaced(font, text):
+        return image
+    extra = _MIN_SPACE_PX - font.size(" ")[0]
+    starts = [font.size(text[:i])[0] for i, char in enumerate(text) if char == " "]
+    spread = pygame.Surface((_measure(font, text)[0], image.get_height()), pygame.SRCALPHA)
+    spread.fill((*color[:3], 0))  # clear in the text's colour: the glyphs' edges keep it
+    edges = [0, *starts, image.get_width()]
+    for shift, (left, right) in enumerate(itertools.pairwise(edges)):
+        area = pygame.Rect(left, 0, right - left, image.get_height())
+        spread.blit(image, (left + shift * extra, 0), area)
+    return spread
 
 
 class PygameCanvas:
@@ -291,8 +330,7 @@ class PygameCanvas:
         if image is None:
             if len(self._texts) >= _CACHE_LIMIT:
                 self._texts.clear()
-            image = self._font(size, bold).render(text, True, color)
-            self._texts[key] = image
+            image = self._texts[key] = _render(self._font(size, bold), text, color)
         rect = image.get_rect()
         x, y = _clamp(pos)
         setattr(rect, anchor, (round(x), round(y)))
@@ -305,7 +343,7 @@ class PygameCanvas:
         if measured is None:
             if len(self._sizes) >= _CACHE_LIMIT:
                 self._sizes.clear()
-            measured = self._sizes[key] = self._font(size, bold).size(text)
+            measured = self._sizes[key] = _measure(self._font(size, bold), text)
         return measured
 
     def layer(

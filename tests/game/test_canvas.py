@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from game.camera import Camera2D
 from game.canvas import Canvas, WorldPen, fill_under
+from game.layout import MIN_FONT_PX
 from game.pygame_canvas import (
     _CACHE_LIMIT,
     _PX_LIMIT,
@@ -286,3 +287,21 @@ def test_a_readied_layer_is_drawn_once_and_only_put_down_when_asked(
     canvas.layer("square", (0, 0, 0), draw, (20, 30, 10, 10))
     assert calls == [(10, 10)]  # the readied layer, not a second drawing
     assert canvas.surface.get_at((24, 34))[:3] == (255, 0, 0)
+
+
+def test_words_of_small_text_stay_apart() -> None:
+    # playtest at 960x540: "orhold", "Hhands", "ringon" (the default font's space is 2 px
+    # below size 14, as wide as the gaps its hinting leaves inside words)
+    pygame.display.init()
+    pygame.font.init()
+    canvas = PygameCanvas(pygame.Surface((200, 40)))
+    for size in range(MIN_FONT_PX, 20):
+        gap = canvas.text_size("or hold", size)[0] - canvas.text_size("orhold", size)[0]
+        assert gap >= 3, size
+        # drawn as measured, with at least 3 blank columns between the words
+        canvas.fill((0, 0, 0))
+        width, _ = canvas.text((0, 0), "or hold", (255, 255, 255), size)
+        assert width == canvas.text_size("or hold", size)[0]
+        lit = pygame.surfarray.array3d(canvas.surface)[:width].max(axis=(1, 2)) > 40
+        columns = "".join("#" if v else "." for v in lit.tolist())
+        assert "..." in columns.strip("."), (size, columns)
