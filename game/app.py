@@ -42,6 +42,7 @@ from game.scene import (
     ClearOfHud,
     EditableGround,
     ManyCharacters,
+    OwnHud,
     ReloadableAssets,
     SceneConfig,
     SceneSpec,
@@ -326,10 +327,9 @@ class App:
 
     def _render(self, alpha: float, fps: float) -> None:
         view = self.scene.view
+        profiler = self.profiler_rect() if self.show_profiler else None
         if isinstance(view, ClearOfHud):
-            view.hud_cover = (
-                profiler_rect(self.canvas.size, self.view_area()) if self.show_profiler else None
-            )
+            view.hud_cover = profiler
         with self.timer.phase("render"):
             view.draw(self.canvas, alpha, self.timer)
         with self.timer.phase("overlay"):
@@ -350,20 +350,28 @@ class App:
                     if self.message_frames == 0:
                         self.message = ""
             if self.show_help:
-                hud.draw_help(self.canvas, self.scene.spec.title, self.scene.spec.controls)
-        if self.show_profiler:
+                spec = self.scene.spec
+                hud.draw_help(self.canvas, spec.title, spec.controls, profiler)
+        if profiler is not None:
             with self.timer.phase("profiler"):
-                self._draw_profiler(fps)
+                self._draw_profiler(fps, profiler)
         with self.timer.phase("render"):
             self.pygame.display.flip()
 
-    def _draw_profiler(self, fps: float) -> None:
+    def _draw_profiler(self, fps: float, rect: Rect) -> None:
         sim = self.scene.sim
         solves = sim.counters.solves
         per_frame = (solves - self._solves_at_last_frame) if self.frames else 0
         self._solves_at_last_frame = solves
         characters = sim.character_count if isinstance(sim, ManyCharacters) else 1
-        draw_profiler(self.canvas, self.timer.history, per_frame, characters, fps, self.view_area())
+        draw_profiler(self.canvas, self.timer.history, per_frame, characters, fps, rect)
+
+    def profiler_rect(self) -> Rect:
+        """Where the F3 panel goes: the top-right of the view, clear of the view's own HUD
+        boxes there (:class:`game.scene.OwnHud`)."""
+        view = self.scene.view
+        avoid = view.hud_boxes() if isinstance(view, OwnHud) else []
+        return profiler_rect(self.canvas.size, self.view_area(), avoid)
 
     def view_area(self) -> Rect:
         """The window minus the scene's side panel (if it has one): where HUD boxes may go."""

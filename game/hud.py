@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from game.canvas import Canvas
 from game.layout import Rect, font_px, ui_scale, wrap
@@ -97,17 +98,35 @@ def _paint_tabs(
         canvas.text((x + key_w + gap, top + 4 * scale), name, color, size)
 
 
-def draw_help(canvas: Canvas, title: str, scene_controls: Sequence[tuple[str, str]]) -> None:
-    """The F1 panel: the scene's own controls, then the global ones, sized to fit the window.
+@dataclass(frozen=True, slots=True)
+class HelpLayout:
+    """The F1 panel laid out in one free area: its box, font sizes and wrapped rows."""
 
-    Long descriptions wrap; when the rows are too tall for the window, the font shrinks.
-    """
+    box: Rect
+    shrink: float  # the font's size as a fraction of the designed one
+    fits: bool
+    title_px: int
+    row_px: int
+    key_w: float
+    title_h: float
+    line_h: float
+    rows: list[tuple[str, list[str]]]
+
+
+HELP_SHRINKS = (1.0, 0.9, 0.8, 0.7, 0.6)
+
+
+def help_layout(
+    canvas: Canvas, title: str, scene_controls: Sequence[tuple[str, str]], area: Rect
+) -> HelpLayout:
+    """The F1 panel centred in ``area``, at most 760 px (scaled) wide; long descriptions
+    wrap, and when the rows are too tall for the area the font shrinks."""
     rows = [*scene_controls, ("", ""), *GLOBAL_CONTROLS]
-    width, height = canvas.size
     scale = ui_scale(canvas.size)
     margin = 20.0 * scale
-    panel_w = min(760.0 * scale, width - 2 * margin)
-    for shrink in (1.0, 0.9, 0.8, 0.7, 0.6):
+    panel_w = max(min(760.0 * scale, area[2] - 2 * margin), 1.0)
+    layout = None
+    for shrink in HELP_SHRINKS:
         title_px, row_px = font_px(22 * shrink, scale), font_px(18 * shrink, scale)
         key_w = max(canvas.text_size(key, row_px)[0] for key, _ in rows) + margin
         what_w = panel_w - 2 * margin - key_w
@@ -115,21 +134,79 @@ def draw_help(canvas: Canvas, title: str, scene_controls: Sequence[tuple[str, st
         line_h = canvas.text_size("Ag", row_px)[1] + 4 * scale
         title_h = canvas.text_size(title, title_px, True)[1] + 10 * scale
         panel_h = 2 * margin + title_h + line_h * sum(len(lines) for _, lines in wrapped)
-        if panel_h <= height - 2 * margin:
+        fits = panel_h <= area[3] - 2 * margin and what_w > 0
+        left = area[0] + (area[2] - panel_w) / 2
+        top = area[1] + max((area[3] - panel_h) / 2, margin / 2)
+        layout = HelpLayout(
+            (left, top, panel_w, panel_h),
+            shrink,
+            fits,
+            title_px,
+            row_px,
+            key_w,
+            title_h,
+            line_h,
+            wrapped,
+        )
+        if fits:
             break
-    left, top = (width - panel_w) / 2, max((height - panel_h) / 2, margin / 2)
-    canvas.panel((left, top, panel_w, panel_h), PALETTE["panel"], 235)
-    canvas.rect((left, top, panel_w, panel_h), PALETTE["panel_edge"], 1, 8)
+    assert layout is not None
+    return layout
+
+
+def help_areas(size: tuple[int, int], keep_clear: Rect | None) -> list[Rect]:
+    """Where the F1 panel may go: the window, or with a panel to keep clear of (the F3
+    profiler, drawn over the help, hid its lines), the bands of the window left, right,
+    above and below that panel."""
+    width, height = float(size[0]), float(size[1])
+    if keep_clear is None:
+        return [(0.0, 0.0, width, height)]
+    x, y, w, h = keep_clear
+    bands = [
+        (0.0, 0.0, x, height),
+        (x + w, 0.0, width - x - w, height),
+        (0.0, 0.0, width, y),
+        (0.0, y + h, width, height - y - h),
+    ]
+    # a band narrower than half the designed panel, or lower than a quarter of it, cannot
+    # hold the help legibly (and is not worth wrapping it for)
+    scale = ui_scale(size)
+    return [band for band in bands if band[2] >= 380.0 * scale and band[3] >= 100.0 * scale]
+
+
+def draw_help(
+    canvas: Canvas,
+    title: str,
+    scene_controls: Sequence[tuple[str, str]],
+    keep_clear: Rect | None = None,
+) -> Rect:
+    """The F1 panel: the scene's own controls, then the global ones, sized to fit the window
+    and, with ``keep_clear`` (the F3 panel's box), beside that box: in the band of the
+    window around it where the text is largest (then where the panel is widest).
+
+    Returns the panel's box.
+    """
+    candidates = [
+        help_layout(canvas, title, scene_controls, area)
+        for area in help_areas(canvas.size, keep_clear)
+    ]
+    chosen = max(candidates, key=lambda c: (c.fits, c.shrink, c.box[2]))
+    left, top, panel_w, panel_h = box = chosen.box
+    scale = ui_scale(canvas.size)
+    margin = 20.0 * scale
+    canvas.panel(box, PALETTE["panel"], 235)
+    canvas.rect(box, PALETTE["panel_edge"], 1, 8)
     y = top + margin
-    canvas.text((left + margin, y), title, PALETTE["accent"], title_px, bold=True)
-    y += title_h
-    for key, lines in wrapped:
+    canvas.text((left + margin, y), title, PALETTE["accent"], chosen.title_px, bold=True)
+    y += chosen.title_h
+    for key, lines in chosen.rows:
         if key:
-            canvas.text((left + margin, y), key, PALETTE["accent"], row_px)
+            canvas.text((left + margin, y), key, PALETTE["accent"], chosen.row_px)
         for line in lines:
             if line:
-                canvas.text((left + margin + key_w, y), line, PALETTE["text"], row_px)
-            y += line_h
+                canvas.text((left + margin + chosen.key_w, y), line, PALETTE["text"], chosen.row_px)
+            y += chosen.line_h
+    return box
 
 
 def message_box(canvas: Canvas, message: str, area: Rect) -> tuple[Rect, list[str], int]:

@@ -8,8 +8,10 @@ layout; text that still does not fit its box is wrapped with :func:`wrap`.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
+
+import numpy as np
 
 
 class TextMeasure(Protocol):
@@ -124,3 +126,44 @@ def _wrap(canvas: TextMeasure, text: str, width: float, size: int, bold: bool) -
 def intersects(a: Rect, b: Rect) -> bool:
     """Two (left, top, width, height) rectangles share interior area."""
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def clear_disc(
+    area: Rect, obstacles: Sequence[Rect], steps: int = 24
+) -> tuple[tuple[float, float], float]:
+    """The largest disc inside ``area`` that no box of ``obstacles`` touches (to a pixel or
+    so), as ``(centre, radius)`` in pixels: where a view frames its subject beside a panel
+    drawn over it.
+
+    The radius is found by bisection (``steps`` halvings); for each radius the centres
+    are tried on a 49x49 grid over the places it fits in ``area``, the one nearest the
+    area's centre kept.
+    """
+    left, top, width, height = area
+    middle = np.array([left + width / 2.0, top + height / 2.0])
+    boxes = np.asarray(obstacles, dtype=float).reshape(-1, 4)
+    low, high = 0.0, min(width, height) / 2.0
+    best = ((float(middle[0]), float(middle[1])), 0.0)
+    u = np.linspace(0.0, 1.0, 49)
+    for _ in range(steps):
+        radius = (low + high) / 2.0
+        xs = left + radius + u * (width - 2.0 * radius)
+        ys = top + radius + u * (height - 2.0 * radius)
+        centres = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 1, 2)
+        # distance from a point to a box: the length of how far it lies outside each slab
+        dx = np.maximum(
+            np.maximum(boxes[:, 0] - centres[..., 0], 0.0),
+            centres[..., 0] - boxes[:, 0] - boxes[:, 2],
+        )
+        dy = np.maximum(
+            np.maximum(boxes[:, 1] - centres[..., 1], 0.0),
+            centres[..., 1] - boxes[:, 1] - boxes[:, 3],
+        )
+        clear = (np.hypot(dx, dy) >= radius).all(axis=1)
+        if clear.any():
+            fits = centres[clear, 0]
+            pick = fits[np.argmin(np.hypot(*(fits - middle).T))]
+            best, low = ((float(pick[0]), float(pick[1])), radius), radius
+        else:
+            high = radius
+    return best

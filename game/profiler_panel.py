@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from game.canvas import Canvas
-from game.layout import Rect, font_px, ui_scale
+from game.layout import Rect, font_px, intersects, ui_scale
 from game.palette import PALETTE, Color
 
 GRAPH_FRAMES = 240
@@ -27,16 +27,30 @@ PANEL_SIZE = (520.0, 200.0)  # at 1280x720; scaled with the window, at most half
 # (200 px tall: at 300 it hid the walking hero's head and chest)
 
 
-def profiler_rect(size: tuple[int, int], area: Rect) -> Rect:
+def profiler_rect(size: tuple[int, int], area: Rect, avoid: Sequence[Rect] = ()) -> Rect:
     """Where the panel goes in a ``size`` window: the top-right corner of ``area`` (the
     scene's view), below the tab strip and one row of corner labels, all scaled with the
     window (the top was at least 72 px: at 960x540 that put the panel's bottom 18 px lower
-    in the view than at 1280x720, over the walker's head)."""
+    in the view than at 1280x720, over the walker's head).
+
+    ``avoid`` are boxes of the scene's own HUD in that corner (the ground editor's
+    palette): the panel moves left of them at the same height, so the walker's camera
+    keeps his head under it as it always does, or, where that leaves the area, below them.
+    """
     scale = ui_scale(size)
     pad = 12.0 * scale
     panel_w = min(PANEL_SIZE[0] * scale, area[2] * 0.5)
     panel_h = min(PANEL_SIZE[1] * scale, area[3] * 0.5)
-    return (area[0] + area[2] - panel_w - pad, area[1] + 72.0 * scale, panel_w, panel_h)
+    rect = (area[0] + area[2] - panel_w - pad, area[1] + 72.0 * scale, panel_w, panel_h)
+    for box in sorted(avoid, key=lambda b: -b[0]):  # right to left
+        if not intersects(rect, box):
+            continue
+        left = box[0] - pad - panel_w
+        if left >= area[0] + pad:
+            rect = (left, rect[1], panel_w, panel_h)
+        else:
+            rect = (rect[0], box[1] + box[3] + pad, panel_w, panel_h)
+    return rect
 
 
 def draw_profiler(
@@ -45,15 +59,16 @@ def draw_profiler(
     solves_per_frame: float,
     characters: int,
     fps: float,
-    area: Rect,
+    rect: Rect,
 ) -> Rect:
-    """Draw the panel at :func:`profiler_rect` from the per-frame phase records (seconds).
+    """Draw the panel in ``rect`` (:func:`profiler_rect`) from the per-frame phase records
+    (seconds).
 
     Returns the panel's rectangle.
     """
     scale = ui_scale(canvas.size)
     pad = 12.0 * scale
-    left, top, panel_w, panel_h = profiler_rect(canvas.size, area)
+    left, top, panel_w, panel_h = rect
     canvas.panel((left, top, panel_w, panel_h), PALETTE["panel"], 225)
     canvas.rect((left, top, panel_w, panel_h), PALETTE["panel_edge"], 1, 6)
     title_px, small_px = font_px(20, scale), font_px(15, scale)

@@ -103,10 +103,22 @@ class SidePanel(Protocol):
 @runtime_checkable
 class ClearOfHud(Protocol):
     """A view whose camera keeps its subject out from under the box the app draws over
-    the top of the view (the F3 profiler panel): ``hud_cover`` is that box (left, top,
-    width, height) in pixels, or None; the app sets it before each draw."""
+    the view (the F3 profiler panel): ``hud_cover`` is that box (left, top, width, height)
+    in pixels, or None; the app sets it before each draw. The walker's camera keeps his
+    head under it; the lab and the swivel scene frame their arm beside it."""
 
     hud_cover: tuple[float, float, float, float] | None
+
+
+@runtime_checkable
+class OwnHud(Protocol):
+    """A view with boxes of its own HUD in the view's top-right corner, where the F3
+    profiler goes: the panel keeps clear of them (the walk view's ground editor palette,
+    while it is open, whose buttons the panel hid)."""
+
+    def hud_boxes(self) -> list[tuple[float, float, float, float]]:
+        """The boxes (left, top, width, height) in pixels, as they will be drawn next."""
+        ...
 
 
 @runtime_checkable

@@ -17,7 +17,7 @@ from game.camera import Camera2D
 from game.canvas import Canvas, WorldPen
 from game.ik_counters import IkCounters
 from game.input_state import InputState, RawInput, finite_clamped
-from game.layout import font_px, ui_scale
+from game.layout import Rect, clear_disc, font_px, intersects, ui_scale
 from game.palette import PALETTE, faint, mix
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig, SceneSpec
@@ -30,6 +30,11 @@ ROOT = (0.0, 0.0)
 MAX_SOFTNESS = 1.0
 TARGET_RANGE = 4.5  # the sliders' and drag's half-range in metres
 PANEL_WIDTH = 400
+VIEW_HALF_M = 4.4  # the view frames ±this many metres about the shoulder
+# With the F3 panel over the view, the arm is framed beside it: this disc about the
+# shoulder (the reach, 3.2 m, and a margin for the target's cross and the elbow's arc)
+# is kept clear of the panel and of the soft-curve plot.
+FRAME_RADIUS_M = UPPER_LEN + LOWER_LEN + 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +179,10 @@ class LabView:
         self._dragging_target = False
         self.panel_rect = (0.0, 0.0, float(PANEL_WIDTH), 720.0)
         self.scale = 1.0
+        # the box the app draws over the view (F3), or None (game.scene.ClearOfHud), and
+        # the one the camera was last framed for
+        self.hud_cover: Rect | None = None
+        self._framed_for: Rect | None = None
         self.layout((1280, 720))
 
     def layout(self, size: tuple[int, int]) -> None:
@@ -183,8 +192,7 @@ class LabView:
         panel_w = min(round(PANEL_WIDTH * s), width // 2)
         world_w = max(width - panel_w, 1)
         self.camera.viewport = (0, 0, world_w, height)
-        self.camera.scale = max(min(world_w, height) / (2 * 4.4), 1.0)
-        self.camera.center_w = (0.0, 0.0)
+        self._frame(None)
         self.panel_rect = (float(world_w), 0.0, float(panel_w), float(height))
         x0 = world_w + 24 * s
         inner = panel_w - 48 * s
@@ -193,6 +201,30 @@ class LabView:
             slider.rect, slider.scale = (x0, base + i * 48 * s, inner, 18 * s), s
         self.flip_button.rect = (x0, base + (3 * 48 - 6) * s, inner, 32 * s)
         self.flip_button.scale = s
+
+    def _frame(self, cover: Rect | None) -> None:
+        """Frame ±``VIEW_HALF_M`` about the shoulder in the view; with a ``cover`` over
+        it (the F3 panel hid the default target and the elbow), the largest disc clear
+        of it and of the soft-curve plot holds the ``FRAME_RADIUS_M`` disc instead."""
+        camera = self.camera
+        left, top, width, height = (float(v) for v in camera.viewport)
+        view = (left, top, width, height)
+        scale = max(min(width, height) / (2 * VIEW_HALF_M), 1.0)
+        centre = (left + width / 2, top + height / 2)
+        subject = FRAME_RADIUS_M * scale
+        square = (centre[0] - subject, centre[1] - subject, 2 * subject, 2 * subject)
+        if cover is not None and intersects(square, cover):
+            plot = soft_curve_box(camera.viewport, self.scale)
+            centre, radius = clear_disc(view, [cover, plot])
+            scale *= min(radius / subject, 1.0)
+        camera.scale = scale
+        # the shoulder at ``centre``: invert the camera's x ↦ left + w/2 + (x − cx)·scale
+        # and y ↦ top + h/2 − (y − cy)·scale
+        camera.center_w = (
+            ROOT[0] - (centre[0] - left - width / 2) / scale,
+            ROOT[1] + (centre[1] - top - height / 2) / scale,
+        )
+        self._framed_for = cover
 
     def _value(self, slider: Slider) -> float:
         if slider.key == "softness":
@@ -229,6 +261,8 @@ class LabView:
         )
 
     def draw(self, canvas: Canvas, alpha: float, timer: PhaseTimer) -> None:
+        if self.hud_cover != self._framed_for:
+            self._frame(self.hud_cover)
         canvas.fill(PALETTE["background"])
         pen = WorldPen(canvas, self.camera)
         with timer.phase("ik"):
@@ -383,9 +417,8 @@ def _draw_soft_curve(
 ) -> None:
     """A small plot of d → d used (identity, soft knee, clamp at L) in the world view's corner,
     with ticks at the dead zone and the reach and a marker at the target's d."""
-    left, top, width, height = viewport
     s = scale
-    box = (left + 16.0 * s, top + height - 176.0 * s, 220.0 * s, 160.0 * s)
+    box = soft_curve_box(viewport, scale)
     bx, by, bw, bh = box
     canvas.panel(box, PALETTE["panel"], 215)
     canvas.rect(box, PALETTE["panel_edge"], 1, 4)
@@ -424,6 +457,12 @@ def _draw_soft_curve(
     title = "d used vs d  (soft knee, clamp)"
     canvas.text((bx + 10 * s, by + 6 * s), title, PALETTE["text_dim"], font_px(15, s))
     canvas.text((bx + bw - 8 * s, by + bh - 6 * s), "d", PALETTE["text_dim"], small, "bottomright")
+
+
+def soft_curve_box(viewport: tuple[int, int, int, int], scale: float) -> Rect:
+    """Where the soft-curve plot goes: the bottom-left corner of the world view."""
+    left, top, _, height = viewport
+    return (left + 16.0 * scale, top + height - 176.0 * scale, 220.0 * scale, 160.0 * scale)
 
 
 def _signed_delta(start: float, stop: float) -> float:

@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 import ik
 from game.canvas import Canvas
 from game.input_state import InputState, RawInput
-from game.layout import font_px, ui_scale, wrap
+from game.layout import Rect, clear_disc, font_px, intersects, ui_scale, wrap
 from game.palette import PALETTE, Color, faint, mix
 from game.pen3d import Pen3D
 from game.profiling import PhaseTimer
@@ -40,6 +40,11 @@ from game.scenes.swivel import (
 from game.widgets import Slider, contains, grow
 
 PANEL_WIDTH = 400
+# With the F3 panel over the view, the scene is framed beside it: the disc of this
+# fraction of the view's height about the view's centre (the arm, the swivel circle, the
+# pole and the target at the home camera) is kept clear of the panel, the legend and the
+# axes gizmo.
+FRAME_RADIUS = 0.4
 GROUND_Y = -1.8  # metres: the grid floor under the shoulder
 GRID_HALF = 5  # the grid spans ±5 m in x and z
 PICK_PX = 26.0  # a click this close to a locator grabs it
@@ -208,6 +213,12 @@ class SwivelView:
         self._slider_active = False
         self.panel_rect = (0.0, 0.0, float(PANEL_WIDTH), 720.0)
         self.scale = 1.0
+        # the world view left of the panel; the camera's viewport is this, or with the F3
+        # panel over it (game.scene.ClearOfHud) a smaller one beside the panel
+        self.view_rect: Rect = (0.0, 0.0, 880.0, 720.0)
+        self.hud_cover: Rect | None = None
+        self._framed_for: Rect | None = None
+        self._legend_box: Rect | None = None
         self.layout((1280, 720))
 
     # -- layout and input -------------------------------------------------------------------
@@ -217,10 +228,33 @@ class SwivelView:
         s = self.scale = ui_scale((width, height))
         panel_w = min(round(PANEL_WIDTH * s), width // 2)
         world_w = max(width - panel_w, 1)
-        self.camera = replace(self.camera, viewport=(0, 0, world_w, height))
+        self.view_rect = (0.0, 0.0, float(world_w), float(height))
+        self._frame(None)
         self.panel_rect = (float(world_w), 0.0, float(panel_w), float(height))
         self.twist_slider.rect = (world_w + 24 * s, height - 86 * s, panel_w - 48 * s, 18 * s)
         self.twist_slider.scale = s
+
+    def _frame(self, cover: Rect | None) -> None:
+        """The camera's viewport: the world view, or with a ``cover`` over the scene (the
+        F3 panel hid the swivel circle's top and the upper arm) the view scaled down about
+        the largest disc clear of it, the legend and the gizmo, so the ``FRAME_RADIUS``
+        disc that holds the arm fits there. The projection follows the viewport: its
+        centre is where ``look_at`` appears, its height sets the focal length."""
+        left, top, width, height = self.view_rect
+        subject = FRAME_RADIUS * height
+        middle = (left + width / 2, top + height / 2)
+        square = (middle[0] - subject, middle[1] - subject, 2 * subject, 2 * subject)
+        viewport = self.view_rect
+        if cover is not None and intersects(square, cover):
+            s = self.scale
+            gizmo = (left + 4 * s, top + height - 110 * s, 96 * s, 96 * s)
+            legend = [self._legend_box] if self._legend_box is not None else []
+            (cx, cy), radius = clear_disc(self.view_rect, [cover, gizmo, *legend])
+            k = min(radius / subject, 1.0)
+            viewport = (cx - k * width / 2, cy - k * height / 2, k * width, k * height)
+        x, y, w, h = (round(v) for v in viewport)
+        self.camera = replace(self.camera, viewport=(x, y, max(w, 1), max(h, 1)))
+        self._framed_for = cover
 
     def _locator(self, name: str) -> NDArray[np.float64]:
         pose = self.sim.pose
@@ -313,6 +347,8 @@ class SwivelView:
 
     # -- drawing ----------------------------------------------------------------------------
     def draw(self, canvas: Canvas, alpha: float, timer: PhaseTimer) -> None:
+        if self.hud_cover != self._framed_for:
+            self._frame(self.hud_cover)
         canvas.fill(PALETTE["background"])
         with timer.phase("ik"):
             pose = self.sim.pose_at(alpha)
@@ -340,7 +376,7 @@ class SwivelView:
         pen.flush()
         pen.flush_on_top()
         self._draw_gizmo(canvas)
-        self._draw_legend(canvas)
+        self._legend_box = self._draw_legend(canvas)
         self._draw_flip_banner(canvas)
         self._draw_panel(canvas, pose, sol, frame)
 
@@ -549,7 +585,7 @@ class SwivelView:
 
     def _draw_gizmo(self, canvas: Canvas) -> None:
         """World axes as seen by the camera, in the view's bottom-left corner."""
-        left, top, _, height = self.camera.viewport
+        left, top, _, height = self.view_rect
         s = self.scale
         origin = np.array([left + 52.0 * s, top + height - 62.0 * s])
         basis = self.camera.basis
@@ -566,7 +602,7 @@ class SwivelView:
 
     def _draw_legend(self, canvas: Canvas) -> tuple[float, float, float, float]:
         """What each colour means, in the view's top-left corner (under the scene tabs)."""
-        left, top, width, height = self.camera.viewport
+        left, top, width, height = self.view_rect
         s = self.scale
         size = font_px(15, s)
         row_h = canvas.text_size("Ag", size)[1] + 4 * s
@@ -586,7 +622,7 @@ class SwivelView:
         flip = self.sim.last_flip_step
         if flip is None or self.sim.step_index - flip > round(1.5 / self.sim.dt):
             return
-        left, top, width, height = self.camera.viewport
+        left, top, width, height = self.view_rect
         s = self.scale
         size = font_px(20, s)
         text = "the plane flipped: the pole crossed the shoulder-to-target axis"
@@ -714,7 +750,7 @@ class SwivelView:
 
     def draw_overlay(self, canvas: Canvas, alpha: float) -> None:
         """Camera readout in the view's corner (O toggles it)."""
-        left, top, width, height = self.camera.viewport
+        left, top, width, height = self.view_rect
         cam = self.camera
         text = f"camera yaw {math.degrees(cam.yaw):.0f}°  pitch {math.degrees(cam.pitch):.0f}°  distance {cam.distance:.1f} m"
         canvas.text(

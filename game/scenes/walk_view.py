@@ -141,6 +141,12 @@ class WalkView:
         ladder = self._ladder
         return ladder if ladder is not None and ladder.active else None
 
+    def hud_boxes(self) -> list[tuple[float, float, float, float]]:
+        """The ground editor's palette while it is open (game.scene.OwnHud): the F3 panel
+        goes beside it."""
+        editing = self._editing
+        return [self.ground_edit.panel] if editing is not None and editing.active else []
+
     # -- layout and input --------------------------------------------------------------
     def layout(self, size: tuple[int, int]) -> None:
         width, height = max(size[0], 1), max(size[1], 1)

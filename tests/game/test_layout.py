@@ -317,3 +317,97 @@ def test_hud_text_grows_with_the_window(scene: str) -> None:
         if large[text] < 1.3 * small[text]
     ]
     assert not fixed, "\n".join(fixed)
+
+
+def _panels_on_the_profiler(app: App, drawn: Drawn) -> list[str]:
+    """Every panel or HUD text drawn over the F3 panel's box (other than its own)."""
+    title = next(t.rect for t in drawn.texts if t.text == "profiler (F3)")
+    profiler = next(panel for panel in drawn.panels if _inside(title, panel))
+    assert profiler == pytest.approx(app.profiler_rect())
+    problems = [
+        f"panel {panel} lies under the profiler {profiler}"
+        for panel in drawn.panels
+        if intersects(panel, profiler) and not _inside(panel, profiler)
+    ]
+    problems += [
+        f"{t.text!r} {t.rect} lies under the profiler {profiler}"
+        for t in drawn.texts
+        if not t.world and intersects(t.rect, profiler) and not _inside(t.rect, profiler)
+    ]
+    return problems
+
+
+@pytest.mark.usefixtures("marked")
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(
+    ("scene", "edit"),
+    [(name, False) for name in scenes.available()] + [("walk", True)],
+    ids=lambda v: {True: "editing", False: ""}.get(v, v) if isinstance(v, bool) else v,
+)
+@pytest.mark.parametrize("help_on", [False, True], ids=["", "help"])
+def test_the_profiler_panel_covers_no_other_panel(
+    scene: str, edit: bool, help_on: bool, size: tuple[int, int]
+) -> None:
+    # playtest: the F3 panel was drawn over the F1 help (cutting its lines off) and over
+    # the ground editor's buttons and their instructions
+    app = _app(scene, size)
+    app.run_frame(app.config.dt)
+    if edit:
+        app.scene.sim.editing.active = True
+    app.show_profiler, app.show_help = True, help_on
+    app.run_frame(app.config.dt)
+    drawn = _draw(app)
+    problems = _panels_on_the_profiler(app, drawn)
+    if help_on:
+        assert any(t.text == app.scene.spec.title for t in drawn.texts)  # the help is up
+    if edit:
+        assert any(t.text == "EDIT GROUND (E)" for t in drawn.texts)
+    assert not problems, "\n".join(problems)
+    app.close()
+
+
+def _outside(points: Any, box: Rect) -> list[tuple[float, float]]:
+    """The points (pixels) that lie inside ``box``."""
+    x, y, w, h = box
+    return [(px, py) for px, py in points if x <= px <= x + w and y <= py <= y + h]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("scene", ["lab", "swivel"])
+def test_the_f3_panel_leaves_the_arm_in_view(scene: str, size: tuple[int, int]) -> None:
+    # playtest: in the lab the F3 panel hid the default target (2.2, 1.4) and the elbow;
+    # in the swivel scene the top of the swivel circle and the upper arm
+    import numpy as np
+
+    from game.profiler_panel import profiler_rect
+    from game.scenes import swivel
+
+    pygame.display.init()
+    pygame.font.init()
+    options = RunOptions(scene=scene, headless=True, size=size, frames=10_000)
+    config = SceneConfig()
+    app = App(options, build_scene(scene, config, size), config)
+    app.show_profiler = True
+    app.run_frame(app.config.dt)
+    profiler = profiler_rect(app.canvas.size, app.view_area())
+    view: Any = app.scene.view
+    if scene == "lab":
+        target, both = app.scene.sim.pose(1.0)
+        turn = np.linspace(0.0, 2 * np.pi, 90)
+        reach = 3.2 * np.stack([np.cos(turn), np.sin(turn)], -1)  # the reach circle
+        world = np.concatenate([[(0.0, 0.0), target, both.elbow[0], both.hand[0]], reach])
+        points = view.camera.to_screen(world)
+    else:
+        pose = app.scene.sim.pose
+        sol = swivel.solve(pose)
+        circle = swivel.swivel_frame(pose, sol).circle(np.linspace(0.0, 2 * np.pi, 90))
+        world = np.concatenate([[swivel.ROOT, sol.elbow, sol.hand, pose.target, pose.pole], circle])
+        points = view.camera.project(world)[0]
+    hidden = _outside(points.tolist(), profiler)
+    assert not hidden, f"{len(hidden)} points under the panel {profiler}: {hidden[:4]}"
+    width = view.panel_rect[0]  # and all of it in the view, left of the side panel
+    assert all(0 <= x <= width and 0 <= y <= size[1] for x, y in points.tolist())
+    app.show_profiler = False
+    app.run_frame(app.config.dt)  # F3 off: the default framing again
+    assert view.camera.viewport[:2] == (0, 0)
+    app.close()
