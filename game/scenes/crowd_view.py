@@ -25,7 +25,7 @@ from game.palette import PALETTE, Color, mix
 from game.profiling import PhaseTimer
 from game.scene import SceneSpec
 from game.scenes.crowd import CrowdAutopilot, CrowdSim
-from game.scenes.walk_view import HEAD_FACE, HEAD_HAIR, WalkView, draw_status_panel
+from game.scenes.walk_view import DIGIT, HEAD_FACE, HEAD_HAIR, WalkView
 from game.world.character import ARMS, LEGS, PoseInputs, solve_pose
 from game.world.gait import sole_points
 
@@ -215,7 +215,10 @@ class CrowdView(WalkView):
             f"hero {hero}",
         ]
         hint = "+/− crowd ±50 · A/D steer the hero · Shift run · O overlay · F3 profiler · F1 help"
-        self.hud_box = draw_status_panel(canvas, items, PALETTE["text"], [hint])
+        # figures at their widest (digits as 8s) and both hero states: the box keeps its size
+        alternatives: list[tuple[str, ...]] = [(DIGIT.sub("8", item),) for item in items[:3]]
+        alternatives.append(("hero steered", "hero walking on its own"))
+        self._status_panel(canvas, items, PALETTE["text"], [hint], alternatives)
 
     # -- overlay -----------------------------------------------------------------------
     def draw_overlay(self, canvas: Canvas, alpha: float) -> None:

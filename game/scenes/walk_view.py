@@ -13,6 +13,7 @@ import functools
 import itertools
 import math
 import re
+import weakref
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -82,7 +83,7 @@ SCENERY_BACKDROP: Color = HILL[3]
 # TILE_KEY, a colour no scenery has (their drawing is aliased: no edge blends with it).
 SCENERY_TILE_PX = 512
 TILE_KEY: Color = (255, 0, 255)
-_DIGIT = re.compile(r"\d")
+DIGIT = re.compile(r"\d")
 _GROUND_VERSIONS = itertools.count()  # a number per terrain drawn, unique in the process
 
 
@@ -97,6 +98,9 @@ class WalkView:
         self._climb_latch = ClimbLatch()
         # the status box as last drawn: ground labels that would fall under it go above
         self.hud_box: tuple[float, float, float, float] | None = None
+        # the landmarks' names as drawn this frame: the feet's labels keep off them
+        self._ground_labels: list[tuple[float, float, float, float]] = []
+        self._hud_width: tuple[tuple[int, int], float] = ((0, 0), 0.0)  # the widest, per size
         # the box the app draws over the top of the view (F3): the camera keeps the head
         # under it (game.scene.ClearOfHud)
         self.hud_cover: tuple[float, float, float, float] | None = None
@@ -236,7 +240,8 @@ class WalkView:
     def draw(self, canvas: Canvas, alpha: float, timer: PhaseTimer) -> None:
         with timer.phase("ik"):
             pose, sol = self._interpolated(alpha)
-        self._follow(pose, alpha)
+            soles = self._hero_soles(pose, sol)
+        self._follow(pose, alpha, soles)
         pen = WorldPen(canvas, self.camera)
         self._draw_sky(canvas)
         self._draw_grid(canvas)
@@ -254,11 +259,16 @@ class WalkView:
             self.ground_edit.draw(canvas, pen, editing)
         self._draw_hud(canvas)
 
-    def _follow(self, pose: PoseInputs, alpha: float) -> None:
-        """Ease the camera toward the hero (halflife in simulation seconds); then, if the
-        app draws a box over the top of the view (``hud_cover``), raise the camera as far
-        as it takes to keep the top of the hero's head ``HUD_CLEARANCE_PX`` under it (the
-        F3 panel hid the head at 960x540, and the easing lags a climb)."""
+    def _follow(
+        self, pose: PoseInputs, alpha: float, soles: NDArray[np.float64] | None = None
+    ) -> None:
+        """Ease the camera toward the hero (halflife in simulation seconds). Then, given
+        his ``soles`` (world, shape ``(..., 2)``), lower the camera as far as it takes to
+        keep them ``HUD_CLEARANCE_PX`` above the status box where they are over its
+        columns (at 960x540, standing at the ladder's foot, his heels were on its corner);
+        and if the app draws a box over the top of the view (``hud_cover``), raise it as
+        far as it takes to keep the top of his head ``HUD_CLEARANCE_PX`` under that (the
+        F3 panel hid the head at 960x540, and the easing lags a climb): the head wins."""
         now = self.sim.time + alpha * self.sim.dt
         pelvis = pose.pelvis[0]
         goal = (
@@ -272,11 +282,20 @@ class WalkView:
             cx, cy = self.camera.center_w
             self.camera.center_w = (cx + (goal[0] - cx) * blend, cy + (goal[1] - cy) * blend)
         self._camera_time = now
+        clearance = HUD_CLEARANCE_PX * ui_scale(self.camera.viewport[2:])
+        box = self.hud_box
+        if soles is not None and box is not None:
+            points = self.camera.to_screen(soles).reshape(-1, 2)
+            over = points[points[:, 0] <= box[0] + box[2] + clearance]
+            lowest = float(over[:, 1].max()) if len(over) else -math.inf
+            if lowest > box[1] - clearance:  # lowering the camera raises the feet
+                cx, cy = self.camera.center_w
+                self.camera.center_w = (cx, cy - (lowest - box[1] + clearance) / self.camera.scale)
         cover = self.hud_cover
         if cover is not None:
             head_top = float(pose.head[0, 1]) + HEAD_TOP * self.sim.rig.body.head_radius
             row = self.camera.point_to_screen(0.0, head_top)[1]
-            clear = cover[1] + cover[3] + HUD_CLEARANCE_PX * ui_scale(self.camera.viewport[2:])
+            clear = cover[1] + cover[3] + clearance
             if row < clear:  # screen rows grow downward: raising the camera lowers the head
                 cx, cy = self.camera.center_w
                 self.camera.center_w = (cx, cy + (clear - row) / self.camera.scale)
@@ -370,6 +389,7 @@ class WalkView:
                 canvas.rect((x, deep_from, band.width, top + height - deep_from), GROUND_DEEP)
         terrain = self.sim.terrain
         x0, x1 = camera.visible_x_range()
+        self._ground_labels.clear()
         for mark in terrain.landmarks:
             centre = 0.5 * (mark.x_from + mark.x_to)
             if x0 - 2 < centre < x1 + 2:
@@ -395,23 +415,27 @@ class WalkView:
             columns.append((first <= i <= last, band))
         return version, ox, oy, columns
 
-    def _under_hud(
+    def _label_hidden(
         self,
         pen: WorldPen,
         at: NDArray[np.float64],
         text: str,
         offset: tuple[float, float],
         left: bool,
+        size: int = 16,
     ) -> bool:
-        """Whether a 16 px label at world ``at``, ``offset`` (1280x720 px) beside it, ending
-        there (``left``) or starting there, would lie under the status box as last drawn."""
-        if self.hud_box is None:
-            return False
+        """Whether a ``size`` px label at world ``at``, ``offset`` (1280x720 px) beside it,
+        ending there (``left``) or starting there, would lie under the status box as last
+        drawn or on a landmark's name drawn this frame (at the ladder's foot the feet's
+        labels covered "ladder")."""
         s = ui_scale(pen.canvas.size)
         x, y = pen.px(at)
-        w, h = pen.canvas.text_size(text, font_px(16, s))
-        x, y = x + offset[0] * s - (w if left else 0.0), y + offset[1] * s - h / 2
-        return intersects((x, y, w, h), self.hud_box)
+        w, h = pen.canvas.text_size(text, font_px(size, s))
+        box = (x + offset[0] * s - (w if left else 0.0), y + offset[1] * s - h / 2, w, h)
+        boxes = (
+            self._ground_labels if self.hud_box is None else [self.hud_box, *self._ground_labels]
+        )
+        return any(intersects(box, other) for other in boxes)
 
     def _label_landmark(self, pen: WorldPen, ground: tuple[float, float], name: str) -> None:
         """A landmark's name just under the ground line, or just over it where the status
@@ -423,8 +447,10 @@ class WalkView:
         below = (x - w / 2, y + 12 * s, w, h)
         if self.hud_box is not None and intersects(below, self.hud_box):
             pen.text(ground, name, color, 18, "midbottom", (0, -10))
+            self._ground_labels.append((x - w / 2, y - 10 * s - h, w, h))
         else:
             pen.text(ground, name, color, 18, "midtop", (0, 12))
+            self._ground_labels.append(below)
 
     def _draw_props(self, canvas: Canvas) -> None:
         """The door, the table and the ladder: static, so each is drawn once (per props and
@@ -701,11 +727,33 @@ class WalkView:
         ]
         color = PALETTE["text"] if sim.poles_on else PALETTE["warn"]
         hint = "A/D walk · Shift run · move or hold the mouse: hands reach · H hands follow · B both/nearer · drag a foot · K poles · O overlay · F1 help"
-        # the same items at their widest, word for word (every digit an 8, walking feet
-        # both planted): the lines break where these would
-        widest_feet = "L planted  R planted" if climbing is None else feet_item
-        widest = [_DIGIT.sub("8", widest_feet if item is feet_item else item) for item in items]
-        self.hud_box = draw_status_panel(canvas, items, color, [*self._ladder_hint(), hint], widest)
+        # every text each item can show, its figures at their widest (digits as 8s): the
+        # status is laid out for the widest, so it keeps its size as they change
+        alternatives = [
+            (DIGIT.sub("8", items[0]), "knee poles OFF"),
+            (DIGIT.sub("8", items[1]),),
+            _FEET_TEXTS,
+            (DIGIT.sub("8", items[3]),),
+            ("both hands follow mouse", "nearer hand follow mouse", "hands swing (H)"),
+            (DIGIT.sub("8", items[5]),),
+        ]
+        self._status_panel(canvas, items, color, [*self._ladder_hint(), hint], alternatives)
+
+    def _status_panel(
+        self,
+        canvas: Canvas,
+        items: list[str],
+        color: Color,
+        hints: list[str],
+        alternatives: list[tuple[str, ...]],
+    ) -> None:
+        """Draw the status box (:func:`draw_status_panel`) no narrower than it has been at
+        this window size: the hinted font's figures differ by a pixel (``1.35`` is wider
+        than ``8.88``), which would still twitch its right edge."""
+        size, widest = self._hud_width
+        at_least = widest if size == canvas.size else 0.0
+        box = draw_status_panel(canvas, items, color, hints, alternatives, at_least)
+        self._hud_width, self.hud_box = (canvas.size, box[2]), box
 
     def _ladder_hint(self) -> list[str]:
         """How to get on and off the ladder, when that is what the player can do now."""
@@ -781,6 +829,8 @@ class WalkView:
                 pair = pose.targets[0, limb - limb % 2 : limb - limb % 2 + 2, 0]
                 left = _outer_left(pair, limb % 2)
                 offset = (-14.0 if left else 14.0, -8.0 if limb < LEGS.start else 8.0)
+                if limb >= LEGS.start and self._label_hidden(pen, end, text, offset, left, 15):
+                    offset = (offset[0], -24.0)  # above the foot, off the ground's name
                 pen.text(end, text, color, 15, "midright" if left else "midleft", offset)
             return
         feet = self.sim.crowd.feet
@@ -807,8 +857,8 @@ class WalkView:
             outer_left = _outer_left(ankles[:, 0], side)
             text = f"{label}: {state}"
             offset = (-18.0 if outer_left else 18.0, 22.0)
-            if self._under_hud(pen, ankle, text, offset, outer_left):
-                offset = (offset[0], -34.0)  # above the foot where the status box would hide it
+            if self._label_hidden(pen, ankle, text, offset, outer_left):
+                offset = (offset[0], -34.0)  # above the foot, off the status box and names
             anchor = "midright" if outer_left else "midleft"
             pen.text(ankle, text, color, 16, anchor, offset)
         x = float(pose.pelvis[0, 0])
@@ -1044,26 +1094,49 @@ def draw_status_panel(
     items: list[str],
     color: Color,
     hints: list[str],
-    widest: list[str] | None = None,
+    alternatives: list[tuple[str, ...]] | None = None,
+    at_least: float = 0.0,
 ) -> tuple[float, float, float, float]:
     """The bottom-left status box: ``items`` joined by dots and wrapped, then the hints.
 
-    At most 55 % of the window wide (the right of the bottom edge is left to messages);
-    sizes are designed for 1280x720 and scaled. With ``widest`` (the items at their widest,
-    word for word) the lines break where those would (:func:`_steady_wrap`). Returns the box.
+    ``alternatives`` are, per item, the other texts it can show (digits as 8s, the
+    widest figures); the status is laid out for the widest of each, so its line breaks
+    and the box's width stay put while the texts change every step (a foot planted,
+    then swinging; ``rung 4``, then ``moving``): see :func:`_steady_wrap`. The last hint
+    is the scene's standing controls line: the box is as wide as the widest status or
+    that hint wrapped evenly, whichever is wider, and every hint wraps to that width, so
+    a hint that comes and goes (the ladder's) adds rows but never widens the box.
+
+    At most 55 % of the window wide (the right of the bottom edge is left to messages)
+    and ``STATUS_MAX_W``; sizes are designed for 1280x720 and scaled. The box is at least ``at_least`` wide.
+    Returns the box.
     """
     width, height = canvas.size
     s = ui_scale(canvas.size)
     pad = 12 * s
     line_px, hint_px = font_px(19, s), font_px(15, s)
-    inner = width * 0.55 - 2 * pad
+    inner = min(width * 0.55, STATUS_MAX_W * s) - 2 * pad
+    widest = [
+        max((item, *other), key=lambda text: canvas.text_size(text, line_px)[0])
+        for item, other in zip(items, alternatives or [()] * len(items), strict=True)
+    ]
     status = _steady_wrap(canvas, items, widest, inner, line_px)
+    model = _steady_wrap(canvas, widest, widest, inner, line_px)
+    content_w = max(canvas.text_size(line, line_px)[0] for line in model) if model else 0.0
+    if hints:
+        standing = wrap_balanced(canvas, hints[-1], inner, hint_px)
+        content_w = max([content_w, *(canvas.text_size(line, hint_px)[0] for line in standing)])
     lines = [(line, line_px, color) for line in status]
     for hint in hints:
-        hint_lines = wrap_balanced(canvas, hint, inner, hint_px)
+        hint_lines = wrap_balanced(canvas, hint, content_w, hint_px)
+        for index in range(1, len(hint_lines)):
+            if hint_lines[index].startswith("· "):  # a separator ends its line, not starts one
+                hint_lines[index - 1] += " ·"
+                hint_lines[index] = hint_lines[index][2:]
         lines += [(line, hint_px, PALETTE["text_dim"]) for line in hint_lines]
     heights = [canvas.text_size(text, px)[1] + 3 * s for text, px, _ in lines]
-    box_w = max(canvas.text_size(text, px)[0] for text, px, _ in lines) + 2 * pad
+    text_w = max([content_w, *(canvas.text_size(text, px)[0] for text, px, _ in lines)])
+    box_w = max(text_w + 2 * pad, at_least)
     box_h = sum(heights) + 2 * pad
     box = (10 * s, height - box_h - 10 * s, box_w, box_h)
     canvas.panel(box, PALETTE["panel"], 200)
@@ -1074,6 +1147,15 @@ def draw_status_panel(
     return box
 
 
+# The status box's widest (at 1280x720, scaled): the walk's status takes two rows at every
+# window size (at 960x540 it fitted one, 520 px wide, over the foot of the ladder the hero
+# climbs at the middle of the view).
+STATUS_MAX_W = 520.0
+# what the status's feet item can read, walking or on the ladder (rungs counted to 88)
+_FOOT_STATES = ("pinned", "planted", "swing", "moving", "ground", "rung 88")
+_FEET_TEXTS = tuple(f"L {left}  R {right}" for left in _FOOT_STATES for right in _FOOT_STATES)
+
+
 def _limb_label(name: str) -> str:
     """A limb as a player names it: ``left_arm`` is the left hand, ``right_leg`` the right foot."""
     return name.replace("_arm", " hand").replace("_leg", " foot")
@@ -1082,25 +1164,65 @@ def _limb_label(name: str) -> str:
 def _steady_wrap(
     canvas: Canvas, items: list[str], widest: list[str] | None, width: float, size: int
 ) -> list[str]:
-    """``items`` joined by dots, wrapped evenly (:func:`wrap_balanced`). With ``widest``
-    (the same items at their widest, word for word) each line takes as many words as the
-    widest text's would, so a status that changes every step (a foot planted, then
-    swinging) keeps its line breaks instead of jumping between two wraps; where the word
-    counts differ, the plain wrap."""
+    """``items`` joined by dots and wrapped evenly. With ``widest`` (the same items at
+    their widest) lines break between whole items, where they would for ``widest``: as
+    few lines as fit ``width``, as even as they go. So a status that changes every step
+    (a foot planted, then swinging; ``rung 4``, then ``moving``, a word fewer) keeps its
+    line breaks instead of jumping between two wraps. Without ``widest``, or where an
+    item alone is too wide, the plain even wrap (:func:`wrap_balanced`)."""
     text = "  ·  ".join(items)
-    if widest is None:
+    counts = None if widest is None else _item_rows(canvas, tuple(widest), width, size)
+    if counts is None:
         return wrap_balanced(canvas, text, width, size)
-    words = text.split()
-    model = wrap_balanced(canvas, "  ·  ".join(widest), width, size)
-    counts = [len(line.split()) for line in model]
-    if sum(counts) != len(words):
-        return wrap_balanced(canvas, text, width, size)
-    ends = itertools.accumulate(counts)
-    lines = [words[end - n : end] for n, end in zip(counts, ends, strict=True)]
-    for previous, line in itertools.pairwise(lines):
-        if len(line) > 1 and line[0] == "·":  # a separator ends its line, not starts one
-            previous.append(line.pop(0))
-    return [" ".join(line) for line in lines]
+    return _steady_lines(tuple(items), list(counts))
+
+
+_ITEM_ROWS: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[int, ...] | None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _item_rows(
+    canvas: Canvas, widest: tuple[str, ...], width: float, size: int
+) -> tuple[int, ...] | None:
+    """How many of ``widest``'s items each line takes: the fewest lines no wider than
+    ``width``, of those the one whose widest line is narrowest (every split of a handful
+    of items is tried); None when an item alone is too wide. Kept per canvas (the status
+    is drawn every frame)."""
+    kept = _ITEM_ROWS.setdefault(canvas, {})
+    key = (widest, float(width), size)
+    if key in kept:
+        return kept[key]
+    if len(kept) >= 64:
+        kept.clear()
+    best: tuple[int, float, tuple[int, ...]] | None = None
+    for cuts in itertools.product((False, True), repeat=max(len(widest) - 1, 0)):
+        counts, run = [], 1
+        for cut in cuts:
+            if cut:
+                counts.append(run)
+                run = 0
+            run += 1
+        counts.append(run)
+        lines = _steady_lines(widest, counts)
+        widths = [canvas.text_size(line, size)[0] for line in lines]
+        if max(widths) <= width:
+            score = (len(counts), float(max(widths)), tuple(counts))
+            best = score if best is None or score < best else best
+    kept[key] = None if best is None else best[2]
+    return kept[key]
+
+
+def _steady_lines(items: tuple[str, ...], counts: list[int]) -> list[str]:
+    """``items`` in lines of ``counts`` items, dots between them (as :func:`_steady_wrap`)."""
+    lines, first = [], 0
+    for row, count in enumerate(counts):
+        words = "  ·  ".join(items[first : first + count]).split()
+        first += count
+        if row < len(counts) - 1:
+            words.append("·")  # a separator ends its line, not starts one
+        lines.append(" ".join(words))
+    return lines
 
 
 def _outer_left(xs: np.ndarray, side: int) -> bool:

@@ -25,8 +25,10 @@ from game.canvas import WorldPen
 from game.layout import Rect, intersects
 from game.options import RunOptions
 from game.pen3d import Pen3D
+from game.profiling import PhaseTimer
 from game.pygame_canvas import PygameCanvas
 from game.scene import SceneConfig
+from game.scenes.walk_view import WalkView
 from game.widgets import Button, Slider
 
 SIZES = [(960, 540), (1280, 720), (1920, 1080)]
@@ -410,4 +412,49 @@ def test_the_f3_panel_leaves_the_arm_in_view(scene: str, size: tuple[int, int]) 
     app.show_profiler = False
     app.run_frame(app.config.dt)  # F3 off: the default framing again
     assert view.camera.viewport[:2] == (0, 0)
+    app.close()
+
+
+@pytest.mark.usefixtures("marked")
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_status_box_keeps_its_size_and_clear_of_the_climber(size: tuple[int, int]) -> None:
+    # playtest: on the ladder the status box changed height and width at every limb move
+    # ("R rung 4", then "R moving"), widened to ~700 px over the ladder's foot, and the
+    # feet's labels covered the ground's "ladder"
+    timer = PhaseTimer()
+    probe = build_scene("walk", SceneConfig(), size)
+    while not probe.sim.ladder.active:  # when the autopilot gets on the ladder, undrawn
+        probe.sim.step(probe.autopilot.next_input(probe.sim), SceneConfig().dt, timer)
+    app = _app("walk", size)
+    sim, view = app.scene.sim, app.scene.view
+    assert isinstance(view, WalkView)
+    while sim.step_index < probe.sim.step_index - 300:  # the same run, undrawn (quicker)
+        sim.step(app.scene.autopilot.next_input(sim), app.config.dt, timer)
+    while not sim.ladder.active:  # the last five seconds drawn, the camera following
+        app.run_frame(app.config.dt)
+    recorder = RecordingCanvas(app.canvas)  # type: ignore[arg-type]
+    app.canvas = recorder  # type: ignore[assignment]
+    boxes, moving = set(), set()
+    for _ in range(360):
+        recorder.drawn = Drawn()
+        app.run_frame(app.config.dt)
+        if not sim.ladder.active:
+            break
+        assert view.hud_box is not None and view._frame is not None
+        boxes.add(tuple(round(v) for v in view.hud_box))
+        moving.add(sim.ladder.moving)
+        _, pose, sol = view._frame
+        soles = view.camera.to_screen(view._hero_soles(pose, sol)).reshape(-1, 2)
+        assert not _outside(soles.tolist(), view.hud_box)
+        world = [t for t in recorder.drawn.texts if t.world]
+        names = [t for t in world if t.text == "ladder"]
+        problems = [
+            f"{a.text!r} {a.rect} overlaps {b.text!r} {b.rect}"
+            for a in names
+            for b in world
+            if b is not a and intersects(a.rect, b.rect)
+        ]
+        assert not problems, "\n".join(problems)
+    assert len(moving) >= 3  # a few limbs moved
+    assert len(boxes) == 1, sorted(boxes)
     app.close()
