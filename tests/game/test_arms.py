@@ -156,14 +156,20 @@ def test_a_prop_reach_completes_with_the_pointer_moving_elsewhere(action, key, v
     assert done(sim.props), (sim.props.goal, sim.props.phase)
 
 
-def test_setting_the_cup_down_completes_with_the_pointer_elsewhere() -> None:
-    sim = WalkSim(SceneConfig(dt=DT))
-    timer = PhaseTimer()
+def _lift_the_cup(sim: WalkSim, timer: PhaseTimer) -> None:
+    """The hero walks to the cup on the table and lifts it."""
     assert sim.props is not None
     sim.step(InputState(actions=("reach_prop",), values={"prop": "cup"}), DT, timer)
     for _ in range(int(3.0 / DT)):
         sim.step(InputState(), DT, timer)
     assert sim.props.holding >= 0
+
+
+def test_setting_the_cup_down_completes_with_the_pointer_elsewhere() -> None:
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    _lift_the_cup(sim, timer)
+    assert sim.props is not None
     away = (float(sim.crowd.x[0]) - 2.0, 0.3)
     sim.step(
         InputState(pointer=away, actions=("put_down", "pointer_moved"), values={"place_x": 2.55}),
@@ -180,11 +186,8 @@ def test_setting_the_cup_down_completes_with_the_pointer_elsewhere() -> None:
 
 def _hold_the_cup_then_set_it_down(sim: WalkSim, offset: float) -> None:
     timer = PhaseTimer()
+    _lift_the_cup(sim, timer)
     assert sim.props is not None
-    sim.step(InputState(actions=("reach_prop",), values={"prop": "cup"}), DT, timer)
-    for _ in range(int(3.0 / DT)):
-        sim.step(InputState(), DT, timer)
-    assert sim.props.holding >= 0
     place = float(sim.crowd.x[0]) + offset
     sim.step(InputState(actions=("put_down",), values={"place_x": place}), DT, timer)
     for _ in range(int(5.0 / DT)):
