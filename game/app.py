@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from game import hud, scenes
-from game.assets import AssetError, load_snapshot, read_snapshot
+from game.assets import AssetError, file_digest, load_snapshot, read_snapshot
 from game.clock import FixedStepClock
 from game.input_state import InputState, RawInput
 from game.layout import Rect
@@ -31,6 +31,7 @@ from game.profiling import PhaseTimer, format_summary
 from game.recording import (
     AssetReload,
     Item,
+    ReadCheck,
     Recorder,
     SceneStart,
     assets_mismatch,
@@ -218,6 +219,25 @@ class App:
             return
         self._say(f"assets reloaded as recorded ({where})", "ok", 120)
 
+    def _check_reads(self, check: ReadCheck) -> None:
+        """The next recorded step reads asset files itself (Ctrl+O): they must be what the
+        recorded session read, or the replay stops naming the line and the step."""
+        folder = self.config.assets_dir
+        for name, recorded in check.files.items():
+            if file_digest(folder / name) != recorded:
+                self.replay_error = (
+                    f"{self.options.replay}: line {check.line}: step {self.steps + 1} reads "
+                    f"{folder / name} (a Ctrl+O reload), which differs from the file the "
+                    f"recorded session read (sha256 {recorded[:12]}…); replay with that file"
+                )
+                return
+
+    def _files_read(self, inp: InputState) -> dict[str, str]:
+        """Name → SHA-256 of the asset files the coming step reads from disk."""
+        sim = self.scene.sim
+        paths = sim.files_read_by(inp) if isinstance(sim, EditableGround) else ()
+        return {path.name: file_digest(path) for path in paths}
+
     def _say(self, message: str, color: str, frames: int = 120) -> None:
         """Show ``message`` in the HUD for ``frames`` frames (-1: until replaced)."""
         self.message, self.message_color, self.message_frames = message, color, frames
@@ -280,6 +300,8 @@ class App:
                 return item
             if isinstance(item, AssetReload):
                 self._replay_reload(item)
+            elif isinstance(item, ReadCheck):
+                self._check_reads(item)
             else:
                 self.switch_scene(item.scene)
         if self.replay_error is not None:
@@ -316,6 +338,9 @@ class App:
                 return
             inp = inp.bounded()  # what the recording holds is what its replay accepts
             if self.recorder:
+                files_read = self._files_read(inp)
+                if files_read:
+                    self.recorder.reads(files_read)
                 self.recorder.step(inp)
             with self.timer.phase("sim"):
                 self.scene.sim.step(inp, self.config.dt, self.timer)

@@ -166,6 +166,11 @@ def assets_digest(folder: str | Path) -> str:
     return _files_digest((file.name, _content_or_error(file)) for file in files)
 
 
+def file_digest(path: str | Path) -> str:
+    """SHA-256 of one asset file's bytes (of its read error when it cannot be read)."""
+    return hashlib.sha256(_content_or_error(Path(path))).hexdigest()
+
+
 ASSET_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,58}\.json")
 """A plain asset file name (no folder, not hidden): what a snapshot may hold."""
 

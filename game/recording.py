@@ -11,6 +11,10 @@ The file is JSON Lines, four kinds of line:
   the asset files again, between the steps it came between: the text of every file the
   scene read and their SHA-256 (computed as the header's), so the replay loads the same
   files at the same step whatever the assets folder holds by then;
+- (format 3) a read check ``{"reads": {file name: sha256, ...}}`` before a step that reads
+  asset files itself (the walk's Ctrl+O terrain reload): the SHA-256 of each file's bytes
+  then, so a replay reading a file that has changed since (saved with Ctrl+S, edited
+  outside) stops naming the line instead of silently playing another run;
 - (format 3) the end line ``{"end": steps}``, last, written when the recording is closed,
   so a file cut short at a line boundary is told from a complete one.
 
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -80,6 +85,10 @@ class Recorder:
         self._write(inp.to_json())
         self.steps += 1
 
+    def reads(self, files: dict[str, str]) -> None:
+        """Mark that the next step reads these asset files (name → SHA-256 of the bytes)."""
+        self._write({"reads": files})
+
     def reload(self, snapshot: AssetSnapshot) -> None:
         """Mark a live reload of the asset files (F5) before the next step: the files the
         scene read, and their digest."""
@@ -122,7 +131,16 @@ class AssetReload:
     line: int
 
 
-Item = SceneStart | InputState | AssetReload
+@dataclass(frozen=True, slots=True)
+class ReadCheck:
+    """A read check line: the next step reads these asset files (name → SHA-256), on line
+    ``line`` of the recording."""
+
+    files: dict[str, str]
+    line: int
+
+
+Item = SceneStart | InputState | AssetReload | ReadCheck
 
 
 class _BadLine(Exception):
@@ -266,6 +284,26 @@ def _reload(data: dict[str, Any], version: int, line: int) -> AssetReload:
     return AssetReload(snapshot, line)
 
 
+def _reads(data: dict[str, Any], version: int, line: int) -> ReadCheck:
+    if version < 3:
+        raise _BadLine(f"a reads line needs format 3, the header says {version}")
+    files = data["reads"]
+    if not (
+        set(data) == {"reads"}
+        and isinstance(files, dict)
+        and 0 < len(files) <= MAX_RELOAD_FILES
+        and all(ASSET_NAME.fullmatch(name) for name in files)
+        and all(
+            isinstance(sha, str) and re.fullmatch("[0-9a-f]{64}", sha) for sha in files.values()
+        )
+    ):
+        raise _BadLine(
+            f'"reads": expected only an object of 1 to {MAX_RELOAD_FILES} files '
+            "(a file name such as terrain.json: its 64-digit SHA-256)"
+        )
+    return ReadCheck(files, line)
+
+
 def _checked_text(path: Path) -> str:
     try:
         data = read_bytes(path, MAX_RECORDING_BYTES)
@@ -321,6 +359,8 @@ def read_recording(path: str | Path) -> list[Item]:
                 item: Item = header
             elif "reload" in data:
                 item = _reload(data, version, number)
+            elif "reads" in data:
+                item = _reads(data, version, number)
             elif "end" in data and version >= 3:
                 _end(data, steps)
                 end = number

@@ -129,6 +129,12 @@ class EditableGround(Protocol):
         """The terrain polyline if it changed this step, else None."""
         ...
 
+    def files_read_by(self, inp: InputState) -> tuple[Path, ...]:
+        """The asset files a step with input ``inp`` reads from disk (an edit that reloads
+        the terrain file): a recording notes their digests so a replay can tell whether it
+        reads the same."""
+        ...
+
 
 class SceneView(Protocol):
     """Presentation of one simulation: reads it, never mutates it."""

@@ -148,6 +148,13 @@ class WalkSim(CharacterAssets):
             self.session[EDITED_TERRAIN] = self.editing.terrain
             self.terrain_changed = True
 
+    def files_read_by(self, inp: InputState) -> tuple[Path, ...]:
+        """The terrain file when ``inp`` is an edit reload (Ctrl+O) the step will carry out
+        (not while climbing, as :meth:`_edit_ground`)."""
+        climbing = self.ladder is not None and self.ladder.active
+        reload = "terrain_edit" in inp.actions and inp.values.get("op") == "reload"
+        return (self.editing.terrain_file,) if reload and not climbing else ()
+
     def terrain_update(self) -> list[list[float]] | None:
         """The ground polyline when it changed this step (the trace's ``terrain`` key)."""
         return self.terrain.to_json() if self.terrain_changed else None

@@ -12,8 +12,9 @@ import pytest
 
 from game.app import App, build_scene
 from game.assets import AssetSnapshot, assets_digest
+from game.input_state import InputState
 from game.options import RunOptions
-from game.recording import AssetReload, read_recording
+from game.recording import AssetReload, ReadCheck, read_recording
 from game.scene import ASSETS_DIR, SceneConfig
 
 DIGEST = assets_digest(ASSETS_DIR)
@@ -125,6 +126,8 @@ def test_f5_is_off_during_a_replay(tmp_path: Path) -> None:
         (_reload_line({}), '"reload": expected an object of 1 to 4'),
         ({"reload": {"rig.json": 7}, "assets": DIGEST}, '"reload": expected an object'),
         ({**_reload_line({"rig.json": RIG_TEXT}), "step": 3}, "unknown key 'step' in a reload"),
+        ({"reads": {"terrain.json": "abc"}}, '"reads": expected only an object of 1 to 4'),
+        ({"reads": {"../x.json": "0" * 64}}, '"reads": expected only an object'),
         (_reload_line({"rig.json": "x" * (1 << 21)}), '"reload.rig.json": expected at most'),
     ],
 )
@@ -159,3 +162,46 @@ def test_a_reload_in_a_scene_without_assets_stops_the_replay_naming_the_line(
     assert result.stderr.strip() == (
         f"error: --replay: {path}: line 3: a reload in the 'lab' scene, which reads no asset files"
     )
+
+
+def _record_with_ctrl_o(folder: Path, recording: Path, change_file: bool) -> None:
+    """5 frames, (the terrain file rewritten: same ground, other bytes), a Ctrl+O terrain
+    reload, 5 frames; then the file is as at the start again."""
+    original = (folder / "terrain.json").read_text()
+    options = RunOptions(scene="walk", headless=True, size=(800, 450), record=recording)
+    config = SceneConfig(assets_dir=folder)
+    pygame.display.init()
+    pygame.font.init()
+    app = App(options, build_scene("walk", config, options.size), config)
+    try:
+        for _ in range(5):
+            app.run_frame(config.dt)
+        if change_file:
+            (folder / "terrain.json").write_text(json.dumps(json.loads(original), indent=1))
+        app.pending = InputState(actions=("terrain_edit",), values={"op": "reload"})
+        for _ in range(5):
+            app.run_frame(config.dt)
+    finally:
+        assert app.close() == []
+        pygame.display.quit()
+    (folder / "terrain.json").write_text(original)
+
+
+@pytest.mark.parametrize("change_file", [False, True])
+def test_a_ctrl_o_reload_replays_only_with_the_file_it_read(
+    run_main, tmp_path: Path, change_file: bool
+) -> None:
+    folder, recording = tmp_path / "assets", tmp_path / "run.rec"
+    shutil.copytree(ASSETS_DIR, folder)
+    _record_with_ctrl_o(folder, recording, change_file)
+    checks = [item for item in read_recording(recording) if isinstance(item, ReadCheck)]
+    assert [check.line for check in checks] == [7]  # the header, 5 steps, then the check
+    result = run_main(["--headless", "--replay", str(recording), "--assets", str(folder)])
+    if not change_file:
+        assert result.returncode == 0, result.stderr
+        return
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith(
+        f"error: --replay: {recording}: line 7: step 6 reads {folder / 'terrain.json'} "
+        "(a Ctrl+O reload), which differs from the file the recorded session read"
+    ), result.stderr
