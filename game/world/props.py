@@ -207,7 +207,7 @@ def load_props(path: str | Path, terrain: Terrain) -> Props:
     rungs = l_base + np.arange(first, l_height + 1e-9, spacing)
     loft, loft_rung = _loft(terrain, lx + l_width / 2, l_base, rungs)
     ladder = Ladder(lx, l_base, l_width, l_height, rungs, loft, loft_rung)
-    return Props(
+    props = Props(
         door,
         table,
         cup,
@@ -215,6 +215,9 @@ def load_props(path: str | Path, terrain: Terrain) -> Props:
         fields.length("reach_halflife"),
         fields.length("grip_tolerance"),
     )
+    fields.optional("name", "")  # a label for the reader
+    fields.reject_unknown()  # a misspelt key is an error, not a silent default
+    return props
 
 
 def _loft(

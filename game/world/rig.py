@@ -272,7 +272,7 @@ def load_rig(path: str | Path) -> Rig:
             f"expected at most 1 − legs.softness / (L1 + L2) = {soft_start:.4f} so a planted "
             f"foot never reaches the soft band, found {gait_spec.lock_extension:g}",
         )
-    return Rig(
+    rig = Rig(
         name=top.text("name"),
         body=BodySpec(
             spine=body.length("spine"),
@@ -316,3 +316,5 @@ def load_rig(path: str | Path) -> Rig:
             far_shade=colors.fraction("far_shade"),
         ),
     )
+    top.reject_unknown()  # a misspelt key is an error, not a silent default
+    return rig

@@ -7,6 +7,7 @@ loader reads ``fields.section("legs").length("upper")`` and a bad value raises
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 import string
@@ -85,6 +86,8 @@ class Fields:
                 file, path or "(top level)", f"expected an object, found {describe(data)}"
             )
         self.data: dict[str, Any] = data
+        self.read: set[str] = set()  # the keys the loader asked for (see reject_unknown)
+        self._sections: list[Fields] = []
 
     def key(self, name: str) -> str:
         """The full key path of ``name`` (``legs.upper``)."""
@@ -96,13 +99,35 @@ class Fields:
 
     def raw(self, name: str) -> Any:
         """The value of ``name``; a missing key is an error."""
+        self.read.add(name)
         if name not in self.data:
             raise self.error(name, "missing (required key)")
         return self.data[name]
 
+    def optional(self, name: str, default: Any) -> Any:
+        """The value of ``name``, or ``default`` where the file leaves it out."""
+        self.read.add(name)
+        return self.data.get(name, default)
+
     def section(self, name: str) -> Fields:
         """The nested object ``name``."""
-        return Fields(self.file, self.raw(name), self.key(name), self.ranges)
+        child = Fields(self.file, self.raw(name), self.key(name), self.ranges)
+        self._sections.append(child)
+        return child
+
+    def reject_unknown(self) -> None:
+        """An error for a key of this object (or of a section read from it) that the loader
+        never asked for: a misspelt key (``legs.uper``) was ignored silently and its default
+        or its twin used. Keys starting with ``_`` are comments."""
+        for name in self.data:
+            if name in self.read or name.startswith("_"):
+                continue
+            near = difflib.get_close_matches(name, sorted(self.read), n=1)
+            hint = f"did you mean {near[0]!r}? " if near else ""
+            known = ", ".join(sorted(self.read))
+            raise self.error(name, f"unknown key ({hint}expected one of: {known}; _ for a comment)")
+        for child in self._sections:
+            child.reject_unknown()
 
     def range_of(self, name: str) -> Range:
         """The documented range of field ``name`` from the file's range table."""
@@ -171,7 +196,9 @@ class Fields:
         count = self.range_of(name)
         if not isinstance(value, list) or not count.low <= len(value) <= count.high:
             raise self.error(
-                name, f"expected a list of {count} [x, y] points, found {describe(value)}"
+                name,
+                f"expected a list of {count.low:g} to {count.high:g} [x, y] points, "
+                f"found {describe(value)}",
             )
         x_range, y_range = self.range_of(f"{name}.x"), self.range_of(f"{name}.y")
         for index, p in enumerate(value):

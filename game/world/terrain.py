@@ -219,7 +219,7 @@ def load_terrain(path: str | Path) -> Terrain:
             f"found x = {points[i, 0]:g} after x = {points[i - 1, 0]:g}",
         )
     landmarks: list[Landmark] = []
-    raw = fields.data.get("landmarks", [])
+    raw = fields.optional("landmarks", [])
     if not isinstance(raw, list):
         raise fields.error("landmarks", "expected a list of {name, from, to} objects")
     for index, item in enumerate(raw):
@@ -228,4 +228,7 @@ def load_terrain(path: str | Path) -> Terrain:
         if x_to <= x_from:
             raise mark.error("to", f"expected a number > from ({x_from:g}), found {x_to:g}")
         landmarks.append(Landmark(mark.text("name"), x_from, x_to))
+        mark.reject_unknown()
+    fields.optional("name", "")  # a label for the reader
+    fields.reject_unknown()  # a misspelt key is an error, not a silent default
     return Terrain(points, tuple(landmarks))

@@ -92,7 +92,7 @@ def test_a_terrain_of_more_points_than_the_maximum_is_refused(tmp_path: Path) ->
     with pytest.raises(AssetError) as info:
         load_terrain(path)
     assert info.value.key == "points"
-    assert f"[2, {MAX_TERRAIN_POINTS}] points" in str(info.value)
+    assert f"a list of 2 to {MAX_TERRAIN_POINTS} [x, y] points," in str(info.value)
 
 
 def test_an_oversize_file_is_refused_before_parsing(tmp_path: Path) -> None:

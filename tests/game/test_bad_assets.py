@@ -61,6 +61,17 @@ BAD_EDITS: list[tuple[str, Callable[[Any], Any] | str, tuple[str, ...]]] = [
     ("props.json", _drop("cup.x"), ("props.json", "cup.x", "missing")),
     ("props.json", _set("ladder.rung_spacing", -1), ("props.json", "ladder.rung_spacing", "-1")),
     ("props.json", _set("table.x", 9.0), ("props.json", "table.x", "flat ground")),
+    # a misspelt key was ignored silently (the playtest's legs.bogus)
+    ("rig.json", _set("legs.uper", 0.5), ("rig.json", "legs.uper", "unknown key", "'upper'")),
+    ("rig.json", _set("legs.bogus", 1), ("rig.json", "legs.bogus", "unknown key")),
+    ("terrain.json", _set("landmark", []), ("terrain.json", "landmark", "'landmarks'")),
+    ("props.json", _set("cup.radious", 0.05), ("props.json", "cup.radious", "'radius'")),
+    # "a list of [2, 10000] points [x, y] points": the unit doubled
+    (
+        "terrain.json",
+        _set("points", [[0, 0]]),
+        ("terrain.json", "a list of 2 to 10000 [x, y] points"),
+    ),
 ]
 
 
@@ -131,3 +142,18 @@ def test_f5_with_a_bad_edit_shows_it_and_keeps_the_last_good_assets(
     finally:
         app.close()
         pygame.display.quit()
+
+
+def test_keys_starting_with_an_underscore_are_comments(tmp_path: Path) -> None:
+    from game.scenes.character_assets import load_character_assets
+    from game.world.props import load_props
+
+    folder = tmp_path / "assets"
+    shutil.copytree(ASSETS_DIR, folder)
+    _edit(folder / "rig.json", _set("_comment", "tuned by hand"))
+    _edit(folder / "rig.json", _set("legs._note", "thigh and shin"))
+    _edit(folder / "terrain.json", _set("_comment", "the course"))
+    _edit(folder / "props.json", _set("cup._note", "a mug"))
+    rig, terrain = load_character_assets(folder)
+    load_props(folder / "props.json", terrain)
+    assert rig.legs.limb.upper > 0
