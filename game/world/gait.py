@@ -677,7 +677,14 @@ def plan_landing(
     # how high the sole would rest there (a toe over a wall's top counts)
     rested = rest_on_ground(terrain, candidates, tilt, facing_k, legs)
     rest = rested - legs.ankle_height
-    rise = np.abs(np.maximum(rest, terrain.height_at(candidates)) - start_ground)
+    ground_y = terrain.height_at(candidates)
+    # a sole that fits level can still rest on a stair's nose once tilted to its chord (its
+    # heel a millimetre onto a riser's slope): resting that far over the ground under the
+    # ankle it does not fit (at --hz 20 a foot locked 11 cm over a tread); a pivot spot
+    # may overhang a nose
+    hovers = rest - ground_y > _SOLE_FLATNESS
+    fits &= ~hovers if pivot is None else pivot[:, None] | ~hovers
+    rise = np.abs(np.maximum(rest, ground_y) - start_ground)
     # beyond either end the world is level, but no place to step: the whole sole lands in it
     lo, hi = terrain.x_range
     toe_x, heel_x = candidates + facing_k * legs.toe, candidates - facing_k * legs.heel

@@ -127,6 +127,20 @@ def test_a_long_step_down_a_flight_lands_the_whole_sole_on_a_tread() -> None:
     assert rise.max() <= RIG.gait.max_step_height + 1e-9
 
 
+def test_a_step_down_the_course_stairs_never_locks_a_foot_over_a_tread() -> None:
+    # a sole whose heel sat a millimetre onto a riser's slope fitted level, then rested on
+    # the nose once tilted to its chord: at --hz 20 the autopilot locked a foot 11 cm over
+    # a tread (the course's risers are 1 cm deep, as here)
+    course = load_terrain(ASSETS_DIR / "terrain.json")
+    starts = np.repeat(np.arange(14.9, 16.6, 0.013), 41)
+    predicted = starts + np.tile(np.linspace(0.3, 1.3, 41), len(starts) // 41)
+    start = np.stack([starts, course.height_at(starts) + A], axis=-1)
+    facing = np.ones(len(starts))
+    lock, _, _, _ = plan_landing(course, RIG, start, predicted, start[:, 1] + 0.8, facing)
+    hover = lock[:, 1] - A - course.height_at(lock[:, 0])
+    assert hover.max() <= 0.012, (start[hover.argmax()], predicted[hover.argmax()])
+
+
 def test_a_step_taller_than_the_maximum_is_not_taken() -> None:
     start = np.array([[2.8, 0.17 + A]])
     land, *_ = plan_landing(STAIR, RIG, start, np.array([3.3]), np.array([1.0]), np.array([1.0]))
