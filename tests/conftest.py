@@ -11,8 +11,10 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -76,3 +78,28 @@ def _assert_bone_lengths(
 def assert_bone_lengths() -> Callable[..., None]:
     """:func:`_assert_bone_lengths`: a walk trace's limbs keep their lengths."""
     return _assert_bone_lengths
+
+
+@contextmanager
+def _headless_app(options: Any, config: Any) -> Iterator[Any]:
+    """A headless ``App`` playing ``options.scene`` (pygame's display and fonts set up
+    first); on leaving, it is closed with every output finished (no problem reported) and
+    the display shut."""
+    import pygame
+
+    from game.app import App, build_scene
+
+    pygame.display.init()
+    pygame.font.init()
+    app = App(options, build_scene(options.scene, config, options.size), config)
+    try:
+        yield app
+    finally:
+        assert app.close() == []
+        pygame.display.quit()
+
+
+@pytest.fixture
+def headless_app() -> Callable[..., Any]:
+    """``with headless_app(options, config) as app:`` (:func:`_headless_app`)."""
+    return _headless_app

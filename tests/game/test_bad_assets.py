@@ -9,10 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pygame
 import pytest
 
-from game.app import App, build_scene
 from game.options import RunOptions
 from game.scene import ASSETS_DIR, SceneConfig
 
@@ -112,14 +110,11 @@ def test_missing_assets_folder_is_a_bad_argument(run_main, tmp_path: Path) -> No
 
 @pytest.mark.parametrize(("name", "edit", "fragments"), BAD_EDITS)
 def test_f5_with_a_bad_edit_shows_it_and_keeps_the_last_good_assets(
-    assets: Path, name: str, edit: Any, fragments: tuple[str, ...]
+    headless_app, assets: Path, name: str, edit: Any, fragments: tuple[str, ...]
 ) -> None:
     options = RunOptions(scene="walk", headless=True, autopilot=True, size=(800, 450))
     config = SceneConfig(assets_dir=assets)
-    pygame.display.init()
-    pygame.font.init()
-    app = App(options, build_scene("walk", config, options.size), config)
-    try:
+    with headless_app(options, config) as app:
         for _ in range(30):
             app.run_frame(config.dt)
         sim = app.scene.sim
@@ -139,9 +134,6 @@ def test_f5_with_a_bad_edit_shows_it_and_keeps_the_last_good_assets(
         assert app.message == "assets reloaded"
         assert sim.rig.legs.limb.upper == pytest.approx(0.47)
         assert sim.props is not None and sim.props.props.cup.home[0] == pytest.approx(2.3)
-    finally:
-        app.close()
-        pygame.display.quit()
 
 
 def test_keys_starting_with_an_underscore_are_comments(tmp_path: Path) -> None:

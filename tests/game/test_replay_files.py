@@ -13,7 +13,6 @@ import pygame
 import pytest
 
 import game
-from game.app import App, build_scene
 from game.assets import assets_digest
 from game.input_state import ACTIONS, POINTER_LIMIT_M, InputState
 from game.options import RunOptions
@@ -120,7 +119,9 @@ def test_a_recording_the_app_writes_ends_with_its_step_count(run_main, tmp_path:
     )
 
 
-def test_a_wild_pointer_is_recorded_within_the_bound_and_replays(tmp_path: Path) -> None:
+def test_a_wild_pointer_is_recorded_within_the_bound_and_replays(
+    headless_app, tmp_path: Path
+) -> None:
     """The app clamps a step's pointer to the bound the reader enforces, so what it
     records always replays (every scene clamps far tighter, so the run is unchanged)."""
     wild = InputState(pointer=(1e300, -(2.0**31)), actions=("pointer_moved",))
@@ -129,17 +130,11 @@ def test_a_wild_pointer_is_recorded_within_the_bound_and_replays(tmp_path: Path)
     recording = tmp_path / "wild.rec"
     options = RunOptions(scene="lab", headless=True, size=(960, 540), record=recording)
     config = SceneConfig()
-    pygame.display.init()
-    pygame.font.init()
-    app = App(options, build_scene("lab", config, options.size), config)
-    try:
+    with headless_app(options, config) as app:
         for x in (2**31 - 1, -(2**31), 100):
             pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(x, 0), rel=(0, 0)))
             pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, 0), button=1))
             app.run_frame(config.dt)
-    finally:
-        assert app.close() == []
-        pygame.display.quit()
     steps = [item for item in read_recording(recording) if isinstance(item, InputState)]
     pointers = [step.pointer for step in steps]
     assert pointers[0] is not None and pointers[0][0] == POINTER_LIMIT_M, pointers

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
-import pygame
 import pytest
 
-from game.app import App, build_scene
 from game.assets import AssetSnapshot, assets_digest
 from game.input_state import InputState
 from game.options import RunOptions
@@ -27,7 +26,7 @@ def _reload_line(files: dict[str, str]) -> dict[str, object]:
     return {"reload": files, "assets": AssetSnapshot(files).digest}
 
 
-def _record_with_f5(folder: Path, recording: Path, trace: Path) -> None:
+def _record_with_f5(headless_app: Any, folder: Path, recording: Path, trace: Path) -> None:
     """30 autopilot frames, an edit of legs.upper, F5, 60 more frames; then the edit is
     undone on disk (the folder is as it was when the recording started)."""
     options = RunOptions(
@@ -40,10 +39,7 @@ def _record_with_f5(folder: Path, recording: Path, trace: Path) -> None:
         assets=folder,
     )
     config = SceneConfig(assets_dir=folder)
-    pygame.display.init()
-    pygame.font.init()
-    app = App(options, build_scene("walk", config, options.size), config)
-    try:
+    with headless_app(options, config) as app:
         for _ in range(30):
             app.run_frame(config.dt)
         rig = json.loads(RIG_TEXT)
@@ -53,17 +49,16 @@ def _record_with_f5(folder: Path, recording: Path, trace: Path) -> None:
         assert app.message == "assets reloaded"
         for _ in range(60):
             app.run_frame(config.dt)
-    finally:
-        assert app.close() == []
-        pygame.display.quit()
     (folder / "rig.json").write_text(RIG_TEXT)
 
 
-def test_a_replay_loads_the_assets_f5_read_at_the_same_step(run_main, tmp_path: Path) -> None:
+def test_a_replay_loads_the_assets_f5_read_at_the_same_step(
+    run_main, headless_app, tmp_path: Path
+) -> None:
     folder, recording = tmp_path / "assets", tmp_path / "run.rec"
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     shutil.copytree(ASSETS_DIR, folder)
-    _record_with_f5(folder, recording, first)
+    _record_with_f5(headless_app, folder, recording, first)
     items = read_recording(recording)
     reloads = [(i, item) for i, item in enumerate(items) if isinstance(item, AssetReload)]
     assert len(reloads) == 1
@@ -78,15 +73,12 @@ def test_a_replay_loads_the_assets_f5_read_at_the_same_step(run_main, tmp_path: 
     assert first.read_bytes() == second.read_bytes()
 
 
-def test_an_f5_error_names_the_file_in_the_assets_folder(tmp_path: Path) -> None:
+def test_an_f5_error_names_the_file_in_the_assets_folder(headless_app, tmp_path: Path) -> None:
     folder = tmp_path / "assets"
     shutil.copytree(ASSETS_DIR, folder)
     options = RunOptions(scene="walk", headless=True, size=(800, 450), assets=folder)
     config = SceneConfig(assets_dir=folder)
-    pygame.display.init()
-    pygame.font.init()
-    app = App(options, build_scene("walk", config, options.size), config)
-    try:
+    with headless_app(options, config) as app:
         (folder / "rig.json").write_text("{ not json")
         app.reload_assets()
         assert app.message.startswith(f"F5: {folder / 'rig.json'}: invalid JSON"), app.message
@@ -94,28 +86,19 @@ def test_an_f5_error_names_the_file_in_the_assets_folder(tmp_path: Path) -> None
         (folder / "rig.json").write_text(RIG_TEXT)
         app.reload_assets()
         assert app.message.startswith(f"F5: {folder / 'terrain.json'}: file not found")
-    finally:
-        app.close()
-        pygame.display.quit()
 
 
-def test_f5_is_off_during_a_replay(tmp_path: Path) -> None:
+def test_f5_is_off_during_a_replay(headless_app, tmp_path: Path) -> None:
     recording = tmp_path / "run.rec"
     end = json.dumps({"end": 5}) + "\n"
     recording.write_text(json.dumps(HEADER) + "\n" + (json.dumps(STEP) + "\n") * 5 + end)
     options = RunOptions(scene="walk", headless=True, size=(800, 450), replay=recording)
     config = SceneConfig()
-    pygame.display.init()
-    pygame.font.init()
-    app = App(options, build_scene("walk", config, options.size), config)
-    try:
+    with headless_app(options, config) as app:
         rig = app.scene.sim.rig
         app.reload_assets()
         assert app.scene.sim.rig is rig
         assert "F5 is off in a replay" in app.message
-    finally:
-        app.close()
-        pygame.display.quit()
 
 
 @pytest.mark.parametrize(
@@ -164,16 +147,15 @@ def test_a_reload_in_a_scene_without_assets_stops_the_replay_naming_the_line(
     )
 
 
-def _record_with_ctrl_o(folder: Path, recording: Path, change_file: bool) -> None:
+def _record_with_ctrl_o(
+    headless_app: Any, folder: Path, recording: Path, change_file: bool
+) -> None:
     """5 frames, (the terrain file rewritten: same ground, other bytes), a Ctrl+O terrain
     reload, 5 frames; then the file is as at the start again."""
     original = (folder / "terrain.json").read_text()
     options = RunOptions(scene="walk", headless=True, size=(800, 450), record=recording)
     config = SceneConfig(assets_dir=folder)
-    pygame.display.init()
-    pygame.font.init()
-    app = App(options, build_scene("walk", config, options.size), config)
-    try:
+    with headless_app(options, config) as app:
         for _ in range(5):
             app.run_frame(config.dt)
         if change_file:
@@ -181,19 +163,16 @@ def _record_with_ctrl_o(folder: Path, recording: Path, change_file: bool) -> Non
         app.pending = InputState(actions=("terrain_edit",), values={"op": "reload"})
         for _ in range(5):
             app.run_frame(config.dt)
-    finally:
-        assert app.close() == []
-        pygame.display.quit()
     (folder / "terrain.json").write_text(original)
 
 
 @pytest.mark.parametrize("change_file", [False, True])
 def test_a_ctrl_o_reload_replays_only_with_the_file_it_read(
-    run_main, tmp_path: Path, change_file: bool
+    run_main, headless_app, tmp_path: Path, change_file: bool
 ) -> None:
     folder, recording = tmp_path / "assets", tmp_path / "run.rec"
     shutil.copytree(ASSETS_DIR, folder)
-    _record_with_ctrl_o(folder, recording, change_file)
+    _record_with_ctrl_o(headless_app, folder, recording, change_file)
     checks = [item for item in read_recording(recording) if isinstance(item, ReadCheck)]
     assert [check.line for check in checks] == [7]  # the header, 5 steps, then the check
     result = run_main(["--headless", "--replay", str(recording), "--assets", str(folder)])
