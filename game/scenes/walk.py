@@ -259,7 +259,6 @@ class WalkSim(CharacterAssets):
         shoulders = crowd.pose.roots[0, ARMS]
         facing = float(crowd.facing[0])
         intent = props.walk_intent(shoulders, facing, self.rig)
-        soles = crowd.pose.soles(crowd.solution.hand[:1, LEGS], self.rig)[0, ..., 0]
         props.aim(
             crowd.hand_weight[0],
             crowd.hand_target[0],
@@ -268,9 +267,15 @@ class WalkSim(CharacterAssets):
             facing,
             self.rig,
             dt,
-            (float(soles.min()), float(soles.max())),
+            self._soles_span,
         )
         return move if intent is None else intent
+
+    def _soles_span(self) -> tuple[float, float]:
+        """The hero's soles' extent in x, heel to toe of both feet (as last solved)."""
+        crowd = self.crowd
+        soles = crowd.pose.soles(crowd.solution.hand[:1, LEGS], self.rig)[0, ..., 0]
+        return float(soles.min()), float(soles.max())
 
     def _clamped_pointer(self, pointer: tuple[float, ...] | None) -> tuple[float, float] | None:
         """The pointer as a finite world point within ``POINTER_RANGE`` of the pelvis."""

@@ -219,10 +219,20 @@ def elbow_poles(
     ``shoulders``, ``hands`` have shape (N, 2, 2); returns the poles, shape (N, 2, 2).
     """
     arms = rig.arms
-    offset = hands - shoulders
+    return hinge_poles(shoulders, hands, facing, float(np.hypot(arms.pole_back, arms.pole_down)))
+
+
+def hinge_poles(
+    roots: FloatArray, ends: FloatArray, side: FloatArray, distance: float
+) -> FloatArray:
+    """Pole locators ``distance`` off each root→end midpoint along the line's normal: its
+    direction ``u`` turned a right angle clockwise, times ``side`` (N,), ``side·(u_y, −u_x)``.
+    Turning with the limb, a pole never crosses the root→end line: the hinge bends one way.
+    An end on its root has no direction: it is taken as hanging straight down.
+    ``roots``, ``ends`` (N, 2, 2); returns (N, 2, 2)."""
+    offset = ends - roots
     length = np.hypot(offset[..., 0], offset[..., 1])[..., None]
-    hanging = np.array([0.0, -1.0])  # a hand on the shoulder has no direction: hang it
+    hanging = np.array([0.0, -1.0])
     u = np.where(length > 1e-9, offset / np.maximum(length, 1e-9), hanging)
-    back = facing[:, None, None] * xy(u[..., 1], -u[..., 0])
-    distance = float(np.hypot(arms.pole_back, arms.pole_down))
-    return 0.5 * (shoulders + hands) + distance * back
+    turned = side[:, None, None] * xy(u[..., 1], -u[..., 0])
+    return 0.5 * (roots + ends) + distance * turned

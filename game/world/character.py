@@ -27,6 +27,7 @@ from game.world.arms import (
     blend_hands,
     elbow_poles,
     follow_hands,
+    hinge_poles,
     straighten_for_pivot,
     swing_hands,
 )
@@ -186,16 +187,11 @@ def knee_poles(
     hips: FloatArray, ankles: FloatArray, facing: FloatArray, legs: LegSpec
 ) -> FloatArray:
     """Knee pole locators ``pole_forward`` off the hip→ankle midpoint, on the front of the
-    leg: its direction ``u`` turned a right angle toward the front, ``facing·(−u_y, u_x)``
-    (straight ahead for an upright leg). Turning with the leg, the pole never crosses the
-    hip→ankle line, so a knee keeps bending the one way a knee bends: a fixed point ahead of
-    the midpoint fell behind the line when a dragged foot went up behind the hip (the knee
+    leg (:func:`hinge_poles` with ``−facing``: straight ahead for an upright leg). Turning
+    with the leg, a knee keeps bending the one way a knee bends: a fixed point ahead of the
+    midpoint fell behind the line when a dragged foot went up behind the hip (the knee
     flipped). ``hips``, ``ankles`` (N, 2, 2), ``facing`` (N,); returns (N, 2, 2)."""
-    offset = ankles - hips
-    length = np.hypot(offset[..., 0], offset[..., 1])[..., None]
-    u = np.where(length > 1e-9, offset / np.maximum(length, 1e-9), np.array([0.0, -1.0]))
-    front = facing[:, None, None] * xy(-u[..., 1], u[..., 0])
-    return 0.5 * (hips + ankles) + legs.pole_forward * front
+    return hinge_poles(hips, ankles, -facing, legs.pole_forward)
 
 
 @dataclass(frozen=True, slots=True)

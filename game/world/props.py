@@ -9,6 +9,7 @@ and rejects a prop whose footprint is not flat (a table on the stairs would floa
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -415,19 +416,20 @@ class PropHands:
         facing: float,
         rig: Rig,
         dt: float,
-        feet: tuple[float, float],
+        feet: Callable[[], tuple[float, float]],
     ) -> None:
         """Set the engaged and the holding hand's eased target, at full reach weight.
 
         ``hand_weight`` (2,) and ``hand_target`` (2, 2) are the hero's rows of the crowd
-        arrays (written in place); ``hands`` (2, 2) are the last solved hands; ``feet`` the
-        soles' span in x. The hands set here are :attr:`engaged` until the next call.
+        arrays (written in place); ``hands`` (2, 2) are the last solved hands; ``feet()`` the
+        soles' span in x (asked only while a cup is set down on the floor). The hands set
+        here are :attr:`engaged` until the next call.
         """
         self.phase_time += dt
         blend = halflife_blend(dt, self.props.reach_halflife)
         reach = REACH_FRACTION * rig.arms.limb.reach
         if self.phase == "reach" and self._on_the_floor(shoulders[self.hand], reach):
-            self._clear_of(feet, facing)  # every step: a settling foot may still move
+            self._clear_of(feet(), facing)  # every step: a settling foot may still move
         goals: dict[int, FloatArray] = {}
         if self.holding >= 0:
             carry = shoulders[self.holding] + np.array([0.2 * facing, -0.38])
