@@ -346,10 +346,10 @@ class LadderClimb:
         return False
 
     def _swing(self, limb: int, on: FloatArray, off: FloatArray, u: float) -> FloatArray:
-        """A hand ``u`` of the way from its rung to its free place, swung about the shoulder
-        (angle and distance eased, the short way round). The chord between them passes by the
-        shoulder at the loft (the top grip is at shoulder height once the pelvis is over the
-        rails), folding the arm through its dead zone: the elbow swung 11-18 cm a step."""
+        """A hand ``u`` of the way between its rung ``on`` and its free place ``off``, swung
+        about the shoulder (angle and distance eased, the short way round). Along the chord
+        it passed by the shoulder, letting go at the ladder's foot and at the loft, folding
+        the arm through its dead zone: the elbow swung 17-18 cm a step."""
         body = self.rig.body
         shoulder = self.pelvis + np.array([(2 * limb - 1) * body.shoulder_depth, body.spine])
         (ax, ay), (bx, by) = on - shoulder, off - shoulder
