@@ -28,9 +28,9 @@ from game.options import MAX_CHARACTERS
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig
 from game.scenes.character_assets import CharacterAssets, load_character_assets
-from game.scenes.walk import START_X, character_records
+from game.scenes.walk import START_X, character_records, trace_header
 from game.world.character import Crowd
-from game.world.rig import LIMBS, Rig
+from game.world.rig import Rig
 from game.world.terrain import Terrain
 
 DEFAULT_CHARACTERS = 200
@@ -157,17 +157,7 @@ class CrowdSim(CharacterAssets):
 
     # -- outputs -----------------------------------------------------------------------
     def trace_header(self) -> dict[str, Any]:
-        arm, leg = self.rig.arms.limb, self.rig.legs.limb
-        lengths = [arm, arm, leg, leg]
-        return {
-            "scene": "crowd",
-            "dt": self.dt,
-            "terrain": self.terrain.to_json(),
-            "limbs": {
-                name: {"upper": limb.upper, "lower": limb.lower}
-                for name, limb in zip(LIMBS, lengths, strict=True)
-            },
-        }
+        return trace_header("crowd", self.dt, self.terrain, self.rig)
 
     def trace_characters(self) -> list[dict[str, Any]]:
         """The first :data:`TRACE_SAMPLE` characters in trace format."""

@@ -32,7 +32,8 @@ from game.world.character import ARMS, LEGS, Crowd
 from game.world.easing import clamp, finite_clamp, halflife_blend
 from game.world.ladder import LadderClimb
 from game.world.props import PropHands, load_props
-from game.world.rig import LIMBS
+from game.world.rig import LIMBS, Rig
+from game.world.terrain import Terrain
 
 PROPS_FILE = "props.json"  # optional: an assets folder without it has no props
 START_X = 0.0
@@ -376,17 +377,7 @@ class WalkSim(CharacterAssets):
 
     # -- outputs -----------------------------------------------------------------------
     def trace_header(self) -> dict[str, Any]:
-        arm, leg = self.rig.arms.limb, self.rig.legs.limb
-        lengths = [arm, arm, leg, leg]
-        return {
-            "scene": "walk",
-            "dt": self.dt,
-            "terrain": self.terrain.to_json(),
-            "limbs": {
-                name: {"upper": limb.upper, "lower": limb.lower}
-                for name, limb in zip(LIMBS, lengths, strict=True)
-            },
-        }
+        return trace_header("walk", self.dt, self.terrain, self.rig)
 
     def trace_characters(self) -> list[dict[str, Any]]:
         return character_records(self.crowd, [self.offered])
@@ -411,6 +402,20 @@ class WalkSim(CharacterAssets):
                 "cup": [round(float(v), 6) for v in self.props.cup],
             }
         }
+
+
+def trace_header(scene: str, dt: float, terrain: Terrain, rig: Rig) -> dict[str, Any]:
+    """A walking scene's trace header: its name, the step, the ground and each limb's bones."""
+    arm, leg = rig.arms.limb, rig.legs.limb
+    return {
+        "scene": scene,
+        "dt": dt,
+        "terrain": terrain.to_json(),
+        "limbs": {
+            name: {"upper": limb.upper, "lower": limb.lower}
+            for name, limb in zip(LIMBS, [arm, arm, leg, leg], strict=True)
+        },
+    }
 
 
 def character_records(
