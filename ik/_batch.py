@@ -63,7 +63,7 @@ def solve(
         )
         limb = clamp(d, upper, lower, softness, max_stretch, eps)  # soften, stretch, clamp
         kept = cols["frame"]
-        kept[0], kept[3] = limb.used, limb.upper * limb.lower
+        kept[0] = limb.used
         kept[1], kept[2] = along, height = triangle(limb)  # law of cosines
         w = None if pole is None else toward(pole, root, safe)  # the pole's direction
         elbow, hand, fallback = place(kept, eps, u, w, turn, along, height, limb.used)

@@ -164,9 +164,7 @@ def _reach(
     status = _STRETCHED if stretch > 1.0 else _SOFT if eased < d else status
     shortfall = abs(d - a)
     reached = shortfall <= math.sqrt(eps) * span  # as ik.reach.classify
-    x = along * along + h * h - a * along  # ik.reach.interior_angle
-    half = math.atan(a * h / (upper * lower + abs(x)))
-    angle = math.pi - 2.0 * half if x < 0.0 else 2.0 * half
+    angle = math.atan2(a * h, along * along + h * h - a * along)  # ik.reach.interior_angle
     return a, along, h, [d, a, shortfall, stretch, reached, status, angle]
 
 

@@ -108,16 +108,13 @@ def triangle(limb: Reach) -> tuple[Values, Values]:
     return along, height
 
 
-def interior_angle(base: Values, along: Values, height: Values, sides: Values) -> Values:
+def interior_angle(base: Values, along: Values, height: Values) -> Values:
     """The interior angle at the elbow, ``theta`` in ``[0, pi]`` (``pi``: straight): with the
-    elbow ``e = along u + height n``, the hand ``a u`` (``u``, ``n`` orthonormal), ``y = |(s -
-    e) x (h - e)| = a |height|``, ``x = (s - e) . (h - e) = along² + height² - a along`` and
-    ``sides = L1 L2 = sqrt(x² + y²)``: ``tan(theta / 2) = y / (L1 L2 + x)``, ``tan((pi - theta)
-    / 2) = y / (L1 L2 - x)``, each where it has no cancellation, accurate at 0 and pi (the
-    seed's ``acos`` loses half its digits there); one ``arctan``, ~1.5x cheaper than ``arctan2``."""
-    y, x = np.abs(base * height), along * along + height * height - base * along
-    half = np.arctan(y / np.maximum(sides + np.abs(x), np.finfo(x.dtype).tiny))  # 0: L1 L2 = 0
-    return np.where(x < 0.0, np.pi - 2.0 * half, 2.0 * half)
+    elbow ``e = along u + height n`` and the hand ``a u`` (``u``, ``n`` orthonormal), ``L1 L2
+    sin theta = |(s - e) x (h - e)| = a |height|`` and ``L1 L2 cos theta = (s - e) . (h - e) =
+    along² + height² - a along``, so ``theta = atan2`` of the two: accurate at 0 and pi, where
+    the seed's ``acos`` loses half its digits."""
+    return np.arctan2(np.abs(base * height), along * along + height * height - base * along)
 
 
 def classify(

@@ -18,12 +18,12 @@ ELBOW, UPPER, LOWER = 0, 1, 2
 def local_angle(frame: np.ndarray, angles: Angles, which: int) -> np.ndarray:
     """One angle from the limb's triangle (in units: angles do not depend on the scale). ``frame``
     rows: base, ``along``, ``height`` (:func:`ik.reach.triangle`; 2-D: ``-`` for an elbow
-    clockwise), ``L1 L2``, in 2-D the elbow's offset. ``ELBOW``: ``interior_angle``; ``UPPER``:
+    clockwise), in 2-D then the elbow's offset. ``ELBOW``: ``interior_angle``; ``UPPER``:
     ``atan2`` of root → elbow; ``LOWER``: the upper bone turned by ``π - θ`` off the elbow's side."""
     if which == ELBOW:
-        return np.asarray(interior_angle(*frame[:4]))
+        return np.asarray(interior_angle(*frame[:3]))
     if which == UPPER:
-        return np.asarray(np.arctan2(frame[5], frame[4]))
+        return np.asarray(np.arctan2(frame[4], frame[3]))
     lower = np.asarray(angles[UPPER] + np.copysign(np.pi - angles[ELBOW], -frame[2]))
     lower[lower > np.pi] -= 2.0 * np.pi
     lower[lower <= -np.pi] += 2.0 * np.pi

@@ -72,11 +72,11 @@ def solve_2d(
     points = {"root": root, "target": target, "pole": pole}
     per = {"upper_len": upper_len, "lower_len": lower_len, "bend": bend}
     options = {"softness": softness, "max_stretch": max_stretch}
-    return solve(Solution2D, 2, _place, 6, points, per | options)  # type: ignore[return-value]
+    return solve(Solution2D, 2, _place, 5, points, per | options)  # type: ignore[return-value]
 
 
 def _place(frame: np.ndarray, eps: float, u: np.ndarray, w: Any, bend: Values, *tri: Any) -> tuple:
-    """The elbow and hand offsets ``(2, m)``, the elbow's in the lazy angles' ``frame`` rows 4-5
+    """The elbow and hand offsets ``(2, m)``, the elbow's in the lazy angles' ``frame`` rows 3-4
     (row 2: the height, signed): the elbow on the pole's side of the root-target line, else
     (or within a few eps of the line, where the sign is rounding) on ``bend``'s."""
     along, height, reach = tri
@@ -84,7 +84,7 @@ def _place(frame: np.ndarray, eps: float, u: np.ndarray, w: Any, bend: Values, *
         len2, (wx, wy) = w
         sine = u[0] * wy - u[1] * wx  # u × w: |w| sin of the angle from u to w
         bend = np.where(sine * sine <= (4.0 * eps) ** 2 * len2, bend, np.sign(sine))
-    elbow = frame[4:6]
+    elbow = frame[3:5]
     # the elbow L1 (cos α u ± sin α u⊥), u⊥ = (−u_y, u_x) (u turned +90°): the seed's L1 (cos(φ
     # ± α), sin(φ ± α)) by the angle-sum identities, no trig calls; + is counter-clockwise
     np.multiply(along, u, out=elbow)

@@ -62,7 +62,7 @@ def solve_3d(
     points = {"root": root, "target": target, "pole": pole}
     per = {"upper_len": upper_len, "lower_len": lower_len, "twist": twist}
     options = {"softness": softness, "max_stretch": max_stretch}
-    return solve(Solution3D, 3, _place, 4, points, per | options)  # type: ignore[return-value]
+    return solve(Solution3D, 3, _place, 3, points, per | options)  # type: ignore[return-value]
 
 
 def _place(frame: Any, eps: float, u: np.ndarray, w: tuple, twist: Values, *tri: Any) -> tuple:
