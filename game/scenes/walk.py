@@ -28,6 +28,7 @@ from game.scenes.character_assets import (
 from game.scenes.feel_meter import FeetMeter, GaitSample
 from game.scenes.ground_edit import GroundEditing
 from game.trace import limb_record, point
+from game.world.arms import within_shoulder_range
 from game.world.character import ARMS, LEGS, Crowd
 from game.world.easing import clamp, finite_clamp, halflife_blend
 from game.world.ladder import LadderClimb
@@ -44,6 +45,7 @@ LOFT_PAUSE_STEPS = 45  # the prop tour stands this long on the loft before climb
 HAND_SWITCH_MARGIN = 0.05  # the reaching hand changes only when the other is this much nearer
 POINTER_LINGER_S = 1.5  # the hands keep reaching this long after the mouse last moved
 REACH_BLEND_S = 0.6  # the pointer reach blends fully in (or out) in this many seconds
+TURN_BEHIND_M = 0.3  # a pointer offered this far behind the shoulders turns a standing body
 
 
 class WalkSim(CharacterAssets):
@@ -120,6 +122,7 @@ class WalkSim(CharacterAssets):
         move = self._use_props(inp, move, dt)
         self._aim_hands(dt)
         move = self._approach_ladder(inp, move)
+        self._face_pointer(move)
         crowd.use_knee_poles(0, self.poles_on)
         pinned = np.zeros((1, 2), dtype=bool)
         if self.drag_foot is not None and self.pointer is not None:
@@ -348,11 +351,27 @@ class WalkSim(CharacterAssets):
             fresh = self.reaching & (weight < 1e-3)
             targets[fresh] = crowd.solution.hand[0, ARMS][fresh]
             chase = halflife_blend(dt, self.rig.arms.reach_halflife)
-            targets[self.reaching] += (pointer - targets[self.reaching]) * chase
+            # each hand chases the pointer as far round as its shoulder reaches
+            wanted_at = within_shoulder_range(pointer, shoulders, crowd.facing[0])
+            targets[self.reaching] += (wanted_at - targets)[self.reaching] * chase
             wanted[self.reaching] = 1.0
         # the weight moves at a constant rate so it arrives exactly (blend_hands eases it)
         change = clamp(wanted - weight, -dt / REACH_BLEND_S, dt / REACH_BLEND_S)
         crowd.aim_hands(0, targets, np.where(free, weight + change, weight))
+
+    def _face_pointer(self, move: float) -> None:
+        """Standing, a body whose hands are offered the pointer behind it turns round to
+        face it (a shoulder cannot reach straight back); the turn, once asked for, goes on
+        until it faces that way. Walking, the walk's direction decides."""
+        crowd = self.crowd
+        goal, facing = float(crowd.face_goal[0]), float(crowd.facing[0])
+        if abs(move) > 0.05 or goal == facing:
+            goal = 0.0
+        if self.offered is not None and abs(move) <= 0.05:
+            ahead = (self.offered[0] - float(crowd.pose.roots[0, ARMS, 0].mean())) * facing
+            if ahead < -TURN_BEHIND_M:
+                goal = -facing
+        crowd.turn_to(0, goal)
 
     def _measure(self, was_planted: NDArray[np.bool_], running: bool) -> None:
         crowd = self.crowd

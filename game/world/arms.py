@@ -30,6 +30,8 @@ ELBOW_TURN_RATE = 10.0  # rad/s: the fastest an elbow swings about its shoulder 
 _ABOUT_OPPOSITE = math.radians(150.0)  # a turn this long may go either way round
 NEAREST_HAND = 0.25  # of the arm's reach: a hand comes no nearer its shoulder (elbow ~150°)
 PIVOT_REACH = 1.25  # of the reach: how far a pivoting body's hands are wanted (straight arms)
+SHOULDER_EXTENSION = math.radians(50.0)  # the furthest back an arm reaches behind straight down
+OVERHEAD_BEHIND = math.radians(20.0)  # ... and behind straight up (a raised arm)
 
 
 def swing_hands(
@@ -185,6 +187,27 @@ def follow_hands(
         r = np.where(free, r1, _hand_distance(bend, limb) + excess)
     angle = a0 + scale * turn
     return shoulders + r[..., None] * xy(np.cos(angle), np.sin(angle))
+
+
+def within_shoulder_range(
+    targets: FloatArray, shoulders: FloatArray, facing: FloatArray
+) -> FloatArray:
+    """``targets`` (..., 2) turned about their ``shoulders`` into the directions a shoulder
+    can reach (``facing`` (...): +1 or −1): no further back than ``SHOULDER_EXTENSION``
+    behind straight down or ``OVERHEAD_BEHIND`` behind straight up. A target in between
+    (behind the body at about shoulder height) goes to the nearer of the two, at its own
+    distance; a standing body turns round instead (the walk scene)."""
+    offset = targets - shoulders
+    back, down = -offset[..., 0] * facing, -offset[..., 1]
+    behind = np.arctan2(back, down)  # from straight down, positive toward the back
+    highest = np.pi - OVERHEAD_BEHIND
+    middle = 0.5 * (SHOULDER_EXTENSION + highest)
+    limit = np.where(behind < middle, SHOULDER_EXTENSION, highest)
+    inside = (behind <= SHOULDER_EXTENSION) | (behind >= highest)
+    r = np.hypot(offset[..., 0], offset[..., 1])
+    # r (sin limit · back + cos limit · down), back = (−facing, 0), down = (0, −1)
+    turned = shoulders + r[..., None] * xy(-np.sin(limit) * facing, -np.cos(limit))
+    return np.where(inside[..., None], targets, turned)
 
 
 def _shoulder_angle(distance: FloatArray, limb: LimbSpec) -> FloatArray:

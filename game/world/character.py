@@ -118,6 +118,7 @@ _PER_CHARACTER = (
     "knee_side",
     "knee_flips",
     "goal_x",
+    "face_goal",
 )
 
 
@@ -325,6 +326,7 @@ class Crowd:
         self.knee_side = np.zeros((n, 2))
         self.knee_flips = np.zeros(n, dtype=np.int64)
         self.goal_x = np.full(n, np.nan)  # a spot to walk to by an edge (walk_to), or NaN
+        self.face_goal = np.zeros(n)  # the facing wanted while standing (turn_to), 0: none
         self.y = np.zeros(n)
         self.feet = self._stand(np.zeros((n, 2), dtype=bool))
         self.pose = self._pose_inputs(self._grade())
@@ -458,7 +460,8 @@ class Crowd:
         grade = self._grade()
         move_a = finite_clamp(move, -1.0, 1.0)
         run_a = finite_clamp(run, 0.0, 1.0)
-        wanted = np.where(np.abs(move_a) > _MOVE_DEADBAND, np.sign(move_a), 0.0)
+        # the way to face: the walk's, else (standing) the one asked for by turn_to
+        wanted = np.where(np.abs(move_a) > _MOVE_DEADBAND, np.sign(move_a), self.face_goal)
         reversing = (wanted != 0.0) & (wanted != self.facing)
         braking = reversing & ~self.turning & ~self.reversing  # a reversal starts
         self.reversing = reversing & ~self.turning
@@ -560,6 +563,12 @@ class Crowd:
         just beyond it no longer stops the gait a step's reach short (a ladder's spot by the
         loft's edge). Its feet still land only where a sole fits."""
         self.goal_x[n] = np.nan if x is None else x
+
+    def turn_to(self, n: int, facing: float) -> None:
+        """While character ``n`` is not asked to walk, turn it round to ``facing`` (+1 or
+        −1) the way a reversal does (squaring the feet, then a pivot) and leave it standing;
+        0: no wish. Walking overrides it."""
+        self.face_goal[n] = np.sign(facing)
 
     def face(self, n: int, facing: float) -> None:
         """Turn character ``n`` to ``facing`` (+1 or −1) at once (stepping on a ladder)."""

@@ -15,7 +15,7 @@ from game.profiling import PhaseTimer
 from game.scene import SceneConfig
 from game.scenes.walk import POINTER_LINGER_S, WalkSim
 from game.scenes.walk_view import WalkView
-from game.world.arms import follow_hands
+from game.world.arms import SHOULDER_EXTENSION, follow_hands, within_shoulder_range
 from game.world.character import ARMS, LEGS
 from game.world.rig import load_rig
 
@@ -313,3 +313,61 @@ def test_a_hand_wanted_opposite_swings_round_in_front_never_up_behind_the_back(f
         off = np.abs((angle - behind_up + np.pi) % (2.0 * np.pi) - np.pi)
         assert (off > np.radians(60)).all()  # it never went up past the head
     np.testing.assert_allclose(hands[0], [-start, -start], atol=1e-9)
+
+
+@pytest.mark.parametrize("facing", [1.0, -1.0])
+def test_a_target_behind_the_shoulder_turns_to_the_nearer_direction_a_shoulder_reaches(
+    facing,
+) -> None:
+    shoulder = np.array([0.3, 1.4])
+    # from straight down toward the back: 30° (reachable), 80° and 120° (not), 170° (overhead)
+    behind = np.radians([30.0, 80.0, 120.0, 170.0])
+    r = np.array([0.5, 0.4, 0.45, 0.3])
+    targets = shoulder + r[:, None] * np.stack([-facing * np.sin(behind), -np.cos(behind)], -1)
+    got = within_shoulder_range(targets, shoulder, np.full(4, facing))
+    offset = got - shoulder
+    np.testing.assert_allclose(np.hypot(*offset.T), r)  # each keeps its distance
+    angle = np.degrees(np.arctan2(-offset[:, 0] * facing, -offset[:, 1]))
+    np.testing.assert_allclose(angle, [30.0, np.degrees(SHOULDER_EXTENSION), 160.0, 170.0])
+    np.testing.assert_array_equal(got[[0, 3]], targets[[0, 3]])  # reachable: untouched
+
+
+def test_walking_away_from_the_pointer_the_hands_reach_back_only_as_far_as_a_shoulder_can() -> None:
+    # they used to point straight back at shoulder height (88° behind straight down)
+    sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
+    crowd, largest = sim.crowd, 0.0
+    for step in range(150):
+        pointer = (float(crowd.x[0]) - 1.5, float(crowd.y[0]) + 0.4)
+        sim.step(InputState(pointer=pointer, pointer_down=True, move=1.0), DT, timer)
+        hand = crowd.solution.hand[0, ARMS] - crowd.pose.roots[0, ARMS]
+        behind = np.degrees(np.arctan2(-hand[:, 0] * crowd.facing[0], -hand[:, 1]))
+        if step >= 60:  # the reach has blended in
+            largest = max(largest, float(behind.max()))
+    assert crowd.facing[0] == 1.0  # walking decides the facing
+    assert 40.0 < largest <= 56.0
+
+
+@pytest.mark.parametrize("side", [1.0, -1.0])
+def test_a_pointer_held_behind_a_standing_body_turns_it_round_to_reach(side) -> None:
+    sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
+    crowd = sim.crowd
+    for _ in range(20):
+        sim.step(InputState(), DT, timer)
+    # a pointer in front, beside the pelvis, does not turn it
+    ahead = (float(crowd.x[0]) + 0.5 * crowd.facing[0], float(crowd.y[0]) + 0.2)
+    for _ in range(60):
+        sim.step(InputState(pointer=ahead, pointer_down=True), DT, timer)
+    assert crowd.facing[0] == 1.0 and not crowd.turning[0]
+    shoulders = crowd.pose.roots[0, ARMS].mean(axis=0)
+    behind = (float(shoulders[0]) - 0.45, float(shoulders[1]) + 0.2 * side)  # within reach
+    steps = 0
+    while not (crowd.facing[0] < 0 and not crowd.turning[0]) and steps < 90:
+        sim.step(InputState(pointer=behind, pointer_down=True), DT, timer)
+        steps += 1
+    assert steps * DT < 1.2, "a second and a fifth to face it"
+    x = float(crowd.x[0])
+    for _ in range(60):
+        sim.step(InputState(pointer=behind, pointer_down=True), DT, timer)
+    assert crowd.facing[0] == -1.0 and abs(float(crowd.x[0]) - x) < 0.05  # turned, stood
+    hands = crowd.solution.hand[0, ARMS]
+    assert np.hypot(*(hands - behind).T).min() < 0.05  # and reached it
