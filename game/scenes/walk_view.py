@@ -63,6 +63,8 @@ GRID_COLOR: Color = mix(SKY_HORIZON, PALETTE["grid_major"], 0.35)  # the one-met
 LEG_WIDTHS_M = (0.15, 0.11, 0.1)  # hip, knee, ankle
 ARM_WIDTHS_M = (0.095, 0.075, 0.06)  # shoulder, elbow, wrist
 HAND_RADIUS_M = 0.05  # wider than the wrist: the hand's disc covers the forearm's end
+GRIP_HALF_M = 0.045  # the fingers round a held cup: half their span across it ...
+FINGERS_M = 0.03  # ... and their height
 # The head in profile, in head radii from its centre, (forward, up) and a radius: a hair
 # cap on top and a little behind, the face's disc forward and a little down, the eye level
 # with the middle of the face's front. The line from the face's centre to the cap's leans
@@ -648,10 +650,25 @@ class WalkView:
             # no wrist cap: the hand's disc, drawn next on the same centre, is wider
             limb(ARMS.start + side, ARM_WIDTHS_M, "shirt", side, end_cap=False)
             skin = tones["skin", side == near][0]
-            canvas.circle(limbs_px[ARMS.start + side][2], HAND_RADIUS_M * scale, skin)
+            hand_px = limbs_px[ARMS.start + side][2]
+            canvas.circle(hand_px, HAND_RADIUS_M * scale, skin)
             held = self._prop_hands
             if held is not None and held.holding == side:
-                self._draw_cup(pen, sol)  # in front of its own hand, behind the near arm
+                # at its hand's depth (a far hand's cup behind the torso and the near
+                # limbs), and the fingers wrapped round its front: the cup alone hid the
+                # hand that holds it and floated beside the near forearm (playtest)
+                self._draw_cup(pen, sol)
+                half = GRIP_HALF_M * scale
+                fingers = FINGERS_M * scale
+                bone(
+                    canvas,
+                    (hand_px[0] - half, hand_px[1]),
+                    (hand_px[0] + half, hand_px[1]),
+                    skin,
+                    fingers,
+                    fingers,
+                    tones["skin", side == near][1],
+                )
 
         def leg(side: int) -> None:
             limb(LEGS.start + side, LEG_WIDTHS_M, "trousers", side, end_cap=True)

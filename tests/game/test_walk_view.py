@@ -35,6 +35,7 @@ from game.scenes.walk_view import (
     VIEW_HEIGHT_M,
     GroundBand,
     WalkView,
+    _hero_tones,
     _ridge_rows,
     ground_band,
     paint_ground_band,
@@ -349,3 +350,46 @@ def test_the_hero_is_drawn_in_front_of_the_door_the_table_and_the_ladder(
     assert on_prop.sum() > 1000
     # 766 (the table's thin top) to 17,000 (the door) pixels; 0 with the props drawn last
     assert hero_over_prop.sum() > 300
+
+
+def _carrying(view: WalkView, hand: int, move: float) -> None:
+    """The hero by the table holding the cup in ``hand``, having walked a little with
+    ``move`` and stood: the carry pose, facing that way."""
+    sim = view.sim
+    assert sim.props is not None
+    sim.crowd.x[0] = 1.3
+    sim.props.holding = hand
+    timer = PhaseTimer()
+    for inp in [InputState(move=move)] * 60 + [InputState()] * 120:
+        sim.step(inp, sim.dt, timer)
+
+
+def test_a_cup_in_the_far_hand_is_held_by_that_hand_behind_the_torso(view: WalkView) -> None:
+    # playtest: facing left with the cup in the far (right) hand, the cup hid the hand
+    # that holds it and floated beside the near forearm. It is drawn at its hand's depth
+    # (behind the torso and the near limbs) and the hand's fingers show across it
+    _carrying(view, hand=1, move=-1.0)
+    sim = view.sim
+    assert sim.props is not None and float(sim.crowd.facing[0]) < 0
+    pygame.font.init()
+    canvas = PygameCanvas(pygame.Surface((1280, 720)))
+    view.camera.center_w = tuple(float(v) for v in sim.crowd.x[:1]) + (1.2,)
+    _draw_hero(view, canvas)
+    held = pygame.surfarray.array3d(canvas.surface).copy()
+    sim.props.holding = -1  # the same pose without the cup
+    _draw_hero(view, canvas)
+    bare = pygame.surfarray.array3d(canvas.surface).copy()
+    cup = (held != bare).any(axis=-1)
+    assert cup.sum() > 100
+    # nothing of the cup over the torso or the near limbs
+    tones = _hero_tones(sim.rig.colors)
+    near_or_torso = np.zeros(cup.shape, dtype=bool)
+    for color in (sim.rig.colors.shirt, tones["trousers", True][0], tones["shirt", True][0]):
+        near_or_torso |= (bare == color).all(axis=-1)
+    assert near_or_torso.sum() > 1000
+    assert not (cup & near_or_torso).any()
+    # the far hand's skin shows on the cup: its fingers round it (76 pixels; none before: the cup covered the hand)
+    (x0, y0), (x1, y1) = np.argwhere(cup).min(axis=0), np.argwhere(cup).max(axis=0)
+    on_cup = held[x0 : x1 + 1, y0 : y1 + 1]
+    fingers = (on_cup == tones["skin", False][0]).all(axis=-1)
+    assert fingers.sum() > 40
