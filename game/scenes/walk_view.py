@@ -33,8 +33,9 @@ from game.scenes.walk import LADDER_NEAR_M, WalkSim
 from game.scenes.walk_autopilot import walk_autopilot
 from game.world.character import ARMS, LEGS, PoseInputs
 from game.world.easing import halflife_blend
+from game.world.gait import sole_points
 from game.world.ladder import ClimbLatch
-from game.world.rig import LIMBS, RigColors
+from game.world.rig import LIMBS, LegSpec, RigColors
 
 if TYPE_CHECKING:
     from game.scenes.ground_edit import GroundEditing
@@ -65,6 +66,8 @@ ARM_WIDTHS_M = (0.095, 0.075, 0.06)  # shoulder, elbow, wrist
 HAND_RADIUS_M = 0.05  # wider than the wrist: the hand's disc covers the forearm's end
 GRIP_HALF_M = 0.045  # the fingers round a held cup: half their span across it ...
 FINGERS_M = 0.03  # ... and their height
+SHOE_WIDTH_M = 0.095  # a shoe seen from the front: the least a drawn foot is long
+LEG_SPREAD_M = 0.045  # each leg's offset from the middle, seen from the front
 # The head in profile, in head radii from its centre, (forward, up) and a radius: a hair
 # cap on top and a little behind, the face's disc forward and a little down, the eye level
 # with the middle of the face's front. The line from the face's centre to the cap's leans
@@ -232,8 +235,10 @@ class WalkView:
         return self._frame[1], self._frame[2]
 
     def _hero_soles(self, pose: PoseInputs, sol: Any) -> NDArray[np.float64]:
-        """The hero's soles as drawn (heel, ball, toe of each foot, shape ``(2, 3, 2)``):
-        worked out once per frame for the shoes and the overlay's pivot rings."""
+        """The hero's soles in this frame's pose (heel, ball, toe of each foot, shape
+        ``(2, 3, 2)``), the simulation's: worked out once per frame for the camera and the
+        overlay's pivot rings (the shoes are drawn over them but mid-turn, see
+        :func:`turned_feet`)."""
         kept = self._frame_soles
         if kept is None or kept[0] is not pose or kept[1] is not sol:
             kept = self._frame_soles = (pose, sol, pose.soles(sol.hand[:, LEGS], self.sim.rig)[0])
@@ -609,8 +614,14 @@ class WalkView:
         facing = float(pose.facing[0])
         near = 1 if facing > 0 else 0  # the right side faces the camera when facing +x
         far = 1 - near
-        # per limb: root, mid and end joint, shape (limbs, 3, 2)
-        joints = camera.to_screen(np.stack([pose.roots[0], sol.elbow[0], sol.hand[0]], axis=1))
+        ankles, soles = sol.hand[0, LEGS], self._hero_soles(pose, sol)
+        if abs(float(pose.spin[0])) < 1.0:  # mid-turn: seen partly from the front
+            ankles, soles = turned_feet(pose, ankles, rig.legs)
+        # per limb: root, mid and end joint, shape (limbs, 3, 2); the legs spread apart
+        # as the turn shows them from the front
+        joints_w = np.stack([pose.roots[0], sol.elbow[0], sol.hand[0]], axis=1)
+        joints_w[LEGS] += ankles[:, None] - sol.hand[0, LEGS, None]
+        joints = camera.to_screen(joints_w)
         limbs_px = joints.tolist()
         (px, py), (cx, cy), (hx, hy) = (
             pose.pelvis[0].tolist(),
@@ -630,8 +641,7 @@ class WalkView:
         hair = to_px(hx + HEAD_HAIR[0] * radius * f, hy + HEAD_HAIR[1] * radius)
         face = to_px(hx + HEAD_FACE[0] * radius * f, hy + HEAD_FACE[1] * radius)
         eye = to_px(hx + HEAD_EYE[0] * radius * f, hy + HEAD_EYE[1] * radius)
-        soles = self._hero_soles(pose, sol)
-        shoes_px = camera.to_screen(shoe_outlines(sol.hand[0, LEGS], soles)).tolist()
+        shoes_px = camera.to_screen(shoe_outlines(ankles, soles)).tolist()
         tones = _hero_tones(rig.colors)
 
         def limb(
@@ -851,7 +861,7 @@ class WalkView:
                 pen.text(end, text, color, 15, "midright" if left else "midleft", offset)
             return
         feet = self.sim.crowd.feet
-        soles = self._hero_soles(pose, sol)  # the drawn shoes' (the solve drawn this frame)
+        soles = self._hero_soles(pose, sol)  # the simulation's (the solve drawn this frame)
         ankles = pose.targets[0, LEGS]
         # each foot's flags and rays as plain values (an element of an array costs ~0.1 µs)
         pinned, planted, pitch = feet.pinned[0].tolist(), feet.planted[0].tolist(), feet.pitch[0]
@@ -918,6 +928,29 @@ def _hero_tones(colors: RigColors) -> dict[Any, tuple[Color, Color]]:
     shirt_edge = mix(colors.shirt, PALETTE["black"], 0.3)
     tones["shirt_edge"] = (shirt_edge, shirt_edge)
     return tones
+
+
+def turned_feet(
+    pose: PoseInputs, ankles: NDArray[np.float64], legs: LegSpec
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The hero's ankles ``(2, 2)`` and soles ``(2, 3, 2)`` (heel, ball, toe tip) as drawn,
+    from his solved ``ankles`` and ``pose``: mid-turn the side view sees him partly from
+    the front. The simulation foreshortens each foot by the turn's cosine ``spin``, to a
+    point end-on (both shoes shrank to a needle for a frame or two, playtest); a shoe seen
+    from the front still shows its width, so the drawn foot is never shorter than
+    ``SHOE_WIDTH_M``. And the legs, whose hips meet end-on in the simulation (its depth
+    offsets scale with ``|spin|``), are drawn apart by ``LEG_SPREAD_M`` times the turn's
+    sine, his right leg on the left (he turns to face the camera), so the two stay
+    readable. Drawing only: the simulation's feet and traces are its own."""
+    spin = pose.spin[:1]
+    least = SHOE_WIDTH_M / (legs.heel + legs.toe)
+    # the apparent length is the projection |spin|·L, held at the shoe's width
+    apparent = np.copysign(np.maximum(np.abs(spin), least), spin)
+    # sine of the turn: 1 - spin² under the root (clamped: an interpolated spin is |s| <= 1)
+    side = LEG_SPREAD_M * math.sqrt(max(1.0 - float(spin[0]) ** 2, 0.0))
+    drawn = ankles + np.array([[side, 0.0], [-side, 0.0]])  # left leg, right leg
+    soles = sole_points(drawn, pose.foot_angle[0], pose.foot_bend[0], apparent, legs)
+    return drawn, soles
 
 
 def shoe_outlines(ankles: NDArray[np.float64], soles: NDArray[np.float64]) -> NDArray[np.float64]:

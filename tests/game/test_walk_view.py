@@ -393,3 +393,36 @@ def test_a_cup_in_the_far_hand_is_held_by_that_hand_behind_the_torso(view: WalkV
     on_cup = held[x0 : x1 + 1, y0 : y1 + 1]
     fingers = (on_cup == tones["skin", False][0]).all(axis=-1)
     assert fingers.sum() > 40
+
+
+def test_mid_turn_the_feet_show_their_width_and_the_two_legs_stay_apart(view: WalkView) -> None:
+    # playtest: turning round, for a frame or two both shoes shrank to a point and the legs
+    # merged into one, like standing on a needle. The simulation foreshortens a foot by
+    # the turn's cosine; end-on, a shoe seen from the front still shows its width
+    sim = view.sim
+    timer = PhaseTimer()
+    for _ in range(90):  # he turns round from standing, facing right
+        sim.step(InputState(move=-1.0), sim.dt, timer)
+        pose, sol = view._interpolated(0.0)
+        if abs(float(pose.spin[0])) < 0.3:
+            break
+    assert abs(float(pose.spin[0])) < 0.3
+    end_on = dataclasses.replace(pose, spin=np.zeros(1))  # the middle of the turn
+    soles_w = end_on.soles(sol.hand[:, 2:], sim.rig)
+    assert np.ptp(soles_w[0, :, :, 0], axis=-1).max() < 1e-9  # the simulation's: a point
+    pygame.font.init()
+    canvas = PygameCanvas(pygame.Surface((1280, 720)))
+    view.camera.center_w = (float(pose.pelvis[0, 0]), float(pose.pelvis[0, 1]))
+    view._draw_character(WorldPen(canvas, view.camera), end_on, sol)
+    pixels = pygame.surfarray.array3d(canvas.surface)  # (x, y, rgb)
+    tones = _hero_tones(sim.rig.colors)
+    scale = view.camera.scale
+    for near in (True, False):
+        shoe = np.argwhere((pixels == tones["shoes", near][0]).all(axis=-1))
+        assert len(shoe) > 0
+        # 0.09-0.1 m across (1-3 px before: a needle)
+        assert np.ptp(shoe[:, 0]) >= 0.085 * scale, near
+    # both legs show: the far one's trousers beside the near one's, not all behind it
+    near_leg = (pixels == tones["trousers", True][0]).all(axis=-1).sum()
+    far_leg = (pixels == tones["trousers", False][0]).all(axis=-1).sum()
+    assert far_leg > 0.5 * near_leg
