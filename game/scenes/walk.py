@@ -32,7 +32,7 @@ from game.world.arms import within_shoulder_range
 from game.world.character import ARMS, LEGS, Crowd
 from game.world.easing import clamp, finite_clamp, halflife_blend
 from game.world.ladder import LadderClimb
-from game.world.props import PropHands, load_props
+from game.world.props import REACH_FRACTION, PropHands, load_props
 from game.world.rig import LIMBS, Rig
 from game.world.terrain import Terrain
 
@@ -46,6 +46,7 @@ HAND_SWITCH_MARGIN = 0.05  # the reaching hand changes only when the other is th
 POINTER_LINGER_S = 1.5  # the hands keep reaching this long after the mouse last moved
 REACH_BLEND_S = 0.6  # the pointer reach blends fully in (or out) in this many seconds
 TURN_BEHIND_M = 0.3  # a pointer offered this far behind the shoulders turns a standing body
+FLOOR_HAND_M = 0.06  # a hand wanted this low over the ground under the feet: a full crouch
 
 
 class WalkSim(CharacterAssets):
@@ -123,6 +124,7 @@ class WalkSim(CharacterAssets):
         self._aim_hands(dt)
         move = self._approach_ladder(inp, move)
         self._face_pointer(move)
+        self._crouch(move)
         crowd.use_knee_poles(0, self.poles_on)
         pinned = np.zeros((1, 2), dtype=bool)
         if self.drag_foot is not None and self.pointer is not None:
@@ -372,6 +374,32 @@ class WalkSim(CharacterAssets):
             if ahead < -TURN_BEHIND_M:
                 goal = -facing
         crowd.turn_to(0, goal)
+
+    def _crouch(self, move: float) -> None:
+        """Standing, the body crouches for what a hand wants below its standing reach: the
+        cup on the floor or a spot there to set it down, or the pointer held low in front
+        (as deep as that point needs); otherwise, and walking, it stands up."""
+        crowd, props = self.crowd, self.props
+        point = None
+        if props is not None and props.phase in ("walk", "reach") and props.goal != "knob":
+            point = props.goal_point()
+        elif self.offered is not None and abs(move) <= 0.05:
+            ahead = (self.offered[0] - float(crowd.pose.roots[0, ARMS, 0].mean())) * crowd.facing[0]
+            point = np.array(self.offered) if -0.2 < ahead < 1.0 else None
+        crowd.crouch_to(0, 0.0 if point is None else self._crouch_depth(float(point[1])))
+
+    def _crouch_depth(self, y: float) -> float:
+        """How deep a crouch brings a hand down to height ``y``: none down to the standing
+        arm's reach, full at ``FLOOR_HAND_M`` over the ground the feet stand on."""
+        rig, feet = self.rig, self.crowd.feet
+        ground = float(feet.lock[0, :, 1].mean()) - rig.legs.ankle_height
+        standing = (
+            rig.legs.ankle_height
+            + rig.gait.stand_extension * rig.legs.limb.reach
+            + rig.body.spine
+            - REACH_FRACTION * rig.arms.limb.reach
+        )  # the lowest a standing hand reaches easily, over the ground
+        return float(clamp((standing - (y - ground)) / (standing - FLOOR_HAND_M), 0.0, 1.0))
 
     def _measure(self, was_planted: NDArray[np.bool_], running: bool) -> None:
         crowd = self.crowd

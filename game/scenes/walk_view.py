@@ -31,8 +31,8 @@ from game.scene import SceneSpec
 from game.scenes.ground_edit_view import GroundEditView
 from game.scenes.walk import LADDER_NEAR_M, WalkSim
 from game.scenes.walk_autopilot import walk_autopilot
-from game.world.character import ARMS, LEGS, PoseInputs
-from game.world.easing import halflife_blend
+from game.world.character import ARMS, CROUCH_DROP, LEGS, PoseInputs
+from game.world.easing import halflife_blend, smoothstep
 from game.world.gait import sole_points
 from game.world.ladder import ClimbLatch
 from game.world.rig import LIMBS, LegSpec, RigColors
@@ -278,9 +278,11 @@ class WalkView:
         F3 panel hid the head at 960x540, and the easing lags a climb): the head wins."""
         now = self.sim.time + alpha * self.sim.dt
         pelvis = pose.pelvis[0]
+        # the standing pelvis's height: a crouch does not take the view down with it
+        crouched = CROUCH_DROP * float(smoothstep(self.sim.crowd.crouch[0]))
         goal = (
             float(pelvis[0]) + CAMERA_LEAD_M * float(pose.facing[0]),
-            float(pelvis[1]) + 0.35,
+            float(pelvis[1]) + 0.35 + crouched,
         )
         if self._camera_time is None or now < self._camera_time:
             self.camera.center_w = goal

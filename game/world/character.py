@@ -93,6 +93,10 @@ _STILL_SPEED = 0.05  # m/s: below this (and no intent) a character with settled 
 _MIN_STANCE = 0.3  # a foot stays down at least this fraction of its stance time
 _SLOPE_SPAN = 0.4  # metres either side over which the lean reads the ground slope
 _LEAN_HALFLIFE = 0.15
+CROUCH_DROP = 0.45  # m the pelvis sinks at a full crouch (the knees bend: a squat) ...
+CROUCH_STOOP = math.radians(83.0)  # ... while the spine tips forward this far (the hands reach
+# the floor just ahead of the toes with the arms' 0.58 m reach)
+CROUCH_S = 0.7  # seconds from standing to a full crouch, or back (the pelvis's speed limit)
 _HEEL_SUPPORT = 0.002  # metres a landing heel may rest above the ground and still strike
 _LANDING_DESCENT = 0.45  # m/s the pelvis is planned to come down toward a landing
 _STRAINED = 0.9  # a foot whose heel lift reaches this fraction of the most it can steps
@@ -119,6 +123,8 @@ _PER_CHARACTER = (
     "knee_flips",
     "goal_x",
     "face_goal",
+    "crouch",
+    "crouch_goal",
 )
 
 
@@ -327,6 +333,8 @@ class Crowd:
         self.knee_flips = np.zeros(n, dtype=np.int64)
         self.goal_x = np.full(n, np.nan)  # a spot to walk to by an edge (walk_to), or NaN
         self.face_goal = np.zeros(n)  # the facing wanted while standing (turn_to), 0: none
+        self.crouch = np.zeros(n)  # 0 upright ... 1 a full crouch (crouch_to), at CROUCH_S
+        self.crouch_goal = np.zeros(n)
         self.y = np.zeros(n)
         self.feet = self._stand(np.zeros((n, 2), dtype=bool))
         self.pose = self._pose_inputs(self._grade())
@@ -478,6 +486,10 @@ class Crowd:
         nearer = np.abs(braked) < np.abs(self.vx)
         self.vx = np.where(self.reversing & nearer, braked, self.vx)
         self.vx = np.where(self.turning, 0.0, self.vx)
+        # a crouch is held only standing: walking or turning round, the body rises
+        still = (wanted == 0.0) & ~reversing & ~self.turning & (np.abs(self.vx) < _STILL_SPEED)
+        change = np.where(still, self.crouch_goal, 0.0) - self.crouch
+        self.crouch += clamp(change, -dt / CROUCH_S, dt / CROUCH_S)
         pace = Pace.at(self.vx, grade, gait)
         x_old = self.x
         x_free = x_old + self.vx * dt
@@ -563,6 +575,12 @@ class Crowd:
         just beyond it no longer stops the gait a step's reach short (a ladder's spot by the
         loft's edge). Its feet still land only where a sole fits."""
         self.goal_x[n] = np.nan if x is None else x
+
+    def crouch_to(self, n: int, amount: float) -> None:
+        """Character ``n`` bends its knees and stoops forward by ``amount`` in [0, 1] (1: its
+        hands reach the ground just ahead of its toes) over ``CROUCH_S`` while it stands
+        still; walking or turning round, it rises first."""
+        self.crouch_goal[n] = float(clamp(amount, 0.0, 1.0)) if math.isfinite(amount) else 0.0
 
     def turn_to(self, n: int, facing: float) -> None:
         """While character ``n`` is not asked to walk, turn it round to ``facing`` (+1 or
@@ -1054,7 +1072,7 @@ class Crowd:
         amplitude = (gait.bob_walk * (1.0 - run) - gait.bob_run * run) * moving
         # highest (walking) or lowest (running) at mid-stance of either foot: phase duty / 2
         bob = amplitude * np.cos(2.0 * np.pi * (2.0 * self.phase - duty))
-        goal = np.minimum(stand + bob, allowed)
+        goal = np.minimum(stand + bob, allowed) - CROUCH_DROP * smoothstep(self.crouch)
         if self.turning.any():
             # pivoting: straight legs, the knees pass the middle with the least sideways room
             here = self._hips_x(x_new)
@@ -1134,7 +1152,10 @@ class Crowd:
         # lean into the direction of travel, and into the slope (forward uphill, back down)
         lean = body.lean_per_speed * self.vx + body.lean_per_slope * np.arctan(grade)
         self.lean += (lean - self.lean) * halflife_blend(dt or 1.0 / 60.0, _LEAN_HALFLIFE)
-        spine_dir = xy(np.sin(self.lean), np.cos(self.lean))
+        # a crouch stoops the spine forward on top of the lean (already eased: no lag; by
+        # the spin, so a pivot would pass the middle upright)
+        spine = self.lean + spin * CROUCH_STOOP * smoothstep(self.crouch)
+        spine_dir = xy(np.sin(spine), np.cos(spine))
         chest = pelvis + body.spine * spine_dir
         head = chest + (body.neck + body.head_radius) * spine_dir
         side = FOOT_SIDE[:, None] * np.abs(spin)[:, None, None]

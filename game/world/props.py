@@ -29,7 +29,9 @@ REACH_FRACTION = 0.9  # the hero stops walking once the goal is this fraction of
 GRAVITY = 9.81  # m/s², for a cup let go above its surface
 HOLD_KNOB_S = 0.6  # a hand rests on the knob this long before letting go
 RELEASE_S = 0.35  # a freed hand eases back this long before the gait's arm swing takes it
-FLOOR_CLEAR_M = 0.35  # the hero stops this close to a spot below the hand's reach ...
+LOW_REACH_WAIT_S = 1.5  # a crouch takes 0.7 s: a goal still out of reach then is reached as near as
+# the arm goes (the cup falls onto a spot down a step)
+FLOOR_CLEAR_M = 0.5  # the hero stops this close to a spot below the hand's reach ...
 FEET_CLEAR_M = 0.03  # ... and the cup drops at least this far ahead of the toes
 LOFT_SEARCH_M = 0.4  # a loft's edge must begin this close beyond the ladder's far rail
 LOFT_MIN_HEIGHT_M = 0.5  # ... this much above the ladder's base
@@ -361,10 +363,11 @@ class PropHands:
         return None
 
     def _on_the_floor(self, shoulder: FloatArray, reach: float) -> bool:
-        """Setting the cup down below the hand's reach (the floor: the hero does not crouch):
-        it is dropped from straight above its spot."""
+        """The cup, or a spot to set it down, below the standing hand's reach (the floor):
+        the hero stops with it ahead of his toes and crouches for it (the walk scene)."""
         goal = self.goal_point()
-        return goal is not None and self.goal == "place" and goal[1] < shoulder[1] - reach
+        low = goal is not None and goal[1] < shoulder[1] - reach
+        return low and self.goal in ("cup", "place")
 
     def _clear_of(self, feet: tuple[float, float], facing: float) -> None:
         """Move a spot on the floor ahead of the toes (``feet``: the soles' span in x): the
@@ -428,7 +431,11 @@ class PropHands:
         self.phase_time += dt
         blend = halflife_blend(dt, self.props.reach_halflife)
         reach = REACH_FRACTION * rig.arms.limb.reach
-        if self.phase == "reach" and self._on_the_floor(shoulders[self.hand], reach):
+        if (
+            self.phase == "reach"
+            and self.goal == "place"
+            and self._on_the_floor(shoulders[self.hand], reach)
+        ):
             self._clear_of(feet(), facing)  # every step: a settling foot may still move
         goals: dict[int, FloatArray] = {}
         if self.holding >= 0:
@@ -455,8 +462,14 @@ class PropHands:
         """Grip checks on the solved ``hands`` (2, 2); the cup follows its hand or falls."""
         goal = self.goal_point()
         if self.phase == "reach" and goal is not None:
-            aim = self._hand_goal(shoulders[self.hand], goal, REACH_FRACTION * rig.arms.limb.reach)
-            if float(np.hypot(*(hands[self.hand] - aim))) <= self.props.grip_tolerance:
+            reach = REACH_FRACTION * rig.arms.limb.reach
+            shoulder = shoulders[self.hand]
+            aim = self._hand_goal(shoulder, goal, reach)
+            # a goal the body is still crouching toward is gripped once the hand is on it
+            # (a goal no crouch brings within reach: as near as it goes, after a wait)
+            within = float(np.hypot(*(goal - shoulder))) <= reach
+            there = within or self.phase_time >= LOW_REACH_WAIT_S
+            if there and float(np.hypot(*(hands[self.hand] - aim))) <= self.props.grip_tolerance:
                 self._grip(hands)
         elif self.phase == "hold" and self.phase_time >= HOLD_KNOB_S:
             self._release()
