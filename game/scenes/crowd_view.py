@@ -42,6 +42,11 @@ LIMB_PX = 3
 TORSO_PX = 6
 
 
+def characters(count: int) -> str:
+    """``count`` and the noun, singular for one ("1 character", "200 characters")."""
+    return f"{count} character" if count == 1 else f"{count} characters"
+
+
 class CrowdView(WalkView):
     """Presents a :class:`~game.scenes.crowd.CrowdSim`; reads it, never mutates it."""
 
@@ -208,10 +213,13 @@ class CrowdView(WalkView):
         sim = self.crowd_sim
         crowd = sim.crowd
         hero = "steered" if sim.hero_steered else "walking on its own"
+        count = crowd.count
+        # the total is of the characters here now: it drops when − removes walkers (their
+        # steps go with them) and says so; the walkers kept keep theirs (Crowd.resize)
         items = [
-            f"{crowd.count} characters",
-            f"{4 * crowd.count} limbs in one solve per step",
-            f"footsteps of all characters {int(crowd.feet.steps.sum())}",
+            characters(count),
+            f"{4 * count} limbs in one solve per step",
+            f"footsteps by the {characters(count)} here: {int(crowd.feet.steps.sum())}",
             f"hero {hero}",
         ]
         hint = "+/− crowd ±50 · A/D steer the hero · Shift run · O overlay · F3 profiler · F1 help"
@@ -225,7 +233,8 @@ class CrowdView(WalkView):
         """The hero's annuli, targets and feet (as in the walk scene), and the crowd count."""
         super().draw_overlay(canvas, alpha)
         shown = self._interpolated(alpha)[0].pelvis.shape[0]
-        line = f"{shown} of {self.crowd_sim.crowd.count} characters in view"
+        count = self.crowd_sim.crowd.count
+        line = f"{shown} of {characters(count)} in view"
         s = ui_scale(canvas.size)  # designed at 1280x720, as the rest of the HUD
         at = (canvas.size[0] - 16 * s, 48 * s)
         canvas.text(at, line, PALETTE["accent"], font_px(18, s), "topright")

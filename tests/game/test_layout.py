@@ -474,3 +474,30 @@ def test_the_status_box_keeps_its_size_and_clear_of_the_climber(size: tuple[int,
     assert len(moving) >= 3  # a few limbs moved
     assert len(boxes) == 1, sorted(boxes)
     app.close()
+
+
+@pytest.mark.usefixtures("marked")
+def test_the_crowd_hud_counts_one_character_in_the_singular_and_says_whose_steps() -> None:
+    # playtest: with one character the HUD said "1 characters" and "1 of 1 characters in
+    # view", and the footstep total seemed to reset as − removed walkers (it is the steps of
+    # the walkers still here: theirs are kept, the removed ones' go with them)
+    pygame.display.init()
+    pygame.font.init()
+    options = RunOptions(scene="crowd", headless=True, autopilot=True, size=(1280, 720))
+    config = SceneConfig(characters=101)
+    app = App(options, build_scene("crowd", config, (1280, 720)), config)
+    for _ in range(240):
+        app.run_frame(app.config.dt)
+    sim = app.scene.sim
+    hero_steps = int(sim.crowd.feet.steps[0])
+    assert hero_steps > 0
+    for _ in range(2):  # 101 -> 51 -> 1
+        sim.step(InputState(actions=("crowd_less",)), app.config.dt, app.timer)
+    assert sim.character_count == 1
+    assert int(sim.crowd.feet.steps[0]) == hero_steps  # the hero's steps are kept
+    words = " ".join(t.text for t in _draw(app).texts if not t.world)
+    assert "1 characters" not in words
+    assert "1 character " in words or "1 character ·" in words
+    assert "1 of 1 character in view" in words
+    assert f"footsteps by the 1 character here: {hero_steps}" in words
+    app.close()
