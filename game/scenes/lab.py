@@ -17,7 +17,16 @@ from game.camera import Camera2D
 from game.canvas import Canvas, WorldPen
 from game.ik_counters import IkCounters
 from game.input_state import InputState, RawInput, finite_clamped
-from game.layout import Rect, clear_disc, font_px, intersects, ui_scale
+from game.layout import (
+    LabelPlacer,
+    Rect,
+    Spot,
+    around,
+    clear_disc,
+    font_px,
+    intersects,
+    ui_scale,
+)
 from game.palette import PALETTE, faint, mix
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig, SceneSpec
@@ -287,11 +296,87 @@ class LabView:
         shortfall = float(both.shortfall[0])
         if shortfall > 1e-3:
             pen.dashed(hand, target, PALETTE["shortfall"], 2)
-            pen.text(
-                target, f"shortfall {shortfall:.2f} m", PALETTE["shortfall"], 18, "midtop", (0, 14)
-            )
         pen.cross(target, 9, PALETTE["target"], 3)
+        self._draw_labels(pen, both, target)
         self._draw_panel(canvas, both, target)
+
+    def _placer(self, pen: WorldPen, both: Any, target: tuple[float, float]) -> LabelPlacer:
+        """A :class:`LabelPlacer` over the view that keeps labels off both arms, their
+        joints, the target's cross, the shortfall's dashes, the soft-curve plot and the F3
+        panel (pixel sizes as :meth:`draw` draws them)."""
+        left, top, width, height = (float(v) for v in self.camera.viewport)
+        placer = LabelPlacer((left, top, width, height), ui_scale(pen.canvas.size))
+        root, tip = pen.px(ROOT), pen.px(target)
+        for k, (upper, lower) in enumerate(((10.0, 7.0), (4.0, 3.0))):  # the arm, the ghost
+            elbow, hand = pen.px(both.elbow[k]), pen.px(both.hand[k])
+            placer.block_stroke(root, elbow, upper)
+            placer.block_stroke(elbow, hand, lower)
+            placer.block_disc(elbow, 8.0)
+            placer.block_disc(hand, 7.0)
+        placer.block_disc(root, 11.0)
+        for sx in (-1.0, 1.0):  # the target's ✕: half-size 9, 3 px bars
+            placer.block_stroke((tip[0] - 9, tip[1] - 9 * sx), (tip[0] + 9, tip[1] + 9 * sx), 2.0)
+        if float(both.shortfall[0]) > 1e-3:
+            placer.block_stroke(pen.px(both.hand[0]), tip, 1.5)
+        placer.block(soft_curve_box(self.camera.viewport, self.scale))
+        if self.hud_cover is not None:
+            placer.block(self.hud_cover)
+        return placer
+
+    def _draw_labels(self, pen: WorldPen, both: Any, target: tuple[float, float]) -> None:
+        """The world labels, each at the first of its spots clear of the arm, the markers
+        and the labels placed before it (playtest: in the dead zone "shortfall" sat on
+        the arm and the target's cross): the shortfall, α, θ, then the two circles'."""
+        placer = self._placer(pen, both, target)
+        labels: list[tuple[list[tuple[float, float]], str, Any, int, list[Spot]]] = []
+        shortfall = float(both.shortfall[0])
+        if shortfall > 1e-3:
+            spots = [("midtop", (0.0, 14.0)), *around((16.0, 30.0, 48.0))]
+            labels.append(
+                ([target], f"shortfall {shortfall:.2f} m", PALETTE["shortfall"], 18, spots)
+            )
+        for centre, radius, start, arc, name, color, first in self._angle_arcs(both, target):
+            if abs(arc) <= 1e-3:
+                continue
+            mid = start + arc / 2
+            # out along the arc's middle, then outside the bend, then on rings about
+            # the joint (at the elbow of a folded arm the inside is all bone)
+            points = [
+                (centre[0] + r * math.cos(mid), centre[1] + r * math.sin(mid))
+                for r in (first, first + 0.25, first + 0.5, 0.5 * radius, -0.4, -0.65)
+            ]
+            ring = around((24.0, 40.0, 60.0))
+            spots = [("center", (0.0, 0.0))] * len(points) + ring
+            labels.append((points + [centre] * len(ring), name, color, 22, spots))
+        reach = UPPER_LEN + LOWER_LEN
+        corners = [(1, -1), (-1, -1), (1, 1), (-1, 1)]  # lower right first, as designed
+        points = [(sx * reach / math.sqrt(2), sy * reach / math.sqrt(2)) for sx, sy in corners]
+        outward: list[Spot] = [  # the box outside the circle at each of its four diagonals
+            (
+                ("top" if sy < 0 else "bottom") + ("left" if sx > 0 else "right"),
+                (6.0 * sx, -6.0 * sy),
+            )
+            for sx, sy in corners
+        ]
+        labels.append((points, "reach L1+L2 = 3.2", faint(PALETTE["reach"], 0.9), 17, outward))
+        dead = abs(UPPER_LEN - LOWER_LEN)
+        labels.append(
+            (
+                [(0.0, -dead), (0.0, dead)],
+                "dead zone |L1−L2| = 0.8",
+                faint(PALETTE["dead_zone"], 0.9),
+                16,
+                [("midtop", (0.0, 6.0)), ("midbottom", (0.0, -6.0))],
+            )
+        )
+        s = placer.scale
+        for points, text, color, size, spots in labels:
+            if len(points) == 1:
+                points = points * len(spots)
+            box = pen.canvas.text_size(text, font_px(size, s))
+            best = placer.place([pen.px(p) for p in points], box, spots)
+            anchor, offset = spots[best]
+            pen.text(points[best], text, color, size, anchor, offset)
 
     def _draw_annulus(self, pen: WorldPen) -> None:
         reach = UPPER_LEN + LOWER_LEN
@@ -305,43 +390,29 @@ class LabView:
         pen.disc(ROOT, pen.camera.length_px(dead), faint(PALETTE["dead_zone"], 0.12))
         pen.circle(ROOT, reach, faint(PALETTE["reach"], 0.8), 2)
         pen.circle(ROOT, dead, faint(PALETTE["dead_zone"], 0.8), 2)
-        label_at = reach / math.sqrt(2)
-        pen.text(
-            (label_at, -label_at),
-            "reach L1+L2 = 3.2",
-            faint(PALETTE["reach"], 0.9),
-            17,
-            "topleft",
-            (6, 6),
-        )
-        pen.text(
-            (0.0, -dead),
-            "dead zone |L1−L2| = 0.8",
-            faint(PALETTE["dead_zone"], 0.9),
-            16,
-            "midtop",
-            (0, 6),
-        )
 
-    def _draw_angles(self, pen: WorldPen, both: Any, target: tuple[float, float]) -> None:
-        """Arcs for α at the shoulder and θ at the elbow, labelled in degrees."""
+    def _angle_arcs(
+        self, both: Any, target: tuple[float, float]
+    ) -> list[tuple[tuple[float, float], float, float, float, str, Any, float]]:
+        """α at the shoulder and θ at the elbow: per arc its centre, radius, start angle
+        and signed sweep (radians), name, colour and where its label goes (metres from
+        the centre)."""
         phi = math.atan2(target[1] - ROOT[1], target[0] - ROOT[0])
         upper = float(both.upper_angle[0])
         lower = float(both.lower_angle[0])
-        elbow = both.elbow[0]
-        alpha_arc = _signed_delta(phi, upper)
-        if abs(alpha_arc) > 1e-3:
-            pen.arc(ROOT, 0.7, phi, phi + alpha_arc, PALETTE["accent"], 2)
-            mid = phi + alpha_arc / 2
-            pen.text((0.95 * math.cos(mid), 0.95 * math.sin(mid)), "α", PALETTE["accent"], 22)
+        elbow = (float(both.elbow[0][0]), float(both.elbow[0][1]))
         # interior angle θ at the elbow, between the elbow→root and elbow→hand directions
         back = upper + math.pi
-        theta_arc = _signed_delta(back, lower)
-        if abs(theta_arc) > 1e-3:
-            pen.arc(elbow, 0.45, back, back + theta_arc, PALETTE["soft_band"], 2)
-            mid = back + theta_arc / 2
-            label = (elbow[0] + 0.7 * math.cos(mid), elbow[1] + 0.7 * math.sin(mid))
-            pen.text(label, "θ", PALETTE["soft_band"], 22)
+        return [
+            (ROOT, 0.7, phi, _signed_delta(phi, upper), "α", PALETTE["accent"], 0.95),
+            (elbow, 0.45, back, _signed_delta(back, lower), "θ", PALETTE["soft_band"], 0.7),
+        ]
+
+    def _draw_angles(self, pen: WorldPen, both: Any, target: tuple[float, float]) -> None:
+        """Arcs for α at the shoulder and θ at the elbow (labelled by :meth:`_draw_labels`)."""
+        for centre, radius, start, arc, _, color, _ in self._angle_arcs(both, target):
+            if abs(arc) > 1e-3:
+                pen.arc(centre, radius, start, start + arc, color, 2)
 
     def _draw_panel(self, canvas: Canvas, both: Any, target: tuple[float, float]) -> None:
         x, y, w, h = self.panel_rect
