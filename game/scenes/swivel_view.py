@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -18,7 +18,17 @@ from numpy.typing import ArrayLike, NDArray
 import ik
 from game.canvas import Canvas
 from game.input_state import InputState, RawInput
-from game.layout import Rect, clear_disc, font_px, intersects, ui_scale, wrap
+from game.layout import (
+    LabelPlacer,
+    Rect,
+    Spot,
+    around,
+    clear_disc,
+    font_px,
+    intersects,
+    ui_scale,
+    wrap,
+)
 from game.palette import PALETTE, Color, faint, mix
 from game.pen3d import Pen3D
 from game.profiling import PhaseTimer
@@ -86,6 +96,31 @@ EXPLANATION = (
 )
 
 
+MIRRORED = {  # an anchor's opposite: the same offset, turned half round, on the other side
+    "midleft": "midright",
+    "midright": "midleft",
+    "midtop": "midbottom",
+    "midbottom": "midtop",
+    "center": "center",
+    "topleft": "bottomright",
+    "bottomright": "topleft",
+    "topright": "bottomleft",
+    "bottomleft": "topright",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Wanted:
+    """A world label asked for this frame (:meth:`SwivelView.label`), not yet placed."""
+
+    rank: int
+    points: NDArray[np.float64]  # (K, 3): where each of the K spots is measured from
+    text: str
+    color: Color
+    size: int
+    spots: list[Spot]
+
+
 def _draw_static(pen: Pen3D) -> None:
     """What only the camera changes: the floor grid and the reach shells (drawn far to near
     among themselves)."""
@@ -136,11 +171,11 @@ def _draw_shells(pen: Pen3D) -> None:
         pen.segments(outline, np.roll(outline, -1, axis=0), color, 1.0, strength=0.45)
 
 
-def _label_shells(pen: Pen3D) -> None:
+def _label_shells(view: SwivelView) -> None:
     """Each shell's name at the front of its equator (labels stay out of the static layer)."""
     for (_, color_name, name), equator in zip(SHELLS, EQUATORS, strict=True):
-        front = equator[np.argmin(pen.camera.to_camera(equator)[:, 2])]
-        pen.label(front, name, faint(PALETTE[color_name], 0.75), 15, "midtop", (0, 4))
+        front = equator[np.argmin(view.camera.to_camera(equator)[:, 2])]
+        view.label(front, name, faint(PALETTE[color_name], 0.75), 15, "midtop", (0, 4), rank=5)
 
 
 def ring(
@@ -219,6 +254,7 @@ class SwivelView:
         self.hud_cover: Rect | None = None
         self._framed_for: Rect | None = None
         self._legend_box: Rect | None = None
+        self._wanted: list[_Wanted] = []  # labels asked for this frame (see label)
         self.layout((1280, 720))
 
     # -- layout and input -------------------------------------------------------------------
@@ -368,15 +404,17 @@ class SwivelView:
         )
         self._draw_ground(pen, sol, pose)
         pen.flush()
-        _label_shells(pen)
+        _label_shells(self)
         self._draw_danger(pen, pose, frame)
         self._draw_swivel(pen, pose, sol, frame)
         self._draw_arm(pen, sol)
         self._draw_locators(pen, pose, sol)
         pen.flush()
+        self._legend_box = self._legend_rect(canvas)
+        self._place_labels(pen, canvas, pose, sol)
         pen.flush_on_top()
         self._draw_gizmo(canvas)
-        self._legend_box = self._draw_legend(canvas)
+        self._draw_legend(canvas)
         self._draw_flip_banner(canvas)
         self._draw_panel(canvas, pose, sol, frame)
 
@@ -415,15 +453,22 @@ class SwivelView:
         pen.polygon(quad(0.0, front), faint(color, 0.14))
         pen.polyline(quad(-1.0, front), faint(color, 0.55), 1.0, closed=True)
         name = "fallback plane (pole on the axis)" if frame.fallback else "pole plane"
-        pen.label(
-            root + length * u + 0.5 * front * v, name, faint(color, 0.95), 17, "midleft", (8, 0)
+        self.label(
+            root + length * u + 0.5 * front * v,
+            name,
+            faint(color, 0.95),
+            17,
+            "midleft",
+            (8, 0),
+            rank=5,
         )
         if frame.fallback:
             # the solver's documented rule: the world axis least aligned with the axis (first on ties)
             k = int(np.argmin(np.abs(frame.axis)))
             tip = root + 1.3 * v
             pen.segments(root[None], tip[None], PALETTE["warn"], 3.0)
-            pen.label(tip, f"fallback: world +{'xyz'[k]}, made perpendicular", PALETTE["warn"], 16)
+            note = f"fallback: world +{'xyz'[k]}, made perpendicular"
+            self.label(tip, note, PALETTE["warn"], 16, "center", (0, 0), rank=2)
 
     def _draw_danger(self, pen: Pen3D, pose: Pose, frame: SwivelFrame) -> None:
         """The danger cone around the axis, the pole's lever to the axis and its angle."""
@@ -450,8 +495,15 @@ class SwivelView:
         lever_color = PALETTE["bad"] if frame.pole_angle < DANGER_ANGLE else PALETTE["pole"]
         pen.segments(pole[None], foot[None], lever_color, 1.5, dashed=True)
         pen.sphere(foot, 0.035, lever_color)
-        pen.label(
-            (pole + foot) / 2, f"{lever:.2f} m", faint(lever_color, 0.9), 15, "midright", (-8, 0)
+        self.label(
+            (pole + foot) / 2,
+            f"lever {lever:.2f} m",
+            faint(lever_color, 0.9),
+            15,
+            "midright",
+            (-8, 0),
+            rank=3,
+            along=pole + np.array([[0.35], [0.65], [0.2], [0.8]]) * (foot - pole),
         )
         arm = pole - root
         if float(np.linalg.norm(arm)) > 1e-6 and frame.pole_angle > 1e-4:
@@ -460,8 +512,15 @@ class SwivelView:
             toward /= np.linalg.norm(toward)
             points = arc(root, axis_dir, toward, 0.9, frame.pole_angle)
             pen.polyline(points, cone_color, 2.0)
-            pen.label(
-                points[len(points) // 2], f"{math.degrees(frame.pole_angle):.1f}°", cone_color, 16
+            self.label(
+                points[len(points) // 2],
+                f"{math.degrees(frame.pole_angle):.1f}°",
+                cone_color,
+                16,
+                "center",
+                (0, 0),
+                rank=3,
+                along=points[[8, 16, 4, 20]],  # elsewhere on its arc (24 points)
             )
 
     def _draw_swivel(self, pen: Pen3D, pose: Pose, sol: Any, frame: SwivelFrame) -> None:
@@ -473,13 +532,14 @@ class SwivelView:
             root[None], axis_end[None], PALETTE["text_dim"], 1.0, strength=0.8, dashed=True
         )
         if frame.radius < 1e-3:
-            pen.label(
+            self.label(
                 hand,
                 "swivel circle shrinks to a point",
                 faint(PALETTE["accent"], 0.9),
                 15,
                 "midtop",
                 (0, 16),
+                rank=4,
             )
             return
         angles = np.linspace(0.0, 2 * math.pi, 97)
@@ -493,13 +553,15 @@ class SwivelView:
         )
         pen.sphere(frame.centre, 0.03, PALETTE["accent"])
         top = frame.circle(math.pi)
-        pen.label(
+        self.label(
             top,
             f"swivel circle  r = L1·sin α = {frame.radius:.2f} m",
             faint(PALETTE["accent"], 0.95),
             16,
             "midright",
             (-10, 0),
+            rank=4,
+            along=frame.circle(math.pi + np.array([-0.4, 0.4, -0.8, 0.8, 1.6, -1.6, 3.14])),
         )
         zero = frame.circle(0.0)
         pen.polyline(
@@ -517,13 +579,14 @@ class SwivelView:
             twist_arc = frame.circle(np.linspace(0.0, pose.twist, 32))
             pen.polyline(twist_arc, PALETTE["soft_band"], 4.0)
             mid = frame.circle(pose.twist / 2)
-            pen.label(
+            self.label(
                 mid,
                 f"twist {math.degrees(pose.twist):+.0f}°",
                 PALETTE["soft_band"],
                 17,
                 "midleft",
                 (12, 0),
+                rank=3,
             )
         elbow_dir = (np.asarray(sol.elbow) - root) / UPPER_LEN
         toward = elbow_dir - (elbow_dir @ frame.axis) * frame.axis
@@ -531,7 +594,9 @@ class SwivelView:
         if norm > 1e-6:
             points = arc(root, frame.axis, toward / norm, 0.6, frame.alpha)
             pen.polyline(points, PALETTE["accent"], 2.0)
-            pen.label(points[len(points) // 2], "α", PALETTE["accent"], 22, "center", (0, -12))
+            at = points[len(points) // 2]
+            others = points[[8, 16, 4, 20]]  # elsewhere on its arc (24 points)
+            self.label(at, "α", PALETTE["accent"], 22, "center", (0, -12), rank=3, along=others)
 
     def _draw_arm(self, pen: Pen3D, sol: Any) -> None:
         root = np.asarray(ROOT, dtype=float)
@@ -542,11 +607,8 @@ class SwivelView:
         pen.sphere(elbow, ELBOW_R, PALETTE["joint"])
         pen.sphere(hand, 0.08, PALETTE["white"])
         # labels start at the ball's edge as seen (it grows as the camera zooms in)
-        right, up = self.camera.basis[0], self.camera.basis[1]
-        pen.label(
-            root - SHOULDER_R * right, "shoulder", PALETTE["text_dim"], 16, "midright", (-6, 0)
-        )
-        pen.label(elbow + ELBOW_R * up, "elbow", PALETTE["joint"], 17, "midbottom", (0, -4))
+        self._label_marker(root, SHOULDER_R, "shoulder", PALETTE["text_dim"], 16, "midright", 1)
+        self._label_marker(elbow, ELBOW_R, "elbow", PALETTE["joint"], 17, "midbottom", 1)
 
     def _draw_locators(self, pen: Pen3D, pose: Pose, sol: Any) -> None:
         """The target (a 3-D cross), the pole (a diamond), selection and the shortfall."""
@@ -560,18 +622,18 @@ class SwivelView:
             # under the target's own name: at the gap's middle it sat on that name
             # whenever the gap was short
             right = self.camera.basis[0]
-            pen.label(
+            self.label(
                 target + CROSS_ARM * right,
                 f"shortfall {shortfall:.2f} m",
                 PALETTE["shortfall"],
                 17,
                 "midleft",
                 (6, 8),
+                rank=2,
             )
         arms = CROSS_ARM * np.eye(3)  # a 3-D cross: one bar along each world axis
         pen.segments(target - arms, target + arms, PALETTE["target"], 3.0)
         pen.diamond(pole, POLE_SIZE, PALETTE["pole"])
-        right = self.camera.basis[0]
         for name, point, color, size in (
             ("target", target, PALETTE["target"], CROSS_ARM),
             ("pole", pole, PALETTE["pole"], POLE_SIZE),
@@ -581,7 +643,142 @@ class SwivelView:
             elif name == self.selected:
                 pen.ring_px(point, 17.0, color)
             # right of the marker as seen, whatever the zoom
-            pen.label(point + size * right, name, color, 18, "midleft", (6, -12))
+            self._label_marker(point, size, name, color, 18, "midleft", 0, lift=-12)
+
+    # -- world labels -----------------------------------------------------------------------
+    def label(
+        self,
+        p_w: ArrayLike,
+        text: str,
+        color: Color,
+        size: int = 17,
+        anchor: str = "midleft",
+        offset: tuple[float, float] = (10.0, 0.0),
+        rank: int = 3,
+        spots: list[Spot] | None = None,
+        along: ArrayLike | None = None,
+    ) -> None:
+        """A label for world point ``p_w``, placed by :meth:`_place_labels` (lower ``rank``
+        first) at the first clear spot of ``spots``: by default ``anchor`` and ``offset``
+        (pixels at 1280x720) as designed; with ``along`` (more points on what it labels:
+        a line, a circle) as designed and mirrored at ``p_w`` and at each of those; then
+        rings about ``p_w``."""
+        point = np.asarray(p_w, dtype=float).reshape(1, 3)
+        if spots is None:
+            ring = around()
+            if along is None:
+                spots = [(anchor, offset), *ring]
+                points = np.repeat(point, len(spots), axis=0)
+            else:
+                more = np.concatenate([point, np.asarray(along, dtype=float).reshape(-1, 3)])
+                mirror = (MIRRORED[anchor], (-offset[0], -offset[1]))
+                spots = [(anchor, offset), mirror] * len(more) + ring
+                points = np.concatenate(
+                    [np.repeat(more, 2, axis=0), np.repeat(point, len(ring), 0)]
+                )
+        else:
+            points = np.repeat(point, len(spots), axis=0)
+        self._wanted.append(_Wanted(rank, points, text, color, size, spots))
+
+    def _label_marker(
+        self,
+        centre: ArrayLike,
+        radius_m: float,
+        text: str,
+        color: Color,
+        size: int,
+        anchor: str,
+        rank: int,
+        lift: float = 0.0,
+    ) -> None:
+        """A label beside a marker (a ball, the cross, the diamond) of ``radius_m`` about
+        ``centre``: on its ``anchor`` side just off its edge as seen (the edge moves out as
+        the camera zooms in), else on rings about it."""
+        px, depth = self.camera.project(centre)
+        if float(depth) <= self.camera.near:
+            return
+        edge = radius_m * float(self.camera.px_per_metre(depth)) / self.scale
+        gap = edge + 6.0
+        preferred = {
+            "midleft": (gap, lift),
+            "midright": (-gap, lift),
+            "midbottom": (0.0, -edge - 4.0),
+            "midtop": (0.0, edge + 4.0),
+        }[anchor]
+        spots = [(anchor, preferred), *around((gap, gap + 14.0, gap + 30.0))]
+        self.label(centre, text, color, size, rank=rank, spots=spots)
+
+    def _place_labels(self, pen: Pen3D, canvas: Canvas, pose: Pose, sol: Any) -> None:
+        """Hand the wanted labels to ``pen``, each at its first spot clear of the arm, the
+        markers, the HUD boxes over the view and the labels placed before it (playtest: the
+        lever's "1.47 m" sat on the upper arm, "target" under the pole after an orbit, the
+        swivel circle's name on "α" and the pole angle's)."""
+        wanted, self._wanted = sorted(self._wanted, key=lambda w: w.rank), []
+        if not wanted:
+            return
+        camera, s = self.camera, self.scale
+        x, y, w, h = (float(v) for v in camera.viewport)
+        placer = LabelPlacer((x, y, w, h), s)
+        self._block_scene(placer, pose, sol)
+        px, depth = camera.project(np.concatenate([w.points for w in wanted]))
+        first = 0
+        for want in wanted:
+            at = px[first : first + len(want.spots)]
+            seen = np.flatnonzero(depth[first : first + len(want.spots)] > camera.near)
+            first += len(want.spots)
+            if seen.size == 0 or seen[0] != 0:
+                continue  # behind the eye: Pen3D would skip it too
+            box = canvas.text_size(want.text, font_px(want.size, s))
+            spots = [want.spots[i] for i in seen.tolist()]
+            best = int(seen[placer.place(at[seen].tolist(), box, spots)])
+            anchor, offset = want.spots[best]
+            pen.label(want.points[best], want.text, want.color, want.size, anchor, offset)
+
+    def _block_scene(self, placer: LabelPlacer, pose: Pose, sol: Any) -> None:
+        """What labels keep off: the bones and balls, the target's cross, the pole's
+        diamond and its selection ring, the lever's foot, and the legend,
+        the axes gizmo, the scene tabs with the camera readout, and the F3 panel."""
+        camera, s = self.camera, self.scale
+        root = np.asarray(ROOT, dtype=float)
+        elbow, hand = np.asarray(sol.elbow, dtype=float), np.asarray(sol.hand, dtype=float)
+        target, pole = np.asarray(pose.target, float), np.asarray(pose.pole, float)
+        arms = CROSS_ARM * np.eye(3)
+        tips = POLE_SIZE * np.concatenate([np.eye(3), -np.eye(3)])
+        norm = float(np.linalg.norm(target - root))
+        axis = (target - root) / norm if norm > 1e-9 else np.array([1.0, 0.0, 0.0])
+        foot = root + float((pole - root) @ axis) * axis
+        points = np.vstack([root, elbow, hand, target - arms, target + arms, pole + tips, foot])
+        px, depth = camera.project(points)
+        seen = (depth > camera.near).tolist()
+        ppm = camera.px_per_metre(np.maximum(depth, camera.near)).tolist()
+        xy = [(float(x), float(y)) for x, y in px.tolist()]
+
+        def stroke(i: int, j: int, half_width: float) -> None:
+            if seen[i] and seen[j]:
+                placer.block_stroke(xy[i], xy[j], half_width)
+
+        for i, j, (ra, rb) in ((0, 1, UPPER_RADII), (1, 2, LOWER_RADII)):
+            stroke(i, j, max(ra * ppm[i], rb * ppm[j]))
+        for i, radius in ((0, SHOULDER_R), (1, ELBOW_R), (2, 0.08)):
+            stroke(i, i, radius * ppm[i])
+        for k in range(3):  # the cross's bars, 3 px wide
+            stroke(3 + k, 6 + k, 2.5)
+        if all(seen[9:15]):
+            diamond = px[9:15]
+            (x0, y0), (x1, y1) = diamond.min(axis=0).tolist(), diamond.max(axis=0).tolist()
+            placer.block((x0, y0, x1 - x0, y1 - y0))
+        stroke(15, 15, 0.035 * ppm[15])  # the lever's foot on the axis
+        for name in {self.hover, self.selected} - {None}:
+            ring_px, ring_depth = camera.project(target if name == "target" else pole)
+            if float(ring_depth) > camera.near:
+                placer.block_disc(ring_px.tolist(), 18.0)
+        left, top, _, height = self.view_rect
+        placer.block((left + 4 * s, top + height - 110 * s, 96 * s, 96 * s))  # the gizmo
+        placer.block((left, top, 400 * s, 58 * s))  # the tabs and the camera readout
+        if self._legend_box is not None:
+            placer.block(self._legend_box)
+        if self.hud_cover is not None:
+            placer.block(self.hud_cover)
 
     def _draw_gizmo(self, canvas: Canvas) -> None:
         """World axes as seen by the camera, in the view's bottom-left corner."""
@@ -600,14 +797,21 @@ class SwivelView:
             label_at = origin + 42.0 * s * axis
             canvas.text(tuple(label_at), "xyz"[k], color, font_px(17, s), "center", True)
 
-    def _draw_legend(self, canvas: Canvas) -> tuple[float, float, float, float]:
-        """What each colour means, in the view's top-left corner (under the scene tabs)."""
-        left, top, width, height = self.view_rect
+    def _legend_rect(self, canvas: Canvas) -> Rect:
+        """Where the legend goes: the view's top-left corner (under the scene tabs)."""
+        left, top, _, _ = self.view_rect
         s = self.scale
         size = font_px(15, s)
         row_h = canvas.text_size("Ag", size)[1] + 4 * s
         text_w = max(canvas.text_size(text, size)[0] for _, text in LEGEND)
-        box = (left + 12.0 * s, top + 66.0 * s, text_w + 46 * s, row_h * len(LEGEND) + 12 * s)
+        return (left + 12.0 * s, top + 66.0 * s, text_w + 46 * s, row_h * len(LEGEND) + 12 * s)
+
+    def _draw_legend(self, canvas: Canvas) -> Rect:
+        """What each colour means, in the view's top-left corner (under the scene tabs)."""
+        s = self.scale
+        size = font_px(15, s)
+        row_h = canvas.text_size("Ag", size)[1] + 4 * s
+        box = self._legend_rect(canvas)
         canvas.panel(box, PALETTE["panel"], 200)
         for i, (color_name, text) in enumerate(LEGEND):
             y = box[1] + 6 * s + row_h * i + row_h / 2

@@ -9,6 +9,7 @@ one rule only: on the second frame none is hidden under a HUD panel.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import re
@@ -538,6 +539,73 @@ def _label_problems(
             if intersects(label.rect, box)
         ]
     return problems
+
+
+# camera yaw and pitch (degrees), distance (m), twist (degrees), how far the target is
+# pushed away from the eye (W, metres)
+SWIVEL_SHOTS = [
+    (45.0, 18.0, 5.6, 0.0, 0.0),  # at the start "1.47 m" sat on the upper arm
+    (-24.0, 18.0, 4.1, 7.5, 0.0),  # right-drag orbit, wheel zoom: "target" under the pole
+    (-24.0, 18.0, 4.1, 7.5, 1.93),  # then W: the swivel circle's name on "α" and "77.6°"
+    *[
+        (yaw, pitch, distance, 20.0, 0.0)
+        for yaw in (100.0, 170.0, 250.0, 320.0)
+        for pitch in (10.0, 50.0)
+        for distance in (4.1, 7.0)
+    ],
+]
+
+
+@pytest.mark.usefixtures("marked")
+@pytest.mark.parametrize("size", [(960, 540), (1600, 1000)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_swivel_labels_keep_off_each_other_the_arm_and_the_markers(size: tuple[int, int]) -> None:
+    # playtest: "1.47 m" (the pole's lever) on the upper arm; after an orbit and a zoom
+    # "target" under the pole's diamond, the swivel circle's name on "α" and the angle's
+    import numpy as np
+
+    from game.scenes import swivel, swivel_view
+
+    app = _app("swivel", size)
+    app.scene.autopilot = _Keys(InputState())
+    sim, view = app.scene.sim, app.scene.view
+    problems = []
+    for yaw, pitch, distance, twist, push in SWIVEL_SHOTS:
+        view.camera = dataclasses.replace(
+            view.camera, yaw=math.radians(yaw), pitch=math.radians(pitch), distance=distance
+        )
+        pose = swivel.DEFAULT_POSE
+        target = np.asarray(pose.target) + push * view.camera.basis[2]
+        sim.pose = sim.prev_pose = dataclasses.replace(
+            pose, target=tuple(target.tolist()), twist=math.radians(twist)
+        )
+        drawn = _draw(app)
+        camera, sol = view.camera, swivel.solve(sim.pose)
+        ends = np.vstack(
+            [swivel.ROOT, sol.elbow, sol.hand, target + swivel_view.CROSS_ARM * np.eye(3)]
+        )
+        cross = target - swivel_view.CROSS_ARM * np.eye(3)
+        tips = np.asarray(sim.pose.pole) + swivel_view.POLE_SIZE * np.vstack(
+            [np.eye(3), -np.eye(3)]
+        )
+        px, depth = camera.project(np.vstack([ends, cross, tips]))
+        ppm = camera.px_per_metre(depth)
+        (root, elbow, hand), bars = px[:3], zip(px[3:6], px[6:9], strict=True)
+        strokes = [
+            ("upper arm", root, elbow, swivel_view.UPPER_RADII[0] * ppm[0]),
+            ("forearm", elbow, hand, swivel_view.LOWER_RADII[0] * ppm[1]),
+            ("shoulder", root, root, swivel_view.SHOULDER_R * ppm[0]),
+            ("elbow", elbow, elbow, swivel_view.ELBOW_R * ppm[1]),
+            ("hand", hand, hand, 0.08 * ppm[2]),
+            *[("target's cross", a, b, 1.5) for a, b in bars],
+        ]
+        (x0, y0), (x1, y1) = px[9:].min(axis=0), px[9:].max(axis=0)
+        boxes = [("pole's diamond", (float(x0), float(y0), float(x1 - x0), float(y1 - y0)))]
+        labels = [t for t in drawn.texts if t.world]
+        assert len(labels) >= 8
+        found = _label_problems(labels, strokes, boxes)
+        problems += [f"yaw {yaw} pitch {pitch} distance {distance} push {push}: {p}" for p in found]
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
+    app.close()
 
 
 @pytest.mark.usefixtures("marked")
