@@ -529,10 +529,11 @@ class WalkView:
         pen.disc(door.knob, max(0.035 * pen.camera.scale, 3.0), PALETTE["accent"])
 
     def _paint_table(self, pen: WorldPen) -> None:
-        """The table: two legs and the top."""
+        """The table: two legs and the top, in the far tone of the hero's colours."""
         assert self._prop_hands is not None
         table = self._prop_hands.props.table
-        wood, edge = PALETTE["wood"], mix(PALETTE["wood"], PALETTE["black"], 0.45)
+        wood = mix(PALETTE["wood"], PALETTE["background"], self.sim.rig.colors.far_shade)
+        edge = mix(wood, PALETTE["black"], 0.45)
         tx0, tx1 = table.x0, table.x0 + table.width
         top = np.array([[tx0 - 0.05, table.top - 0.05], [tx1 + 0.05, table.top - 0.05]])
         for x in (tx0 + 0.06, tx1 - 0.06):
