@@ -105,11 +105,12 @@ def _spaced(font: pygame.font.Font, text: str) -> bool:
 
 def _measure(font: pygame.font.Font, text: str) -> tuple[int, int]:
     """The size of ``text`` as :func:`_render` draws it."""
+    width, height = font.size(text)
     if not _spaced(font, text):
-        return font.size(text)
-    words = text.split(" ")
-    width = sum(font.size(word)[0] for word in words) + _MIN_SPACE_PX * (len(words) - 1)
-    return width, font.size(text)[1]
+        return width, height
+    # each space widened to _MIN_SPACE_PX: the whole line's width, not its words' summed
+    # (kerning made that up to 9 px narrower at 12 px, and the last glyph was cut off)
+    return width + (_MIN_SPACE_PX - font.size(" ")[0]) * text.count(" "), height
 
 
 def _render(font: pygame.font.Font, text: str, color: Color) -> pygame.Surface:

@@ -305,3 +305,25 @@ def test_words_of_small_text_stay_apart() -> None:
         lit = pygame.surfarray.array3d(canvas.surface)[:width].max(axis=(1, 2)) > 40
         columns = "".join("#" if v else "." for v in lit.tolist())
         assert "..." in columns.strip("."), (size, columns)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["target of each hand and ankle", "foot planted (a ring on its locked pivot: heel or ball)"],
+)
+def test_small_text_set_word_by_word_keeps_its_last_glyph(text: str) -> None:
+    # playtest at 960x540: the overlay legend's ")" of "heel or ball)" was cut in half
+    # against its box (and "ankle"'s e): the line measured as its words' widths summed,
+    # kerning put its last word past that, and the last glyph was cut off. Spreading the
+    # words only moves pixels: every glyph's ink is still there
+    pygame.display.init()
+    pygame.font.init()
+    canvas = PygameCanvas(pygame.Surface((400, 40)))
+    for size in range(MIN_FONT_PX, 20):
+        font = pygame.font.Font(None, size)
+        whole = pygame.surfarray.array_alpha(font.render(text, True, (255, 255, 255))).sum()
+        canvas.fill((0, 0, 0))
+        width, _ = canvas.text((0, 0), text, (255, 255, 255), size)
+        assert width == canvas.text_size(text, size)[0]
+        drawn = pygame.surfarray.array3d(canvas.surface)[..., 0].sum()
+        assert drawn == pytest.approx(whole, rel=0.002), size  # ~1 % short before
