@@ -66,6 +66,8 @@ ARM_WIDTHS_M = (0.095, 0.075, 0.06)  # shoulder, elbow, wrist
 HAND_RADIUS_M = 0.05  # wider than the wrist: the hand's disc covers the forearm's end
 GRIP_HALF_M = 0.045  # the fingers round a held cup: half their span across it ...
 FINGERS_M = 0.03  # ... and their height
+DOORWAY: Color = (12, 12, 16)  # the dark room behind an open door
+DOOR_NEAR_M = 0.05  # an open door's free edge, nearer the viewer, shows this much taller
 SHOE_WIDTH_M = 0.095  # a shoe seen from the front: the least a drawn foot is long
 LEG_SPREAD_M = 0.045  # each leg's offset from the middle, seen from the front
 # The head in profile, in head radii from its centre, (forward, up) and a radius: a hair
@@ -189,7 +191,11 @@ class WalkView:
             point_w = self.camera.to_world(px)
             grabbed = self._foot_near(point_w)
             props = self._prop_hands
-            prop = None if props is None else props.props.prop_at(point_w, props.cup, PROP_CLICK_M)
+            prop = (
+                None
+                if props is None
+                else props.props.prop_at(point_w, props.cup, PROP_CLICK_M, props.knob)
+            )
             if prop in ("knob", "cup"):  # before a foot: a cup set down by the feet stays clickable
                 actions.append("reach_prop")
                 values["prop"] = prop
@@ -480,7 +486,10 @@ class WalkView:
         )
         paints = (self._paint_door, self._paint_table, self._paint_ladder)
         for index, (box_w, paint) in enumerate(zip(boxes_w, paints, strict=True)):
-            self._static_sprite(canvas, (props, index), box_w, paint)
+            if index == 0 and self._prop_hands.door_swing > 0.0:
+                paint(WorldPen(canvas, self.camera))  # swinging: drawn as it stands
+            else:
+                self._static_sprite(canvas, (props, index), box_w, paint)
 
     def _static_sprite(
         self,
@@ -513,20 +522,30 @@ class WalkView:
         )
 
     def _paint_door(self, pen: WorldPen) -> None:
-        """The door: frame, two panels, knob."""
-        assert self._prop_hands is not None
-        door = self._prop_hands.props.door
+        """The door as it stands: frame, two panels, knob. Open, the dark doorway shows
+        behind a leaf that narrows toward its hinge (a side view of a door open by an
+        angle shows its cosine of the width) and darkens as it turns from the light, its
+        free edge a little taller as it swings toward the viewer; the knob goes with it."""
+        hands = self._prop_hands
+        assert hands is not None
+        door = hands.props.door
         wood, edge = PALETTE["wood"], mix(PALETTE["wood"], PALETTE["black"], 0.45)
         x0, x1, y0, y1 = door.x0, door.x0 + door.width, door.base, door.base + door.height
         outline = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-        pen.polygon(outline, mix(wood, PALETTE["background"], 0.35))
-        pen.polygon(outline, edge, 3)
+        angle = hands.door_angle
+        if angle > 0.0:
+            pen.polygon(outline, DOORWAY)
+            pen.polygon(outline, edge, 3)
+        leaf = door_leaf(hands.door_hinge_x, door.width, y0, door.height, angle)
+        fill = mix(mix(wood, PALETTE["background"], 0.35), PALETTE["black"], 0.4 * math.sin(angle))
+        pen.polygon(leaf(outline), fill)
+        pen.polygon(leaf(outline), edge, 3)
         inset = np.array([[0.1, 0.2], [-0.1, 0.2], [-0.1, -0.15], [0.1, -0.15]])
         upper = np.array([[x0, y0 + 1.1], [x1, y0 + 1.1], [x1, y1], [x0, y1]]) + inset
         lower = np.array([[x0, y0], [x1, y0], [x1, y0 + 0.95], [x0, y0 + 0.95]]) + inset
-        pen.polygon(upper, edge, 2)
-        pen.polygon(lower, edge, 2)
-        pen.disc(door.knob, max(0.035 * pen.camera.scale, 3.0), PALETTE["accent"])
+        pen.polygon(leaf(upper), edge, 2)
+        pen.polygon(leaf(lower), edge, 2)
+        pen.disc(hands.knob, max(0.035 * pen.camera.scale, 3.0), PALETTE["accent"])
 
     def _paint_table(self, pen: WorldPen) -> None:
         """The table: two legs and the top, in the far tone of the hero's colours."""
@@ -560,10 +579,10 @@ class WalkView:
         hands, pointer = self._prop_hands, self._pointer_w
         if hands is None or pointer is None:
             return
-        hover = hands.props.prop_at(pointer, hands.cup, PROP_CLICK_M)
+        hover = hands.props.prop_at(pointer, hands.cup, PROP_CLICK_M, hands.knob)
         color = PALETTE["white"]
         if hover == "knob":
-            pen.ring_px(hands.props.door.knob, 0.09 * self.camera.scale, color, 2)
+            pen.ring_px(hands.knob, 0.09 * self.camera.scale, color, 2)
             tip = "click: reach for the knob"
         elif hover == "cup" and hands.holding < 0:
             centre = np.asarray(hands.cup) + np.array([0.0, hands.props.cup.height / 2])
@@ -931,6 +950,26 @@ def _hero_tones(colors: RigColors) -> dict[Any, tuple[Color, Color]]:
     shirt_edge = mix(colors.shirt, PALETTE["black"], 0.3)
     tones["shirt_edge"] = (shirt_edge, shirt_edge)
     return tones
+
+
+def door_leaf(
+    hinge_x: float, width: float, base: float, height: float, angle: float
+) -> Callable[[NDArray[np.float64]], NDArray[np.float64]]:
+    """Where the points of a shut door (world, shape ``(..., 2)``) are seen with the door
+    open by ``angle`` about its hinge at ``hinge_x``, for a door ``width`` wide and
+    ``height`` tall standing at ``base``: each point's distance from the hinge shows at
+    ``cos(angle)``, and the
+    free edge, nearer the viewer, is ``DOOR_NEAR_M · sin(angle)`` taller above and below
+    (a point's share of it grows with its distance from the hinge and from mid-height)."""
+    cos, near = math.cos(angle), DOOR_NEAR_M * math.sin(angle)
+
+    def seen(points: NDArray[np.float64]) -> NDArray[np.float64]:
+        x, y = points[..., 0], points[..., 1]
+        u = np.abs(x - hinge_x) / width  # 0 at the hinge, 1 at the free edge
+        v = (y - base) / height  # 0 at the bottom, 1 at the top
+        return np.stack([hinge_x + (x - hinge_x) * cos, y + u * near * (2.0 * v - 1.0)], -1)
+
+    return seen
 
 
 def turned_feet(

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from game.assets import read_json
-from game.world.easing import halflife_blend
+from game.world.easing import halflife_blend, smoothstep
 from game.world.rig import Rig
 from game.world.schema import Fields, Range
 from game.world.terrain import Terrain
@@ -28,6 +28,10 @@ FLAT_TOLERANCE_M = 0.01  # a footprint whose ground varies more than this is not
 REACH_FRACTION = 0.9  # the hero stops walking once the goal is this fraction of arm reach away
 GRAVITY = 9.81  # m/s², for a cup let go above its surface
 HOLD_KNOB_S = 0.6  # a hand rests on the knob this long before letting go
+KNOB_TURN_S = 0.2  # ... turning it this long before the door moves
+DOOR_SWING_RAD = math.radians(75.0)  # the door's widest opening about its hinge
+DOOR_SWING_S = 1.0  # the door swings fully open, or shut, in this long
+DOOR_STAY_S = 2.5  # it stands open this long after the knob is let go, then swings shut
 RELEASE_S = 0.35  # a freed hand eases back this long before the gait's arm swing takes it
 LOW_REACH_WAIT_S = 1.5  # a crouch takes 0.7 s: a goal still out of reach then is reached as near as
 # the arm goes (the cup falls onto a spot down a step)
@@ -136,11 +140,15 @@ class Props:
             return table.top
         return float(terrain.height_at(x))
 
-    def prop_at(self, point: ArrayLike, cup: ArrayLike, radius: float) -> str | None:
+    def prop_at(
+        self, point: ArrayLike, cup: ArrayLike, radius: float, knob: ArrayLike | None = None
+    ) -> str | None:
         """``"knob"``, ``"cup"`` or ``"ladder"`` when ``point`` (2,) is on that prop (the
-        knob and the cup, whose bottom is at ``cup`` (2,), within ``radius``), else None."""
+        knob, at ``knob`` (2,) if the door stands open, else the door's, and the cup, whose
+        bottom is at ``cup`` (2,), within ``radius``), else None."""
         p = np.asarray(point, dtype=float)
-        if float(np.hypot(*(p - self.door.knob))) <= radius:
+        knob_at = self.door.knob if knob is None else np.asarray(knob, dtype=float)
+        if float(np.hypot(*(p - knob_at))) <= radius:
             return "knob"
         cup_centre = np.asarray(cup, dtype=float) + np.array([0.0, self.cup.height / 2])
         if float(np.hypot(*(p - cup_centre))) <= radius + self.cup.height / 2:
@@ -294,6 +302,11 @@ class PropHands:
     goal : str or None
         The current goal; ``hand`` the arm engaged (−1 none), ``phase`` one of
         ``"walk"``, ``"reach"``, ``"hold"``, ``"release"``, ``""``.
+    door_swing : float
+        How far through its swing the door is, 0 shut to 1 open (:attr:`door_angle`):
+        a hand that has turned the knob (``KNOB_TURN_S`` of its hold) opens it, and
+        ``DOOR_STAY_S`` after the hand lets go it swings shut, each swing in
+        ``DOOR_SWING_S``.
     """
 
     def __init__(self, props: Props) -> None:
@@ -307,6 +320,8 @@ class PropHands:
         self.phase = ""
         self.phase_time = 0.0
         self.reaches = 0  # goals completed (knob touched, cup lifted, cup set down)
+        self.door_swing = 0.0
+        self._door_stay = 0.0  # seconds the door stays open before swinging shut
         self._engaged: frozenset[int] = frozenset()  # arms this object drove last step
 
     @property
@@ -352,10 +367,32 @@ class PropHands:
         self.phase_time = 0.0
 
     # -- per step ----------------------------------------------------------------------
+    @property
+    def door_angle(self) -> float:
+        """How far the door stands open about its hinge, radians (each swing eased in and
+        out)."""
+        return DOOR_SWING_RAD * float(smoothstep(self.door_swing))
+
+    @property
+    def door_hinge_x(self) -> float:
+        """The door's hinge: the edge away from the knob."""
+        door = self.props.door
+        right = door.knob[0] - door.x0 < door.width / 2
+        return door.x0 + door.width if right else door.x0
+
+    @property
+    def knob(self) -> FloatArray:
+        """The knob's world point (2,) as the door stands: seen from the side, a door open
+        by an angle shows its cosine of the knob's distance from the hinge."""
+        knob, hinge = self.props.door.knob, self.door_hinge_x
+        if self.door_swing <= 0.0:
+            return knob  # shut: where the door has it, to the bit
+        return np.array([hinge + (knob[0] - hinge) * math.cos(self.door_angle), knob[1]])
+
     def goal_point(self) -> FloatArray | None:
         """Where the engaged hand is to go (the grip point), or None."""
         if self.goal == "knob":
-            return self.props.door.knob
+            return self.knob  # the hand holding it goes with the opening door
         if self.goal == "cup":
             return self.cup + np.array([0.0, self.props.cup.grip])
         if self.goal == "place":
@@ -452,7 +489,10 @@ class PropHands:
         for arm, point in goals.items():
             if arm not in self._engaged:
                 hand_target[arm] = hands[arm]  # a hand that starts reaching sets off from here
-            hand_target[arm] += (point - hand_target[arm]) * blend
+            if self.phase == "hold" and arm == self.hand:
+                hand_target[arm] = point  # on the knob: it goes with the door, not after it
+            else:
+                hand_target[arm] += (point - hand_target[arm]) * blend
             hand_weight[arm] = 1.0
         self._engaged = frozenset(goals)
 
@@ -473,6 +513,7 @@ class PropHands:
                 self._grip(hands)
         elif self.phase == "hold" and self.phase_time >= HOLD_KNOB_S:
             self._release()
+        self._swing_door(dt)
         if self.holding >= 0:
             self.cup = hands[self.holding] - np.array([0.0, self.props.cup.grip])
             self.cup_vy = 0.0
@@ -483,6 +524,15 @@ class PropHands:
             self.cup[1] = max(self.cup[1] + self.cup_vy * dt, surface)
         if self.cup[1] <= surface:
             self.cup[1], self.cup_vy = surface, 0.0
+
+    def _swing_door(self, dt: float) -> None:
+        """The door's own motion this step (see :attr:`door_swing`)."""
+        if self.goal == "knob" and self.phase == "hold" and self.phase_time >= KNOB_TURN_S:
+            self._door_stay = DOOR_STAY_S
+        else:
+            self._door_stay = max(self._door_stay - dt, 0.0)
+        toward = 1.0 if self._door_stay > 0.0 else -1.0
+        self.door_swing = min(max(self.door_swing + toward * dt / DOOR_SWING_S, 0.0), 1.0)
 
     def _hand_goal(self, shoulder: FloatArray, goal: FloatArray, reach: float) -> FloatArray:
         """Where the engaged hand goes for ``goal``: the goal itself within ``reach`` of the

@@ -22,7 +22,13 @@ from game.scene import SceneConfig
 from game.scenes.walk import WalkSim
 from game.scenes.walk_autopilot import PropTour, WalkAutopilot
 from game.scenes.walk_view import SCENE
-from game.world.props import load_props
+from game.world.props import (
+    DOOR_STAY_S,
+    DOOR_SWING_S,
+    HOLD_KNOB_S,
+    KNOB_TURN_S,
+    load_props,
+)
 from game.world.rig import LIMBS
 from game.world.terrain import load_terrain
 
@@ -400,3 +406,51 @@ def test_stepping_over_the_rails_the_hands_hold_on_below_the_shoulders(tour: Tou
                 assert hands[t, arm, 1] < shoulders[t, arm, 1] - 0.2, (t, arm)
                 checked += 1
     assert checked > 100
+
+
+def _open_the_door() -> tuple[WalkSim, list[tuple[str, float, float, float]]]:
+    """The hero standing by the door is sent to its knob; per step after the click: the
+    phase, the door's swing, the knob's x and its hand's distance from the knob."""
+    sim = WalkSim(SceneConfig(dt=DT))
+    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
+    sim.crowd.resize(1, [-0.4], [-1.0])  # right of the door, facing it
+    timer = PhaseTimer()
+    for _ in range(30):
+        sim.step(InputState(), DT, timer)
+    sim.step(InputState(actions=("reach_prop",), values={"prop": "knob"}), DT, timer)
+    props = sim.props
+    assert props is not None
+    steps = []
+    for _ in range(int((HOLD_KNOB_S + DOOR_STAY_S + DOOR_SWING_S + 2.0) / DT)):
+        sim.step(InputState(), DT, timer)
+        hand = sim.crowd.solution.hand[0, max(props.hand, 0)]
+        reach = float(np.hypot(*(hand - props.knob))) if props.hand >= 0 else np.inf
+        steps.append((props.phase, props.door_swing, float(props.knob[0]), reach))
+    return sim, steps
+
+
+def test_turning_the_knob_swings_the_door_open_and_it_shuts_after_the_hand_lets_go() -> None:
+    # playtest: clicking the knob, he walked over, held it ~1 s, let go, and nothing happened
+    sim, steps = _open_the_door()
+    assert sim.props is not None
+    door = sim.props.props.door
+    phases = [phase for phase, *_ in steps]
+    swing = np.array([s for _, s, _, _ in steps])
+    knob_x = np.array([x for *_, x, _ in steps])
+    held = np.flatnonzero(np.array(phases) == "hold")
+    assert len(held) > 0
+    # shut until the hand has turned the knob, then it opens while the hand holds it ...
+    assert (swing[: held[0] + round(KNOB_TURN_S / DT) - 1] == 0.0).all()
+    assert swing[held[-1]] > 0.3
+    # ... the hand going with the knob (within 3 cm) as it moves toward the hinge (x0)
+    assert max(steps[i][3] for i in held) < 0.03
+    assert knob_x[held[-1]] < float(door.knob[0]) - 0.04
+    # fully open after the hand lets go, then shut again, the knob back where it was
+    assert swing.max() == 1.0 and swing[-1] == 0.0
+    opened = np.flatnonzero(swing == 1.0)
+    assert (opened[-1] - opened[0] + 1) * DT == pytest.approx(
+        DOOR_STAY_S - (1.0 - swing[held[-1]]) * DOOR_SWING_S, abs=0.05
+    )
+    assert knob_x[-1] == float(door.knob[0])
+    # deterministic: a second run swings the door the same, step for step
+    assert [s for _, s, _, _ in _open_the_door()[1]] == swing.tolist()

@@ -27,6 +27,7 @@ from game.scene import SceneConfig
 from game.scenes.walk import WalkSim
 from game.scenes.walk_view import (
     ARM_WIDTHS_M,
+    DOORWAY,
     GROUND_DEEP,
     HAND_RADIUS_M,
     HEAD_TOP,
@@ -446,3 +447,27 @@ def test_the_table_behind_the_hero_is_drawn_in_his_far_tone(view: WalkView) -> N
     x, y = view.camera.point_to_screen(table.x0 + table.width / 2, table.top - 0.025)
     far_wood = mix(PALETTE["wood"], PALETTE["background"], sim.rig.colors.far_shade)
     assert tuple(canvas.surface.get_at((round(x), round(y))))[:3] == far_wood
+
+
+def test_an_open_door_is_drawn_narrowed_to_its_hinge_with_the_knob_on_it(
+    view: WalkView,
+) -> None:
+    # playtest: the knob was held and let go and the door never moved. Open, the doorway
+    # shows where the door stood and the knob is drawn where the simulation has it
+    props = view.sim.props
+    assert props is not None
+    door = props.props.door
+    pygame.font.init()
+    canvas = PygameCanvas(pygame.Surface((1280, 720)))
+    view.camera.center_w = (door.x0 + door.width / 2, door.base + door.height / 2)
+    shut_knob = _knob_pixel(view, canvas)
+    assert _is_knob(canvas, shut_knob)
+    props.door_swing = 1.0  # wide open
+    knob = view.camera.point_to_screen(*(float(v) for v in props.knob))
+    assert knob[0] < shut_knob[0] - 0.5 * door.width * view.camera.scale  # toward the hinge
+    canvas.surface.fill((0, 0, 0))
+    view._draw_props(canvas)
+    assert _is_knob(canvas, (round(knob[0]), round(knob[1])))
+    assert tuple(canvas.surface.get_at(shut_knob))[:3] == DOORWAY
+    props.door_swing = 0.0  # shut again: the cached sprite, knob where it was
+    assert _is_knob(canvas, _knob_pixel(view, canvas))
