@@ -7,9 +7,10 @@ layout; text that still does not fit its box is wrapped with :func:`wrap`.
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -187,7 +188,7 @@ ANCHORS = {
 Spot = tuple[str, tuple[float, float]]  # an anchor name and an offset, pixels at 1280x720
 
 
-def around(gaps: Sequence[float] = (8.0, 20.0, 36.0, 56.0, 80.0)) -> list[Spot]:
+def around(gaps: Sequence[float] = (8.0, 20.0, 36.0, 56.0, 80.0, 110.0, 150.0)) -> list[Spot]:
     """Spots on rings about a point, nearest ring first, each ring right, left, above,
     below, then the four corners: the fall-backs :class:`LabelPlacer` tries in turn."""
     spots: list[Spot] = []
@@ -212,6 +213,15 @@ def anchored(at: tuple[float, float], size: tuple[float, float], anchor: str) ->
     fx, fy = ANCHORS[anchor]
     w, h = size
     return (float(round(at[0] - fx * w)), float(round(at[1] - fy * h)), float(w), float(h))
+
+
+_FIGURES = re.compile(r"[-+−\d.,°]")
+
+
+def label_key(text: str) -> str:
+    """What names a label from frame to frame: its text without figures ("lever 1.47 m"
+    and "lever 1.52 m" are one label)."""
+    return _FIGURES.sub("", text)
 
 
 class LabelPlacer:
@@ -245,12 +255,41 @@ class LabelPlacer:
     def block_disc(self, centre: Sequence[float], radius: float) -> None:
         self.block_stroke(centre, centre, radius)
 
+    @overload
     def place(
-        self, at: Sequence[tuple[float, float]], size: tuple[float, float], spots: Sequence[Spot]
-    ) -> int:
+        self,
+        at: Sequence[tuple[float, float]],
+        size: tuple[float, float],
+        spots: Sequence[Spot],
+        optional: Literal[False] = False,
+        keep: int | None = None,
+    ) -> int: ...
+
+    @overload
+    def place(
+        self,
+        at: Sequence[tuple[float, float]],
+        size: tuple[float, float],
+        spots: Sequence[Spot],
+        optional: bool,
+        keep: int | None = None,
+    ) -> int | None: ...
+
+    def place(
+        self,
+        at: Sequence[tuple[float, float]],
+        size: tuple[float, float],
+        spots: Sequence[Spot],
+        optional: bool = False,
+        keep: int | None = None,
+    ) -> int | None:
         """The index of the spot chosen for a ``size`` label; spot ``i`` is at pixel
         ``at[i]`` (one point for all, or one per spot). Its box is blocked for the labels
-        placed after it."""
+        placed after it. An ``optional`` label (a name the legend also gives) with no
+        clear spot gets None: better left out than drawn over the arm. ``keep`` (the spot
+        it had last frame) is tried right after the first, so that a label pushed off its
+        first spot stays where it went while that is clear instead of hopping between
+        spots as the scene moves."""
         s = self.scale
         xy = np.asarray(at, dtype=float).reshape(-1, 2)
         fractions = np.array([ANCHORS[anchor] for anchor, _ in spots])
@@ -261,7 +300,12 @@ class LabelPlacer:
         boxes = np.column_stack([corner, np.full(len(spots), w), np.full(len(spots), h)])
         best = 0
         if self.hits(boxes[:1])[0]:  # (most labels keep their first spot: test it alone)
-            best = int(np.argmin(self.hits(boxes)))  # the first clear one, else the least crowded
+            hits = self.hits(boxes)
+            best = int(np.argmin(hits))  # the first clear one, else the least crowded
+            if keep is not None and 0 <= keep < len(spots) and not hits[keep]:
+                best = keep
+            if optional and hits[best]:
+                return None
         left, top, width, height = boxes[best].tolist()
         self._boxes.append((left, top, width, height))
         return best

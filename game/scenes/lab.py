@@ -25,6 +25,7 @@ from game.layout import (
     clear_disc,
     font_px,
     intersects,
+    label_key,
     ui_scale,
 )
 from game.palette import PALETTE, faint, mix
@@ -191,6 +192,7 @@ class LabView:
         # the box the app draws over the view (F3), or None (game.scene.ClearOfHud), and
         # the one the camera was last framed for
         self.hud_cover: Rect | None = None
+        self._label_spots: dict[str, int] = {}  # each world label's spot last frame
         self._framed_for: Rect | None = None
         self.layout((1280, 720))
 
@@ -370,11 +372,14 @@ class LabView:
             )
         )
         s = placer.scale
+        kept, self._label_spots = self._label_spots, {}
         for points, text, color, size, spots in labels:
             if len(points) == 1:
                 points = points * len(spots)
             box = pen.canvas.text_size(text, font_px(size, s))
-            best = placer.place([pen.px(p) for p in points], box, spots)
+            key = label_key(text)
+            best = placer.place([pen.px(p) for p in points], box, spots, keep=kept.get(key))
+            self._label_spots[key] = best
             anchor, offset = spots[best]
             pen.text(points[best], text, color, size, anchor, offset)
 

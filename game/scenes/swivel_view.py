@@ -26,6 +26,7 @@ from game.layout import (
     clear_disc,
     font_px,
     intersects,
+    label_key,
     ui_scale,
     wrap,
 )
@@ -96,6 +97,7 @@ EXPLANATION = (
 )
 
 
+OPTIONAL_RANK = 4  # labels of this rank and up are left out where no spot is clear
 MIRRORED = {  # an anchor's opposite: the same offset, turned half round, on the other side
     "midleft": "midright",
     "midright": "midleft",
@@ -255,6 +257,7 @@ class SwivelView:
         self._framed_for: Rect | None = None
         self._legend_box: Rect | None = None
         self._wanted: list[_Wanted] = []  # labels asked for this frame (see label)
+        self._label_spots: dict[str, int] = {}  # each label's spot last frame
         self.layout((1280, 720))
 
     # -- layout and input -------------------------------------------------------------------
@@ -539,7 +542,7 @@ class SwivelView:
                 15,
                 "midtop",
                 (0, 16),
-                rank=4,
+                rank=3,
             )
             return
         angles = np.linspace(0.0, 2 * math.pi, 97)
@@ -705,7 +708,10 @@ class SwivelView:
             "midbottom": (0.0, -edge - 4.0),
             "midtop": (0.0, edge + 4.0),
         }[anchor]
-        spots = [(anchor, preferred), *around((gap, gap + 14.0, gap + 30.0))]
+        spots = [
+            (anchor, preferred),
+            *around((gap, gap + 14.0, gap + 30.0, gap + 50.0, gap + 80.0)),
+        ]
         self.label(centre, text, color, size, rank=rank, spots=spots)
 
     def _place_labels(self, pen: Pen3D, canvas: Canvas, pose: Pose, sol: Any) -> None:
@@ -722,6 +728,7 @@ class SwivelView:
         self._block_scene(placer, pose, sol)
         px, depth = camera.project(np.concatenate([w.points for w in wanted]))
         first = 0
+        kept, self._label_spots = self._label_spots, {}
         for want in wanted:
             at = px[first : first + len(want.spots)]
             seen = np.flatnonzero(depth[first : first + len(want.spots)] > camera.near)
@@ -729,8 +736,18 @@ class SwivelView:
             if seen.size == 0 or seen[0] != 0:
                 continue  # behind the eye: Pen3D would skip it too
             box = canvas.text_size(want.text, font_px(want.size, s))
-            spots = [want.spots[i] for i in seen.tolist()]
-            best = int(seen[placer.place(at[seen].tolist(), box, spots)])
+            order = seen.tolist()
+            spots = [want.spots[i] for i in order]
+            key = label_key(want.text)
+            last = kept.get(key)
+            keep = order.index(last) if last in order else None
+            # names the legend also gives (rank 4 and up) are left out where nothing is clear
+            optional = want.rank >= OPTIONAL_RANK
+            found = placer.place(at[seen].tolist(), box, spots, optional, keep)
+            if found is None:
+                continue
+            best = order[found]
+            self._label_spots[key] = best
             anchor, offset = want.spots[best]
             pen.label(want.points[best], want.text, want.color, want.size, anchor, offset)
 

@@ -665,3 +665,24 @@ def test_the_label_placer_keeps_the_first_clear_spot_and_blocks_what_it_placed()
     cornered.place([(60.0, 20.0)], (50.0, 12.0), spots)
     box = cornered._boxes[-1]
     assert 0.0 <= box[0] and box[0] + box[2] <= 120.0 and 0.0 <= box[1] <= 28.0
+
+
+def test_a_label_pushed_off_its_first_spot_stays_where_it_went_and_a_name_may_give_way() -> None:
+    from game.layout import LabelPlacer, around, label_key
+
+    spots = [("midtop", (0.0, 4.0)), *around()]
+    placer = LabelPlacer((0.0, 0.0, 400.0, 300.0))
+    placer.block_stroke((100.0, 150.0), (300.0, 150.0), 10.0)
+    # last frame it went under the bone (the first clear spot now is over it): it stays
+    under = spots.index(("midtop", (0.0, 20.0)))
+    assert placer.place([(200.0, 150.0)], (60.0, 12.0), spots, keep=under) == under
+    # its first spot clear again: back there
+    free = LabelPlacer((0.0, 0.0, 400.0, 300.0))
+    assert free.place([(200.0, 150.0)], (60.0, 12.0), spots, keep=under) == 0
+    # an optional name with nowhere clear is left out, and blocks nothing
+    cramped = LabelPlacer((0.0, 0.0, 120.0, 40.0))
+    cramped.block((0.0, 0.0, 40.0, 40.0))
+    cramped.block((80.0, 0.0, 40.0, 40.0))
+    assert cramped.place([(60.0, 20.0)], (50.0, 12.0), spots, optional=True) is None
+    assert len(cramped._boxes) == 2
+    assert label_key("lever 1.47 m") == label_key("lever 12.03 m") != label_key("twist +7°")
