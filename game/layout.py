@@ -258,7 +258,7 @@ class LabelPlacer:
     @overload
     def place(
         self,
-        at: Sequence[tuple[float, float]],
+        at: Sequence[tuple[float, float]] | NDArray[np.float64],
         size: tuple[float, float],
         spots: Sequence[Spot],
         optional: Literal[False] = False,
@@ -268,7 +268,7 @@ class LabelPlacer:
     @overload
     def place(
         self,
-        at: Sequence[tuple[float, float]],
+        at: Sequence[tuple[float, float]] | NDArray[np.float64],
         size: tuple[float, float],
         spots: Sequence[Spot],
         optional: bool,
@@ -277,20 +277,31 @@ class LabelPlacer:
 
     def place(
         self,
-        at: Sequence[tuple[float, float]],
+        at: Sequence[tuple[float, float]] | NDArray[np.float64],
         size: tuple[float, float],
         spots: Sequence[Spot],
         optional: bool = False,
         keep: int | None = None,
     ) -> int | None:
         """The index of the spot chosen for a ``size`` label; spot ``i`` is at pixel
-        ``at[i]`` (one point for all, or one per spot). Its box is blocked for the labels
+        ``at[i]`` (one point for all, or one per spot; pairs or an ``(n, 2)`` array). Its box is blocked for the labels
         placed after it. An ``optional`` label (a name the legend also gives) with no
         clear spot gets None: better left out than drawn over the arm. ``keep`` (the spot
         it had last frame) is tried right after the first, so that a label pushed off its
         first spot stays where it went while that is clear instead of hopping between
         spots as the scene moves."""
         s = self.scale
+        # most labels keep their first spot, or last frame's: those are tested alone, in
+        # plain Python (a numpy pass over every spot costs ~10 times as much)
+        for index in (0, keep):
+            if index is None or not 0 <= index < len(spots):
+                continue
+            x, y = at[index] if len(at) > 1 else at[0]
+            anchor, (dx, dy) = spots[index]
+            box = anchored((x + dx * s, y + dy * s), size, anchor)
+            if not self.touches(box):
+                self._boxes.append(box)
+                return index
         xy = np.asarray(at, dtype=float).reshape(-1, 2)
         fractions = np.array([ANCHORS[anchor] for anchor, _ in spots])
         offsets = np.array([offset for _, offset in spots], dtype=float)
@@ -298,17 +309,30 @@ class LabelPlacer:
         # as :func:`anchored`, for every spot at once
         corner = np.rint(xy + offsets * s - fractions * (w, h))
         boxes = np.column_stack([corner, np.full(len(spots), w), np.full(len(spots), h)])
-        best = 0
-        if self.hits(boxes[:1])[0]:  # (most labels keep their first spot: test it alone)
-            hits = self.hits(boxes)
-            best = int(np.argmin(hits))  # the first clear one, else the least crowded
-            if keep is not None and 0 <= keep < len(spots) and not hits[keep]:
-                best = keep
-            if optional and hits[best]:
-                return None
+        hits = self.hits(boxes)
+        best = int(np.argmin(hits))  # the first clear one, else the least crowded
+        if optional and hits[best]:
+            return None
         left, top, width, height = boxes[best].tolist()
         self._boxes.append((left, top, width, height))
         return best
+
+    def touches(self, box: Rect) -> bool:
+        """Whether ``box`` leaves ``bounds`` or touches a blocked box or stroke (to
+        ``pad``): :meth:`hits` for one box, in plain Python."""
+        left, top, width, height = box
+        bx, by, bw, bh = self.bounds
+        if left < bx or top < by or left + width > bx + bw or top + height > by + bh:
+            return True
+        pad = self.pad
+        x0, y0, x1, y1 = left - pad, top - pad, left + width + pad, top + height + pad
+        for ox, oy, ow, oh in self._boxes:
+            if x0 < ox + ow and ox < x1 and y0 < oy + oh and oy < y1:
+                return True
+        return any(
+            _segment_meets(x0 - r, y0 - r, x1 + r, y1 + r, ax, ay, ex, ey)
+            for ax, ay, ex, ey, r in self._strokes
+        )
 
     def hits(self, boxes: NDArray[np.float64]) -> NDArray[np.int64]:
         """How many blocked boxes and strokes each of ``boxes`` (shape ``(K, 4)``) touches,
@@ -346,6 +370,24 @@ class LabelPlacer:
                 touch = _segments_touch(left - r, top - r, right + r, bottom + r, ax, ay, ex, ey)
                 count += touch.sum(axis=1)
         return count
+
+
+def _segment_meets(
+    x0: float, y0: float, x1: float, y1: float, ax: float, ay: float, bx: float, by: float
+) -> bool:
+    """Whether segment ``a``–``b`` crosses box ``[x0, x1]×[y0, y1]``: :func:`_segments_touch`
+    for one box and one segment."""
+    t_in, t_out = 0.0, 1.0
+    for lo, hi, a, d in ((x0, x1, ax, bx - ax), (y0, y1, ay, by - ay)):
+        if abs(d) < 1e-12:
+            if not lo <= a <= hi:
+                return False
+            continue
+        enter, leave = (lo - a) / d, (hi - a) / d
+        if enter > leave:
+            enter, leave = leave, enter
+        t_in, t_out = max(t_in, enter), min(t_out, leave)
+    return t_in <= t_out
 
 
 def _segments_touch(

@@ -730,20 +730,22 @@ class SwivelView:
         first = 0
         kept, self._label_spots = self._label_spots, {}
         for want in wanted:
-            at = px[first : first + len(want.spots)]
-            seen = np.flatnonzero(depth[first : first + len(want.spots)] > camera.near)
-            first += len(want.spots)
-            if seen.size == 0 or seen[0] != 0:
+            count = len(want.spots)
+            at, front = px[first : first + count], depth[first : first + count] > camera.near
+            first += count
+            if not front[0]:
                 continue  # behind the eye: Pen3D would skip it too
             box = canvas.text_size(want.text, font_px(want.size, s))
-            order = seen.tolist()
-            spots = [want.spots[i] for i in order]
             key = label_key(want.text)
-            last = kept.get(key)
-            keep = order.index(last) if last in order else None
+            keep = kept.get(key)
+            # spots measured from points behind the eye are left out
+            order = list(range(count)) if front.all() else np.flatnonzero(front).tolist()
+            spots = want.spots if len(order) == count else [want.spots[i] for i in order]
+            if keep is not None:
+                keep = order.index(keep) if keep in order else None
             # names the legend also gives (rank 4 and up) are left out where nothing is clear
             optional = want.rank >= OPTIONAL_RANK
-            found = placer.place(at[seen].tolist(), box, spots, optional, keep)
+            found = placer.place(at[order], box, spots, optional, keep)
             if found is None:
                 continue
             best = order[found]

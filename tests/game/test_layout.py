@@ -686,3 +686,22 @@ def test_a_label_pushed_off_its_first_spot_stays_where_it_went_and_a_name_may_gi
     assert cramped.place([(60.0, 20.0)], (50.0, 12.0), spots, optional=True) is None
     assert len(cramped._boxes) == 2
     assert label_key("lever 1.47 m") == label_key("lever 12.03 m") != label_key("twist +7°")
+
+
+def test_the_placers_one_box_test_agrees_with_its_numpy_pass() -> None:
+    import numpy as np
+
+    from game.layout import LabelPlacer
+
+    rng = np.random.default_rng(3)
+    placer = LabelPlacer((0.0, 0.0, 400.0, 300.0), pad=3.0)
+    for _ in range(12):
+        placer.block(tuple(rng.uniform([0, 0, 5, 5], [380, 280, 60, 30]).tolist()))
+        a, b = rng.uniform(0, 400, 2), rng.uniform(0, 300, 2)
+        placer.block_stroke((a[0], b[0]), (a[1], b[1]) if rng.random() < 0.8 else (a[0], b[0]), 6.0)
+    placer.block_stroke((50.0, 100.0), (50.0, 200.0), 4.0)  # upright: one axis flat
+    boxes = np.column_stack([rng.uniform(-20, 400, (3000, 2)), rng.uniform(4, 80, (3000, 2))])
+    many = placer.hits(boxes) > 0
+    one = np.array([placer.touches(tuple(box)) for box in boxes.tolist()])
+    assert many.any() and not many.all()
+    np.testing.assert_array_equal(one, many)
