@@ -445,8 +445,10 @@ def test_turning_the_knob_swings_the_door_open_and_it_shuts_after_the_hand_lets_
     # shut until the hand has turned the knob, then it opens while the hand holds it ...
     assert (swing[: held[0] + round(KNOB_TURN_S / DT) - 1] == 0.0).all()
     assert swing[held[-1]] > 0.3
-    # ... the hand going with the knob (within 3 cm) as it moves toward the hinge (x0)
-    assert max(steps[i][3] for i in held) < 0.03
+    # ... the hand going with the knob (within 1 cm) as it moves toward the hinge (x0);
+    # it got there in 0.6 s (1.6 s and 3 cm short while it reached at 0.9 of the arm)
+    assert max(steps[i][3] for i in held) < 0.015
+    assert phases.count("reach") * DT < 0.8
     assert knob_x[held[-1]] < float(door.knob[0]) - 0.04
     # fully open after the hand lets go, then shut again, the knob back where it was
     assert swing.max() == 1.0 and swing[-1] == 0.0
