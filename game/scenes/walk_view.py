@@ -45,7 +45,9 @@ if TYPE_CHECKING:
 
 VIEW_HEIGHT_M = 3.7  # world metres shown top to bottom
 CAMERA_HALFLIFE = 0.35  # seconds
-CAMERA_LEAD_M = 0.9  # the camera looks this far ahead of the hero
+CAMERA_LEAD_M = 0.9  # the camera looks this far ahead of the hero, the way he last walked
+LEAD_SPEED = 0.3  # m/s: walking at least this fast sets the way the camera leads (turning
+# round on the spot to face the pointer panned the view: the cup slid away from the cursor)
 GRAB_RADIUS_M = 0.25  # a click this close to an ankle grabs the foot
 PROP_CLICK_M = 0.12  # a click this close to the knob or the cup sends a hand to it
 SKY_TOP: Color = (14, 18, 32)
@@ -101,6 +103,7 @@ class WalkView:
         self.sim = sim
         self.camera = Camera2D()
         self._camera_time: float | None = None
+        self._lead: float | None = None  # the way the camera leads (_lead_way)
         self._dragging: str | None = None
         self._climb_latch = ClimbLatch()
         # the status box as last drawn: ground labels that would fall under it go above
@@ -272,6 +275,13 @@ class WalkView:
             self.ground_edit.draw(canvas, pen, editing)
         self._draw_hud(canvas)
 
+    def _lead_way(self, pose: PoseInputs) -> float:
+        """+1 or −1: the way the hero last walked (at first, his facing)."""
+        vx = float(self.sim.crowd.vx[0])
+        if abs(vx) >= LEAD_SPEED or self._lead is None:
+            self._lead = math.copysign(1.0, vx) if abs(vx) >= LEAD_SPEED else float(pose.facing[0])
+        return self._lead
+
     def _follow(
         self, pose: PoseInputs, alpha: float, soles: NDArray[np.float64] | None = None
     ) -> None:
@@ -287,7 +297,7 @@ class WalkView:
         # the standing pelvis's height: a crouch does not take the view down with it
         crouched = CROUCH_DROP * float(smoothstep(self.sim.crowd.crouch[0]))
         goal = (
-            float(pelvis[0]) + CAMERA_LEAD_M * float(pose.facing[0]),
+            float(pelvis[0]) + CAMERA_LEAD_M * self._lead_way(pose),
             float(pelvis[1]) + 0.35 + crouched,
         )
         if self._camera_time is None or now < self._camera_time:

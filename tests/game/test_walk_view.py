@@ -471,3 +471,23 @@ def test_an_open_door_is_drawn_narrowed_to_its_hinge_with_the_knob_on_it(
     assert tuple(canvas.surface.get_at(shut_knob))[:3] == DOORWAY
     props.door_swing = 0.0  # shut again: the cached sprite, knob where it was
     assert _is_knob(canvas, _knob_pixel(view, canvas))
+
+
+def test_turning_on_the_spot_to_face_the_pointer_does_not_pan_the_view() -> None:
+    # playtest: with the pointer behind him he turns to face it; the camera's lead flipped
+    # with his facing, the view panned 1.8 m, and the cup slid away from the cursor that was
+    # about to click it
+    app = _walk_app((1280, 720))
+    sim, view = app.scene.sim, app.scene.view
+    assert isinstance(view, WalkView)
+    for _ in range(30):
+        app.run_frame(app.config.dt)
+    before = view.camera.center_w[0]
+    behind = (float(sim.crowd.x[0]) - 0.8, float(sim.crowd.y[0]) + 0.4)
+    timer = PhaseTimer()
+    for _ in range(90):  # held behind him: he turns round to face it
+        sim.step(InputState(pointer=behind, pointer_down=True), app.config.dt, timer)
+        app.run_frame(app.config.dt)
+    assert float(sim.crowd.facing[0]) < 0
+    assert abs(view.camera.center_w[0] - before) < 0.05
+    app.close()
