@@ -123,6 +123,7 @@ _PER_CHARACTER = (
     "knee_flips",
     "goal_x",
     "face_goal",
+    "wanted",
     "crouch",
     "crouch_goal",
 )
@@ -333,6 +334,7 @@ class Crowd:
         self.knee_flips = np.zeros(n, dtype=np.int64)
         self.goal_x = np.full(n, np.nan)  # a spot to walk to by an edge (walk_to), or NaN
         self.face_goal = np.zeros(n)  # the facing wanted while standing (turn_to), 0: none
+        self.wanted = np.zeros(n)  # last step's walk direction (+1, -1; 0: none)
         self.crouch = np.zeros(n)  # 0 upright ... 1 a full crouch (crouch_to), at CROUCH_S
         self.crouch_goal = np.zeros(n)
         self.y = np.zeros(n)
@@ -472,6 +474,10 @@ class Crowd:
         wanted = np.where(np.abs(move_a) > _MOVE_DEADBAND, np.sign(move_a), self.face_goal)
         reversing = (wanted != 0.0) & (wanted != self.facing)
         braking = reversing & ~self.turning & ~self.reversing  # a reversal starts
+        # the walk's intent ends: a swing in flight aimed for the walking pace re-aims too
+        # (it hovered at a spot beyond the stopping hip and the pelvis sank up to 14 cm)
+        stopping = (self.wanted != 0.0) & (np.abs(move_a) <= _MOVE_DEADBAND)
+        self.wanted = np.where(np.abs(move_a) > _MOVE_DEADBAND, np.sign(move_a), 0.0)
         self.reversing = reversing & ~self.turning
         self._advance_turn(reversing, dt)
         top_speed = gait.walk_speed + (gait.run_speed - gait.walk_speed) * run_a
@@ -499,8 +505,10 @@ class Crowd:
         # what the planted feet allow the hips (lifting a foot changes nothing for the others)
         support = self._support(pace)
         # a swing hovering at a spot it still cannot reach re-aims from where the foot is,
-        # and so does one aimed for the old pace when a reversal brakes
-        relaunch = self.feet.swinging & ((self.feet.u > _HOVER_LIMIT) | braking[:, None])
+        # and so does one aimed for the old pace when a reversal brakes or the walk stops
+        relaunch = self.feet.swinging & (
+            (self.feet.u > _HOVER_LIMIT) | (braking | stopping)[:, None]
+        )
         if relaunch.any():
             last = self.prev_pose  # where the foot was last shown: the new swing starts there
             at, angle, bend = last.targets[:, LEGS], last.foot_angle, last.foot_bend
@@ -888,9 +896,12 @@ class Crowd:
             self._squaring_up(v_target), np.maximum(np.abs(self.vx), _SQUARE_UP_SPEED), self.vx
         )
         reversing = self.reversing[n]
-        # a squaring step toward a pivot is short: quick, whatever the walking cadence
+        # a squaring step (toward a pivot, or stopping) is short: quick, whatever the cadence
+        # (stopping from a run, a 0.5 s running swing let the hip carry on 0.85 m past the
+        # planted foot and the pelvis sank 26 cm)
         duration = Pace.at(pace, grade, gait).swing_time[n]
-        duration = np.where(reversing, np.minimum(duration, _SQUARING_SWING), duration)
+        squaring = self._squaring_up(v_target)[n]
+        duration = np.where(squaring, np.minimum(duration, _SQUARING_SWING), duration)
         # where the hip will be at touchdown, and how fast it will be going then
         hip_land = x_new[n] + halflife_travel(
             self.vx[n], v_target[n], duration, gait.accel_halflife

@@ -417,3 +417,19 @@ def test_turning_round_on_the_bumps_slopes_squares_the_feet_first(
     assert crowd.turning[0]
     locks = crowd.feet.lock[0, :, 0]
     assert abs(float(locks[0] - locks[1])) <= 0.15
+
+
+def test_stopping_a_walk_the_pelvis_sinks_no_further_the_swinging_foot_lands_short() -> None:
+    # a foot in flight when the walk stopped kept its walking-pace spot, hovered beyond the
+    # stopping hip, and the pelvis sank until the leg could reach it: up to 10 cm below where
+    # it was when the stop began (after 1 to 2.5 s of walking on flat ground)
+    walks = np.array([1.0, 1.25, 1.5, 1.75, 2.0, 2.25, 2.5])
+    crowd = Crowd(RIG, FLAT, np.zeros(walks.size), np.ones(walks.size))
+    at_stop, lowest = np.full(walks.size, np.nan), np.full(walks.size, np.inf)
+    for step in range(int((walks.max() + 1.5) / DT)):
+        walking = step * DT < walks
+        crowd.step(walking.astype(float), np.zeros(walks.size), DT)
+        at_stop = np.where(np.isnan(at_stop) & ~walking, crowd.y, at_stop)
+        lowest = np.where(walking, lowest, np.minimum(lowest, crowd.y))
+    assert (np.abs(crowd.vx) < 0.05).all()
+    assert (at_stop - lowest).max() <= 0.03  # 9.8 cm before
