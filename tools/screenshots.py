@@ -20,6 +20,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from game.app import App, build_scene  # noqa: E402
+from game.input_state import InputState  # noqa: E402
 from game.options import RunOptions  # noqa: E402
 from game.scene import SceneConfig  # noqa: E402
 
@@ -61,6 +62,29 @@ def _step_off(sim: Any, frame: int) -> bool:
     return bool(ladder.active and ladder.transfer_dir > 0 and ladder.transfer > 0.42)
 
 
+class _FloorTour:
+    """Scripted input instead of the autopilot: lift the cup from the table, then set it down
+    on the floor a metre behind the hero (he turns, walks, crouches and puts it there)."""
+
+    def __init__(self) -> None:
+        self.step = 0
+
+    def next_input(self, sim: Any) -> InputState:
+        self.step += 1
+        if self.step == 1:
+            return InputState(actions=("reach_prop",), values={"prop": "cup"})
+        if self.step == 200:
+            place = float(sim.crowd.x[0]) - 1.0
+            return InputState(actions=("put_down",), values={"place_x": place})
+        return InputState()
+
+
+def _crouched_at_the_floor(sim: Any, frame: int) -> bool:
+    """The cup just let go on the floor, the hero still crouched over it."""
+    p = sim.props
+    return p.phase == "release" and p.holding < 0 and float(sim.crowd.crouch[0]) >= 0.95
+
+
 SHOTS: dict[str, list[tuple[str, Condition]]] = {
     "walk": [
         ("walk.png", _at("steep slope", 0.5)),
@@ -71,15 +95,20 @@ SHOTS: dict[str, list[tuple[str, Condition]]] = {
         ("props_loft.png", _step_off),
     ],
     "crowd": [("crowd.png", lambda sim, frame: frame == 600)],
+    "floor": [("props_floor.png", _crouched_at_the_floor)],
 }
+SCENE_OF = {"floor": "walk"}  # a shot list played with scripted input instead of the autopilot
 MAX_FRAMES = 12000
 
 
-def shoot(scene: str, out: Path) -> None:
+def shoot(shots: str, out: Path) -> None:
+    scene = SCENE_OF.get(shots, shots)
     options = RunOptions(scene=scene, headless=True, autopilot=True, size=(1280, 720))
     config = SceneConfig()
     app = App(options, build_scene(scene, config, options.size), config)
-    pending = list(SHOTS[scene])
+    if shots == "floor":
+        app.scene.autopilot = _FloorTour()
+    pending = list(SHOTS[shots])
     try:
         for frame in range(1, MAX_FRAMES + 1):
             app.run_frame(config.dt)
@@ -89,7 +118,7 @@ def shoot(scene: str, out: Path) -> None:
                 pending.remove(shot)
             if not pending:
                 return
-        raise SystemExit(f"{scene}: never saw {[name for name, _ in pending]}")
+        raise SystemExit(f"{shots}: never saw {[name for name, _ in pending]}")
     finally:
         app.close()
 
