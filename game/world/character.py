@@ -97,6 +97,8 @@ CROUCH_DROP = 0.45  # m the pelvis sinks at a full crouch (the knees bend: a squ
 CROUCH_STOOP = math.radians(83.0)  # ... while the spine tips forward this far (the hands reach
 # the floor just ahead of the toes with the arms' 0.58 m reach)
 CROUCH_S = 0.7  # seconds from standing to a full crouch, or back (the pelvis's speed limit)
+_HAND_CLEAR = 0.04  # m: a hand's centre stays this far above the ground (about its radius)
+_RISE_FIRST = 0.2  # a crouch deeper than this stands up before a walk or a turn starts
 _HEEL_SUPPORT = 0.002  # metres a landing heel may rest above the ground and still strike
 _LANDING_DESCENT = 0.45  # m/s the pelvis is planned to come down toward a landing
 _STRAINED = 0.9  # a foot whose heel lift reaches this fraction of the most it can steps
@@ -470,8 +472,13 @@ class Crowd:
         grade = self._grade()
         move_a = finite_clamp(move, -1.0, 1.0)
         run_a = finite_clamp(run, 0.0, 1.0)
+        # a crouching body stands up before it walks or turns (it walked off bent double,
+        # or tipped back turning round)
+        rising = self.crouch > _RISE_FIRST
+        move_a = np.where(rising, 0.0, move_a)
         # the way to face: the walk's, else (standing) the one asked for by turn_to
         wanted = np.where(np.abs(move_a) > _MOVE_DEADBAND, np.sign(move_a), self.face_goal)
+        wanted = np.where(rising, 0.0, wanted)
         reversing = (wanted != 0.0) & (wanted != self.facing)
         braking = reversing & ~self.turning & ~self.reversing  # a reversal starts
         # the walk's intent ends: a swing in flight aimed for the walking pace re-aims too
@@ -1204,6 +1211,10 @@ class Crowd:
         if previous is not None:
             last = previous.targets[:, ARMS] - previous.roots[:, ARMS]
             hands = follow_hands(last, hands, shoulders, facing, dt, rig)
+        if reaching or (self.crouch > 0.0).any():
+            # a hand stays above the ground (crouched on a slope, the free hand hung 7 cm into it)
+            floor = self.terrain.height_at(hands[..., 0]) + _HAND_CLEAR
+            hands = xy(hands[..., 0], np.maximum(hands[..., 1], floor))
         knee_pole = knee_poles(hips, ankles, spin, legs)
         elbow_pole = elbow_poles(shoulders, hands, spin, rig)
         pole_on = np.ones((self.count, 4), dtype=bool)  # elbows always; knees as switched

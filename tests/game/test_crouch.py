@@ -11,9 +11,11 @@ import pytest
 
 from game.input_state import InputState
 from game.profiling import PhaseTimer
-from game.scene import SceneConfig
+from game.scene import ASSETS_DIR, SceneConfig
 from game.scenes.walk import WalkSim
-from game.world.character import ARMS, LEGS
+from game.world.character import ARMS, LEGS, Crowd
+from game.world.rig import load_rig
+from game.world.terrain import Terrain
 
 DT = 1.0 / 60.0
 
@@ -103,6 +105,27 @@ def test_a_pointer_held_low_in_front_crouches_the_body_and_it_stands_up_after() 
     assert abs(float(crowd.y[0]) - standing_y) < 0.02
 
 
+@pytest.mark.parametrize("move", [1.0, -1.0], ids=["walk-off", "turn-round"])
+def test_from_a_crouch_he_stands_up_before_walking_off_or_turning_round(move: float) -> None:
+    # playtest: he walked off still bent double (0.9 m/s, hips down, a shin horizontal), and
+    # turning round his trunk tipped back past upright
+    sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
+    crowd = sim.crowd
+    for _ in range(20):
+        sim.step(InputState(), DT, timer)
+    low = tuple(crowd.pose.roots[0, ARMS].mean(axis=0) + [0.4, -1.3])
+    for _ in range(70):
+        sim.step(InputState(pointer=low, pointer_down=True), DT, timer)
+    assert crowd.crouch[0] > 0.8
+    for _ in range(int(2.5 / DT)):
+        sim.step(InputState(move=move), DT, timer)
+        if abs(float(crowd.vx[0])) > 0.1 or crowd.turning[0]:
+            assert crowd.crouch[0] <= 0.2
+        trunk = (crowd.pose.chest[0, 0] - crowd.pose.pelvis[0, 0]) * crowd.pose.spin[0]
+        assert trunk >= -0.02  # never leaning back
+    assert crowd.facing[0] == move and abs(float(crowd.vx[0])) > 1.0
+
+
 def test_walking_off_from_a_crouch_rises_first() -> None:
     sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
     crowd = sim.crowd
@@ -118,3 +141,19 @@ def test_walking_off_from_a_crouch_rises_first() -> None:
         depth.append(float(crowd.crouch[0]))
     assert depth[-1] == 0.0
     assert np.diff(depth).min() >= -DT / 0.7 - 1e-12  # no snap: at the crouch's own pace
+
+
+@pytest.mark.parametrize("facing", [1.0, -1.0])
+def test_crouched_on_a_slope_no_hand_goes_into_the_ground(facing: float) -> None:
+    # playtest: setting the cup down on a slope, the free hand hung 7 cm into the ground
+    rig = load_rig(ASSETS_DIR / "rig.json")
+    slope = Terrain(np.array([[-10.0, 3.0], [10.0, -3.0]]))  # 17° down toward +x
+    crowd = Crowd(rig, slope, np.zeros(1), np.array([facing]))
+    crowd.crouch_to(0, 1.0)
+    lowest = np.inf
+    for _ in range(int(1.5 / DT)):
+        crowd.step(np.zeros(1), np.zeros(1), DT)
+        hands = crowd.solve().hand[0, ARMS]
+        lowest = min(lowest, float((hands[:, 1] - slope.height_at(hands[:, 0])).min()))
+    assert crowd.crouch[0] == 1.0
+    assert lowest >= 0.03
