@@ -207,7 +207,7 @@ class WalkView:
                 values["drag_foot"] = grabbed
             elif props is not None and props.holding >= 0:
                 actions.append("put_down")
-                values["place_x"] = float(point_w[0])
+                values["place_x"] = props.props.place_for_click(point_w)
         if 1 not in raw.buttons_down:
             self._dragging = None
         pointer = self.camera.to_world(raw.pointer_px)

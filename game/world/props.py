@@ -138,6 +138,18 @@ class Props:
     reach_halflife: float
     grip_tolerance: float
 
+    def place_for_click(self, point: ArrayLike) -> float:
+        """The x a click at ``point`` (world) sets the cup down at: where it is, but a click
+        under the table top (the floor beneath the table) puts it on the floor just clear of
+        the table's nearer end, not on the table's edge above the click."""
+        x, y = (float(v) for v in np.asarray(point, dtype=float)[:2])
+        table = self.table
+        x1 = table.x0 + table.width
+        if not (table.x0 <= x <= x1 and y < table.top - self.cup.height):
+            return x
+        clear = self.cup.radius + FEET_CLEAR_M
+        return table.x0 - clear if x - table.x0 < x1 - x else x1 + clear
+
     def surface_at(self, x: float, terrain: Terrain) -> float:
         """The height something set down at ``x`` rests on: the table top or the ground."""
         table = self.table

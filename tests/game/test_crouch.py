@@ -9,10 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.input_state import InputState
+from game.input_state import InputState, RawInput
 from game.profiling import PhaseTimer
 from game.scene import ASSETS_DIR, SceneConfig
 from game.scenes.walk import WalkSim
+from game.scenes.walk_view import WalkView
 from game.world.character import ARMS, LEGS, Crowd
 from game.world.rig import load_rig
 from game.world.terrain import Terrain
@@ -157,3 +158,23 @@ def test_crouched_on_a_slope_no_hand_goes_into_the_ground(facing: float) -> None
         lowest = min(lowest, float((hands[:, 1] - slope.height_at(hands[:, 0])).min()))
     assert crowd.crouch[0] == 1.0
     assert lowest >= 0.03
+
+
+def test_a_click_on_the_floor_under_the_table_top_sets_the_cup_on_the_floor_not_the_table() -> None:
+    # playtest: a click on the floor just past a table leg, under the top's overhang, put the
+    # cup on the table's edge (the x was taken, the height ignored)
+    sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
+    _lift_the_cup(sim, timer)
+    props = sim.props
+    assert props is not None
+    table = props.props.table
+    view = WalkView(sim)
+    under = (table.x0 + table.width - 0.03, 0.2)  # the floor beneath the top's right end
+    at = tuple(float(v) for v in view.camera.to_screen(np.array(under)))
+    inp = view.map_input(RawInput(pointer_px=at, pointer_inside=True, clicks=[(1, at)]))
+    assert "put_down" in inp.actions
+    assert inp.values["place_x"] > table.x0 + table.width  # beside the table, on the floor
+    on_top = (table.x0 + table.width - 0.03, table.top + 0.05)
+    at = tuple(float(v) for v in view.camera.to_screen(np.array(on_top)))
+    inp = view.map_input(RawInput(pointer_px=at, pointer_inside=True, clicks=[(1, at)]))
+    assert inp.values["place_x"] == pytest.approx(on_top[0], abs=0.01)  # the table top itself
