@@ -428,7 +428,8 @@ def test_the_f3_panel_leaves_the_arm_in_view(scene: str, size: tuple[int, int]) 
 
 
 @pytest.mark.usefixtures("marked")
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+# (at 1920x1080 the box had room: the code before the fix passed there too)
+@pytest.mark.parametrize("size", SIZES[:2], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_status_box_keeps_its_size_and_clear_of_the_climber(size: tuple[int, int]) -> None:
     # playtest: on the ladder the status box changed height and width at every limb move
     # ("R rung 4", then "R moving"), widened to ~700 px over the ladder's foot, and the
