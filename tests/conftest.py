@@ -103,3 +103,20 @@ def _headless_app(options: Any, config: Any) -> Iterator[Any]:
 def headless_app() -> Callable[..., Any]:
     """``with headless_app(options, config) as app:`` (:func:`_headless_app`)."""
     return _headless_app
+
+
+def _lift_the_cup(sim: Any, timer: Any, dt: float = 1.0 / 60.0) -> None:
+    """The walk scene's hero walks to the cup on the table and lifts it (within 3 s)."""
+    from game.input_state import InputState
+
+    assert sim.props is not None
+    sim.step(InputState(actions=("reach_prop",), values={"prop": "cup"}), dt, timer)
+    for _ in range(int(3.0 / dt)):
+        sim.step(InputState(), dt, timer)
+    assert sim.props.holding >= 0
+
+
+@pytest.fixture
+def lift_the_cup() -> Callable[..., None]:
+    """``lift_the_cup(sim, timer)`` (:func:`_lift_the_cup`)."""
+    return _lift_the_cup

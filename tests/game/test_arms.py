@@ -156,19 +156,10 @@ def test_a_prop_reach_completes_with_the_pointer_moving_elsewhere(action, key, v
     assert done(sim.props), (sim.props.goal, sim.props.phase)
 
 
-def _lift_the_cup(sim: WalkSim, timer: PhaseTimer) -> None:
-    """The hero walks to the cup on the table and lifts it."""
-    assert sim.props is not None
-    sim.step(InputState(actions=("reach_prop",), values={"prop": "cup"}), DT, timer)
-    for _ in range(int(3.0 / DT)):
-        sim.step(InputState(), DT, timer)
-    assert sim.props.holding >= 0
-
-
-def test_setting_the_cup_down_completes_with_the_pointer_elsewhere() -> None:
+def test_setting_the_cup_down_completes_with_the_pointer_elsewhere(lift_the_cup) -> None:
     sim = WalkSim(SceneConfig(dt=DT))
     timer = PhaseTimer()
-    _lift_the_cup(sim, timer)
+    lift_the_cup(sim, timer)
     assert sim.props is not None
     away = (float(sim.crowd.x[0]) - 2.0, 0.3)
     sim.step(
@@ -184,9 +175,9 @@ def test_setting_the_cup_down_completes_with_the_pointer_elsewhere() -> None:
     assert sim.props.cup[0] == pytest.approx(2.55, abs=0.05)
 
 
-def _hold_the_cup_then_set_it_down(sim: WalkSim, offset: float) -> None:
+def _hold_the_cup_then_set_it_down(sim: WalkSim, offset: float, lift_the_cup) -> None:
     timer = PhaseTimer()
-    _lift_the_cup(sim, timer)
+    lift_the_cup(sim, timer)
     assert sim.props is not None
     place = float(sim.crowd.x[0]) + offset
     sim.step(InputState(actions=("put_down",), values={"place_x": place}), DT, timer)
@@ -200,12 +191,12 @@ def _hold_the_cup_then_set_it_down(sim: WalkSim, offset: float) -> None:
 
 
 @pytest.mark.parametrize("offset", [-0.1, -0.2, -0.4, -1.0, -2.0])
-def test_a_cup_set_down_on_the_floor_lands_clear_of_the_feet(offset: float) -> None:
+def test_a_cup_set_down_on_the_floor_lands_clear_of_the_feet(offset: float, lift_the_cup) -> None:
     # below the hand's reach the cup is dropped; it fell onto the feet and hid behind the
     # shoes (3 of these 5 spots overlapped a sole by up to 11 cm), and a click on it grabbed
     # a foot; now the spot moves ahead of the toes
     sim = WalkSim(SceneConfig(dt=DT))
-    _hold_the_cup_then_set_it_down(sim, offset)
+    _hold_the_cup_then_set_it_down(sim, offset, lift_the_cup)
     assert sim.props is not None
     crowd = sim.crowd
     soles = crowd.pose.soles(crowd.solution.hand[:1, LEGS], sim.rig)[0, ..., 0]
