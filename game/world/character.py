@@ -98,6 +98,7 @@ CROUCH_STOOP = math.radians(83.0)  # ... while the spine tips forward this far (
 # the floor just ahead of the toes with the arms' 0.58 m reach)
 CROUCH_S = 0.7  # seconds from standing to a full crouch, or back (the pelvis's speed limit)
 _HAND_CLEAR = 0.04  # m: a hand's centre stays this far above the ground (about its radius)
+_LEFT_BEHIND_M = 0.45  # stopping, a planted foot this far behind its hip steps at once
 _RISE_FIRST = 0.2  # a crouch deeper than this stands up before a walk or a turn starts
 _HEEL_SUPPORT = 0.002  # metres a landing heel may rest above the ground and still strike
 _LANDING_DESCENT = 0.45  # m/s the pelvis is planned to come down toward a landing
@@ -845,6 +846,12 @@ class Crowd:
         stance_time = pace.stance_time[:, None]
         other_down = feet.planted[:, ::-1] | feet.pinned[:, ::-1]
         running = run_fraction(self.vx, gait)[:, None] > 0.5
+        # stopping from a run, a foot left behind the braking hip leaves the ground as in
+        # the run (a flight) instead of holding the pelvis down to reach it (it sank 23 cm)
+        hip_x = self._hips_x(x_new)
+        behind = (hip_x - feet.lock[..., 0]) * np.sign(self.vx)[:, None] > _LEFT_BEHIND_M
+        stopping = (np.abs(v_target) < _STILL_SPEED)[:, None] & behind & ~self.reversing[:, None]
+        running = running | (stopping & (run_fraction(self.vx, gait)[:, None] > 0.0))
         other_ok = other_down | (running & (feet.u[:, ::-1] < 1.0))
         self._latch_due(duty)
         due = feet.due & (feet.stance_age >= _MIN_STANCE * stance_time)
@@ -853,6 +860,7 @@ class Crowd:
         # phase follows it
         strained = feet.planted & (feet.pitch <= -_STRAINED * self.rig.legs.max_heel_lift)
         due |= strained & other_down
+        due |= stopping & (feet.stance_age >= _MIN_STANCE * stance_time)
         if self.reversing.any():
             # squaring up for a pivot: a foot off its spot steps as soon as the other is
             # down, whatever the phase; one on its spot stays (stepping again lands it there)
