@@ -297,7 +297,12 @@ class WalkView:
         # the standing pelvis's height: a crouch does not take the view down with it
         crouched = CROUCH_DROP * float(smoothstep(self.sim.crowd.crouch[0]))
         goal = (
-            float(pelvis[0]) + CAMERA_LEAD_M * self._lead_way(pose),
+            # ... plus how far an exponential ease lags a body moving at vx (v · halflife /
+            # ln 2): moving, the lead is all there; stopped, the view is nearly settled (it
+            # drifted 80 px in the 2.5 s after a run stopped, and clicks missed the knob)
+            float(pelvis[0])
+            + CAMERA_LEAD_M * self._lead_way(pose)
+            + float(self.sim.crowd.vx[0]) * CAMERA_HALFLIFE / math.log(2.0),
             float(pelvis[1]) + 0.35 + crouched,
         )
         if self._camera_time is None or now < self._camera_time:

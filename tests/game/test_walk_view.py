@@ -10,6 +10,7 @@ import json
 import math
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pygame
@@ -490,4 +491,30 @@ def test_turning_on_the_spot_to_face_the_pointer_does_not_pan_the_view() -> None
         app.run_frame(app.config.dt)
     assert float(sim.crowd.facing[0]) < 0
     assert abs(view.camera.center_w[0] - before) < 0.05
+    app.close()
+
+
+def test_the_view_settles_within_half_a_second_of_a_run_stopping() -> None:
+    # playtest: after a run stopped the view kept drifting (80 px over the next 2.5 s at
+    # 1280x720), and a click aimed at the knob a second later missed it
+    pygame.display.init()
+    pygame.font.init()
+    options = RunOptions(scene="walk", headless=True, autopilot=True, size=(1280, 720))
+    config = SceneConfig()
+    app = App(options, build_scene("walk", config, options.size), config)
+    steps = iter(range(10_000))
+    running = 132  # 2.2 s, left, running
+    app.scene.autopilot = SimpleNamespace(
+        next_input=lambda _sim: (
+            InputState(move=-1.0, run=True) if next(steps) < running else InputState()
+        )
+    )
+    view = app.scene.view
+    assert isinstance(view, WalkView)
+    xs = []
+    for _ in range(running + 180):
+        app.run_frame(config.dt)
+        xs.append(view.camera.center_w[0])
+    drift_px = abs(xs[running + 30] - xs[-1]) * view.camera.scale
+    assert drift_px < 15.0
     app.close()
