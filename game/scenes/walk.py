@@ -369,11 +369,18 @@ class WalkSim(CharacterAssets):
         goal, facing = float(crowd.face_goal[0]), float(crowd.facing[0])
         if abs(move) > 0.05 or goal == facing:
             goal = 0.0
-        if self.offered is not None and abs(move) <= 0.05:
-            ahead = (self.offered[0] - float(crowd.pose.roots[0, ARMS, 0].mean())) * facing
-            if ahead < -TURN_BEHIND_M:
-                goal = -facing
+        ahead = self._pointer_ahead(move)
+        if ahead is not None and ahead < -TURN_BEHIND_M:
+            goal = -facing
         crowd.turn_to(0, goal)
+
+    def _pointer_ahead(self, move: float) -> float | None:
+        """How far the offered pointer is ahead of the shoulders (metres, negative behind)
+        while the body is not asked to walk; None otherwise."""
+        if self.offered is None or abs(move) > 0.05:
+            return None
+        crowd = self.crowd
+        return (self.offered[0] - float(crowd.pose.roots[0, ARMS, 0].mean())) * crowd.facing[0]
 
     def _crouch(self, move: float) -> None:
         """Standing, the body crouches for what a hand wants below its standing reach: the
@@ -383,9 +390,8 @@ class WalkSim(CharacterAssets):
         point = None
         if props is not None and props.phase in ("walk", "reach") and props.goal != "knob":
             point = props.goal_point()
-        elif self.offered is not None and abs(move) <= 0.05:
-            ahead = (self.offered[0] - float(crowd.pose.roots[0, ARMS, 0].mean())) * crowd.facing[0]
-            point = np.array(self.offered) if -0.2 < ahead < 1.0 else None
+        elif (ahead := self._pointer_ahead(move)) is not None and -0.2 < ahead < 1.0:
+            point = np.array(self.offered)
         crowd.crouch_to(0, 0.0 if point is None else self._crouch_depth(float(point[1])))
 
     def _crouch_depth(self, y: float) -> float:

@@ -483,7 +483,7 @@ class Crowd:
         reversing = (wanted != 0.0) & (wanted != self.facing)
         braking = reversing & ~self.turning & ~self.reversing  # a reversal starts
         # the walk's intent ends: a swing in flight aimed for the walking pace re-aims too
-        # (it hovered at a spot beyond the stopping hip and the pelvis sank up to 14 cm)
+        # (it hovered at a spot beyond the stopping hip and the pelvis sank up to 9.8 cm)
         stopping = (self.wanted != 0.0) & (np.abs(move_a) <= _MOVE_DEADBAND)
         self.wanted = np.where(np.abs(move_a) > _MOVE_DEADBAND, np.sign(move_a), 0.0)
         self.reversing = reversing & ~self.turning
@@ -847,7 +847,7 @@ class Crowd:
         other_down = feet.planted[:, ::-1] | feet.pinned[:, ::-1]
         running = run_fraction(self.vx, gait)[:, None] > 0.5
         # stopping from a run, a foot left behind the braking hip leaves the ground as in
-        # the run (a flight) instead of holding the pelvis down to reach it (it sank 23 cm)
+        # the run (a flight) instead of holding the pelvis down to reach it (it sank 16 cm)
         hip_x = self._hips_x(x_new)
         behind = (hip_x - feet.lock[..., 0]) * np.sign(self.vx)[:, None] > _LEFT_BEHIND_M
         stopping = (np.abs(v_target) < _STILL_SPEED)[:, None] & behind & ~self.reversing[:, None]

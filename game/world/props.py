@@ -306,9 +306,10 @@ class PropHands:
 
     A goal (``"knob"``, ``"cup"``, or ``"place"`` with a surface point) first makes the hero
     walk until the goal is within ``REACH_FRACTION`` of arm reach of the hand's shoulder,
-    then that hand's target eases onto it with the props' ``reach_halflife``. A goal too
-    low for the arm (the floor: the hero does not crouch) is reached as far as the arm
-    goes; a cup set down there is let go straight above a spot ahead of the toes and falls.
+    then that hand's target eases onto it with the props' ``reach_halflife``. A goal below
+    the standing arm's reach (the floor) stops him with it ahead of his toes, and he crouches
+    for it (the walk scene); one no crouch brings within reach is reached as near as the arm
+    goes after ``LOW_REACH_WAIT_S``, and a cup let go there falls onto its spot.
 
     Attributes
     ----------
