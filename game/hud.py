@@ -179,13 +179,10 @@ def draw_help(
     title: str,
     scene_controls: Sequence[tuple[str, str]],
     keep_clear: Rect | None = None,
-) -> Rect:
+) -> None:
     """The F1 panel: the scene's own controls, then the global ones, sized to fit the window
     and, with ``keep_clear`` (the F3 panel's box), beside that box: in the band of the
-    window around it where the text is largest (then where the panel is widest).
-
-    Returns the panel's box.
-    """
+    window around it where the text is largest (then where the panel is widest)."""
     candidates = [
         help_layout(canvas, title, scene_controls, area)
         for area in help_areas(canvas.size, keep_clear)
@@ -206,7 +203,6 @@ def draw_help(
             if line:
                 canvas.text((left + margin + chosen.key_w, y), line, PALETTE["text"], chosen.row_px)
             y += chosen.line_h
-    return box
 
 
 def message_box(canvas: Canvas, message: str, area: Rect) -> tuple[Rect, list[str], int]:

@@ -30,6 +30,11 @@ MIN_FONT_PX = 12  # at 11 pygame's default font is 7 px tall, its letters and wo
 Rect = tuple[float, float, float, float]
 
 
+def characters_text(count: int) -> str:
+    """``count`` and the noun, singular for one ("1 character", "200 characters")."""
+    return f"{count} character" if count == 1 else f"{count} characters"
+
+
 def ui_scale(size: tuple[int, int]) -> float:
     """How much larger than at 1280x720 the HUD is drawn in a window of ``size`` pixels."""
     fit = min(size[0] / DESIGN_SIZE[0], size[1] / DESIGN_SIZE[1])

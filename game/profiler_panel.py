@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from game.canvas import Canvas
-from game.layout import Rect, font_px, intersects, ui_scale
+from game.layout import Rect, characters_text, font_px, intersects, ui_scale
 from game.palette import PALETTE, Color
 
 GRAPH_FRAMES = 240
@@ -60,12 +60,9 @@ def draw_profiler(
     characters: int,
     fps: float,
     rect: Rect,
-) -> Rect:
+) -> None:
     """Draw the panel in ``rect`` (:func:`profiler_rect`) from the per-frame phase records
-    (seconds).
-
-    Returns the panel's rectangle.
-    """
+    (seconds)."""
     scale = ui_scale(canvas.size)
     pad = 12.0 * scale
     left, top, panel_w, panel_h = rect
@@ -75,21 +72,21 @@ def draw_profiler(
     _, title_h = canvas.text(
         (left + pad, top + pad * 0.8), "profiler (F3)", PALETTE["text"], title_px, bold=True
     )
-    noun = "character" if characters == 1 else "characters"
-    summary = f"{fps:5.1f} fps · {characters} {noun} · {solves_per_frame:.0f} IK solves/frame"
+    summary = (
+        f"{fps:5.1f} fps · {characters_text(characters)} · {solves_per_frame:.0f} IK solves/frame"
+    )
     row = top + pad * 0.8 + title_h + 4 * scale
     canvas.text((left + pad, row), summary, PALETTE["text_dim"], small_px)
     row += canvas.text_size(summary, small_px)[1] + 6 * scale
     recent = history[-GRAPH_FRAMES:]
     if not recent:
-        return (left, top, panel_w, panel_h)
+        return
     ms = np.array([[f.get(name, 0.0) for name, _ in STACKED_PHASES] for f in recent]) * 1e3
     table_w = _table_width(canvas, small_px, scale)
     graph = (left + pad, row, panel_w - 3 * pad - table_w, top + panel_h - pad - row)
     _draw_stacked_graph(canvas, ms, graph, small_px)
     frame_ms = np.array([f["frame"] for f in recent]) * 1e3
     _draw_table(canvas, ms, frame_ms, (graph[0] + graph[2] + pad, row), small_px, scale)
-    return (left, top, panel_w, panel_h)
 
 
 def _table_width(canvas: Canvas, size: int, scale: float) -> float:

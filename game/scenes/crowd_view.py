@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from game.canvas import Canvas, WorldPen
 from game.input_state import InputState, RawInput
-from game.layout import font_px, ui_scale
+from game.layout import characters_text, font_px, ui_scale
 from game.palette import PALETTE, Color, mix
 from game.profiling import PhaseTimer
 from game.scene import SceneSpec
@@ -40,11 +40,6 @@ TINT_TARGETS: tuple[Color, ...] = ((200, 90, 80), (90, 170, 120), (190, 160, 80)
 CROWD_DEPTH = 0.3  # the crowd is blended this much toward the sky, to sit behind the hero
 LIMB_PX = 3
 TORSO_PX = 6
-
-
-def characters(count: int) -> str:
-    """``count`` and the noun, singular for one ("1 character", "200 characters")."""
-    return f"{count} character" if count == 1 else f"{count} characters"
 
 
 class CrowdView(WalkView):
@@ -217,9 +212,9 @@ class CrowdView(WalkView):
         # the total is of the characters here now: it drops when − removes walkers (their
         # steps go with them) and says so; the walkers kept keep theirs (Crowd.resize)
         items = [
-            characters(count),
+            characters_text(count),
             f"{4 * count} limbs in one solve per step",
-            f"footsteps by the {characters(count)} here: {int(crowd.feet.steps.sum())}",
+            f"footsteps by the {characters_text(count)} here: {int(crowd.feet.steps.sum())}",
             f"hero {hero}",
         ]
         hint = "+/− crowd ±50 · A/D steer the hero · Shift run · O overlay · F3 profiler · F1 help"
@@ -234,7 +229,7 @@ class CrowdView(WalkView):
         super().draw_overlay(canvas, alpha)
         shown = self._interpolated(alpha)[0].pelvis.shape[0]
         count = self.crowd_sim.crowd.count
-        line = f"{shown} of {characters(count)} in view"
+        line = f"{shown} of {characters_text(count)} in view"
         s = ui_scale(canvas.size)  # designed at 1280x720, as the rest of the HUD
         at = (canvas.size[0] - 16 * s, 48 * s)
         canvas.text(at, line, PALETTE["accent"], font_px(18, s), "topright")

@@ -19,6 +19,7 @@ import ik
 from game.canvas import Canvas
 from game.input_state import InputState, RawInput
 from game.layout import (
+    ANCHORS,
     LabelPlacer,
     Rect,
     Spot,
@@ -98,16 +99,10 @@ EXPLANATION = (
 
 
 OPTIONAL_RANK = 4  # labels of this rank and up are left out where no spot is clear
-MIRRORED = {  # an anchor's opposite: the same offset, turned half round, on the other side
-    "midleft": "midright",
-    "midright": "midleft",
-    "midtop": "midbottom",
-    "midbottom": "midtop",
-    "center": "center",
-    "topleft": "bottomright",
-    "bottomright": "topleft",
-    "topright": "bottomleft",
-    "bottomleft": "topright",
+# an anchor's opposite: the same offset, turned half round, on the other side
+MIRRORED = {
+    name: next(other for other, f in ANCHORS.items() if f == (1.0 - fx, 1.0 - fy))
+    for name, (fx, fy) in ANCHORS.items()
 }
 
 
@@ -285,10 +280,8 @@ class SwivelView:
         square = (middle[0] - subject, middle[1] - subject, 2 * subject, 2 * subject)
         viewport = self.view_rect
         if cover is not None and intersects(square, cover):
-            s = self.scale
-            gizmo = (left + 4 * s, top + height - 110 * s, 96 * s, 96 * s)
             legend = [self._legend_box] if self._legend_box is not None else []
-            (cx, cy), radius = clear_disc(self.view_rect, [cover, gizmo, *legend])
+            (cx, cy), radius = clear_disc(self.view_rect, [cover, self._gizmo_rect(), *legend])
             k = min(radius / subject, 1.0)
             viewport = (cx - k * width / 2, cy - k * height / 2, k * width, k * height)
         x, y, w, h = (round(v) for v in viewport)
@@ -791,13 +784,19 @@ class SwivelView:
             ring_px, ring_depth = camera.project(target if name == "target" else pole)
             if float(ring_depth) > camera.near:
                 placer.block_disc(ring_px.tolist(), 18.0)
-        left, top, _, height = self.view_rect
-        placer.block((left + 4 * s, top + height - 110 * s, 96 * s, 96 * s))  # the gizmo
+        left, top, _, _ = self.view_rect
+        placer.block(self._gizmo_rect())
         placer.block((left, top, 400 * s, 58 * s))  # the tabs and the camera readout
         if self._legend_box is not None:
             placer.block(self._legend_box)
         if self.hud_cover is not None:
             placer.block(self.hud_cover)
+
+    def _gizmo_rect(self) -> Rect:
+        """The axes gizmo's box (:meth:`_draw_gizmo`), in the view's bottom-left corner."""
+        left, top, _, height = self.view_rect
+        s = self.scale
+        return (left + 4 * s, top + height - 110 * s, 96 * s, 96 * s)
 
     def _draw_gizmo(self, canvas: Canvas) -> None:
         """World axes as seen by the camera, in the view's bottom-left corner."""
