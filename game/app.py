@@ -53,6 +53,7 @@ from game.scene import (
 from game.trace import TraceWriter
 
 MAX_STEPS_PER_FRAME = 5
+MAX_MESSAGE_CHARS = 600  # the HUD message is cut to this (an error quoting a whole file)
 MAX_FRAME_TIME = 0.25
 WINDOWED_FPS_CAP = 144
 # Paused or minimised, a window redraws at most this often and sleeps (waiting on the event
@@ -239,7 +240,10 @@ class App:
         return {path.name: file_digest(path) for path in paths}
 
     def _say(self, message: str, color: str, frames: int = 120) -> None:
-        """Show ``message`` in the HUD for ``frames`` frames (-1: until replaced)."""
+        """Show ``message`` in the HUD for ``frames`` frames (-1: until replaced), cut to
+        ``MAX_MESSAGE_CHARS`` (the HUD wraps it every frame)."""
+        if len(message) > MAX_MESSAGE_CHARS:
+            message = message[: MAX_MESSAGE_CHARS - 1] + "…"
         self.message, self.message_color, self.message_frames = message, color, frames
 
     # -- one frame -------------------------------------------------------------------------

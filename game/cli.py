@@ -84,10 +84,11 @@ def _size(text: str) -> tuple[int, int]:
 
 def _sizes(text: str) -> tuple[int, ...]:
     try:
-        sizes = tuple(_positive_int(part) for part in text.split(","))
+        sizes = tuple(_characters(part) for part in text.split(","))
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(
-            f"expected comma-separated whole numbers > 0 such as 50,100,200, got {text!r}"
+            f"expected comma-separated crowd sizes from 1 to {MAX_CHARACTERS} such as "
+            f"50,100,200, got {text!r}"
         ) from None
     if len(sizes) < 2:
         raise argparse.ArgumentTypeError(
@@ -258,6 +259,13 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
         screenshot = screenshot or Path("screenshots") / f"{scene}.png"
     if headless and frames is None and args.replay is None:
         frames = HEADLESS_DEFAULT_FRAMES  # a replay plays to its end unless --frames says less
+    # the format first: checking a path creates its missing folders
+    suffix = args.screenshot.suffix.lower() if args.screenshot is not None else ""
+    if suffix and suffix not in SCREENSHOT_FORMATS:  # no suffix (/dev/null, "shot"): PNG
+        parser.error(
+            f"--screenshot: expected a path ending in {', '.join(SCREENSHOT_FORMATS)} "
+            f"(the image format), got {str(args.screenshot)!r}"
+        )
     for flag, path in (
         ("--screenshot", screenshot),
         ("--stats", args.stats),
@@ -273,12 +281,6 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
                 sys.exit(EXIT_OUTPUT)
             if problem:
                 parser.error(f"{flag}: {problem}")
-    suffix = args.screenshot.suffix.lower() if args.screenshot is not None else ""
-    if suffix and suffix not in SCREENSHOT_FORMATS:  # no suffix (/dev/null, "shot"): PNG
-        parser.error(
-            f"--screenshot: expected a path ending in {', '.join(SCREENSHOT_FORMATS)} "
-            f"(the image format), got {str(args.screenshot)!r}"
-        )
     return RunOptions(
         scene=scene,
         headless=headless,

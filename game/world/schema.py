@@ -22,6 +22,8 @@ from numpy.typing import NDArray
 from game.assets import AssetError, HugeNumber
 from game.palette import PALETTE, Color
 
+MAX_KEY_SHOWN = 40  # characters of an unknown key an error message quotes
+
 
 @dataclass(frozen=True, slots=True)
 class Range:
@@ -122,10 +124,14 @@ class Fields:
         for name in self.data:
             if name in self.read or name.startswith("_"):
                 continue
-            near = difflib.get_close_matches(name, sorted(self.read), n=1)
+            # a key is quoted short and escaped (a 200 KB key made a 200 KB message that the
+            # HUD wrapped every frame after F5: the game hung)
+            shown = ascii(name[:MAX_KEY_SHOWN])[1:-1] + ("…" if len(name) > MAX_KEY_SHOWN else "")
+            near = difflib.get_close_matches(name[:MAX_KEY_SHOWN], sorted(self.read), n=1)
             hint = f"did you mean {near[0]!r}? " if near else ""
             known = ", ".join(sorted(self.read))
-            raise self.error(name, f"unknown key ({hint}expected one of: {known}; _ for a comment)")
+            message = f"unknown key ({hint}expected one of: {known}; _ for a comment)"
+            raise self.error(shown, message)
         for child in self._sections:
             child.reject_unknown()
 

@@ -149,3 +149,28 @@ def test_keys_starting_with_an_underscore_are_comments(tmp_path: Path) -> None:
     rig, terrain = load_character_assets(folder)
     load_props(folder / "props.json", terrain)
     assert rig.legs.limb.upper > 0
+
+
+def test_a_huge_unknown_key_is_quoted_short_and_f5_keeps_the_game_running(
+    headless_app, assets: Path
+) -> None:
+    # review: a 200 KB key (with a terminal escape) went into the message whole; after F5
+    # the HUD wrapped it every frame and three frames took over 30 s
+    options = RunOptions(scene="walk", headless=True, autopilot=True, size=(800, 450))
+    config = SceneConfig(assets_dir=assets)
+    with headless_app(options, config) as app:
+        app.run_frame(config.dt)
+        _edit(assets / "rig.json", _set("legs." + "x" * 200_000 + "\x1b[31m", 1))
+        app.reload_assets()
+        assert "unknown key" in app.message and "xxxx…" in app.message
+        assert len(app.message) < 600 and "\x1b" not in app.message
+        for _ in range(5):
+            app.run_frame(config.dt)
+
+
+def test_an_hud_message_is_cut_to_a_readable_length(headless_app) -> None:
+    options = RunOptions(scene="lab", headless=True, autopilot=True, size=(800, 450))
+    with headless_app(options, SceneConfig()) as app:
+        app._say("error: " + "y" * 100_000, "bad")
+        assert len(app.message) <= 600 and app.message.endswith("…")
+        app.run_frame(SceneConfig().dt)

@@ -50,7 +50,8 @@ def test_unwritable_output_path_is_reported_before_the_run(
 ) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    result = run_main(["--headless", "--frames", "5", flag, str(blocker / "out.x")])
+    # (.png: a screenshot's format is checked first, and .x names none)
+    result = run_main(["--headless", "--frames", "5", flag, str(blocker / "out.png")])
     _assert_rejected_before_running(result, flag, "cannot write")
 
 
@@ -173,3 +174,19 @@ def test_a_crowd_replay_plays_with_the_recorded_crowd_size(run_main, tmp_path: P
     replay = run_main(["--headless", "--replay", str(recording), "--stats", str(stats)])
     assert replay.returncode == 0, replay.stderr
     assert json.loads(stats.read_text())["characters"] == 7
+
+
+def test_a_screenshot_with_no_image_format_creates_no_folder(run_main, tmp_path: Path) -> None:
+    # review: the path check created the missing folder before the format was refused
+    shot = tmp_path / "newdir" / "shot.gif"
+    result = run_main(["--headless", "--frames", "2", "--screenshot", str(shot)])
+    _assert_rejected_before_running(result, "--screenshot: expected a path ending in .png")
+    assert not shot.parent.exists()
+
+
+def test_bench_sweep_sizes_keep_to_the_crowds_range(run_main) -> None:
+    # review: a sweep accepted a crowd of 100 million
+    result = run_main(["--bench-sweep", "50,100000000"])
+    _assert_rejected_before_running(
+        result, "--bench-sweep: expected comma-separated crowd sizes from 1 to 2000"
+    )
