@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -81,7 +82,7 @@ def test_esc_closes_the_help_first_then_quits(display: None) -> None:
 
 def test_a_windowed_replay_waits_for_esc_at_its_end(display: None, tmp_path: Path) -> None:
     app = _app(headless=False, autopilot=False, replay=tmp_path / "run.rec")
-    app.replay = [InputState() for _ in range(3)]
+    app.replay = deque(InputState() for _ in range(3))
     app.replay_steps = 3
     for _ in range(10):
         app.run_frame(1 / 60)
