@@ -46,6 +46,7 @@ from game.world.gait import (
     Feet,
     Pace,
     RolledFeet,
+    duty_factor,
     foot_axes,
     half_stride,
     heel_lift_schedule,
@@ -84,6 +85,9 @@ _GOAL_MARGIN = 0.05  # metres beyond a walk_to spot the ground must let the body
 _REVERSAL_BRAKE = 3.0  # m/s²: a reversal's brake slows at least this fast (no slow tail)
 _SQUARING_SWING = 0.3  # seconds: the longest swing of a step squaring up for a pivot
 _PIVOT_SPEED = 0.15  # m/s: a reversal may pivot once the body is this slow ...
+_SPEED_UP_HALFLIFE = 0.3  # s: the velocity's halflife speeding up to a walk (per walk_speed)
+_STEP_LEAD = 0.33  # s: steps are timed for the speed the body will have this much later
+_SET_OFF_STANCE = 0.45  # how far into its stance the front foot is as the body sets off
 _SQUARE_UP_SPEED = 1.2  # ... after squaring its feet up at this walking speed's cadence
 _PIVOT_HALFLIFE = 0.02  # seconds: the pelvis spring while pivoting
 _PIVOT_TOLERANCE = 0.08  # metres a foot may be off its pivot spot for the pivot to start
@@ -114,6 +118,7 @@ _PER_CHARACTER = (
     "facing",
     "vx",
     "phase",
+    "idle",
     "lean",
     "turn",
     "turn_from",
@@ -325,6 +330,7 @@ class Crowd:
         self.vx = np.zeros(n)
         self.vy = np.zeros(n)
         self.phase = np.zeros(n)  # gait phase in [0, 1): the left foot's
+        self.idle = np.ones(n, dtype=bool)  # last step stood, pivoted or had nowhere to go
         self.lean = np.zeros(n)
         self.turn = np.zeros(n)  # pivot progress in [0, 1); 0 when not turning
         self.turn_from = self.facing.copy()  # the facing a pivot started from
@@ -493,7 +499,7 @@ class Crowd:
         v_goal = np.where(reversing | self.turning, 0.0, move_a * top_speed)
         v_target = self._unblocked(v_goal)
         v_old = self.vx
-        self.vx = v_old + (v_target - v_old) * halflife_blend(dt, gait.accel_halflife)
+        self.vx = v_old + (v_target - v_old) * halflife_blend(dt, self._halflife(v_target))
         # braking to turn round: the halflife's approach to 0 would crawl for half a second
         # (and the heel lifts it schedules with it), so it ends at a constant deceleration
         braked = np.sign(v_old) * np.maximum(np.abs(v_old) - _REVERSAL_BRAKE * dt, 0.0)
@@ -702,7 +708,6 @@ class Crowd:
             feet.lock = np.where(done[:, None, None], relocked, feet.lock)
             feet.pitch = np.where(done[:, None], 0.0, feet.pitch)
             self.turn = np.where(done, 0.0, self.turn)
-            self.phase = np.where(done, 0.0, self.phase)
 
     def _pivot_balls(self) -> FloatArray:
         """The ball contact points the feet pivot on, shape (N, 2, 2)."""
@@ -776,14 +781,46 @@ class Crowd:
         """Characters stepping their feet to standing or pivot spots, not walking (N,)."""
         return self.reversing | (np.abs(v_target) < _STILL_SPEED)
 
+    def _halflife(self, v_target: FloatArray) -> FloatArray:
+        """The halflife the velocity chases ``v_target`` with: speeding up, longer, and in
+        proportion to the speed beyond a walk, so every set-off starts at the same ~3 m/s²
+        (at the gait's halflife a standing body ran in a quarter second, faster than its
+        first steps could carry it: the hip outran the planted foot, was held back and the
+        pelvis dipped 20 cm)."""
+        gait = self.rig.gait
+        up = _SPEED_UP_HALFLIFE * np.maximum(np.abs(v_target) / gait.walk_speed, 1.0)
+        return np.where(np.abs(v_target) > np.abs(self.vx), up, gait.accel_halflife)
+
+    def _speed_soon(self, v_target: FloatArray) -> FloatArray:
+        """The velocity ``_STEP_LEAD`` seconds on (none pivoting): the pace a step is timed
+        for, so the first steps of a set-off are quick enough for the body they carry (timed
+        for the standing body's idle cadence, a 0.62 s swing let the hip run past the planted
+        foot)."""
+        decay = 2.0 ** (-_STEP_LEAD / self._halflife(v_target))
+        return np.where(self.turning, 0.0, v_target + (self.vx - v_target) * decay)
+
     def _advance_phase(self, v_target: FloatArray, grade: FloatArray, dt: float) -> None:
-        """The gait phase advances at the stride rate for the current speed (at least the
+        """The gait phase advances at the stride rate for the speed a step is timed for (at least the
         starting cadence while the feet still have to step), and holds while standing."""
-        speed = np.maximum(np.abs(self.vx), np.abs(v_target) * 0.25)
+        speed = np.maximum(np.abs(self._speed_soon(v_target)), np.abs(v_target) * 0.25)
         # squaring up (for a pivot, or standing) steps briskly, at a slow walk's cadence
         speed = np.where(self._squaring_up(v_target), np.maximum(speed, _SQUARE_UP_SPEED), speed)
         rate = stride_rate(speed, grade * np.sign(self.vx), self.rig.gait)
         hold = self._settled(v_target) | self.turning
+        idle = hold | (np.abs(v_target) < _STILL_SPEED)
+        starting = self.idle & ~idle
+        if starting.any():
+            # setting off (from standing, a stop or a pivot): the foot in front is near mid-
+            # stance (the other's phase then inside its lift window: it steps at once), so it
+            # lifts once the hip has passed over it (its stance was a whole one, or whatever
+            # the stop left: the body outran it, the pelvis dipped 13 cm and the hip was held
+            # back, the speed falling 40 % in a step)
+            feet = self.feet
+            at = np.where(feet.swinging, feet.land[..., 0], feet.lock[..., 0])  # a swing lands
+            ahead = np.argmax(at * np.sign(v_target)[:, None], axis=1)
+            into_stance = _SET_OFF_STANCE * duty_factor(speed, self.rig.gait)
+            self.phase = np.where(starting, (into_stance - PHASE_OFFSET[ahead]) % 1.0, self.phase)
+        self.idle = idle
         self.phase = np.where(hold, self.phase, (self.phase + rate * dt) % 1.0)
 
     def _advance_swings(self, dt: float, x_new: FloatArray, pace: Pace) -> None:
@@ -907,8 +944,9 @@ class Crowd:
         feet = self.feet
         n, f = np.nonzero(mask)
         start = ankles[n, f].copy()
+        soon = self._speed_soon(v_target)
         pace = np.where(
-            self._squaring_up(v_target), np.maximum(np.abs(self.vx), _SQUARE_UP_SPEED), self.vx
+            self._squaring_up(v_target), np.maximum(np.abs(soon), _SQUARE_UP_SPEED), soon
         )
         reversing = self.reversing[n]
         # a squaring step (toward a pivot, or stopping) is short: quick, whatever the cadence
@@ -918,9 +956,8 @@ class Crowd:
         squaring = self._squaring_up(v_target)[n]
         duration = np.where(squaring, np.minimum(duration, _SQUARING_SWING), duration)
         # where the hip will be at touchdown, and how fast it will be going then
-        hip_land = x_new[n] + halflife_travel(
-            self.vx[n], v_target[n], duration, gait.accel_halflife
-        )
+        halflife = self._halflife(v_target)[n]
+        hip_land = x_new[n] + halflife_travel(self.vx[n], v_target[n], duration, halflife)
         # ... or, braking to turn round, where it will stop (step's brake law)
         if reversing.any():
             stop = braking_travel(self.vx[n], np.inf, gait.accel_halflife, _REVERSAL_BRAKE)
@@ -933,7 +970,7 @@ class Crowd:
         lo_other, hi_other = lo[n, 1 - f] - offset[n, 1 - f], hi[n, 1 - f] - offset[n, 1 - f]
         # (not the stop a reversal brakes to: the other foot steps to its own spot too)
         hip_land = np.where(other & ~reversing, clamp(hip_land, lo_other, hi_other), hip_land)
-        decay = 2.0 ** (-duration / gait.accel_halflife)
+        decay = 2.0 ** (-duration / halflife)
         v_land = v_target[n] + (self.vx[n] - v_target[n]) * decay
         stance = support.pace.stance_time[n]  # at the step's pace
         # each foot lands relative to its own hip; standing, the feet spread fore and aft

@@ -7,11 +7,13 @@ Every function works elementwise on scalars or arrays of any shape.
 from __future__ import annotations
 
 import math
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 FloatArray = NDArray[np.float64]
+Halflife = TypeVar("Halflife", float, FloatArray)
 
 
 def clamp(x: ArrayLike, lo: ArrayLike, hi: ArrayLike) -> FloatArray:
@@ -36,7 +38,7 @@ def finite_clamp(x: ArrayLike, lo: float, hi: float) -> FloatArray:
     return clamp(np.where(np.isnan(values), 0.0, values), lo, hi)
 
 
-def halflife_blend(dt: float, halflife: float) -> float:
+def halflife_blend(dt: float, halflife: Halflife) -> Halflife:
     """The fraction of the remaining gap closed in ``dt``: ``x += (target − x)·blend``.
 
     After one ``halflife`` half the gap is left whatever the step size, so smoothing is
@@ -47,7 +49,7 @@ def halflife_blend(dt: float, halflife: float) -> float:
 
 
 def halflife_travel(
-    v0: ArrayLike, v_target: ArrayLike, duration: ArrayLike, halflife: float
+    v0: ArrayLike, v_target: ArrayLike, duration: ArrayLike, halflife: ArrayLike
 ) -> FloatArray:
     """Distance covered in ``duration`` by a velocity chasing ``v_target`` with ``halflife``.
 
