@@ -264,7 +264,7 @@ class WalkSim(CharacterAssets):
             props.cancel()
         shoulders = crowd.pose.roots[0, ARMS]
         facing = float(crowd.facing[0])
-        intent = props.walk_intent(shoulders, facing, self.rig)
+        intent = props.walk_intent(shoulders, facing, self.rig, self.terrain)
         props.aim(
             crowd.hand_weight[0],
             crowd.hand_target[0],

@@ -40,6 +40,7 @@ DOOR_STAY_S = 2.5  # it stands open this long after the knob is let go, then swi
 RELEASE_S = 0.35  # a freed hand eases back this long before the gait's arm swing takes it
 LOW_REACH_WAIT_S = 1.5  # a crouch takes 0.7 s: a goal still out of reach then is reached as near as
 # the arm goes (the cup falls onto a spot down a step)
+STUCK_S = 0.6  # walking to a goal this long without getting nearer, he reaches from there
 FLOOR_CLEAR_M = 0.5  # the hero stops this close to a spot below the hand's reach ...
 FEET_CLEAR_M = 0.03  # ... and the cup drops at least this far ahead of the toes
 LOFT_SEARCH_M = 0.4  # a loft's edge must begin this close beyond the ladder's far rail
@@ -334,6 +335,7 @@ class PropHands:
         self.holding = -1
         self.goal: str | None = None
         self.place = np.zeros(2)
+        self._nearest = (math.inf, 0.0)  # walking to a goal: the least gap yet, and when
         self.hand = -1
         self.phase = ""
         self.phase_time = 0.0
@@ -375,6 +377,7 @@ class PropHands:
         self.goal = goal
         self.phase = "walk"
         self.phase_time = 0.0
+        self._nearest = (math.inf, 0.0)
 
     def _idle(self) -> None:
         self.phase, self.hand = "", -1
@@ -432,10 +435,14 @@ class PropHands:
         if (clear - self.place[0]) * facing > 0.0:
             self.place[0] = clear
 
-    def walk_intent(self, shoulders: FloatArray, facing: float, rig: Rig) -> float | None:
+    def walk_intent(
+        self, shoulders: FloatArray, facing: float, rig: Rig, terrain: Terrain
+    ) -> float | None:
         """The walk input while a goal is out of reach (None: the player's input stands).
 
-        ``shoulders`` (2, 2) are this step's shoulder points.
+        ``shoulders`` (2, 2) are this step's shoulder points. A goal he gets no nearer to
+        for ``STUCK_S`` (a wall, or a ledge he cannot step onto, between them) is reached
+        for from there; a spot to set the cup down moves to the nearest one in reach.
         """
         goal = self.goal_point()
         if goal is None or self.phase != "walk":
@@ -448,15 +455,31 @@ class PropHands:
             # stop with the spot ahead, moved clear of the feet once there (:meth:`aim`)
             allowance = FLOOR_CLEAR_M
         need = abs(dx) - allowance
-        if need > 0.02:
+        if need < self._nearest[0] - 0.01:
+            self._nearest = (need, self.phase_time)
+        stuck = self.phase_time - self._nearest[1] >= STUCK_S
+        if need > 0.02 and not stuck:
             # slow down on the approach: full speed from 0.6 m out, a creep at the end
             return math.copysign(min(max(need / 0.6, 0.15), 1.0), dx)
+        if need > 0.02 and self.goal == "place":
+            self.place = self._spot_in_reach(shoulders[arm], reach, terrain)
+            dx = float(self.place[0] - shoulders[arm, 0])
         if dx * facing < -0.05:
             return math.copysign(0.1, dx)  # turn to face the goal
         self.hand = arm
         self.phase = "reach"
         self.phase_time = 0.0
         return 0.0
+
+    def _spot_in_reach(self, shoulder: FloatArray, reach: float, terrain: Terrain) -> FloatArray:
+        """The surface point nearest the wanted spot (in x) that the hand at ``shoulder`` can
+        set the cup on: within ``reach``, or below the shoulder (crouching, or let fall)."""
+        xs = float(shoulder[0]) + np.linspace(-reach, reach, 49)
+        ys = np.array([self.props.surface_at(float(x), terrain) for x in xs])
+        grip = ys + self.props.cup.grip
+        ok = (np.hypot(xs - shoulder[0], grip - shoulder[1]) <= reach) | (grip < shoulder[1])
+        best = int(np.argmin(np.where(ok, np.abs(xs - self.place[0]), np.inf)))
+        return np.array([xs[best], ys[best]])
 
     def _arm_for(self, goal: FloatArray, shoulders: FloatArray) -> int:
         if self.goal == "place":

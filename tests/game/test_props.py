@@ -22,6 +22,7 @@ from game.scene import SceneConfig
 from game.scenes.walk import WalkSim
 from game.scenes.walk_autopilot import PropTour, WalkAutopilot
 from game.scenes.walk_view import SCENE
+from game.world.character import ARMS
 from game.world.props import (
     DOOR_STAY_S,
     DOOR_SWING_S,
@@ -457,3 +458,25 @@ def test_turning_the_knob_swings_the_door_open_and_it_shuts_after_the_hand_lets_
         DOOR_STAY_S - (1.0 - swing[held[-1]]) * DOOR_SWING_S, abs=0.05
     )
     assert knob_x[-1] == float(door.knob[0])
+
+
+@pytest.mark.parametrize("place_x", [-3.1, -4.5])
+def test_a_spot_he_cannot_walk_to_is_set_down_on_the_nearest_in_reach(
+    place_x: float, lift_the_cup: Callable[..., None]
+) -> None:
+    # playtest: holding the cup, a click on the high ledge beyond the course's start wall
+    # walked him to the wall, where he stood for good ("place: walk"), the cup in his hand
+    sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
+    lift_the_cup(sim, timer)
+    props = sim.props
+    assert props is not None
+    sim.step(InputState(actions=("put_down",), values={"place_x": place_x}), DT, timer)
+    for _ in range(int(8.0 / DT)):
+        sim.step(InputState(), DT, timer)
+        if props.holding < 0 and props.phase == "":
+            break
+    assert props.holding < 0 and props.goal is None  # set down, the hands free again
+    shoulder = sim.crowd.pose.roots[0, ARMS]
+    surface = props.props.surface_at(float(props.cup[0]), sim.terrain)
+    assert float(props.cup[1]) == pytest.approx(surface)  # resting on what is there
+    assert float(np.abs(shoulder[:, 0] - props.cup[0]).min()) <= 0.6  # beside him
