@@ -73,6 +73,7 @@ class WalkSim(CharacterAssets):
         self.drag_foot: int | None = None
         self.meter = FeetMeter()
         self.moving = False
+        self.blocked_s = 0.0  # seconds the walk has been stopped by ground a step cannot take
         props_path = self.assets_dir / PROPS_FILE
         self.props = PropHands(load_props(props_path, terrain)) if props_path.exists() else None
         self.ladder = None if self.props is None else LadderClimb(self.props.props.ladder, rig)
@@ -133,6 +134,7 @@ class WalkSim(CharacterAssets):
         was_planted = crowd.feet.planted[0].copy()
         self.moving = abs(move) > 0.05 or abs(float(crowd.vx[0])) > 0.05
         crowd.step([move], [1.0 if inp.run else 0.0], dt, pinned)
+        self.blocked_s = self.blocked_s + dt if crowd.blocked[0] else 0.0
         solution = crowd.solve(timer)
         self.counters.record(solution)
         if self.props is not None:
@@ -264,7 +266,7 @@ class WalkSim(CharacterAssets):
             props.cancel()
         shoulders = crowd.pose.roots[0, ARMS]
         facing = float(crowd.facing[0])
-        intent = props.walk_intent(shoulders, facing, self.rig, self.terrain)
+        intent = props.walk_intent(shoulders, facing, self.rig, self.terrain, self.blocked_s)
         props.aim(
             crowd.hand_weight[0],
             crowd.hand_target[0],

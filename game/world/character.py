@@ -132,6 +132,7 @@ _PER_CHARACTER = (
     "goal_x",
     "face_goal",
     "wanted",
+    "blocked",
     "crouch",
     "crouch_goal",
 )
@@ -344,6 +345,7 @@ class Crowd:
         self.goal_x = np.full(n, np.nan)  # a spot to walk to by an edge (walk_to), or NaN
         self.face_goal = np.zeros(n)  # the facing wanted while standing (turn_to), 0: none
         self.wanted = np.zeros(n)  # last step's walk direction (+1, -1; 0: none)
+        self.blocked = np.zeros(n, dtype=bool)  # walking into ground a step cannot take
         self.crouch = np.zeros(n)  # 0 upright ... 1 a full crouch (crouch_to), at CROUCH_S
         self.crouch_goal = np.zeros(n)
         self.y = np.zeros(n)
@@ -498,6 +500,7 @@ class Crowd:
         # a reversal first slows down facing the old way, then pivots, then sets off
         v_goal = np.where(reversing | self.turning, 0.0, move_a * top_speed)
         v_target = self._unblocked(v_goal)
+        self.blocked = (v_goal != 0.0) & (v_target == 0.0)
         v_old = self.vx
         self.vx = v_old + (v_target - v_old) * halflife_blend(dt, self._halflife(v_target))
         # braking to turn round: the halflife's approach to 0 would crawl for half a second

@@ -335,7 +335,6 @@ class PropHands:
         self.holding = -1
         self.goal: str | None = None
         self.place = np.zeros(2)
-        self._nearest = (math.inf, 0.0)  # walking to a goal: the least gap yet, and when
         self.hand = -1
         self.phase = ""
         self.phase_time = 0.0
@@ -377,7 +376,6 @@ class PropHands:
         self.goal = goal
         self.phase = "walk"
         self.phase_time = 0.0
-        self._nearest = (math.inf, 0.0)
 
     def _idle(self) -> None:
         self.phase, self.hand = "", -1
@@ -436,13 +434,14 @@ class PropHands:
             self.place[0] = clear
 
     def walk_intent(
-        self, shoulders: FloatArray, facing: float, rig: Rig, terrain: Terrain
+        self, shoulders: FloatArray, facing: float, rig: Rig, terrain: Terrain, blocked: float
     ) -> float | None:
         """The walk input while a goal is out of reach (None: the player's input stands).
 
-        ``shoulders`` (2, 2) are this step's shoulder points. A goal he gets no nearer to
-        for ``STUCK_S`` (a wall, or a ledge he cannot step onto, between them) is reached
-        for from there; a spot to set the cup down moves to the nearest one in reach.
+        ``shoulders`` (2, 2) are this step's shoulder points; ``blocked`` the seconds the
+        walk has been stopped by ground a step cannot take (a wall, a ledge): after
+        ``STUCK_S`` the goal is reached for from there, and a spot to set the cup down moves
+        to the nearest one in reach.
         """
         goal = self.goal_point()
         if goal is None or self.phase != "walk":
@@ -455,10 +454,7 @@ class PropHands:
             # stop with the spot ahead, moved clear of the feet once there (:meth:`aim`)
             allowance = FLOOR_CLEAR_M
         need = abs(dx) - allowance
-        if need < self._nearest[0] - 0.01:
-            self._nearest = (need, self.phase_time)
-        stuck = self.phase_time - self._nearest[1] >= STUCK_S
-        if need > 0.02 and not stuck:
+        if need > 0.02 and blocked < STUCK_S:
             # slow down on the approach: full speed from 0.6 m out, a creep at the end
             return math.copysign(min(max(need / 0.6, 0.15), 1.0), dx)
         if need > 0.02 and self.goal == "place":
