@@ -26,6 +26,7 @@ TAP_TIMEOUT_S = 6.0  # a tap that has not got the hero onto the ladder by then l
 CLIMB_OFFSET_M = 0.32  # the pelvis stays this far in front of the rails (facing +x)
 HIP_ABOVE_FOOT_M = 0.72  # pelvis height above the lower ankle while on the ladder
 PELVIS_CLIMB_HALFLIFE = 0.15
+DESCENT_LEAD = 0.6  # a foot stepping down: the hips aim for its rung by 0.6 of its move
 HANDS_ABOVE_FEET = 4  # rungs between the feet and the hands in the resting grip
 FOOT_TOE_IN_M = 0.08  # ankles this far before the rails (the sole's ball on the rung)
 # contralateral climbing: a hand, then the opposite foot; limbs in LIMBS order (arm L, R, leg L, R)
@@ -212,11 +213,19 @@ class LadderClimb:
                 self.rung[limb] = rung
                 self.move_to = self.grip_point(limb, rung)
         feet_y = float(self.ends[2:, 1].min())
-        if self.moving >= 2:
-            # a foot on its way down lowers the hips ahead of it, so the leg never over-reaches
-            feet_y = min(feet_y, float(self.move_to[1]))
+        fro, to = float(self.move_from[1]), float(self.move_to[1])
+        if self.moving >= 2 and to < fro:
+            # a foot on its way down lowers the hips ahead of it, so the leg never over-reaches,
+            # eased in over the move's first part (the whole rung at once set the pelvis from
+            # still to 1.33 m/s down in one step, a drop at every rung)
+            lead = float(smoothstep(min(self.u / DESCENT_LEAD, 1.0)))
+            feet_y = min(feet_y, fro + (to - fro) * lead)
         target = np.array([self.spot_x, feet_y + HIP_ABOVE_FOOT_M])
-        self.pelvis += (target - self.pelvis) * halflife_blend(dt, PELVIS_CLIMB_HALFLIFE)
+        # with Shift a foot steps down 1.75 times as fast, and so do the hips: at their
+        # walking pace they lagged the eased lead and the leg over-reached by 4.5 cm
+        quick = fast and self._descending
+        halflife = PELVIS_CLIMB_HALFLIFE * (LIMB_MOVE_FAST_S / LIMB_MOVE_S if quick else 1.0)
+        self.pelvis += (target - self.pelvis) * halflife_blend(dt, halflife)
         for limb in range(2):
             if self.rung[limb] < 0 and limb != self.moving:
                 self.ends[limb] = self.grip_point(limb, -1)

@@ -113,3 +113,30 @@ def test_climbing_takes_a_rung_in_1_1_s_shift_in_0_64_s_and_keeps_the_elbows_smo
         timed[fast] = steps * DT / 4
     assert timed[False] == pytest.approx(1.12, abs=0.04)  # whole steps: 17 of 1/60 s a move
     assert timed[True] == pytest.approx(0.64, abs=0.04)  # 10 steps a move
+
+
+def test_climbing_down_the_hips_ease_into_every_rung_as_climbing_up() -> None:
+    # a foot stepping down set the hips' target a whole rung lower at once: the pelvis went
+    # from still to 1.33 m/s down in one step at every rung (up: 0.09 m/s at most); with
+    # Shift 1.37 m/s, and the leg over-reached its rung by up to 1.7 cm
+    rig, _ = load_character_assets(ASSETS)
+    for fast, most in ((False, 0.25), (True, 0.8)):
+        ladder = _mounted()
+        pelvis, going, miss = [], [], 0.0
+        for step in range(1500):
+            climb = 1.0 if step < (180 if fast else 300) else -1.0
+            ladder.step(climb, DT, fast)
+            if not ladder.active:
+                break
+            pose = ladder.pose(rig)
+            ankles = solve_pose(rig, pose).hand[0, 2:]
+            miss = max(miss, float(np.hypot(*(ankles - pose.targets[0, 2:]).T).max()))
+            pelvis.append(ladder.pelvis.copy())
+            going.append(climb)
+        velocity = np.diff(pelvis, axis=0) / DT
+        jump = np.hypot(*np.diff(velocity, axis=0).T)
+        down = np.array(going[2:]) < 0
+        assert down.sum() > 100 and not ladder.active, fast  # down to the ground
+        assert jump[~down].max() <= (0.2 if fast else 0.1), fast  # up: as it was
+        assert jump[down].max() <= most, (fast, jump[down].max())  # 0.17 and 0.57 now
+        assert miss < 1e-3, (fast, miss)  # every foot reaches its rung
