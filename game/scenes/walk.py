@@ -41,6 +41,11 @@ START_X = 0.0
 LEG_NAMES = LIMBS[LEGS]
 POINTER_RANGE = 6.0  # metres around the pelvis a hand or pinned foot may be sent
 LADDER_NEAR_M = 1.5  # W this close to the ladder's climbing spot walks there and climbs
+LADDER_SPOT_M = 0.03  # within this of a climbing spot the hero has arrived there
+# ... and facing the ladder at its foot, up to this far past the spot (nearer the rails):
+# the walk up to it stops about 3 cm late, and walking back 3 cm was a reversal, a turn
+# away from the ladder and back (2 s of pivot steps before the first rung)
+LADDER_PAST_M = 0.12
 LOFT_PAUSE_STEPS = 45  # the prop tour stands this long on the loft before climbing down
 HAND_SWITCH_MARGIN = 0.05  # the reaching hand changes only when the other is this much nearer
 POINTER_LINGER_S = 1.5  # the hands keep reaching this long after the mouse last moved
@@ -187,9 +192,18 @@ class WalkSim(CharacterAssets):
         if abs(dx) > LADDER_NEAR_M:
             return move
         crowd.walk_to(0, spot)  # by the loft's edge: the gait would stop a step short
-        if abs(dx) > 0.03:
+        if face > 0 and self._at_ladder_foot():
+            return 0.0
+        if abs(dx) > LADDER_SPOT_M:
             return math.copysign(min(max(abs(dx) / 0.6, 0.12), 1.0), dx)
         return 0.1 if face > 0 and crowd.facing[0] < 0 else 0.0
+
+    def _at_ladder_foot(self) -> bool:
+        """The hero stands at the foot's climbing spot facing the ladder, or a little past
+        it (within ``LADDER_PAST_M``, nearer the rails): he climbs on from there."""
+        assert self.ladder is not None
+        dx = self.ladder.spot_x - float(self.crowd.x[0])
+        return self.crowd.facing[0] > 0 and -LADDER_PAST_M <= dx <= LADDER_SPOT_M
 
     def on_loft(self) -> bool:
         """The hero stands on the loft by the ladder's top."""
@@ -209,8 +223,7 @@ class WalkSim(CharacterAssets):
         if not ladder.active:
             ready = (
                 inp.climb > 0.5
-                and abs(ladder.spot_x - float(crowd.x[0])) <= 0.03
-                and crowd.facing[0] > 0
+                and self._at_ladder_foot()
                 and not bool(crowd.turning[0])  # a pivot to face the ladder has finished
                 and bool(crowd.feet.planted[0].all())
                 and abs(float(crowd.vx[0])) < 0.05

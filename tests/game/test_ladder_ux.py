@@ -9,7 +9,11 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from game.input_state import InputState
+from game.profiling import PhaseTimer
+from game.scene import SceneConfig
 from game.scenes.character_assets import load_character_assets
+from game.scenes.walk import WalkSim
 from game.world.character import solve_pose
 from game.world.ladder import TAP_CYCLE_MOVES, TAP_TIMEOUT_S, ClimbLatch, LadderClimb
 from game.world.props import load_props
@@ -140,3 +144,33 @@ def test_climbing_down_the_hips_ease_into_every_rung_as_climbing_up() -> None:
         assert jump[~down].max() <= (0.2 if fast else 0.1), fast  # up: as it was
         assert jump[down].max() <= most, (fast, jump[down].max())  # 0.17 and 0.57 now
         assert miss < 1e-3, (fast, miss)  # every foot reaches its rung
+
+
+def _walk_rows(sim: WalkSim, inputs: list[InputState]) -> list[dict]:
+    """The hero's trace record after each step of ``inputs``."""
+    timer, rows = PhaseTimer(), []
+    for inp in inputs:
+        sim.step(inp, DT, timer)
+        rows.append(sim.trace_characters()[0])
+    return rows
+
+
+def test_w_at_the_ladders_foot_climbs_on_facing_it_without_turning_away() -> None:
+    # the walk up to the climbing spot stopped 3 cm past it; walking back those 3 cm was a
+    # reversal: he turned away from the ladder and back (facing +1, -1, +1, pivot steps)
+    # and the first rung came 3.4 s after W was pressed 1 m away
+    for start in (1.0, 0.5):
+        sim = WalkSim(SceneConfig(dt=DT))
+        ladder = sim.ladder
+        assert ladder is not None
+        sim.crowd.resize(0, np.zeros(0), np.zeros(0))
+        sim.crowd.resize(1, [ladder.spot_x - start], [1.0])
+        _walk_rows(sim, [InputState()] * 60)
+        timer, facing = PhaseTimer(), []
+        for _ in range(round(2.5 / DT)):
+            sim.step(InputState(climb=1.0), DT, timer)
+            facing.append(float(sim.crowd.pose.spin[0]))
+            if ladder.moves > 0:
+                break
+        assert ladder.moves > 0, start  # on the ladder, a hand on a rung, within 2.5 s (1.9)
+        assert min(facing) == 1.0, start  # never turned at all
