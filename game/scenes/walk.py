@@ -175,16 +175,18 @@ class WalkSim(CharacterAssets):
     def _approach_ladder(self, inp: InputState, move: float) -> float:
         """W near the ladder's foot (or S near its top, on the loft) walks to the climbing
         spot; the climb begins in :meth:`_climb` once both feet are down and the hero has
-        stopped (at the foot facing the ladder)."""
+        stopped facing +x (the ladder at its foot; on the loft, his back to it: he backs
+        over the rails)."""
         ladder, crowd = self.ladder, self.crowd
         crowd.walk_to(0, None)
         if ladder is None or self.props is None or self.props.holding >= 0:
             return move
         spot: float | None
-        if inp.climb > 0.5:
-            spot, face = ladder.spot_x, 1.0
+        if inp.climb > 0.5 and not self.on_loft():
+            # (W held on after stepping off onto the loft walked him round toward the drop)
+            spot = ladder.spot_x
         elif inp.climb < -0.5 and self.on_loft():
-            spot, face = ladder.loft_spot_x, 0.0
+            spot = ladder.loft_spot_x
         else:
             return move
         assert spot is not None
@@ -192,11 +194,14 @@ class WalkSim(CharacterAssets):
         if abs(dx) > LADDER_NEAR_M:
             return move
         crowd.walk_to(0, spot)  # by the loft's edge: the gait would stop a step short
-        if face > 0 and self._at_ladder_foot():
+        if inp.climb > 0.5 and self._at_ladder_foot():
             return 0.0
         if abs(dx) > LADDER_SPOT_M:
             return math.copysign(min(max(abs(dx) / 0.6, 0.12), 1.0), dx)
-        return 0.1 if face > 0 and crowd.facing[0] < 0 else 0.0
+        # at the spot facing away from the ladder's side (+x at its foot, and on the loft,
+        # which he backs off over the rails): a pivot round first (a facing flipped at once
+        # on the loft flipped the knees 15 cm and slid the planted feet 12 cm in one step)
+        return 0.1 if crowd.facing[0] < 0 else 0.0
 
     def _at_ladder_foot(self) -> bool:
         """The hero stands at the foot's climbing spot facing the ladder, or a little past
@@ -235,7 +240,9 @@ class WalkSim(CharacterAssets):
                 inp.climb < -0.5
                 and spot is not None
                 and self.on_loft()
-                and abs(spot - float(crowd.x[0])) <= 0.03
+                and abs(spot - float(crowd.x[0])) <= LADDER_SPOT_M
+                and crowd.facing[0] > 0
+                and not bool(crowd.turning[0])
                 and bool(crowd.feet.planted[0].all())
                 and abs(float(crowd.vx[0])) < 0.05
                 and self.props is not None
@@ -246,7 +253,6 @@ class WalkSim(CharacterAssets):
                     crowd.pose.targets[0, LEGS], crowd.solution.hand[0, ARMS], crowd.pose.pelvis[0]
                 )
             elif from_loft:
-                crowd.face(0, 1.0)  # back onto the ladder, facing it
                 ladder.mount_from_loft(
                     crowd.pose.targets[0, LEGS], crowd.solution.hand[0, ARMS], crowd.pose.pelvis[0]
                 )

@@ -17,6 +17,7 @@ from game.scenes.walk import WalkSim
 from game.world.character import solve_pose
 from game.world.ladder import TAP_CYCLE_MOVES, TAP_TIMEOUT_S, ClimbLatch, LadderClimb
 from game.world.props import load_props
+from game.world.rig import LIMBS
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 DT = 1.0 / 60.0
@@ -174,3 +175,54 @@ def test_w_at_the_ladders_foot_climbs_on_facing_it_without_turning_away() -> Non
                 break
         assert ladder.moves > 0, start  # on the ladder, a hand on a rung, within 2.5 s (1.9)
         assert min(facing) == 1.0, start  # never turned at all
+
+
+def _on_the_loft(facing: float) -> WalkSim:
+    """The hero standing at the loft's climbing spot, facing ``facing`` (the ladder pose
+    faces +1: stepping off onto the loft leaves him so)."""
+    sim = WalkSim(SceneConfig(dt=DT))
+    assert sim.ladder is not None and sim.ladder.loft_spot_x is not None
+    spot = sim.ladder.loft_spot_x
+    level = float(sim.terrain.height_at(spot))
+    legs, gait = sim.rig.legs, sim.rig.gait
+    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
+    sim.crowd.resize(1, [spot], [facing])
+    sim.crowd.y[0] = level + legs.ankle_height + gait.stand_extension * legs.limb.reach
+    sim.crowd.stand_at(0, [[spot - 0.05, level + legs.ankle_height]] * 2)
+    _walk_rows(sim, [InputState()] * 60)
+    assert sim.on_loft()
+    return sim
+
+
+def test_w_held_on_after_stepping_off_onto_the_loft_does_not_turn_him_round() -> None:
+    # W walked him to the ladder's foot spot, below the loft's edge: he turned round to
+    # face the drop (and climbing down from there flipped him back at once)
+    sim = _on_the_loft(1.0)
+    rows = _walk_rows(sim, [InputState(climb=1.0)] * 120)
+    assert {row["facing"] for row in rows} == {1}
+    assert sim.ladder is not None and not sim.ladder.active
+
+
+def test_s_on_the_loft_facing_the_ladder_turns_round_before_climbing_on_smoothly() -> None:
+    # facing the ladder (-1) on the loft, S flipped the facing at once as he climbed on:
+    # the right knee jumped 15 cm in one step and the planted feet slid 12 cm
+    sim = _on_the_loft(-1.0)
+    ladder = sim.ladder
+    assert ladder is not None
+    rows = _walk_rows(sim, [InputState()] + [InputState(climb=-1.0)] * 180)  # (from standing)
+    assert rows[0]["facing"] == -1
+    assert ladder.active and rows[-1]["facing"] == 1  # on the ladder, facing it
+    pelvis = np.array([row["pelvis"] for row in rows])
+    knees = np.array([[row["limbs"][name]["mid"] for name in LIMBS[2:]] for row in rows])
+    moved = np.diff(knees, axis=0) - np.diff(pelvis, axis=0)[:, None]
+    assert np.hypot(*np.moveaxis(moved, -1, 0)).max() <= 0.08  # 5.5 cm (the pivot's)
+    soles = np.array(
+        [
+            [[row["limbs"][name]["foot"][k] for k in ("heel", "ball", "toe")] for name in LIMBS[2:]]
+            for row in rows
+        ]
+    )
+    planted = np.array([[row["limbs"][name]["planted"] for name in LIMBS[2:]] for row in rows])
+    still = planted[1:] & planted[:-1]
+    slide = np.hypot(*np.moveaxis(np.diff(soles, axis=0), -1, 0)).min(axis=-1)  # (T-1, 2)
+    assert slide[still].max() <= 0.05  # 0 now
