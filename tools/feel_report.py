@@ -5,8 +5,8 @@
 
 Everything is computed from the trace file alone (plus the rig for standing height), an
 oracle independent of the simulation's own meter: walking and running are told apart by the
-pelvis speed (walking 0.85–1.1 × walk_speed, running ≥ 0.85 × run_speed), a pivot by the
-feet's apparent length. ``--worst`` prints the step and place of each worst figure.
+pelvis speed (walking: steady, at 0.85–1.1 × walk_speed; running ≥ 0.85 × run_speed), a pivot
+by the feet's apparent length. ``--worst`` prints the step and place of each worst figure.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from game.world.rig import load_rig  # noqa: E402
 from game.world.terrain import Terrain  # noqa: E402
 
 LEGS = ("left_leg", "right_leg")
+STEADY_ACCEL = 2.0  # m/s²: faster changes of the pelvis speed are starts and stops, not a gait
 ARMS = ("left_arm", "right_arm")
 
 
@@ -82,7 +83,10 @@ def measure(path: Path, rig_path: Path) -> dict[str, Any]:
     speed = np.abs(np.gradient(pelvis[:, 0], dt))
     length = np.hypot(*np.moveaxis(foot[:, :, 2] - foot[:, :, 0], -1, 0))
     pivoting = (length < 0.95 * (legs.heel + legs.toe) - 0.02).any(axis=1)
+    # steady: a run braking to turn round passes walking speed in a flight (a stop, not a walk)
+    steady = np.abs(np.gradient(speed, dt)) < STEADY_ACCEL
     walking = (speed >= 0.85 * gait.walk_speed) & (speed <= 1.1 * gait.walk_speed) & ~pivoting
+    walking &= steady
     running = (speed >= 0.85 * gait.run_speed) & ~pivoting
     x = pelvis[:, 0]
     grade = (ground(x + 0.4) - ground(x - 0.4)) / 0.8

@@ -80,6 +80,8 @@ _HOVER_LIMIT = 1.4  # swing progress after which a foot that could not plant re-
 # where the speed cap reads the slope: a stride behind (−1), then fractions of the stopping
 # distance ahead
 _SLOPE_PROBES = np.array([-1.0, 0.0, 0.5, 1.0])
+_RISER_WINDOW = 0.03  # m: ground rising more than _MIN_RISER over this is a stair's riser
+_MIN_RISER = 0.06
 _FLATTEN_MARGIN = 0.004  # metres below flat-foot reach the pelvis settles to before a pivot
 _GOAL_MARGIN = 0.05  # metres beyond a walk_to spot the ground must let the body on
 _REVERSAL_BRAKE = 3.0  # m/s²: a reversal's brake slows at least this fast (no slow tail)
@@ -679,8 +681,22 @@ class Crowd:
             span,
         )
         walked, rise = rises[:, :-1], rises[:, -1]
-        mean_slope = np.where(walked <= gait.max_step_height, slopes, 0.0).max(axis=1)
+        walkable = walked <= gait.max_step_height
+        mean_slope = np.where(walkable, slopes, 0.0).max(axis=1)
         cap = gait.climb_speed / np.maximum(mean_slope, 1e-6)
+        # on a flight a step spans one tread (walking, no one takes stairs two at a time:
+        # landing on every other tread, each step dropped 32 cm and the stance knee bent to
+        # 94°): the speed whose step is a tread, ``tread = riser / slope``
+        risers = self.terrain.steepest_rise(centres - span, centres + span, _RISER_WINDOW)
+        riser = np.where(walkable, risers, 0.0).max(axis=1)
+        flight = riser >= _MIN_RISER
+        if flight.any():
+            tread = riser / np.maximum(mean_slope, 1e-6)
+            grade = self._grade() * direction
+            pace = np.full(self.count, gait.walk_speed)
+            for _ in range(4):  # a fixed point (steps quicken with speed), converging fast
+                pace = tread * 2.0 * stride_rate(pace, grade, gait)
+            cap = np.where(flight, np.minimum(cap, pace), cap)
         v_target = clamp(v_target, -cap, cap)
         # stop before ground that rises or drops more than a step takes within one step's
         # reach (the terrain editor refuses to build such ground with the same test)
@@ -757,10 +773,14 @@ class Crowd:
         can turn (:func:`pivot_spots`: turned round about its ball, its heel would go into a
         riser where its toes did not), checked for the characters ``among`` (N,) only: the
         caller reads no other row."""
-        feet = self.feet
+        feet, gait = self.feet, self.rig.gait
         reversing = self.reversing
-        ideal_x = self._standing_spots(self.x, reversing)
-        tolerance = np.where(reversing, _PIVOT_TOLERANCE, self.rig.gait.idle_tolerance)
+        # braking to turn round, the spots are where the hip will stop (a foot beside the
+        # running hip counted as on its spot, stayed, and was left 0.6 m behind: the pelvis
+        # sank 14 cm to reach it)
+        stop = braking_travel(self.vx, np.inf, gait.accel_halflife, _REVERSAL_BRAKE)
+        ideal_x = self._standing_spots(self.x + np.where(reversing, stop, 0.0), reversing)
+        tolerance = np.where(reversing, _PIVOT_TOLERANCE, gait.idle_tolerance)
         there = np.abs(ideal_x - feet.lock[..., 0]) <= tolerance[:, None]
         aimed_there = np.abs(ideal_x - feet.aim) <= tolerance[:, None]
         rows = np.flatnonzero(reversing & among)
@@ -903,8 +923,10 @@ class Crowd:
         due |= stopping & (feet.stance_age >= _MIN_STANCE * stance_time)
         if self.reversing.any():
             # squaring up for a pivot: a foot off its spot steps as soon as the other is
-            # down, whatever the phase; one on its spot stays (stepping again lands it there)
-            may = other_down & (feet.stance_age >= _MIN_STANCE * stance_time)
+            # down (running, also while it is in the air: held on a foot left behind, a
+            # reversal from a run stopped the hip dead and the pelvis sank 26 cm), whatever
+            # the phase; one on its spot stays (stepping again lands it there)
+            may = other_ok & (feet.stance_age >= _MIN_STANCE * stance_time)
             ready = ~self._on_spots(np.asarray(may.any(axis=1))) & may
             due = np.where(self.reversing[:, None], ready, due)
 
@@ -1129,9 +1151,10 @@ class Crowd:
         landing = feet.land[..., 1] + rise + np.where(feet.relaunched, 0.0, left)
         allowed = np.where(feet.planted, high, np.where(swinging, landing, np.inf))
         allowed = allowed.min(axis=1)
-        # the pelvis starts down before a drop: the lower of the ground here and a swing ahead
-        ahead = x_new + self.vx * (pace.swing_time + 2.0 * gait.pelvis_halflife)
-        ground = np.minimum(self.terrain.height_at(x_new), self.terrain.height_at(ahead))
+        # standing height over the ground here: a drop ahead is for the landing's reach
+        # (``allowed``) to bring the pelvis down to (the lower of here and a swing ahead kept
+        # it a rise low all down a flight: a crouch, the stance knee at 94°)
+        ground = self.terrain.height_at(x_new)
         run = run_fraction(self.vx, gait)
         stand = ground + legs.ankle_height + gait.stand_extension * reach - gait.run_sink * run
         moving = clamp(np.abs(self.vx) / (0.5 * gait.walk_speed), 0.0, 1.0)

@@ -260,6 +260,30 @@ def test_the_sole_stays_above_the_stairs_both_ways_and_planted_pivots_stay_put(r
     assert jump.max() <= 0.10
 
 
+def test_walking_the_course_stairs_the_knees_bend_as_a_persons_one_tread_a_step_down() -> None:
+    # the pelvis aimed at standing over the lower of the ground here and a swing ahead: all
+    # down a flight that kept it a rise low (a crouch: the stance knee at 94-98°, the pelvis
+    # 30 cm below standing over the lower foot); and at a walk's speed the feet took the
+    # stairs two at a time (the speed cap read the flight as a ramp)
+    course = load_terrain(ASSETS_DIR / "terrain.json")
+    crowd = Crowd(RIG, course, [11.2], [1.0])  # before the flight up, then over and down
+    rows = _run(crowd, 1.0, 0.0, 420)
+    assert crowd.x[0] > 16.5
+    planted, ankles = _stack(rows, "planted")[:, 0], _stack(rows, "ankles")[:, 0]
+    hips, knees = _stack(rows, "hips")[:, 0], _stack(rows, "knees")[:, 0]
+    thigh, shin = knees - hips, ankles - knees
+    cosine = (thigh * shin).sum(-1) / np.linalg.norm(thigh, axis=-1) / np.linalg.norm(shin, axis=-1)
+    bend = np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0)))
+    assert bend[planted].max() <= 85.0
+    lower = course.height_at(ankles[..., 0]).min(axis=1)
+    standing = lower + A + RIG.gait.stand_extension * RIG.legs.limb.reach
+    assert (_stack(rows, "pelvis")[:, 0, 1] - standing).min() >= -0.18
+    landed = planted[1:] & ~planted[:-1]
+    heights = course.height_at(ankles[1:][landed][:, 0])
+    down = np.flatnonzero(np.diff(heights) < 0.0)
+    assert len(down) >= 5 and (np.diff(heights)[down] >= -0.17).all()  # one rise a step
+
+
 @pytest.mark.parametrize(("run", "steps_up"), [(0.0, 150), (0.0, 180), (1.0, 120)])
 def test_turning_round_on_a_flight_keeps_the_soles_out_of_the_risers(
     run: float, steps_up: int
@@ -449,6 +473,28 @@ def test_setting_off_the_hip_is_never_held_back_and_the_pelvis_does_not_dip(run:
         assert height[ahead, n].min() >= steady - 0.02, (n, start)
         assert np.diff(speed[ahead, n]).min() >= -0.05, (n, start)  # never held back
     assert set_offs == 16  # after every stop and every turn
+
+
+def test_turning_round_from_a_run_brakes_without_a_hold_or_a_sink() -> None:
+    # squaring up for the pivot, a foot could step only once the other was down, and a foot
+    # beside the running hip counted as on its pivot spot (the spots were read where the hip
+    # was, not where it would stop): the hip was held on a foot left 0.6-0.7 m behind,
+    # stopped from 2.6 to 0.8 m/s in a step, and the pelvis sank up to 20 cm (26 cm on the
+    # course by the ladder)
+    running = np.linspace(2.0, 3.0, 24)  # seconds of running before the key is pressed
+    crowd = Crowd(RIG, FLAT, np.zeros(running.size), np.ones(running.size))
+    rows = []
+    for step in range(int(4.5 / DT)):
+        move = np.where(step * DT < running, 1.0, -1.0)
+        crowd.step(move, np.ones(running.size), DT)
+        rows.append((crowd.y.copy(), crowd.vx.copy(), crowd.reversing | crowd.turning))
+    height, vx, turning_round = (np.array(column) for column in zip(*rows, strict=True))
+    steady = height[int(1.5 / DT) : int(2.0 / DT)].min()  # the run's own lowest point
+    for n in range(running.size):
+        brake = slice(int(running[n] / DT), int(running[n] / DT) + int(1.0 / DT))
+        assert turning_round[brake, n].any()
+        assert np.diff(vx[brake, n]).min() >= -0.25, n  # the brake law's, never a hold
+        assert height[brake, n].min() >= steady - 0.08, n
 
 
 @pytest.mark.parametrize("run", [0.0, 1.0], ids=["walk", "run"])
