@@ -84,6 +84,8 @@ _RISER_WINDOW = 0.03  # m: ground rising more than _MIN_RISER over this is a sta
 _MIN_RISER = 0.06
 _FLATTEN_MARGIN = 0.004  # metres below flat-foot reach the pelvis settles to before a pivot
 _GOAL_MARGIN = 0.05  # metres beyond a walk_to spot the ground must let the body on
+_LATE_SWING = 0.5  # a swing this far along keeps its landing when the walk stops ...
+_LANDS_NEAR_M = 0.3  # ... if the hip will stop within this of it
 _REVERSAL_BRAKE = 3.0  # m/s²: a reversal's brake slows at least this fast (no slow tail)
 _SQUARING_SWING = 0.3  # seconds: the longest swing of a step squaring up for a pivot
 _PIVOT_SPEED = 0.15  # m/s: a reversal may pivot once the body is this slow ...
@@ -525,8 +527,14 @@ class Crowd:
         support = self._support(pace)
         # a swing hovering at a spot it still cannot reach re-aims from where the foot is,
         # and so does one aimed for the old pace when a reversal brakes or the walk stops
+        # (but one about to land where the stopped hip stands over it lands there: re-aimed
+        # at 95 % of its swing, it took 0.3 s more while the braking hip left the other foot
+        # 0.6 m behind, and the pelvis sank 15 cm)
+        stop = braking_travel(self.vx, np.inf, gait.accel_halflife, _REVERSAL_BRAKE)
+        stops_over = np.abs(self.feet.land[..., 0] - (x_free + stop)[:, None]) <= _LANDS_NEAR_M
+        late = (self.feet.u >= _LATE_SWING) & stops_over
         relaunch = self.feet.swinging & (
-            (self.feet.u > _HOVER_LIMIT) | (braking | stopping)[:, None]
+            (self.feet.u > _HOVER_LIMIT) | ((braking | stopping)[:, None] & ~late)
         )
         if relaunch.any():
             last = self.prev_pose  # where the foot was last shown: the new swing starts there
