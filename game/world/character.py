@@ -82,6 +82,7 @@ _HOVER_LIMIT = 1.4  # swing progress after which a foot that could not plant re-
 _SLOPE_PROBES = np.array([-1.0, 0.0, 0.5, 1.0])
 _RISER_WINDOW = 0.03  # m: ground rising more than _MIN_RISER over this is a stair's riser
 _MIN_RISER = 0.06
+_MIN_FLIGHT_SLOPE = 0.2  # a flight's mean slope (riser / tread) is steeper than this
 _FLATTEN_MARGIN = 0.004  # metres below flat-foot reach the pelvis settles to before a pivot
 _GOAL_MARGIN = 0.05  # metres beyond a walk_to spot the ground must let the body on
 _LATE_SWING = 0.5  # a swing this far along keeps its landing when the walk stops ...
@@ -695,8 +696,11 @@ class Crowd:
         # on a flight a step spans one tread (walking, no one takes stairs two at a time:
         # landing on every other tread, each step dropped 32 cm and the stance knee bent to
         # 94°): the speed whose step is a tread, ``tread = riser / slope``
-        risers = self.terrain.steepest_rise(centres - span, centres + span, _RISER_WINDOW)
-        riser = np.where(walkable, risers, 0.0).max(axis=1)
+        riser = np.zeros(self.count)
+        steep = mean_slope >= _MIN_FLIGHT_SLOPE  # (no flight is gentler: no riser search)
+        if steep.any():
+            risers = self.terrain.steepest_rise(centres - span, centres + span, _RISER_WINDOW)
+            riser = np.where(steep, np.where(walkable, risers, 0.0).max(axis=1), 0.0)
         flight = riser >= _MIN_RISER
         if flight.any():
             tread = riser / np.maximum(mean_slope, 1e-6)
