@@ -27,8 +27,8 @@ from game.world.rig import load_rig  # noqa: E402
 from game.world.terrain import Terrain  # noqa: E402
 
 LEGS = ("left_leg", "right_leg")
-STEADY_ACCEL = 2.0  # m/s²: faster changes of the pelvis speed are starts and stops, not a gait
 ARMS = ("left_arm", "right_arm")
+STEADY_ACCEL = 2.0  # m/s²: faster changes of the pelvis speed are starts and stops, not a gait
 
 
 def load(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:

@@ -531,12 +531,12 @@ class Crowd:
         # (but one about to land where the stopped hip stands over it lands there: re-aimed
         # at 95 % of its swing, it took 0.3 s more while the braking hip left the other foot
         # 0.6 m behind, and the pelvis sank 15 cm)
-        stop = braking_travel(self.vx, np.inf, gait.accel_halflife, _REVERSAL_BRAKE)
-        stops_over = np.abs(self.feet.land[..., 0] - (x_free + stop)[:, None]) <= _LANDS_NEAR_M
-        late = (self.feet.u >= _LATE_SWING) & stops_over
-        relaunch = self.feet.swinging & (
-            (self.feet.u > _HOVER_LIMIT) | ((braking | stopping)[:, None] & ~late)
-        )
+        relaunch = self.feet.swinging & (self.feet.u > _HOVER_LIMIT)
+        if (braking | stopping).any():  # (most steps neither brake nor stop)
+            stop = braking_travel(self.vx, np.inf, gait.accel_halflife, _REVERSAL_BRAKE)
+            over = np.abs(self.feet.land[..., 0] - (x_free + stop)[:, None]) <= _LANDS_NEAR_M
+            late = (self.feet.u >= _LATE_SWING) & over
+            relaunch |= self.feet.swinging & (braking | stopping)[:, None] & ~late
         if relaunch.any():
             last = self.prev_pose  # where the foot was last shown: the new swing starts there
             at, angle, bend = last.targets[:, LEGS], last.foot_angle, last.foot_bend
@@ -835,8 +835,9 @@ class Crowd:
         return np.where(self.turning, 0.0, v_target + (self.vx - v_target) * decay)
 
     def _advance_phase(self, v_target: FloatArray, grade: FloatArray, dt: float) -> None:
-        """The gait phase advances at the stride rate for the speed a step is timed for (at least the
-        starting cadence while the feet still have to step), and holds while standing."""
+        """The gait phase advances at the stride rate for the speed a step is timed for (at
+        least the starting cadence while the feet still have to step), and holds while
+        standing; setting off, the front foot is put near mid-stance."""
         speed = np.maximum(np.abs(self._speed_soon(v_target)), np.abs(v_target) * 0.25)
         # squaring up (for a pivot, or standing) steps briskly, at a slow walk's cadence
         speed = np.where(self._squaring_up(v_target), np.maximum(speed, _SQUARE_UP_SPEED), speed)

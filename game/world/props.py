@@ -40,7 +40,7 @@ DOOR_STAY_S = 2.5  # it stands open this long after the knob is let go, then swi
 RELEASE_S = 0.35  # a freed hand eases back this long before the gait's arm swing takes it
 LOW_REACH_WAIT_S = 1.5  # a crouch takes 0.7 s: a goal still out of reach then is reached as near as
 # the arm goes (the cup falls onto a spot down a step)
-STUCK_S = 0.6  # walking to a goal this long without getting nearer, he reaches from there
+STUCK_S = 0.6  # walking to a goal stopped this long by ground (a wall), he reaches from there
 FLOOR_CLEAR_M = 0.5  # the hero stops this close to a spot below the hand's reach ...
 FEET_CLEAR_M = 0.03  # ... and the cup drops at least this far ahead of the toes
 LOFT_SEARCH_M = 0.4  # a loft's edge must begin this close beyond the ladder's far rail
