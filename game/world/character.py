@@ -42,7 +42,9 @@ from game.world.easing import (
 )
 from game.world.gait import (
     FOOT_SIDE,
+    MIN_RISER,
     PHASE_OFFSET,
+    RISER_WINDOW,
     Feet,
     Pace,
     RolledFeet,
@@ -80,8 +82,6 @@ _HOVER_LIMIT = 1.4  # swing progress after which a foot that could not plant re-
 # where the speed cap reads the slope: a stride behind (−1), then fractions of the stopping
 # distance ahead
 _SLOPE_PROBES = np.array([-1.0, 0.0, 0.5, 1.0])
-_RISER_WINDOW = 0.03  # m: ground rising more than _MIN_RISER over this is a stair's riser
-_MIN_RISER = 0.06
 _MIN_FLIGHT_SLOPE = 0.2  # a flight's mean slope (riser / tread) is steeper than this
 _FLATTEN_MARGIN = 0.004  # metres below flat-foot reach the pelvis settles to before a pivot
 _GOAL_MARGIN = 0.05  # metres beyond a walk_to spot the ground must let the body on
@@ -699,9 +699,9 @@ class Crowd:
         riser = np.zeros(self.count)
         steep = mean_slope >= _MIN_FLIGHT_SLOPE  # (no flight is gentler: no riser search)
         if steep.any():
-            risers = self.terrain.steepest_rise(centres - span, centres + span, _RISER_WINDOW)
+            risers = self.terrain.steepest_rise(centres - span, centres + span, RISER_WINDOW)
             riser = np.where(steep, np.where(walkable, risers, 0.0).max(axis=1), 0.0)
-        flight = riser >= _MIN_RISER
+        flight = riser >= MIN_RISER
         if flight.any():
             tread = riser / np.maximum(mean_slope, 1e-6)
             grade = self._grade() * direction

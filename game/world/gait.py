@@ -66,6 +66,9 @@ _SOLE_SAMPLES = np.linspace(0.0, 1.0, 7)
 _PROBES = np.linspace(0.0, 1.0, 12)  # fractions of the look-ahead the ground is read at
 _CHORD_PASSES = 2  # sole_fits: the chord under a level sole, then twice under the tilted one
 _PIVOT_BALL_GAP = 0.001  # metres a pivoting foot's ball may rest above the ground under it
+RISER_WINDOW = 0.03  # m: ground rising more than MIN_RISER over this is a stair's riser
+MIN_RISER = 0.06
+_SKIP_COST = 1.0  # plan_landing: landing two risers or more past the other foot costs 1 m each
 _BEND_COST = 30.0  # plan_landing: each millimetre of ground bend under a sole costs 3 cm of step
 _SOLE_FLATNESS = 0.012  # metres: the ground under a sole may bend this much (a bump), not a riser
 _LOOK_AHEAD = 0.5  # metres of ground ahead of the swinging sole that it rises over
@@ -695,6 +698,15 @@ def plan_landing(
     # does not fit is a last resort; a step taller than max_step_height never
     miss = np.abs(candidates - predicted_x[:, None])
     cost = miss + _BEND_COST * bend + np.where(fits, 0.0, 10.0) + np.where(low_enough, 0.0, 1e3)
+    if beside is not None:
+        # one tread beyond the other foot, never two: off a stair landing a step timed for a
+        # tread but taken from the landing's back dropped two risers (32 cm) below the foot
+        # on the landing and its knee bent to 95°
+        risers = terrain.risers(MIN_RISER, RISER_WINDOW)
+        other = beside[:, None, None]  # NaN where the other foot is up: no risers counted
+        lo, hi = np.minimum(candidates[..., None], other), np.maximum(candidates[..., None], other)
+        crossed = ((risers > lo) & (risers < hi)).sum(axis=-1)
+        cost += _SKIP_COST * np.maximum(crossed - 1, 0)
     squaring = np.zeros((len(start), 1), dtype=bool) if pivot is None else pivot[:, None]
     far = np.arange(candidates.shape[1]) >= len(_CANDIDATE_SHIFTS)
     shorter = np.arange(candidates.shape[1]) >= len(shifts)

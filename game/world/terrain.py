@@ -77,6 +77,7 @@ class Terrain:
     # derived once (the polyline never changes; an edit makes a new Terrain)
     slopes: FloatArray = field(init=False, repr=False)  # dy/dx of each segment, (M − 1,)
     _window_rises: dict[float, FloatArray] = field(init=False, repr=False)
+    _risers: dict[tuple[float, float], FloatArray] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         pts = np.asarray(self.points, dtype=float)
@@ -91,6 +92,7 @@ class Terrain:
         slopes.setflags(write=False)
         object.__setattr__(self, "slopes", slopes)
         object.__setattr__(self, "_window_rises", {})
+        object.__setattr__(self, "_risers", {})
 
     @property
     def xs(self) -> FloatArray:
@@ -195,6 +197,26 @@ class Terrain:
             rises = np.stack([corners, self.rise_over(corners, window)])
             self._window_rises[window] = rises
         return rises[0], rises[1]
+
+    def risers(self, min_riser: float, window: float) -> FloatArray:
+        """The x of each stair riser, shape ``(K,)``: the middle of a run of segments steeper
+        than ``min_riser / window`` going one way (up or down) that rises or drops
+        ``min_riser`` or more in all. Computed once per pair of arguments."""
+        key = (min_riser, window)
+        if key not in self._risers:
+            steep = np.abs(self.slopes) >= min_riser / window
+            sign = np.where(steep, np.sign(self.slopes), 0.0)
+            # runs of steep segments going the same way: where the sign changes a run starts
+            edges = np.flatnonzero(np.diff(np.concatenate([[0.0], sign, [0.0]])))
+            xs, ys = self.xs, self.ys
+            self._risers[key] = np.array(
+                [
+                    0.5 * (xs[first] + xs[end])  # segments first .. end − 1
+                    for first, end in zip(edges[:-1], edges[1:], strict=True)
+                    if sign[first] != 0.0 and abs(ys[end] - ys[first]) >= min_riser
+                ]
+            )
+        return self._risers[key]
 
     def to_json(self) -> list[list[float]]:
         """The polyline as ``[[x, y], ...]`` (the trace header's ``terrain``)."""

@@ -284,6 +284,31 @@ def test_walking_the_course_stairs_the_knees_bend_as_a_persons_one_tread_a_step_
     assert len(down) >= 5 and (np.diff(heights)[down] >= -0.17).all()  # one rise a step
 
 
+@pytest.mark.parametrize("pause", [0, 60])
+def test_turning_round_on_the_course_landing_then_down_takes_one_tread_a_step(pause: int) -> None:
+    # the playtest's "he crouches at the top of the stairs": stopped on the landing, turned
+    # round and walking down, a step timed for a tread but taken from the landing's back
+    # landed two risers below the foot on the landing (32 cm); that knee bent to 95°
+    course = load_terrain(ASSETS_DIR / "terrain.json")
+    crowd = Crowd(RIG, course, [11.2], [1.0])
+    while crowd.x[0] < 14.0:  # up the flight, 0.55 m onto the landing
+        _run(crowd, 1.0, 0.0, 1)
+    _run(crowd, 0.0, 0.0, pause)
+    rows = _run(crowd, -1.0, 0.0, 300)
+    assert crowd.x[0] < 11.9  # turned and went down the flight
+    planted, ankles = _stack(rows, "planted")[:, 0], _stack(rows, "ankles")[:, 0]
+    hips, knees = _stack(rows, "hips")[:, 0], _stack(rows, "knees")[:, 0]
+    thigh, shin = knees - hips, ankles - knees
+    cosine = (thigh * shin).sum(-1) / np.linalg.norm(thigh, axis=-1) / np.linalg.norm(shin, axis=-1)
+    bend = np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0)))
+    on_flight = (ankles[..., 0] > 11.9) & (ankles[..., 0] < 14.2)
+    assert bend[planted & on_flight].max() <= 85.0
+    # at each landing, the feet are at most one rise apart
+    ground = course.height_at(ankles[..., 0])
+    both = planted.all(axis=1)
+    assert np.abs(ground[both, 0] - ground[both, 1]).max() <= 0.17
+
+
 @pytest.mark.parametrize(("run", "steps_up"), [(0.0, 150), (0.0, 180), (1.0, 120)])
 def test_turning_round_on_a_flight_keeps_the_soles_out_of_the_risers(
     run: float, steps_up: int

@@ -92,3 +92,18 @@ def test_the_walkable_range_stops_at_walls_not_at_gentle_rises() -> None:
     assert terrain.walkable_range(3.0, 0.4) == (0.02, 6.0)  # the 0.3 m over 5 m is a slope
     assert terrain.walkable_range(7.0, 0.4) == (6.02, 9.0)  # on the loft
     assert terrain.walkable_range(3.0, 2.5) == (0.0, 9.0)  # nothing too tall for a giant
+
+
+def test_risers_are_the_steep_runs_that_rise_or_drop_a_step() -> None:
+    # two risers up (one of them two steep segments), a ramp, a 3 cm kerb, one riser down
+    ground = Terrain(
+        np.array(
+            [
+                [0.0, 0.0], [0.01, 0.16], [0.35, 0.16], [0.355, 0.24], [0.36, 0.32],
+                [1.0, 0.52], [1.01, 0.55], [1.5, 0.55], [1.51, 0.39], [3.0, 0.39],
+            ]
+        )
+    )  # fmt: skip
+    assert np.allclose(ground.risers(0.06, 0.03), [0.005, 0.355, 1.505])
+    assert ground.risers(0.06, 0.03) is ground.risers(0.06, 0.03)  # computed once
+    assert len(Terrain(np.array([[0.0, 0.0], [1.0, 0.5]])).risers(0.06, 0.03)) == 0
