@@ -42,10 +42,6 @@ LEG_NAMES = LIMBS[LEGS]
 POINTER_RANGE = 6.0  # metres around the pelvis a hand or pinned foot may be sent
 LADDER_NEAR_M = 1.5  # W this close to the ladder's climbing spot walks there and climbs
 LADDER_SPOT_M = 0.03  # within this of a climbing spot the hero has arrived there
-# ... and facing the ladder at its foot, up to this far past the spot (nearer the rails):
-# the walk up to it stops about 3 cm late, and walking back 3 cm was a reversal, a turn
-# away from the ladder and back (2 s of pivot steps before the first rung)
-LADDER_PAST_M = 0.12
 LOFT_PAUSE_STEPS = 45  # the prop tour stands this long on the loft before climbing down
 HAND_SWITCH_MARGIN = 0.05  # the reaching hand changes only when the other is this much nearer
 POINTER_LINGER_S = 1.5  # the hands keep reaching this long after the mouse last moved
@@ -173,10 +169,11 @@ class WalkSim(CharacterAssets):
         return self.terrain.to_json() if self.terrain_changed else None
 
     def _approach_ladder(self, inp: InputState, move: float) -> float:
-        """W near the ladder's foot (or S near its top, on the loft) walks to the climbing
-        spot; the climb begins in :meth:`_climb` once both feet are down and the hero has
-        stopped facing +x (the ladder at its foot; on the loft, his back to it: he backs
-        over the rails)."""
+        """W near the ladder's foot (or S near its top, on the loft) walks the hero to where
+        he climbs on (:meth:`_by_ladder_foot`, :meth:`_at_loft_top`) and turns him there to
+        face +x (the ladder at its foot; on the loft, his back to it: he backs over the
+        rails); the climb begins in :meth:`_climb` once both feet are down and he has
+        stopped."""
         ladder, crowd = self.ladder, self.crowd
         crowd.walk_to(0, None)
         if ladder is None or self.props is None or self.props.holding >= 0:
@@ -184,9 +181,9 @@ class WalkSim(CharacterAssets):
         spot: float | None
         if inp.climb > 0.5 and not self.on_loft():
             # (W held on after stepping off onto the loft walked him round toward the drop)
-            spot = ladder.spot_x
+            spot, there = ladder.spot_x, self._by_ladder_foot()
         elif inp.climb < -0.5 and self.on_loft():
-            spot = ladder.loft_spot_x
+            spot, there = ladder.loft_spot_x, self._at_loft_top()
         else:
             return move
         assert spot is not None
@@ -194,21 +191,35 @@ class WalkSim(CharacterAssets):
         if abs(dx) > LADDER_NEAR_M:
             return move
         crowd.walk_to(0, spot)  # by the loft's edge: the gait would stop a step short
-        if inp.climb > 0.5 and self._at_ladder_foot():
-            return 0.0
-        if abs(dx) > LADDER_SPOT_M:
-            return math.copysign(min(max(abs(dx) / 0.6, 0.12), 1.0), dx)
-        # at the spot facing away from the ladder's side (+x at its foot, and on the loft,
-        # which he backs off over the rails): a pivot round first (a facing flipped at once
-        # on the loft flipped the knees 15 cm and slid the planted feet 12 cm in one step)
-        return 0.1 if crowd.facing[0] < 0 else 0.0
+        if there or abs(dx) <= LADDER_SPOT_M:
+            # where he climbs on from: facing +x he stands still for it; facing away, a
+            # pivot round where he stands (walking back to the spot first turned him away
+            # from the ladder and back; a facing flipped at once on the loft flipped the
+            # knees 15 cm and slid the planted feet 12 cm in one step)
+            return 0.1 if crowd.facing[0] < 0 else 0.0
+        return math.copysign(min(max(abs(dx) / 0.6, 0.12), 1.0), dx)
+
+    def _by_ladder_foot(self) -> bool:
+        """The hero stands at the foot's climbing spot or anywhere past it up to the rungs'
+        line, under the ladder: the gait stops him 16 cm past the spot at the wall beneath
+        the ladder. His hips ease back to the spot as the first hand reaches for a rung."""
+        assert self.ladder is not None
+        x = float(self.crowd.x[0])
+        return self.ladder.spot_x - LADDER_SPOT_M <= x <= self.ladder.ladder.x
 
     def _at_ladder_foot(self) -> bool:
-        """The hero stands at the foot's climbing spot facing the ladder, or a little past
-        it (within ``LADDER_PAST_M``, nearer the rails): he climbs on from there."""
-        assert self.ladder is not None
-        dx = self.ladder.spot_x - float(self.crowd.x[0])
-        return self.crowd.facing[0] > 0 and -LADDER_PAST_M <= dx <= LADDER_SPOT_M
+        """By the ladder's foot (:meth:`_by_ladder_foot`) facing it: he climbs on from there."""
+        return self.crowd.facing[0] > 0 and self._by_ladder_foot()
+
+    def _at_loft_top(self) -> bool:
+        """The hero stands on the loft with his back to the ladder (facing +x), at its
+        top's climbing spot or right of it within ``LADDER_NEAR_M``: he climbs down from
+        there, stepping back to the spot first (the gait walks only forward: walking there
+        took a turn away from the ladder and one back)."""
+        spot = None if self.ladder is None else self.ladder.loft_spot_x
+        if spot is None or self.crowd.facing[0] < 0 or not self.on_loft():
+            return False
+        return -LADDER_SPOT_M <= float(self.crowd.x[0]) - spot <= LADDER_NEAR_M
 
     def on_loft(self) -> bool:
         """The hero stands on the loft by the ladder's top."""
@@ -235,13 +246,9 @@ class WalkSim(CharacterAssets):
                 and self.props is not None
                 and self.props.holding < 0
             )
-            spot = ladder.loft_spot_x
             from_loft = (
                 inp.climb < -0.5
-                and spot is not None
-                and self.on_loft()
-                and abs(spot - float(crowd.x[0])) <= LADDER_SPOT_M
-                and crowd.facing[0] > 0
+                and self._at_loft_top()
                 and not bool(crowd.turning[0])
                 and bool(crowd.feet.planted[0].all())
                 and abs(float(crowd.vx[0])) < 0.05

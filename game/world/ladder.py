@@ -48,6 +48,15 @@ _HANDS_OFF_BY = max(s1 for limb, _, s1 in TRANSFER_WINDOWS if limb < 2)
 TRANSFER_KEYS = (0.0, 0.2, 0.4, 0.6, 0.792, 1.0)  # pelvis keyframe times (_transfer_pelvis)
 LOFT_FEET_M = (0.1, 0.28)  # left and right ankle this far beyond the loft's edge
 LOFT_PELVIS_M = 0.2  # the standing pelvis this far beyond the edge
+# Climbing down from the loft standing farther right than LOFT_SPOT_M of its spot, his back
+# to the ladder, he first steps back to it, one foot then the other, in strides of up to
+# STRIDE_BACK_M, each STRIDE_BACK_S: from where he stood, the left foot waited on the loft
+# while the hips went over the rails, and the leg over-reached (4.4 cm from 0.14 m right
+# of the spot, 12.6 cm from 0.29 m); walking there instead took a turn away and one back.
+LOFT_SPOT_M = 0.03
+STRIDE_BACK_M = 0.3
+STRIDE_BACK_S = 0.6
+STEP_BACK_LIFT_M = 0.06  # a foot stepping back clears the floor by this much
 
 
 class LadderClimb:
@@ -100,6 +109,9 @@ class LadderClimb:
         self._top_rungs = np.full(4, -1)
         self._top_pelvis = np.zeros(2)
         self._loft_ends = np.zeros((2, 2))  # the feet standing on the loft
+        self._back = 0.0  # the step back to the loft's spot: timeline beyond 1 (0: none)
+        self._strides = 0  # ... in this many strides
+        self._stood = np.zeros((3, 2))  # ... from where he stood: ankles (2), pelvis
         self._free_hands = np.zeros((2, 2))  # the hands off the rungs at the transfer's loft end
 
     @property
@@ -129,7 +141,9 @@ class LadderClimb:
         """Start climbing from standing: feet at ``ankles`` (2, 2), hands free at ``hands``."""
         self.active = True
         self.rung[:] = -1
-        self.ground = ankles.copy()
+        # the feet step back down under the climbing spot, where the hips climb (from past
+        # it, under the ladder, they came down where he had stood, 16 cm ahead of the hips)
+        self.ground = ankles + np.array([self.spot_x - float(pelvis[0]), 0.0])
         self.pelvis = pelvis.copy()
         self.ends = np.concatenate([hands, ankles])
         self.moving = -1
@@ -269,19 +283,66 @@ class LadderClimb:
         self._top_pelvis = np.array([self.spot_x, feet_y + HIP_ABOVE_FOOT_M])
         self._loft_ends = ankles.copy()
         self._free_hands = hands.copy()
+        self._back, self._strides = 0.0, 0
+        back = float(pelvis[0] - self._loft_stand()[0])
+        if back > LOFT_SPOT_M:  # right of the spot: he steps back to it first
+            self._stood = np.concatenate([ankles, pelvis[None]])
+            self._loft_ends = self._loft_feet()
+            # the hands hang where they were, carried back with the pelvis
+            self._free_hands = hands + (self._loft_stand() - pelvis)
+            self._strides = math.ceil(back / STRIDE_BACK_M)
+            self._back = self._strides * STRIDE_BACK_S / TRANSFER_S
         self.ends = np.concatenate([hands, ankles])
-        self.transfer, self.transfer_dir, self.moving = 1.0, -1, -1
+        self.transfer, self.transfer_dir, self.moving = 1.0 + self._back, -1, -1
 
-    def _begin_step_off(self) -> None:
-        """Step off onto the loft from the top grip (this step's ends and pelvis)."""
+    def _loft_feet(self) -> FloatArray:
+        """The ankles standing on the loft by the top of the ladder (2, 2)."""
         loft = self.ladder.loft
         assert loft is not None
         ankle = self.rig.legs.ankle_height
+        return np.array([[loft[0] + dx, loft[1] + ankle] for dx in LOFT_FEET_M])
+
+    def _loft_stand(self) -> FloatArray:
+        """The standing pelvis on the loft by the top of the ladder (its climbing spot)."""
+        loft = self.ladder.loft
+        assert loft is not None
+        feet_y = float(loft[1]) + self.rig.legs.ankle_height
+        standing = feet_y + self.rig.gait.stand_extension * self.rig.legs.limb.reach
+        return np.array([float(loft[0]) + LOFT_PELVIS_M, standing])
+
+    def _step_back(self, u: float) -> None:
+        """The step back to the loft's spot ``u`` of the way (0 where he stood, 1 there): in
+        each stride the left foot (the rear one, nearer the edge) steps in its first half
+        and the right in its second, each an equal part of the way, lifted off the floor
+        (the loft is level); the pelvis keeps between the feet, low enough for both legs
+        to reach the floor (at standing height a foot 0.25 m out over-reached 1.8 cm)."""
+        strides = u * self._strides
+        stride = min(int(strides), self._strides - 1)
+        self.moving, done = -1, np.zeros(2)
+        for foot in range(2):
+            w = min(max(2.0 * (strides - stride) - foot, 0.0), 1.0)
+            if 0.0 < w < 1.0:
+                self.moving = 2 + foot
+            done[foot] = (stride + float(smoothstep(w))) / self._strides
+            start, end = self._stood[foot], self._loft_ends[foot]
+            lift = np.array([0.0, STEP_BACK_LIFT_M * math.sin(math.pi * w)])
+            self.ends[2 + foot] = start + (end - start) * done[foot] + lift
+        stood, stand = self._stood[2], self._loft_stand()
+        self.pelvis = stood + (stand - stood) * float(done.mean())
+        legs, hip = self.rig.legs, self.rig.body.hip_depth
+        reach = legs.limb.reach - legs.limb.softness  # (the soft solve's straight leg)
+        out = self.ends[2:, 0] - (self.pelvis[0] + np.array([-hip, hip]))
+        feet_y = self._stood[:2, 1] + (self._loft_ends[:, 1] - self._stood[:2, 1]) * done
+        self.pelvis[1] = min(self.pelvis[1], float((feet_y + np.sqrt(reach**2 - out**2)).min()))
+        self.ends[:2] = self._free_hands + (self.pelvis - stand)
+
+    def _begin_step_off(self) -> None:
+        """Step off onto the loft from the top grip (this step's ends and pelvis)."""
         self._top_rungs = self.rung.copy()
         self._top_ends = self.ends.copy()
         self._top_pelvis = self.pelvis.copy()
-        self._loft_ends = np.array([[loft[0] + dx, loft[1] + ankle] for dx in LOFT_FEET_M])
-        self.transfer, self.transfer_dir = 0.0, 1
+        self._loft_ends = self._loft_feet()
+        self.transfer, self.transfer_dir, self._back = 0.0, 1, 0.0
 
     def _rung_point(self, limb: int, rung: int) -> FloatArray:
         """``limb``'s end on ``rung`` (never a resting or ground point)."""
@@ -297,17 +358,9 @@ class LadderClimb:
         assert loft is not None
         top = self._top_pelvis
         feet_y = float(loft[1]) + self.rig.legs.ankle_height
-        standing = feet_y + self.rig.gait.stand_extension * self.rig.legs.limb.reach
         over = np.array([self.ladder.x + 0.15, feet_y + 0.8])
         keys = np.array(
-            [
-                top,
-                top,
-                [self.ladder.x - 0.05, top[1] + 0.1],
-                over,
-                over,
-                [float(loft[0]) + LOFT_PELVIS_M, standing],
-            ]
+            [top, top, [self.ladder.x - 0.05, top[1] + 0.1], over, over, self._loft_stand()]
         )
         k = min(int(np.searchsorted(TRANSFER_KEYS, s, side="right")) - 1, len(keys) - 2)
         k = max(k, 0)
@@ -315,8 +368,12 @@ class LadderClimb:
         return keys[k] + (keys[k + 1] - keys[k]) * float(smoothstep(min(max(u, 0.0), 1.0)))
 
     def _step_transfer(self, dt: float) -> bool:
-        self.transfer = min(max(self.transfer + self.transfer_dir * dt / TRANSFER_S, 0.0), 1.0)
+        step = self.transfer_dir * dt / TRANSFER_S
+        self.transfer = min(max(self.transfer + step, 0.0), 1.0 + self._back)
         s = self.transfer
+        if s > 1.0:  # (climbing on) stepping back to the loft's spot first
+            self._step_back(1.0 - (s - 1.0) / self._back)
+            return False
         self.pelvis = self._transfer_pelvis(s)
         self.moving = -1
         low = self.ladder.loft_rung + HANDS_ABOVE_FEET - 1

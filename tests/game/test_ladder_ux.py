@@ -226,3 +226,90 @@ def test_s_on_the_loft_facing_the_ladder_turns_round_before_climbing_on_smoothly
     still = planted[1:] & planted[:-1]
     slide = np.hypot(*np.moveaxis(np.diff(soles, axis=0), -1, 0)).min(axis=-1)  # (T-1, 2)
     assert slide[still].max() <= 0.05  # 0 now
+
+
+def _key_to_grip(sim: WalkSim, climb: float, limit_s: float) -> tuple[float, int, list[float]]:
+    """Hold W (``climb`` 1) or S (−1) from standing: the seconds until a hand holds a rung
+    (inf: not within ``limit_s``), the facing changes on the way and the pelvis x each step
+    before he climbs on."""
+    ladder = sim.ladder
+    assert ladder is not None
+    timer, facing, changes, xs = PhaseTimer(), float(sim.crowd.facing[0]), 0, []
+    for k in range(round(limit_s / DT)):
+        sim.step(InputState(climb=climb), DT, timer)
+        if ladder.active:
+            if any(ladder.rung[h] >= 0 and ladder.moving != h for h in range(2)):
+                return (k + 1) * DT, changes, xs
+            continue
+        xs.append(float(sim.crowd.x[0]))
+        if float(sim.crowd.facing[0]) != facing:
+            facing, changes = float(sim.crowd.facing[0]), changes + 1
+    return float("inf"), changes, xs
+
+
+def _standing_at(x: float, facing: float) -> WalkSim:
+    sim = WalkSim(SceneConfig(dt=DT))
+    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
+    sim.crowd.resize(1, [x], [facing])
+    _walk_rows(sim, [InputState()] * 60)
+    return sim
+
+
+def test_w_under_the_ladder_at_the_wall_climbs_on_at_once_facing_it() -> None:
+    # run into the wall under the ladder, he stood 16 cm past the climbing spot (feet between
+    # the rails); W walked him back to the spot: a turn away from the ladder, 2-3 steps, a
+    # turn back, and the first hand on a rung 2.33 s after the key (0.30 s from the spot)
+    sim = _standing_at(32.0, 1.0)
+    ladder = sim.ladder
+    assert ladder is not None
+    _walk_rows(sim, [InputState(move=1.0, run=True)] * 150 + [InputState()] * 60)
+    assert float(sim.crowd.x[0]) - ladder.spot_x > 0.12  # at the wall, past the spot
+    seconds, changes, _ = _key_to_grip(sim, 1.0, 3.0)
+    assert changes == 0 and seconds <= 0.5, (changes, seconds)  # 0, 0.30 s now
+    # ... and climbed back down, he steps off under the hips (where they climb: the spot)
+    _walk_rows(sim, [InputState(climb=1.0)] * 240)
+    rows = _walk_rows(sim, [InputState(climb=-1.0)] * 900)
+    assert not ladder.active
+    pelvis_x = rows[-1]["pelvis"][0]
+    ankles_x = [rows[-1]["limbs"][name]["target"][0] for name in LIMBS[2:]]
+    assert abs(pelvis_x - ladder.spot_x) < 0.01
+    assert max(abs(x - pelvis_x) for x in ankles_x) < 0.1
+
+
+def test_w_under_the_ladder_facing_away_turns_once_where_he_stands() -> None:
+    # facing away under the ladder, W walked him away to the spot and pivoted there: the
+    # first hand on a rung 1.67 s after the key
+    sim = _standing_at(33.75, -1.0)
+    assert sim.ladder is not None
+    seconds, changes, xs = _key_to_grip(sim, 1.0, 3.0)
+    assert changes == 1 and seconds <= 1.2, (changes, seconds)  # 1, 0.95 s now
+    assert min(xs) >= 33.75 - 0.01  # no walk away (his hips ease back once he climbs)
+
+
+@pytest.mark.parametrize("steps, most_s", [(6, 1.7), (40, 3.0)])
+def test_s_on_the_loft_right_of_the_spot_backs_to_the_ladder_without_turning(
+    steps: int, most_s: float
+) -> None:
+    # his back to the ladder right of the loft's spot (D after stepping off), S walked him
+    # to the spot: he turned to face the ladder, walked, turned back (the gait walks only
+    # forward); a hand held a rung 3.03 s (0.08 m right) and 3.65 s (0.69 m) after the key.
+    # Now he steps back to the spot (0.6 s a 0.3 m stride), then climbs on as from it
+    # (0.92 s): 1.52 and 2.72 s
+    sim = _on_the_loft(1.0)
+    ladder = sim.ladder
+    assert ladder is not None and ladder.loft_spot_x is not None
+    _walk_rows(sim, [InputState(move=1.0)] * steps + [InputState()] * 90)
+    assert sim.on_loft() and float(sim.crowd.x[0]) - ladder.loft_spot_x > 0.05
+    rows = _walk_rows(sim, [InputState(climb=-1.0)] * round(most_s / DT))
+    held = [ladder.rung[h] >= 0 and ladder.moving != h for h in range(2)]
+    assert any(held) and {row["facing"] for row in rows} == {1}
+    # smoothly: every limb reaches its end, no knee or pelvis jumps (as from the spot)
+    pelvis = np.array([row["pelvis"] for row in rows])
+    ends = np.array([[row["limbs"][name]["target"] for name in LIMBS] for row in rows])
+    reached = np.array([[row["limbs"][name]["end"] for name in LIMBS] for row in rows])
+    assert np.hypot(*np.moveaxis(reached - ends, -1, 0)).max() < 0.005  # 2.1 mm
+    knees = np.array([[row["limbs"][name]["mid"] for name in LIMBS[2:]] for row in rows])
+    moved = np.diff(knees, axis=0) - np.diff(pelvis, axis=0)[:, None]
+    assert np.hypot(*np.moveaxis(moved, -1, 0)).max() <= 0.06  # 4 cm
+    velocity = np.diff(pelvis, axis=0) / DT
+    assert np.hypot(*np.diff(velocity, axis=0).T).max() <= 0.2  # 0.164 m/s, as from the spot
