@@ -360,12 +360,15 @@ class App:
         profiler = self.profiler_rect() if self.show_profiler else None
         if isinstance(view, ClearOfHud):
             view.hud_cover = profiler
+        self.canvas.hud_boxes.clear()
         with self.timer.phase("render"):
             view.draw(self.canvas, alpha, self.timer)
         with self.timer.phase("overlay"):
+            before_overlay = len(self.canvas.hud_boxes)
             if self.show_overlay:
                 self.scene.view.draw_overlay(self.canvas, alpha)
-            hud.draw_tabs(
+            overlay_boxes = self.canvas.hud_boxes[before_overlay:]  # its colour key
+            tabs = hud.draw_tabs(
                 self.canvas,
                 scenes.available(),
                 self.scene.spec.name,
@@ -380,8 +383,23 @@ class App:
                     if self.message_frames == 0:
                         self.message = ""
             if self.show_help:
+                # clear of every other HUD box: the panels drawn so far this frame (the
+                # status box, legends, the editor's palette, a message), the tabs and the F3
+                # panel drawn next (playtest: the help hid the status box with F3 on); the
+                # overlay's colour key is the one it may cover when it fits nowhere else
                 spec = self.scene.spec
-                hud.draw_help(self.canvas, spec.title, spec.controls, profiler)
+                keep_clear = [b for b in self.canvas.hud_boxes if b not in overlay_boxes]
+                keep_clear.append(tabs)
+                if profiler is not None:
+                    keep_clear.append(profiler)
+                hud.draw_help(
+                    self.canvas,
+                    spec.title,
+                    spec.controls,
+                    keep_clear,
+                    self.view_area(),
+                    overlay_boxes,
+                )
         if profiler is not None:
             with self.timer.phase("profiler"):
                 self._draw_profiler(fps, profiler)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from game.canvas import Canvas
-from game.layout import Rect, font_px, ui_scale, wrap
+from game.layout import Rect, font_px, free_areas, intersects, ui_scale, wrap
 from game.palette import PALETTE, mix
 
 GLOBAL_CONTROLS: tuple[tuple[str, str], ...] = (
@@ -30,11 +33,12 @@ def draw_tabs(
     fps: float,
     paused: bool,
     recording: bool = False,
-) -> None:
+) -> Rect:
     """The top-left strip: numbered scene tabs, FPS, a REC dot, and a PAUSED badge.
 
     The tabs change only with the scene and the window, so they are put down from a
-    cached sprite; the readout after them is drawn each frame."""
+    cached sprite; the readout after them is drawn each frame. Returns the box of the tabs
+    and the readout (the F1 help keeps clear of it; the badge is a panel of its own)."""
     scale = ui_scale(canvas.size)
     size = font_px(17, scale)
     x, top = 12.0 * scale, 8.0 * scale
@@ -56,10 +60,17 @@ def draw_tabs(
         pw, h = canvas.text((cursor, top + 4 * scale), piece, PALETTE["text_dim"], size)
         cursor += pw + after * scale
     w = cursor - (x + 4 * scale)
+    # the box returned reaches as far as the widest figures would (the help is laid out
+    # around it once, not again at every change of the fps)
+    widest = canvas.text_size("8888.8", size)[0] - canvas.text_size(f"{fps:.1f}", size)[0]
+    right = cursor + max(widest, 0)
     if recording:
         dot_x = x + 4 * scale + w + 18 * scale
         canvas.circle((dot_x, top + 4 * scale + h / 2), 6 * scale, PALETTE["bad"])
-        canvas.text((dot_x + 10 * scale, top + 4 * scale), "REC", PALETTE["bad"], size, bold=True)
+        rec_w, _ = canvas.text(
+            (dot_x + 10 * scale, top + 4 * scale), "REC", PALETTE["bad"], size, bold=True
+        )
+        right = dot_x + 10 * scale + rec_w
     if paused:
         width, _ = canvas.size
         badge = font_px(20, scale)
@@ -74,6 +85,7 @@ def draw_tabs(
             "center",
             bold=True,
         )
+    return (0.0, 0.0, float(max(right, strip[2])), float(strip[3]))
 
 
 def _paint_tabs(
@@ -111,6 +123,9 @@ class HelpLayout:
     title_h: float
     line_h: float
     rows: list[tuple[str, list[str]]]
+    # set where it lies over the overlay's colour key: the box painted opaque behind the
+    # text, grown over all of the key where that stays clear of the other panels
+    cover: Rect | None = None
 
 
 HELP_SHRINKS = (1.0, 0.9, 0.8, 0.7, 0.6)
@@ -154,45 +169,92 @@ def help_layout(
     return layout
 
 
-def help_areas(size: tuple[int, int], keep_clear: Rect | None) -> list[Rect]:
-    """Where the F1 panel may go: the window, or with a panel to keep clear of (the F3
-    profiler, drawn over the help, hid its lines), the bands of the window left, right,
-    above and below that panel."""
+def help_areas(
+    size: tuple[int, int], keep_clear: Sequence[Rect], area: Rect | None = None
+) -> list[Rect]:
+    """Where the F1 panel may go: the largest rectangles of ``area`` (default: the window)
+    that cover none of the ``keep_clear`` boxes (the other HUD panels: the F3 profiler,
+    drawn over the help, hid its lines; the help hid the status box and the editor's
+    palette). The help centres itself in one of them, a margin in from its edges."""
     width, height = float(size[0]), float(size[1])
-    if keep_clear is None:
-        return [(0.0, 0.0, width, height)]
-    x, y, w, h = keep_clear
-    bands = [
-        (0.0, 0.0, x, height),
-        (x + w, 0.0, width - x - w, height),
-        (0.0, 0.0, width, y),
-        (0.0, y + h, width, height - y - h),
-    ]
+    areas = free_areas(area or (0.0, 0.0, width, height), keep_clear)
     # a band narrower than half the designed panel, or lower than a quarter of it, cannot
     # hold the help legibly (and is not worth wrapping it for)
     scale = ui_scale(size)
-    return [band for band in bands if band[2] >= 380.0 * scale and band[3] >= 100.0 * scale]
+    return [band for band in areas if band[2] >= 380.0 * scale and band[3] >= 100.0 * scale]
+
+
+def place_help(
+    canvas: Canvas,
+    title: str,
+    scene_controls: Sequence[tuple[str, str]],
+    keep_clear: Sequence[Rect] = (),
+    area: Rect | None = None,
+    rather_clear: Sequence[Rect] = (),
+) -> HelpLayout:
+    """Where :func:`draw_help` puts the F1 panel: clear of the ``keep_clear`` boxes (the
+    other HUD panels, the F3 panel's among them), in the free part of ``area`` (default:
+    the window; the app's is the scene's view left of its side panel) where the text is
+    largest (then where the panel is widest).
+
+    It keeps clear of the ``rather_clear`` boxes too (the overlay's colour key) unless it
+    fits nowhere else: at the smallest windows with the ground editor and the F3 panel
+    open there is no room left for it (960x540: 291 px high at most, it needs 346)."""
+
+    key = (canvas.size, title, tuple(scene_controls), tuple(keep_clear), area, tuple(rather_clear))
+    kept = _PLACED.get(canvas)
+    if kept is not None and kept[0] == key:
+        return kept[1]  # the same HUD as last frame (laying it out again costs ~2 ms)
+
+    def layouts(boxes: Sequence[Rect]) -> list[HelpLayout]:
+        return [
+            help_layout(canvas, title, scene_controls, free)
+            for free in help_areas(canvas.size, boxes, area)
+        ]
+
+    candidates = layouts([*keep_clear, *rather_clear])
+    if rather_clear and not any(c.fits for c in candidates):
+        candidates += layouts(keep_clear)
+    if not candidates:
+        candidates = [help_layout(canvas, title, scene_controls, area or (0.0, 0.0, *canvas.size))]
+    chosen = max(candidates, key=lambda c: (c.fits, c.shrink, c.box[2]))
+    covered = [box for box in rather_clear if intersects(chosen.box, box)]
+    if covered:
+        # over all of the key and opaque, not with its lines showing round the edges and
+        # through the panel
+        boxes = [chosen.box, *covered]
+        left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        right, bottom = max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes)
+        grown = (left, top, right - left, bottom - top)
+        clear = not any(intersects(grown, box) for box in keep_clear)
+        chosen = dataclasses.replace(chosen, cover=grown if clear else chosen.box)
+    _PLACED[canvas] = (key, chosen)
+    return chosen
+
+
+# per canvas, the arguments of the last help placed and where it went
+_PLACED: weakref.WeakKeyDictionary[Any, tuple[tuple[Any, ...], HelpLayout]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def draw_help(
     canvas: Canvas,
     title: str,
     scene_controls: Sequence[tuple[str, str]],
-    keep_clear: Rect | None = None,
+    keep_clear: Sequence[Rect] = (),
+    area: Rect | None = None,
+    rather_clear: Sequence[Rect] = (),
 ) -> None:
     """The F1 panel: the scene's own controls, then the global ones, sized to fit the window
-    and, with ``keep_clear`` (the F3 panel's box), beside that box: in the band of the
-    window around it where the text is largest (then where the panel is widest)."""
-    candidates = [
-        help_layout(canvas, title, scene_controls, area)
-        for area in help_areas(canvas.size, keep_clear)
-    ]
-    chosen = max(candidates, key=lambda c: (c.fits, c.shrink, c.box[2]))
-    left, top, panel_w, panel_h = box = chosen.box
+    and placed clear of the other HUD boxes (:func:`place_help`)."""
+    chosen = place_help(canvas, title, scene_controls, keep_clear, area, rather_clear)
+    left, top, _, _ = chosen.box
     scale = ui_scale(canvas.size)
     margin = 20.0 * scale
-    canvas.panel(box, PALETTE["panel"], 235)
-    canvas.rect(box, PALETTE["panel_edge"], 1, 8)
+    backdrop = chosen.cover or chosen.box
+    canvas.panel(backdrop, PALETTE["panel"], 255 if chosen.cover else 235)
+    canvas.rect(backdrop, PALETTE["panel_edge"], 1, 8)
     y = top + margin
     canvas.text((left + margin, y), title, PALETTE["accent"], chosen.title_px, bold=True)
     y += chosen.title_h

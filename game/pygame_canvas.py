@@ -145,6 +145,9 @@ class PygameCanvas:
         self._layers: dict[Hashable, pygame.Surface] = {}
         self._sprites: dict[Hashable, pygame.Surface] = {}
         self._sizes: dict[tuple[str, int, bool], tuple[int, int]] = {}  # HUD layout measures
+        # the boxes of the HUD panels and sprites put down since the app last cleared this
+        # (each frame): the F1 help, drawn after them, goes where it covers none
+        self.hud_boxes: list[tuple[float, float, float, float]] = []
 
     @property
     def size(self) -> tuple[int, int]:
@@ -301,6 +304,7 @@ class PygameCanvas:
         r = _rect(rect).clip(self.surface.get_rect())
         if r.width <= 0 or r.height <= 0:
             return
+        self.hud_boxes.append((float(rect[0]), float(rect[1]), float(rect[2]), float(rect[3])))
         # one translucent sheet per colour, grown to the largest panel asked for and blitted
         # in part: panels whose size changes every frame (a status line's width follows its
         # text) reuse it instead of filling a cache with a surface per size
@@ -365,6 +369,7 @@ class PygameCanvas:
         place = _rect(rect).clip(self.surface.get_rect())
         if place.width <= 0 or place.height <= 0:
             return
+        self.hud_boxes.append((float(rect[0]), float(rect[1]), float(rect[2]), float(rect[3])))
         full_key = (key, tuple(place))
         image = self._sprites.get(full_key)
         if image is None:

@@ -706,3 +706,92 @@ def test_the_placers_one_box_test_agrees_with_its_numpy_pass() -> None:
     one = np.array([placer.touches(tuple(box)) for box in boxes.tolist()])
     assert many.any() and not many.all()
     np.testing.assert_array_equal(one, many)
+
+
+# window sizes the app accepts (960x540 up): the designed aspect and odd ones, tall and wide
+HELP_SIZES = [
+    (960, 540),
+    (1100, 620),
+    (1280, 720),
+    (1439, 839),
+    (1600, 1000),
+    (1920, 1080),
+    (960, 1000),
+    (1000, 760),
+    (2400, 600),
+]
+
+
+@pytest.mark.usefixtures("marked")
+@pytest.mark.parametrize("size", HELP_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(
+    ("scene", "edit"),
+    [(name, False) for name in scenes.available()] + [("walk", True)],
+    ids=lambda v: {True: "editing", False: ""}.get(v, v) if isinstance(v, bool) else v,
+)
+@pytest.mark.parametrize("profiler", [False, True], ids=["", "F3"])
+def test_the_help_covers_no_other_panel(
+    monkeypatch: pytest.MonkeyPatch,
+    scene: str,
+    edit: bool,
+    profiler: bool,
+    size: tuple[int, int],
+) -> None:
+    # playtest 3: with F3 on, the F1 help lay over the walk's status box at 1280x720, at
+    # 1439x839 and in the ground editor (not at 960x540); it also covered the lab's and the
+    # swivel scene's side panel and the editor's palette
+    placed: list[tuple[Any, hud.HelpLayout]] = []
+    place_help = hud.place_help
+
+    def spy(canvas: Any, *args: Any) -> hud.HelpLayout:
+        chosen = place_help(canvas, *args)
+        if isinstance(canvas, RecordingCanvas):
+            placed.append((args, chosen))
+        return chosen
+
+    monkeypatch.setattr(hud, "place_help", spy)
+    app = _app(scene, size)
+    app.run_frame(app.config.dt)
+    if edit:
+        app.scene.sim.editing.active = True
+    app.show_profiler, app.show_help = profiler, True
+    app.message, app.message_frames = LONG_MESSAGE, -1
+    app.run_frame(app.config.dt)
+    drawn = _draw(app)
+    (title, controls, keep_clear, area, key_boxes), chosen = placed[-1]
+    help_box = chosen.cover or chosen.box
+    assert chosen.fits and help_box in drawn.panels
+    # the overlay's colour key is the one box it may cover, and only where it fits nowhere
+    # clear of it too (the editor and F3 open at 960x540)
+    covered = [box for box in key_boxes if intersects(help_box, box)]
+    if covered:
+        everything = [*keep_clear, *key_boxes]
+        assert not place_help(app.canvas, title, controls, everything, area).fits
+        drawn.panels = [p for p in drawn.panels if p not in covered]
+        drawn.texts = [t for t in drawn.texts if not any(_inside(t.rect, b) for b in covered)]
+    side = getattr(app.scene.view, "panel_rect", None)
+    others = [p for p in drawn.panels if p != help_box]
+    others += [tuple(map(float, side))] if side is not None else []
+    problems = [
+        f"the help {help_box} lies on the panel {p}" for p in others if intersects(help_box, p)
+    ]
+    problems += _check_hud(app, drawn)
+    assert not problems, "\n".join(problems)
+    app.close()
+
+
+def test_free_areas_are_the_largest_rectangles_clear_of_every_box() -> None:
+    from game.layout import free_areas
+
+    window = (0.0, 0.0, 100.0, 60.0)
+    boxes = [(0.0, 0.0, 40.0, 10.0), (70.0, 40.0, 30.0, 20.0)]  # a tab strip, a corner panel
+    areas = free_areas(window, boxes)
+    assert sorted(areas) == [
+        (0.0, 10.0, 70.0, 50.0),
+        (0.0, 10.0, 100.0, 30.0),
+        (40.0, 0.0, 30.0, 60.0),
+        (40.0, 0.0, 60.0, 40.0),
+    ]
+    assert not any(intersects(a, b) for a in areas for b in boxes)
+    assert free_areas(window, []) == [window]
+    assert free_areas(window, boxes, gap=5.0)[0][1] == 15.0  # kept 5 px off each box
