@@ -88,7 +88,9 @@ _GOAL_MARGIN = 0.05  # metres beyond a walk_to spot the ground must let the body
 _LATE_SWING = 0.5  # a swing this far along keeps its landing when the walk stops ...
 _LANDS_NEAR_M = 0.3  # ... if the hip will stop within this of it
 _REVERSAL_BRAKE = 3.0  # m/s²: a reversal's brake slows at least this fast (no slow tail)
-_SQUARING_SWING = 0.3  # seconds: the longest swing of a step squaring up for a pivot
+_SQUARING_SWING = 0.3  # seconds: the longest swing of a step squaring up for a pivot ...
+_SQUARING_STEP = 0.35  # metres: ... taken by a step this long; on the level a shorter one is
+# quicker, down to 0.75 of it
 _PIVOT_SPEED = 0.15  # m/s: a reversal may pivot once the body is this slow ...
 _SPEED_UP_HALFLIFE = 0.3  # s: the velocity's halflife speeding up to a walk (per walk_speed)
 _STEP_LEAD = 0.33  # s: steps are timed for the speed the body will have this much later
@@ -1046,6 +1048,12 @@ class Crowd:
         feet.land_ground[n, f] = ground
         feet.land_pitch[n, f] = pitch
         length = np.abs(lock[:, 0] - from_lock[:, 0])
+        # ... and a short one quicker still: a foot 19 cm off its pivot spot took the whole
+        # 0.3 s, the body standing still facing the old way while it swung
+        # (on the level: up or down a stair the quicker foot's knee moved 11-13 cm a frame)
+        level = np.abs(lock[:, 1] - from_lock[:, 1]) < MIN_RISER
+        quick = _SQUARING_SWING * clamp(length / _SQUARING_STEP, 0.75, 1.0)
+        duration = np.where(squaring & reversing & level, np.minimum(duration, quick), duration)
         feet.lift[n, f] = gait.lift_height * clamp(0.3 + length / gait.max_step_reach, 0.0, 1.0)
         feet.land_dx[n, f] = hip_land + FOOT_SIDE[f] * rig.body.hip_depth - land[:, 0]
         feet.aim[n, f] = predicted

@@ -375,6 +375,19 @@ def test_turning_round_takes_at_most_1_3_seconds(run: float, steps: int) -> None
     assert vx[back] < -0.5 and back * DT <= 1.3
 
 
+@pytest.mark.parametrize(("steps", "limit"), [(0, 0.6), (120, 0.86), (143, 0.86)])
+def test_a_short_squaring_step_is_quick(steps: int, limit: float) -> None:
+    # a foot 19 cm off its pivot spot took the whole 0.3 s of a squaring swing while the
+    # body stood still facing the old way (the playtest's "stands, then turns"): from
+    # standing facing away it moved off 0.65 s after the key, from a walk back 0.90-0.93 s
+    way = -1.0 if steps else 1.0  # back the way he came, or away from where he faces
+    crowd = Crowd(RIG, FLAT, [0.0], [-way])
+    _run(crowd, -way if steps else 0.0, 0.0, steps or 60)
+    vx = _stack(_run(crowd, way, 0.0, 120), "vx")[:, 0]
+    moving = vx * way > 0.1
+    assert moving.any() and np.argmax(moving) * DT <= limit
+
+
 @pytest.mark.parametrize("run", [0.0, 1.0])
 def test_a_walker_stops_at_the_open_end_of_the_world_without_a_jump(run: float) -> None:
     # beyond its ends the ground is level but no place to step: a swing aimed past the end
