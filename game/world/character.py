@@ -91,6 +91,7 @@ _REVERSAL_BRAKE = 3.0  # m/s²: a reversal's brake slows at least this fast (no 
 _SQUARING_SWING = 0.3  # seconds: the longest swing of a step squaring up for a pivot ...
 _SQUARING_STEP = 0.35  # metres: ... taken by a step this long; on the level a shorter one is
 # quicker, down to 0.75 of it
+_PIN_GROUND_M = 0.03  # a pinned ankle this close to its flat-foot height stands on the ground
 _PIVOT_SPEED = 0.15  # m/s: a reversal may pivot once the body is this slow ...
 _SPEED_UP_HALFLIFE = 0.3  # s: the velocity's halflife speeding up to a walk (per walk_speed)
 _STEP_LEAD = 0.33  # s: steps are timed for the speed the body will have this much later
@@ -919,7 +920,12 @@ class Crowd:
         gait, feet = self.rig.gait, self.feet
         duty = pace.duty[:, None]
         stance_time = pace.stance_time[:, None]
-        other_down = feet.planted[:, ::-1] | feet.pinned[:, ::-1]
+        # a foot pinned on the ground bears weight; one dragged up in the air does not (the
+        # other foot, the only one down, lifted off under it: both feet 11 cm up, the body
+        # hovering)
+        pin_ground = self.terrain.height_at(self.pin_target[..., 0]) + self.rig.legs.ankle_height
+        on_ground = feet.pinned & (self.pin_target[..., 1] <= pin_ground + _PIN_GROUND_M)
+        other_down = feet.planted[:, ::-1] | on_ground[:, ::-1]
         running = run_fraction(self.vx, gait)[:, None] > 0.5
         # stopping from a run, a foot left behind the braking hip leaves the ground as in
         # the run (a flight) instead of holding the pelvis down to reach it (it sank 16 cm)

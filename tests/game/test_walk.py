@@ -258,6 +258,30 @@ def test_a_dragged_foot_follows_the_pointer_and_returns_to_the_gait() -> None:
 
 
 @pytest.mark.parametrize("leg", ["left_leg", "right_leg"])
+def test_a_foot_dragged_up_in_the_air_leaves_the_other_foot_standing(leg: str) -> None:
+    # the pinned foot counted as down even held at knee height, so the other foot, the
+    # only one bearing weight, stepped: both feet up, the body hovering (the playtest)
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    dragged = 2 if leg == "left_leg" else 3
+    other = 5 - dragged
+    for _ in range(30):
+        sim.step(InputState(), DT, timer)
+    ankle = sim.crowd.solution.hand[0, dragged].copy()
+    goal = (float(ankle[0]) + 0.25, float(ankle[1]) + 0.45)
+    sim.step(InputState(pointer=goal, pointer_down=True, values={"drag_foot": leg}), DT, timer)
+    lows = []
+    for step in range(150):  # held 1.5 s, then let go
+        held = step < 90
+        sim.step(InputState(pointer=goal, pointer_down=held), DT, timer)
+        foot = sim.crowd.solution.hand[0, other]
+        ground = sim.terrain.height_at(foot[0]) + sim.rig.legs.ankle_height
+        lows.append(float(foot[1] - ground))
+        assert sim.crowd.feet.planted[0].any() or not held  # never both feet up
+    assert max(lows) <= 0.005
+
+
+@pytest.mark.parametrize("leg", ["left_leg", "right_leg"])
 def test_a_foot_dragged_up_behind_the_hip_does_not_flip_its_knee(leg: str) -> None:
     # the knee pole was a fixed point ahead of the hip→ankle midpoint: with the foot dragged
     # up behind the hip the line swung past it and the knee flipped (counted, poles ON)
