@@ -63,7 +63,8 @@ PICK_PX = 26.0  # a click this close to a locator grabs it
 ORBIT_RAD_PER_PX = 0.008
 ZOOM_PER_WHEEL = 0.9  # distance factor per wheel notch
 DEPTH_SPEED = 2.0  # metres per second along the view direction (W / S)
-TWIST_SPEED = math.radians(90.0)  # radians per second (Q / E)
+TWIST_SPEED = math.radians(90.0)  # radians per second (Q / E held)
+TWIST_TAP = math.radians(5.0)  # each Q / E press turns this much at once (then TWIST_SPEED)
 POINTER_LIMIT_PX = 1e6  # wild pointer coordinates are clamped before any maths
 HOME_CAMERA = OrbitCamera(
     yaw=math.radians(45.0),
@@ -337,9 +338,18 @@ class SwivelView:
                 self.twist_slider.value_at((float(pointer[0]), float(pointer[1])))
             )
         else:
-            turn = ("e" in raw.keys_down) - ("q" in raw.keys_down)
+            # a press turns TWIST_TAP on its frame, a key still held after it TWIST_SPEED: a
+            # press and release inside one frame never shows as held (playtest: ten quick
+            # taps left the twist at 0.0°, a held key's step being 1.5°)
+            turn = 0.0
+            for key, sign in (("e", 1.0), ("q", -1.0)):
+                presses = raw.keys_pressed.count(key)
+                if presses:
+                    turn += sign * presses * TWIST_TAP
+                elif key in raw.keys_down:
+                    turn += sign * TWIST_SPEED * self.sim.dt
             if turn:
-                values["twist"] = self.sim.pose.twist + turn * TWIST_SPEED * self.sim.dt
+                values["twist"] = self.sim.pose.twist + turn
         moved = self._moved_locator(raw, pointer)
         if moved is not None:
             values[moved[0]] = moved[1]

@@ -375,6 +375,31 @@ def test_the_twist_slider_sends_radians() -> None:
     assert inp.values["twist"] == pytest.approx(math.radians(90.0))
 
 
+def test_a_q_or_e_tap_turns_the_twist_a_visible_step_and_holding_goes_on() -> None:
+    # playtest 3: ten instant Q/E taps (pressed and released within one frame) left the
+    # twist at 0.0°: only held keys turned it
+    from game.scenes import swivel_view
+
+    sim = SwivelSim(SceneConfig())
+    view = SwivelView(sim)
+    turns = []
+    for _ in range(10):
+        before = sim.pose.twist
+        _step(sim, view.map_input(_raw(keys_pressed=["e"])))  # never seen held
+        turns.append(math.degrees(sim.pose.twist - before))
+    # each a visible step (the readout shows whole degrees), all alike
+    assert min(turns) >= 3.0 and max(turns) == pytest.approx(min(turns)), turns
+    TWIST_TAP, TWIST_SPEED = swivel_view.TWIST_TAP, swivel_view.TWIST_SPEED
+    assert sim.pose.twist == pytest.approx(10 * TWIST_TAP)
+    for _ in range(4):
+        _step(sim, view.map_input(_raw(keys_pressed=["q"])))
+    assert sim.pose.twist == pytest.approx(6 * TWIST_TAP)
+    # a press held: the tap on its first frame, then TWIST_SPEED
+    _step(sim, view.map_input(_raw(keys_pressed=["q"], keys_down=frozenset({"q"}))))
+    _step(sim, view.map_input(_raw(keys_down=frozenset({"q"}))))
+    assert sim.pose.twist == pytest.approx(5 * TWIST_TAP - TWIST_SPEED * sim.dt)
+
+
 def test_reset_restores_the_default_pose() -> None:
     sim = SwivelSim(SceneConfig())
     start = sim.pose
