@@ -392,10 +392,14 @@ class WalkSim(CharacterAssets):
     def _face_pointer(self, move: float) -> None:
         """Standing, a body whose hands are offered the pointer behind it turns round to
         face it (a shoulder cannot reach straight back); the turn, once asked for, goes on
-        until it faces that way. Walking, the walk's direction decides."""
+        until it faces that way. Walking, the walk's direction decides, and a walk the other
+        way asks for the turn too: a tap of the other key turns him round (a 0.5 s tap
+        stopped him facing the old way, the turn dropped with the key)."""
         crowd = self.crowd
         goal, facing = float(crowd.face_goal[0]), float(crowd.facing[0])
-        if abs(move) > 0.05 or goal == facing:
+        if abs(move) > 0.05:
+            goal = 0.0 if math.copysign(1.0, move) == facing else -facing
+        if goal == facing:
             goal = 0.0
         ahead = self._pointer_ahead(move)
         if ahead is not None and ahead < -TURN_BEHIND_M:

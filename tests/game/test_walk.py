@@ -257,6 +257,18 @@ def test_a_dragged_foot_follows_the_pointer_and_returns_to_the_gait() -> None:
     assert sim.crowd.solution.hand[0, 3, 1] == pytest.approx(ground, abs=1e-9)
 
 
+@pytest.mark.parametrize(("walk_first", "tap"), [(0, 6), (0, 30), (60, 10)])
+def test_a_tap_of_the_other_key_turns_him_round(walk_first: int, tap: int) -> None:
+    # the turn was dropped with the key: a 0.5 s tap of A left him standing facing right
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    for move, steps in ((0.0, 30), (1.0, walk_first), (-1.0, tap), (0.0, 150)):
+        for _ in range(steps):
+            sim.step(InputState(move=move), DT, timer)
+    assert sim.crowd.facing[0] == -1.0 and not sim.crowd.turning[0]
+    assert abs(float(sim.crowd.vx[0])) < 0.05  # turned round where he stopped, standing
+
+
 @pytest.mark.parametrize("leg", ["left_leg", "right_leg"])
 def test_a_foot_dragged_up_in_the_air_leaves_the_other_foot_standing(leg: str) -> None:
     # the pinned foot counted as down even held at knee height, so the other foot, the
