@@ -491,7 +491,7 @@ class WalkView:
         door, table, ladder = props.door, props.table, props.ladder
         boxes_w = (
             (door.x0, door.base, door.x0 + door.width, door.base + door.height),
-            (table.x0 - 0.05, table.base, table.x0 + table.width + 0.05, table.top),
+            (table.top_box()[0], table.base, table.top_box()[2], table.top),
             (
                 ladder.x - ladder.width / 2,
                 ladder.base,
@@ -569,12 +569,12 @@ class WalkView:
         wood = mix(PALETTE["wood"], PALETTE["background"], self.sim.rig.colors.far_shade)
         edge = mix(wood, PALETTE["black"], 0.45)
         tx0, tx1 = table.x0, table.x0 + table.width
-        top = np.array([[tx0 - 0.05, table.top - 0.05], [tx1 + 0.05, table.top - 0.05]])
+        left, bottom, right, top = table.top_box()  # the slab a carried cup keeps out of
         for x in (tx0 + 0.06, tx1 - 0.06):
             pen.line(
-                (x, table.base), (x, table.top - 0.04), edge, max(int(0.05 * pen.camera.scale), 2)
+                (x, table.base), (x, bottom + 0.01), edge, max(int(0.05 * pen.camera.scale), 2)
             )
-        pen.polygon(np.concatenate([top, top[::-1] + np.array([0.0, 0.05])]), wood)
+        pen.polygon([(left, bottom), (right, bottom), (right, top), (left, top)], wood)
 
     def _paint_ladder(self, pen: WorldPen) -> None:
         """The ladder: two rails and the rungs."""

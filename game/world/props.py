@@ -47,6 +47,11 @@ LOFT_SEARCH_M = 0.4  # a loft's edge must begin this close beyond the ladder's f
 LOFT_MIN_HEIGHT_M = 0.5  # ... this much above the ladder's base
 LOFT_DEPTH_M = 0.8  # ... and stay flat this far, room to stand
 LOFT_RUNG_TOLERANCE_M = 0.06  # ... level with a rung to within this
+TABLE_OVERHANG_M = 0.05  # the table top reaches this far past its ends ...
+TABLE_TOP_THICK_M = 0.05  # ... and is this thick (as drawn; solid to a carried cup)
+CUP_CLEAR_M = 0.03  # a carried cup keeps this far off the table top
+LIFT_OVER_M = 0.1  # ... and one rising beside it is wanted this much higher ...
+LIFT_ASIDE_M = 0.05  # ... and this much further out (see _carried_clear_of_table)
 
 _WORLD_X = Range(-10_000.0, 10_000.0, "m")  # as the terrain's x; inside it is checked too
 PROPS_RANGES: dict[str, Range] = {
@@ -92,6 +97,15 @@ class Table:
     width: float
     top: float
 
+    def top_box(self) -> tuple[float, float, float, float]:
+        """The table top's slab (left, bottom, right, top), metres: what a cup keeps out of."""
+        return (
+            self.x0 - TABLE_OVERHANG_M,
+            self.top - TABLE_TOP_THICK_M,
+            self.x0 + self.width + TABLE_OVERHANG_M,
+            self.top,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class CupSpec:
@@ -101,6 +115,12 @@ class CupSpec:
     height: float
     radius: float
     grip: float
+
+    @property
+    def half_width(self) -> float:
+        """How far the cup reaches either side of its centre line, handle and all (the
+        handle's ring, drawn 1.5 radii out, is 0.3 of the height across)."""
+        return 1.5 * self.radius + 0.3 * self.height
 
 
 @dataclass(frozen=True, slots=True)
@@ -514,7 +534,7 @@ class PropHands:
         goals: dict[int, FloatArray] = {}
         if self.holding >= 0:
             carry = shoulders[self.holding] + np.array([0.2 * facing, -0.38])
-            goals[self.holding] = carry
+            goals[self.holding] = self._carried_clear_of_table(carry)
         goal = self.goal_point()
         if self.phase in ("reach", "hold") and goal is not None:
             goals[self.hand] = self._hand_goal(shoulders[self.hand], goal, reach)
@@ -532,6 +552,29 @@ class PropHands:
                 hand_target[arm] += (point - hand_target[arm]) * blend
             hand_weight[arm] = 1.0
         self._engaged = frozenset(goals)
+
+    def _carried_clear_of_table(self, grip: FloatArray) -> FloatArray:
+        """Where the hand carrying the cup goes instead of ``grip`` so the cup keeps out of
+        the table top: over the table, at least ``CUP_CLEAR_M`` above it; and a cup still
+        below the top (just lifted off the floor beside the table, the hero crouched by it)
+        goes up beside the table's nearer end first, over the top only once above it.
+
+        Playtest: the cup, lifted from the floor by the table's end with the hero standing
+        at the table, rose through the top (the carry point was over the table, and the hand
+        went straight for it from the floor).
+        """
+        table, spec = self.props.table, self.props.cup
+        left, _, right, top = table.top_box()
+        reach = spec.half_width + CUP_CLEAR_M  # a cup centre nearer the slab than this touches it
+        x, y = float(grip[0]), float(grip[1])
+        if not left - reach < x < right + reach:
+            return grip
+        above = top + CUP_CLEAR_M  # the lowest a cup over the table is held
+        if float(self.cup[1]) < above:  # below it: rise beside the nearer end first
+            side = reach + LIFT_ASIDE_M
+            x = left - side if float(self.cup[0]) < (left + right) / 2 else right + side
+            above += LIFT_OVER_M
+        return np.array([x, max(y, above + spec.grip)])
 
     def after_solve(
         self, hands: FloatArray, shoulders: FloatArray, rig: Rig, terrain: Terrain, dt: float
