@@ -131,6 +131,7 @@ _PER_CHARACTER = (
     "turn",
     "turn_from",
     "reversing",
+    "sprinting",
     "knee_poles",
     "hand_weight",
     "hand_target",
@@ -344,6 +345,7 @@ class Crowd:
         self.turn = np.zeros(n)  # pivot progress in [0, 1); 0 when not turning
         self.turn_from = self.facing.copy()  # the facing a pivot started from
         self.reversing = np.zeros(n, dtype=bool)  # wants to turn around, not pivoting yet
+        self.sprinting = np.zeros(n, dtype=bool)  # asked to run (Shift) this step
         self.knee_poles = np.ones(n, dtype=bool)
         self.hand_weight = np.zeros((n, 2))  # 0: the hand swings, 1: it is at hand_target
         self.hand_target = np.zeros((n, 2, 2))
@@ -504,6 +506,7 @@ class Crowd:
         self.wanted = np.where(np.abs(move_a) > _MOVE_DEADBAND, np.sign(move_a), 0.0)
         self.reversing = reversing & ~self.turning
         self._advance_turn(reversing, dt)
+        self.sprinting = (run_a > 0.5) & (np.abs(move_a) > _MOVE_DEADBAND)  # asked to run
         top_speed = gait.walk_speed + (gait.run_speed - gait.walk_speed) * run_a
         # a reversal first slows down facing the old way, then pivots, then sets off
         v_goal = np.where(reversing | self.turning, 0.0, move_a * top_speed)
@@ -940,7 +943,11 @@ class Crowd:
         # going where the phase did not foresee it: a slope, a stop, a shove), and the
         # phase follows it
         strained = feet.planted & (feet.pitch <= -_STRAINED * self.rig.legs.max_heel_lift)
-        due |= strained & other_down
+        # ... and speeding up into a run also while the other is in the air (a flight, as
+        # in the run): held until that foot landed, the hip stopped from 1.5-2.4 to 0.4-0.7
+        # m/s in a frame where a flight's or a slope's cap lifted (the playtest's split stall)
+        into_run = (self.sprinting & ~self.reversing)[:, None] & (feet.u[:, ::-1] < 1.0)
+        due |= strained & (other_down | into_run)
         due |= stopping & (feet.stance_age >= _MIN_STANCE * stance_time)
         if self.reversing.any():
             # squaring up for a pivot: a foot off its spot steps as soon as the other is
@@ -951,7 +958,8 @@ class Crowd:
             ready = ~self._on_spots(np.asarray(may.any(axis=1))) & may
             due = np.where(self.reversing[:, None], ready, due)
 
-        can = feet.planted & ~feet.pinned & due & other_ok & ~self.turning[:, None]
+        can = feet.planted & ~feet.pinned & due & (other_ok | strained & into_run)
+        can &= ~self.turning[:, None]
         if not can.any():  # (most steps)
             return
         can &= ~self._settled(v_target)[:, None]
@@ -1029,8 +1037,10 @@ class Crowd:
         facing = self.facing[n]
         from_lock = np.where(feet.planted[n, f][:, None], feet.lock[n, f], start)
         beside = np.where(feet.planted[n, 1 - f], feet.lock[n, 1 - f, 0], np.nan)
+        # ... and, down or in the air (a run's flight), where it is or will be
+        other_x = np.where(feet.planted[n, 1 - f], beside, feet.land_lock[n, 1 - f, 0])
         lock, ground, ray_from, ray_hit = plan_landing(
-            self.terrain, rig, from_lock, predicted, self.y[n], facing, reversing, beside
+            self.terrain, rig, from_lock, predicted, self.y[n], facing, reversing, beside, other_x
         )
         start_ground = self.terrain.height_at(from_lock[:, 0])
         land_ground_y = self.terrain.height_at(lock[:, 0])

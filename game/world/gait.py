@@ -635,6 +635,7 @@ def plan_landing(
     facing: FloatArray,
     pivot: BoolArray | None = None,
     beside: FloatArray | None = None,
+    other: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """Landing spots for M lifting feet.
 
@@ -653,6 +654,9 @@ def plan_landing(
     beside : ndarray, shape (M,), optional
         The other foot's flat ankle x where it is down (NaN where not): of two spots about
         as near, a squaring step takes the one nearer it (feet together, not astride).
+    other : ndarray, shape (M,), optional
+        The other foot's flat ankle x, down or where it will land (NaN: none): the spot is
+        at most one stair riser past it.
 
     Returns
     -------
@@ -698,13 +702,13 @@ def plan_landing(
     # does not fit is a last resort; a step taller than max_step_height never
     miss = np.abs(candidates - predicted_x[:, None])
     cost = miss + _BEND_COST * bend + np.where(fits, 0.0, 10.0) + np.where(low_enough, 0.0, 1e3)
-    if beside is not None:
+    if other is not None:
         # one tread beyond the other foot, never two: off a stair landing a step timed for a
         # tread but taken from the landing's back dropped two risers (32 cm) below the foot
         # on the landing and its knee bent to 95°
         risers = terrain.risers(MIN_RISER, RISER_WINDOW)
-        other = beside[:, None, None]  # NaN where the other foot is up: no risers counted
-        lo, hi = np.minimum(candidates[..., None], other), np.maximum(candidates[..., None], other)
+        there = other[:, None, None]  # NaN: no risers counted
+        lo, hi = np.minimum(candidates[..., None], there), np.maximum(candidates[..., None], there)
         crossed = ((risers > lo) & (risers < hi)).sum(axis=-1)
         cost += _SKIP_COST * np.maximum(crossed - 1, 0)
     squaring = np.zeros((len(start), 1), dtype=bool) if pivot is None else pivot[:, None]

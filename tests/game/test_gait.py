@@ -388,6 +388,23 @@ def test_a_short_squaring_step_is_quick(steps: int, limit: float) -> None:
     assert moving.any() and np.argmax(moving) * DT <= limit
 
 
+def test_speeding_up_into_a_run_on_the_course_never_stops_the_hip_dead() -> None:
+    # where a flight's or a slope's speed cap lifted, the body sped up under a step timed for
+    # the slower pace; the trailing foot, rolled to its limit, waited for the other to land
+    # and held the hip: 0.6-1.7 m/s lost in one step (the playtest's split-leg stall), in
+    # 10 of 20 runs over the course
+    course = load_terrain(ASSETS_DIR / "terrain.json")
+    starts, facing = np.array([11.2, 20.0, 14.3, 28.0]), np.array([1.0, 1.0, -1.0, -1.0])
+    crowd = Crowd(RIG, course, starts, facing)
+    rows = []
+    for _ in range(540):
+        crowd.step(facing, np.ones(4), DT)
+        rows.append(np.abs(crowd.vx.copy()))
+    speed = np.array(rows)
+    assert (np.abs(crowd.x - starts) > 5.0).all()  # over the stairs and the slopes
+    assert (speed[:-1] - speed[1:]).max() <= 0.35
+
+
 @pytest.mark.parametrize("run", [0.0, 1.0])
 def test_a_walker_stops_at_the_open_end_of_the_world_without_a_jump(run: float) -> None:
     # beyond its ends the ground is level but no place to step: a swing aimed past the end
