@@ -29,7 +29,6 @@ HAND_SPEED = 4.0  # m/s: the fastest a hand moves about its shoulder (a running 
 ELBOW_TURN_RATE = 10.0  # rad/s: the fastest an elbow swings about its shoulder (5 cm a step)
 _ABOUT_OPPOSITE = math.radians(150.0)  # a turn this long may go either way round
 NEAREST_HAND = 0.25  # of the arm's reach: a hand comes no nearer its shoulder (elbow ~150°)
-PIVOT_REACH = 1.25  # of the reach: how far a pivoting body's hands are wanted (straight arms)
 SHOULDER_EXTENSION = math.radians(50.0)  # the furthest back an arm reaches behind straight down
 OVERHEAD_BEHIND = math.radians(20.0)  # ... and behind straight up (a raised arm)
 
@@ -82,28 +81,6 @@ def blend_hands(swing: FloatArray, target: FloatArray, weight: FloatArray) -> Fl
     (N, 2, 2), eased (smoothstep) so a weight moving at a constant rate starts and
     arrives without a jerk."""
     return swing + smoothstep(weight)[..., None] * (target - swing)
-
-
-def straighten_for_pivot(
-    hands: FloatArray, shoulders: FloatArray, pivoting: NDArray[np.bool_], rig: Rig
-) -> FloatArray:
-    """The hands of a body turning around wanted past full reach along their shoulder lines.
-
-    An elbow bends backward whichever way the body faces, so in a pivot it changes sides of
-    the shoulder→hand line, and it can do that without a jump only through a straight arm.
-    Wanted ``PIVOT_REACH`` of the reach away, the arms straighten as the pivot begins
-    (:func:`follow_hands` paces it: a fully bent arm is straight in about 0.12 s, before the
-    facing's middle, a pivot of ``turn_time`` 0.28 s reaching it at 0.2 s) and bend back toward
-    their targets after it.
-
-    ``hands``, ``shoulders`` have shape (N, 2, 2), ``pivoting`` (N,); returns (N, 2, 2).
-    """
-    offset = hands - shoulders
-    length = np.hypot(offset[..., 0], offset[..., 1])[..., None]
-    hanging = np.array([0.0, -1.0])  # a hand on the shoulder has no direction: hang it
-    u = np.where(length > 1e-9, offset / np.maximum(length, 1e-9), hanging)
-    far = np.maximum(length, PIVOT_REACH * rig.arms.limb.reach)
-    return np.where(pivoting[:, None, None], shoulders + far * u, hands)
 
 
 def follow_hands(

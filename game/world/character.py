@@ -28,7 +28,6 @@ from game.world.arms import (
     elbow_poles,
     follow_hands,
     hinge_poles,
-    straighten_for_pivot,
     swing_hands,
 )
 from game.world.easing import (
@@ -1314,8 +1313,6 @@ class Crowd:
         swing = swing_hands(shoulders, hips, ankles, spin, self.vx, rig)
         reaching = self.hand_weight.any()
         hands = blend_hands(swing, self.hand_target, self.hand_weight) if reaching else swing
-        if self.turning.any():
-            hands = straighten_for_pivot(hands, shoulders, self.turning, rig)
         if previous is not None:
             last = previous.targets[:, ARMS] - previous.roots[:, ARMS]
             hands = follow_hands(last, hands, shoulders, facing, dt, rig)

@@ -541,12 +541,6 @@ def test_a_cup_lifted_from_the_floor_by_the_table_keeps_out_of_the_table_top(
         assert float(props.cup[1]) >= table.top + 0.02
 
 
-@pytest.mark.xfail(
-    reason="needs game/world/character.py: a pivot straightens every arm "
-    "(straighten_for_pivot), so the carrying hand swings round the shoulder at full "
-    "reach, down into the table top (cup bottom 0.81 m, top 0.92 m); without the "
-    "straightening it stays at 1.00 m"
-)
 @pytest.mark.parametrize(("x", "facing"), [(1.2, 1.0), (3.4, -1.0)])
 def test_turning_round_at_the_table_with_the_cup_keeps_it_out_of_the_table_top(
     x: float, facing: float, lift_the_cup: Callable[..., None]
