@@ -81,7 +81,7 @@ _HOVER_LIMIT = 1.4  # swing progress after which a foot that could not plant re-
 # where the speed cap reads the slope: a stride behind (−1), then fractions of the stopping
 # distance ahead
 _SLOPE_PROBES = np.array([-1.0, 0.0, 0.5, 1.0])
-_MIN_FLIGHT_SLOPE = 0.2  # a flight's mean slope (riser / tread) is steeper than this
+_MAX_TREAD = 0.8  # m: risers closer than this make a flight (0.16 / 0.8 = the slope of 0.2)
 _FLATTEN_MARGIN = 0.004  # metres below flat-foot reach the pelvis settles to before a pivot
 _GOAL_MARGIN = 0.05  # metres beyond a walk_to spot the ground must let the body on
 _LATE_SWING = 0.5  # a swing this far along keeps its landing when the walk stops ...
@@ -700,15 +700,19 @@ class Crowd:
         cap = gait.climb_speed / np.maximum(mean_slope, 1e-6)
         # on a flight a step spans one tread (walking, no one takes stairs two at a time:
         # landing on every other tread, each step dropped 32 cm and the stance knee bent to
-        # 94°): the speed whose step is a tread, ``tread = riser / slope``
-        riser = np.zeros(self.count)
-        steep = mean_slope >= _MIN_FLIGHT_SLOPE  # (no flight is gentler: no riser search)
-        if steep.any():
-            risers = self.terrain.steepest_rise(centres - span, centres + span, RISER_WINDOW)
-            riser = np.where(steep, np.where(walkable, risers, 0.0).max(axis=1), 0.0)
-        flight = riser >= MIN_RISER
+        # 94°): the speed whose step is a tread, the tread measured between the risers near
+        # the feet (read as riser / mean slope, a flight's end took the slope off ground half
+        # landing: 0.44 m for 0.35 m treads, a pace the body kept to the landing's edge)
+        risers = self.terrain.risers(MIN_RISER, RISER_WINDOW)
+        treads = self.terrain.treads(MIN_RISER, RISER_WINDOW)
+        behind = self.x - direction * span  # the trailing foot
+        ahead = self.x + direction * (span + stopping)  # the next landings
+        near = (risers >= np.minimum(behind, ahead)[:, None]) & (
+            risers <= np.maximum(behind, ahead)[:, None]
+        )
+        tread = np.where(near, treads, np.inf).min(axis=1, initial=np.inf)
+        flight = tread <= _MAX_TREAD
         if flight.any():
-            tread = riser / np.maximum(mean_slope, 1e-6)
             grade = self._grade() * direction
             pace = np.full(self.count, gait.walk_speed)
             for _ in range(4):  # a fixed point (steps quicken with speed), converging fast

@@ -69,6 +69,7 @@ _PIVOT_BALL_GAP = 0.001  # metres a pivoting foot's ball may rest above the grou
 RISER_WINDOW = 0.03  # m: ground rising more than MIN_RISER over this is a stair's riser
 MIN_RISER = 0.06
 _SKIP_COST = 1.0  # plan_landing: landing two risers or more past the other foot costs 1 m each
+_EDGE_M = 0.3  # ... and one down a riser from a foot farther behind it than this
 _BEND_COST = 30.0  # plan_landing: each millimetre of ground bend under a sole costs 3 cm of step
 _SOLE_FLATNESS = 0.012  # metres: the ground under a sole may bend this much (a bump), not a riser
 _LOOK_AHEAD = 0.5  # metres of ground ahead of the swinging sole that it rises over
@@ -709,8 +710,14 @@ def plan_landing(
         risers = terrain.risers(MIN_RISER, RISER_WINDOW)
         there = other[:, None, None]  # NaN: no risers counted
         lo, hi = np.minimum(candidates[..., None], there), np.maximum(candidates[..., None], there)
-        crossed = ((risers > lo) & (risers < hi)).sum(axis=-1)
+        between = (risers > lo) & (risers < hi)
+        crossed = between.sum(axis=-1)
         cost += _SKIP_COST * np.maximum(crossed - 1, 0)
+        # ... and down over a riser only from a foot near its edge: from the back of a
+        # landing the step onto the flight was 0.7 m long and the pelvis sank 18 cm for it
+        back = np.where(between, np.abs(risers - there), 0.0).max(axis=-1, initial=0.0)
+        down = ground_y < terrain.height_at(other)[:, None] - MIN_RISER  # (NaN: False)
+        cost += _SKIP_COST * (down & (back > _EDGE_M))
     squaring = np.zeros((len(start), 1), dtype=bool) if pivot is None else pivot[:, None]
     far = np.arange(candidates.shape[1]) >= len(_CANDIDATE_SHIFTS)
     shorter = np.arange(candidates.shape[1]) >= len(shifts)

@@ -77,7 +77,9 @@ class Terrain:
     # derived once (the polyline never changes; an edit makes a new Terrain)
     slopes: FloatArray = field(init=False, repr=False)  # dy/dx of each segment, (M − 1,)
     _window_rises: dict[float, FloatArray] = field(init=False, repr=False)
-    _risers: dict[tuple[float, float], FloatArray] = field(init=False, repr=False)
+    _risers: dict[tuple[float, float], tuple[FloatArray, FloatArray]] = field(
+        init=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         pts = np.asarray(self.points, dtype=float)
@@ -202,6 +204,15 @@ class Terrain:
         """The x of each stair riser, shape ``(K,)``: the middle of a run of segments steeper
         than ``min_riser / window`` going one way (up or down) that rises or drops
         ``min_riser`` or more in all. Computed once per pair of arguments."""
+        return self._stairs(min_riser, window)[0]
+
+    def treads(self, min_riser: float, window: float) -> FloatArray:
+        """The tread each of :meth:`risers` starts or ends, shape ``(K,)``: the distance to
+        the nearest riser going the same way (``inf`` where there is none: a lone kerb, or a
+        landing between a flight up and one down)."""
+        return self._stairs(min_riser, window)[1]
+
+    def _stairs(self, min_riser: float, window: float) -> tuple[FloatArray, FloatArray]:
         key = (min_riser, window)
         if key not in self._risers:
             steep = np.abs(self.slopes) >= min_riser / window
@@ -209,13 +220,17 @@ class Terrain:
             # runs of steep segments going the same way: where the sign changes a run starts
             edges = np.flatnonzero(np.diff(np.concatenate([[0.0], sign, [0.0]])))
             xs, ys = self.xs, self.ys
-            self._risers[key] = np.array(
+            runs = np.array(
                 [
-                    0.5 * (xs[first] + xs[end])  # segments first .. end − 1
+                    (0.5 * (xs[first] + xs[end]), sign[first])  # segments first .. end − 1
                     for first, end in zip(edges[:-1], edges[1:], strict=True)
                     if sign[first] != 0.0 and abs(ys[end] - ys[first]) >= min_riser
                 ]
-            )
+            ).reshape(-1, 2)
+            x, way = runs[:, 0], runs[:, 1]
+            gap = np.where(way[1:] == way[:-1], np.diff(x), np.inf)  # to the next riser
+            tread = np.minimum(np.append(gap, np.inf), np.insert(gap, 0, np.inf))
+            self._risers[key] = (x, tread)
         return self._risers[key]
 
     def to_json(self) -> list[list[float]]:

@@ -267,7 +267,9 @@ def test_walking_the_course_stairs_the_knees_bend_as_a_persons_one_tread_a_step_
     # stairs two at a time (the speed cap read the flight as a ramp)
     course = load_terrain(ASSETS_DIR / "terrain.json")
     crowd = Crowd(RIG, course, [11.2], [1.0])  # before the flight up, then over and down
-    rows = _run(crowd, 1.0, 0.0, 420)
+    # (8 s: on a flight the pace is a measured tread a step, ~0.65 m/s; 7 s was enough while
+    # the tread was read off the mean slope as 0.44 m, a pace of ~0.8)
+    rows = _run(crowd, 1.0, 0.0, 480)
     assert crowd.x[0] > 16.5
     planted, ankles = _stack(rows, "planted")[:, 0], _stack(rows, "ankles")[:, 0]
     hips, knees = _stack(rows, "hips")[:, 0], _stack(rows, "knees")[:, 0]
@@ -282,6 +284,26 @@ def test_walking_the_course_stairs_the_knees_bend_as_a_persons_one_tread_a_step_
     heights = course.height_at(ankles[1:][landed][:, 0])
     down = np.flatnonzero(np.diff(heights) < 0.0)
     assert len(down) >= 5 and (np.diff(heights)[down] >= -0.17).all()  # one rise a step
+
+
+def test_off_the_landing_down_the_flight_the_body_slows_first_and_steps_from_the_edge() -> None:
+    # the playtest's "he crouches on the landing's edge": the flight's pace took hold only
+    # once the slope probes straddled it, so the body reached the edge at 1 m/s and stepped
+    # down from a foot 0.6 m back on the landing: the pelvis 18 cm below standing over the
+    # lower foot, that knee bent to 76°
+    course = load_terrain(ASSETS_DIR / "terrain.json")
+    crowd = Crowd(RIG, course, [14.0], [1.0])  # on the top landing, 1.2 m from its edge
+    rows = _run(crowd, 1.0, 0.0, 300)
+    assert crowd.x[0] > 16.6  # down the flight
+    planted, ankles = _stack(rows, "planted")[:, 0], _stack(rows, "ankles")[:, 0]
+    hips, knees = _stack(rows, "hips")[:, 0], _stack(rows, "knees")[:, 0]
+    thigh, shin = knees - hips, ankles - knees
+    cosine = (thigh * shin).sum(-1) / np.linalg.norm(thigh, axis=-1) / np.linalg.norm(shin, axis=-1)
+    bend = np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0)))
+    assert bend[planted].max() <= 72.0
+    lower = course.height_at(ankles[..., 0]).min(axis=1)
+    standing = lower + A + RIG.gait.stand_extension * RIG.legs.limb.reach
+    assert (_stack(rows, "pelvis")[:, 0, 1] - standing).min() >= -0.08
 
 
 @pytest.mark.parametrize("pause", [0, 60])

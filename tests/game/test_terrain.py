@@ -105,5 +105,7 @@ def test_risers_are_the_steep_runs_that_rise_or_drop_a_step() -> None:
         )
     )  # fmt: skip
     assert np.allclose(ground.risers(0.06, 0.03), [0.005, 0.355, 1.505])
+    # the tread of a riser: to its neighbour going the same way (none for the lone drop)
+    assert np.allclose(ground.treads(0.06, 0.03), [0.35, 0.35, np.inf])
     assert ground.risers(0.06, 0.03) is ground.risers(0.06, 0.03)  # computed once
     assert len(Terrain(np.array([[0.0, 0.0], [1.0, 0.5]])).risers(0.06, 0.03)) == 0
