@@ -75,6 +75,21 @@ def _run(crowd: Crowd, move: float, run: float, steps: int) -> list[dict[str, np
     return rows
 
 
+def _knee_bends(rows: list[dict[str, np.ndarray]]) -> np.ndarray:
+    """Each leg's knee bend (degrees, 0: straight) of character 0, shape (T, 2)."""
+    ankles, hips, knees = (_stack(rows, key)[:, 0] for key in ("ankles", "hips", "knees"))
+    thigh, shin = knees - hips, ankles - knees
+    cosine = (thigh * shin).sum(-1) / np.linalg.norm(thigh, axis=-1) / np.linalg.norm(shin, axis=-1)
+    return np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0)))
+
+
+def _below_standing(rows: list[dict[str, np.ndarray]], ground: Terrain) -> np.ndarray:
+    """How far character 0's pelvis is above standing over the lower of its feet (T,)."""
+    lower = ground.height_at(_stack(rows, "ankles")[:, 0, :, 0]).min(axis=1)
+    standing = lower + A + RIG.gait.stand_extension * RIG.legs.limb.reach
+    return _stack(rows, "pelvis")[:, 0, 1] - standing
+
+
 def _stack(rows: list[dict[str, np.ndarray]], key: str) -> np.ndarray:
     return np.stack([row[key] for row in rows])
 
@@ -272,14 +287,9 @@ def test_walking_the_course_stairs_the_knees_bend_as_a_persons_one_tread_a_step_
     rows = _run(crowd, 1.0, 0.0, 480)
     assert crowd.x[0] > 16.5
     planted, ankles = _stack(rows, "planted")[:, 0], _stack(rows, "ankles")[:, 0]
-    hips, knees = _stack(rows, "hips")[:, 0], _stack(rows, "knees")[:, 0]
-    thigh, shin = knees - hips, ankles - knees
-    cosine = (thigh * shin).sum(-1) / np.linalg.norm(thigh, axis=-1) / np.linalg.norm(shin, axis=-1)
-    bend = np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0)))
+    bend = _knee_bends(rows)
     assert bend[planted].max() <= 85.0
-    lower = course.height_at(ankles[..., 0]).min(axis=1)
-    standing = lower + A + RIG.gait.stand_extension * RIG.legs.limb.reach
-    assert (_stack(rows, "pelvis")[:, 0, 1] - standing).min() >= -0.18
+    assert _below_standing(rows, course).min() >= -0.18
     landed = planted[1:] & ~planted[:-1]
     heights = course.height_at(ankles[1:][landed][:, 0])
     down = np.flatnonzero(np.diff(heights) < 0.0)
@@ -295,15 +305,8 @@ def test_off_the_landing_down_the_flight_the_body_slows_first_and_steps_from_the
     crowd = Crowd(RIG, course, [14.0], [1.0])  # on the top landing, 1.2 m from its edge
     rows = _run(crowd, 1.0, 0.0, 300)
     assert crowd.x[0] > 16.6  # down the flight
-    planted, ankles = _stack(rows, "planted")[:, 0], _stack(rows, "ankles")[:, 0]
-    hips, knees = _stack(rows, "hips")[:, 0], _stack(rows, "knees")[:, 0]
-    thigh, shin = knees - hips, ankles - knees
-    cosine = (thigh * shin).sum(-1) / np.linalg.norm(thigh, axis=-1) / np.linalg.norm(shin, axis=-1)
-    bend = np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0)))
-    assert bend[planted].max() <= 72.0
-    lower = course.height_at(ankles[..., 0]).min(axis=1)
-    standing = lower + A + RIG.gait.stand_extension * RIG.legs.limb.reach
-    assert (_stack(rows, "pelvis")[:, 0, 1] - standing).min() >= -0.08
+    assert _knee_bends(rows)[_stack(rows, "planted")[:, 0]].max() <= 72.0
+    assert _below_standing(rows, course).min() >= -0.08
 
 
 @pytest.mark.parametrize("pause", [0, 60])
@@ -319,10 +322,7 @@ def test_turning_round_on_the_course_landing_then_down_takes_one_tread_a_step(pa
     rows = _run(crowd, -1.0, 0.0, 300)
     assert crowd.x[0] < 11.9  # turned and went down the flight
     planted, ankles = _stack(rows, "planted")[:, 0], _stack(rows, "ankles")[:, 0]
-    hips, knees = _stack(rows, "hips")[:, 0], _stack(rows, "knees")[:, 0]
-    thigh, shin = knees - hips, ankles - knees
-    cosine = (thigh * shin).sum(-1) / np.linalg.norm(thigh, axis=-1) / np.linalg.norm(shin, axis=-1)
-    bend = np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0)))
+    bend = _knee_bends(rows)
     on_flight = (ankles[..., 0] > 11.9) & (ankles[..., 0] < 14.2)
     assert bend[planted & on_flight].max() <= 85.0
     # at each landing, the feet are at most one rise apart
