@@ -392,14 +392,11 @@ class App:
                 keep_clear.append(tabs)
                 if profiler is not None:
                     keep_clear.append(profiler)
-                hud.draw_help(
-                    self.canvas,
-                    spec.title,
-                    spec.controls,
-                    keep_clear,
-                    self.view_area(),
-                    overlay_boxes,
+                area = self.view_area()
+                chosen = hud.place_help(
+                    self.canvas, spec.title, spec.controls, keep_clear, area, overlay_boxes
                 )
+                hud.draw_help(self.canvas, spec.title, chosen)
         if profiler is not None:
             with self.timer.phase("profiler"):
                 self._draw_profiler(fps, profiler)

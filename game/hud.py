@@ -238,17 +238,9 @@ _PLACED: weakref.WeakKeyDictionary[Any, tuple[tuple[Any, ...], HelpLayout]] = (
 )
 
 
-def draw_help(
-    canvas: Canvas,
-    title: str,
-    scene_controls: Sequence[tuple[str, str]],
-    keep_clear: Sequence[Rect] = (),
-    area: Rect | None = None,
-    rather_clear: Sequence[Rect] = (),
-) -> None:
-    """The F1 panel: the scene's own controls, then the global ones, sized to fit the window
-    and placed clear of the other HUD boxes (:func:`place_help`)."""
-    chosen = place_help(canvas, title, scene_controls, keep_clear, area, rather_clear)
+def draw_help(canvas: Canvas, title: str, chosen: HelpLayout) -> None:
+    """The F1 panel headed ``title`` as :func:`place_help` laid it out (the scene's own
+    controls, then the global ones, sized to fit and clear of the other HUD boxes)."""
     left, top, _, _ = chosen.box
     scale = ui_scale(canvas.size)
     margin = 20.0 * scale

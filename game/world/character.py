@@ -130,7 +130,6 @@ _PER_CHARACTER = (
     "turn",
     "turn_from",
     "reversing",
-    "sprinting",
     "knee_poles",
     "hand_weight",
     "hand_target",
@@ -344,7 +343,6 @@ class Crowd:
         self.turn = np.zeros(n)  # pivot progress in [0, 1); 0 when not turning
         self.turn_from = self.facing.copy()  # the facing a pivot started from
         self.reversing = np.zeros(n, dtype=bool)  # wants to turn around, not pivoting yet
-        self.sprinting = np.zeros(n, dtype=bool)  # asked to run (Shift) this step
         self.knee_poles = np.ones(n, dtype=bool)
         self.hand_weight = np.zeros((n, 2))  # 0: the hand swings, 1: it is at hand_target
         self.hand_target = np.zeros((n, 2, 2))
@@ -505,7 +503,6 @@ class Crowd:
         self.wanted = np.where(np.abs(move_a) > _MOVE_DEADBAND, np.sign(move_a), 0.0)
         self.reversing = reversing & ~self.turning
         self._advance_turn(reversing, dt)
-        self.sprinting = (run_a > 0.5) & (np.abs(move_a) > _MOVE_DEADBAND)  # asked to run
         top_speed = gait.walk_speed + (gait.run_speed - gait.walk_speed) * run_a
         # a reversal first slows down facing the old way, then pivots, then sets off
         v_goal = np.where(reversing | self.turning, 0.0, move_a * top_speed)
@@ -547,7 +544,8 @@ class Crowd:
             at, angle, bend = last.targets[:, LEGS], last.foot_angle, last.foot_bend
             self._start_swings(relaunch, at, angle, bend, x_free, v_target, grade, support)
             self.feet.relaunched |= relaunch
-        self._lift_feet(x_free, v_target, pace, grade, support)
+        sprinting = (run_a > 0.5) & (np.abs(move_a) > _MOVE_DEADBAND)  # asked to run
+        self._lift_feet(x_free, v_target, pace, grade, support, sprinting)
         y_new = self._pelvis_height(x_free, pace, support, dt)
         x_new = self._hold_planted(x_old, x_free, y_new, support)
         y_new = self._cap_pelvis(x_new, y_new, support, dt)
@@ -919,6 +917,7 @@ class Crowd:
         pace: Pace,
         grade: FloatArray,
         support: _Support,
+        sprinting: BoolArray,
     ) -> None:
         """Planted feet whose phase has passed the duty factor lift. Walking, a foot lifts
         only while the other is down; running, also while the other is swinging (a flight
@@ -929,9 +928,12 @@ class Crowd:
         # a foot pinned on the ground bears weight; one dragged up in the air does not (the
         # other foot, the only one down, lifted off under it: both feet 11 cm up, the body
         # hovering)
-        pin_ground = self.terrain.height_at(self.pin_target[..., 0]) + self.rig.legs.ankle_height
-        on_ground = feet.pinned & (self.pin_target[..., 1] <= pin_ground + _PIN_GROUND_M)
-        other_down = feet.planted[:, ::-1] | on_ground[:, ::-1]
+        bearing = feet.planted.copy()
+        if feet.pinned.any():  # (a foot dragged by the mouse: the hero only)
+            pins = self.pin_target
+            ground = self.terrain.height_at(pins[..., 0]) + self.rig.legs.ankle_height
+            bearing |= feet.pinned & (pins[..., 1] <= ground + _PIN_GROUND_M)
+        other_down = bearing[:, ::-1]
         running = run_fraction(self.vx, gait)[:, None] > 0.5
         # stopping from a run, a foot left behind the braking hip leaves the ground as in
         # the run (a flight) instead of holding the pelvis down to reach it (it sank 16 cm)
@@ -949,7 +951,7 @@ class Crowd:
         # ... and speeding up into a run also while the other is in the air (a flight, as
         # in the run): held until that foot landed, the hip stopped from 1.5-2.4 to 0.4-0.7
         # m/s in a frame where a flight's or a slope's cap lifted (the playtest's split stall)
-        into_run = (self.sprinting & ~self.reversing)[:, None] & (feet.u[:, ::-1] < 1.0)
+        into_run = (sprinting & ~self.reversing)[:, None] & (feet.u[:, ::-1] < 1.0)
         due |= strained & (other_down | into_run)
         due |= stopping & (feet.stance_age >= _MIN_STANCE * stance_time)
         if self.reversing.any():
@@ -1041,7 +1043,7 @@ class Crowd:
         from_lock = np.where(feet.planted[n, f][:, None], feet.lock[n, f], start)
         beside = np.where(feet.planted[n, 1 - f], feet.lock[n, 1 - f, 0], np.nan)
         # ... and, down or in the air (a run's flight), where it is or will be
-        other_x = np.where(feet.planted[n, 1 - f], beside, feet.land_lock[n, 1 - f, 0])
+        other_x = np.where(feet.planted, feet.lock[..., 0], feet.land_lock[..., 0])[n, 1 - f]
         lock, ground, ray_from, ray_hit = plan_landing(
             self.terrain, rig, from_lock, predicted, self.y[n], facing, reversing, beside, other_x
         )

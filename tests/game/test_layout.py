@@ -231,7 +231,8 @@ def test_help_fits_its_panel(scene: str, size: tuple[int, int]) -> None:
     pygame.font.init()
     recorder = RecordingCanvas(PygameCanvas(pygame.Surface(size)))
     spec = scenes.load(scene)
-    hud.draw_help(recorder, spec.title, spec.controls)  # type: ignore[arg-type]
+    chosen = hud.place_help(recorder, spec.title, spec.controls)  # type: ignore[arg-type]
+    hud.draw_help(recorder, spec.title, chosen)  # type: ignore[arg-type]
     drawn = recorder.drawn
     assert len(drawn.panels) == 1
     panel = drawn.panels[0]
