@@ -352,13 +352,22 @@ def _panels_on_the_profiler(app: App, drawn: Drawn) -> list[str]:
     return problems
 
 
+# every scene, and the walk's ground editor
+SCENES_AND_EDITOR = [(name, False) for name in scenes.available()] + [("walk", True)]
+
+
+def _scene_ids(value: object) -> str:
+    """A test id part: the scene's name, "editing" for the editor (nothing otherwise)."""
+    return (
+        {True: "editing", False: ""}.get(value, str(value))
+        if isinstance(value, bool)
+        else str(value)
+    )
+
+
 @pytest.mark.usefixtures("marked")
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize(
-    ("scene", "edit"),
-    [(name, False) for name in scenes.available()] + [("walk", True)],
-    ids=lambda v: {True: "editing", False: ""}.get(v, v) if isinstance(v, bool) else v,
-)
+@pytest.mark.parametrize(("scene", "edit"), SCENES_AND_EDITOR, ids=_scene_ids)
 @pytest.mark.parametrize("help_on", [False, True], ids=["", "help"])
 def test_the_profiler_panel_covers_no_other_panel(
     scene: str, edit: bool, help_on: bool, size: tuple[int, int]
@@ -725,11 +734,7 @@ HELP_SIZES = [
 
 @pytest.mark.usefixtures("marked")
 @pytest.mark.parametrize("size", HELP_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize(
-    ("scene", "edit"),
-    [(name, False) for name in scenes.available()] + [("walk", True)],
-    ids=lambda v: {True: "editing", False: ""}.get(v, v) if isinstance(v, bool) else v,
-)
+@pytest.mark.parametrize(("scene", "edit"), SCENES_AND_EDITOR, ids=_scene_ids)
 @pytest.mark.parametrize("profiler", [False, True], ids=["", "F3"])
 def test_the_help_covers_no_other_panel(
     monkeypatch: pytest.MonkeyPatch,
