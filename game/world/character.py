@@ -100,6 +100,8 @@ _PIVOT_HALFLIFE = 0.02  # seconds: the pelvis spring while pivoting
 _PIVOT_TOLERANCE = 0.08  # metres a foot may be off its pivot spot for the pivot to start
 # (at 5 cm a third squaring step often corrected a few centimetres: +0.5 s a turnaround)
 _FLAT_PITCH = 0.005  # radians (0.3°): a pivot starts once both feet are this close to flat
+_PIVOT_OVERLAP = 0.15  # s: a pivot may start while the last squaring foot lands this soon ...
+_TURN_WHILE_LANDING = 0.69  # ... and turns at most this far (spin cos(π·0.69²)) until down
 _STILL_SPEED = 0.05  # m/s: below this (and no intent) a character with settled feet stands
 _MIN_STANCE = 0.3  # a foot stays down at least this fraction of its stance time
 _SLOPE_SPAN = 0.4  # metres either side over which the lean reads the ground slope
@@ -731,11 +733,13 @@ class Crowd:
         feet, legs = self.feet, self.rig.legs
         ready = reversing & ~self.turning
         if ready.any():  # (only then is there anything to check)
-            flat = (np.abs(feet.pitch) < _FLAT_PITCH).all(axis=1)
-            ready &= self._settled(np.zeros(self.count)) & flat & ~feet.pinned.any(axis=1)
+            ready &= self._ready_to_pivot()
         self.turn_from = np.where(ready, self.facing, self.turn_from)
         active = self.turning | ready
         self.turn = np.where(active, self.turn + dt / self.rig.gait.turn_time, 0.0)
+        # a foot still landing holds the pivot short of the halfway flip (it lands long before)
+        held = active & feet.swinging.any(axis=1)
+        self.turn = np.where(held, np.minimum(self.turn, _TURN_WHILE_LANDING), self.turn)
         done = active & (self.turn >= 1.0)
         self.facing = np.where(active & (self.turn**2 >= 0.5), -self.turn_from, self.facing)
         if done.any():
@@ -747,11 +751,27 @@ class Crowd:
             feet.pitch = np.where(done[:, None], 0.0, feet.pitch)
             self.turn = np.where(done, 0.0, self.turn)
 
+    def _ready_to_pivot(self) -> BoolArray:
+        """Characters that may start a pivot (N,): stopped, both feet flat on their pivot
+        spots, or one there and the other's squaring swing landing on its spot within
+        ``_PIVOT_OVERLAP`` (it turns about its ball as it comes down: waiting for it, the body
+        stood still facing the old way for a fifth of a second), no foot pinned."""
+        feet = self.feet
+        left = (1.0 - feet.u) * feet.duration  # seconds a swing has to go
+        landing = feet.swinging & feet.pivot_aim & (left <= _PIVOT_OVERLAP)
+        flat = feet.planted & (np.abs(feet.pitch) < _FLAT_PITCH)
+        stopped = np.abs(self.vx) < _PIVOT_SPEED
+        ready = (flat | landing).all(axis=1) & flat.any(axis=1) & stopped
+        ready &= ~feet.pinned.any(axis=1)
+        return ready & self._on_spots(ready).all(axis=1)
+
     def _pivot_balls(self) -> FloatArray:
-        """The ball contact points the feet pivot on, shape (N, 2, 2)."""
+        """The ball contact points the feet pivot on, shape (N, 2, 2) (a foot still landing:
+        where it will be)."""
         legs, feet = self.rig.legs, self.feet
+        lock = np.where(feet.swinging[..., None], feet.land_lock, feet.lock)
         along, normal = foot_axes(feet.angle, self.turn_from[:, None])
-        return feet.lock - legs.ankle_height * normal + legs.ball * along
+        return lock - legs.ankle_height * normal + legs.ball * along
 
     # -- feet --------------------------------------------------------------------------
     def _update_pins(
@@ -1209,8 +1229,11 @@ class Crowd:
             here = self._hips_x(x_new)
             tall = self._highest_hips(support, here, gait.lock_extension)
             goal = np.where(self.turning, tall.min(axis=1) - _FLATTEN_MARGIN / 4.0, goal)
-        # about to pivot: just low enough that both feet come down flat
-        goal = np.where(self.reversing, allowed - _FLATTEN_MARGIN, goal)
+        # about to pivot, or pivoting while the last squaring foot lands: just low enough that
+        # both feet come down flat (rising for the pivot first, the landing foot could not
+        # reach its spot and hovered, holding the pivot for 0.3 s)
+        landing = self.turning & feet.swinging.any(axis=1)
+        goal = np.where(self.reversing | landing, allowed - _FLATTEN_MARGIN, goal)
         # pivoting, the pelvis rises briskly: the knees must be straight mid-pivot
         halflife = np.where(self.turning, _PIVOT_HALFLIFE, gait.pelvis_halflife)
         y, _ = spring_step(self.y, self.vy, goal, halflife, dt)
@@ -1303,6 +1326,13 @@ class Crowd:
             )
             feet.floor = np.where(swinging, floor, feet.floor)
             feet.hold = hold
+            if self.turning.any():
+                # a foot landing as the pivot starts turns about its ball as the planted one
+                # does (:meth:`_pivot_ankles`): the ankle moves by ball · (from − spin) along
+                # the sole
+                shift = np.where(self.turning, legs.ball * (self.turn_from - spin), 0.0)
+                sole = xy(np.cos(swing_angle), np.sin(swing_angle))
+                swing_at = swing_at + shift[:, None, None] * sole
             reach = self.rig.gait.comfort_extension * legs.limb.reach
             swing_at = within_reach(swing_at, hips, reach)
         else:  # every foot down: nothing swings
