@@ -1232,8 +1232,8 @@ class Crowd:
         # about to pivot, or pivoting while the last squaring foot lands: just low enough that
         # both feet come down flat (rising for the pivot first, the landing foot could not
         # reach its spot and hovered, holding the pivot for 0.3 s)
-        landing = self.turning & feet.swinging.any(axis=1)
-        goal = np.where(self.reversing | landing, allowed - _FLATTEN_MARGIN, goal)
+        still_landing = self.turning & feet.swinging.any(axis=1)
+        goal = np.where(self.reversing | still_landing, allowed - _FLATTEN_MARGIN, goal)
         # pivoting, the pelvis rises briskly: the knees must be straight mid-pivot
         halflife = np.where(self.turning, _PIVOT_HALFLIFE, gait.pelvis_halflife)
         y, _ = spring_step(self.y, self.vy, goal, halflife, dt)
