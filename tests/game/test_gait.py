@@ -412,10 +412,10 @@ def test_a_short_squaring_step_is_quick(steps: int, limit: float) -> None:
     assert moving.any() and np.argmax(moving) * DT <= limit
 
 
-def test_running_takes_a_flight_quicker_than_a_walk_one_tread_a_step() -> None:
+def test_running_up_a_flight_is_quicker_than_walking_it_one_tread_a_step() -> None:
     # held to the walk's stair pace and climb, Shift on a flight walked it: 0.70-0.80 m/s,
     # a step every 0.45 s with both feet down 14 % of the time. Up the left flight, up the
-    # right one, down the right one, down the left one:
+    # right one; and down them (at the walking stair pace), a tread a step all the same
     course = load_terrain(ASSETS_DIR / "terrain.json")
     starts, ways = np.array([8.8, 19.5, 14.3, 14.3]), np.array([1.0, -1.0, 1.0, -1.0])
     flights = np.array([[12.0, 13.4], [15.16, 16.56], [15.16, 16.56], [12.0, 13.4]])
@@ -432,10 +432,30 @@ def test_running_takes_a_flight_quicker_than_a_walk_one_tread_a_step() -> None:
     assert (speed[:-1] - speed[1:]).max() <= 0.3  # never held back on the way
     for n, (lo, hi) in enumerate(flights):
         on = (x[:, n] > lo) & (x[:, n] < hi)
-        assert on.sum() > 30 and np.median(speed[on, n]) >= 0.9
+        assert on.sum() > 30
+        if n < 2:  # up
+            assert np.median(speed[on, n]) >= 0.95
         heights = np.array([y for x, y in landings[n] if lo - 0.2 < x < hi + 0.2])
         assert len(heights) >= 5  # over the whole flight, a riser a step at most
         assert np.abs(np.diff(heights)).max() <= 0.16 + 1e-6
+
+
+def test_running_off_the_stairs_onto_the_slope_keeps_the_pelvis_up() -> None:
+    # quick stair steps running down the right flight too (timed for 1.85 m/s) left the
+    # feet so that the run met the slope 2 m on in a lunge and then a crouch: the pelvis
+    # 0.16-0.25 m below standing in 20 of 28 runs (3 before), the stance knee at 83° (66°)
+    course = load_terrain(ASSETS_DIR / "terrain.json")
+    starts = np.linspace(6.0, 11.5, 12)
+    crowd = Crowd(RIG, course, starts, np.ones(12))
+    stand = A + RIG.gait.stand_extension * RIG.legs.limb.reach
+    lowest = np.full(12, np.inf)
+    for _ in range(900):
+        crowd.step(np.ones(12), np.ones(12), DT)
+        on = (crowd.x > 18.0) & (crowd.x < 21.0)
+        below = crowd.y - course.height_at(crowd.x) - stand
+        lowest = np.where(on, np.minimum(lowest, below), lowest)
+    assert np.isfinite(lowest).all()  # every one ran onto the slope
+    assert np.median(lowest) >= -0.12
 
 
 def test_speeding_up_into_a_run_on_the_course_never_stops_the_hip_dead() -> None:
