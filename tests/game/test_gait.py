@@ -1,7 +1,13 @@
 """Foot placement and the gait cycle: rolling feet, landing spots, swings, speed curves,
-runs, turns. Motion is checked on short headless runs from solved poses."""
+runs, turns. Motion is checked on short headless runs from solved poses; the runs on one
+terrain are stepped together in one crowd (:func:`_walk_together`), a character's run
+exactly what it would be alone."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pytest
@@ -53,45 +59,253 @@ STAIRS = _stairs(0.16, 0.34, 4)
 DT = 1.0 / 60.0
 
 
+def _row(crowd: Crowd) -> dict[str, np.ndarray]:
+    """What the tests read of every character after a step (the pose solved)."""
+    sol = crowd.solve()
+    return {
+        "pelvis": crowd.pose.pelvis.copy(),
+        "planted": crowd.feet.planted.copy(),
+        "soles": crowd.pose.soles(sol.hand[:, LEGS], RIG),
+        "joints": np.concatenate([sol.elbow, sol.hand], axis=1).copy(),
+        "hips": crowd.pose.roots[:, LEGS].copy(),
+        "knees": sol.elbow[:, LEGS].copy(),
+        "ankles": sol.hand[:, LEGS].copy(),
+        "facing": crowd.facing.copy(),
+        "vx": crowd.vx.copy(),
+        "x": crowd.x.copy(),
+        "turning": crowd.turning.copy(),
+        "knee_flips": crowd.knee_flips.copy(),
+        "lock": crowd.feet.lock.copy(),
+        "pitch": crowd.feet.pitch.copy(),
+    }
+
+
 def _run(crowd: Crowd, move: float, run: float, steps: int) -> list[dict[str, np.ndarray]]:
     """Step ``crowd`` with one intent for every character; one record per step."""
     rows = []
     for _ in range(steps):
         crowd.step(np.full(crowd.count, move), np.full(crowd.count, run), DT)
-        sol = crowd.solve()
-        rows.append(
-            {
-                "pelvis": crowd.pose.pelvis.copy(),
-                "planted": crowd.feet.planted.copy(),
-                "soles": crowd.pose.soles(sol.hand[:, LEGS], RIG),
-                "joints": np.concatenate([sol.elbow, sol.hand], axis=1).copy(),
-                "hips": crowd.pose.roots[:, LEGS].copy(),
-                "knees": sol.elbow[:, LEGS].copy(),
-                "ankles": sol.hand[:, LEGS].copy(),
-                "facing": crowd.facing.copy(),
-                "vx": crowd.vx.copy(),
-            }
-        )
+        rows.append(_row(crowd))
     return rows
 
 
-def _knee_bends(rows: list[dict[str, np.ndarray]]) -> np.ndarray:
-    """Each leg's knee bend (degrees, 0: straight) of character 0, shape (T, 2)."""
-    ankles, hips, knees = (_stack(rows, key)[:, 0] for key in ("ankles", "hips", "knees"))
-    thigh, shin = knees - hips, ankles - knees
+@dataclass(frozen=True)
+class Phase:
+    """``move`` and ``run`` held for ``steps`` steps, ending sooner (checked before each
+    step) once ``until(crowd, n)`` holds for the character ``n``; without ``steps``, only
+    then."""
+
+    move: float
+    run: float
+    steps: int | None = None
+    until: Callable[[Crowd, int], bool] | None = None
+
+    def over(self, crowd: Crowd, n: int, taken: int) -> bool:
+        if self.steps is not None and taken >= self.steps:
+            return True
+        return self.until is not None and self.until(crowd, n)
+
+
+@dataclass(frozen=True)
+class Walker:
+    """A character's start (pelvis ``x``, ``facing``) and script (its phases in turn)."""
+
+    x: float
+    facing: float
+    phases: tuple[Phase, ...]
+
+
+STAND = Phase(0.0, 0.0)  # a walker whose script is done
+Record = dict[str, np.ndarray]  # one character's :func:`_row` values after each step (T, ...)
+
+
+def _walk_together(terrain: Terrain, walkers: dict[Any, Walker]) -> dict[Any, Record]:
+    """Each walker's script stepped in one crowd on ``terrain``, and its record: every
+    :func:`_row` key for that character and ``phase`` (the phase it was in) after each of
+    its steps; a walker whose script is done stands still and records no more.
+
+    Characters do not interact: stepped together each moves exactly as it would alone (bit
+    for bit), so one run serves many tests at the cost of little more than one.
+    """
+    scripts = list(walkers.values())
+    crowd = Crowd(RIG, terrain, [w.x for w in scripts], [w.facing for w in scripts])
+    phase = [0] * len(scripts)  # each walker's phase, and the steps it has taken in it
+    taken = [0] * len(scripts)
+    rows, going = [], []
+    while True:
+        for n, walker in enumerate(scripts):
+            while phase[n] < len(walker.phases) and walker.phases[phase[n]].over(
+                crowd, n, taken[n]
+            ):
+                phase[n], taken[n] = phase[n] + 1, 0
+        now = [p < len(w.phases) for p, w in zip(phase, scripts, strict=True)]
+        if not any(now):
+            break
+        held = [w.phases[p] if on else STAND for p, w, on in zip(phase, scripts, now, strict=True)]
+        crowd.step(np.array([h.move for h in held]), np.array([h.run for h in held]), DT)
+        rows.append(_row(crowd) | {"phase": np.array(phase)})
+        going.append(now)
+        taken = [t + 1 for t in taken]
+    mask = np.array(going)
+    columns = {key: np.stack([row[key] for row in rows]) for key in rows[0]}
+    return {
+        name: {key: column[mask[:, n], n] for key, column in columns.items()}
+        for n, name in enumerate(walkers)
+    }
+
+
+def _from(record: Record, phase: int) -> Record:
+    """``record``'s steps from its ``phase`` on."""
+    keep = record["phase"] >= phase
+    return {key: column[keep] for key, column in record.items()}
+
+
+def _knee_bends(record: Record) -> np.ndarray:
+    """Each leg's knee bend (degrees, 0: straight), shape (T, 2)."""
+    thigh, shin = record["knees"] - record["hips"], record["ankles"] - record["knees"]
     cosine = (thigh * shin).sum(-1) / np.linalg.norm(thigh, axis=-1) / np.linalg.norm(shin, axis=-1)
     return np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0)))
 
 
-def _below_standing(rows: list[dict[str, np.ndarray]], ground: Terrain) -> np.ndarray:
-    """How far character 0's pelvis is above standing over the lower of its feet (T,)."""
-    lower = ground.height_at(_stack(rows, "ankles")[:, 0, :, 0]).min(axis=1)
+def _below_standing(record: Record, ground: Terrain) -> np.ndarray:
+    """How far the pelvis is above standing over the lower of its feet (T,)."""
+    lower = ground.height_at(record["ankles"][:, :, 0]).min(axis=1)
     standing = lower + A + RIG.gait.stand_extension * RIG.legs.limb.reach
-    return _stack(rows, "pelvis")[:, 0, 1] - standing
+    return record["pelvis"][:, 1] - standing
 
 
 def _stack(rows: list[dict[str, np.ndarray]], key: str) -> np.ndarray:
     return np.stack([row[key] for row in rows])
+
+
+def _tail(record: Record, start: int) -> Record:
+    """``record``'s steps from step ``start`` (0-based) on."""
+    return {key: column[start:] for key, column in record.items()}
+
+
+def _reached(x: float, facing: float = 1.0) -> Callable[[Crowd, int], bool]:
+    """``until`` for a :class:`Phase`: the pelvis is at ``x`` or past it, walking ``facing``."""
+    return lambda crowd, n: bool((crowd.x[n] - x) * facing >= 0.0)
+
+
+def _turning(crowd: Crowd, n: int) -> bool:
+    """``until`` for a :class:`Phase`: the character is pivoting."""
+    return bool(crowd.turning[n])
+
+
+def _both_down(crowd: Crowd, n: int) -> bool:
+    """``until`` for a :class:`Phase`: both the character's feet are planted."""
+    return bool(crowd.feet.planted[n].all())
+
+
+COURSE = load_terrain(ASSETS_DIR / "terrain.json")
+REVERSALS = [(0.0, 174), (0.0, 177), (1.0, 189)]  # (run, steps walked or run before the key)
+TURNS = [(0.0, 143), (0.0, 164), (1.0, 140), (1.0, 150), (1.0, 171)]  # (run, steps before)
+SQUARING = [(0, 0.45), (120, 0.75), (143, 0.75), (164, 0.9)]  # (steps back first, limit s)
+CLIMBS = [(0.0, 150), (0.0, 180), (1.0, 120)]  # (run, steps up before turning round)
+STOPS = [(1.0, -1.5, 0.5), (1.0, -1.5, 1.7), (-1.0, 4.8, 0.3)]  # (facing, start x, stop x)
+LANDING_PAUSES = [0, 60]  # steps stood on the course's landing before turning round
+BUMP_TURNS = [(0.0, 9.82), (0.0, 10.48), (1.0, 7.84), (1.0, 9.82)]  # (run, x turned round)
+RUNS_OVER = [(11.2, 1.0), (20.0, 1.0), (14.3, -1.0), (28.0, -1.0)]  # (start x, facing)
+
+
+def _flat_walkers() -> dict[Any, Walker]:
+    """The runs on flat ground (from x = 0)."""
+    walkers = {
+        "walk": Walker(0.0, 1.0, (Phase(1.0, 0.0, 360),)),
+        "run": Walker(0.0, 1.0, (Phase(1.0, 1.0, 300),)),
+    }
+    for run in (0.0, 1.0):  # 2.5 s on, then back the other way
+        walkers["turn", run] = Walker(0.0, 1.0, (Phase(1.0, run, 150), Phase(-1.0, run, 220)))
+    for run, steps in REVERSALS:
+        reverse = (Phase(1.0, run, steps), Phase(-1.0, run, 60))
+        walkers["reverse", run, steps] = Walker(0.0, 1.0, reverse)
+    for run, steps in TURNS:
+        turn = (Phase(1.0, run, steps), Phase(-1.0, run, 240))
+        walkers["timed turn", run, steps] = Walker(0.0, 1.0, turn)
+    for steps, _ in SQUARING:
+        way = -1.0 if steps else 1.0  # back the way he came, or away from where he faces
+        square = (Phase(-way if steps else 0.0, 0.0, steps or 60), Phase(way, 0.0, 120))
+        walkers["square", steps] = Walker(0.0, -way, square)
+    return walkers
+
+
+@pytest.fixture(scope="module")
+def flat() -> dict[Any, Record]:
+    """:func:`_flat_walkers` stepped together (:func:`_walk_together`)."""
+    return _walk_together(FLAT, _flat_walkers())
+
+
+def _stairs_walkers() -> dict[Any, Walker]:
+    """The runs on :data:`STAIRS`."""
+    walkers = {("over", run): Walker(-1.0, 1.0, (Phase(1.0, run, 540),)) for run in (0.0, 1.0)}
+    for run, steps_up in CLIMBS:
+        back = (Phase(1.0, run, steps_up), Phase(-1.0, run, 300))
+        walkers["back", run, steps_up] = Walker(-3.0, 1.0, back)
+    for facing, start, stop in STOPS:
+        halt = (Phase(facing, 0.0, until=_reached(stop, facing)), Phase(0.0, 0.0, 120))
+        walkers["stop", facing, start, stop] = Walker(start, facing, halt)
+    return walkers
+
+
+@pytest.fixture(scope="module")
+def stairs() -> dict[Any, Record]:
+    """:func:`_stairs_walkers` stepped together (:func:`_walk_together`)."""
+    return _walk_together(STAIRS, _stairs_walkers())
+
+
+def _course_walkers() -> dict[Any, Walker]:
+    """The runs on the course's terrain."""
+    walkers = {
+        # before the flight up, then over and down (8 s: on a flight the pace is a measured
+        # tread a step, ~0.65 m/s; 7 s was enough while the tread was read off the mean
+        # slope as 0.44 m, a pace of ~0.8)
+        "stairs": Walker(11.2, 1.0, (Phase(1.0, 0.0, 480),)),
+        "landing": Walker(14.0, 1.0, (Phase(1.0, 0.0, 300),)),  # 1.2 m from its edge
+    }
+    for pause in LANDING_PAUSES:  # up the flight, 0.55 m onto the landing, and back down
+        up = Phase(1.0, 0.0, until=_reached(14.0))
+        walkers["turn on the landing", pause] = Walker(
+            11.2, 1.0, (up, Phase(0.0, 0.0, pause), Phase(-1.0, 0.0, 300))
+        )
+    for run, target in BUMP_TURNS:
+        # on to the turn, back until the pivot starts, and on until both feet are down
+        there = Phase(1.0, run, until=_reached(target))
+        back = (Phase(-1.0, run, 150, until=_turning), Phase(-1.0, run, 30, until=_both_down))
+        walkers["bump", run, target] = Walker(6.5, 1.0, (there, *back))
+    for start, facing in RUNS_OVER:
+        walkers["run over", start, facing] = Walker(start, facing, (Phase(facing, 1.0, 540),))
+    return walkers
+
+
+@pytest.fixture(scope="module")
+def course() -> dict[Any, Record]:
+    """:func:`_course_walkers` stepped together (:func:`_walk_together`)."""
+    return _walk_together(COURSE, _course_walkers())
+
+
+@pytest.fixture(scope="module")
+def open_end() -> dict[Any, Record]:
+    """Walking and running (by run) to the open end of the world at x = 3."""
+    ground = Terrain(np.array([[-30.0, 0.0], [3.0, 0.0]]))
+    return _walk_together(
+        ground, {run: Walker(0.0, 1.0, (Phase(1.0, run, 240),)) for run in (0.0, 1.0)}
+    )
+
+
+def test_a_walker_stepped_with_others_moves_exactly_as_it_would_alone(
+    flat: dict[Any, Record], course: dict[Any, Record]
+) -> None:
+    # what the fixtures above rest on: characters in one crowd do not interact (here one
+    # that stands, then sets off; and one that turns round where its x says)
+    for records, terrain, walkers, name in (
+        (flat, FLAT, _flat_walkers(), ("square", 0)),
+        (course, COURSE, _course_walkers(), ("bump", 1.0, 7.84)),
+    ):
+        alone = _walk_together(terrain, {name: walkers[name]})[name]
+        assert alone.keys() == records[name].keys()
+        for key, column in alone.items():
+            np.testing.assert_array_equal(column, records[name][key], err_msg=key)
 
 
 def test_the_stance_roll_pivots_about_a_fixed_heel_then_a_fixed_ball() -> None:
@@ -225,155 +439,144 @@ def test_cadence_and_step_length_grow_with_speed_and_the_duty_factor_crosses_a_h
     assert duty_factor(gait.walk_speed, gait) > 0.5 > duty_factor(gait.run_speed, gait)
 
 
-def test_walking_on_flat_ground_is_tall_with_double_support_and_a_human_cadence() -> None:
-    crowd = Crowd(RIG, FLAT, [0.0], [1.0])
-    rows = _run(crowd, 1.0, 0.0, 360)[120:]  # 2 s to get going, then 4 s at walking speed
-    planted = _stack(rows, "planted")[:, 0]
+def test_walking_on_flat_ground_is_tall_with_double_support_and_a_human_cadence(
+    flat: dict[Any, Record],
+) -> None:
+    walk = _tail(flat["walk"], 120)  # 2 s to get going, then 4 s at walking speed
+    planted = walk["planted"]
     assert planted.any(axis=1).all()  # one foot always down
     assert planted.all(axis=1).mean() >= 0.05  # double support
     landings = (planted[1:] & ~planted[:-1]).sum()
-    spm = landings / (len(rows) * DT) * 60.0
+    spm = landings / (len(planted) * DT) * 60.0
     assert 95.0 <= spm <= 125.0
-    thigh = _stack(rows, "hips")[:, 0] - _stack(rows, "knees")[:, 0]
-    shin = _stack(rows, "ankles")[:, 0] - _stack(rows, "knees")[:, 0]
+    thigh = walk["hips"] - walk["knees"]
+    shin = walk["ankles"] - walk["knees"]
     cos = (thigh * shin).sum(-1) / np.linalg.norm(thigh, axis=-1) / np.linalg.norm(shin, axis=-1)
     flexion = 180.0 - np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
     assert np.median(flexion[planted]) <= 20.0
     stand = A + RIG.gait.stand_extension * RIG.legs.limb.reach
-    assert np.median(stand - _stack(rows, "pelvis")[:, 0, 1]) <= 0.03
+    assert np.median(stand - walk["pelvis"][:, 1]) <= 0.03
 
 
-def test_a_run_has_a_flight_phase_and_no_double_support() -> None:
-    crowd = Crowd(RIG, FLAT, [0.0], [1.0])
-    rows = _run(crowd, 1.0, 1.0, 300)[150:]
-    assert float(np.mean(_stack(rows, "vx")[:, 0])) > 0.95 * RIG.gait.run_speed
-    planted = _stack(rows, "planted")[:, 0]
+def test_a_run_has_a_flight_phase_and_no_double_support(flat: dict[Any, Record]) -> None:
+    run = _tail(flat["run"], 150)
+    assert float(np.mean(run["vx"])) > 0.95 * RIG.gait.run_speed
+    planted = run["planted"]
     assert (~planted).all(axis=1).mean() >= 0.15
     assert not planted.all(axis=1).any()
 
 
 @pytest.mark.parametrize("run", [0.0, 1.0])
-def test_the_sole_stays_above_the_stairs_both_ways_and_planted_pivots_stay_put(run: float) -> None:
+def test_the_sole_stays_above_the_stairs_both_ways_and_planted_pivots_stay_put(
+    run: float, stairs: dict[Any, Record]
+) -> None:
     # running (Shift), the speed is held to a climb on the flight; off its top the trailing
     # foot was left on the stairs while the body sped up, and the long swing that followed
     # moved a knee 16 cm in a step
-    crowd = Crowd(RIG, STAIRS, [-1.0], [1.0])
-    rows = _run(crowd, 1.0, run, 540)
-    assert crowd.x[0] > 6.0  # up, over and down
-    soles = _stack(rows, "soles")[:, 0]  # (T, 2, 3, 2)
+    record = stairs["over", run]
+    assert record["x"][-1] > 6.0  # up, over and down
+    soles = record["soles"]  # (T, 2, 3, 2)
     assert sole_penetration(STAIRS, soles).max() <= 0.005
-    planted = _stack(rows, "planted")[:, 0]
+    planted = record["planted"]
     still = planted[1:] & planted[:-1]
     moved = np.linalg.norm(soles[1:, :, :2] - soles[:-1, :, :2], axis=-1).min(axis=-1)
     assert moved[still].max() <= 0.0005
     # no knee or ankle moves more than 10 cm in a step relative to the pelvis: going up, a
     # toe lifting off against a riser used to rise ~15 cm in one step; going down, the heel
     # passing a stair nose dropped the swinging foot 12 cm
-    pelvis = _stack(rows, "pelvis")[:, 0]
-    legs = _stack(rows, "joints")[:, 0, [2, 3, 6, 7]]  # knees, ankles
+    pelvis = record["pelvis"]
+    legs = record["joints"][:, [2, 3, 6, 7]]  # knees, ankles
     jump = np.linalg.norm(legs[1:] - legs[:-1] - (pelvis[1:] - pelvis[:-1])[:, None], axis=-1)
     assert jump.max() <= 0.10
 
 
-def test_walking_the_course_stairs_the_knees_bend_as_a_persons_one_tread_a_step_down() -> None:
+def test_walking_the_course_stairs_the_knees_bend_as_a_persons_one_tread_a_step_down(
+    course: dict[Any, Record],
+) -> None:
     # the pelvis aimed at standing over the lower of the ground here and a swing ahead: all
     # down a flight that kept it a rise low (a crouch: the stance knee at 94-98°, the pelvis
     # 30 cm below standing over the lower foot); and at a walk's speed the feet took the
     # stairs two at a time (the speed cap read the flight as a ramp)
-    course = load_terrain(ASSETS_DIR / "terrain.json")
-    crowd = Crowd(RIG, course, [11.2], [1.0])  # before the flight up, then over and down
-    # (8 s: on a flight the pace is a measured tread a step, ~0.65 m/s; 7 s was enough while
-    # the tread was read off the mean slope as 0.44 m, a pace of ~0.8)
-    rows = _run(crowd, 1.0, 0.0, 480)
-    assert crowd.x[0] > 16.5
-    planted, ankles = _stack(rows, "planted")[:, 0], _stack(rows, "ankles")[:, 0]
-    bend = _knee_bends(rows)
+    record = course["stairs"]
+    assert record["x"][-1] > 16.5
+    planted, ankles = record["planted"], record["ankles"]
+    bend = _knee_bends(record)
     assert bend[planted].max() <= 85.0
-    assert _below_standing(rows, course).min() >= -0.18
+    assert _below_standing(record, COURSE).min() >= -0.18
     landed = planted[1:] & ~planted[:-1]
-    heights = course.height_at(ankles[1:][landed][:, 0])
+    heights = COURSE.height_at(ankles[1:][landed][:, 0])
     down = np.flatnonzero(np.diff(heights) < 0.0)
     assert len(down) >= 5 and (np.diff(heights)[down] >= -0.17).all()  # one rise a step
 
 
-def test_off_the_landing_down_the_flight_the_body_slows_first_and_steps_from_the_edge() -> None:
+def test_off_the_landing_down_the_flight_the_body_slows_first_and_steps_from_the_edge(
+    course: dict[Any, Record],
+) -> None:
     # the playtest's "he crouches on the landing's edge": the flight's pace took hold only
     # once the slope probes straddled it, so the body reached the edge at 1 m/s and stepped
     # down from a foot 0.6 m back on the landing: the pelvis 18 cm below standing over the
     # lower foot, that knee bent to 76°
-    course = load_terrain(ASSETS_DIR / "terrain.json")
-    crowd = Crowd(RIG, course, [14.0], [1.0])  # on the top landing, 1.2 m from its edge
-    rows = _run(crowd, 1.0, 0.0, 300)
-    assert crowd.x[0] > 16.6  # down the flight
-    assert _knee_bends(rows)[_stack(rows, "planted")[:, 0]].max() <= 72.0
-    assert _below_standing(rows, course).min() >= -0.08
+    record = course["landing"]
+    assert record["x"][-1] > 16.6  # down the flight
+    assert _knee_bends(record)[record["planted"]].max() <= 72.0
+    assert _below_standing(record, COURSE).min() >= -0.08
 
 
-@pytest.mark.parametrize("pause", [0, 60])
-def test_turning_round_on_the_course_landing_then_down_takes_one_tread_a_step(pause: int) -> None:
+@pytest.mark.parametrize("pause", LANDING_PAUSES)
+def test_turning_round_on_the_course_landing_then_down_takes_one_tread_a_step(
+    pause: int, course: dict[Any, Record]
+) -> None:
     # the playtest's "he crouches at the top of the stairs": stopped on the landing, turned
     # round and walking down, a step timed for a tread but taken from the landing's back
     # landed two risers below the foot on the landing (32 cm); that knee bent to 95°
-    course = load_terrain(ASSETS_DIR / "terrain.json")
-    crowd = Crowd(RIG, course, [11.2], [1.0])
-    while crowd.x[0] < 14.0:  # up the flight, 0.55 m onto the landing
-        _run(crowd, 1.0, 0.0, 1)
-    _run(crowd, 0.0, 0.0, pause)
-    rows = _run(crowd, -1.0, 0.0, 300)
-    assert crowd.x[0] < 11.9  # turned and went down the flight
-    planted, ankles = _stack(rows, "planted")[:, 0], _stack(rows, "ankles")[:, 0]
-    bend = _knee_bends(rows)
+    record = _from(course["turn on the landing", pause], 2)  # the walk back down
+    assert record["x"][-1] < 11.9  # turned and went down the flight
+    planted, ankles = record["planted"], record["ankles"]
+    bend = _knee_bends(record)
     on_flight = (ankles[..., 0] > 11.9) & (ankles[..., 0] < 14.2)
     assert bend[planted & on_flight].max() <= 85.0
     # at each landing, the feet are at most one rise apart
-    ground = course.height_at(ankles[..., 0])
+    ground = COURSE.height_at(ankles[..., 0])
     both = planted.all(axis=1)
     assert np.abs(ground[both, 0] - ground[both, 1]).max() <= 0.17
 
 
-@pytest.mark.parametrize(("run", "steps_up"), [(0.0, 150), (0.0, 180), (1.0, 120)])
+@pytest.mark.parametrize(("run", "steps_up"), CLIMBS)
 def test_turning_round_on_a_flight_keeps_the_soles_out_of_the_risers(
-    run: float, steps_up: int
+    run: float, steps_up: int, stairs: dict[Any, Record]
 ) -> None:
     # a foot turns about its ball, so turned round its heel reaches where its toes did not:
     # squared up to fit a 0.34 m tread one way, it put its heel 16 cm into the riser
-    crowd = Crowd(RIG, STAIRS, [-3.0], [1.0])
-    rows = _run(crowd, 1.0, run, steps_up) + _run(crowd, -1.0, run, 300)
-    assert _stack(rows, "facing")[-1, 0] == -1 and crowd.x[0] < -1.0  # turned and went down
-    assert sole_penetration(STAIRS, _stack(rows, "soles")[:, 0]).max() <= 0.005
-    pelvis = _stack(rows, "pelvis")[:, 0]
-    legs = _stack(rows, "joints")[:, 0, [2, 3, 6, 7]]  # knees, ankles
+    record = stairs["back", run, steps_up]
+    assert record["facing"][-1] == -1 and record["x"][-1] < -1.0  # turned and went down
+    assert sole_penetration(STAIRS, record["soles"]).max() <= 0.005
+    pelvis = record["pelvis"]
+    legs = record["joints"][:, [2, 3, 6, 7]]  # knees, ankles
     jump = np.linalg.norm(legs[1:] - legs[:-1] - (pelvis[1:] - pelvis[:-1])[:, None], axis=-1)
     assert jump.max() <= 0.10
 
 
-@pytest.mark.parametrize(
-    ("facing", "start", "stop"), [(1.0, -1.5, 0.5), (1.0, -1.5, 1.7), (-1.0, 4.8, 0.3)]
-)
+@pytest.mark.parametrize(("facing", "start", "stop"), STOPS)
 def test_stopped_on_a_flight_both_feet_come_to_rest_flat(
-    facing: float, start: float, stop: float
+    facing: float, start: float, stop: float, stairs: dict[Any, Record]
 ) -> None:
     # a rolled foot lets a walking leg reach, but is no pose to stand in: stopped with its
     # feet on two treads, a foot kept its toes up 12-52° (these stops) while the pelvis stayed high
-    crowd = Crowd(RIG, STAIRS, [start], [facing])
-    while (crowd.x[0] - stop) * facing < 0:
-        _run(crowd, facing, 0.0, 1)
-    rows = _run(crowd, 0.0, 0.0, 120)
-    assert crowd.feet.planted[0].all() and abs(float(crowd.vx[0])) < 0.05
-    assert np.abs(crowd.feet.pitch[0]).max() <= np.radians(1.0)
-    assert sole_penetration(STAIRS, rows[-1]["soles"][0]).max() <= 0.005
+    record = stairs["stop", facing, start, stop]
+    assert record["planted"][-1].all() and abs(float(record["vx"][-1])) < 0.05
+    assert np.abs(record["pitch"][-1]).max() <= np.radians(1.0)
+    assert sole_penetration(STAIRS, record["soles"][-1]).max() <= 0.005
 
 
-@pytest.mark.parametrize(("run", "steps"), [(0.0, 174), (0.0, 177), (1.0, 189)])
+@pytest.mark.parametrize(("run", "steps"), REVERSALS)
 def test_reversing_brakes_over_its_rolled_feet_instead_of_stopping_dead(
-    run: float, steps: int
+    run: float, steps: int, flat: dict[Any, Record]
 ) -> None:
     # held to the flat pose of a foot still rolled onto its ball, the hip stopped dead from
     # 1.35 m/s (walking) or 2.6 m/s (running) in one step when the reversal was pressed
-    crowd = Crowd(RIG, FLAT, [0.0], [1.0])
-    _run(crowd, 1.0, run, steps)
-    before = float(crowd.vx[0])
-    vx = np.concatenate([[before], _stack(_run(crowd, -1.0, run, 60), "vx")[:, 0]])
+    record = flat["reverse", run, steps]
+    before = float(record["vx"][record["phase"] == 0][-1])
+    vx = np.concatenate([[before], _from(record, 1)["vx"]])
     # a halflife brake loses at most v·(1 − 2^(−dt/h)) a step: 0.18 m/s from a run (and
     # setting off the other way after the pivot gains less)
     assert np.max(-np.diff(vx)) <= 0.2
@@ -382,32 +585,28 @@ def test_reversing_brakes_over_its_rolled_feet_instead_of_stopping_dead(
     assert before > 1.3 and np.abs(vx).min() < 0.05
 
 
-@pytest.mark.parametrize(
-    ("run", "steps"), [(0.0, 143), (0.0, 164), (1.0, 140), (1.0, 150), (1.0, 171)]
-)
-def test_turning_round_takes_at_most_1_3_seconds(run: float, steps: int) -> None:
+@pytest.mark.parametrize(("run", "steps"), TURNS)
+def test_turning_round_takes_at_most_1_3_seconds(
+    run: float, steps: int, flat: dict[Any, Record]
+) -> None:
     # 1.5-2.1 s it was: the brake's halflife crawled for half a second at the end, a foot
     # already on its pivot spot stepped again when its phase said so, squaring steps
     # swung at walking pace and landed on their heels, and the pivot waited for the roll
     # to settle; the wait for a foot 7 cm off its spot was another 0.5 s
-    crowd = Crowd(RIG, FLAT, [0.0], [1.0])
-    _run(crowd, 1.0, run, steps)
-    vx = _stack(_run(crowd, -1.0, run, 240), "vx")[:, 0]
+    vx = _from(flat["timed turn", run, steps], 1)["vx"]
     back = int(np.argmax(vx < -0.5))  # moving the other way: braked, squared, pivoted
     assert vx[back] < -0.5 and back * DT <= 1.3
 
 
-@pytest.mark.parametrize(("steps", "limit"), [(0, 0.45), (120, 0.75), (143, 0.75), (164, 0.9)])
-def test_a_short_squaring_step_is_quick(steps: int, limit: float) -> None:
+@pytest.mark.parametrize(("steps", "limit"), SQUARING)
+def test_a_short_squaring_step_is_quick(steps: int, limit: float, flat: dict[Any, Record]) -> None:
     # a foot 19 cm off its pivot spot took the whole 0.3 s of a squaring swing while the
     # body stood still facing the old way (the playtest's "stands, then turns"): from
     # standing facing away it moved off 0.65 s after the key, from a walk back 0.90-0.93 s;
     # then the pivot still waited for that foot to land (0.58 s, and 0.83-1.0 s): now it
     # starts as the foot comes down
     way = -1.0 if steps else 1.0  # back the way he came, or away from where he faces
-    crowd = Crowd(RIG, FLAT, [0.0], [-way])
-    _run(crowd, -way if steps else 0.0, 0.0, steps or 60)
-    vx = _stack(_run(crowd, way, 0.0, 120), "vx")[:, 0]
+    vx = _from(flat["square", steps], 1)["vx"]
     moving = vx * way > 0.1
     assert moving.any() and np.argmax(moving) * DT <= limit
 
@@ -458,64 +657,64 @@ def test_running_off_the_stairs_onto_the_slope_keeps_the_pelvis_up() -> None:
     assert np.median(lowest) >= -0.12
 
 
-def test_speeding_up_into_a_run_on_the_course_never_stops_the_hip_dead() -> None:
+def test_speeding_up_into_a_run_on_the_course_never_stops_the_hip_dead(
+    course: dict[Any, Record],
+) -> None:
     # where a flight's or a slope's speed cap lifted, the body sped up under a step timed for
     # the slower pace; the trailing foot, rolled to its limit, waited for the other to land
     # and held the hip: 0.6-1.7 m/s lost in one step (the playtest's split-leg stall), in
     # 10 of 20 runs over the course
-    course = load_terrain(ASSETS_DIR / "terrain.json")
-    starts, facing = np.array([11.2, 20.0, 14.3, 28.0]), np.array([1.0, 1.0, -1.0, -1.0])
-    crowd = Crowd(RIG, course, starts, facing)
-    rows = []
-    for _ in range(540):
-        crowd.step(facing, np.ones(4), DT)
-        rows.append(np.abs(crowd.vx.copy()))
-    speed = np.array(rows)
-    assert (np.abs(crowd.x - starts) > 5.0).all()  # over the stairs and the slopes
+    records = [course["run over", start, facing] for start, facing in RUNS_OVER]
+    starts = np.array([start for start, _ in RUNS_OVER])
+    x = np.array([record["x"][-1] for record in records])
+    speed = np.abs(np.stack([record["vx"] for record in records], axis=1))
+    assert (np.abs(x - starts) > 5.0).all()  # over the stairs and the slopes
     assert (speed[:-1] - speed[1:]).max() <= 0.35
 
 
 @pytest.mark.parametrize("run", [0.0, 1.0])
-def test_a_walker_stops_at_the_open_end_of_the_world_without_a_jump(run: float) -> None:
+def test_a_walker_stops_at_the_open_end_of_the_world_without_a_jump(
+    run: float, open_end: dict[Any, Record]
+) -> None:
     # beyond its ends the ground is level but no place to step: a swing aimed past the end
     # as the body stopped before it hung from a straight leg, its ankle rising 16 cm a step
-    ground = Terrain(np.array([[-30.0, 0.0], [3.0, 0.0]]))
-    crowd = Crowd(RIG, ground, [0.0], [1.0])
-    rows = _run(crowd, 1.0, run, 240)
-    assert abs(float(crowd.vx[0])) < 0.05 and crowd.x[0] < 3.0
-    assert (_stack(rows, "soles")[..., 0] <= 3.0).all()  # every sole point in the world
-    pelvis = _stack(rows, "pelvis")[:, 0]
-    joints = _stack(rows, "joints")[:, 0]
+    record = open_end[run]
+    assert abs(float(record["vx"][-1])) < 0.05 and record["x"][-1] < 3.0
+    assert (record["soles"][..., 0] <= 3.0).all()  # every sole point in the world
+    pelvis = record["pelvis"]
+    joints = record["joints"]
     moved = joints[1:] - joints[:-1] - (pelvis[1:] - pelvis[:-1])[:, None]
     assert np.linalg.norm(moved, axis=-1).max() <= 0.10
 
 
-def test_turning_from_a_run_stops_plants_and_pivots_without_jumps_or_sliding_back() -> None:
-    crowd = Crowd(RIG, FLAT, [0.0], [1.0])
-    rows = _run(crowd, 1.0, 1.0, 150) + _run(crowd, -1.0, 1.0, 220)
-    facing = _stack(rows, "facing")[:, 0]
+def test_turning_from_a_run_stops_plants_and_pivots_without_jumps_or_sliding_back(
+    flat: dict[Any, Record],
+) -> None:
+    record = flat["turn", 1.0]  # 2.5 s of running, then 220 steps back the other way
+    facing = record["facing"]
     assert facing[0] == 1 and facing[-1] == -1
     flip = int(np.argmax(facing < 0))
-    pelvis = _stack(rows, "pelvis")[:, 0]
+    pelvis = record["pelvis"]
     assert pelvis[flip:, 0].max() <= pelvis[flip, 0] + 0.01  # no slide the old way
     # from the reversal on: braking, squaring up, the pivot and setting off again
-    joints = _stack(rows, "joints")[149:, 0]  # (T, 8, 2): elbows, knees, hands, ankles
+    joints = record["joints"][149:]  # (T, 8, 2): elbows, knees, hands, ankles
     moved = joints[1:] - joints[:-1] - (pelvis[150:] - pelvis[149:-1])[:, None]
     assert np.linalg.norm(moved, axis=-1).max() <= 0.10
-    assert crowd.knee_flips[0] == 0
-    assert float(crowd.vx[0]) < -1.0  # and off again the other way
+    assert record["knee_flips"][-1] == 0
+    assert float(record["vx"][-1]) < -1.0  # and off again the other way
 
 
 @pytest.mark.parametrize("run", [0.0, 1.0])
-def test_mid_pivot_the_knees_pass_the_legs_without_a_jump(run: float) -> None:
+def test_mid_pivot_the_knees_pass_the_legs_without_a_jump(
+    run: float, flat: dict[Any, Record]
+) -> None:
     # the knee poles cross the legs mid-pivot; drawn at full bend the knees jumped from
     # front to back (about 10 cm) in that step, seen from the side they pass through
-    crowd = Crowd(RIG, FLAT, [0.0], [1.0])
-    rows = _run(crowd, 1.0, run, 150) + _run(crowd, -1.0, run, 220)
-    facing = _stack(rows, "facing")[:, 0]
+    record = flat["turn", run]
+    facing = record["facing"]
     flip = int(np.argmax(facing < 0))
-    pelvis = _stack(rows, "pelvis")[flip - 20 : flip + 20, 0]
-    knees = _stack(rows, "knees")[flip - 20 : flip + 20, 0]
+    pelvis = record["pelvis"][flip - 20 : flip + 20]
+    knees = record["knees"][flip - 20 : flip + 20]
     moved = knees[1:] - knees[:-1] - (pelvis[1:] - pelvis[:-1])[:, None]
     assert np.linalg.norm(moved, axis=-1).max() <= 0.05
 
@@ -547,31 +746,20 @@ def test_halflife_travel_matches_stepping_the_velocity() -> None:
     assert float(halflife_travel(0.2, 1.4, total, h)) == pytest.approx(x, rel=1e-3)
 
 
-@pytest.mark.parametrize(("run", "target"), [(0.0, 9.82), (0.0, 10.48), (1.0, 7.84), (1.0, 9.82)])
+@pytest.mark.parametrize(("run", "target"), BUMP_TURNS)
 def test_turning_round_on_the_bumps_slopes_squares_the_feet_first(
-    run: float, target: float
+    run: float, target: float, course: dict[Any, Record]
 ) -> None:
     # where the ground under the stopping pelvis curves up, no spot there can be turned
     # on; each foot found its own turnable spot on its own side and the body pivoted in a
     # 0.26-0.54 m lunge (12 of 70 reversals on the bump; and a convex slope read the ball's
     # height at the wrong x, so it too counted as not turnable)
-    course = load_terrain(ASSETS_DIR / "terrain.json")
-    crowd = Crowd(RIG, course, [6.5], [1.0])
-    while crowd.x[0] < target:
-        _run(crowd, 1.0, run, 1)
-    for _ in range(150):
-        _run(crowd, -1.0, run, 1)
-        if crowd.turning[0]:
-            break
-    assert crowd.turning[0]
+    record = course["bump", run, target]
+    assert record["turning"][record["phase"] == 1][-1]
     # the last squaring foot may still be landing as the pivot starts: the feet are
     # compared once both are down, still mid-pivot
-    for _ in range(30):
-        if crowd.feet.planted[0].all():
-            break
-        _run(crowd, -1.0, run, 1)
-    assert crowd.turning[0] and crowd.feet.planted[0].all()
-    locks = crowd.feet.lock[0, :, 0]
+    assert record["turning"][-1] and record["planted"][-1].all()
+    locks = record["lock"][-1, :, 0]
     assert abs(float(locks[0] - locks[1])) <= 0.15
 
 
