@@ -9,6 +9,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+import copy
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -120,3 +121,22 @@ def _lift_the_cup(sim: Any, timer: Any, dt: float = 1.0 / 60.0) -> None:
 def lift_the_cup() -> Callable[..., None]:
     """``lift_the_cup(sim, timer)`` (:func:`_lift_the_cup`)."""
     return _lift_the_cup
+
+
+@pytest.fixture(scope="session")
+def _the_cup_lifted_once() -> tuple[Any, Any]:
+    from game.profiling import PhaseTimer
+    from game.scene import SceneConfig
+    from game.scenes.walk import WalkSim
+
+    sim, timer = WalkSim(SceneConfig(dt=1.0 / 60.0)), PhaseTimer()
+    _lift_the_cup(sim, timer)
+    return sim, timer
+
+
+@pytest.fixture
+def cup_lifted(_the_cup_lifted_once: tuple[Any, Any]) -> tuple[Any, Any]:
+    """``sim, timer``: a new walk scene's sim (60 Hz) whose hero has just lifted the cup
+    (:func:`_lift_the_cup`), and its timer: a copy of one lifted once a session, which
+    steps on exactly (bit for bit) as one lifted afresh."""
+    return copy.deepcopy(_the_cup_lifted_once)

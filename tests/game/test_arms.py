@@ -22,24 +22,25 @@ from game.world.rig import load_rig
 DT = 1.0 / 60.0
 
 
-def _hand_and_foot_offsets(sim: WalkSim, inputs: list[InputState]) -> tuple[np.ndarray, ...]:
-    """Per step: hands' x relative to their shoulders (T, 2), ankles' x relative to the
-    pelvis (T, 2), and the facing (T,)."""
-    timer = PhaseTimer()
-    hands, feet, facing = [], [], []
-    for inp in inputs:
-        sim.step(inp, DT, timer)
-        crowd = sim.crowd
-        hands.append(crowd.solution.hand[0, ARMS, 0] - crowd.pose.roots[0, ARMS, 0])
-        feet.append(crowd.solution.hand[0, LEGS, 0] - crowd.x[0])
-        facing.append(crowd.facing[0])
-    return np.array(hands), np.array(feet), np.array(facing)
-
-
-def test_with_no_pointer_walking_arms_swing_counter_to_the_same_side_foot() -> None:
+@pytest.fixture(scope="module")
+def walking() -> dict[str, np.ndarray]:
+    """4 s of walking from standing, no pointer; after each step: the hands' x relative to
+    their shoulders (T, 2), the ankles' x relative to the pelvis (T, 2) and the elbows'
+    bends (T, 2; 0: straight)."""
     sim = WalkSim(SceneConfig(dt=DT))
-    hands, feet, facing = _hand_and_foot_offsets(sim, [InputState(move=1.0)] * 240)
-    hands, feet = hands[90:], feet[90:]  # steady walking
+    timer = PhaseTimer()
+    hands, feet, bends = [], [], []
+    for _ in range(240):
+        sim.step(InputState(move=1.0), DT, timer)
+        crowd, sol = sim.crowd, sim.crowd.solution
+        hands.append(sol.hand[0, ARMS, 0] - crowd.pose.roots[0, ARMS, 0])
+        feet.append(sol.hand[0, LEGS, 0] - crowd.x[0])
+        bends.append(np.pi - sol.elbow_angle[0, ARMS])
+    return {"hands": np.array(hands), "feet": np.array(feet), "bends": np.array(bends)}
+
+
+def test_with_no_pointer_walking_arms_swing_counter_to_the_same_side_foot(walking) -> None:
+    hands, feet = walking["hands"][90:], walking["feet"][90:]  # steady walking
     amplitude = hands.max(axis=0) - hands.min(axis=0)
     assert (amplitude >= 0.10).all(), amplitude  # ≥ 5 cm either way of the shoulder
     for side in (0, 1):
@@ -47,15 +48,9 @@ def test_with_no_pointer_walking_arms_swing_counter_to_the_same_side_foot() -> N
         assert correlation < -0.8, (side, correlation)  # the hand swings against its foot
 
 
-def test_the_elbow_bends_more_on_the_forward_swing() -> None:
-    sim = WalkSim(SceneConfig(dt=DT))
-    timer = PhaseTimer()
+def test_the_elbow_bends_more_on_the_forward_swing(walking) -> None:
     forward_bend, backward_bend = [], []
-    for _ in range(240):
-        sim.step(InputState(move=1.0), DT, timer)
-        sol = sim.crowd.solution
-        ahead = sol.hand[0, ARMS, 0] - sim.crowd.pose.roots[0, ARMS, 0]
-        bend = np.pi - sol.elbow_angle[0, ARMS]  # 0 = straight
+    for ahead, bend in zip(walking["hands"], walking["bends"], strict=True):
         for side in (0, 1):
             if ahead[side] > 0.06:
                 forward_bend.append(bend[side])
@@ -156,10 +151,23 @@ def test_a_prop_reach_completes_with_the_pointer_moving_elsewhere(action, key, v
     assert done(sim.props), (sim.props.goal, sim.props.phase)
 
 
-def test_setting_the_cup_down_completes_with_the_pointer_elsewhere(lift_the_cup) -> None:
-    sim = WalkSim(SceneConfig(dt=DT))
-    timer = PhaseTimer()
+def test_the_shared_lifted_cup_steps_on_as_one_lifted_afresh(cup_lifted, lift_the_cup) -> None:
+    # what the ``cup_lifted`` fixture rests on: its copy of a sim is as good as a new one
+    sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
     lift_the_cup(sim, timer)
+    copied, copied_timer = cup_lifted
+    for step in range(90):  # set down beside him, walking off once it is down
+        inp = InputState(move=1.0) if step > 60 else InputState()
+        if step == 0:
+            inp = InputState(actions=("put_down",), values={"place_x": float(sim.crowd.x[0]) - 0.4})
+        sim.step(inp, DT, timer)
+        copied.step(inp, DT, copied_timer)
+        assert copied.trace_characters() == sim.trace_characters()
+        assert copied.props.cup.tolist() == sim.props.cup.tolist()
+
+
+def test_setting_the_cup_down_completes_with_the_pointer_elsewhere(cup_lifted) -> None:
+    sim, timer = cup_lifted
     assert sim.props is not None
     away = (float(sim.crowd.x[0]) - 2.0, 0.3)
     sim.step(
@@ -175,9 +183,7 @@ def test_setting_the_cup_down_completes_with_the_pointer_elsewhere(lift_the_cup)
     assert sim.props.cup[0] == pytest.approx(2.55, abs=0.05)
 
 
-def _hold_the_cup_then_set_it_down(sim: WalkSim, offset: float, lift_the_cup) -> None:
-    timer = PhaseTimer()
-    lift_the_cup(sim, timer)
+def _set_the_cup_down(sim: WalkSim, timer: PhaseTimer, offset: float) -> None:
     assert sim.props is not None
     place = float(sim.crowd.x[0]) + offset
     sim.step(InputState(actions=("put_down",), values={"place_x": place}), DT, timer)
@@ -191,12 +197,12 @@ def _hold_the_cup_then_set_it_down(sim: WalkSim, offset: float, lift_the_cup) ->
 
 
 @pytest.mark.parametrize("offset", [-0.1, -0.2, -0.4, -1.0, -2.0])
-def test_a_cup_set_down_on_the_floor_lands_clear_of_the_feet(offset: float, lift_the_cup) -> None:
+def test_a_cup_set_down_on_the_floor_lands_clear_of_the_feet(offset: float, cup_lifted) -> None:
     # below the hand's reach the cup is dropped; it fell onto the feet and hid behind the
     # shoes (3 of these 5 spots overlapped a sole by up to 11 cm), and a click on it grabbed
     # a foot; now the spot moves ahead of the toes
-    sim = WalkSim(SceneConfig(dt=DT))
-    _hold_the_cup_then_set_it_down(sim, offset, lift_the_cup)
+    sim, timer = cup_lifted
+    _set_the_cup_down(sim, timer, offset)
     assert sim.props is not None
     crowd = sim.crowd
     soles = crowd.pose.soles(crowd.solution.hand[:1, LEGS], sim.rig)[0, ..., 0]

@@ -29,11 +29,10 @@ def _standing(sim: WalkSim) -> float:
 
 @pytest.mark.parametrize("offset", [-0.3, -1.0, 1.2])
 def test_a_cup_set_down_on_the_floor_is_put_there_by_hand_not_dropped(
-    offset: float, lift_the_cup
+    offset: float, cup_lifted
 ) -> None:
     # the hero never crouched: the cup was let go at hip height and fell ~0.5 m
-    sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
-    lift_the_cup(sim, timer)
+    sim, timer = cup_lifted
     props, crowd = sim.props, sim.crowd
     assert props is not None
     place = float(crowd.x[0]) + offset
@@ -155,12 +154,11 @@ def test_crouched_on_a_slope_no_hand_goes_into_the_ground(facing: float) -> None
 
 
 def test_a_click_on_the_floor_under_the_table_top_sets_the_cup_on_the_floor_not_the_table(
-    lift_the_cup,
+    cup_lifted,
 ) -> None:
     # playtest: a click on the floor just past a table leg, under the top's overhang, put the
     # cup on the table's edge (the x was taken, the height ignored)
-    sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
-    lift_the_cup(sim, timer)
+    sim, timer = cup_lifted
     props = sim.props
     assert props is not None
     table = props.props.table

@@ -463,12 +463,11 @@ def test_turning_the_knob_swings_the_door_open_and_it_shuts_after_the_hand_lets_
 
 @pytest.mark.parametrize("place_x", [-3.1, -4.5])
 def test_a_spot_he_cannot_walk_to_is_set_down_on_the_nearest_in_reach(
-    place_x: float, lift_the_cup: Callable[..., None]
+    place_x: float, cup_lifted: tuple[WalkSim, PhaseTimer]
 ) -> None:
     # playtest: holding the cup, a click on the high ledge beyond the course's start wall
     # walked him to the wall, where he stood for good ("place: walk"), the cup in his hand
-    sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
-    lift_the_cup(sim, timer)
+    sim, timer = cup_lifted
     props = sim.props
     assert props is not None
     sim.step(InputState(actions=("put_down",), values={"place_x": place_x}), DT, timer)
