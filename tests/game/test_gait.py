@@ -763,54 +763,95 @@ def test_turning_round_on_the_bumps_slopes_squares_the_feet_first(
     assert abs(float(locks[0] - locks[1])) <= 0.15
 
 
-@pytest.mark.parametrize("run", [0.0, 1.0], ids=["walk", "run"])
-def test_setting_off_the_hip_is_never_held_back_and_the_pelvis_does_not_dip(run: float) -> None:
-    # from standing, after a stop and after turning round, the first steps were timed for a
-    # standing body (a 0.62 s swing) and the front foot's stance was a whole one while the
-    # body sped up in a quarter second: the hip outran the planted foot, was held back (the
-    # speed fell 0.4-1.8 m/s in a few steps) and the pelvis dipped 7-16 cm below the lowest
-    # of its steady gait (on flat ground, the stop or turn at 8 phases)
-    before = np.repeat(np.linspace(0.8, 1.5, 8), 3)  # seconds of walking or running first
-    then = np.tile([0.0, 1.0, -1.0], 8)  # ... then stand a second, or turn round (1: go on)
-    crowd = Crowd(RIG, FLAT, np.zeros(before.size), np.ones(before.size))
+SET_OFF_BEFORE = np.repeat(np.linspace(0.8, 1.5, 8), 3)  # seconds of walking or running first
+SET_OFF_THEN = np.tile([0.0, 1.0, -1.0], 8)  # ... then stand a second, or turn round (1: go on)
+BRAKE_BEFORE = np.linspace(2.0, 3.0, 24)  # seconds of walking or running before the key
+STOP_AFTER = np.arange(1.0, 3.3, 0.25)  # seconds of walking or running before the stop
+
+
+def _walking_and_running(count: int) -> tuple[Crowd, np.ndarray]:
+    """A crowd of ``count`` walkers from x = 0 (facing right) and as many runners, all on
+    flat ground, and the run input of each (0 for the first half, 1 for the second)."""
+    run = np.repeat([0.0, 1.0], count)
+    return Crowd(RIG, FLAT, np.zeros(run.size), np.ones(run.size)), run
+
+
+Columns = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _by_run(run: np.ndarray, *columns: np.ndarray) -> dict[float, Columns]:
+    """The columns (characters on the last axis) split by the characters' ``run`` input."""
+    return {r: tuple(column[..., run == r] for column in columns) for r in (0.0, 1.0)}
+
+
+@pytest.fixture(scope="module")
+def set_offs() -> dict[float, Columns]:
+    """By run input, the walkers of :data:`SET_OFF_BEFORE` and :data:`SET_OFF_THEN` (all
+    in one crowd, 5 s): their pelvis heights, speeds and turning, each (T, 24)."""
+    crowd, run = _walking_and_running(SET_OFF_BEFORE.size)
+    before, then = np.tile(SET_OFF_BEFORE, 2), np.tile(SET_OFF_THEN, 2)
     rows = []
     for step in range(int(5.0 / DT)):
         t = step * DT
         later = np.where(then == 0.0, 1.0, then)  # the stop ends after a second
         move = np.where(t < before, 1.0, np.where(t < before + 1.0, then, later))
-        crowd.step(move, np.full(before.size, run), DT)
+        crowd.step(move, run, DT)
         rows.append((crowd.y.copy(), np.abs(crowd.vx), crowd.turning.copy()))
-    height, speed, turning = (np.array(column) for column in zip(*rows, strict=True))
+    return _by_run(run, *(np.array(column) for column in zip(*rows, strict=True)))
+
+
+@pytest.mark.parametrize("run", [0.0, 1.0], ids=["walk", "run"])
+def test_setting_off_the_hip_is_never_held_back_and_the_pelvis_does_not_dip(
+    run: float, set_offs: dict[float, Columns]
+) -> None:
+    # from standing, after a stop and after turning round, the first steps were timed for a
+    # standing body (a 0.62 s swing) and the front foot's stance was a whole one while the
+    # body sped up in a quarter second: the hip outran the planted foot, was held back (the
+    # speed fell 0.4-1.8 m/s in a few steps) and the pelvis dipped 7-16 cm below the lowest
+    # of its steady gait (on flat ground, the stop or turn at 8 phases)
+    before, then = SET_OFF_BEFORE, SET_OFF_THEN
+    height, speed, turning = set_offs[run]
     steady = height[int(3.0 / DT) :, then == 1.0].min()  # the gait's own lowest point
     window = int(1.5 / DT)
-    set_offs = 0
+    set_offs_seen = 0
     for n in np.flatnonzero(then != 1.0):
         # the walk resumes after the stop, or the pivot ends
         pivot_end = np.flatnonzero(turning[:-1, n] & ~turning[1:, n]) + 1
         start = int((before[n] + 1.0) / DT) if then[n] == 0.0 else int(pivot_end[0])
-        set_offs += 1
+        set_offs_seen += 1
         ahead = slice(start, start + window)
         assert height[ahead, n].min() >= steady - 0.02, (n, start)
         assert np.diff(speed[ahead, n]).min() >= -0.05, (n, start)  # never held back
-    assert set_offs == 16  # after every stop and every turn
+    assert set_offs_seen == 16  # after every stop and every turn
+
+
+@pytest.fixture(scope="module")
+def brakes() -> dict[float, Columns]:
+    """By run input, the walkers of :data:`BRAKE_BEFORE` turning round (all in one crowd,
+    4.5 s): their pelvis heights, speeds and turning round (reversing or pivoting), each
+    (T, 24)."""
+    crowd, run = _walking_and_running(BRAKE_BEFORE.size)
+    before = np.tile(BRAKE_BEFORE, 2)
+    rows = []
+    for step in range(int(4.5 / DT)):
+        move = np.where(step * DT < before, 1.0, -1.0)
+        crowd.step(move, run, DT)
+        rows.append((crowd.y.copy(), crowd.vx.copy(), crowd.reversing | crowd.turning))
+    return _by_run(run, *(np.array(column) for column in zip(*rows, strict=True)))
 
 
 @pytest.mark.parametrize(("run", "sink"), [(0.0, 0.05), (1.0, 0.08)], ids=["walk", "run"])
-def test_turning_round_brakes_without_a_hold_or_a_sink(run: float, sink: float) -> None:
+def test_turning_round_brakes_without_a_hold_or_a_sink(
+    run: float, sink: float, brakes: dict[float, Columns]
+) -> None:
     # squaring up for the pivot, a foot could step only once the other was down, and a foot
     # beside the running hip counted as on its pivot spot (the spots were read where the hip
     # was, not where it would stop): the hip was held on a foot left 0.6-0.7 m behind,
     # stopped from 2.6 to 0.8 m/s in a step, and the pelvis sank up to 20 cm below the run's
     # low (26 cm on the course by the ladder); walking, a swing about to land was re-aimed
     # for 0.3 s more while the braking hip left the other foot behind: 11.5 cm
-    before = np.linspace(2.0, 3.0, 24)  # seconds of walking or running before the key
-    crowd = Crowd(RIG, FLAT, np.zeros(before.size), np.ones(before.size))
-    rows = []
-    for step in range(int(4.5 / DT)):
-        move = np.where(step * DT < before, 1.0, -1.0)
-        crowd.step(move, np.full(before.size, run), DT)
-        rows.append((crowd.y.copy(), crowd.vx.copy(), crowd.reversing | crowd.turning))
-    height, vx, turning_round = (np.array(column) for column in zip(*rows, strict=True))
+    before = BRAKE_BEFORE
+    height, vx, turning_round = brakes[run]
     steady = height[int(1.5 / DT) : int(2.0 / DT)].min()  # the gait's own lowest point
     for n in range(before.size):
         brake = slice(int(before[n] / DT), int(before[n] / DT) + int(1.0 / DT))
@@ -819,20 +860,31 @@ def test_turning_round_brakes_without_a_hold_or_a_sink(run: float, sink: float) 
         assert height[brake, n].min() >= steady - sink, n
 
 
+@pytest.fixture(scope="module")
+def stops() -> dict[float, Columns]:
+    """By run input, the walkers of :data:`STOP_AFTER` stopping (all in one crowd, 1.5 s
+    past the last stop): their speeds at the end, and their pelvis heights as each stop
+    began and the lowest since, each (10,)."""
+    crowd, run = _walking_and_running(STOP_AFTER.size)
+    walks = np.tile(STOP_AFTER, 2)
+    at_stop, lowest = np.full(walks.size, np.nan), np.full(walks.size, np.inf)
+    for step in range(int((walks.max() + 1.5) / DT)):
+        walking = step * DT < walks
+        crowd.step(walking.astype(float), run, DT)
+        at_stop = np.where(np.isnan(at_stop) & ~walking, crowd.y, at_stop)
+        lowest = np.where(walking, lowest, np.minimum(lowest, crowd.y))
+    return _by_run(run, crowd.vx, at_stop, lowest)
+
+
 @pytest.mark.parametrize("run", [0.0, 1.0], ids=["walk", "run"])
-def test_stopping_the_pelvis_sinks_no_further_the_feet_step_under_it(run: float) -> None:
+def test_stopping_the_pelvis_sinks_no_further_the_feet_step_under_it(
+    run: float, stops: dict[float, Columns]
+) -> None:
     # walking: a foot in flight when the walk stopped kept its walking-pace spot, hovered
     # beyond the stopping hip, and the pelvis sank until the leg could reach it: up to 10 cm
     # below where it was when the stop began; running: the trailing foot stayed down while
     # the braking body carried on 0.85 m past it, and the pelvis sank up to 16 cm (after 1 to
     # 3.25 s of walking or running on flat ground)
-    walks = np.arange(1.0, 3.3, 0.25)
-    crowd = Crowd(RIG, FLAT, np.zeros(walks.size), np.ones(walks.size))
-    at_stop, lowest = np.full(walks.size, np.nan), np.full(walks.size, np.inf)
-    for step in range(int((walks.max() + 1.5) / DT)):
-        walking = step * DT < walks
-        crowd.step(walking.astype(float), np.full(walks.size, run), DT)
-        at_stop = np.where(np.isnan(at_stop) & ~walking, crowd.y, at_stop)
-        lowest = np.where(walking, lowest, np.minimum(lowest, crowd.y))
-    assert (np.abs(crowd.vx) < 0.05).all()
+    vx, at_stop, lowest = stops[run]
+    assert (np.abs(vx) < 0.05).all()
     assert (at_stop - lowest).max() <= 0.03  # 9.8 cm before
