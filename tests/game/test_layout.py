@@ -160,8 +160,13 @@ def _app(scene: str, size: tuple[int, int]) -> App:
 
 
 def _draw(app: App) -> Drawn:
-    recorder = RecordingCanvas(app.canvas)  # type: ignore[arg-type]
-    app.canvas = recorder  # type: ignore[assignment]
+    """What the next frame draws, recorded by the app's canvas (made a recording one the
+    first time: wrapping it again each call would pass every text through all of them)."""
+    recorder = app.canvas
+    if not isinstance(recorder, RecordingCanvas):
+        recorder = RecordingCanvas(app.canvas)  # type: ignore[arg-type]
+        app.canvas = recorder  # type: ignore[assignment]
+    recorder.drawn = Drawn()
     app.scene.view.layout(app.screen.get_size())
     app.run_frame(app.config.dt)
     return recorder.drawn
