@@ -46,6 +46,8 @@ LOFT_PAUSE_STEPS = 45  # the prop tour stands this long on the loft before climb
 HAND_SWITCH_MARGIN = 0.05  # the reaching hand changes only when the other is this much nearer
 POINTER_LINGER_S = 1.5  # the hands keep reaching this long after the mouse last moved
 REACH_BLEND_S = 0.6  # the pointer reach blends fully in (or out) in this many seconds
+GRAB_RADIUS_M = 0.25  # a press this close to an ankle grabs the foot; hovering there, the
+# pointer is a drag handle, not a place for the hands (they stooped 15 cm to reach for it)
 TURN_BEHIND_M = 0.3  # a pointer offered this far behind the shoulders turns a standing body
 FLOOR_HAND_M = 0.06  # a hand wanted this low over the ground under the feet: a full crouch
 
@@ -333,17 +335,26 @@ class WalkSim(CharacterAssets):
         if self.drag_foot is None and name in LEG_NAMES:
             self.drag_foot = LEG_NAMES.index(name)
 
+    def foot_near(self, point: Any) -> str | None:
+        """The leg whose ankle is within ``GRAB_RADIUS_M`` of the world ``point`` (the
+        nearest), if any: a press there grabs that foot."""
+        ankles = self.crowd.solution.hand[0, LEGS]
+        distance = np.hypot(*(ankles - np.asarray(point, dtype=float)).T)
+        nearest = int(np.argmin(distance))
+        return LEG_NAMES[nearest] if distance[nearest] <= GRAB_RADIUS_M else None
+
     def _offer_pointer(self) -> tuple[float, float] | None:
         """The pointer as an intent, not a leash: offered to the hands while the button is
         held or for ``POINTER_LINGER_S`` after the mouse moved, with H on, no foot being
-        dragged, the ground not being edited and no prop goal under way (a prop goal wins
-        over the pointer)."""
+        dragged or under the pointer, the ground not being edited and no prop goal under
+        way (a prop goal wins over the pointer)."""
         props = self.props
         busy = props is not None and (props.goal is not None or props.phase != "")
         if (
             self.pointer is None
             or not self.hands_follow
             or self.drag_foot is not None
+            or self.foot_near(self.pointer) is not None
             or self.editing.active
             or busy
             or self.pointer_still_s > POINTER_LINGER_S

@@ -48,7 +48,6 @@ CAMERA_HALFLIFE = 0.35  # seconds
 CAMERA_LEAD_M = 0.9  # the camera looks this far ahead of the hero, the way he last walked
 LEAD_SPEED = 0.3  # m/s: walking at least this fast sets the way the camera leads (turning
 # round on the spot to face the pointer panned the view: the cup slid away from the cursor)
-GRAB_RADIUS_M = 0.25  # a click this close to an ankle grabs the foot
 PROP_CLICK_M = 0.12  # a click this close to the knob or the cup sends a hand to it
 SKY_TOP: Color = (14, 18, 32)
 SKY_HORIZON: Color = (54, 62, 92)
@@ -192,7 +191,7 @@ class WalkView:
             if button != 1:
                 continue
             point_w = self.camera.to_world(px)
-            grabbed = self._foot_near(point_w)
+            grabbed = self.sim.foot_near(point_w)
             props = self._prop_hands
             prop = (
                 None
@@ -228,13 +227,6 @@ class WalkView:
             values=values,
         )
 
-    def _foot_near(self, point_w: NDArray[np.float64]) -> str | None:
-        """The leg whose ankle is within ``GRAB_RADIUS_M`` of ``point_w`` (nearest), if any."""
-        ankles = self.sim.crowd.solution.hand[0, LEGS]
-        distance = np.hypot(*(ankles - point_w).T)
-        nearest = int(np.argmin(distance))
-        return LIMBS[LEGS][nearest] if distance[nearest] <= GRAB_RADIUS_M else None
-
     # -- drawing -----------------------------------------------------------------------
     def _interpolated(self, alpha: float) -> tuple[PoseInputs, Any]:
         """This frame's interpolated pose and its solve, shared by draw and the overlay."""
@@ -266,8 +258,8 @@ class WalkView:
         hands = self._prop_hands
         if hands is not None and hands.holding < 0:
             self._draw_cup(pen, sol)
-        self._draw_hover(pen)
         self._draw_character(pen, pose, sol)
+        self._draw_hover(pen, sol)  # over the hero: a foot's ring and tip stay visible
         if self.sim.offered is not None and self.sim.reaching.any():
             pen.cross(self.sim.offered, 7, PALETTE["accent"], 2)
         editing = self._editing
@@ -588,22 +580,31 @@ class WalkView:
         for y in ladder.rungs:
             pen.line((lx0, y), (lx1, y), wood, max(rail - 2, 2))
 
-    def _draw_hover(self, pen: WorldPen) -> None:
-        """A highlight on the clickable prop under the pointer (the knob, the cup, the
-        ladder) and what a click does with it."""
+    def _draw_hover(self, pen: WorldPen, sol: Any) -> None:
+        """A highlight on what a click under the pointer takes (the knob, the cup, a foot;
+        the ladder) and what the click does with it."""
         hands, pointer = self._prop_hands, self._pointer_w
-        if hands is None or pointer is None:
+        if pointer is None or self._dragging is not None:
             return
-        hover = hands.props.prop_at(pointer, hands.cup, PROP_CLICK_M, hands.knob)
+        hover = (
+            None
+            if hands is None
+            else hands.props.prop_at(pointer, hands.cup, PROP_CLICK_M, hands.knob)
+        )
+        foot = self.sim.foot_near(pointer)
         color = PALETTE["white"]
-        if hover == "knob":
+        if hands is not None and hover == "knob":
             pen.ring_px(hands.knob, 0.09 * self.camera.scale, color, 2)
             tip = "click: reach for the knob"
-        elif hover == "cup" and hands.holding < 0:
+        elif hands is not None and hover == "cup" and hands.holding < 0:
             centre = np.asarray(hands.cup) + np.array([0.0, hands.props.cup.height / 2])
             pen.ring_px(centre, 0.12 * self.camera.scale, color, 2)
             tip = "click: pick up the cup"
-        elif hover == "ladder":
+        elif foot is not None:
+            ankle = sol.hand[0, LIMBS.index(foot)]  # as drawn this frame
+            pen.ring_px(ankle, 0.08 * self.camera.scale, color, 2)
+            tip = "drag: move the foot"
+        elif hands is not None and hover == "ladder":
             ladder = hands.props.ladder
             x0, x1 = ladder.x - ladder.width / 2 - 0.06, ladder.x + ladder.width / 2 + 0.06
             y0, y1 = ladder.base, ladder.base + ladder.height

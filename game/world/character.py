@@ -1012,6 +1012,11 @@ class Crowd:
 
         can = feet.planted & ~feet.pinned & due & (other_ok | strained & into_run)
         can &= ~self.turning[:, None]
+        # standing, the foot beside one held by the mouse stays down: squaring it up, it
+        # lifted as the other was grabbed (still on the ground, so counted as bearing), and
+        # both feet were in the air for 0.28 s once the grabbed one was dragged up
+        standing = np.abs(v_target) < _STILL_SPEED
+        can &= ~(feet.pinned[:, ::-1] & standing[:, None])
         if not can.any():  # (most steps)
             return
         can &= ~self._settled(v_target)[:, None]

@@ -257,6 +257,58 @@ def test_a_dragged_foot_follows_the_pointer_and_returns_to_the_gait() -> None:
     assert sim.crowd.solution.hand[0, 3, 1] == pytest.approx(ground, abs=1e-9)
 
 
+def _front_leg(sim: WalkSim) -> int:
+    """Which leg (0, 1) is in front of the hero."""
+    ankles = sim.crowd.solution.hand[0, 2:]
+    return int(np.argmax(ankles[:, 0] * sim.crowd.facing[0]))
+
+
+def test_hovering_over_a_foot_does_not_stoop_him_to_reach_for_it() -> None:
+    # a pointer over an ankle is where a press grabs that foot, but the hands were offered
+    # it as a place to reach: he stooped 15-17 cm for it before any click (playtests 4, 5)
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    for _ in range(60):
+        sim.step(InputState(), DT, timer)
+    standing = float(sim.crowd.y[0])
+    ankle = sim.crowd.solution.hand[0, 2 + _front_leg(sim)]
+    pointer = (float(ankle[0]), float(ankle[1]))
+    for i in range(60):
+        moved = ("pointer_moved",) if i % 10 == 0 else ()
+        sim.step(InputState(pointer=pointer, actions=moved), DT, timer)
+    assert float(sim.crowd.y[0]) >= standing - 0.01
+    # ... while a point on the floor a step ahead is still reached for
+    ahead = (pointer[0] + 0.6 * float(sim.crowd.facing[0]), pointer[1])
+    for i in range(60):
+        moved = ("pointer_moved",) if i % 10 == 0 else ()
+        sim.step(InputState(pointer=ahead, actions=moved), DT, timer)
+    assert float(sim.crowd.y[0]) < standing - 0.1
+
+
+def test_grabbing_a_foot_after_a_short_walk_keeps_the_other_foot_down() -> None:
+    # stopped after a few steps, the feet were off their standing spots: the grab made
+    # the body square up, the other foot lifted while the grabbed one was still on the
+    # ground, and dragged up, both feet were in the air for 0.28 s (playtest 5)
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    for _ in range(36):
+        sim.step(InputState(move=1.0), DT, timer)
+    for _ in range(60):
+        sim.step(InputState(), DT, timer)
+    front = _front_leg(sim)
+    ankle = sim.crowd.solution.hand[0, 2 + front].copy()
+    grab = InputState(
+        pointer=(float(ankle[0]), float(ankle[1])),
+        pointer_down=True,
+        values={"drag_foot": LIMBS[LEGS][front]},
+    )
+    sim.step(grab, DT, timer)
+    for i in range(90):
+        to = ankle + np.array([0.5 * float(sim.crowd.facing[0]), 0.5]) * min(i / 30, 1.0)
+        sim.step(InputState(pointer=(float(to[0]), float(to[1])), pointer_down=True), DT, timer)
+        assert sim.crowd.feet.planted[0, 1 - front], i
+
+
 @pytest.mark.parametrize(("walk_first", "tap"), [(0, 6), (0, 30), (60, 10)])
 def test_a_tap_of_the_other_key_turns_him_round(walk_first: int, tap: int) -> None:
     # the turn was dropped with the key: a 0.5 s tap of A left him standing facing right
