@@ -1124,7 +1124,10 @@ class Crowd:
         # ... and a short one quicker still: a foot 19 cm off its pivot spot took the whole
         # 0.3 s, the body standing still facing the old way while it swung
         # (on the level: up or down a stair the quicker foot's knee moved 11-13 cm a frame)
-        level = np.abs(lock[:, 1] - from_lock[:, 1]) < MIN_RISER
+        # (the ground's heights: a swing re-aimed in the air starts high above its ground,
+        # and its 0.3 s swing, read as a step up, let the braking hip leave the planted foot
+        # behind, the pelvis sinking 12 cm)
+        level = np.abs(land_ground_y - start_ground) < MIN_RISER
         quick = _SQUARING_SWING * clamp(length / _SQUARING_STEP, 0.75, 1.0)
         duration = np.where(squaring & reversing & level, np.minimum(duration, quick), duration)
         feet.lift[n, f] = gait.lift_height * clamp(0.3 + length / gait.max_step_reach, 0.0, 1.0)
@@ -1151,7 +1154,10 @@ class Crowd:
         """What the planted feet allow the hips, as the feet are now, at ``pace`` (the
         landing rolls settle over its stance time)."""
         feet = self.feet
-        flat = (self.turning | self.reversing)[:, None]
+        # pivoting, or about to (stopped, squaring up): flat feet only (braking, a foot left
+        # behind the stopping hip still rolls: held flat, the pelvis sank 12 cm to reach it)
+        about_to = self.reversing & (np.abs(self.vx) < _PIVOT_SPEED)
+        flat = (self.turning | about_to)[:, None]
         flat_ankles = (
             np.where(self.turning[:, None, None], self._pivot_ankles(), feet.lock)
             if flat.any()
