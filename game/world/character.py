@@ -553,6 +553,10 @@ class Crowd:
             at, angle, bend = last.targets[:, LEGS], last.foot_angle, last.foot_bend
             self._start_swings(relaunch, at, angle, bend, x_free, v_target, grade, support)
             self.feet.relaunched |= relaunch
+            # a foot already in the air comes down within a squaring step's time (re-timed
+            # for the slow pace of a stop, keys pressed in turn kept one up for 0.9 s)
+            quick = np.minimum(self.feet.duration, _SQUARING_SWING)
+            self.feet.duration = np.where(relaunch, quick, self.feet.duration)
         self._lift_feet(x_free, v_target, pace, grade, support, sprinting)
         y_new = self._pelvis_height(x_free, pace, support, dt)
         x_new = self._hold_planted(x_old, x_free, y_new, support)

@@ -879,6 +879,22 @@ def stops() -> dict[float, Columns]:
     return _by_run(run, crowd.vx, at_stop, lowest)
 
 
+def test_keys_pressed_in_turn_never_keep_a_foot_in_the_air_long() -> None:
+    # D and A in turn every 0.6 s: a swing re-aimed in the air as the walk stopped was
+    # re-timed for the stop's slow pace, and a foot stayed up for 0.93 s (the playtest's
+    # "cancelled step leaves a foot in the air")
+    phases = np.linspace(0.0, 0.6, 12, endpoint=False)
+    crowd = Crowd(RIG, FLAT, np.zeros(phases.size), np.ones(phases.size))
+    airborne = np.zeros((phases.size, 2))
+    longest = np.zeros(phases.size)
+    for step in range(int(4.0 / DT)):
+        keys = np.where(((step * DT + phases) // 0.6) % 2 == 0, 1.0, -1.0)
+        crowd.step(keys, np.zeros(phases.size), DT)
+        airborne = np.where(crowd.feet.planted, 0.0, airborne + DT)
+        longest = np.maximum(longest, airborne.max(axis=1))
+    assert longest.max() <= 0.8
+
+
 def test_turning_round_while_still_speeding_up_the_pelvis_stays_up() -> None:
     # braking to turn round, the pelvis was lowered at once to where the feet reach flat,
     # as for the pivot: a foot left behind the stopping hip, held flat, pulled it down 11-12
