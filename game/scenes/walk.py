@@ -48,6 +48,8 @@ POINTER_LINGER_S = 1.5  # the hands keep reaching this long after the mouse last
 REACH_BLEND_S = 0.6  # the pointer reach blends fully in (or out) in this many seconds
 GRAB_RADIUS_M = 0.25  # a press this close to an ankle grabs the foot; hovering there, the
 # pointer is a drag handle, not a place for the hands (they stooped 15 cm to reach for it)
+TAP_MIN_S = 0.08  # the other key held this long asks for the turn even once let go (a
+# key's own blip, both keys released or pressed a few frames apart, is none)
 TURN_BEHIND_M = 0.3  # a pointer offered this far behind the shoulders turns a standing body
 FLOOR_HAND_M = 0.06  # a hand wanted this low over the ground under the feet: a full crouch
 
@@ -72,6 +74,7 @@ class WalkSim(CharacterAssets):
         self.pointer: tuple[float, float] | None = None  # the clamped pointer this step
         self.offered: tuple[float, float] | None = None  # ... when the hands were offered it
         self.pointer_still_s = math.inf  # seconds since the pointer last moved
+        self.against_s = 0.0  # seconds the walk key has pointed against the facing
         self.reaching = np.zeros(2, dtype=bool)
         self.drag_foot: int | None = None
         self.meter = FeetMeter()
@@ -127,7 +130,7 @@ class WalkSim(CharacterAssets):
         move = self._use_props(inp, move, dt)
         self._aim_hands(dt)
         move = self._approach_ladder(inp, move)
-        self._face_pointer(move)
+        self._face_pointer(move, dt)
         self._crouch(move)
         crowd.use_knee_poles(0, self.poles_on)
         pinned = np.zeros((1, 2), dtype=bool)
@@ -400,16 +403,19 @@ class WalkSim(CharacterAssets):
         change = clamp(wanted - weight, -dt / REACH_BLEND_S, dt / REACH_BLEND_S)
         crowd.aim_hands(0, targets, np.where(free, weight + change, weight))
 
-    def _face_pointer(self, move: float) -> None:
+    def _face_pointer(self, move: float, dt: float) -> None:
         """Standing, a body whose hands are offered the pointer behind it turns round to
         face it (a shoulder cannot reach straight back); the turn, once asked for, goes on
         until it faces that way. Walking, the walk's direction decides, and a walk the other
         way asks for the turn too: a tap of the other key turns him round (a 0.5 s tap
-        stopped him facing the old way, the turn dropped with the key)."""
+        stopped him facing the old way, the turn dropped with the key) once it is held
+        ``TAP_MIN_S`` (both keys let go or pressed 30 ms apart turned him round)."""
         crowd = self.crowd
         goal, facing = float(crowd.face_goal[0]), float(crowd.facing[0])
+        against = abs(move) > 0.05 and math.copysign(1.0, move) != facing
+        self.against_s = self.against_s + dt if against else 0.0
         if abs(move) > 0.05:
-            goal = 0.0 if math.copysign(1.0, move) == facing else -facing
+            goal = -facing if self.against_s >= TAP_MIN_S else 0.0
         if goal == facing:
             goal = 0.0
         ahead = self._pointer_ahead(move)
