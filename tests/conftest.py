@@ -10,10 +10,11 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import copy
+import io
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,27 @@ def _run_main(
 def run_main() -> Callable[..., subprocess.CompletedProcess[str]]:
     """Run ``python main.py ARGS`` headless in a subprocess; returns the completed process."""
     return _run_main
+
+
+def _run_main_here(args: Sequence[str]) -> subprocess.CompletedProcess[str]:
+    """``main.py``'s entry point (``game.cli.main``) called in this process, its output and
+    exit code captured as a subprocess's would be (``SystemExit`` included). For runs that
+    stop before any frame (bad arguments, bad assets): a subprocess costs ~0.5 s of imports."""
+    from game.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as stop:
+            code = stop.code if isinstance(stop.code, int) else 1
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+
+
+@pytest.fixture
+def run_main_here() -> Callable[..., subprocess.CompletedProcess[str]]:
+    """:func:`_run_main_here`: ``main.py ARGS`` in this process (runs that stop early)."""
+    return _run_main_here
 
 
 def _assert_bone_lengths(

@@ -89,12 +89,12 @@ def _break(folder: Path, name: str, edit: Callable[[Any], Any] | str) -> None:
 
 @pytest.mark.parametrize(("name", "edit", "fragments"), BAD_EDITS)
 def test_bad_asset_at_startup_exits_1_naming_file_and_key_before_any_window(
-    run_main, assets: Path, tmp_path: Path, name: str, edit: Any, fragments: tuple[str, ...]
+    run_main_here, assets: Path, tmp_path: Path, name: str, edit: Any, fragments: tuple[str, ...]
 ) -> None:
     _break(assets, name, edit)
     shot = tmp_path / "shot.png"
     args = ["--scene", "walk", "--headless", "--frames", "3", "--screenshot", str(shot)]
-    result = run_main([*args, "--assets", str(assets)])
+    result = run_main_here([*args, "--assets", str(assets)])
     assert result.returncode == 1, result.stdout + result.stderr
     for fragment in fragments:
         assert fragment in result.stderr, result.stderr

@@ -159,9 +159,9 @@ def test_a_good_recording_reads_back(tmp_path: Path) -> None:
     assert len(items) == 3
 
 
-def test_a_malformed_replay_exits_2_with_one_line(run_main, tmp_path: Path) -> None:
+def test_a_malformed_replay_exits_2_with_one_line(run_main_here, tmp_path: Path) -> None:
     path = _write(tmp_path, HEADER, {**STEP, "pointer": [1.0]})
-    result = run_main(["--headless", "--replay", str(path)])
+    result = run_main_here(["--headless", "--replay", str(path)])
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr
     assert result.stderr.strip() == f'error: --replay: {path}: line 2: "pointer": ' + (
@@ -171,10 +171,10 @@ def test_a_malformed_replay_exits_2_with_one_line(run_main, tmp_path: Path) -> N
 
 @pytest.mark.parametrize("flag", [["--scene", "walk"], ["--seed", "3"], ["--hz", "30"]])
 def test_flags_a_replay_would_ignore_are_rejected(
-    run_main, tmp_path: Path, flag: list[str]
+    run_main_here, tmp_path: Path, flag: list[str]
 ) -> None:
     path = _write(tmp_path, HEADER, STEP)
-    result = run_main(["--headless", "--replay", str(path), *flag])
+    result = run_main_here(["--headless", "--replay", str(path), *flag])
     assert result.returncode == 2, result.stderr
     assert flag[0] in result.stderr and "--replay plays the scene, seed and hz" in result.stderr
 

@@ -325,14 +325,12 @@ def test_a_tap_of_the_other_key_turns_him_round(walk_first: int, tap: int) -> No
 def test_keys_let_go_or_pressed_a_few_frames_apart_do_not_turn_him(blip: int) -> None:
     # the other key alone for a frame or two (both held, D let go 30 ms before A; or A
     # pressed 30 ms before D) counted as a tap and turned him round (playtest 5)
-    for before, after in (((0.0, 60), (0.0, 0)), ((0.0, 30), (0.0, 60))):
-        sim = WalkSim(SceneConfig(dt=DT))
-        timer = PhaseTimer()
-        plan = [(1.0, 60), before, (-1.0, blip), after, (0.0, 120)]
-        for move, steps in plan:
-            for _ in range(steps):
-                sim.step(InputState(move=move), DT, timer)
-        assert sim.crowd.facing[0] == 1.0 and not sim.crowd.turning[0]
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    for move, steps in ((1.0, 60), (0.0, 30), (-1.0, blip), (0.0, 90)):
+        for _ in range(steps):
+            sim.step(InputState(move=move), DT, timer)
+    assert sim.crowd.facing[0] == 1.0 and not sim.crowd.turning[0]
 
 
 @pytest.mark.parametrize("leg", ["left_leg", "right_leg"])
