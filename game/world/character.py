@@ -95,7 +95,7 @@ _PIVOT_SPEED = 0.15  # m/s: a reversal may pivot once the body is this slow ...
 _SPEED_UP_HALFLIFE = 0.3  # s: the velocity's halflife speeding up to a walk (per walk_speed)
 _STEP_LEAD = 0.33  # s: steps are timed for the speed the body will have this much later
 _RUN_CLIMB = 1.5  # running up a flight, the body climbs this many times climb_speed
-_STAIR_RUN_TIMING = 1.85  # m/s: running on a flight, steps are timed at least for this speed
+_STAIR_RUN_TIMING = 1.85  # m/s: running up a flight, steps are timed at least for this speed
 # (about 3.2 steps a second up a 0.46 grade: a tread a step at ~1.1 m/s, where the walk's
 # timing held a run on the stairs to the walking pace of 0.7-0.8 m/s)
 _SET_OFF_STANCE = 0.45  # how far into its stance the front foot is as the body sets off
@@ -349,7 +349,7 @@ class Crowd:
         self.lean = np.zeros(n)
         self.turn = np.zeros(n)  # pivot progress in [0, 1); 0 when not turning
         self.turn_from = self.facing.copy()  # the facing a pivot started from
-        self.stair_run = np.zeros(n, dtype=bool)  # running on a flight: quick stair steps
+        self.stair_run = np.zeros(n, dtype=bool)  # running up a flight: quick stair steps
         self.reversing = np.zeros(n, dtype=bool)  # wants to turn around, not pivoting yet
         self.knee_poles = np.ones(n, dtype=bool)
         self.hand_weight = np.zeros((n, 2))  # 0: the hand swings, 1: it is at hand_target
