@@ -50,6 +50,7 @@ GRAB_RADIUS_M = 0.25  # a press this close to an ankle grabs the foot; hovering 
 # pointer is a drag handle, not a place for the hands (they stooped 15 cm to reach for it)
 TAP_MIN_S = 0.08  # the other key held this long asks for the turn even once let go (a
 # key's own blip, both keys released or pressed a few frames apart, is none)
+BLOCKED_HINT_S = 0.4  # held against ground he cannot step onto this long, he says why
 TURN_BEHIND_M = 0.3  # a pointer offered this far behind the shoulders turns a standing body
 FLOOR_HAND_M = 0.06  # a hand wanted this low over the ground under the feet: a full crouch
 
@@ -225,6 +226,15 @@ class WalkSim(CharacterAssets):
         if spot is None or self.crowd.facing[0] < 0 or not self.on_loft():
             return False
         return -LADDER_SPOT_M <= float(self.crowd.x[0]) - spot <= LADDER_NEAR_M
+
+    def blocked_hint(self) -> str | None:
+        """Why the walk key does nothing, once it has for ``BLOCKED_HINT_S`` (a player
+        holding A at the loft's edge saw nothing happen and had no cue), else None."""
+        if self.blocked_s < BLOCKED_HINT_S:
+            return None
+        if self.on_loft():
+            return "the loft's edge: S by the ladder climbs down"
+        return "no way on: the ground ahead is too high a step or ends"
 
     def on_loft(self) -> bool:
         """The hero stands on the loft by the ladder's top."""

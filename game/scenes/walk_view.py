@@ -260,6 +260,9 @@ class WalkView:
             self._draw_cup(pen, sol)
         self._draw_character(pen, pose, sol)
         self._draw_hover(pen, sol)  # over the hero: a foot's ring and tip stay visible
+        hint = self.sim.blocked_hint()
+        if hint is not None:  # over his head, where the player is looking
+            pen.text(pose.head[0], hint, PALETTE["white"], 15, "midbottom", (0, -40))
         if self.sim.offered is not None and self.sim.reaching.any():
             pen.cross(self.sim.offered, 7, PALETTE["accent"], 2)
         editing = self._editing

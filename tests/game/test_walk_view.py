@@ -11,6 +11,7 @@ import math
 import shutil
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pygame
@@ -518,3 +519,30 @@ def test_the_view_settles_within_half_a_second_of_a_run_stopping() -> None:
     drift_px = abs(xs[running + 30] - xs[-1]) * view.camera.scale
     assert drift_px < 15.0
     app.close()
+
+
+def test_held_against_the_end_wall_he_says_why_the_walk_key_does_nothing(view: WalkView) -> None:
+    # holding A at the loft's edge (or against a wall) the player saw nothing happen and
+    # had no cue (playtest 5): once the walk has been stopped 0.4 s, the reason shows over
+    # his head, and goes once the key is let go
+    sim, timer = view.sim, PhaseTimer()
+    for _ in range(int(4.0 / sim.dt)):  # left from the start: the wall at x -2.99
+        sim.step(InputState(move=-1.0), sim.dt, timer)
+    hint = sim.blocked_hint()
+    assert hint is not None and "no way on" in hint
+    pygame.font.init()
+    texts: list[str] = []
+    canvas = PygameCanvas(pygame.Surface((1280, 720)))
+    drawn = canvas.text
+
+    def text(pos: Any, words: str, *args: Any, **kwargs: Any) -> Any:
+        texts.append(words)
+        return drawn(pos, words, *args, **kwargs)
+
+    canvas.text = text  # type: ignore[method-assign]
+    view.layout((1280, 720))
+    view.draw(canvas, 0.0, timer)
+    assert hint in texts
+    for _ in range(5):
+        sim.step(InputState(), sim.dt, timer)
+    assert sim.blocked_hint() is None
