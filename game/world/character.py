@@ -104,6 +104,7 @@ _PIVOT_HALFLIFE = 0.02  # seconds: the pelvis spring while pivoting
 _PIVOT_TOLERANCE = 0.08  # metres a foot may be off its pivot spot for the pivot to start
 # (at 5 cm a third squaring step often corrected a few centimetres: +0.5 s a turnaround)
 _FLAT_PITCH = 0.005  # radians (0.3°): a pivot starts once both feet are this close to flat
+_PIVOT_WISH_S = 0.07  # s: a pivot starts only for a wish to turn round held this long
 _PIVOT_OVERLAP = 0.15  # s: a pivot may start while the last squaring foot lands this soon ...
 _TURN_WHILE_LANDING = 0.69  # ... and turns at most this far (spin cos(π·0.69²)) until down
 _STILL_SPEED = 0.05  # m/s: below this (and no intent) a character with settled feet stands
@@ -136,6 +137,7 @@ _PER_CHARACTER = (
     "turn",
     "turn_from",
     "reversing",
+    "reversing_s",
     "stair_run",
     "knee_poles",
     "hand_weight",
@@ -351,6 +353,7 @@ class Crowd:
         self.turn_from = self.facing.copy()  # the facing a pivot started from
         self.stair_run = np.zeros(n, dtype=bool)  # running up a flight: quick stair steps
         self.reversing = np.zeros(n, dtype=bool)  # wants to turn around, not pivoting yet
+        self.reversing_s = np.zeros(n)  # ... for this many seconds
         self.knee_poles = np.ones(n, dtype=bool)
         self.hand_weight = np.zeros((n, 2))  # 0: the hand swings, 1: it is at hand_target
         self.hand_target = np.zeros((n, 2, 2))
@@ -510,6 +513,7 @@ class Crowd:
         stopping = (self.wanted != 0.0) & (np.abs(move_a) <= _MOVE_DEADBAND)
         self.wanted = np.where(np.abs(move_a) > _MOVE_DEADBAND, np.sign(move_a), 0.0)
         self.reversing = reversing & ~self.turning
+        self.reversing_s = np.where(self.reversing, self.reversing_s + dt, 0.0)
         self._advance_turn(reversing, dt)
         top_speed = gait.walk_speed + (gait.run_speed - gait.walk_speed) * run_a
         # a reversal first slows down facing the old way, then pivots, then sets off
@@ -754,7 +758,9 @@ class Crowd:
         down flat near their standing spots; advance pivots; flip the facing halfway; at the end re-lock the feet facing
         the new way about the balls they pivoted on."""
         feet, legs = self.feet, self.rig.legs
-        ready = reversing & ~self.turning
+        # a wish held at least _PIVOT_WISH_S: with the feet already squared from a turn
+        # before, a one-frame blip of the other key started a pivot, which then went on
+        ready = reversing & ~self.turning & (self.reversing_s >= _PIVOT_WISH_S)
         if ready.any():  # (only then is there anything to check)
             ready &= self._ready_to_pivot()
         self.turn_from = np.where(ready, self.facing, self.turn_from)

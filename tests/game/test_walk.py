@@ -333,6 +333,18 @@ def test_keys_let_go_or_pressed_a_few_frames_apart_do_not_turn_him(blip: int) ->
     assert sim.crowd.facing[0] == 1.0 and not sim.crowd.turning[0]
 
 
+@pytest.mark.parametrize("blip", [1, 2, 3])
+def test_a_blip_of_the_other_key_after_a_tap_turn_does_not_turn_him_back(blip: int) -> None:
+    # after a tap had turned him, his feet were squared for a pivot already: a one-frame
+    # blip of the other key started one at once, and it went on (playtest 6, 14 of 14)
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    for move, steps in ((-1.0, 60), (0.0, 90), (1.0, 6), (0.0, 90), (-1.0, blip), (0.0, 120)):
+        for _ in range(steps):
+            sim.step(InputState(move=move), DT, timer)
+    assert sim.crowd.facing[0] == 1.0 and not sim.crowd.turning[0]
+
+
 @pytest.mark.parametrize("leg", ["left_leg", "right_leg"])
 def test_a_foot_dragged_up_in_the_air_leaves_the_other_foot_standing(leg: str) -> None:
     # the pinned foot counted as down even held at knee height, so the other foot, the
