@@ -14,8 +14,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import stat
+import string
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -171,8 +171,16 @@ def file_digest(path: str | Path) -> str:
     return hashlib.sha256(_content_or_error(Path(path))).hexdigest()
 
 
-ASSET_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,58}\.json")
-"""A plain asset file name (no folder, not hidden): what a snapshot may hold."""
+_NAME_FIRST = frozenset(string.ascii_letters + string.digits + "_-")
+_NAME_REST = _NAME_FIRST | {"."}
+
+
+def is_asset_name(name: str) -> bool:
+    """A plain asset file name (no folder, not hidden): what a snapshot may hold. A stem of
+    1 to 59 ASCII letters, digits, ``_``, ``-`` and ``.`` (not first), then ``.json``."""
+    stem = name[: -len(".json")] if name.endswith(".json") else ""
+    return 1 <= len(stem) <= 59 and stem[0] in _NAME_FIRST and set(stem[1:]) <= _NAME_REST
+
 
 T = TypeVar("T")
 

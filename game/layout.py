@@ -8,7 +8,6 @@ layout; text that still does not fit its box is wrapped with :func:`wrap`.
 from __future__ import annotations
 
 import functools
-import re
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol, overload
@@ -268,13 +267,13 @@ def anchored(at: tuple[float, float], size: tuple[float, float], anchor: str) ->
     return (float(round(at[0] - fx * w)), float(round(at[1] - fy * h)), float(w), float(h))
 
 
-_FIGURES = re.compile(r"[-+−\d.,°]")
+_FIGURE_SIGNS = frozenset("-+−.,°")
 
 
 def label_key(text: str) -> str:
     """What names a label from frame to frame: its text without figures ("lever 1.47 m"
     and "lever 1.52 m" are one label)."""
-    return _FIGURES.sub("", text)
+    return "".join(c for c in text if not (c.isdecimal() or c in _FIGURE_SIGNS))
 
 
 class LabelPlacer:

@@ -37,11 +37,11 @@ from pathlib import Path
 from typing import Any
 
 from game.assets import (
-    ASSET_NAME,
     MAX_ASSET_BYTES,
     AssetError,
     AssetSnapshot,
     assets_digest,
+    is_asset_name,
     read_bytes,
 )
 from game.input_state import ACTIONS, POINTER_LIMIT_M, InputState
@@ -259,7 +259,7 @@ def _reload(data: dict[str, Any], version: int, line: int) -> AssetReload:
     if not (
         isinstance(files, dict)
         and 0 < len(files) <= MAX_RELOAD_FILES
-        and all(ASSET_NAME.fullmatch(name) for name in files)
+        and all(is_asset_name(name) for name in files)
         and all(isinstance(text, str) for text in files.values())
     ):
         raise _BadLine(
@@ -292,7 +292,7 @@ def _reads(data: dict[str, Any], version: int, line: int) -> ReadCheck:
         set(data) == {"reads"}
         and isinstance(files, dict)
         and 0 < len(files) <= MAX_RELOAD_FILES
-        and all(ASSET_NAME.fullmatch(name) for name in files)
+        and all(is_asset_name(name) for name in files)
         and all(
             isinstance(sha, str) and re.fullmatch("[0-9a-f]{64}", sha) for sha in files.values()
         )

@@ -25,7 +25,7 @@ from game.palette import PALETTE, Color, mix
 from game.profiling import PhaseTimer
 from game.scene import SceneSpec
 from game.scenes.crowd import CrowdAutopilot, CrowdSim
-from game.scenes.walk_view import DIGIT, HEAD_FACE, HEAD_HAIR, WalkView
+from game.scenes.walk_view import HEAD_FACE, HEAD_HAIR, WalkView, digits_as_8
 from game.world.character import ARMS, LEGS, PoseInputs, solve_pose
 from game.world.gait import sole_points
 
@@ -219,7 +219,7 @@ class CrowdView(WalkView):
         ]
         hint = "+/− crowd ±50 · A/D steer the hero · Shift run · O overlay · F3 profiler · F1 help"
         # figures at their widest (digits as 8s) and both hero states: the box keeps its size
-        alternatives: list[tuple[str, ...]] = [(DIGIT.sub("8", item),) for item in items[:3]]
+        alternatives: list[tuple[str, ...]] = [(digits_as_8(item),) for item in items[:3]]
         alternatives.append(("hero steered", "hero walking on its own"))
         self._status_panel(canvas, items, PALETTE["text"], [hint], alternatives)
 

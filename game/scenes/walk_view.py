@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import re
 import weakref
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -91,7 +90,13 @@ SCENERY_BACKDROP: Color = HILL[3]
 # TILE_KEY, a colour no scenery has (their drawing is aliased: no edge blends with it).
 SCENERY_TILE_PX = 512
 TILE_KEY: Color = (255, 0, 255)
-DIGIT = re.compile(r"\d")
+
+
+def digits_as_8(text: str) -> str:
+    """``text`` with every digit an 8 (the widest): a HUD line's longest width."""
+    return "".join("8" if c.isdecimal() else c for c in text)
+
+
 _GROUND_VERSIONS = itertools.count()  # a number per terrain drawn, unique in the process
 
 
@@ -798,12 +803,12 @@ class WalkView:
         # every text each item can show, its figures at their widest (digits as 8s): the
         # status is laid out for the widest, so it keeps its size as they change
         alternatives = [
-            (DIGIT.sub("8", items[0]), "knee poles OFF"),
-            (DIGIT.sub("8", items[1]),),
+            (digits_as_8(items[0]), "knee poles OFF"),
+            (digits_as_8(items[1]),),
             _FEET_TEXTS,
-            (DIGIT.sub("8", items[3]),),
+            (digits_as_8(items[3]),),
             ("both hands follow mouse", "nearer hand follow mouse", "hands swing (H)"),
-            (DIGIT.sub("8", items[5]),),
+            (digits_as_8(items[5]),),
         ]
         self._status_panel(canvas, items, color, [*self._ladder_hint(), hint], alternatives)
 
