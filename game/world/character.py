@@ -96,6 +96,7 @@ _SPEED_UP_HALFLIFE = 0.3  # s: the velocity's halflife speeding up to a walk (pe
 _STEP_LEAD = 0.33  # s: steps are timed for the speed the body will have this much later
 _RUN_CLIMB = 1.5  # running up a flight, the body climbs this many times climb_speed
 _STAIR_RUN_TIMING = 1.85  # m/s: running up a flight, steps are timed at least for this speed
+_APPROACH_BRAKE = 1.5  # m/s²: the body slows toward a flight ahead at most this hard
 # (about 3.2 steps a second up a 0.46 grade: a tread a step at ~1.1 m/s, where the walk's
 # timing held a run on the stairs to the walking pace of 0.7-0.8 m/s)
 _SET_OFF_STANCE = 0.45  # how far into its stance the front foot is as the body sets off
@@ -314,6 +315,18 @@ def _seen_from_the_side(
     t = (offset * along).sum(axis=-1) / np.maximum((along * along).sum(axis=-1), 1e-12)
     foot = roots + along * t[..., None]
     return foot + np.abs(spin)[:, None, None] * (elbow - foot)
+
+
+def _flight_pace(tread: FloatArray, grade: FloatArray, quick: BoolArray, gait: Any) -> FloatArray:
+    """The speed (N,) whose step is one ``tread`` on a flight of ``grade`` (rise per run along
+    the walk): ``tread · 2 · stride_rate``, a fixed point because the steps quicken with speed
+    (it converges in a few rounds); ``quick``: running up, steps timed at least for
+    ``_STAIR_RUN_TIMING`` (:meth:`Crowd._timed`)."""
+    pace = np.full(np.shape(tread), gait.walk_speed)
+    for _ in range(4):
+        timed = np.where(quick, np.maximum(pace, _STAIR_RUN_TIMING), pace)
+        pace = tread * 2.0 * stride_rate(timed, grade, gait)
+    return pace
 
 
 def _with_row(array: NDArray[Any], n: int, row: NDArray[Any]) -> NDArray[Any]:
@@ -721,7 +734,7 @@ class Crowd:
         risers = self.terrain.risers(MIN_RISER, RISER_WINDOW)
         treads = self.terrain.treads(MIN_RISER, RISER_WINDOW)
         behind = self.x - direction * span  # the trailing foot
-        ahead = self.x + direction * (span + stopping)  # the next landings
+        ahead = self.x + direction * span  # the next landing (beyond it: _approach)
         near = (risers >= np.minimum(behind, ahead)[:, None]) & (
             risers <= np.maximum(behind, ahead)[:, None]
         )
@@ -741,16 +754,42 @@ class Crowd:
             # ... the steps quicken (:meth:`_timed`) and the body climbs faster (held to the
             # walk's timing and climb, a run up the stairs went at a walk's 0.8 m/s)
             cap = np.where(self.stair_run, cap * _RUN_CLIMB, cap)
-            pace = np.full(self.count, gait.walk_speed)
-            for _ in range(4):  # a fixed point (steps quicken with speed), converging fast
-                pace = tread * 2.0 * stride_rate(self._timed(pace), grade, gait)
+            pace = _flight_pace(tread, grade, self.stair_run, gait)
             cap = np.where(flight, np.minimum(cap, pace), cap)
+        cap = np.minimum(cap, self._approach(risers, treads, direction, sprinting))
         v_target = clamp(v_target, -cap, cap)
         # stop before ground that rises or drops more than a step takes within one step's
         # reach (the terrain editor refuses to build such ground with the same test)
         lo, hi = self.terrain.x_range
         blocked = (rise > gait.max_step_height) | (probe_x < lo) | (probe_x > hi)
         return np.where(blocked, 0.0, v_target)
+
+    def _approach(
+        self, risers: FloatArray, treads: FloatArray, direction: FloatArray, sprinting: BoolArray
+    ) -> FloatArray:
+        """The speed (N,) from which the body slows at ``_APPROACH_BRAKE`` to the pace of the
+        next flight ahead (:func:`_flight_pace`, a run up it at the quicker pace it will take
+        there) by a step before its first riser: ``v² = pace² + 2 a d`` (inf: none ahead).
+        Without it the flight's pace came into view within the stopping distance and a run
+        braked at the halflife's ~5 m/s², 1.95 to 0.7 m/s in half a second, the pelvis 16 cm
+        low over the feet left wide apart."""
+        gait = self.rig.gait
+        span = gait.max_step_reach
+        beyond = (risers[None, :] - self.x[:, None]) * direction[:, None] - span
+        beyond = np.where((treads <= _MAX_TREAD) & (beyond > 0.0), beyond, np.inf)
+        if not np.isfinite(beyond).any():
+            return np.full(self.count, np.inf)
+        first = np.argmin(beyond, axis=1)  # the nearest riser of a flight ahead
+        gap, riser, tread = beyond[np.arange(self.count), first], risers[first], treads[first]
+        # the flight's grade along the walk: its riser's rise over its tread
+        heights = self.terrain.height_at(riser[:, None] + direction[:, None] * [-0.02, 0.02])
+        grade = (heights[:, 1] - heights[:, 0]) / tread
+        quick = (grade > 0.0) & sprinting  # running up it (:attr:`stair_run` once there)
+        climb = gait.climb_speed * np.where(quick, _RUN_CLIMB, 1.0)
+        pace = np.minimum(
+            _flight_pace(tread, grade, quick, gait), climb / np.maximum(np.abs(grade), 1e-6)
+        )
+        return np.sqrt(pace * pace + 2.0 * _APPROACH_BRAKE * gap)  # (inf for none ahead)
 
     # -- turning -----------------------------------------------------------------------
     def _advance_turn(self, reversing: BoolArray, dt: float) -> None:

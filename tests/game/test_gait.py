@@ -210,6 +210,7 @@ STOPS = [(1.0, -1.5, 0.5), (1.0, -1.5, 1.7), (-1.0, 4.8, 0.3)]  # (facing, start
 LANDING_PAUSES = [0, 60]  # steps stood on the course's landing before turning round
 BUMP_TURNS = [(0.0, 9.82), (0.0, 10.48), (1.0, 7.84), (1.0, 9.82)]  # (run, x turned round)
 RUNS_OVER = [(11.2, 1.0), (20.0, 1.0), (14.3, -1.0), (28.0, -1.0)]  # (start x, facing)
+RUNS_INTO = [(8.0, 1.0, 12.005), (24.0, -1.0, 16.555)]  # (start x, facing, first riser up)
 
 
 def _flat_walkers() -> dict[Any, Walker]:
@@ -278,6 +279,8 @@ def _course_walkers() -> dict[Any, Walker]:
         walkers["bump", run, target] = Walker(6.5, 1.0, (there, *back))
     for start, facing in RUNS_OVER:
         walkers["run over", start, facing] = Walker(start, facing, (Phase(facing, 1.0, 540),))
+    for start, facing, _ in RUNS_INTO:
+        walkers["run into", start, facing] = Walker(start, facing, (Phase(facing, 1.0, 420),))
     return walkers
 
 
@@ -673,6 +676,27 @@ def test_speeding_up_into_a_run_on_the_course_never_stops_the_hip_dead(
     speed = np.abs(np.stack([record["vx"] for record in records], axis=1))
     assert (np.abs(x - starts) > 5.0).all()  # over the stairs and the slopes
     assert (speed[:-1] - speed[1:]).max() <= 0.35
+
+
+@pytest.mark.parametrize(("start", "facing", "riser"), RUNS_INTO)
+def test_running_into_a_flight_slows_gently_to_meet_it_at_its_pace(
+    start: float, facing: float, riser: float, course: dict[Any, Record]
+) -> None:
+    # the flight's pace came into view only within the stopping distance: the run braked at
+    # 3.5-3.8 m/s² to 0.8 m/s a step before the first riser (0.7 m/s on it), the feet left
+    # wide apart; now it slows at ~1.5 m/s² from far enough, to the quicker pace it runs up at
+    record = course["run into", start, facing]
+    x, speed = record["x"], np.abs(record["vx"])
+    ahead = (riser - x) * facing  # distance to the flight's first riser
+    k = 15  # the deceleration over a quarter second
+    slowing = (speed[:-k] - speed[k:]) / (k * DT)
+    approach = (ahead[:-k] >= 0.0) & (ahead[:-k] <= 2.5)
+    assert speed.max() > 1.8 and approach.sum() > 60  # a run, then over 2.5 m to the flight
+    assert slowing[approach].max() <= 2.5
+    a_step_before = int(np.argmax(ahead <= 0.5))
+    assert speed[a_step_before] >= 1.2
+    on = (ahead < 0.0) & (ahead > -1.0)
+    assert on.any() and speed[on].min() >= 0.9  # and up the flight without a stall
 
 
 @pytest.mark.parametrize("run", [0.0, 1.0])
