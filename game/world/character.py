@@ -1294,8 +1294,14 @@ class Crowd:
         # keeps a wildly far foot from sinking the pelvis below half a leg
         rise = np.sqrt(np.maximum(comfort * comfort - dx * dx, (0.5 * comfort) ** 2))
         # the pelvis need only be that low at touchdown: until then it may be as much higher
-        # as it can come down in the time left
-        left = np.maximum(1.0 - feet.u, 0.0) * feet.duration * _LANDING_DESCENT
+        # as it can come down in the time left, which running ends sooner by the spring's lag
+        # (with the goal reached only at touchdown, the pelvis got there ~0.1 s late, the foot
+        # hovered 2-3 cm short of its spot and the other leg, at full stretch, held the hip:
+        # a run down the bump's far side lost 1.5 m/s in a step)
+        landing_ground = self.terrain.height_at(feet.land_lock[..., 0])
+        down = landing_ground < self.terrain.height_at(x_new)[:, None] - 0.01
+        lag = 2.0 * gait.pelvis_halflife * run_fraction(self.vx, gait)[:, None] * down
+        left = np.maximum((1.0 - feet.u) * feet.duration - lag, 0.0) * _LANDING_DESCENT
         # (a swing re-aimed after hovering has no time left: it already waited)
         landing = feet.land[..., 1] + rise + np.where(feet.relaunched, 0.0, left)
         allowed = np.where(feet.planted, high, np.where(swinging, landing, np.inf))
