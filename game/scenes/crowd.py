@@ -117,11 +117,14 @@ class CrowdSim(CharacterAssets):
 
     # -- one step ----------------------------------------------------------------------
     def step(self, inp: InputState, dt: float, timer: PhaseTimer) -> None:
+        # every press counts, in order: several in one frame arrive in one step's actions
         count = self.crowd.count
-        if "crowd_more" in inp.actions:
-            self.resize(min(count + CHARACTERS_STEP, max(count, MAX_CHARACTERS)))
-        if "crowd_less" in inp.actions:
-            self.resize(max(count - CHARACTERS_STEP, 1))
+        for action in inp.actions:
+            if action == "crowd_more":
+                count = min(count + CHARACTERS_STEP, max(count, MAX_CHARACTERS))
+            elif action == "crowd_less":
+                count = max(count - CHARACTERS_STEP, 1)
+        self.resize(count)
         crowd = self.crowd
         self._turn_around(dt)
         walking = self.time >= self.start_delay

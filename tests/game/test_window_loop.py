@@ -126,3 +126,18 @@ def test_a_headless_replay_plays_the_whole_recording(run_main, tmp_path: Path) -
     assert "cut short" not in result.stdout
     result = run_main(["--headless", "--replay", str(recording), "--frames", "100"])
     assert "replay cut short by --frames 100: played 100 of 700 steps" in result.stdout
+
+
+def test_every_plus_and_minus_pressed_within_one_frame_counts(display: None) -> None:
+    # playtest 7: four quick + presses (arriving in one frame) added 50, not 200
+    options = RunOptions(scene="crowd", headless=True, size=(960, 540))
+    config = SceneConfig(characters=1)
+    app = App(options, build_scene("crowd", config, options.size), config)
+    for key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS, pygame.K_PLUS):
+        _press(key)
+    app.run_frame(1 / 60)
+    assert app.scene.sim.character_count == 201
+    for key in (pygame.K_MINUS, pygame.K_KP_MINUS, pygame.K_MINUS):
+        _press(key)
+    app.run_frame(1 / 60)
+    assert app.scene.sim.character_count == 51
