@@ -355,7 +355,8 @@ class App:
                 ground = sim.terrain_update() if isinstance(sim, EditableGround) else None
                 self.trace.step(sim.step_index, sim.time, sim.trace_characters(), ground)
 
-    def _render(self, alpha: float, fps: float) -> None:
+    def _render(self, alpha: float, fps: float | None) -> None:
+        """Draw the frame; ``fps`` is None while paused (the HUD says "paused")."""
         view = self.scene.view
         profiler = self.profiler_rect() if self.show_profiler else None
         if isinstance(view, ClearOfHud):
@@ -403,7 +404,7 @@ class App:
         with self.timer.phase("render"):
             self.pygame.display.flip()
 
-    def _draw_profiler(self, fps: float, rect: Rect) -> None:
+    def _draw_profiler(self, fps: float | None, rect: Rect) -> None:
         sim = self.scene.sim
         solves = sim.counters.solves
         per_frame = (solves - self._solves_at_last_frame) if self.frames else 0
@@ -435,8 +436,13 @@ class App:
         if not self.running and self.frames > 0:
             return
         if self._redraw and not self.minimised:  # a minimised window is not drawn at all
-            self._render(self.clock.alpha, self.fps)
-            self._count_flip(time.perf_counter())
+            self._render(self.clock.alpha, None if self.paused else self.fps)
+            if self.paused:
+                # no frame rate while paused (it showed the last one, then 0.5 fps after a
+                # single step): it is measured again from the first frame after the pause
+                self.fps, self._last_flip = 0.0, None
+            else:
+                self._count_flip(time.perf_counter())
         self.frames += 1
         seconds = time.perf_counter() - frame_start
         self.timer.end_frame(seconds)

@@ -30,11 +30,14 @@ def draw_tabs(
     canvas: Canvas,
     names: Sequence[str],
     current: str,
-    fps: float,
+    fps: float | None,
     paused: bool,
     recording: bool = False,
 ) -> Rect:
     """The top-left strip: numbered scene tabs, FPS, a REC dot, and a PAUSED badge.
+
+    ``fps`` is None while paused: the readout says "paused" (a frame rate held from before
+    the pause, or one measured over single steps, means nothing).
 
     The tabs change only with the scene and the window, so they are put down from a
     cached sprite; the readout after them is drawn each frame. Returns the box of the tabs
@@ -56,14 +59,19 @@ def draw_tabs(
     canvas.sprite(("scene tabs", tuple(names), current, canvas.size), strip, paint)
     # the readout in pieces with their own gaps, for the same reason as the tabs
     cursor = x + 4 * scale
-    for piece, after in ((f"{fps:.1f}", 5.0), ("fps", 16.0), ("F1 help", 0.0)):
+    readout = _readout(fps)
+    for piece, after in (*readout, ("F1 help", 0.0)):
         pw, h = canvas.text((cursor, top + 4 * scale), piece, PALETTE["text_dim"], size)
         cursor += pw + after * scale
     w = cursor - (x + 4 * scale)
-    # the box returned reaches as far as the widest figures would (the help is laid out
-    # around it once, not again at every change of the fps)
-    widest = canvas.text_size("8888.8", size)[0] - canvas.text_size(f"{fps:.1f}", size)[0]
-    right = cursor + max(widest, 0)
+    # the box returned reaches as far as the widest readout would (the help is laid out
+    # around it once, not again at every change of the fps or at a pause)
+
+    def readout_w(pieces: Sequence[tuple[str, float]]) -> float:
+        return sum(canvas.text_size(piece, size)[0] + after * scale for piece, after in pieces)
+
+    widest = max(readout_w(_readout(8888.8)), readout_w(_readout(None)))
+    right = cursor + max(widest - readout_w(readout), 0)
     if recording:
         dot_x = x + 4 * scale + w + 18 * scale
         canvas.circle((dot_x, top + 4 * scale + h / 2), 6 * scale, PALETTE["bad"])
@@ -86,6 +94,11 @@ def draw_tabs(
             bold=True,
         )
     return (0.0, 0.0, float(max(right, strip[2])), float(strip[3]))
+
+
+def _readout(fps: float | None) -> tuple[tuple[str, float], ...]:
+    """The frame-rate readout after the tabs, as pieces and the gap after each (scaled)."""
+    return (("paused", 16.0),) if fps is None else ((f"{fps:.1f}", 5.0), ("fps", 16.0))
 
 
 def _paint_tabs(

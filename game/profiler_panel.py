@@ -58,11 +58,11 @@ def draw_profiler(
     history: Sequence[dict[str, float]],
     solves_per_frame: float,
     characters: int,
-    fps: float,
+    fps: float | None,
     rect: Rect,
 ) -> None:
     """Draw the panel in ``rect`` (:func:`profiler_rect`) from the per-frame phase records
-    (seconds)."""
+    (seconds); ``fps`` is None while paused."""
     scale = ui_scale(canvas.size)
     pad = 12.0 * scale
     left, top, panel_w, panel_h = rect
@@ -72,9 +72,8 @@ def draw_profiler(
     _, title_h = canvas.text(
         (left + pad, top + pad * 0.8), "profiler (F3)", PALETTE["text"], title_px, bold=True
     )
-    summary = (
-        f"{fps:5.1f} fps · {characters_text(characters)} · {solves_per_frame:.0f} IK solves/frame"
-    )
+    rate = "paused" if fps is None else f"{fps:5.1f} fps"
+    summary = f"{rate} · {characters_text(characters)} · {solves_per_frame:.0f} IK solves/frame"
     row = top + pad * 0.8 + title_h + 4 * scale
     canvas.text((left + pad, row), summary, PALETTE["text_dim"], small_px)
     row += canvas.text_size(summary, small_px)[1] + 6 * scale

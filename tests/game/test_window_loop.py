@@ -6,10 +6,13 @@ import json
 from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pygame
 import pytest
 
+import game.app
 from game import scenes
 from game.app import IDLE_FPS, App, build_scene
 from game.input_state import InputState
@@ -141,3 +144,40 @@ def test_every_plus_and_minus_pressed_within_one_frame_counts(display: None) -> 
         _press(key)
     app.run_frame(1 / 60)
     assert app.scene.sim.character_count == 51
+
+
+def test_paused_the_readout_says_paused_and_single_steps_are_not_counted_as_fps(
+    display: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # playtest 7: paused it showed the last rate ("110.3 fps"), after a single step "0.5 fps"
+    now = [0.0]
+    monkeypatch.setattr(game.app, "time", SimpleNamespace(perf_counter=lambda: now[0]))
+    app = _app(autopilot=False)
+    texts: list[str] = []
+    draw_text = app.canvas.text
+
+    def text(pos: Any, words: str, *args: Any, **kwargs: Any) -> Any:
+        texts.append(words)
+        return draw_text(pos, words, *args, **kwargs)
+
+    app.canvas.text = text  # type: ignore[method-assign]
+
+    def frame(seconds: float = 1 / 60) -> list[str]:
+        texts.clear()
+        now[0] += seconds
+        app.run_frame(seconds)
+        return texts
+
+    for _ in range(30):
+        frame()
+    assert "60.0" in frame()
+    _press(pygame.K_p)
+    assert "paused" in frame() and "60.0" not in texts
+    steps = app.steps
+    _press(pygame.K_PERIOD)
+    shown = frame(2.0)  # a single step two seconds into the pause
+    assert app.steps == steps + 1 and app.paused
+    assert "paused" in shown and "fps" not in shown
+    _press(pygame.K_p)
+    frame(), frame()
+    assert "60.0" in frame()  # measured again from the first frames after the pause
