@@ -144,7 +144,8 @@ def _reach(
     if not (1.0 <= k < math.inf and d > eps * span):
         return None
     eased = d
-    if soft > 0.0 and d > span * k - soft:  # Nicholas' soft IK: d_s - s expm1(-(d - d_s)/s)
+    softened = soft > 0.0 and d > span * k - soft  # in the soft zone (as ik.reach.clamp)
+    if softened:  # Nicholas' soft IK: d_s - s expm1(-(d - d_s)/s)
         full = span * k
         knee = full - soft
         # numpy's expm1, so one limb rounds as in a batch (libm's may differ in the last bit,
@@ -161,7 +162,7 @@ def _reach(
     along = (a * a + gap * span) / (a + a)  # law of cosines
     h = math.sqrt((span + a) * (span - a) * (a - gap) * (a + gap)) / (a + a)  # Heron
     status = _FAR if d > span else _CLOSE if d < inner else _REACHED
-    status = _STRETCHED if stretch > 1.0 else _SOFT if eased < d else status
+    status = _STRETCHED if stretch > 1.0 else _SOFT if softened else status
     shortfall = abs(d - a)
     reached = shortfall <= math.sqrt(eps) * span  # as ik.reach.classify
     angle = math.atan2(a * h, along * along + h * h - a * along)  # ik.reach.interior_angle

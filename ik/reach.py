@@ -89,7 +89,9 @@ def clamp(
     # fold limit |L1 - L2|, floored at eps L: equal bones would give the triangle a zero base
     inner = np.maximum(np.abs(upper - lower), eps * span)
     used = np.minimum(np.maximum(eased, inner), span)  # the seed: clamp(d, |L1 - L2|, L1 + L2)
-    softened = False if softness is None else eased < d
+    # the soft zone d > L - s ("eased < d" differed by precision: past the knee the curve
+    # moves d by ~(d - d_s)² / 2s, below float32's rounding but not float64's)
+    softened = False if softness is None else (softness > 0.0) & (d > full - softness)
     return Reach(used, upper, lower, span, inner, stretch, softened)
 
 

@@ -160,3 +160,21 @@ def test_a_float32_batch_agrees_with_its_single_float32_solves(
             else:
                 tol = 8 * math.sqrt(eps) * size[i] if name == "elbow" else 16 * eps * size[i]
             np.testing.assert_allclose(got, want, rtol=0, atol=tol, err_msg=name)
+
+
+def test_just_past_the_soft_knee_float32_and_float64_agree_on_softened() -> None:
+    # 4.5e-5 past the knee the curve moves d by ~2e-9: float32 rounds that away, float64
+    # does not, so a float32 batch (float32 arithmetic) said REACHED where its one-limb
+    # solve (Python floats) said SOFTENED (found by the property above). The status is the
+    # zone d > L - s, in any precision
+    root, target = np.zeros((9, 3), np.float32), np.zeros((9, 3), np.float32)
+    target[:, 0] = np.float32(0.52721181)
+    upper, lower = np.float32(0.26340654), np.float32(0.76593425)
+    softness = np.float32(0.50217416)
+    pole = np.tile(np.float32([0.0, 1.0, 0.0]), (9, 1))
+    many = ik.solve_3d(root, target, upper, lower, pole, softness=softness)
+    one = ik.solve_3d(
+        root[0], target[0], float(upper), float(lower), pole[0], softness=float(softness)
+    )
+    assert float(target[0, 0]) > float(upper) + float(lower) - float(softness)  # in the zone
+    assert (many.status == ik.Status.SOFTENED).all() and one.status == ik.Status.SOFTENED
