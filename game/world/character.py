@@ -96,6 +96,7 @@ _SPEED_UP_HALFLIFE = 0.3  # s: the velocity's halflife speeding up to a walk (pe
 _STEP_LEAD = 0.33  # s: steps are timed for the speed the body will have this much later
 _RUN_CLIMB = 1.5  # running up a flight, the body climbs this many times climb_speed
 _STAIR_RUN_TIMING = 1.85  # m/s: running up a flight, steps are timed at least for this speed
+_STAIR_LEAD = 0.3  # s: the pelvis rises for a riser up this far ahead at its speed
 _APPROACH_BRAKE = 1.5  # m/s²: the body slows toward a flight ahead at most this hard
 # (about 3.2 steps a second up a 0.46 grade: a tread a step at ~1.1 m/s, where the walk's
 # timing held a run on the stairs to the walking pace of 0.7-0.8 m/s)
@@ -1308,8 +1309,17 @@ class Crowd:
         allowed = allowed.min(axis=1)
         # standing height over the ground here: a drop ahead is for the landing's reach
         # (``allowed``) to bring the pelvis down to (the lower of here and a swing ahead kept
-        # it a rise low all down a flight: a crouch, the stance knee at 94°)
+        # it a rise low all down a flight: a crouch, the stance knee at 94°); a riser up that
+        # the body reaches within _STAIR_LEAD counts already (standing over the ground here,
+        # the pelvis rose only once over a tread: at a flight's foot the front knee bent to
+        # 75° with the rear foot in the air, a squat, and up the flight the stance knee's
+        # median was 24-45°; now 16-25°)
         ground = self.terrain.height_at(x_new)
+        soon = x_new + self.vx * _STAIR_LEAD
+        risers = self.terrain.risers(MIN_RISER, RISER_WINDOW)
+        lo, hi = np.minimum(x_new, soon)[:, None], np.maximum(x_new, soon)[:, None]
+        riser_soon = ((risers > lo) & (risers < hi)).any(axis=1)
+        ground = np.where(riser_soon, np.maximum(ground, self.terrain.height_at(soon)), ground)
         run = run_fraction(self.vx, gait)
         stand = ground + legs.ankle_height + gait.stand_extension * reach - gait.run_sink * run
         moving = clamp(np.abs(self.vx) / (0.5 * gait.walk_speed), 0.0, 1.0)

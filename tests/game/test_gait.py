@@ -211,6 +211,17 @@ LANDING_PAUSES = [0, 60]  # steps stood on the course's landing before turning r
 BUMP_TURNS = [(0.0, 9.82), (0.0, 10.48), (1.0, 7.84), (1.0, 9.82)]  # (run, x turned round)
 RUNS_OVER = [(11.2, 1.0), (20.0, 1.0), (14.3, -1.0), (28.0, -1.0)]  # (start x, facing)
 RUNS_INTO = [(8.0, 1.0, 12.005), (24.0, -1.0, 16.555)]  # (start x, facing, first riser up)
+CLIMB_FROM = [
+    (7.0, 1.0),
+    (7.6, 1.0),
+    (8.2, 1.0),
+    (8.8, 1.0),
+    (9.4, 1.0),
+    (21.0, -1.0),
+    (21.6, -1.0),
+    (22.2, -1.0),
+]
+FIRST_RISER_UP = {1.0: 12.005, -1.0: 16.555}  # the course's flights up, by the way walked
 
 
 def _flat_walkers() -> dict[Any, Walker]:
@@ -279,6 +290,8 @@ def _course_walkers() -> dict[Any, Walker]:
         walkers["bump", run, target] = Walker(6.5, 1.0, (there, *back))
     for start, facing in RUNS_OVER:
         walkers["run over", start, facing] = Walker(start, facing, (Phase(facing, 1.0, 540),))
+    for start, facing in CLIMB_FROM:
+        walkers["climb", start, facing] = Walker(start, facing, (Phase(facing, 0.0, 480),))
     for start, facing, _ in RUNS_INTO:
         walkers["run into", start, facing] = Walker(start, facing, (Phase(facing, 1.0, 420),))
     return walkers
@@ -697,6 +710,24 @@ def test_running_into_a_flight_slows_gently_to_meet_it_at_its_pace(
     assert speed[a_step_before] >= 1.2
     on = (ahead < 0.0) & (ahead > -1.0)
     assert on.any() and speed[on].min() >= 0.9  # and up the flight without a stall
+
+
+@pytest.mark.parametrize(("start", "facing"), CLIMB_FROM)
+def test_walking_up_a_flight_the_stance_knee_straightens_as_he_climbs(
+    start: float, facing: float, course: dict[Any, Record]
+) -> None:
+    # the pelvis stood over the ground under it, so it rose only once over a tread: walking
+    # onto the flight the front knee bent to 68-75° with the rear foot in the air (the
+    # playtest's squat at its foot) and on the flight the stance knee's median was 24-45°;
+    # now the pelvis reads the ground a riser ahead as it comes
+    record = course["climb", start, facing]
+    bend = np.where(record["planted"], _knee_bends(record), 0.0).max(axis=1)  # stance knees
+    ahead = (record["x"] - FIRST_RISER_UP[facing]) * facing
+    onto = (ahead > -0.5) & (ahead < 0.6)
+    up = (ahead > -0.5) & (ahead < 1.4) & (bend > 0.0)
+    assert onto.sum() > 30 and up.sum() > 60
+    assert bend[onto].max() <= 70.0
+    assert np.median(bend[up]) <= 30.0
 
 
 def test_running_over_the_bump_rarely_holds_the_hip() -> None:
