@@ -232,9 +232,20 @@ class WalkSim(CharacterAssets):
         holding A at the loft's edge saw nothing happen and had no cue), else None."""
         if self.blocked_s < BLOCKED_HINT_S:
             return None
-        if self.on_loft():
+        crowd, terrain = self.crowd, self.terrain
+        x, facing = float(crowd.x[0]), float(crowd.facing[0])
+        if facing < 0 and self.on_loft():  # the loft's edge is on the ladder's side
             return "the loft's edge: S by the ladder climbs down"
-        return "no way on: the ground ahead is too high a step or ends"
+        # what the walk meets within a metre ahead (the gait's stop looks a step or two on)
+        lo, hi = terrain.x_range
+        probe = np.clip(x + facing * np.linspace(0.0, 1.0, 21), lo, hi)
+        heights = terrain.height_at(probe)
+        here, step = float(heights[0]), crowd.rig.gait.max_step_height
+        if float(heights.max()) - here > step:
+            return "no way on: a wall ahead, too high to step up"
+        if here - float(heights.min()) > step:
+            return "no way on: a drop ahead, too deep to step down"
+        return "no way on: the world ends here"
 
     def on_loft(self) -> bool:
         """The hero stands on the loft by the ladder's top."""

@@ -313,3 +313,13 @@ def test_s_on_the_loft_right_of_the_spot_backs_to_the_ladder_without_turning(
     assert np.hypot(*np.moveaxis(moved, -1, 0)).max() <= 0.06  # 4 cm
     velocity = np.diff(pelvis, axis=0) / DT
     assert np.hypot(*np.diff(velocity, axis=0).T).max() <= 0.2  # 0.164 m/s, as from the spot
+
+
+@pytest.mark.parametrize(("facing", "says"), [(1.0, "a wall ahead"), (-1.0, "the loft's edge")])
+def test_held_on_the_loft_he_names_what_stops_him(facing: float, says: str) -> None:
+    # at the loft's far wall he said "the loft's edge: S by the ladder climbs down", the
+    # words for the drop on the ladder's side (playtest 7)
+    sim = _on_the_loft(facing)
+    _walk_rows(sim, [InputState(move=facing)] * int(5.0 / DT))
+    hint = sim.blocked_hint()
+    assert hint is not None and says in hint
