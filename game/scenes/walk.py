@@ -351,8 +351,12 @@ class WalkSim(CharacterAssets):
         )
 
     def _update_drag(self, inp: InputState) -> None:
-        """A press naming a foot grabs it; releasing the button gives it back to the gait."""
+        """A press naming a foot grabs it; releasing the button gives it back to the gait,
+        and the pointer is not offered to the hands until the mouse moves again (let go low
+        behind him, it turned him round and bent him double to reach for it)."""
         if not inp.pointer_down or self.pointer is None:
+            if self.drag_foot is not None:
+                self.pointer_still_s = math.inf
             self.drag_foot = None
             return
         name = inp.values.get("drag_foot")

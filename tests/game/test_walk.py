@@ -257,6 +257,32 @@ def test_a_dragged_foot_follows_the_pointer_and_returns_to_the_gait() -> None:
     assert sim.crowd.solution.hand[0, 3, 1] == pytest.approx(ground, abs=1e-9)
 
 
+def test_letting_go_of_a_dragged_foot_does_not_turn_him_to_the_pointer() -> None:
+    # a foot dragged low behind him and let go: the pointer, left there, was offered to the
+    # hands for 1.5 s (it had moved during the drag), so he turned round and bent double to
+    # reach for it (playtest 7); it is offered again once the mouse moves
+    sim = WalkSim(SceneConfig(dt=DT))
+    timer = PhaseTimer()
+    for _ in range(30):
+        sim.step(InputState(), DT, timer)
+    standing = float(sim.crowd.y[0])
+    ankle = sim.crowd.solution.hand[0, 3].copy()
+    behind = (float(ankle[0]) - 0.45, float(ankle[1]) - 0.02)
+    grab = {"drag_foot": "right_leg"}
+    sim.step(InputState(pointer=tuple(ankle), pointer_down=True, values=grab), DT, timer)
+    for i in range(1, 31):  # dragged behind and down, the mouse moving all the way
+        at = tuple(ankle + (np.array(behind) - ankle) * i / 30)
+        sim.step(InputState(pointer=at, pointer_down=True, actions=("pointer_moved",)), DT, timer)
+    for _ in range(90):  # let go, the pointer left there
+        sim.step(InputState(pointer=behind), DT, timer)
+        assert sim.crowd.facing[0] == 1.0 and not sim.crowd.turning[0]
+    assert float(sim.crowd.y[0]) >= standing - 0.02
+    sim.step(InputState(pointer=behind, actions=("pointer_moved",)), DT, timer)
+    for _ in range(90):  # moved again: he reaches for it
+        sim.step(InputState(pointer=behind), DT, timer)
+    assert sim.crowd.facing[0] == -1.0 or float(sim.crowd.y[0]) < standing - 0.1
+
+
 def _front_leg(sim: WalkSim) -> int:
     """Which leg (0, 1) is in front of the hero."""
     ankles = sim.crowd.solution.hand[0, 2:]
