@@ -37,6 +37,8 @@ KNOB_REACH_FRACTION = 0.97
 DOOR_SWING_RAD = math.radians(75.0)  # the door's widest opening about its hinge
 DOOR_SWING_S = 1.0  # the door swings fully open, or shut, in this long
 DOOR_STAY_S = 2.5  # it stands open this long after the knob is let go, then swings shut
+DOOR_PUSH_S = 1.6  # ... held by the knob, it opens as fast as he steps after it
+KNOB_LEAD_S = 0.3  # he steps for where the knob will be this much later
 RELEASE_S = 0.35  # a freed hand eases back this long before the gait's arm swing takes it
 LOW_REACH_WAIT_S = 1.5  # a crouch takes 0.7 s: a goal still out of reach then is reached as near as
 # the arm goes (the cup falls onto a spot down a step)
@@ -421,12 +423,17 @@ class PropHands:
 
     @property
     def knob(self) -> FloatArray:
-        """The knob's world point (2,) as the door stands: seen from the side, a door open
-        by an angle shows its cosine of the knob's distance from the hinge."""
+        """The knob's world point (2,) as the door stands."""
+        return self._knob_at(self.door_swing)
+
+    def _knob_at(self, swing: float) -> FloatArray:
+        """The knob's world point (2,) with the door at ``swing``: seen from the side, a
+        door open by an angle shows its cosine of the knob's distance from the hinge."""
         knob, hinge = self.props.door.knob, self.door_hinge_x
-        if self.door_swing <= 0.0:
+        if swing <= 0.0:
             return knob  # shut: where the door has it, to the bit
-        return np.array([hinge + (knob[0] - hinge) * math.cos(self.door_angle), knob[1]])
+        angle = DOOR_SWING_RAD * float(smoothstep(min(swing, 1.0)))
+        return np.array([hinge + (knob[0] - hinge) * math.cos(angle), knob[1]])
 
     def goal_point(self) -> FloatArray | None:
         """Where the engaged hand is to go (the grip point), or None."""
@@ -464,6 +471,16 @@ class PropHands:
         to the nearest one in reach.
         """
         goal = self.goal_point()
+        if goal is not None and self.phase == "hold":
+            # holding the knob as the door swings toward its hinge: he steps after it, the
+            # arm at the reach it took the knob with (stood still, the knob slid out of the
+            # hand: the door swung on by itself)
+            shoulder = shoulders[self.hand]
+            soon = self._knob_at(self.door_swing + KNOB_LEAD_S / DOOR_PUSH_S)
+            hold = KNOB_REACH_FRACTION * rig.arms.limb.reach
+            dx = float(soon[0] - shoulder[0])
+            need = abs(dx) - _arm_allowance(shoulder, soon, hold)
+            return math.copysign(min(need / 0.15, 1.0), dx) if need > 0.0 else None
         if goal is None or self.phase != "walk":
             return None
         arm = self._arm_for(goal, shoulders)
@@ -592,7 +609,13 @@ class PropHands:
             if there and float(np.hypot(*(hands[self.hand] - aim))) <= self.props.grip_tolerance:
                 self._grip(hands)
         elif self.phase == "hold" and self.phase_time >= HOLD_KNOB_S:
-            self._release()
+            # the hand goes with the knob (he steps after it, :meth:`walk_intent`) until the
+            # door is open, or the knob has left its reach (let go at 0.6 s, the door swung on
+            # by itself, the knob sliding 0.2 m away from a hand left in the air: playtest 7)
+            shoulder = shoulders[self.hand]
+            beyond = float(np.hypot(*(self.knob - shoulder))) > rig.arms.limb.reach
+            if self.door_swing >= 1.0 or beyond:
+                self._release()
         self._swing_door(dt)
         if self.holding >= 0:
             self.cup = hands[self.holding] - np.array([0.0, self.props.cup.grip])
@@ -617,7 +640,9 @@ class PropHands:
         else:
             self._door_stay = max(self._door_stay - dt, 0.0)
         toward = 1.0 if self._door_stay > 0.0 else -1.0
-        self.door_swing = min(max(self.door_swing + toward * dt / DOOR_SWING_S, 0.0), 1.0)
+        pushed = self.goal == "knob" and self.phase == "hold"  # at the pace he follows it
+        swing_s = DOOR_PUSH_S if pushed else DOOR_SWING_S
+        self.door_swing = min(max(self.door_swing + toward * dt / swing_s, 0.0), 1.0)
 
     def _hand_goal(self, shoulder: FloatArray, goal: FloatArray, reach: float) -> FloatArray:
         """Where the engaged hand goes for ``goal``: the goal itself within ``reach`` of the
