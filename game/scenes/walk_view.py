@@ -64,8 +64,8 @@ GRID_COLOR: Color = mix(SKY_HORIZON, PALETTE["grid_major"], 0.35)  # the one-met
 LEG_WIDTHS_M = (0.15, 0.11, 0.1)  # hip, knee, ankle
 ARM_WIDTHS_M = (0.095, 0.075, 0.06)  # shoulder, elbow, wrist
 HAND_RADIUS_M = 0.05  # wider than the wrist: the hand's disc covers the forearm's end
-GRIP_HALF_M = 0.045  # the fingers round a held cup: half their span across it ...
-FINGERS_M = 0.03  # ... and their height
+GRIP_HALF_M = 0.035  # the fingers round a held cup: half their span across it ...
+FINGERS_M = 0.04  # ... and their height (the cup's rim and base show above and below)
 DOORWAY: Color = (12, 12, 16)  # the dark room behind an open door
 DOOR_NEAR_M = 0.05  # an open door's free edge, nearer the viewer, shows this much taller
 SHOE_WIDTH_M = 0.095  # a shoe seen from the front: the least a drawn foot is long
@@ -705,26 +705,20 @@ class WalkView:
         def arm(side: int) -> None:
             # no wrist cap: the hand's disc, drawn next on the same centre, is wider
             limb(ARMS.start + side, ARM_WIDTHS_M, "shirt", side, end_cap=False)
-            skin = tones["skin", side == near][0]
+            skin, edge = tones["skin", side == near]
             hand_px = limbs_px[ARMS.start + side][2]
-            canvas.circle(hand_px, HAND_RADIUS_M * scale, skin)
             held = self._prop_hands
-            if held is not None and held.holding == side:
-                # at its hand's depth (a far hand's cup behind the torso and the near
-                # limbs), and the fingers wrapped round its front: the cup alone hid the
-                # hand that holds it and floated beside the near forearm (playtest)
-                self._draw_cup(pen, sol)
-                half = GRIP_HALF_M * scale
-                fingers = FINGERS_M * scale
-                bone(
-                    canvas,
-                    (hand_px[0] - half, hand_px[1]),
-                    (hand_px[0] + half, hand_px[1]),
-                    skin,
-                    fingers,
-                    fingers,
-                    tones["skin", side == near][1],
-                )
+            if held is None or held.holding != side:
+                canvas.circle(hand_px, HAND_RADIUS_M * scale, skin)
+                return
+            # the cup at its hand's depth (a far hand's behind the torso and the near
+            # limbs: it floated beside the near forearm), over the wrist, and the fingers
+            # wrapped round its middle, its rim and base showing. No hand's disc: it
+            # poked out over the rim from behind the cup, a hand inside it (playtest 7)
+            self._draw_cup(pen, sol)
+            half, fingers = GRIP_HALF_M * scale, FINGERS_M * scale
+            x, y = hand_px
+            bone(canvas, (x - half, y), (x + half, y), skin, fingers, fingers, edge)
 
         def leg(side: int) -> None:
             limb(LEGS.start + side, LEG_WIDTHS_M, "trousers", side, end_cap=True)

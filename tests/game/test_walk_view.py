@@ -44,7 +44,7 @@ from game.scenes.walk_view import (
     paint_ground_band,
     paint_ridge_tile,
 )
-from game.world.character import PoseInputs
+from game.world.character import ARMS, PoseInputs
 from game.world.terrain import load_terrain
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -396,6 +396,32 @@ def test_a_cup_in_the_far_hand_is_held_by_that_hand_behind_the_torso(view: WalkV
     on_cup = held[x0 : x1 + 1, y0 : y1 + 1]
     fingers = (on_cup == tones["skin", False][0]).all(axis=-1)
     assert fingers.sum() > 40
+
+
+@pytest.mark.parametrize(("hand", "move"), [(1, 1.0), (0, 1.0), (0, -1.0), (1, -1.0)])
+def test_the_hand_holding_the_cup_grips_its_middle_and_nothing_of_it_shows_over_the_rim(
+    view: WalkView, hand: int, move: float
+) -> None:
+    # playtest 7: the hand's disc, drawn behind the cup, poked out over its rim and the
+    # fingers crossed its body: the hand looked inside the cup. The fingers wrap its middle
+    _carrying(view, hand, move)
+    sim = view.sim
+    assert sim.props is not None
+    pygame.font.init()
+    canvas = PygameCanvas(pygame.Surface((1280, 720)))
+    view.camera.center_w = tuple(float(v) for v in sim.crowd.x[:1]) + (1.2,)
+    _draw_hero(view, canvas)
+    pixels = pygame.surfarray.array3d(canvas.surface)  # (x, y, rgb)
+    near = float(sim.crowd.facing[0]) > 0
+    skin = _hero_tones(sim.rig.colors)["skin", hand == near][0]
+    is_skin = (pixels == skin).all(axis=-1)
+    cup = sim.props.props.cup
+    hx, hy = view._interpolated(0.0)[1].hand[0, ARMS.start + hand].tolist()
+    left, rim = view.camera.point_to_screen(hx - cup.radius * 1.15, hy - cup.grip + cup.height)
+    right, base = view.camera.point_to_screen(hx + cup.radius * 1.15, hy - cup.grip)
+    columns = slice(round(left), round(right) + 1)
+    assert not is_skin[columns, round(rim) - 6 : round(rim)].any()  # 4 pixels before
+    assert is_skin[columns, round(rim) : round(base)].sum() > 30  # the fingers round it
 
 
 def test_mid_turn_the_feet_show_their_width_and_the_two_legs_stay_apart(view: WalkView) -> None:
