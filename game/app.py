@@ -17,7 +17,7 @@ import warnings
 from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from game import hud, scenes
 from game.assets import AssetError, file_digest, load_snapshot, read_snapshot
@@ -62,6 +62,14 @@ WINDOWED_FPS_CAP = 144
 IDLE_FPS = 10
 # Halflife of the smoothing of the delivered frame interval shown as fps (seconds).
 FPS_HALFLIFE = 0.25
+
+
+@runtime_checkable
+class SubjectOnScreen(Protocol):
+    """A view with a subject the F1 help must not hide: ``subject_box`` is its box on
+    screen (left, top, width, height) as last drawn, or None (the walker's)."""
+
+    subject_box: tuple[float, float, float, float] | None
 
 
 @dataclass
@@ -119,6 +127,7 @@ class App:
         self.paused = False
         self.single_step = False
         self.show_help = False
+        self.help_band: Rect | None = None  # the band over the hero the help keeps clear of
         self.show_overlay = True
         self.show_profiler = False
         self.running = True
@@ -394,8 +403,14 @@ class App:
                 if profiler is not None:
                     keep_clear.append(profiler)
                 area = self.view_area()
+                # and clear of the hero where it fits (playtest 7: it hid him)
+                subject = view.subject_box if isinstance(view, SubjectOnScreen) else None
+                band = []
+                if subject is not None:
+                    self.help_band = hud.subject_band(subject, area, self.help_band)
+                    band.append(self.help_band)
                 chosen = hud.place_help(
-                    self.canvas, spec.title, spec.controls, keep_clear, area, overlay_boxes
+                    self.canvas, spec.title, spec.controls, keep_clear, area, overlay_boxes, band
                 )
                 hud.draw_help(self.canvas, spec.title, chosen)
         if profiler is not None:

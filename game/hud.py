@@ -197,6 +197,27 @@ def help_areas(
     return [band for band in areas if band[2] >= 380.0 * scale and band[3] >= 100.0 * scale]
 
 
+HELP_GRID = 16  # the band over the hero the help keeps clear of moves in 1/16ths of the view
+
+
+def subject_band(box: Rect, area: Rect, kept: Rect | None = None) -> Rect:
+    """The band of ``area``, top to bottom, that the F1 help keeps clear of so as not to
+    hide the subject (the walker, his box ``box`` on screen; the help hid him, playtest 7).
+
+    Its sides lie on a grid of 1/:data:`HELP_GRID` of the area's width, and the band
+    ``kept`` (the last one) stays while the box is inside it and it is at most a cell
+    wider on either side: the help moves only when he leaves it, not at every step."""
+    cell = area[2] / HELP_GRID
+    left = area[0] + math.floor((box[0] - area[0]) / cell) * cell
+    right = area[0] + math.ceil((box[0] + box[2] - area[0]) / cell) * cell
+    if kept is not None:
+        inside = kept[0] <= box[0] and box[0] + box[2] <= kept[0] + kept[2]
+        snug = kept[0] >= left - cell and kept[0] + kept[2] <= right + cell
+        if inside and snug and kept[1] == area[1] and kept[3] == area[3]:
+            return kept
+    return (left, area[1], right - left, area[3])
+
+
 def place_help(
     canvas: Canvas,
     title: str,
@@ -204,6 +225,7 @@ def place_help(
     keep_clear: Sequence[Rect] = (),
     area: Rect | None = None,
     rather_clear: Sequence[Rect] = (),
+    subject: Sequence[Rect] = (),
 ) -> HelpLayout:
     """Where :func:`draw_help` puts the F1 panel: clear of the ``keep_clear`` boxes (the
     other HUD panels, the F3 panel's among them), in the free part of ``area`` (default:
@@ -212,9 +234,22 @@ def place_help(
 
     It keeps clear of the ``rather_clear`` boxes too (the overlay's colour key) unless it
     fits nowhere else: at the smallest windows with the ground editor and the F3 panel
-    open there is no room left for it (960x540: 291 px high at most, it needs 346)."""
+    open there is no room left for it (960x540: 291 px high at most, it needs 346).
 
-    key = (canvas.size, title, tuple(scene_controls), tuple(keep_clear), area, tuple(rather_clear))
+    Before that it keeps clear of the ``subject`` boxes (the band over the walker,
+    :func:`subject_band`), covering the colour key rather than him; only where it fits
+    nowhere clear of him either (960x540 with the F3 panel and a message up) does it hide
+    him."""
+
+    key = (
+        canvas.size,
+        title,
+        tuple(scene_controls),
+        tuple(keep_clear),
+        area,
+        tuple(rather_clear),
+        tuple(subject),
+    )
     kept = _PLACED.get(canvas)
     if kept is not None and kept[0] == key:
         return kept[1]  # the same HUD as last frame (laying it out again costs ~2 ms)
@@ -225,9 +260,19 @@ def place_help(
             for free in help_areas(canvas.size, boxes, area)
         ]
 
-    candidates = layouts([*keep_clear, *rather_clear])
-    if rather_clear and not any(c.fits for c in candidates):
-        candidates += layouts(keep_clear)
+    candidates: list[HelpLayout] = []
+    tried: list[list[Rect]] = []
+    for boxes in (
+        [*keep_clear, *subject, *rather_clear],
+        [*keep_clear, *subject],
+        [*keep_clear, *rather_clear],
+        list(keep_clear),
+    ):
+        if boxes not in tried:  # the same list again when there is no subject or no key
+            tried.append(boxes)
+            candidates += layouts(boxes)
+            if any(c.fits for c in candidates):
+                break
     if not candidates:
         candidates = [help_layout(canvas, title, scene_controls, area or (0.0, 0.0, *canvas.size))]
     chosen = max(candidates, key=lambda c: (c.fits, c.shrink, c.box[2]))

@@ -79,6 +79,7 @@ HEAD_HAIR = (-0.1, 0.45, 0.9)
 HEAD_FACE = (0.25, -0.1, 0.85)
 HEAD_EYE = (0.65, 0.0)
 HEAD_TOP = max(1.0, HEAD_HAIR[1] + HEAD_HAIR[2])  # the drawn head's top, head radii up
+HERO_PAD_M = 0.1  # the hero's box on screen reaches this far round his joints and shoes
 HUD_CLEARANCE_PX = 8.0  # at 1280x720 (scaled): the head's top stays this far under the F3 panel
 # Static props are cached as sprites (see WalkView._static_sprite): padded by this many
 # pixels for line widths and the knob; their anti-aliased edges blend with the backdrop,
@@ -118,6 +119,9 @@ class WalkView:
         # the box the app draws over the top of the view (F3): the camera keeps the head
         # under it (game.scene.ClearOfHud)
         self.hud_cover: tuple[float, float, float, float] | None = None
+        # the hero's box on screen as last drawn (game.app.SubjectOnScreen): the F1 help
+        # and the ground's labels keep off him
+        self.subject_box: tuple[float, float, float, float] | None = None
         self._pointer_w: NDArray[np.float64] | None = None
         self.ground_edit = GroundEditView()
         self._frame: tuple[tuple[int, float], PoseInputs, Any] | None = None
@@ -689,6 +693,7 @@ class WalkView:
         eye = to_px(hx + HEAD_EYE[0] * radius * f, hy + HEAD_EYE[1] * radius)
         shoes_px = camera.to_screen(shoe_outlines(ankles, soles)).tolist()
         tones = _hero_tones(rig.colors)
+        self.subject_box = _hero_box(joints, shoes_px, head_px, HEAD_TOP * body.head_radius, scale)
 
         def limb(
             index: int, widths: tuple[float, float, float], color: str, side: int, end_cap: bool
@@ -1170,6 +1175,26 @@ def draw_overlay_legend(canvas: Canvas) -> tuple[float, float, float, float]:
     paint = functools.partial(_paint_overlay_legend, box=box, size=size, row_h=row_h)
     canvas.sprite(("overlay legend", canvas.size), _whole_pixels(box), paint)
     return box
+
+
+def _hero_box(
+    joints: NDArray[np.float64],
+    shoes: list[Any],
+    head: tuple[float, float],
+    head_top_m: float,
+    scale: float,
+) -> tuple[float, float, float, float]:
+    """The hero's box on screen (left, top, width, height): his joints and shoes, his
+    head's top, grown by the widest limb and a held cup (``HERO_PAD_M``)."""
+    points = np.concatenate([joints.reshape(-1, 2), np.asarray(shoes).reshape(-1, 2)])
+    (x0, y0), (x1, y1) = points.min(axis=0), points.max(axis=0)
+    y0 = min(float(y0), head[1] - head_top_m * scale)
+    x0, x1 = (
+        min(float(x0), head[0] - head_top_m * scale),
+        max(float(x1), head[0] + head_top_m * scale),
+    )
+    pad = HERO_PAD_M * scale
+    return (x0 - pad, y0 - pad, x1 - x0 + 2 * pad, float(y1) - y0 + 2 * pad)
 
 
 def _whole_pixels(box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:

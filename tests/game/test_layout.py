@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pygame
 import pytest
 
@@ -30,7 +31,7 @@ from game.options import RunOptions
 from game.pen3d import Pen3D
 from game.pygame_canvas import PygameCanvas
 from game.scene import SceneConfig
-from game.scenes.walk_view import WalkView
+from game.scenes.walk_view import SHADOW_COLOR, WalkView
 from game.widgets import Button, Slider
 
 SIZES = [(960, 540), (1280, 720), (1920, 1080)]
@@ -769,14 +770,14 @@ def test_the_help_covers_no_other_panel(
     app.message, app.message_frames = LONG_MESSAGE, -1
     app.run_frame(app.config.dt)
     drawn = _draw(app)
-    (title, controls, keep_clear, area, key_boxes), chosen = placed[-1]
+    (title, controls, keep_clear, area, key_boxes, subject), chosen = placed[-1]
     help_box = chosen.cover or chosen.box
     assert chosen.fits and help_box in drawn.panels
     # the overlay's colour key is the one box it may cover, and only where it fits nowhere
-    # clear of it too (the editor and F3 open at 960x540)
+    # clear of it and the hero too (the editor and F3 open at 960x540)
     covered = [box for box in key_boxes if intersects(help_box, box)]
     if covered:
-        everything = [*keep_clear, *key_boxes]
+        everything = [*keep_clear, *subject, *key_boxes]
         assert not place_help(app.canvas, title, controls, everything, area).fits
         drawn.panels = [p for p in drawn.panels if p not in covered]
         drawn.texts = [t for t in drawn.texts if not any(_inside(t.rect, b) for b in covered)]
@@ -806,3 +807,42 @@ def test_free_areas_are_the_largest_rectangles_clear_of_every_box() -> None:
     assert not any(intersects(a, b) for a in areas for b in boxes)
     assert free_areas(window, []) == [window]
     assert free_areas(window, boxes, gap=5.0)[0][1] == 15.0  # kept 5 px off each box
+
+
+@pytest.mark.parametrize("size", [(960, 600), (1280, 720), (1580, 860)], ids=lambda s: f"{s}")
+def test_the_help_does_not_hide_the_hero_with_the_f3_panel_open(
+    monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    # playtest 7: the F1 help lay over his torso at 960x600 and 1280x720, and at 1580x860
+    # with F3 on only a ghost of his head showed. Standing, and having walked either way
+    # (the camera leads him: he stands left or right of the middle)
+    placed: list[hud.HelpLayout] = []
+    place_help = hud.place_help
+
+    def spy(*args: Any) -> hud.HelpLayout:
+        placed.append(place_help(*args))
+        return placed[-1]
+
+    monkeypatch.setattr(hud, "place_help", spy)
+    for move in (0.0, 1.0, -1.0):
+        app = _app("walk", size)
+        sim, view = app.scene.sim, app.scene.view
+        app.scene.autopilot = _Keys(InputState(move=move))
+        for _ in range(80):
+            sim.step(InputState(move=move), sim.dt, app.timer)
+        app.show_profiler = app.show_help = True
+        app.run_frame(sim.dt)
+        app.run_frame(sim.dt)
+        help_box = placed[-1].cover or placed[-1].box
+        assert placed[-1].fits
+        # the hero's own pixels, drawn alone where this frame drew him (his shadow aside)
+        canvas = PygameCanvas(pygame.Surface(size))
+        pose, sol = view._interpolated(0.0)
+        view._draw_character(WorldPen(canvas, view.camera), pose, sol)
+        pixels = pygame.surfarray.array3d(canvas.surface)
+        hero = (pixels != 0).any(axis=-1) & (pixels != SHADOW_COLOR).any(axis=-1)
+        (x0, y0), (x1, y1) = np.argwhere(hero).min(axis=0), np.argwhere(hero).max(axis=0)
+        drawn = (float(x0), float(y0), float(x1 - x0 + 1), float(y1 - y0 + 1))
+        assert not intersects(help_box, drawn), f"moving {move}: help {help_box}, hero {drawn}"
+        assert _inside(drawn, view.subject_box, slack=0.0)  # the box the help keeps off
+        app.close()
