@@ -96,6 +96,7 @@ _SPEED_UP_HALFLIFE = 0.3  # s: the velocity's halflife speeding up to a walk (pe
 _STEP_LEAD = 0.33  # s: steps are timed for the speed the body will have this much later
 _RUN_CLIMB = 1.5  # running up a flight, the body climbs this many times climb_speed
 _STAIR_RUN_TIMING = 1.85  # m/s: running up a flight, steps are timed at least for this speed
+_SHORT_LANDING_M = 0.04  # a swing at its end lands up to this short of a spot out of reach
 _STAIR_LEAD = 0.3  # s: the pelvis rises for a riser up this far ahead at its speed
 _APPROACH_BRAKE = 1.5  # m/s²: the body slows toward a flight ahead at most this hard
 # (about 3.2 steps a second up a 0.46 grade: a tread a step at ~1.1 m/s, where the walk's
@@ -141,6 +142,7 @@ _PER_CHARACTER = (
     "reversing",
     "reversing_s",
     "stair_run",
+    "sprinting",
     "knee_poles",
     "hand_weight",
     "hand_target",
@@ -366,6 +368,7 @@ class Crowd:
         self.turn = np.zeros(n)  # pivot progress in [0, 1); 0 when not turning
         self.turn_from = self.facing.copy()  # the facing a pivot started from
         self.stair_run = np.zeros(n, dtype=bool)  # running up a flight: quick stair steps
+        self.sprinting = np.zeros(n, dtype=bool)  # asked to run (the run input, moving)
         self.reversing = np.zeros(n, dtype=bool)  # wants to turn around, not pivoting yet
         self.reversing_s = np.zeros(n)  # ... for this many seconds
         self.knee_poles = np.ones(n, dtype=bool)
@@ -533,6 +536,7 @@ class Crowd:
         # a reversal first slows down facing the old way, then pivots, then sets off
         v_goal = np.where(reversing | self.turning, 0.0, move_a * top_speed)
         sprinting = (run_a > 0.5) & (np.abs(move_a) > _MOVE_DEADBAND)  # asked to run
+        self.sprinting = sprinting
         v_target = self._unblocked(v_goal, sprinting)
         self.blocked = (v_goal != 0.0) & (v_target == 0.0)
         v_old = self.vx
@@ -552,7 +556,7 @@ class Crowd:
         x_free = x_old + self.vx * dt
         self._update_pins(pinned, x_free, v_target, grade)
         self._advance_phase(v_target, grade, dt)
-        self._advance_swings(dt, x_free, pace)
+        self._advance_swings(dt, x_free, pace, v_target)
         # what the planted feet allow the hips (lifting a foot changes nothing for the others)
         support = self._support(pace)
         # a swing hovering at a spot it still cannot reach re-aims from where the foot is,
@@ -963,7 +967,9 @@ class Crowd:
         self.idle = idle
         self.phase = np.where(hold, self.phase, (self.phase + rate * dt) % 1.0)
 
-    def _advance_swings(self, dt: float, x_new: FloatArray, pace: Pace) -> None:
+    def _advance_swings(
+        self, dt: float, x_new: FloatArray, pace: Pace, v_target: FloatArray
+    ) -> None:
         """Swings progress; a foot at the end of its arc plants once its leg can hold it
         there (until then it hovers over the spot while the pelvis comes down). A late
         landing re-syncs the gait phase."""
@@ -975,8 +981,16 @@ class Crowd:
         if not landed.any():  # (most steps: no swing at its end)
             return
         hip_x = x_new[:, None] + FOOT_SIDE * rig.body.hip_depth
+        reach = rig.gait.lock_extension * rig.legs.limb.reach
         distance = np.hypot(hip_x - feet.land[..., 0], self.y[:, None] - feet.land[..., 1])
-        landed &= distance <= rig.gait.lock_extension * rig.legs.limb.reach  # holdable
+        # (at a steady pace: the first steps of a run from standing reach their spots in a
+        # frame or two as the pelvis comes down; landed short, they shifted the run's phases)
+        steady = np.abs(self.vx) >= np.abs(v_target) - 0.1
+        short = landed & (distance > reach) & steady[:, None]
+        if short.any():
+            self._land_short(short, hip_x, reach)
+            distance = np.hypot(hip_x - feet.land[..., 0], self.y[:, None] - feet.land[..., 1])
+        landed &= distance <= reach  # holdable
         feet.lock = np.where(landed[..., None], feet.land_lock, feet.lock)
         feet.angle = np.where(landed, feet.land_ground, feet.angle)
         feet.pitch = np.where(landed, feet.land_pitch, feet.pitch)
@@ -988,6 +1002,39 @@ class Crowd:
         late = landed & (self._foot_phase() < pace.duty[:, None] * _LATE_LANDING)
         leg = np.argmax(late, axis=1)
         self.phase = np.where(late.any(axis=1), (-PHASE_OFFSET[leg]) % 1.0, self.phase)
+
+    def _land_short(self, short: BoolArray, hip_x: FloatArray, reach: float) -> None:
+        """Move the landings in ``short`` (N, 2), at the end of their swings but just out of
+        the leg's ``reach`` from ``hip_x``, back toward the hip to the farthest spot it holds,
+        where that is at most ``_SHORT_LANDING_M`` back and the sole fits there on ground as
+        high: the foot lands a little short instead of hovering over its spot while the
+        other leg, at full stretch, held the hip (up to 0.8 m/s lost in a step at the top
+        landing's edge, the pelvis a centimetre too high for a spot 0.2 m ahead)."""
+        feet = self.feet
+        n, f = np.nonzero(short)
+        land = feet.land[n, f]
+        dy = self.y[n] - land[:, 1]
+        ahead = np.sign(land[:, 0] - hip_x[n, f])
+        # Pythagoras: at dy below the hip, the leg holds a foot up to √(R² − dy²) away
+        holds = hip_x[n, f] + ahead * np.sqrt(np.maximum(reach * reach - dy * dy, 0.0))
+        back = (land[:, 0] - holds) * ahead  # > 0: how far short it must land
+        x = feet.land_lock[n, f, 0] - ahead * (back + 1e-4)
+        legs, facing = self.rig.legs, self.facing[n]
+        fits, chord, _ = sole_fits(self.terrain, x, facing, self.rig)
+        angle = clamp(chord, -legs.max_tilt, legs.max_tilt)
+        # the same ground angle: the landing's roll (its pitch) stays as planned
+        same = np.abs(angle - feet.land_ground[n, f]) < 1e-9
+        ok = (back > 0.0) & (back <= _SHORT_LANDING_M) & fits & same & (dy < reach)
+        # asked to run (squaring up to stop or turn round, a step keeps its spot: the feet
+        # pivot there; walking, the spots are reached in time)
+        ok &= self.sprinting[n] & ~self.reversing[n] & ~self.turning[n]
+        if not ok.any():
+            return
+        n, f, x, angle = n[ok], f[ok], x[ok], angle[ok]
+        lock = np.stack([x, rest_on_ground(self.terrain, x, angle, self.facing[n], legs)], -1)
+        pose = stance_pose(lock, angle, feet.land_pitch[n, f], self.facing[n], legs)
+        feet.land_lock[n, f] = lock
+        feet.land[n, f], feet.land_angle[n, f], feet.land_bend[n, f] = pose
 
     def _foot_phase(self) -> FloatArray:
         """Each foot's own phase in [0, 1), shape (N, 2)."""

@@ -49,7 +49,7 @@ PHASE_OFFSET = np.array([0.0, 0.5])
 """Each foot's phase is the character's phase plus this (the feet alternate)."""
 
 # Landing candidates: shifts from the predicted spot, metres, tried nearest first.
-_CANDIDATE_SHIFTS = np.array([0.0, -0.04, 0.04, -0.08, 0.08, -0.12, 0.12, -0.17, 0.17, -0.23])
+_CANDIDATE_SHIFTS = np.array([0.0, -0.04, 0.04, -0.08, 0.08, -0.12, 0.12, -0.17, 0.17, -0.23, 0.23])
 # Shorter steps, as fractions of the way from lift-off, 5 % apart: even a 1.3 m step then
 # tries a spot every 6.5 cm, so at least one lands a sole (0.23 m) wholly on any tread of
 # 0.3 m or more (sparser, a long step down stairs found none that fit and landed across a
@@ -69,6 +69,8 @@ _PIVOT_BALL_GAP = 0.001  # metres a pivoting foot's ball may rest above the grou
 RISER_WINDOW = 0.03  # m: ground rising more than MIN_RISER over this is a stair's riser
 MIN_RISER = 0.06
 _SKIP_COST = 1.0  # plan_landing: landing two risers or more past the other foot costs 1 m each
+_STEP_TO_COST = 0.2  # ... and on the other foot's tread of a flight costs 0.2 m
+_TREAD_MAX = 0.8  # m: risers closer than this make a flight (as the gait's pace reads them)
 _EDGE_M = 0.3  # ... and one down a riser from a foot farther behind it than this
 _BEND_COST = 30.0  # plan_landing: each millimetre of ground bend under a sole costs 3 cm of step
 _SOLE_FLATNESS = 0.012  # metres: the ground under a sole may bend this much (a bump), not a riser
@@ -718,6 +720,16 @@ def plan_landing(
         back = np.where(between, np.abs(risers - there), 0.0).max(axis=-1, initial=0.0)
         down = ground_y < terrain.height_at(other)[:, None] - MIN_RISER  # (NaN: False)
         cost += _SKIP_COST * (down & (back > _EDGE_M))
+        # ... and on a flight, a tread each: the other foot's tread (a riser within a tread
+        # of it on either side) costs as much as a step 0.2 m off (beside it on one tread,
+        # the first foot on a flight waited for the second, the knee bent: a squat)
+        gap = (risers - other[:, None]) * facing_k  # ahead of the other foot: > 0
+        riser_ahead = ((gap > 0.0) & (gap < _TREAD_MAX)).any(axis=1, keepdims=True)
+        riser_behind = ((gap < 0.0) & (gap > -_TREAD_MAX)).any(axis=1, keepdims=True)
+        step_to = riser_ahead & riser_behind & (crossed == 0)
+        if pivot is not None:
+            step_to &= ~pivot[:, None]  # (squaring up for a pivot: feet together)
+        cost += _STEP_TO_COST * step_to
     squaring = np.zeros((len(start), 1), dtype=bool) if pivot is None else pivot[:, None]
     far = np.arange(candidates.shape[1]) >= len(_CANDIDATE_SHIFTS)
     shorter = np.arange(candidates.shape[1]) >= len(shifts)
