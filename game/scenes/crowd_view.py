@@ -110,6 +110,7 @@ class CrowdView(WalkView):
 
     def draw(self, canvas: Canvas, alpha: float, timer: PhaseTimer) -> None:
         pose, sol = self._interpolated(alpha, timer)
+        self._hero_pixels(pose, sol)  # his box, for the ground's names drawn before him
         pen = WorldPen(canvas, self.camera)
         self._draw_sky(canvas)
         self._draw_grid(canvas)

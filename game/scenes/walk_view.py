@@ -115,6 +115,9 @@ class WalkView:
         self.hud_box: tuple[float, float, float, float] | None = None
         # the landmarks' names as drawn this frame: the feet's labels keep off them
         self._ground_labels: list[tuple[float, float, float, float]] = []
+        self._label_spots: dict[str, tuple[float, bool]] = {}  # where each name went last
+        # the hero's joints and shoes in pixels this frame (_hero_pixels), and for what
+        self._pixels: tuple[PoseInputs, Any, tuple[Any, float], list[Any], list[Any]] | None = None
         self._hud_width: tuple[tuple[int, int], float] = ((0, 0), 0.0)  # the widest, per size
         # the box the app draws over the top of the view (F3): the camera keeps the head
         # under it (game.scene.ClearOfHud)
@@ -259,6 +262,7 @@ class WalkView:
             pose, sol = self._interpolated(alpha)
             soles = self._hero_soles(pose, sol)
         self._follow(pose, alpha, soles)
+        self._hero_pixels(pose, sol)  # his box, for the ground's names drawn before him
         pen = WorldPen(canvas, self.camera)
         self._draw_sky(canvas)
         self._draw_grid(canvas)
@@ -421,13 +425,17 @@ class WalkView:
             deep_from = oy + band.bottom
             if deep_from < top + height:
                 canvas.rect((x, deep_from, band.width, top + height - deep_from), GROUND_DEEP)
-        terrain = self.sim.terrain
         x0, x1 = camera.visible_x_range()
         self._ground_labels.clear()
-        for mark in terrain.landmarks:
-            centre = 0.5 * (mark.x_from + mark.x_to)
-            if x0 - 2 < centre < x1 + 2:
-                self._label_landmark(pen, (centre, float(terrain.height_at(centre))), mark.name)
+        # what the names keep off: the hero, the status box, the F3 panel, and the props
+        # (drawn next, the door hid a name)
+        avoid = [b for b in (self.subject_box, self.hud_box, self.hud_cover) if b is not None]
+        for x_0, y_0, x_1, y_1 in self._prop_boxes():
+            (left, upper), (right, lower) = pen.px((x_0, y_1)), pen.px((x_1, y_0))
+            avoid.append((left, upper, right - left, lower - upper))
+        for mark in self.sim.terrain.landmarks:
+            if x0 - 2 < 0.5 * (mark.x_from + mark.x_to) < x1 + 2:
+                self._label_landmark(pen, mark.name, mark.x_from, mark.x_to, avoid)
 
     def _ground_columns(self) -> tuple[int, int, int, list[tuple[bool, GroundBand]]]:
         """The ground's columns in and beside the view: the terrain's number in the tiles'
@@ -471,20 +479,43 @@ class WalkView:
         )
         return any(intersects(box, other) for other in boxes)
 
-    def _label_landmark(self, pen: WorldPen, ground: tuple[float, float], name: str) -> None:
-        """A landmark's name just under the ground line, or just over it where the status
-        box would hide it."""
+    def _label_landmark(
+        self,
+        pen: WorldPen,
+        name: str,
+        x_from: float,
+        x_to: float,
+        avoid: list[tuple[float, float, float, float]],
+    ) -> None:
+        """A landmark's name by the ground line, just under it or just over it, at the
+        landmark's middle or a quarter of the way in from either end: the first of those
+        places (the one it had last frame first) that lies on the screen top to bottom and
+        clear of the ``avoid`` boxes and the names put down already. None clear: the name
+        is left out this frame (playtest 7: the names lay at his feet, under the status
+        box, and off the bottom of the window)."""
         color = faint(PALETTE["ground_edge"], 0.8)
-        s = ui_scale(pen.canvas.size)
-        x, y = pen.px(ground)
-        w, h = pen.canvas.text_size(name, font_px(18, s))
-        below = (x - w / 2, y + 12 * s, w, h)
-        if self.hud_box is not None and intersects(below, self.hud_box):
-            pen.text(ground, name, color, 18, "midbottom", (0, -10))
-            self._ground_labels.append((x - w / 2, y - 10 * s - h, w, h))
-        else:
-            pen.text(ground, name, color, 18, "midtop", (0, 12))
-            self._ground_labels.append(below)
+        canvas, terrain = pen.canvas, self.sim.terrain
+        s = ui_scale(canvas.size)
+        w, h = canvas.text_size(name, font_px(18, s))
+        avoid = avoid + self._ground_labels
+        span = x_to - x_from
+        spots = [(x, under) for x in (0.5, 0.25, 0.75) for under in (True, False)]
+        last = self._label_spots.get(name)
+        for at, under in ([last] if last in spots else []) + spots:
+            ground = (x_from + at * span, float(terrain.height_at(x_from + at * span)))
+            x, y = pen.px(ground)
+            box = (x - w / 2, y + 12 * s if under else y - 10 * s - h, w, h)
+            if box[1] < 0 or box[1] + h > canvas.size[1]:
+                continue
+            if any(intersects(box, other) for other in avoid):
+                continue
+            if under:
+                pen.text(ground, name, color, 18, "midtop", (0, 12))
+            else:
+                pen.text(ground, name, color, 18, "midbottom", (0, -10))
+            self._ground_labels.append(box)
+            self._label_spots[name] = (at, under)
+            return
 
     def _draw_props(self, canvas: Canvas) -> None:
         """The door, the table and the ladder: static, so each is drawn once (per props and
@@ -492,23 +523,26 @@ class WalkView:
         if self._prop_hands is None:
             return
         props = self._prop_hands.props
-        door, table, ladder = props.door, props.table, props.ladder
-        boxes_w = (
-            (door.x0, door.base, door.x0 + door.width, door.base + door.height),
-            (table.top_box()[0], table.base, table.top_box()[2], table.top),
-            (
-                ladder.x - ladder.width / 2,
-                ladder.base,
-                ladder.x + ladder.width / 2,
-                ladder.base + ladder.height,
-            ),
-        )
         paints = (self._paint_door, self._paint_table, self._paint_ladder)
-        for index, (box_w, paint) in enumerate(zip(boxes_w, paints, strict=True)):
+        for index, (box_w, paint) in enumerate(zip(self._prop_boxes(), paints, strict=True)):
             if index == 0 and self._prop_hands.door_swing > 0.0:
                 paint(WorldPen(canvas, self.camera))  # swinging: drawn as it stands
             else:
                 self._static_sprite(canvas, (props, index), box_w, paint)
+
+    def _prop_boxes(self) -> list[tuple[float, float, float, float]]:
+        """The door's, the table's and the ladder's boxes in the world (x0, y0, x1, y1);
+        none in a scene without props."""
+        if self._prop_hands is None:
+            return []
+        props = self._prop_hands.props
+        door, table, ladder = props.door, props.table, props.ladder
+        half = ladder.width / 2
+        return [
+            (door.x0, door.base, door.x0 + door.width, door.base + door.height),
+            (table.top_box()[0], table.base, table.top_box()[2], table.top),
+            (ladder.x - half, ladder.base, ladder.x + half, ladder.base + ladder.height),
+        ]
 
     def _static_sprite(
         self,
@@ -655,6 +689,30 @@ class WalkView:
         handle = to_px(x + r * 1.5, y + 0.55 * h)
         canvas.circle(handle, self.camera.length_px(0.3 * h), PALETTE["white"], 2)
 
+    def _hero_pixels(self, pose: PoseInputs, sol: Any) -> tuple[list[Any], list[Any]]:
+        """The hero's limbs' joints (per limb: root, mid and end) and shoe outlines in
+        pixels, worked out once a frame (the legs spread apart as a turn shows them from
+        the front); his box on screen (``subject_box``) with them, so that what is drawn
+        before him (the ground's names) keeps off him."""
+        camera = self.camera
+        view = (camera.center_w, camera.scale)
+        kept = self._pixels
+        if kept is not None and kept[0] is pose and kept[1] is sol and kept[2] == view:
+            return kept[3], kept[4]
+        rig = self.sim.rig
+        ankles, soles = sol.hand[0, LEGS], self._hero_soles(pose, sol)
+        if abs(float(pose.spin[0])) < 1.0:  # mid-turn: seen partly from the front
+            ankles, soles = turned_feet(pose, ankles, rig.legs)
+        joints_w = np.stack([pose.roots[0], sol.elbow[0], sol.hand[0]], axis=1)
+        joints_w[LEGS] += ankles[:, None] - sol.hand[0, LEGS, None]
+        joints = camera.to_screen(joints_w)
+        shoes_px = camera.to_screen(shoe_outlines(ankles, soles)).tolist()
+        head_px = camera.point_to_screen(*pose.head[0].tolist())
+        head_top = HEAD_TOP * rig.body.head_radius
+        self.subject_box = _hero_box(joints, shoes_px, head_px, head_top, camera.scale)
+        self._pixels = (pose, sol, view, joints.tolist(), shoes_px)
+        return self._pixels[3], self._pixels[4]
+
     def _draw_character(self, pen: WorldPen, pose: PoseInputs, sol: Any) -> None:
         """The hero, far limbs first. The limbs' joints and the shoes are turned into
         pixels in one numpy call each; the body's eight points, each a short sum, in plain
@@ -664,15 +722,7 @@ class WalkView:
         facing = float(pose.facing[0])
         near = 1 if facing > 0 else 0  # the right side faces the camera when facing +x
         far = 1 - near
-        ankles, soles = sol.hand[0, LEGS], self._hero_soles(pose, sol)
-        if abs(float(pose.spin[0])) < 1.0:  # mid-turn: seen partly from the front
-            ankles, soles = turned_feet(pose, ankles, rig.legs)
-        # per limb: root, mid and end joint, shape (limbs, 3, 2); the legs spread apart
-        # as the turn shows them from the front
-        joints_w = np.stack([pose.roots[0], sol.elbow[0], sol.hand[0]], axis=1)
-        joints_w[LEGS] += ankles[:, None] - sol.hand[0, LEGS, None]
-        joints = camera.to_screen(joints_w)
-        limbs_px = joints.tolist()
+        limbs_px, shoes_px = self._hero_pixels(pose, sol)
         (px, py), (cx, cy), (hx, hy) = (
             pose.pelvis[0].tolist(),
             pose.chest[0].tolist(),
@@ -691,9 +741,7 @@ class WalkView:
         hair = to_px(hx + HEAD_HAIR[0] * radius * f, hy + HEAD_HAIR[1] * radius)
         face = to_px(hx + HEAD_FACE[0] * radius * f, hy + HEAD_FACE[1] * radius)
         eye = to_px(hx + HEAD_EYE[0] * radius * f, hy + HEAD_EYE[1] * radius)
-        shoes_px = camera.to_screen(shoe_outlines(ankles, soles)).tolist()
         tones = _hero_tones(rig.colors)
-        self.subject_box = _hero_box(joints, shoes_px, head_px, HEAD_TOP * body.head_radius, scale)
 
         def limb(
             index: int, widths: tuple[float, float, float], color: str, side: int, end_cap: bool

@@ -23,12 +23,13 @@ import pygame
 import pytest
 
 from game import hud, scenes
-from game.app import App, build_scene
+from game.app import ActiveScene, App, build_scene
 from game.canvas import WorldPen
 from game.input_state import InputState
-from game.layout import Rect, intersects
+from game.layout import Rect, intersects, ui_scale
 from game.options import RunOptions
 from game.pen3d import Pen3D
+from game.profiling import PhaseTimer
 from game.pygame_canvas import PygameCanvas
 from game.scene import SceneConfig
 from game.scenes.walk_view import SHADOW_COLOR, WalkView
@@ -809,6 +810,20 @@ def test_free_areas_are_the_largest_rectangles_clear_of_every_box() -> None:
     assert free_areas(window, boxes, gap=5.0)[0][1] == 15.0  # kept 5 px off each box
 
 
+def _hero_drawn(app: App) -> Rect:
+    """The box of the walker's own pixels, drawn alone where the last frame drew him (his
+    shadow aside)."""
+    view = app.scene.view
+    assert isinstance(view, WalkView)
+    canvas = PygameCanvas(pygame.Surface(app.screen.get_size()))
+    pose, sol = view._interpolated(0.0)
+    view._draw_character(WorldPen(canvas, view.camera), pose, sol)
+    pixels = pygame.surfarray.array3d(canvas.surface)
+    hero = (pixels != 0).any(axis=-1) & (pixels != SHADOW_COLOR).any(axis=-1)
+    (x0, y0), (x1, y1) = np.argwhere(hero).min(axis=0), np.argwhere(hero).max(axis=0)
+    return (float(x0), float(y0), float(x1 - x0 + 1), float(y1 - y0 + 1))
+
+
 @pytest.mark.parametrize("size", [(960, 600), (1280, 720), (1580, 860)], ids=lambda s: f"{s}")
 def test_the_help_does_not_hide_the_hero_with_the_f3_panel_open(
     monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
@@ -835,14 +850,70 @@ def test_the_help_does_not_hide_the_hero_with_the_f3_panel_open(
         app.run_frame(sim.dt)
         help_box = placed[-1].cover or placed[-1].box
         assert placed[-1].fits
-        # the hero's own pixels, drawn alone where this frame drew him (his shadow aside)
-        canvas = PygameCanvas(pygame.Surface(size))
-        pose, sol = view._interpolated(0.0)
-        view._draw_character(WorldPen(canvas, view.camera), pose, sol)
-        pixels = pygame.surfarray.array3d(canvas.surface)
-        hero = (pixels != 0).any(axis=-1) & (pixels != SHADOW_COLOR).any(axis=-1)
-        (x0, y0), (x1, y1) = np.argwhere(hero).min(axis=0), np.argwhere(hero).max(axis=0)
-        drawn = (float(x0), float(y0), float(x1 - x0 + 1), float(y1 - y0 + 1))
+        drawn = _hero_drawn(app)
         assert not intersects(help_box, drawn), f"moving {move}: help {help_box}, hero {drawn}"
         assert _inside(drawn, view.subject_box, slack=0.0)  # the box the help keeps off
         app.close()
+
+
+@pytest.fixture(scope="module")
+def walked_on() -> dict[int, Any]:
+    """The walk scene's simulation after walking right for 0, 350 (by the gentle slope's
+    top, x 7.3) and 700 steps (the stairs' top landing, x 13.6), by step count."""
+    import copy
+
+    sim = build_scene("walk", SceneConfig(), (1280, 720)).sim
+    kept = {0: copy.deepcopy(sim)}
+    for step in range(1, 701):
+        sim.step(InputState(move=1.0), sim.dt, PhaseTimer())
+        if step in (350, 700):
+            kept[step] = copy.deepcopy(sim)
+    return kept
+
+
+@pytest.mark.usefixtures("marked")
+@pytest.mark.parametrize(
+    ("size", "profiler", "steps"),
+    [
+        ((1280, 720), False, 0),
+        ((960, 600), False, 0),
+        ((1580, 860), True, 0),
+        ((1280, 720), False, 350),
+        ((1580, 860), True, 350),
+        ((1280, 720), False, 700),
+        ((1580, 860), True, 700),
+    ],
+    ids=str,
+)
+def test_the_grounds_names_keep_off_the_hero_the_panels_and_the_windows_edge(
+    walked_on: dict[int, Any], size: tuple[int, int], profiler: bool, steps: int
+) -> None:
+    # playtest 7: "start", "stairs up", ... lay at his feet as he passed, a name sat half
+    # under the status box, and with the camera raised for the F3 panel one was cut off by
+    # the window's bottom edge (each of these here before)
+    import copy
+
+    pygame.display.init()
+    pygame.font.init()
+    options = RunOptions(scene="walk", headless=True, size=size)
+    spec, sim = scenes.load("walk"), copy.deepcopy(walked_on[steps])
+    view = spec.view(sim)
+    view.layout(size)
+    app = App(options, ActiveScene(spec, sim, view, _Keys(InputState())), SceneConfig())
+    app.show_profiler = profiler
+    app.run_frame(sim.dt)
+    drawn = _draw(app)
+    hero = _hero_drawn(app)
+    near = 16 * ui_scale(size)  # closer than this (at 1280x720) a name reads as at his feet
+    hero = (hero[0] - near, hero[1] - near, hero[2] + 2 * near, hero[3] + 2 * near)
+    names = {mark.name for mark in sim.terrain.landmarks}
+    labels = [t for t in drawn.texts if t.world and t.text in names]
+    assert labels
+    panels = [*drawn.panels, *([app.profiler_rect()] if profiler else [])]
+    for label in labels:
+        assert not intersects(label.rect, hero), f"{label.text!r} {label.rect} by him {hero}"
+        for panel in panels:
+            assert not intersects(label.rect, panel), f"{label.text!r} {label.rect} on {panel}"
+        top, bottom = label.rect[1], label.rect[1] + label.rect[3]
+        assert 0 <= top and bottom <= size[1], f"{label.text!r} {label.rect} off the window"
+    app.close()
