@@ -98,6 +98,7 @@ def digits_as_8(text: str) -> str:
     return "".join("8" if c.isdecimal() else c for c in text)
 
 
+_SIDE = {-1.0: "midright", 1.0: "midleft"}  # a label's anchor left (-1) or right of a point
 _GROUND_VERSIONS = itertools.count()  # a number per terrain drawn, unique in the process
 
 
@@ -637,6 +638,9 @@ class WalkView:
             if hands is None
             else hands.props.prop_at(pointer, hands.cup, PROP_CLICK_M, hands.knob)
         )
+        if hands is not None and hover in ("knob", "cup"):
+            if hover == hands.goal or hands.phase == "release":
+                return  # he is going for it: its ring and words lay on his hand and face
         foot = self.sim.foot_near(pointer)
         color = PALETTE["white"]
         if hands is not None and hover == "knob":
@@ -663,7 +667,22 @@ class WalkView:
                 tip = "W at its foot: climb"
         else:
             return
-        pen.text(pointer, tip, color, 15, "midbottom", (0, -16))
+        # over the pointer, or under it, or beside it away from him: the first place that
+        # keeps the words off him (over the knob they lay on his reaching hand and face)
+        s = ui_scale(pen.canvas.size)
+        x, y = pen.px(pointer)
+        w, h = pen.canvas.text_size(tip, font_px(15, s))
+        hero = self.subject_box
+        away = -1.0 if hero is not None and hero[0] + hero[2] / 2 > x else 1.0
+        beside = x + away * 20 * s - (w if away < 0 else 0.0)
+        places = [  # (left, top) of the words, and how to anchor them
+            ((x - w / 2, y - 16 * s - h), "midbottom", (0.0, -16.0)),
+            ((x - w / 2, y + 16 * s), "midtop", (0.0, 16.0)),
+            ((beside, y - h / 2), _SIDE[away], (away * 20, 0.0)),
+        ]
+        clear = [p for p in places if hero is None or not intersects((*p[0], w, h), hero)]
+        _, anchor, offset = (clear or places)[0]
+        pen.text(pointer, tip, color, 15, anchor, offset)
 
     def _draw_cup(self, pen: WorldPen, sol: Any) -> None:
         """The cup at its bottom centre; a held cup sits under this frame's solved hand."""

@@ -424,6 +424,65 @@ def test_the_hand_holding_the_cup_grips_its_middle_and_nothing_of_it_shows_over_
     assert is_skin[columns, round(rim) : round(base)].sum() > 30  # the fingers round it
 
 
+def test_the_knobs_hover_ring_and_words_go_once_he_goes_for_it(view: WalkView) -> None:
+    # playtest 7: "click: reach for the knob" and its ring lay on his hand and face while
+    # he reached for it; the pointer here stays on the knob as the door opens
+    sim, timer = view.sim, PhaseTimer()
+    props = sim.props
+    assert props is not None
+    pygame.font.init()
+    canvas = PygameCanvas(pygame.Surface((1280, 720)))
+    texts: list[str] = []
+    rings: list[Any] = []
+    drawn_text, drawn_circle = canvas.text, canvas.circle
+
+    boxes: dict[str, pygame.Rect] = {}
+
+    def text(pos: Any, words: str, color: Any, size: int = 16, anchor: str = "topleft") -> Any:
+        texts.append(words)
+        boxes[words] = pygame.Rect((0, 0), canvas.text_size(words, size))
+        setattr(boxes[words], anchor, (round(pos[0]), round(pos[1])))
+        return drawn_text(pos, words, color, size, anchor)
+
+    def circle(at: Any, radius: float, color: Any, *args: Any, **kwargs: Any) -> Any:
+        rings.append((at, radius, color))
+        return drawn_circle(at, radius, color, *args, **kwargs)
+
+    canvas.text, canvas.circle = text, circle  # type: ignore[method-assign]
+
+    def hover() -> tuple[list[str], int]:
+        texts.clear()
+        rings.clear()
+        view._pointer_w = props.knob.copy()
+        view.draw(canvas, 0.0, timer)
+        knob = view.camera.point_to_screen(*props.knob.tolist())
+        ring = 0.09 * view.camera.scale  # the hover's white ring round the knob
+        ringed = [
+            at
+            for at, radius, color in rings
+            if color == PALETTE["white"] and radius == ring and math.dist(at, knob) < 1.0
+        ]
+        return [t for t in texts if t.startswith("click")], len(ringed)
+
+    pointer = tuple(props.knob.tolist())
+    for _ in range(60):  # the hands reach for the pointer, on the knob
+        sim.step(InputState(pointer, actions=("pointer_moved",)), sim.dt, timer)
+    assert hover() == (["click: reach for the knob"], 1)  # before the click ...
+    words = boxes["click: reach for the knob"]
+    _draw_hero(view, canvas)
+    hero = pygame.surfarray.array3d(canvas.surface).any(axis=-1)
+    assert hero.sum() > 1000
+    assert not hero[words.left : words.right, words.top : words.bottom].any()  # ... off him
+    sim.step(InputState(pointer, actions=("reach_prop",), values={"prop": "knob"}), sim.dt, timer)
+    phases = []
+    for step in range(int(3.0 / sim.dt)):
+        sim.step(InputState(tuple(props.knob.tolist())), sim.dt, timer)
+        if step % 10 == 0:
+            phases.append(props.phase)
+            assert hover() == ([], 0), props.phase
+    assert {"walk", "reach", "hold"} <= set(phases)
+
+
 def test_mid_turn_the_feet_show_their_width_and_the_two_legs_stay_apart(view: WalkView) -> None:
     # playtest: turning round, for a frame or two both shoes shrank to a point and the legs
     # merged into one, like standing on a needle. The simulation foreshortens a foot by
