@@ -98,6 +98,11 @@ class InputState:
     actions: tuple[str, ...] = ()
     values: Mapping[str, Any] = field(default_factory=dict)
 
+    def toggles(self, action: str) -> bool:
+        """Whether an on/off ``action`` pressed this step flips its setting: each press
+        flips it, so two in one frame (a quick double tap at a low frame rate) leave it."""
+        return self.actions.count(action) % 2 == 1
+
     def without_actions(self) -> InputState:
         """The same held input with the one-shot actions and settings removed.
 

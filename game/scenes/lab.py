@@ -103,7 +103,7 @@ class LabSim:
 
     def step(self, inp: InputState, dt: float, timer: PhaseTimer) -> None:
         self.prev_target = self.target
-        if "flip_elbow" in inp.actions:
+        if inp.toggles("flip_elbow"):
             self.bend = -self.bend
         x, y = self.target
         x = finite_clamped(inp.values.get("target_x"), x, TARGET_RANGE)
@@ -245,8 +245,7 @@ class LabView:
     def map_input(self, raw: RawInput) -> InputState:
         actions: list[str] = []
         values: dict[str, float] = {}
-        if "f" in raw.keys_pressed:
-            actions.append("flip_elbow")
+        actions += ["flip_elbow"] * raw.keys_pressed.count("f")  # each press flips it
         for button, px in raw.clicks:
             if button != 1:
                 continue

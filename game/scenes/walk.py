@@ -113,11 +113,11 @@ class WalkSim(CharacterAssets):
     # -- one step ----------------------------------------------------------------------
     def step(self, inp: InputState, dt: float, timer: PhaseTimer) -> None:
         crowd = self.crowd
-        if "toggle_poles" in inp.actions:
+        if inp.toggles("toggle_poles"):
             self.poles_on = not self.poles_on
-        if "toggle_hands" in inp.actions:
+        if inp.toggles("toggle_hands"):
             self.both_hands = not self.both_hands
-        if "toggle_hands_follow" in inp.actions:
+        if inp.toggles("toggle_hands_follow"):
             self.hands_follow = not self.hands_follow
         self._edit_ground(inp)
         self.pointer = self._clamped_pointer(inp.pointer)
@@ -154,7 +154,7 @@ class WalkSim(CharacterAssets):
     def _edit_ground(self, inp: InputState) -> None:
         """E toggles edit mode; an edit changes the ground under the walker, whose feet
         re-plant where their ground moved (not while climbing: the ladder's ground stays)."""
-        if "toggle_edit" in inp.actions:
+        if inp.toggles("toggle_edit"):
             self.editing.active = not self.editing.active
         self.terrain_changed, self._reloaded = self._reloaded, False
         climbing = self.ladder is not None and self.ladder.active

@@ -102,6 +102,16 @@ _SIDE = {-1.0: "midright", 1.0: "midleft"}  # a label's anchor left (-1) or righ
 _GROUND_VERSIONS = itertools.count()  # a number per terrain drawn, unique in the process
 
 
+_TOGGLE_KEYS = (
+    ("k", "toggle_poles"),
+    ("h", "toggle_hands_follow"),
+    ("b", "toggle_hands"),
+    ("e", "toggle_edit"),
+)
+"""The walk's on/off keys and the actions they send (K knee poles, H hands follow the
+mouse, B both hands, E edit the ground)."""
+
+
 class WalkView:
     """Presents a :class:`~game.scenes.walk.WalkSim`; reads it, never mutates it."""
 
@@ -186,16 +196,10 @@ class WalkView:
         left = ("a" in keys) or ("left" in keys)
         actions: list[str] = []
         values: dict[str, Any] = {}
-        if "k" in raw.keys_pressed:
-            actions.append("toggle_poles")
-        if "h" in raw.keys_pressed:
-            actions.append("toggle_hands_follow")
-        if "b" in raw.keys_pressed:
-            actions.append("toggle_hands")
+        for key, toggle in _TOGGLE_KEYS:
+            actions += [toggle] * raw.keys_pressed.count(key)  # each press flips it
         if raw.pointer_moved:
             actions.append("pointer_moved")
-        if "e" in raw.keys_pressed:
-            actions.append("toggle_edit")
         editing = self._editing
         if editing is not None and editing.active:
             edit_actions, values = self.ground_edit.map_input(raw, self.camera, editing)

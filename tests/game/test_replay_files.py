@@ -147,6 +147,9 @@ def test_every_action_a_scene_emits_or_acts_on_is_a_known_action() -> None:
     for source in (Path(game.__file__).parent).rglob("*.py"):
         text = source.read_text()
         used |= set(re.findall(r'"(\w+)" in inp\.actions', text))
+        used |= set(re.findall(r'inp\.toggles\("(\w+)"\)', text))
+        used |= set(re.findall(r'\("\w", "(\w+)"\)', text))  # (key, action) pairs
+        used |= set(re.findall(r'\["(\w+)"\] \* ', text))  # one action per press
         used |= set(re.findall(r'actions\.append\("(\w+)"\)', text))
         used |= set(re.findall(r'actions=\("(\w+)"', text))
         used |= set(re.findall(r'\("(\w+)", "\w+", [^)]*\)', text)) & {"reach_prop", "put_down"}

@@ -146,6 +146,27 @@ def test_every_plus_and_minus_pressed_within_one_frame_counts(display: None) -> 
     assert app.scene.sim.character_count == 51
 
 
+def test_every_press_of_an_on_off_key_within_one_frame_flips_it(display: None) -> None:
+    # K, H, B, E in the walk scene and F in the lab read each action once: two presses in one
+    # frame (a quick double tap at a low frame rate) flipped the setting once, three once
+    options = RunOptions(scene="walk", headless=True, size=(960, 540))
+    config = SceneConfig()
+    app = App(options, build_scene("walk", config, options.size), config)
+    sim = app.scene.sim
+    poles, follow = sim.poles_on, sim.hands_follow
+    for key in (pygame.K_k, pygame.K_k, pygame.K_h, pygame.K_h, pygame.K_h):
+        _press(key)
+    app.run_frame(1 / 60)
+    assert sim.poles_on == poles and sim.hands_follow != follow
+    lab_options = RunOptions(scene="lab", headless=True, size=(960, 540))
+    lab = App(lab_options, build_scene("lab", config, lab_options.size), config)
+    bend = lab.scene.sim.bend
+    for _ in range(2):
+        _press(pygame.K_f)
+    lab.run_frame(1 / 60)
+    assert lab.scene.sim.bend == bend
+
+
 def test_paused_the_readout_says_paused_and_single_steps_are_not_counted_as_fps(
     display: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
