@@ -81,6 +81,7 @@ class WalkSim(CharacterAssets):
         self.meter = FeetMeter()
         self.moving = False
         self.blocked_s = 0.0  # seconds the walk has been stopped by ground a step cannot take
+        self.refused_s = 0.0  # seconds W has been held at the ladder's foot with the cup in hand
         props_path = self.assets_dir / PROPS_FILE
         self.props = PropHands(load_props(props_path, terrain)) if props_path.exists() else None
         self.ladder = None if self.props is None else LadderClimb(self.props.props.ladder, rig)
@@ -142,6 +143,8 @@ class WalkSim(CharacterAssets):
         self.moving = abs(move) > 0.05 or abs(float(crowd.vx[0])) > 0.05
         crowd.step([move], [1.0 if inp.run else 0.0], dt, pinned)
         self.blocked_s = self.blocked_s + dt if crowd.blocked[0] else 0.0
+        refused = inp.climb > 0.5 and self._near_ladder_foot() and self._hands_full()
+        self.refused_s = self.refused_s + dt if refused else 0.0
         solution = crowd.solve(timer)
         self.counters.record(solution)
         if self.props is not None:
@@ -229,13 +232,23 @@ class WalkSim(CharacterAssets):
 
     def blocked_hint(self) -> str | None:
         """Why the walk key does nothing, once it has for ``BLOCKED_HINT_S`` (a player
-        holding A at the loft's edge saw nothing happen and had no cue), else None."""
+        holding A at the loft's edge saw nothing happen and had no cue): the loft's edge, the
+        ladder (W climbs it), a wall, a drop or the world's end; or why W at the ladder does
+        nothing (the cup in hand); else None."""
+        if self.refused_s >= BLOCKED_HINT_S:
+            return "hands full: set the cup down to climb"
         if self.blocked_s < BLOCKED_HINT_S:
             return None
         crowd, terrain = self.crowd, self.terrain
         x, facing = float(crowd.x[0]), float(crowd.facing[0])
         if facing < 0 and self.on_loft():  # the loft's edge is on the ladder's side
             return "the loft's edge: S by the ladder climbs down"
+        if facing > 0 and self._near_ladder_foot():  # the wall under the loft: the ladder
+            return (
+                "hands full: set the cup down to climb"
+                if self._hands_full()
+                else "W climbs the ladder"
+            )
         # what the walk meets within a metre ahead (the gait's stop looks a step or two on)
         lo, hi = terrain.x_range
         probe = np.clip(x + facing * np.linspace(0.0, 1.0, 21), lo, hi)
@@ -246,6 +259,16 @@ class WalkSim(CharacterAssets):
         if here - float(heights.min()) > step:
             return "no way on: a drop ahead, too deep to step down"
         return "no way on: the world ends here"
+
+    def _near_ladder_foot(self) -> bool:
+        """Within ``LADDER_NEAR_M`` of the ladder's foot spot, off the loft (W walks there)."""
+        ladder = self.ladder
+        near = ladder is not None and abs(ladder.spot_x - float(self.crowd.x[0])) <= LADDER_NEAR_M
+        return near and not self.on_loft()
+
+    def _hands_full(self) -> bool:
+        """A hand holds the cup: he does not climb with it."""
+        return self.props is not None and self.props.holding >= 0
 
     def on_loft(self) -> bool:
         """The hero stands on the loft by the ladder's top."""

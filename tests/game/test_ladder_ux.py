@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -323,3 +324,26 @@ def test_held_on_the_loft_he_names_what_stops_him(facing: float, says: str) -> N
     _walk_rows(sim, [InputState(move=facing)] * int(5.0 / DT))
     hint = sim.blocked_hint()
     assert hint is not None and says in hint
+
+
+def test_held_against_the_wall_under_the_ladder_he_says_w_climbs_it() -> None:
+    # walking into the wall under the loft, the hint said "a wall ahead, too high to step
+    # up" (playtest 9): the way on is the ladder
+    probe = WalkSim(SceneConfig(dt=DT))
+    assert probe.ladder is not None
+    sim = _standing_at(probe.ladder.spot_x - 1.0, 1.0)
+    _walk_rows(sim, [InputState(move=1.0)] * int(3.0 / DT))
+    assert sim.blocked_hint() == "W climbs the ladder"
+
+
+def test_w_at_the_ladder_with_the_cup_in_hand_says_the_hands_are_full(cup_lifted: Any) -> None:
+    # holding the cup, W at the ladder did nothing and said nothing (playtest 9)
+    sim, _ = cup_lifted
+    ladder = sim.ladder
+    assert ladder is not None and sim.props is not None
+    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
+    sim.crowd.resize(1, [ladder.spot_x - 0.4], [1.0])
+    _walk_rows(sim, [InputState()] * 30)
+    assert sim.props.holding >= 0 and sim.blocked_hint() is None
+    _walk_rows(sim, [InputState(climb=1.0)] * int(1.0 / DT))
+    assert not ladder.active and sim.blocked_hint() == "hands full: set the cup down to climb"
