@@ -684,6 +684,8 @@ class WalkView:
             ((x - w / 2, y + 16 * s), "midtop", (0.0, 16.0)),
             ((beside, y - h / 2), _SIDE[away], (away * 20, 0.0)),
         ]
+        if foot is not None:  # a foot is at his box's bottom: under it, on the ground, first
+            places = places[1:2] + places[2:] + places[:1]
         clear = [p for p in places if hero is None or not intersects((*p[0], w, h), hero)]
         _, anchor, offset = (clear or places)[0]
         pen.text(pointer, tip, color, 15, anchor, offset)

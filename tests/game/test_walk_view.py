@@ -631,3 +631,29 @@ def test_held_against_the_end_wall_he_says_why_the_walk_key_does_nothing(view: W
     for _ in range(5):
         sim.step(InputState(), sim.dt, timer)
     assert sim.blocked_hint() is None
+
+
+def test_the_foots_hover_words_lie_under_it_not_over_his_shins(view: WalkView) -> None:
+    # playtest 9: "drag: move the foot" was drawn over both lower legs (every place round
+    # the pointer touches his box at a foot, and the first, over it, was taken)
+    sim, timer = view.sim, PhaseTimer()
+    for _ in range(30):
+        sim.step(InputState(), sim.dt, timer)
+    pygame.font.init()
+    canvas = PygameCanvas(pygame.Surface((1280, 720)))
+    boxes: dict[str, pygame.Rect] = {}
+    drawn_text = canvas.text
+
+    def text(pos: Any, words: str, color: Any, size: int = 16, anchor: str = "topleft") -> Any:
+        boxes[words] = pygame.Rect((0, 0), canvas.text_size(words, size))
+        setattr(boxes[words], anchor, (round(pos[0]), round(pos[1])))
+        return drawn_text(pos, words, color, size, anchor)
+
+    canvas.text = text  # type: ignore[method-assign]
+    view.layout((1280, 720))
+    ankle = sim.crowd.solution.hand[0, 3]
+    view._pointer_w = ankle.copy()
+    view.draw(canvas, 0.0, timer)
+    words = boxes["drag: move the foot"]
+    ankle_px = view.camera.point_to_screen(*ankle.tolist())
+    assert words.top > ankle_px[1]  # under the ankle: on the ground, not across the shins
