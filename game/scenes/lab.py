@@ -431,7 +431,10 @@ class LabView:
         canvas.text((left, row), subtitle, PALETTE["text_dim"], font_px(18, s))
         row += 34 * s
         r = readout(UPPER_LEN, LOWER_LEN, target, float(both.reach[0]))
-        status = ik.Status(int(both.status[0])).name.lower().replace("_", " ")
+        code = ik.Status(int(both.status[0]))
+        status = code.name.lower().replace("_", " ")
+        if code == ik.Status.SOFTENED and r.d > UPPER_LEN + LOWER_LEN:
+            status += " · too far"  # softened takes precedence; the target is out of reach too
         cos_color = PALETTE["bad"] if r.clamped else PALETTE["text"]
         rows: list[tuple[str, str, Any]] = [
             ("d = |t − s|", f"{r.d:.3f} m", PALETTE["text"]),

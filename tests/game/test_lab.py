@@ -78,3 +78,29 @@ def test_autopilot_crosses_both_circles_and_flips_the_elbow() -> None:
     assert max(distances) > UPPER_LEN + LOWER_LEN
     assert bends == {1, -1}
     assert sim.counters.solves == 600 and sim.counters.nan == 0
+
+
+def test_a_target_out_of_reach_in_the_soft_band_reads_softened_and_too_far() -> None:
+    # playtest 9: a target 5 m away with softness on read "status: softened", and a player
+    # expected "too far" (softened takes precedence in the library): both now show
+    import pygame
+
+    from game.pygame_canvas import PygameCanvas
+    from game.scenes.lab import LabView
+
+    sim = LabSim(SceneConfig())
+    _step(sim, InputState(pointer=(5.0, 0.0), pointer_down=True, values={"softness": 0.4}))
+    pygame.font.init()
+    canvas = PygameCanvas(pygame.Surface((1280, 720)))
+    texts: list[str] = []
+    drawn = canvas.text
+
+    def text(pos: object, words: str, *args: object, **kwargs: object) -> object:
+        texts.append(words)
+        return drawn(pos, words, *args, **kwargs)  # type: ignore[arg-type]
+
+    canvas.text = text  # type: ignore[method-assign]
+    view = LabView(sim)
+    view.layout((1280, 720))
+    view.draw(canvas, 1.0, PhaseTimer())  # (the pose drawn at the step's end)
+    assert "status: softened · too far" in texts
