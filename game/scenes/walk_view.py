@@ -669,6 +669,8 @@ class WalkView:
                 tip = "S by the edge: climb down"
             else:
                 tip = "W at its foot: climb"
+        elif hands is not None and hands.holding >= 0 and hover is None:
+            tip = "click: set the cup down there"  # (the table or the floor under the pointer)
         else:
             return
         # over the pointer, or under it, or beside it away from him: the first place that

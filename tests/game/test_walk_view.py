@@ -657,3 +657,26 @@ def test_the_foots_hover_words_lie_under_it_not_over_his_shins(view: WalkView) -
     words = boxes["drag: move the foot"]
     ankle_px = view.camera.point_to_screen(*ankle.tolist())
     assert words.top > ankle_px[1]  # under the ankle: on the ground, not across the shins
+
+
+def test_holding_the_cup_the_pointer_says_a_click_sets_it_down(cup_lifted: Any) -> None:
+    # playtest 9: pointing at the table or the floor with the cup in hand showed only a
+    # small cross; the knob and the cup say what a click does, and so does this
+    sim, timer = cup_lifted
+    view = WalkView(sim)
+    pygame.font.init()
+    canvas = PygameCanvas(pygame.Surface((1280, 720)))
+    texts: list[str] = []
+    drawn = canvas.text
+
+    def text(pos: Any, words: str, *args: Any, **kwargs: Any) -> Any:
+        texts.append(words)
+        return drawn(pos, words, *args, **kwargs)
+
+    canvas.text = text  # type: ignore[method-assign]
+    view.layout((1280, 720))
+    assert sim.props is not None and sim.props.holding >= 0
+    table = sim.props.props.table
+    view._pointer_w = np.array([table.x0 + table.width / 2, table.top + 0.05])
+    view.draw(canvas, 0.0, timer)
+    assert "click: set the cup down there" in texts
