@@ -182,6 +182,8 @@ class SwivelSim:
     def step(self, inp: InputState, dt: float, timer: PhaseTimer) -> None:
         self.prev_pose = self.pose
         pose = DEFAULT_POSE if "reset" in inp.actions else self.pose
+        if "reset" in inp.actions:  # a jump back to the start, not the pole crossing the axis
+            self._pole_side = _pole_side(DEFAULT_POSE)
         self.pose = Pose(
             target=_finite_point(inp.values.get("target"), pose.target),
             pole=_finite_point(inp.values.get("pole"), pose.pole),

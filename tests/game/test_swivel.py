@@ -15,6 +15,7 @@ from game.input_state import InputState, RawInput
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig
 from game.scenes.swivel import (
+    DEFAULT_POSE,
     LOCATOR_RANGE,
     LOWER_LEN,
     UPPER_LEN,
@@ -414,3 +415,19 @@ def test_the_view_never_imports_pygame() -> None:
     code = "import sys, game.scenes.swivel_view; print('pygame' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_r_resets_the_pose_without_counting_a_plane_flip() -> None:
+    # playtest 9: with the pole moved to the far side, R brought back the red "the plane
+    # flipped" banner: the jump back to the start read as the pole crossing the axis
+    sim = SwivelSim(SceneConfig())
+    timer = PhaseTimer()
+    axis = np.array(DEFAULT_POSE.target) / np.linalg.norm(DEFAULT_POSE.target)
+    pole = np.array(DEFAULT_POSE.pole)
+    mirrored = 2.0 * (pole @ axis) * axis - pole  # the far side of the root-target axis
+    sim.step(InputState(values={"pole": tuple(mirrored.tolist())}), sim.dt, timer)
+    flips = sim.plane_flips
+    assert flips == 1  # moved across: a flip
+    sim.step(InputState(actions=("reset",)), sim.dt, timer)
+    sim.step(InputState(), sim.dt, timer)
+    assert sim.pose == DEFAULT_POSE and sim.plane_flips == flips
