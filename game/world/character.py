@@ -770,17 +770,23 @@ class Crowd:
         return np.where(blocked, 0.0, v_target)
 
     def _approach(
-        self, risers: FloatArray, treads: FloatArray, direction: FloatArray, sprinting: BoolArray
+        self,
+        risers: FloatArray,
+        treads: FloatArray,
+        direction: FloatArray,
+        sprinting: BoolArray,
+        x: FloatArray | None = None,
     ) -> FloatArray:
         """The speed (N,) from which the body slows at ``_APPROACH_BRAKE`` to the pace of the
         next flight ahead (:func:`_flight_pace`, a run up it at the quicker pace it will take
         there) by a step before its first riser: ``v² = pace² + 2 a d`` (inf: none ahead).
         Without it the flight's pace came into view within the stopping distance and a run
         braked at the halflife's ~5 m/s², 1.95 to 0.7 m/s in half a second, the pelvis 16 cm
-        low over the feet left wide apart."""
+        low over the feet left wide apart. ``x``: the pelvis there instead (N,)."""
         gait = self.rig.gait
         span = gait.max_step_reach
-        beyond = (risers[None, :] - self.x[:, None]) * direction[:, None] - span
+        here = self.x if x is None else x
+        beyond = (risers[None, :] - here[:, None]) * direction[:, None] - span
         beyond = np.where((treads <= _MAX_TREAD) & (beyond > 0.0), beyond, np.inf)
         if not np.isfinite(beyond).any():
             return np.full(self.count, np.inf)
@@ -1165,6 +1171,22 @@ class Crowd:
         duration = np.where(squaring, np.minimum(duration, _SQUARING_SWING), duration)
         # where the hip will be at touchdown, and how fast it will be going then
         halflife = self._halflife(v_target)[n]
+        hip_land = x_new[n] + halflife_travel(self.vx[n], v_target[n], duration, halflife)
+        # ... slowing for a flight ahead as it gets there (timed for the pace here, a step
+        # onto a flight's first tread landed from far back: the next could not reach the
+        # second and came down beside it)
+        terrain, at = self.terrain, x_new.copy()
+        at[n] = hip_land
+        cap = self._approach(
+            terrain.risers(MIN_RISER, RISER_WINDOW),
+            terrain.treads(MIN_RISER, RISER_WINDOW),
+            np.sign(v_target),
+            self.sprinting,
+            at,
+        )[n]
+        v_target = v_target.copy()
+        walking = ~self.sprinting[n]
+        v_target[n] = np.where(walking, np.clip(v_target[n], -cap, cap), v_target[n])
         hip_land = x_new[n] + halflife_travel(self.vx[n], v_target[n], duration, halflife)
         # ... or, braking to turn round, where it will stop (step's brake law)
         if reversing.any():
