@@ -162,3 +162,22 @@ def cup_lifted(_the_cup_lifted_once: tuple[Any, Any]) -> tuple[Any, Any]:
     (:func:`_lift_the_cup`), and its timer: a copy of one lifted once a session, which
     steps on exactly (bit for bit) as one lifted afresh."""
     return copy.deepcopy(_the_cup_lifted_once)
+
+
+def _record_texts(canvas: Any) -> list[str]:
+    """Wrap ``canvas.text`` so that every string it draws is appended to the list returned."""
+    texts: list[str] = []
+    drawn = canvas.text
+
+    def text(pos: Any, words: str, *args: Any, **kwargs: Any) -> Any:
+        texts.append(words)
+        return drawn(pos, words, *args, **kwargs)
+
+    canvas.text = text
+    return texts
+
+
+@pytest.fixture
+def record_texts() -> Callable[[Any], list[str]]:
+    """``record_texts(canvas)``: the list every string the canvas draws from then on joins."""
+    return _record_texts

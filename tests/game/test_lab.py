@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -80,7 +82,9 @@ def test_autopilot_crosses_both_circles_and_flips_the_elbow() -> None:
     assert sim.counters.solves == 600 and sim.counters.nan == 0
 
 
-def test_a_target_out_of_reach_in_the_soft_band_reads_softened_and_too_far() -> None:
+def test_a_target_out_of_reach_in_the_soft_band_reads_softened_and_too_far(
+    record_texts: Callable[[Any], list[str]],
+) -> None:
     # playtest 9: a target 5 m away with softness on read "status: softened", and a player
     # expected "too far" (softened takes precedence in the library): both now show
     import pygame
@@ -92,14 +96,7 @@ def test_a_target_out_of_reach_in_the_soft_band_reads_softened_and_too_far() -> 
     _step(sim, InputState(pointer=(5.0, 0.0), pointer_down=True, values={"softness": 0.4}))
     pygame.font.init()
     canvas = PygameCanvas(pygame.Surface((1280, 720)))
-    texts: list[str] = []
-    drawn = canvas.text
-
-    def text(pos: object, words: str, *args: object, **kwargs: object) -> object:
-        texts.append(words)
-        return drawn(pos, words, *args, **kwargs)  # type: ignore[arg-type]
-
-    canvas.text = text  # type: ignore[method-assign]
+    texts = record_texts(canvas)
     view = LabView(sim)
     view.layout((1280, 720))
     view.draw(canvas, 1.0, PhaseTimer())  # (the pose drawn at the step's end)

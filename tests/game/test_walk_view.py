@@ -9,6 +9,7 @@ import functools
 import json
 import math
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -606,7 +607,9 @@ def test_the_view_settles_within_half_a_second_of_a_run_stopping() -> None:
     app.close()
 
 
-def test_held_against_the_end_wall_he_says_why_the_walk_key_does_nothing(view: WalkView) -> None:
+def test_held_against_the_end_wall_he_says_why_the_walk_key_does_nothing(
+    view: WalkView, record_texts: Callable[[Any], list[str]]
+) -> None:
     # holding A at the loft's edge (or against a wall) the player saw nothing happen and
     # had no cue (playtest 5): once the walk has been stopped 0.4 s, the reason shows over
     # his head, and goes once the key is let go
@@ -616,15 +619,8 @@ def test_held_against_the_end_wall_he_says_why_the_walk_key_does_nothing(view: W
     hint = sim.blocked_hint()
     assert hint is not None and "no way on" in hint
     pygame.font.init()
-    texts: list[str] = []
     canvas = PygameCanvas(pygame.Surface((1280, 720)))
-    drawn = canvas.text
-
-    def text(pos: Any, words: str, *args: Any, **kwargs: Any) -> Any:
-        texts.append(words)
-        return drawn(pos, words, *args, **kwargs)
-
-    canvas.text = text  # type: ignore[method-assign]
+    texts = record_texts(canvas)
     view.layout((1280, 720))
     view.draw(canvas, 0.0, timer)
     assert hint in texts
@@ -659,21 +655,16 @@ def test_the_foots_hover_words_lie_under_it_not_over_his_shins(view: WalkView) -
     assert words.top > ankle_px[1]  # under the ankle: on the ground, not across the shins
 
 
-def test_holding_the_cup_the_pointer_says_a_click_sets_it_down(cup_lifted: Any) -> None:
+def test_holding_the_cup_the_pointer_says_a_click_sets_it_down(
+    cup_lifted: Any, record_texts: Callable[[Any], list[str]]
+) -> None:
     # playtest 9: pointing at the table or the floor with the cup in hand showed only a
     # small cross; the knob and the cup say what a click does, and so does this
     sim, timer = cup_lifted
     view = WalkView(sim)
     pygame.font.init()
     canvas = PygameCanvas(pygame.Surface((1280, 720)))
-    texts: list[str] = []
-    drawn = canvas.text
-
-    def text(pos: Any, words: str, *args: Any, **kwargs: Any) -> Any:
-        texts.append(words)
-        return drawn(pos, words, *args, **kwargs)
-
-    canvas.text = text  # type: ignore[method-assign]
+    texts = record_texts(canvas)
     view.layout((1280, 720))
     assert sim.props is not None and sim.props.holding >= 0
     table = sim.props.props.table
