@@ -1172,9 +1172,9 @@ class Crowd:
         # where the hip will be at touchdown, and how fast it will be going then
         halflife = self._halflife(v_target)[n]
         hip_land = x_new[n] + halflife_travel(self.vx[n], v_target[n], duration, halflife)
-        # ... slowing for a flight ahead as it gets there (timed for the pace here, a step
-        # onto a flight's first tread landed from far back: the next could not reach the
-        # second and came down beside it)
+        # ... walking, slowing for a flight ahead as it gets there (timed for the pace here,
+        # a step onto a flight's first tread landed from far back: the next could not reach
+        # the second and came down beside it)
         terrain, at = self.terrain, x_new.copy()
         at[n] = hip_land
         cap = self._approach(
@@ -1185,7 +1185,7 @@ class Crowd:
             at,
         )[n]
         v_target = v_target.copy()
-        walking = ~self.sprinting[n]
+        walking = ~self.sprinting[n]  # (the run key: aimed so running, a knee bent to 82°)
         v_target[n] = np.where(walking, np.clip(v_target[n], -cap, cap), v_target[n])
         hip_land = x_new[n] + halflife_travel(self.vx[n], v_target[n], duration, halflife)
         # ... or, braking to turn round, where it will stop (step's brake law)
