@@ -551,6 +551,10 @@ class PropHands:
         goals: dict[int, FloatArray] = {}
         if self.holding >= 0:
             carry = shoulders[self.holding] + np.array([0.2 * facing, -0.38])
+            if self.goal == "knob":  # the other hand goes for the knob, about where the cup
+                # is carried: the cup held down by the thigh, clear of it (carried in front,
+                # the near hand's cup hid the far hand on the knob)
+                carry = shoulders[self.holding] + np.array([0.05 * facing, -0.5])
             goals[self.holding] = self._carried_clear_of_table(carry)
         goal = self.goal_point()
         if self.phase in ("reach", "hold") and goal is not None:

@@ -575,3 +575,24 @@ def test_turning_round_at_the_table_with_the_cup_keeps_it_out_of_the_table_top(
         deepest = max(deepest, _cup_in_table_top(props))
     assert float(sim.crowd.facing[0]) == back and props.holding >= 0
     assert deepest == 0.0, f"the cup went {deepest * 100:.1f} cm into the table top"
+
+
+def test_carrying_the_cup_to_the_door_it_keeps_clear_of_the_hand_on_the_knob() -> None:
+    # playtest 9: carried in front at the hip, the cup in the near hand sat where the far
+    # hand gripped the knob (its middle 6 cm from it): he seemed to push the door with the mug
+    sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
+    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
+    sim.crowd.resize(1, [4.5], [-1.0])  # right of the table, facing it and the door beyond
+    sim.step(InputState(actions=("reach_prop",), values={"prop": "cup"}), DT, timer)
+    for _ in range(200):
+        sim.step(InputState(), DT, timer)
+    props = sim.props
+    assert props is not None and props.holding >= 0
+    sim.step(InputState(actions=("reach_prop",), values={"prop": "knob"}), DT, timer)
+    gaps = []
+    for _ in range(320):
+        sim.step(InputState(), DT, timer)
+        if props.phase == "hold":
+            middle = props.cup + np.array([0.0, props.props.cup.height / 2])
+            gaps.append(float(np.hypot(*(middle - props.knob))))
+    assert len(gaps) > 60 and min(gaps) >= 0.1
