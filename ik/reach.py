@@ -61,7 +61,7 @@ def soften(distance: Values, full: Values, softness: Values) -> Values:
 class Reach(NamedTuple):
     """The clamp stage's results in the limb's units: the distance the triangle is solved for,
     the stretched bones, full extension ``L1 + L2``, fold limit ``max(|L1 - L2|, eps L)``, the
-    stretch factor (1: off) and where the soft curve moved the distance (False: off)."""
+    stretch factor (1: off) and where the distance is in the soft zone (False: off)."""
 
     used: Values
     upper: Values
@@ -90,7 +90,7 @@ def clamp(
     inner = np.maximum(np.abs(upper - lower), eps * span)
     used = np.minimum(np.maximum(eased, inner), span)  # the seed: clamp(d, |L1 - L2|, L1 + L2)
     # the soft zone d > L - s ("eased < d" differed by precision: past the knee the curve
-    # moves d by ~(d - d_s)² / 2s, below float32's rounding but not float64's)
+    # moves d by ~(d - d_s)² / 2s, below float32's rounding; within an ulp of d_s, as at L)
     softened = False if softness is None else (softness > 0.0) & (d > full - softness)
     return Reach(used, upper, lower, span, inner, stretch, softened)
 

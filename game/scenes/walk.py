@@ -50,6 +50,7 @@ GRAB_RADIUS_M = 0.25  # a press this close to an ankle grabs the foot; hovering 
 # pointer is a drag handle, not a place for the hands (they stooped 15 cm to reach for it)
 TAP_MIN_S = 0.08  # the other key held this long asks for the turn even once let go (a
 # key's own blip, both keys released or pressed a few frames apart, is none)
+HANDS_FULL_HINT = "hands full: set the cup down to climb"
 BLOCKED_HINT_S = 0.4  # held against ground he cannot step onto this long, he says why
 TURN_BEHIND_M = 0.3  # a pointer offered this far behind the shoulders turns a standing body
 FLOOR_HAND_M = 0.06  # a hand wanted this low over the ground under the feet: a full crouch
@@ -236,7 +237,7 @@ class WalkSim(CharacterAssets):
         ladder (W climbs it), a wall, a drop or the world's end; or why W at the ladder does
         nothing (the cup in hand); else None."""
         if self.refused_s >= BLOCKED_HINT_S:
-            return "hands full: set the cup down to climb"
+            return HANDS_FULL_HINT
         if self.blocked_s < BLOCKED_HINT_S:
             return None
         crowd, terrain = self.crowd, self.terrain
@@ -244,11 +245,7 @@ class WalkSim(CharacterAssets):
         if facing < 0 and self.on_loft():  # the loft's edge is on the ladder's side
             return "the loft's edge: S by the ladder climbs down"
         if facing > 0 and self._near_ladder_foot():  # the wall under the loft: the ladder
-            return (
-                "hands full: set the cup down to climb"
-                if self._hands_full()
-                else "W climbs the ladder"
-            )
+            return HANDS_FULL_HINT if self._hands_full() else "W climbs the ladder"
         # what the walk meets within a metre ahead (the gait's stop looks a step or two on)
         lo, hi = terrain.x_range
         probe = np.clip(x + facing * np.linspace(0.0, 1.0, 21), lo, hi)

@@ -41,6 +41,7 @@ from game.world.easing import (
 )
 from game.world.gait import (
     FOOT_SIDE,
+    MAX_TREAD,
     MIN_RISER,
     PHASE_OFFSET,
     RISER_WINDOW,
@@ -81,7 +82,6 @@ _HOVER_LIMIT = 1.4  # swing progress after which a foot that could not plant re-
 # where the speed cap reads the slope: a stride behind (−1), then fractions of the stopping
 # distance ahead
 _SLOPE_PROBES = np.array([-1.0, 0.0, 0.5, 1.0])
-_MAX_TREAD = 0.8  # m: risers closer than this make a flight (0.16 / 0.8 = the slope of 0.2)
 _FLATTEN_MARGIN = 0.004  # metres below flat-foot reach the pelvis settles to before a pivot
 _GOAL_MARGIN = 0.05  # metres beyond a walk_to spot the ground must let the body on
 _LATE_SWING = 0.5  # a swing this far along keeps its landing when the walk stops ...
@@ -97,6 +97,8 @@ _STEP_LEAD = 0.33  # s: steps are timed for the speed the body will have this mu
 _RUN_CLIMB = 1.5  # running up a flight, the body climbs this many times climb_speed
 _STAIR_RUN_TIMING = 1.85  # m/s: running up a flight, steps are timed at least for this speed
 _SHORT_LANDING_M = 0.04  # a swing at its end lands up to this short of a spot out of reach
+_STEADY_MARGIN = 0.1  # m/s: ... at a steady pace, within this of the speed it aims for
+_LOWER_LANDING_M = 0.01  # a landing this far below the ground under the body is downhill
 _STAIR_LEAD = 0.3  # s: the pelvis rises for a riser up this far ahead at its speed
 _APPROACH_BRAKE = 1.5  # m/s²: the body slows toward a flight ahead at most this hard
 # (about 3.2 steps a second up a 0.46 grade: a tread a step at ~1.1 m/s, where the walk's
@@ -320,15 +322,21 @@ def _seen_from_the_side(
     return foot + np.abs(spin)[:, None, None] * (elbow - foot)
 
 
+def _timing_speed(speed: FloatArray, quick: BoolArray) -> FloatArray:
+    """The speed the gait's timing is read at: ``speed``, or where ``quick`` (running up a
+    flight) at least ``_STAIR_RUN_TIMING``, so the steps quicken instead of lengthening past
+    a tread."""
+    fast = np.copysign(np.maximum(np.abs(speed), _STAIR_RUN_TIMING), speed)
+    return np.where(quick, fast, speed)
+
+
 def _flight_pace(tread: FloatArray, grade: FloatArray, quick: BoolArray, gait: Any) -> FloatArray:
     """The speed (N,) whose step is one ``tread`` on a flight of ``grade`` (rise per run along
     the walk): ``tread · 2 · stride_rate``, a fixed point because the steps quicken with speed
-    (it converges in a few rounds); ``quick``: running up, steps timed at least for
-    ``_STAIR_RUN_TIMING`` (:meth:`Crowd._timed`)."""
+    (it converges in a few rounds), timed by :func:`_timing_speed`."""
     pace = np.full(np.shape(tread), gait.walk_speed)
     for _ in range(4):
-        timed = np.where(quick, np.maximum(pace, _STAIR_RUN_TIMING), pace)
-        pace = tread * 2.0 * stride_rate(timed, grade, gait)
+        pace = tread * 2.0 * stride_rate(_timing_speed(pace, quick), grade, gait)
     return pace
 
 
@@ -744,7 +752,7 @@ class Crowd:
             risers <= np.maximum(behind, ahead)[:, None]
         )
         tread = np.where(near, treads, np.inf).min(axis=1, initial=np.inf)
-        flight = tread <= _MAX_TREAD
+        flight = tread <= MAX_TREAD
         self.stair_run = np.zeros(self.count, dtype=bool)
         if flight.any():
             grade = self._grade() * direction  # rise per run along the walk
@@ -787,13 +795,15 @@ class Crowd:
         span = gait.max_step_reach
         here = self.x if x is None else x
         beyond = (risers[None, :] - here[:, None]) * direction[:, None] - span
-        beyond = np.where((treads <= _MAX_TREAD) & (beyond > 0.0), beyond, np.inf)
+        beyond = np.where((treads <= MAX_TREAD) & (beyond > 0.0), beyond, np.inf)
         if not np.isfinite(beyond).any():
             return np.full(self.count, np.inf)
         first = np.argmin(beyond, axis=1)  # the nearest riser of a flight ahead
         gap, riser, tread = beyond[np.arange(self.count), first], risers[first], treads[first]
-        # the flight's grade along the walk: its riser's rise over its tread
-        heights = self.terrain.height_at(riser[:, None] + direction[:, None] * [-0.02, 0.02])
+        # the flight's grade along the walk: its riser's rise (the ground half a tread either
+        # side of it: a riser may be a few cm wide) over its tread
+        half = np.where(np.isfinite(tread), 0.5 * tread, 0.0)[:, None] * [-1.0, 1.0]
+        heights = self.terrain.height_at(riser[:, None] + direction[:, None] * half)
         grade = (heights[:, 1] - heights[:, 0]) / tread
         quick = (grade > 0.0) & sprinting  # running up it (:attr:`stair_run` once there)
         climb = gait.climb_speed * np.where(quick, _RUN_CLIMB, 1.0)
@@ -942,10 +952,8 @@ class Crowd:
 
     def _timed(self, speed: FloatArray) -> FloatArray:
         """The speed (N,) the gait's timing (:class:`Pace`) is read at for a body going at
-        ``speed``: running up a flight (:attr:`stair_run`), at least
-        ``_STAIR_RUN_TIMING``, so the steps quicken instead of lengthening past a tread."""
-        quick = np.copysign(np.maximum(np.abs(speed), _STAIR_RUN_TIMING), speed)
-        return np.where(self.stair_run, quick, speed)
+        ``speed``: :func:`_timing_speed`, quick running up a flight (:attr:`stair_run`)."""
+        return _timing_speed(speed, self.stair_run)
 
     def _advance_phase(self, v_target: FloatArray, grade: FloatArray, dt: float) -> None:
         """The gait phase advances at the stride rate for the speed a step is timed for (at
@@ -991,7 +999,7 @@ class Crowd:
         distance = np.hypot(hip_x - feet.land[..., 0], self.y[:, None] - feet.land[..., 1])
         # (at a steady pace: the first steps of a run from standing reach their spots in a
         # frame or two as the pelvis comes down; landed short, they shifted the run's phases)
-        steady = np.abs(self.vx) >= np.abs(v_target) - 0.1
+        steady = np.abs(self.vx) >= np.abs(v_target) - _STEADY_MARGIN
         short = landed & (distance > reach) & steady[:, None]
         if short.any():
             self._land_short(short, hip_x, reach)
@@ -1012,8 +1020,9 @@ class Crowd:
     def _land_short(self, short: BoolArray, hip_x: FloatArray, reach: float) -> None:
         """Move the landings in ``short`` (N, 2), at the end of their swings but just out of
         the leg's ``reach`` from ``hip_x``, back toward the hip to the farthest spot it holds,
-        where that is at most ``_SHORT_LANDING_M`` back and the sole fits there on ground as
-        high: the foot lands a little short instead of hovering over its spot while the
+        where that is at most ``_SHORT_LANDING_M`` back and the sole fits there on ground at the
+        same angle (the landing's roll stays as planned; the distance is checked again before
+        it plants): the foot lands a little short instead of hovering over its spot while the
         other leg, at full stretch, held the hip (up to 0.8 m/s lost in a step at the top
         landing's edge, the pelvis a centimetre too high for a spot 0.2 m ahead)."""
         feet = self.feet
@@ -1185,8 +1194,10 @@ class Crowd:
             at,
         )[n]
         v_target = v_target.copy()
-        walking = ~self.sprinting[n]  # (the run key: aimed so running, a knee bent to 82°)
+        # (running keeps its aim: capping a run's aim so bent its landing knee to 82°)
+        walking = ~self.sprinting[n]
         v_target[n] = np.where(walking, np.clip(v_target[n], -cap, cap), v_target[n])
+        halflife = self._halflife(v_target)[n]  # (braking now, where the cap binds)
         hip_land = x_new[n] + halflife_travel(self.vx[n], v_target[n], duration, halflife)
         # ... or, braking to turn round, where it will stop (step's brake law)
         if reversing.any():
@@ -1369,7 +1380,7 @@ class Crowd:
         # hovered 2-3 cm short of its spot and the other leg, at full stretch, held the hip:
         # a run down the bump's far side lost 1.5 m/s in a step)
         landing_ground = self.terrain.height_at(feet.land_lock[..., 0])
-        down = landing_ground < self.terrain.height_at(x_new)[:, None] - 0.01
+        down = landing_ground < self.terrain.height_at(x_new)[:, None] - _LOWER_LANDING_M
         lag = 2.0 * gait.pelvis_halflife * run_fraction(self.vx, gait)[:, None] * down
         left = np.maximum((1.0 - feet.u) * feet.duration - lag, 0.0) * _LANDING_DESCENT
         # (a swing re-aimed after hovering has no time left: it already waited)

@@ -68,9 +68,9 @@ _CHORD_PASSES = 2  # sole_fits: the chord under a level sole, then twice under t
 _PIVOT_BALL_GAP = 0.001  # metres a pivoting foot's ball may rest above the ground under it
 RISER_WINDOW = 0.03  # m: ground rising more than MIN_RISER over this is a stair's riser
 MIN_RISER = 0.06
+MAX_TREAD = 0.8  # m: risers going one way closer than this make a flight (0.16 / 0.8: slope 0.2)
 _SKIP_COST = 1.0  # plan_landing: landing two risers or more past the other foot costs 1 m each
 _STEP_TO_COST = 0.2  # ... and on the other foot's tread of a flight costs 0.2 m
-_TREAD_MAX = 0.8  # m: risers closer than this make a flight (as the gait's pace reads them)
 _EDGE_M = 0.3  # ... and one down a riser from a foot farther behind it than this
 _BEND_COST = 30.0  # plan_landing: each millimetre of ground bend under a sole costs 3 cm of step
 _SOLE_FLATNESS = 0.012  # metres: the ground under a sole may bend this much (a bump), not a riser
@@ -723,9 +723,11 @@ def plan_landing(
         # ... and on a flight, a tread each: the other foot's tread (a riser within a tread
         # of it on either side) costs as much as a step 0.2 m off (beside it on one tread,
         # the first foot on a flight waited for the second, the knee bent: a squat)
-        gap = (risers - other[:, None]) * facing_k  # ahead of the other foot: > 0
-        riser_ahead = ((gap > 0.0) & (gap < _TREAD_MAX)).any(axis=1, keepdims=True)
-        riser_behind = ((gap < 0.0) & (gap > -_TREAD_MAX)).any(axis=1, keepdims=True)
+        # (the risers of a flight: each within MAX_TREAD of the next going the same way)
+        flight = terrain.treads(MIN_RISER, RISER_WINDOW) <= MAX_TREAD
+        gap = np.where(flight, (risers - other[:, None]) * facing_k, np.nan)  # ahead: > 0
+        riser_ahead = ((gap > 0.0) & (gap < MAX_TREAD)).any(axis=1, keepdims=True)
+        riser_behind = ((gap < 0.0) & (gap > -MAX_TREAD)).any(axis=1, keepdims=True)
         step_to = riser_ahead & riser_behind & (crossed == 0)
         if pivot is not None:
             step_to &= ~pivot[:, None]  # (squaring up for a pivot: feet together)

@@ -27,7 +27,7 @@ ARMS = slice(0, 2)  # arm rows of the (4, ...) limb arrays (as in game.world.cha
 FLAT_TOLERANCE_M = 0.01  # a footprint whose ground varies more than this is not flat
 REACH_FRACTION = 0.9  # the hero stops walking once the goal is this fraction of arm reach away
 GRAVITY = 9.81  # m/s², for a cup let go above its surface
-HOLD_KNOB_S = 0.6  # a hand rests on the knob this long before letting go
+HOLD_KNOB_S = 0.6  # a hand rests on the knob at least this long (then until the door is open)
 KNOB_TURN_S = 0.2  # ... turning it this long before the door moves
 # A knob is reached for at this fraction of arm reach, not REACH_FRACTION: he stops for it
 # with his shoulders dipped by the braking step (pelvis 0.83 m against 0.95 standing), and
@@ -39,6 +39,7 @@ DOOR_SWING_S = 1.0  # the door swings fully open, or shut, in this long
 DOOR_STAY_S = 2.5  # it stands open this long after the knob is let go, then swings shut
 DOOR_PUSH_S = 1.6  # ... held by the knob, it opens as fast as he steps after it
 KNOB_LEAD_S = 0.3  # he steps for where the knob will be this much later
+KNOB_FOLLOW_M = 0.15  # ... at full walk when it is this far beyond his reach, slower nearer
 RELEASE_S = 0.35  # a freed hand eases back this long before the gait's arm swing takes it
 LOW_REACH_WAIT_S = 1.5  # a crouch takes 0.7 s: a goal still out of reach then is reached as near as
 # the arm goes (the cup falls onto a spot down a step)
@@ -310,6 +311,12 @@ def _pair(fields: Fields, name: str) -> FloatArray:
     return np.asarray(value, dtype=float)
 
 
+def _door_angle(swing: float) -> float:
+    """How far a door ``swing`` (0 shut … 1 open) through its swing stands open about its
+    hinge, radians (each swing eased in and out)."""
+    return DOOR_SWING_RAD * float(smoothstep(min(max(swing, 0.0), 1.0)))
+
+
 def _arm_allowance(shoulder: FloatArray, goal: FloatArray, reach: float) -> float:
     """How far horizontally ``goal`` may be from ``shoulder`` for a hand to reach it."""
     dy = float(goal[1] - shoulder[1])
@@ -347,7 +354,7 @@ class PropHands:
         How far through its swing the door is, 0 shut to 1 open (:attr:`door_angle`):
         a hand that has turned the knob (``KNOB_TURN_S`` of its hold) opens it, and
         ``DOOR_STAY_S`` after the hand lets go it swings shut, each swing in
-        ``DOOR_SWING_S``.
+        ``DOOR_SWING_S`` (held by the knob, opening, in ``DOOR_PUSH_S``: his pace).
     """
 
     def __init__(self, props: Props) -> None:
@@ -412,7 +419,7 @@ class PropHands:
     def door_angle(self) -> float:
         """How far the door stands open about its hinge, radians (each swing eased in and
         out)."""
-        return DOOR_SWING_RAD * float(smoothstep(self.door_swing))
+        return _door_angle(self.door_swing)
 
     @property
     def door_hinge_x(self) -> float:
@@ -432,8 +439,7 @@ class PropHands:
         knob, hinge = self.props.door.knob, self.door_hinge_x
         if swing <= 0.0:
             return knob  # shut: where the door has it, to the bit
-        angle = DOOR_SWING_RAD * float(smoothstep(min(swing, 1.0)))
-        return np.array([hinge + (knob[0] - hinge) * math.cos(angle), knob[1]])
+        return np.array([hinge + (knob[0] - hinge) * math.cos(_door_angle(swing)), knob[1]])
 
     def goal_point(self) -> FloatArray | None:
         """Where the engaged hand is to go (the grip point), or None."""
@@ -480,7 +486,7 @@ class PropHands:
             hold = KNOB_REACH_FRACTION * rig.arms.limb.reach
             dx = float(soon[0] - shoulder[0])
             need = abs(dx) - _arm_allowance(shoulder, soon, hold)
-            return math.copysign(min(need / 0.15, 1.0), dx) if need > 0.0 else None
+            return math.copysign(min(need / KNOB_FOLLOW_M, 1.0), dx) if need > 0.0 else None
         if goal is None or self.phase != "walk":
             return None
         arm = self._arm_for(goal, shoulders)
