@@ -790,16 +790,17 @@ class Crowd:
         there) by a step before its first riser: ``v² = pace² + 2 a d`` (inf: none ahead).
         Without it the flight's pace came into view within the stopping distance and a run
         braked at the halflife's ~5 m/s², 1.95 to 0.7 m/s in half a second, the pelvis 16 cm
-        low over the feet left wide apart. ``x``: the pelvis there instead (N,)."""
+        low over the feet left wide apart. ``x``: pelvises (M,) elsewhere instead (with
+        ``direction`` and ``sprinting`` of the same length), e.g. where a step will land."""
         gait = self.rig.gait
         span = gait.max_step_reach
         here = self.x if x is None else x
         beyond = (risers[None, :] - here[:, None]) * direction[:, None] - span
         beyond = np.where((treads <= MAX_TREAD) & (beyond > 0.0), beyond, np.inf)
         if not np.isfinite(beyond).any():
-            return np.full(self.count, np.inf)
+            return np.full(len(here), np.inf)
         first = np.argmin(beyond, axis=1)  # the nearest riser of a flight ahead
-        gap, riser, tread = beyond[np.arange(self.count), first], risers[first], treads[first]
+        gap, riser, tread = beyond[np.arange(len(here)), first], risers[first], treads[first]
         # the flight's grade along the walk: its riser's rise (the ground half a tread either
         # side of it: a riser may be a few cm wide) over its tread
         half = np.where(np.isfinite(tread), 0.5 * tread, 0.0)[:, None] * [-1.0, 1.0]
@@ -1184,15 +1185,14 @@ class Crowd:
         # ... walking, slowing for a flight ahead as it gets there (timed for the pace here,
         # a step onto a flight's first tread landed from far back: the next could not reach
         # the second and came down beside it)
-        terrain, at = self.terrain, x_new.copy()
-        at[n] = hip_land
-        cap = self._approach(
+        terrain = self.terrain
+        cap = self._approach(  # (read for the lifting feet only)
             terrain.risers(MIN_RISER, RISER_WINDOW),
             terrain.treads(MIN_RISER, RISER_WINDOW),
-            np.sign(v_target),
-            self.sprinting,
-            at,
-        )[n]
+            np.sign(v_target[n]),
+            self.sprinting[n],
+            hip_land,
+        )
         v_target = v_target.copy()
         # (running keeps its aim: capping a run's aim so bent its landing knee to 82°)
         walking = ~self.sprinting[n]
@@ -1392,8 +1392,8 @@ class Crowd:
         # it a rise low all down a flight: a crouch, the stance knee at 94°); a riser up that
         # the body reaches within _STAIR_LEAD counts already (standing over the ground here,
         # the pelvis rose only once over a tread: at a flight's foot the front knee bent to
-        # 75° with the rear foot in the air, a squat, and up the flight the stance knee's
-        # median was 24-45°; now 16-25°)
+        # 75° with the rear foot in the air and went on bending, up to 45° further once
+        # loaded: a squat; now a loaded stance knee on a tread only straightens)
         ground = self.terrain.height_at(x_new)
         soon = x_new + self.vx * _STAIR_LEAD
         risers = self.terrain.risers(MIN_RISER, RISER_WINDOW)

@@ -257,15 +257,19 @@ def test_a_dragged_foot_follows_the_pointer_and_returns_to_the_gait() -> None:
     assert sim.crowd.solution.hand[0, 3, 1] == pytest.approx(ground, abs=1e-9)
 
 
+def _standing(steps: int) -> tuple[WalkSim, PhaseTimer, float]:
+    """A new walk scene stepped ``steps`` with no input, its timer, and the pelvis height."""
+    sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
+    for _ in range(steps):
+        sim.step(InputState(), DT, timer)
+    return sim, timer, float(sim.crowd.y[0])
+
+
 def test_letting_go_of_a_dragged_foot_does_not_turn_him_to_the_pointer() -> None:
     # a foot dragged low behind him and let go: the pointer, left there, was offered to the
     # hands for 1.5 s (it had moved during the drag), so he turned round and bent double to
     # reach for it (playtest 7); it is offered again once the mouse moves
-    sim = WalkSim(SceneConfig(dt=DT))
-    timer = PhaseTimer()
-    for _ in range(30):
-        sim.step(InputState(), DT, timer)
-    standing = float(sim.crowd.y[0])
+    sim, timer, standing = _standing(30)
     ankle = sim.crowd.solution.hand[0, 3].copy()
     behind = (float(ankle[0]) - 0.45, float(ankle[1]) - 0.02)
     grab = {"drag_foot": "right_leg"}
@@ -292,11 +296,7 @@ def _front_leg(sim: WalkSim) -> int:
 def test_hovering_over_a_foot_does_not_stoop_him_to_reach_for_it() -> None:
     # a pointer over an ankle is where a press grabs that foot, but the hands were offered
     # it as a place to reach: he stooped 15-17 cm for it before any click (playtests 4, 5)
-    sim = WalkSim(SceneConfig(dt=DT))
-    timer = PhaseTimer()
-    for _ in range(60):
-        sim.step(InputState(), DT, timer)
-    standing = float(sim.crowd.y[0])
+    sim, timer, standing = _standing(60)
     ankle = sim.crowd.solution.hand[0, 2 + _front_leg(sim)]
     pointer = (float(ankle[0]), float(ankle[1]))
     for i in range(60):
