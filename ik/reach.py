@@ -136,9 +136,10 @@ def classify(
     np.greater(d, limb.span, out=status, casting="unsafe")  # TOO_FAR = 1
     flags = (np.less(d, limb.inner), limb.softened, np.greater(limb.stretch, 1.0), fallback)
     codes = (Status.TOO_CLOSE, Status.SOFTENED, Status.STRETCHED, Status.DEGENERATE)
-    for flag, code in zip(flags, codes, strict=True):  # in rising precedence: each overrides
+    # codes rise with precedence: the largest earned wins (branch-free; masked copies: ~10x)
+    for flag, code in zip(flags, codes, strict=True):
         if np.ndim(flag) or flag:  # a scalar False (an option off) would still cost a pass
-            np.copyto(status, code, where=flag, casting="unsafe")
+            np.maximum(status, np.multiply(flag, code, dtype=np.int8), out=status)
 
 
 def soften_distance(
