@@ -142,6 +142,8 @@ class WalkSim(CharacterAssets):
             crowd.pin_foot(0, self.drag_foot, self.pointer)
         was_planted = crowd.feet.planted[0].copy()
         self.moving = abs(move) > 0.05 or abs(float(crowd.vx[0])) > 0.05
+        if self.props is not None:  # a cup set down on the floor: stepped over, not on
+            crowd.set_obstacles(self.props.floor_spans(self.terrain))
         crowd.step([move], [1.0 if inp.run else 0.0], dt, pinned)
         self.blocked_s = self.blocked_s + dt if crowd.blocked[0] else 0.0
         refused = inp.climb > 0.5 and self._near_ladder_foot() and self._hands_full()

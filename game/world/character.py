@@ -363,6 +363,8 @@ class Crowd:
     def __init__(self, rig: Rig, terrain: Terrain, x: ArrayLike, facing: ArrayLike) -> None:
         self.rig = rig
         self.terrain = terrain
+        self.obstacles = np.zeros((0, 3))  # things on the ground the feet keep off (x0, x1, top)
+        self._swing_ground: tuple[Terrain, bytes, Terrain] | None = None  # (its key, then it)
         self._rolled: RolledFeet | None = None  # the last support's samples (_support)
         self.x = np.array(x, dtype=float).reshape(-1)
         n = self.x.shape[0]
@@ -455,6 +457,28 @@ class Crowd:
         self.prev_pose = self.pose
         self.solution = solve_pose(self.rig, self.pose)
         self.prev_solution = self.solution
+
+    def set_obstacles(self, spans: ArrayLike) -> None:
+        """Things resting on the ground that the feet keep off (a cup set down on the floor),
+        rows ``(x0, x1, top)``, world metres: a swinging foot clears each as it would a box
+        standing there, and no foot lands on one. Empty: none."""
+        self.obstacles = np.array(spans, dtype=float).reshape(-1, 3)
+
+    @property
+    def swing_ground(self) -> Terrain:
+        """The ground a swinging foot clears: the terrain with the obstacles standing on it
+        (rebuilt when either changes)."""
+        if not len(self.obstacles):
+            return self.terrain
+        key = self.obstacles.tobytes()
+        cached = self._swing_ground
+        if cached is None or cached[0] is not self.terrain or cached[1] != key:
+            cached = self._swing_ground = (
+                self.terrain,
+                key,
+                self.terrain.with_boxes(self.obstacles),
+            )
+        return cached[2]
 
     def set_terrain(self, terrain: Terrain) -> None:
         """Swap the ground under the walkers (a live edit), keeping their state: a planted
@@ -1227,7 +1251,16 @@ class Crowd:
         # ... and, down or in the air (a run's flight), where it is or will be
         other_x = np.where(feet.planted, feet.lock[..., 0], feet.land_lock[..., 0])[n, 1 - f]
         lock, ground, ray_from, ray_hit = plan_landing(
-            self.terrain, rig, from_lock, predicted, self.y[n], facing, reversing, beside, other_x
+            self.terrain,
+            rig,
+            from_lock,
+            predicted,
+            self.y[n],
+            facing,
+            reversing,
+            beside,
+            other_x,
+            self.obstacles,
         )
         start_ground = self.terrain.height_at(from_lock[:, 0])
         land_ground_y = self.terrain.height_at(lock[:, 0])
@@ -1505,7 +1538,7 @@ class Crowd:
         swinging = feet.swinging
         if swinging.any():
             swing_at, swing_angle, swing_bend, floor, hold = swing_pose(
-                feet, facing, self.terrain, legs, dt
+                feet, facing, self.swing_ground, legs, dt
             )
             feet.floor = np.where(swinging, floor, feet.floor)
             feet.hold = hold

@@ -62,6 +62,8 @@ _SHORTER_STEPS = np.linspace(0.9, 0.1, 17)
 _PIVOT_SHIFTS = np.array([-0.3, 0.3, -0.38, 0.38, -0.46, 0.46])
 _PIVOT_SHORTER_COST = 0.5
 _BESIDE_COST = 0.2  # ... and each metre from the other foot costs it 0.2 m of miss
+KEEP_OFF_M = 0.02  # m: the least gap between a sole and a thing on the ground it keeps off
+_KEEP_OFF_EDGE = 0.005  # m: the spots tried beside such a thing are this much farther out
 _SOLE_SAMPLES = np.linspace(0.0, 1.0, 7)
 _PROBES = np.linspace(0.0, 1.0, 12)  # fractions of the look-ahead the ground is read at
 _CHORD_PASSES = 2  # sole_fits: the chord under a level sole, then twice under the tilted one
@@ -639,6 +641,7 @@ def plan_landing(
     pivot: BoolArray | None = None,
     beside: FloatArray | None = None,
     other: FloatArray | None = None,
+    keep_off: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """Landing spots for M lifting feet.
 
@@ -660,6 +663,10 @@ def plan_landing(
     other : ndarray, shape (M,), optional
         The other foot's flat ankle x, down or where it will land (NaN: none): the spot is
         at most one stair riser past it.
+    keep_off : ndarray, shape (K, 3), optional
+        Things on the ground no sole lands on, rows ``(x0, x1, top)`` (a cup set down): a
+        spot whose sole comes within ``KEEP_OFF_M`` of one is a last resort, and the spots
+        just short of and just past each are tried too.
 
     Returns
     -------
@@ -676,6 +683,11 @@ def plan_landing(
     shifts = np.concatenate([_CANDIDATE_SHIFTS, _PIVOT_SHIFTS])
     candidates = np.concatenate([predicted_x[:, None] + shifts, shortened], axis=1)
     facing_k = facing[:, None]  # each candidate's facing (broadcast along the candidates)
+    spans = np.zeros((0, 3)) if keep_off is None else np.asarray(keep_off, float).reshape(-1, 3)
+    if len(spans):  # the ankle x where the sole (heel behind, toe ahead) would touch a span
+        lo_x, hi_x = _ankles_touching(spans, facing_k, legs)
+        edges = np.concatenate([lo_x - _KEEP_OFF_EDGE, hi_x + _KEEP_OFF_EDGE], axis=1)
+        candidates = np.concatenate([candidates, edges], axis=1)
     fits, chords, bend = sole_fits(terrain, candidates, facing_k, rig)
     if pivot is not None and pivot.any():
         turnable, slope = pivot_spots(terrain, candidates, facing_k, legs)
@@ -700,6 +712,10 @@ def plan_landing(
     toe_x, heel_x = candidates + facing_k * legs.toe, candidates - facing_k * legs.heel
     in_world = (np.minimum(toe_x, heel_x) >= lo) & (np.maximum(toe_x, heel_x) <= hi)
     low_enough = (rise <= gait.max_step_height) & in_world
+    if len(spans):  # (a foot never comes down on the cup)
+        lo_x, hi_x = _ankles_touching(spans, facing_k[..., None], legs)
+        on_it = (candidates[..., None] > lo_x) & (candidates[..., None] < hi_x)
+        low_enough &= ~on_it.any(axis=-1)
     # nearest fitting candidate, rather off a slope's corner than across it (where the
     # ground bends under the sole its heel or ball hovers by about the bend); a sole that
     # does not fit is a last resort; a step taller than max_step_height never
@@ -754,6 +770,18 @@ def plan_landing(
     ray_from = xy(x, np.maximum(hip_y, start[:, 1]))
     ray_hit = xy(x, terrain.height_at(x))  # where the ray from straight above meets the ground
     return xy(x, y), angle, ray_from, ray_hit
+
+
+def _ankles_touching(
+    spans: FloatArray, facing: FloatArray, legs: LegSpec
+) -> tuple[FloatArray, FloatArray]:
+    """The open range of ankle x, per span ``(x0, x1, top)`` (along the last axis), over
+    which a flat sole ``[x − heel, x + toe]`` (facing +1; mirrored for −1) comes within
+    ``KEEP_OFF_M`` of the span: ``facing``'s shape plus the spans'."""
+    x0, x1 = spans[:, 0] - KEEP_OFF_M, spans[:, 1] + KEEP_OFF_M
+    ahead = np.where(facing > 0, legs.toe, legs.heel)  # the sole's reach toward +x
+    behind = np.where(facing > 0, legs.heel, legs.toe)
+    return x0 - ahead, x1 + behind
 
 
 def pivot_spots(

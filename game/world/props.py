@@ -638,6 +638,16 @@ class PropHands:
         if self.cup[1] <= surface:
             self.cup[1], self.cup_vy = surface, 0.0
 
+    def floor_spans(self, terrain: Terrain) -> FloatArray:
+        """What the feet keep off (``Crowd.set_obstacles``): the cup where it rests on the
+        ground, not in a hand nor on the table, as one row ``(x0, x1, top)`` (its width
+        handle and all); else no rows."""
+        x, y = float(self.cup[0]), float(self.cup[1])
+        if self.holding >= 0 or y > float(terrain.height_at(x)) + 1e-6:
+            return np.zeros((0, 3))
+        spec = self.props.cup
+        return np.array([[x - spec.half_width, x + spec.half_width, y + spec.height]])
+
     def _reach(self, rig: Rig) -> float:
         """How far from its shoulder the engaged hand goes for the goal (metres)."""
         fraction = KNOB_REACH_FRACTION if self.goal == "knob" else REACH_FRACTION

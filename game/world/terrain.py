@@ -233,6 +233,20 @@ class Terrain:
             self._risers[key] = (x, tread)
         return self._risers[key]
 
+    def with_boxes(self, boxes: ArrayLike, wall: float = 0.005) -> Terrain:
+        """This ground with boxes standing on it, rows ``(x0, x1, top)``: over ``[x0, x1]``
+        the height is ``top`` (never below the ground there), with sides ``wall`` metres
+        wide (x stays strictly increasing). What a swinging foot clears: a cup set down."""
+        points = self.points
+        for x0, x1, top in np.asarray(boxes, dtype=float).reshape(-1, 3):
+            xs = np.array([x0 - wall, x0, x1, x1 + wall])
+            ys = self.height_at(xs)
+            ys[1:3] = np.maximum(ys[1:3], top)  # the top, the sides' feet on the ground
+            keep = (points[:, 0] < xs[0] - 1e-9) | (points[:, 0] > xs[-1] + 1e-9)
+            points = np.concatenate([points[keep], np.stack([xs, ys], axis=-1)])
+            points = points[np.argsort(points[:, 0], kind="stable")]
+        return Terrain(points, self.landmarks)
+
     def to_json(self) -> list[list[float]]:
         """The polyline as ``[[x, y], ...]`` (the trace header's ``terrain``)."""
         return [[round(float(x), 6), round(float(y), 6)] for x, y in self.points]

@@ -23,7 +23,8 @@ from game.scene import SceneConfig
 from game.scenes.walk import WalkSim
 from game.scenes.walk_autopilot import PropTour, WalkAutopilot
 from game.scenes.walk_view import SCENE
-from game.world.character import ARMS
+from game.world.character import ARMS, LEGS
+from game.world.gait import sole_penetration
 from game.world.props import (
     DOOR_STAY_S,
     DOOR_SWING_S,
@@ -596,3 +597,34 @@ def test_carrying_the_cup_to_the_door_it_keeps_clear_of_the_hand_on_the_knob() -
             middle = props.cup + np.array([0.0, props.props.cup.height / 2])
             gaps.append(float(np.hypot(*(middle - props.knob))))
     assert len(gaps) > 60 and min(gaps) >= 0.1
+
+
+@pytest.mark.parametrize("run", [False, True])
+def test_walking_over_a_cup_set_down_on_the_floor_the_feet_step_over_it(run: bool) -> None:
+    # a cup set down on the floor: the swinging foot went through it, and feet landed on it
+    # (soles up to 10 cm deep in it, its full height); he now lands short of it and past it,
+    # and the swing clears it, at a walk and at a run, without slowing for it
+    sim, timer = _hero_at(-2.0, 1.0)  # up to speed by the cup
+    props = sim.props
+    assert props is not None
+    spec, cup_x = props.props.cup, 1.5
+    props.cup[:] = (cup_x, float(sim.terrain.height_at(cup_x)))
+    top = float(props.cup[1]) + spec.height
+    box = np.array([[cup_x - spec.half_width, cup_x + spec.half_width, top]])
+    ground = sim.terrain.with_boxes(box)  # the floor with the cup on it
+    deepest, slowest = 0.0, np.inf
+    for _ in range(int(4.5 / DT)):
+        sim.step(InputState(move=1.0, run=run), DT, timer)
+        crowd = sim.crowd
+        soles = crowd.pose.soles(crowd.solution.hand[:, LEGS], sim.rig)
+        deepest = max(deepest, float(sole_penetration(ground, soles).max()))
+        if abs(float(crowd.x[0]) - cup_x) < 0.6:
+            slowest = min(slowest, abs(float(crowd.vx[0])))
+    assert float(sim.crowd.x[0]) > cup_x + 1.0  # walked on past it
+    assert deepest <= 1e-6, f"a sole went {deepest * 100:.1f} cm into the cup"
+    assert slowest >= (2.0 if run else 1.2)  # no hesitation at it
+    assert props.cup[0] == cup_x  # not kicked along
+    assert sim.crowd.obstacles.shape == (1, 3)
+    props.cup[1] += 0.5  # lifted off the floor (in a hand, or on the table): nothing to keep off
+    sim.step(InputState(), DT, timer)
+    assert sim.crowd.obstacles.shape == (0, 3)

@@ -109,3 +109,15 @@ def test_risers_are_the_steep_runs_that_rise_or_drop_a_step() -> None:
     assert np.allclose(ground.treads(0.06, 0.03), [0.35, 0.35, np.inf])
     assert ground.risers(0.06, 0.03) is ground.risers(0.06, 0.03)  # computed once
     assert len(Terrain(np.array([[0.0, 0.0], [1.0, 0.5]])).risers(0.06, 0.03)) == 0
+
+
+def test_a_box_on_the_ground_raises_it_only_under_the_box() -> None:
+    # (what a swinging foot clears over a cup set down; a corner exactly at a box's side,
+    # and a box on a slope, keep x strictly increasing)
+    ground = Terrain(np.array([[0.0, 0.0], [1.0, 0.0], [2.0, 0.5]]))
+    boxed = ground.with_boxes([[0.5, 0.7, 0.1], [1.4, 1.6, 0.3], [0.995 - 0.005, 0.999, 0.05]])
+    probe = np.array([0.2, 0.6, 1.5, 1.8, 0.497, 0.703])
+    expected = [0.0, 0.1, max(0.3, float(ground.height_at(1.6))), 0.4]
+    assert boxed.height_at(probe[:4]) == pytest.approx(expected)
+    assert (boxed.height_at(probe[4:]) > ground.height_at(probe[4:])).all()  # the sides rise
+    assert boxed.height_at(2.5) == ground.height_at(2.5)
