@@ -24,11 +24,11 @@ def local_angle(frame: np.ndarray, angles: Angles, which: int) -> np.ndarray:
         return np.asarray(interior_angle(*frame[:3]))
     if which == UPPER:
         return np.asarray(np.arctan2(frame[4], frame[3]))
-    lower = angles[UPPER] + np.copysign(np.pi - angles[ELBOW], -frame[2])
+    lower = np.asarray(angles[UPPER] + np.copysign(np.pi - angles[ELBOW], -frame[2]))
     # into (-π, π]: ± 2π where outside, exact 0 elsewhere (a masked update costs ~6x as much)
-    lower -= (2.0 * np.pi) * (lower > np.pi)
+    lower -= (2.0 * np.pi) * (lower > np.pi)  # (in place: float32 stays float32, 0-d too)
     lower += (2.0 * np.pi) * (lower <= -np.pi)
-    return np.asarray(lower)
+    return lower
 
 
 class Angles(dict[int, np.ndarray]):
