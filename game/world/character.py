@@ -940,7 +940,11 @@ class Crowd:
         if len(rows):  # (only they need the pivot check)
             # ... and one aimed at its pivot spot counts only if that aim was for a pivot
             turnable, _ = pivot_spots(
-                self.terrain, feet.lock[rows, :, 0], self.facing[rows, None], self.rig.legs
+                self.terrain,
+                feet.lock[rows, :, 0],
+                self.facing[rows, None],
+                self.rig.legs,
+                self.obstacles,
             )
             there[rows] &= turnable
             aimed_there[rows] &= feet.pivot_aim[rows]

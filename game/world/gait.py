@@ -684,10 +684,14 @@ def plan_landing(
     candidates = np.concatenate([predicted_x[:, None] + shifts, shortened], axis=1)
     facing_k = facing[:, None]  # each candidate's facing (broadcast along the candidates)
     spans = np.zeros((0, 3)) if keep_off is None else np.asarray(keep_off, float).reshape(-1, 3)
-    if len(spans):  # the ankle x where the sole (heel behind, toe ahead) would touch a span
+    turned = 2.0 * legs.ball * facing_k  # a foot pivoted about its ball: its ankle's shift
+    if len(spans):  # the ankle x where the sole (heel behind, toe ahead) would touch a span,
+        # facing as it lands, or (a squaring step) turned round about its ball
         lo_x, hi_x = _ankles_touching(spans, facing_k, legs)
-        edges = np.concatenate([lo_x - _KEEP_OFF_EDGE, hi_x + _KEEP_OFF_EDGE], axis=1)
-        candidates = np.concatenate([candidates, edges], axis=1)
+        lo_t, hi_t = _ankles_touching(spans, -facing_k, legs)
+        out = _KEEP_OFF_EDGE
+        edges = [lo_x - out, hi_x + out, lo_t - turned - out, hi_t - turned + out]
+        candidates = np.concatenate([candidates, *edges], axis=1)
     fits, chords, bend = sole_fits(terrain, candidates, facing_k, rig)
     if pivot is not None and pivot.any():
         turnable, slope = pivot_spots(terrain, candidates, facing_k, legs)
@@ -712,10 +716,11 @@ def plan_landing(
     toe_x, heel_x = candidates + facing_k * legs.toe, candidates - facing_k * legs.heel
     in_world = (np.minimum(toe_x, heel_x) >= lo) & (np.maximum(toe_x, heel_x) <= hi)
     low_enough = (rise <= gait.max_step_height) & in_world
-    if len(spans):  # (a foot never comes down on the cup)
-        lo_x, hi_x = _ankles_touching(spans, facing_k[..., None], legs)
-        on_it = (candidates[..., None] > lo_x) & (candidates[..., None] < hi_x)
-        low_enough &= ~on_it.any(axis=-1)
+    if len(spans):  # a foot never comes down on the cup, nor turns round onto it
+        touching = _touches(spans, candidates, facing_k, legs)
+        if pivot is not None:
+            touching |= pivot[:, None] & _touches(spans, candidates + turned, -facing_k, legs)
+        low_enough &= ~touching
     # nearest fitting candidate, rather off a slope's corner than across it (where the
     # ground bends under the sole its heel or ball hovers by about the bend); a sole that
     # does not fit is a last resort; a step taller than max_step_height never
@@ -784,11 +789,23 @@ def _ankles_touching(
     return x0 - ahead, x1 + behind
 
 
+def _touches(spans: FloatArray, x: FloatArray, facing: FloatArray, legs: LegSpec) -> BoolArray:
+    """Whether a flat sole with its ankle at ``x`` comes within ``KEEP_OFF_M`` of any span
+    (:func:`_ankles_touching`), the shape of ``x`` and ``facing`` broadcast."""
+    lo_x, hi_x = _ankles_touching(spans, facing[..., None], legs)
+    return np.asarray(((x[..., None] > lo_x) & (x[..., None] < hi_x)).any(axis=-1))
+
+
 def pivot_spots(
-    terrain: Terrain, x: FloatArray, facing: FloatArray, legs: LegSpec
+    terrain: Terrain,
+    x: FloatArray,
+    facing: FloatArray,
+    legs: LegSpec,
+    keep_off: FloatArray | None = None,
 ) -> tuple[BoolArray, FloatArray]:
     """Whether a foot with its ankle at ``x`` can pivot there, and the ground angle it then
-    lies at (the slope under its ball), shape (...) each.
+    lies at (the slope under its ball), shape (...) each. Facing either way, the sole keeps
+    off ``keep_off`` (see :func:`plan_landing`).
 
     It turns about its ball, so turned round its sole reaches up to ``heel + ball`` beyond
     the ball where its toes reached ``toe − ball``: on a 0.34 m stair tread no spot holds the
@@ -808,6 +825,8 @@ def pivot_spots(
         # on the ground where it is (a tilted sole's ball is not quite over ball_x: on a
         # curved slope, read there, it hovered by the slope times that offset)
         turnable &= ball[..., 1] <= terrain.height_at(ball[..., 0]) + _PIVOT_BALL_GAP
+        if keep_off is not None and len(keep_off):  # (turned round, a heel swept into a cup)
+            turnable &= ~_touches(keep_off, ankle_x, way, legs)
     return turnable, angle
 
 

@@ -1052,3 +1052,29 @@ def test_stopping_the_pelvis_sinks_no_further_the_feet_step_under_it(
     vx, at_stop, lowest = stops[run]
     assert (np.abs(vx) < 0.05).all()
     assert (at_stop - lowest).max() <= 0.03  # 9.8 cm before
+
+
+CUP_ON_THE_FLOOR = np.array([[1.41, 1.59, 0.1]])  # (x0, x1, top): a cup set down at x = 1.5
+
+
+@pytest.mark.parametrize(
+    ("x", "run", "steps", "stand"),
+    [(0.25, 0.0, 60, 0), (0.69, 1.0, 30, 40)],
+)
+def test_turning_round_beside_a_cup_on_the_floor_no_sole_swings_into_it(
+    x: float, run: float, steps: int, stand: int
+) -> None:
+    # turning round with the toes just short of a cup set down: a foot turned about its
+    # ball swung its heel 10 cm deep into the cup (the squaring step, and a foot that
+    # stayed down to pivot where it stood); mirrored, from either side
+    crowd = Crowd(RIG, COURSE, [x, 3.0 - x], [1.0, -1.0])
+    crowd.set_obstacles(CUP_ON_THE_FLOOR)
+    ground = COURSE.with_boxes(CUP_ON_THE_FLOOR)
+    way, deepest = np.array([1.0, -1.0]), 0.0
+    for i in range(steps + stand + 150):
+        move = way if i < steps else 0.0 * way if i < steps + stand else -way
+        crowd.step(move, np.full(2, run), DT)
+        soles = crowd.pose.soles(crowd.solve().hand[:, LEGS], RIG)
+        deepest = max(deepest, float(sole_penetration(ground, soles).max()))
+    assert (crowd.facing == -way).all()  # turned round
+    assert deepest <= 1e-6, f"a sole went {deepest * 100:.1f} cm into the cup"
