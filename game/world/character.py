@@ -950,6 +950,16 @@ class Crowd:
             aimed_there[rows] &= feet.pivot_aim[rows]
         return there | aimed_there
 
+    def _above_spot_behind(self) -> BoolArray:
+        """Planted feet (N, 2) whose standing spot (:meth:`_standing_spots`) is behind them
+        with its heel more than ``MIN_RISER`` lower: a step there would go back down a
+        stair (a spot on a nose lands on the tread below)."""
+        lock_x, facing = self.feet.lock[..., 0], self.facing[:, None]
+        spot = self._standing_spots(self.x, np.zeros(self.count, dtype=bool))
+        behind = (spot - lock_x) * facing < 0.0
+        heel = self.terrain.height_at(spot - facing * self.rig.legs.heel)
+        return self.feet.planted & behind & (heel < self.terrain.height_at(lock_x) - MIN_RISER)
+
     def _standing_spots(self, x: FloatArray, pivot: BoolArray) -> FloatArray:
         """Flat-foot ankle x of the standing spots for pelvis x ``x`` (N,), shape (N, 2):
         spread fore and aft, or for a pivot with both balls under the pelvis."""
@@ -1158,6 +1168,9 @@ class Crowd:
         # both feet were in the air for 0.28 s once the grabbed one was dragged up
         standing = np.abs(v_target) < _STILL_SPEED
         can &= ~(feet.pinned[:, ::-1] & standing[:, None])
+        # ... and stopping, a foot a riser above its standing spot behind it stays up: let go
+        # of on a flight, a foot stepped back down a tread to stand (playtest 9)
+        can &= ~((standing & ~self.reversing)[:, None] & self._above_spot_behind())
         if not can.any():  # (most steps)
             return
         can &= ~self._settled(v_target)[:, None]

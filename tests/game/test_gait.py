@@ -18,6 +18,7 @@ from game.scene import ASSETS_DIR
 from game.world.character import ARMS, LEGS, Crowd
 from game.world.easing import halflife_blend, halflife_travel
 from game.world.gait import (
+    MIN_RISER,
     Feet,
     cadence,
     duty_factor,
@@ -1078,3 +1079,30 @@ def test_turning_round_beside_a_cup_on_the_floor_no_sole_swings_into_it(
         deepest = max(deepest, float(sole_penetration(ground, soles).max()))
     assert (crowd.facing == -way).all()  # turned round
     assert deepest <= 1e-6, f"a sole went {deepest * 100:.1f} cm into the cup"
+
+
+def test_let_go_of_on_a_flight_no_foot_steps_back_down_to_stand() -> None:
+    # playtest 9: let go of the walk key as the feet reached a flight's first treads, a foot
+    # stepped back down a tread (or to the floor) to make the standing stance: 5 of 40
+    # walking and 2 of 40 running let-go moments did; a foot a riser above its standing
+    # spot behind it now stays up
+    delays = np.array([45, 48, 51, 27, 30])  # steps after the first foot is on the flight
+    run = np.array([0.0, 0.0, 0.0, 1.0, 1.0])
+    crowd = Crowd(RIG, COURSE, np.full(5, 10.6), np.ones(5))
+    first_riser = FIRST_RISER_UP[1.0]
+    on_flight_at = np.full(5, -1)
+    last_lock = crowd.feet.lock[..., 0].copy()  # where each foot was last planted
+    stepped_down_back = np.zeros((5, 2), dtype=bool)
+    for i in range(420):
+        on = crowd.feet.planted & (crowd.feet.lock[..., 0] > first_riser + 0.05)
+        on_flight_at = np.where((on_flight_at < 0) & on.any(axis=1), i, on_flight_at)
+        let_go = (on_flight_at >= 0) & (i >= on_flight_at + delays)
+        was_up = ~crowd.feet.planted
+        crowd.step(np.where(let_go, 0.0, 1.0), run, DT)
+        landed = was_up & crowd.feet.planted
+        lock = crowd.feet.lock[..., 0]
+        lower = COURSE.height_at(lock) < COURSE.height_at(last_lock) - MIN_RISER
+        stepped_down_back |= landed & (lock < last_lock - 0.05) & lower & let_go[:, None]
+        last_lock = np.where(crowd.feet.planted, lock, last_lock)
+    assert (np.abs(crowd.vx) < 0.02).all() and crowd.feet.planted.all()  # standing
+    assert not stepped_down_back.any(), np.flatnonzero(stepped_down_back.any(axis=1))
