@@ -72,7 +72,7 @@ RISER_WINDOW = 0.03  # m: ground rising more than MIN_RISER over this is a stair
 MIN_RISER = 0.06
 MAX_TREAD = 0.8  # m: risers going one way closer than this make a flight (0.16 / 0.8: slope 0.2)
 _SKIP_COST = 1.0  # plan_landing: landing two risers or more past the other foot costs 1 m each
-_STEP_TO_COST = 0.2  # ... and on the other foot's tread of a flight costs 0.2 m
+_STEP_TO_COST = 0.4  # ... and on the other foot's tread of a flight costs 0.4 m
 _EDGE_M = 0.3  # ... and one down a riser from a foot farther behind it than this
 _BEND_COST = 30.0  # plan_landing: each millimetre of ground bend under a sole costs 3 cm of step
 _SOLE_FLATNESS = 0.012  # metres: the ground under a sole may bend this much (a bump), not a riser
@@ -684,6 +684,11 @@ def plan_landing(
     candidates = np.concatenate([predicted_x[:, None] + shifts, shortened], axis=1)
     facing_k = facing[:, None]  # each candidate's facing (broadcast along the candidates)
     spans = np.zeros((0, 3)) if keep_off is None else np.asarray(keep_off, float).reshape(-1, 3)
+    if other is not None:  # the middle of the next tread up or down a flight from the other foot
+        tread = _next_tread(terrain, other, facing, legs)
+        candidates = np.concatenate(
+            [candidates, np.where(np.isnan(tread), predicted_x[:, None], tread)], axis=1
+        )
     turned = 2.0 * legs.ball * facing_k  # a foot pivoted about its ball: its ankle's shift
     if len(spans):  # the ankle x where the sole (heel behind, toe ahead) would touch a span,
         # facing as it lands, or (a squaring step) turned round about its ball
@@ -750,6 +755,8 @@ def plan_landing(
         riser_ahead = ((gap > 0.0) & (gap < MAX_TREAD)).any(axis=1, keepdims=True)
         riser_behind = ((gap < 0.0) & (gap > -MAX_TREAD)).any(axis=1, keepdims=True)
         step_to = riser_ahead & riser_behind & (crossed == 0)
+        # (... as does one behind it, on a tread below)
+        step_to |= riser_ahead & riser_behind & ((candidates - other[:, None]) * facing_k < 0.0)
         if pivot is not None:
             step_to &= ~pivot[:, None]  # (squaring up for a pivot: feet together)
         cost += _STEP_TO_COST * step_to
@@ -775,6 +782,23 @@ def plan_landing(
     ray_from = xy(x, np.maximum(hip_y, start[:, 1]))
     ray_hit = xy(x, terrain.height_at(x))  # where the ray from straight above meets the ground
     return xy(x, y), angle, ray_from, ray_hit
+
+
+def _next_tread(
+    terrain: Terrain, other: FloatArray, facing: FloatArray, legs: LegSpec
+) -> FloatArray:
+    """The ankle x (M, 1) of a sole in the middle of the tread beyond the first riser ahead of
+    ``other`` (M,) on a flight (NaN where there is none, or ``other`` is NaN)."""
+    risers = terrain.risers(MIN_RISER, RISER_WINDOW)
+    flight = terrain.treads(MIN_RISER, RISER_WINDOW) <= MAX_TREAD
+    gap = np.where(flight, (risers - other[:, None]) * facing[:, None], np.nan)  # ahead: > 0
+    ahead = np.where(gap > 0.0, gap, np.inf)
+    first = ahead.min(axis=1, initial=np.inf)
+    second = np.where(ahead > first[:, None] + 0.02, ahead, np.inf).min(axis=1, initial=np.inf)
+    with np.errstate(invalid="ignore"):  # inf - inf: no tread
+        ok = (first < MAX_TREAD) & (second - first <= MAX_TREAD)
+    middle = other + facing * 0.5 * (first + second) - facing * 0.5 * (legs.toe - legs.heel)
+    return np.where(ok, middle, np.nan)[:, None]
 
 
 def _ankles_touching(

@@ -1106,3 +1106,25 @@ def test_let_go_of_on_a_flight_no_foot_steps_back_down_to_stand() -> None:
         last_lock = np.where(crowd.feet.planted, lock, last_lock)
     assert (np.abs(crowd.vx) < 0.02).all() and crowd.feet.planted.all()  # standing
     assert not stepped_down_back.any(), np.flatnonzero(stepped_down_back.any(axis=1))
+
+
+def test_running_up_a_flight_the_first_two_feet_land_on_two_treads() -> None:
+    # playtests 7-9: running onto a flight, the second foot came down beside the first on
+    # the first tread (5 of 36 approaches; 8 on any tread): its step, planned as the body
+    # slowed to the flight's pace, fell short of the next tread and no candidate lay there.
+    # The middle of the tread beyond the other foot is now tried, and the other foot's
+    # tread (or one below it) costs 0.4 m of miss
+    starts = np.array([6.0, 10.0, 22.0, 21.0])
+    ways = np.where(starts < 14.0, 1.0, -1.0)
+    crowd = Crowd(RIG, COURSE, starts, ways)
+    first = np.array([FIRST_RISER_UP[w] for w in ways])
+    grounds: list[list[float]] = [[] for _ in starts]
+    for _ in range(int(7.0 / DT)):
+        was = crowd.feet.planted.copy()
+        crowd.step(ways, np.ones(len(starts)), DT)
+        for i, f in np.argwhere(crowd.feet.planted & ~was):
+            x = float(crowd.feet.lock[i, f, 0])
+            if (x - first[i]) * ways[i] > 0.0:
+                grounds[i].append(float(COURSE.height_at(x)))
+    for i, on_flight in enumerate(grounds):
+        assert on_flight[1] > on_flight[0] + MIN_RISER, (starts[i], on_flight[:3])
