@@ -1128,3 +1128,24 @@ def test_running_up_a_flight_the_first_two_feet_land_on_two_treads() -> None:
                 grounds[i].append(float(COURSE.height_at(x)))
     for i, on_flight in enumerate(grounds):
         assert on_flight[1] > on_flight[0] + MIN_RISER, (starts[i], on_flight[:3])
+
+
+@pytest.mark.parametrize("stop_x", [12.5, 12.6])
+def test_turned_round_and_back_on_a_flight_no_heel_hangs_off_a_nose(stop_x: float) -> None:
+    # playtest 10: stopped on a flight, turned round and back, a foot that pivoted about its
+    # ball on a stair nose kept its heel out over the drop (up to 90 % of heel to ball 16 cm
+    # over the tread below) until the next key press; it now re-squares onto its tread
+    crowd = Crowd(RIG, COURSE, [10.8], [1.0])
+    while float(crowd.x[0]) < stop_x:
+        crowd.step([1.0], [0.0], DT)
+    for facing in (-1.0, 1.0):
+        crowd.turn_to(0, facing)
+        for _ in range(39):
+            crowd.step([0.0], [0.0], DT)
+    for _ in range(int(3.0 / DT)):
+        crowd.step([0.0], [0.0], DT)
+    assert crowd.facing[0] == 1.0 and crowd.feet.planted.all() and not crowd.turning[0]
+    lock = crowd.feet.lock[0, :, 0]
+    heel = COURSE.height_at(lock - RIG.legs.heel)
+    ball = COURSE.height_at(lock + RIG.legs.ball)
+    assert (heel >= ball - MIN_RISER).all(), (lock, heel, ball)
