@@ -221,6 +221,10 @@ class WalkView:
             elif grabbed is not None:
                 self._dragging = grabbed
                 values["drag_foot"] = grabbed
+            elif prop == "door":  # the shut door opens by its knob (playtest 10: a click on
+                # the panel a little off the knob set the carried cup down on the floor)
+                actions.append("reach_prop")
+                values["prop"] = "knob"
             elif props is not None and props.holding >= 0:
                 actions.append("put_down")
                 values["place_x"] = props.props.place_for_click(point_w)
@@ -642,14 +646,17 @@ class WalkView:
             if hands is None
             else hands.props.prop_at(pointer, hands.cup, PROP_CLICK_M, hands.knob)
         )
-        if hands is not None and hover in ("knob", "cup"):
-            if hover == hands.goal or hands.phase == "release":
+        if hands is not None and hover in ("knob", "cup", "door"):
+            if {"door": "knob"}.get(hover, hover) == hands.goal or hands.phase == "release":
                 return  # he is going for it: its ring and words lay on his hand and face
         foot = self.sim.foot_near(pointer)
         color = PALETTE["white"]
         if hands is not None and hover == "knob":
             pen.ring_px(hands.knob, 0.09 * self.camera.scale, color, 2)
             tip = "click: reach for the knob"
+        elif hands is not None and hover == "door" and foot is None:
+            pen.ring_px(hands.knob, 0.09 * self.camera.scale, color, 2)
+            tip = "click: open the door"
         elif hands is not None and hover == "cup" and hands.holding < 0:
             centre = np.asarray(hands.cup) + np.array([0.0, hands.props.cup.height / 2])
             pen.ring_px(centre, 0.12 * self.camera.scale, color, 2)

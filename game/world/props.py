@@ -190,9 +190,10 @@ class Props:
     def prop_at(
         self, point: ArrayLike, cup: ArrayLike, radius: float, knob: ArrayLike | None = None
     ) -> str | None:
-        """``"knob"``, ``"cup"`` or ``"ladder"`` when ``point`` (2,) is on that prop (the
-        knob, at ``knob`` (2,) if the door stands open, else the door's, and the cup, whose
-        bottom is at ``cup`` (2,), within ``radius``), else None."""
+        """``"knob"``, ``"cup"``, ``"door"`` or ``"ladder"`` when ``point`` (2,) is on that
+        prop (the knob, at ``knob`` (2,) if the door stands open, else the door's, and the
+        cup, whose bottom is at ``cup`` (2,), within ``radius``; the door: its shut panel,
+        which a click opens by the knob), else None."""
         p = np.asarray(point, dtype=float)
         knob_at = self.door.knob if knob is None else np.asarray(knob, dtype=float)
         if float(np.hypot(*(p - knob_at))) <= radius:
@@ -200,6 +201,11 @@ class Props:
         cup_centre = np.asarray(cup, dtype=float) + np.array([0.0, self.cup.height / 2])
         if float(np.hypot(*(p - cup_centre))) <= radius + self.cup.height / 2:
             return "cup"
+        door = self.door
+        shut = knob is None or bool(np.allclose(knob_at, door.knob))
+        on_door = door.x0 <= p[0] <= door.x0 + door.width and door.base <= p[1]
+        if shut and on_door and p[1] <= door.base + door.height:
+            return "door"
         ladder = self.ladder
         on_ladder = abs(p[0] - ladder.x) <= ladder.width / 2 + radius
         if on_ladder and ladder.base <= p[1] <= ladder.base + ladder.height:

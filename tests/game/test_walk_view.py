@@ -20,7 +20,7 @@ import pytest
 
 from game.app import App, build_scene
 from game.canvas import WorldPen
-from game.input_state import InputState
+from game.input_state import InputState, RawInput
 from game.options import RunOptions
 from game.palette import PALETTE, mix
 from game.profiler_panel import profiler_rect
@@ -671,3 +671,32 @@ def test_holding_the_cup_the_pointer_says_a_click_sets_it_down(
     view._pointer_w = np.array([table.x0 + table.width / 2, table.top + 0.05])
     view.draw(canvas, 0.0, timer)
     assert "click: set the cup down there" in texts
+
+
+def test_a_click_on_the_shut_door_off_its_knob_opens_it_and_keeps_the_cup(
+    view: WalkView,
+) -> None:
+    # playtest 10: holding the cup, a click on the door's panel 70 px left of the knob (the
+    # knob had moved as the camera followed him) read as "set the cup down there": he put
+    # the cup on the floor at the door, which never opened. A click on the shut door now
+    # goes for its knob, and the hover says so
+    sim = view.sim
+    assert sim.props is not None
+    sim.crowd.x[0] = 0.4
+    sim.props.holding = 1
+    view.layout((1280, 720))
+    view.camera.center_w = (-0.4, 1.2)
+    door = sim.props.props.door
+    panel = view.camera.point_to_screen(door.x0 + 0.2, door.base + 1.0)  # off the knob
+    raw = RawInput(pointer_px=panel, pointer_inside=True, clicks=[(1, panel)])
+    inp = view.map_input(raw)
+    assert "put_down" not in inp.actions
+    assert "reach_prop" in inp.actions and inp.values["prop"] == "knob"
+    timer = PhaseTimer()
+    for _ in range(int(6.0 / sim.dt)):
+        sim.step(inp, sim.dt, timer)
+        inp = InputState()
+        if sim.props.door_swing >= 1.0:
+            break
+    assert sim.props.door_swing >= 1.0  # opened
+    assert sim.props.holding == 1  # the cup still in his hand
