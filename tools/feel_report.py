@@ -31,11 +31,35 @@ ARMS = ("left_arm", "right_arm")
 STEADY_ACCEL = 2.0  # m/s²: faster changes of the pelvis speed are starts and stops, not a gait
 
 
-def load(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """The header and the hero's arrays, one row per step."""
-    lines = path.read_text().splitlines()
-    header = json.loads(lines[0])
-    steps = [json.loads(line) for line in lines[1:]]
+def segments(path: Path) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """The trace's scene segments: each header line (a scene switch writes a new one) and
+    the steps after it. ``SystemExit`` naming the file and line for text that is not a
+    trace."""
+    out: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise SystemExit(f"{path}:{number}: not a trace line ({error.msg})") from None
+            if not isinstance(record, dict):
+                raise SystemExit(f"{path}:{number}: expected a JSON object")
+            if "scene" in record and "characters" not in record:
+                out.append((record, []))
+            elif not out:
+                raise SystemExit(f"{path}:{number}: a step before the trace's header")
+            else:
+                out[-1][1].append(record)
+    return out
+
+
+def load(
+    header: dict[str, Any], steps: list[dict[str, Any]]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The header and the hero's arrays of one walk segment, one row per step (``step``:
+    the trace's own step numbers)."""
     rows = [step["characters"][0] for step in steps]
     limbs = [[row["limbs"][name] for name in ARMS + LEGS] for row in rows]
 
@@ -46,6 +70,7 @@ def load(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         [[[limb["foot"][k] for k in ("heel", "ball", "toe")] for limb in row[2:]] for row in limbs]
     )
     return header, {
+        "step": np.array([step.get("step", i + 1) for i, step in enumerate(steps)]),
         "pelvis": np.array([row["pelvis"] for row in rows]),
         "root": stack("root"),
         "mid": stack("mid"),
@@ -69,9 +94,9 @@ def per_ground(a: dict[str, Any], fn: Any, values: np.ndarray) -> np.ndarray:
     return np.concatenate(parts)
 
 
-def measure(path: Path, rig_path: Path) -> dict[str, Any]:
-    """Every figure, with the step where the worst one happened."""
-    header, a = load(path)
+def measure(header: dict[str, Any], steps: list[dict[str, Any]], rig_path: Path) -> dict[str, Any]:
+    """Every figure of one walk segment, with the row where the worst one happened."""
+    header, a = load(header, steps)
     rig = load_rig(rig_path)
     gait, legs = rig.gait, rig.legs
 
@@ -144,13 +169,23 @@ def main() -> None:
     parser.add_argument("--rig", type=Path, default=ROOT / "assets" / "rig.json")
     parser.add_argument("--worst", action="store_true", help="print where each worst figure is")
     args = parser.parse_args()
-    figures = measure(args.trace, args.rig)
-    print("| figure | value |")
-    print("|---|---|")
-    for name, (value, where) in figures.items():
-        shown = f"{value:.4g}" if isinstance(value, float) else str(value)
-        at = f" (step {where})" if args.worst and where is not None else ""
-        print(f"| {name} | {shown}{at} |")
+    walks = [(h, steps) for h, steps in segments(args.trace) if h.get("scene") == "walk"]
+    walks = [(h, steps) for h, steps in walks if len(steps) >= 3]
+    if not walks:
+        raise SystemExit(f"{args.trace}: no walk-scene steps to measure")
+    for k, (header, steps) in enumerate(walks):
+        numbers = [step.get("step", i + 1) for i, step in enumerate(steps)]
+        if len(walks) > 1:  # a scene switch starts a new segment: each is measured alone
+            print(
+                f"{'' if k == 0 else chr(10)}walk segment {k + 1} (steps {numbers[0]}-{numbers[-1]})"
+            )
+        figures = measure(header, steps, args.rig)
+        print("| figure | value |")
+        print("|---|---|")
+        for name, (value, where) in figures.items():
+            shown = f"{value:.4g}" if isinstance(value, float) else str(value)
+            at = f" (step {numbers[where]})" if args.worst and where is not None else ""
+            print(f"| {name} | {shown}{at} |")
 
 
 if __name__ == "__main__":
