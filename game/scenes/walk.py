@@ -430,7 +430,9 @@ class WalkSim(CharacterAssets):
             if self.both_hands:
                 self.reaching[:] = True
             else:
-                distance = np.hypot(*(pointer - shoulders).T)
+                # (of the hands a prop leaves free: B with the cup in the nearer hand, the
+                # other hung idle, playtest 10)
+                distance = np.where(free, np.hypot(*(pointer - shoulders).T), np.inf)
                 one = self.reaching.sum() == 1
                 current = int(np.argmax(self.reaching)) if one else int(np.argmin(distance))
                 if distance[1 - current] < distance[current] - HAND_SWITCH_MARGIN:

@@ -368,3 +368,23 @@ def test_a_pointer_held_behind_a_standing_body_turns_it_round_to_reach(side) -> 
     assert crowd.facing[0] == -1.0 and abs(float(crowd.x[0]) - x) < 0.05  # turned, stood
     hands = crowd.solution.hand[0, ARMS]
     assert np.hypot(*(hands - behind).T).min() < 0.05  # and reached it
+
+
+def test_nearer_hand_mode_with_the_cup_in_the_nearer_hand_reaches_with_the_free_one(
+    cup_lifted: tuple[WalkSim, PhaseTimer],
+) -> None:
+    # playtest 10: B (nearer hand) with the cup in the hand nearer the pointer: the cup's
+    # hand cannot reach, and the other hung idle; the nearer *free* hand reaches now
+    sim, timer = cup_lifted
+    assert sim.props is not None and sim.props.holding >= 0
+    holding = sim.props.holding
+    sim.both_hands = False
+    shoulders = sim.crowd.pose.roots[0, ARMS]
+    pointer = shoulders[holding] + [0.35 * float(sim.crowd.facing[0]), 0.25]  # nearer it
+    assert np.hypot(*(pointer - shoulders[holding])) < np.hypot(*(pointer - shoulders[1 - holding]))
+    for _ in range(60):
+        sim.step(InputState(pointer=tuple(pointer), actions=("pointer_moved",)), DT, timer)
+    assert sim.reaching[1 - holding] and not sim.reaching[holding]
+    hand = sim.crowd.solution.hand[0, ARMS.start + 1 - holding]
+    assert np.hypot(*(hand - pointer)) < 0.15
+    assert sim.props.holding == holding  # still carried
