@@ -98,7 +98,6 @@ def digits_as_8(text: str) -> str:
     return "".join("8" if c.isdecimal() else c for c in text)
 
 
-_SIDE = {-1.0: "midright", 1.0: "midleft"}  # a label's anchor left (-1) or right of a point
 _GROUND_VERSIONS = itertools.count()  # a number per terrain drawn, unique in the process
 
 
@@ -231,7 +230,7 @@ class WalkView:
         if 1 not in raw.buttons_down:
             self._dragging = None
         pointer = self.camera.to_world(raw.pointer_px)
-        self._pointer_w = pointer
+        self._pointer_w = pointer if raw.pointer_inside else None  # (no hover from outside)
         return InputState(
             pointer=(float(pointer[0]), float(pointer[1])) if raw.pointer_inside else None,
             pointer_down=1 in raw.buttons_down and raw.pointer_inside,
@@ -641,6 +640,8 @@ class WalkView:
         hands, pointer = self._prop_hands, self._pointer_w
         if pointer is None or self._dragging is not None:
             return
+        if self._editing is not None and self._editing.active:  # clicks edit the ground
+            return
         hover = (
             None
             if hands is None
@@ -688,16 +689,20 @@ class WalkView:
         hero = self.subject_box
         away = -1.0 if hero is not None and hero[0] + hero[2] / 2 > x else 1.0
         beside = x + away * 20 * s - (w if away < 0 else 0.0)
-        places = [  # (left, top) of the words, and how to anchor them
-            ((x - w / 2, y - 16 * s - h), "midbottom", (0.0, -16.0)),
-            ((x - w / 2, y + 16 * s), "midtop", (0.0, 16.0)),
-            ((beside, y - h / 2), _SIDE[away], (away * 20, 0.0)),
+        places = [  # (left, top) of the words
+            (x - w / 2, y - 16 * s - h),
+            (x - w / 2, y + 16 * s),
+            (beside, y - h / 2),
         ]
         if foot is not None:  # a foot is at his box's bottom: under it, on the ground, first
             places = places[1:2] + places[2:] + places[:1]
-        clear = [p for p in places if hero is None or not intersects((*p[0], w, h), hero)]
-        _, anchor, offset = (clear or places)[0]
-        pen.text(pointer, tip, color, 15, anchor, offset)
+        # ... kept inside the window (playtest 10: cut to "click: set the cu" at its edge)
+        width, height = pen.canvas.size
+        inside = [
+            (min(max(left, 0.0), width - w), min(max(top, 0.0), height - h)) for left, top in places
+        ]
+        clear = [p for p in inside if hero is None or not intersects((*p, w, h), hero)]
+        pen.canvas.text((clear or inside)[0], tip, color, font_px(15, s), "topleft")
 
     def _draw_cup(self, pen: WorldPen, sol: Any) -> None:
         """The cup at its bottom centre; a held cup sits under this frame's solved hand."""

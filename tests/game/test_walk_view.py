@@ -700,3 +700,45 @@ def test_a_click_on_the_shut_door_off_its_knob_opens_it_and_keeps_the_cup(
             break
     assert sim.props.door_swing >= 1.0  # opened
     assert sim.props.holding == 1  # the cup still in his hand
+
+
+def test_hover_words_stay_inside_the_window_and_go_with_the_pointer(view: WalkView) -> None:
+    # playtest 10: holding the cup, the words at the window's right edge were cut to
+    # "click: set the cu", and with the pointer outside the window a stale clipped label
+    # stayed in the corner
+    sim, timer = view.sim, PhaseTimer()
+    assert sim.props is not None
+    sim.props.holding = 1
+    pygame.font.init()
+    canvas = PygameCanvas(pygame.Surface((1280, 720)))
+    boxes: dict[str, pygame.Rect] = {}
+    drawn_text = canvas.text
+
+    def text(
+        pos: Any, words: str, color: Any, size: int = 16, anchor: str = "topleft", **kw: Any
+    ) -> Any:
+        boxes[words] = pygame.Rect((0, 0), canvas.text_size(words, size))
+        setattr(boxes[words], anchor, (round(pos[0]), round(pos[1])))
+        return drawn_text(pos, words, color, size, anchor, **kw)
+
+    canvas.text = text  # type: ignore[method-assign]
+    view.layout((1280, 720))
+    view.camera.center_w = (float(sim.crowd.x[0]), 1.2)
+    tip = "click: set the cup down there"
+    for corner in [(1276.0, 360.0), (4.0, 360.0), (640.0, 3.0), (1276.0, 716.0)]:
+        boxes.clear()
+        view.map_input(RawInput(pointer_px=corner, pointer_inside=True, pointer_moved=True))
+        view.draw(canvas, 0.0, timer)
+        assert tip in boxes, corner
+        assert pygame.Rect(0, 0, 1280, 720).contains(boxes[tip]), (corner, boxes[tip])
+    boxes.clear()
+    view.map_input(RawInput(pointer_px=(1300.0, 740.0), pointer_inside=False))
+    view.draw(canvas, 0.0, timer)
+    assert tip not in boxes  # no hover for a pointer outside the window
+    editing = view._editing  # ... nor while E edits the ground: it lay under the palette
+    assert editing is not None
+    editing.active = True
+    boxes.clear()
+    view.map_input(RawInput(pointer_px=(640.0, 360.0), pointer_inside=True, pointer_moved=True))
+    view.draw(canvas, 0.0, timer)
+    assert tip not in boxes
