@@ -1291,6 +1291,7 @@ class Crowd:
             beside,
             other_x,
             self.obstacles,
+            squaring & ~reversing,
         )
         start_ground = self.terrain.height_at(from_lock[:, 0])
         land_ground_y = self.terrain.height_at(lock[:, 0])
@@ -1463,6 +1464,10 @@ class Crowd:
         lo, hi = np.minimum(x_new, soon)[:, None], np.maximum(x_new, soon)[:, None]
         riser_soon = ((risers > lo) & (risers < hi)).any(axis=1)
         ground = np.where(riser_soon, np.maximum(ground, self.terrain.height_at(soon)), ground)
+        # standing, at least over the lower foot's ground (both feet on a tread, with the
+        # pelvis still over the riser below it, stood with both knees bent 70°)
+        feet_ground = self.terrain.height_at(feet.lock[..., 0]).min(axis=1)
+        ground = np.where(standing, np.maximum(ground, feet_ground), ground)
         run = run_fraction(self.vx, gait)
         stand = ground + legs.ankle_height + gait.stand_extension * reach - gait.run_sink * run
         moving = clamp(np.abs(self.vx) / (0.5 * gait.walk_speed), 0.0, 1.0)

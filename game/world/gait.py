@@ -642,6 +642,7 @@ def plan_landing(
     beside: FloatArray | None = None,
     other: FloatArray | None = None,
     keep_off: FloatArray | None = None,
+    settling: BoolArray | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """Landing spots for M lifting feet.
 
@@ -667,6 +668,9 @@ def plan_landing(
         Things on the ground no sole lands on, rows ``(x0, x1, top)`` (a cup set down): a
         spot whose sole comes within ``KEEP_OFF_M`` of one is a last resort, and the spots
         just short of and just past each are tried too.
+    settling : ndarray of bool, shape (M,), optional
+        Steps to stand still (squaring up, not walking on): they may come down on the other
+        foot's tread of a flight (standing, feet together on one tread).
 
     Returns
     -------
@@ -759,6 +763,8 @@ def plan_landing(
         step_to |= riser_ahead & riser_behind & ((candidates - other[:, None]) * facing_k < 0.0)
         if pivot is not None:
             step_to &= ~pivot[:, None]  # (squaring up for a pivot: feet together)
+        if settling is not None:  # (... or to stand: a step to stand went a tread on)
+            step_to &= ~settling[:, None]
         cost += _STEP_TO_COST * step_to
     squaring = np.zeros((len(start), 1), dtype=bool) if pivot is None else pivot[:, None]
     far = np.arange(candidates.shape[1]) >= len(_CANDIDATE_SHIFTS)
