@@ -1172,3 +1172,17 @@ def test_let_go_of_on_a_flight_he_stands_straight_on_one_tread_or_one_foot_up() 
     # on one tread both legs straight; astride a riser, one foot up on the step above
     assert (bend[together] <= 30.0).all(), (grounds, bend)
     assert (bend.min(axis=1) <= 30.0).all(), (grounds, bend)
+
+
+def test_running_onto_the_steep_slope_no_lunge_then_crouch() -> None:
+    # running onto the steep slope, a step planned on the flat for the run's pace landed
+    # 1.4 m ahead and 0.3 m up, the body, held to the climb's pace there, lunged, and the
+    # pelvis (rising at most 0.58 m/s while the slope itself climbs 0.42) stayed crouched:
+    # 23-24 cm low, the stance knee over 70° for 0.6 s. A step is now aimed for the climb's
+    # pace where it lands, and a running pelvis left low rises back at the slope's pace more
+    walkers = {x: Walker(x, 1.0, (Phase(1.0, 1.0, 420),)) for x in (16.9, 14.6)}
+    for x, record in _walk_together(COURSE, walkers).items():
+        on = (record["x"] > 18.3) & (record["x"] < 20.0)
+        stance = np.where(record["planted"], _knee_bends(record), 0.0).max(axis=1)
+        assert (stance[on] > 70.0).sum() * DT <= 0.35, x
+        assert _below_standing(record, COURSE)[on].min() >= -0.15, x
