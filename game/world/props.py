@@ -46,7 +46,6 @@ LOW_REACH_WAIT_S = 1.5  # a crouch takes 0.7 s: a goal still out of reach then i
 STUCK_S = 0.6  # walking to a goal stopped this long by ground (a wall), he reaches from there
 FLOOR_CLEAR_M = 0.5  # the hero stops this close to a spot below the hand's reach ...
 FEET_CLEAR_M = 0.03  # ... and the cup drops at least this far ahead of the toes
-LADDER_FEET_M = 0.6  # his feet stand this far before the ladder's rails to climb on
 LOFT_SEARCH_M = 0.4  # a loft's edge must begin this close beyond the ladder's far rail
 LOFT_MIN_HEIGHT_M = 0.5  # ... this much above the ladder's base
 LOFT_DEPTH_M = 0.8  # ... and stay flat this far, room to stand
@@ -166,18 +165,13 @@ class Props:
     def place_for_click(self, point: ArrayLike) -> float:
         """The x a click at ``point`` (world) sets the cup down at: where it is, but a click
         under the table top (the floor beneath the table) puts it on the floor just clear of
-        the table's nearer end, not on the table's edge above the click, and one where his
-        feet stand to climb the ladder (``LADDER_FEET_M``), just before that (playtest 10:
-        climbing on, his toe went into it)."""
+        the table's nearer end, not on the table's edge above the click."""
         x, y = (float(v) for v in np.asarray(point, dtype=float)[:2])
-        table, ladder = self.table, self.ladder
+        table = self.table
         x1 = table.x0 + table.width
-        clear = self.cup.radius + FEET_CLEAR_M
-        feet = ladder.x - ladder.width / 2 - LADDER_FEET_M  # where the feet's room begins
-        if feet - self.cup.half_width < x <= ladder.x + ladder.width / 2:
-            return feet - self.cup.half_width - FEET_CLEAR_M
         if not (table.x0 <= x <= x1 and y < table.top - self.cup.height):
             return x
+        clear = self.cup.radius + FEET_CLEAR_M
         return table.x0 - clear if x - table.x0 < x1 - x else x1 + clear
 
     def surface_at(self, x: float, terrain: Terrain) -> float:

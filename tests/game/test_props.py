@@ -628,24 +628,3 @@ def test_walking_over_a_cup_set_down_on_the_floor_the_feet_step_over_it(run: boo
     props.cup[1] += 0.5  # lifted off the floor (in a hand, or on the table): nothing to keep off
     sim.step(InputState(), DT, timer)
     assert sim.crowd.obstacles.shape == (0, 3)
-
-
-@pytest.mark.parametrize("click_x", [33.6, 33.75])
-def test_a_cup_set_down_where_his_feet_climb_on_goes_just_before_that(click_x: float) -> None:
-    # playtest 10: holding the cup at the ladder, a click on the floor under it set the cup
-    # where his feet stand to climb on, and climbing on, his toe went 8 cm into it
-    sim, timer = _hero_at(32.0, 1.0)
-    props = sim.props
-    assert props is not None
-    place_x = props.props.place_for_click((click_x, 0.05))
-    props.cup[:] = (place_x, float(sim.terrain.height_at(place_x)))  # set down there
-    spec = props.props.cup
-    top = float(props.cup[1]) + spec.height
-    ground = sim.terrain.with_boxes([[place_x - spec.half_width, place_x + spec.half_width, top]])
-    deepest = 0.0
-    for i in range(int(6.0 / DT)):
-        sim.step(InputState(move=1.0) if i < 60 else InputState(climb=1.0), DT, timer)
-        soles = sim.crowd.pose.soles(sim.crowd.solution.hand[:, LEGS], sim.rig)
-        deepest = max(deepest, float(sole_penetration(ground, soles).max()))
-    assert sim.ladder is not None and sim.ladder.active  # climbing
-    assert deepest <= 1e-6, f"a sole went {deepest * 100:.1f} cm into the cup"
