@@ -350,6 +350,7 @@ class WalkSim(CharacterAssets):
             self.rig,
             dt,
             self._soles_span,
+            self.terrain,
         )
         return move if intent is None else intent
 
@@ -487,7 +488,10 @@ class WalkSim(CharacterAssets):
         crowd, props = self.crowd, self.props
         point = None
         if props is not None and props.phase in ("walk", "reach") and props.goal != "knob":
-            point = props.goal_point()
+            # (not while a step to it is wanted: he stands up to take it; crouched for a spot
+            # he still had to step back for, he never stood up to step: playtest 11)
+            if props.phase == "reach" or abs(move) <= 0.05:
+                point = props.goal_point()
         elif (ahead := self._pointer_ahead(move)) is not None and -0.2 < ahead < 1.0:
             point = np.array(self.offered)
         crowd.crouch_to(0, 0.0 if point is None else self._crouch_depth(float(point[1])))

@@ -41,6 +41,7 @@ DOOR_PUSH_S = 1.6  # ... held by the knob, it opens as fast as he steps after it
 KNOB_LEAD_S = 0.3  # he steps for where the knob will be this much later
 KNOB_FOLLOW_M = 0.15  # ... at full walk when it is this far beyond his reach, slower nearer
 RELEASE_S = 0.35  # a freed hand eases back this long before the gait's arm swing takes it
+PLACE_GIVE_UP_S = 3.5  # reaching this long to set the cup down, he gives up and stands with it
 LOW_REACH_WAIT_S = 1.5  # a crouch takes 0.7 s: a goal still out of reach then is reached as near as
 # the arm goes (the cup falls onto a spot down a step)
 STUCK_S = 0.6  # walking to a goal stopped this long by ground (a wall), he reaches from there
@@ -464,13 +465,21 @@ class PropHands:
         low = goal is not None and goal[1] < shoulder[1] - reach
         return low and self.goal in ("cup", "place")
 
-    def _clear_of(self, feet: tuple[float, float], facing: float) -> None:
+    def _clear_of(self, feet: tuple[float, float], facing: float, terrain: Terrain) -> None:
         """Move a spot on the floor ahead of the toes (``feet``: the soles' span in x): the
-        cup fell onto the feet, hid behind the shoes, and a click there grabbed a foot."""
-        toe = feet[1] if facing > 0 else feet[0]
-        clear = toe + facing * (FEET_CLEAR_M + self.props.cup.radius)
-        if (clear - self.place[0]) * facing > 0.0:
-            self.place[0] = clear
+        cup fell onto the feet, hid behind the shoes, and a click there grabbed a foot. Where
+        the ground ahead is not the spot's (a wall, a step), behind the heels instead
+        (playtest 11: by the loft's wall under the ladder the spot went into the wall and he
+        crouched, the cup held out, until a key was pressed)."""
+        toe, heel = (feet[1], feet[0]) if facing > 0 else (feet[0], feet[1])
+        clear = FEET_CLEAR_M + self.props.cup.radius
+        ahead, behind = toe + facing * clear, heel - facing * clear
+        if (ahead - self.place[0]) * facing <= 0.0 or (self.place[0] - behind) * facing <= 0.0:
+            return  # clear of the feet already
+        for x in (ahead, behind):
+            if abs(self.props.surface_at(x, terrain) - float(self.place[1])) <= 0.01:
+                self.place[0] = x
+                return
 
     def walk_intent(
         self, shoulders: FloatArray, facing: float, rig: Rig, terrain: Terrain, blocked: float
@@ -543,6 +552,7 @@ class PropHands:
         rig: Rig,
         dt: float,
         feet: Callable[[], tuple[float, float]],
+        terrain: Terrain,
     ) -> None:
         """Set the engaged and the holding hand's eased target, at full reach weight.
 
@@ -552,6 +562,8 @@ class PropHands:
         here are :attr:`engaged` until the next call.
         """
         self.phase_time += dt
+        if self.goal == "place" and self.phase == "reach" and self.phase_time > PLACE_GIVE_UP_S:
+            self.cancel()  # a spot the hand cannot get to: he stands up with the cup
         blend = halflife_blend(dt, self.props.reach_halflife)
         reach = self._reach(rig)
         if (
@@ -559,7 +571,7 @@ class PropHands:
             and self.goal == "place"
             and self._on_the_floor(shoulders[self.hand], reach)
         ):
-            self._clear_of(feet(), facing)  # every step: a settling foot may still move
+            self._clear_of(feet(), facing, terrain)  # every step: a foot may still settle
         goals: dict[int, FloatArray] = {}
         if self.holding >= 0:
             carry = shoulders[self.holding] + np.array([0.2 * facing, -0.38])

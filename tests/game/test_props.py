@@ -628,3 +628,24 @@ def test_walking_over_a_cup_set_down_on_the_floor_the_feet_step_over_it(run: boo
     props.cup[1] += 0.5  # lifted off the floor (in a hand, or on the table): nothing to keep off
     sim.step(InputState(), DT, timer)
     assert sim.crowd.obstacles.shape == (0, 3)
+
+
+def test_a_spot_the_hand_cannot_get_to_is_given_up_not_crouched_over_for_ever() -> None:
+    # playtest 11: holding the cup under the ladder, the pointer held low in front (he
+    # crouched for it), a click on the floor by the loft's wall: he stayed crouched, the cup
+    # held out at full stretch, until a key was pressed (43 s). He now stands up with it
+    sim, timer = _hero_at(31.5, 1.0)
+    props = sim.props
+    assert props is not None
+    props.holding = 1
+    for _ in range(int(3.0 / DT)):  # walks right under the ladder, stopped by the wall
+        sim.step(InputState(move=1.0), DT, timer)
+    pointer = (34.15, 0.05)  # low in front, between the rails' far side and the wall
+    for _ in range(60):
+        sim.step(InputState(pointer=pointer, actions=("pointer_moved",)), DT, timer)
+    put = InputState(pointer=pointer, actions=("put_down",), values={"place_x": pointer[0]})
+    sim.step(put, DT, timer)
+    for _ in range(int(6.0 / DT)):
+        sim.step(InputState(pointer=pointer), DT, timer)
+    assert props.goal is None  # set down, or given up: not still reaching
+    assert props.holding < 0 or float(sim.crowd.crouch[0]) < 0.1  # ... and standing with it
