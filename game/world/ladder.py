@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from game.world.arms import elbow_poles
+from game.world.arms import elbow_poles, follow_hands
 from game.world.character import PoseInputs, knee_poles
 from game.world.easing import halflife_blend, smoothstep
 from game.world.props import FloatArray, Ladder
@@ -240,9 +240,21 @@ class LadderClimb:
         quick = fast and self._descending
         halflife = PELVIS_CLIMB_HALFLIFE * (LIMB_MOVE_FAST_S / LIMB_MOVE_S if quick else 1.0)
         self.pelvis += (target - self.pelvis) * halflife_blend(dt, halflife)
-        for limb in range(2):
-            if self.rung[limb] < 0 and limb != self.moving:
-                self.ends[limb] = self.grip_point(limb, -1)
+        # a hand off the rungs goes to its resting place at an arm's pace (reaching for the
+        # pointer as he got on, it snapped there: 0.9 m in a step, playtest 11)
+        free = [limb for limb in range(2) if self.rung[limb] < 0 and limb != self.moving]
+        if free:
+            shoulders = self._shoulders()
+            rest = np.array([self.grip_point(limb, -1) for limb in range(2)])
+            moved = follow_hands(
+                (self.ends[:2] - shoulders)[None],
+                rest[None],
+                shoulders[None],
+                np.ones(1),
+                dt,
+                self.rig,
+            )[0]
+            self.ends[free] = moved[free]
         if self.moving >= 0:
             self.move_to = self.grip_point(self.moving, int(self.rung[self.moving]))
         done = self.moving < 0 and bool((self.rung < 0).all()) and climb < -0.5
@@ -441,6 +453,12 @@ class LadderClimb:
         s = float(smoothstep(u))
         out = np.array([-0.1 * math.sin(math.pi * u), 0.04 * math.sin(math.pi * u)])
         return self.move_from + (self.move_to - self.move_from) * s + out
+
+    def _shoulders(self) -> FloatArray:
+        """The shoulders (2, 2) over the climbing pelvis, as :meth:`pose` places them."""
+        body = self.rig.body
+        chest = self.pelvis + np.array([0.0, body.spine])
+        return chest + np.array([[-1.0], [1.0]]) * np.array([body.shoulder_depth, 0.0])
 
     def pose(self, rig: Rig) -> PoseInputs:
         """The climbing pose for the solve (N = 1, facing +x): ends on their rungs, knee

@@ -347,3 +347,22 @@ def test_w_at_the_ladder_with_the_cup_in_hand_says_the_hands_are_full(cup_lifted
     assert sim.props.holding >= 0 and sim.blocked_hint() is None
     _walk_rows(sim, [InputState(climb=1.0)] * int(1.0 / DT))
     assert not ladder.active and sim.blocked_hint() == "hands full: set the cup down to climb"
+
+
+def test_getting_on_the_ladder_a_hand_reaching_for_the_pointer_eases_to_its_rest() -> None:
+    # playtest 11: W held at the ladder's foot with the hands reaching for the pointer up to
+    # his right: as he got on, the hand not yet on a rung snapped to its resting place,
+    # 0.9 m in one step; it now goes there at an arm's pace
+    sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
+    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
+    sim.crowd.resize(1, [32.8], [1.0])
+    pointer = (34.2, 1.7)
+    previous, largest = None, 0.0
+    for _ in range(int(2.5 / DT)):
+        sim.step(InputState(pointer=pointer, actions=("pointer_moved",), climb=1.0), DT, timer)
+        hands = sim.crowd.solution.hand[0, :2].copy()
+        if previous is not None:
+            largest = max(largest, float(np.hypot(*(hands - previous).T).max()))
+        previous = hands
+    assert sim.ladder is not None and sim.ladder.active  # climbing
+    assert largest <= 0.10, f"a hand moved {largest:.2f} m in a step"
