@@ -878,6 +878,10 @@ class Crowd:
             relocked = ball - legs.ball * along + legs.ankle_height * normal
             feet.lock = np.where(done[:, None, None], relocked, feet.lock)
             feet.pitch = np.where(done[:, None], 0.0, feet.pitch)
+            # the aims were the pivot's: standing on, the feet count where they are (aimed
+            # at the pivot spots, a turn in place with the pelvis 7 cm past the balls stood
+            # leaning, legs slanted back, for as long as he stood: playtest 11)
+            feet.aim = np.where(done[:, None], np.nan, feet.aim)
             self.turn = np.where(done, 0.0, self.turn)
 
     def _ready_to_pivot(self) -> BoolArray:

@@ -515,3 +515,22 @@ def test_the_lean_settles_at_a_rate_per_second_whatever_the_step_rate() -> None:
         leans.append(float(sim.crowd.lean[0]))
     assert abs(leans[0]) > 0.01
     assert leans[1] == pytest.approx(leans[0], rel=0.1)
+
+
+def test_turned_round_in_place_to_the_pointer_he_stands_over_his_feet() -> None:
+    # playtest 11: a pointer held up behind him turned him round in place, about the balls
+    # of his feet, and he stood on with the pelvis past them and the legs slanted back (7 cm
+    # past the balls at the door, for 37 s); the feet now settle under him after the turn
+    sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
+    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
+    sim.crowd.resize(1, [0.4], [-1.0])
+    for _ in range(60):
+        sim.step(InputState(), DT, timer)
+    behind = (1.0, 1.7)
+    sim.step(InputState(pointer=behind, actions=("pointer_moved",)), DT, timer)
+    for _ in range(int(4.0 / DT)):
+        sim.step(InputState(pointer=behind), DT, timer)
+    crowd = sim.crowd
+    assert crowd.facing[0] == 1.0 and crowd.feet.planted[0].all()  # turned round, standing
+    ankles = float(crowd.feet.lock[0, :, 0].mean())
+    assert abs(float(crowd.x[0]) - ankles) <= 0.06, (float(crowd.x[0]), ankles)
