@@ -1200,11 +1200,11 @@ class Crowd:
         # both feet were in the air for 0.28 s once the grabbed one was dragged up
         standing = np.abs(v_target) < _STILL_SPEED
         can &= ~(feet.pinned[:, ::-1] & standing[:, None])
+        if not can.any():  # (most steps)
+            return
         # ... and stopping, a foot a riser above its standing spot behind it stays up: let go
         # of on a flight, a foot stepped back down a tread to stand (playtest 9)
         can &= ~((standing & ~self.reversing)[:, None] & self._above_spot_behind())
-        if not can.any():  # (most steps)
-            return
         can &= ~self._settled(v_target)[:, None]
         # at most one foot per character per step: the one further into its swing phase
         first = np.argmax(np.where(can, self._foot_phase(), -1.0), axis=1)

@@ -688,8 +688,14 @@ def plan_landing(
     candidates = np.concatenate([predicted_x[:, None] + shifts, shortened], axis=1)
     facing_k = facing[:, None]  # each candidate's facing (broadcast along the candidates)
     spans = np.zeros((0, 3)) if keep_off is None else np.asarray(keep_off, float).reshape(-1, 3)
-    if other is not None:  # the middle of the next tread up or down a flight from the other foot
-        tread = _next_tread(terrain, other, facing, legs)
+    if other is not None:
+        risers = terrain.risers(MIN_RISER, RISER_WINDOW)
+        # each flight riser's distance ahead of the other foot (the risers of a flight: each
+        # within MAX_TREAD of the next going the same way; NaN elsewhere)
+        flight = terrain.treads(MIN_RISER, RISER_WINDOW) <= MAX_TREAD
+        gap = np.where(flight, (risers - other[:, None]) * facing_k, np.nan)  # ahead: > 0
+        # ... and the middle of the next tread up or down the flight from it, tried too
+        tread = _next_tread(gap, other, facing, legs)
         candidates = np.concatenate(
             [candidates, np.where(np.isnan(tread), predicted_x[:, None], tread)], axis=1
         )
@@ -739,7 +745,6 @@ def plan_landing(
         # one tread beyond the other foot, never two: off a stair landing a step timed for a
         # tread but taken from the landing's back dropped two risers (32 cm) below the foot
         # on the landing and its knee bent to 95°
-        risers = terrain.risers(MIN_RISER, RISER_WINDOW)
         there = other[:, None, None]  # NaN: no risers counted
         lo, hi = np.minimum(candidates[..., None], there), np.maximum(candidates[..., None], there)
         between = (risers > lo) & (risers < hi)
@@ -753,9 +758,6 @@ def plan_landing(
         # ... and on a flight, a tread each: the other foot's tread (a riser within a tread
         # of it on either side) costs as much as a step 0.2 m off (beside it on one tread,
         # the first foot on a flight waited for the second, the knee bent: a squat)
-        # (the risers of a flight: each within MAX_TREAD of the next going the same way)
-        flight = terrain.treads(MIN_RISER, RISER_WINDOW) <= MAX_TREAD
-        gap = np.where(flight, (risers - other[:, None]) * facing_k, np.nan)  # ahead: > 0
         riser_ahead = ((gap > 0.0) & (gap < MAX_TREAD)).any(axis=1, keepdims=True)
         riser_behind = ((gap < 0.0) & (gap > -MAX_TREAD)).any(axis=1, keepdims=True)
         step_to = riser_ahead & riser_behind & (crossed == 0)
@@ -791,13 +793,11 @@ def plan_landing(
 
 
 def _next_tread(
-    terrain: Terrain, other: FloatArray, facing: FloatArray, legs: LegSpec
+    gap: FloatArray, other: FloatArray, facing: FloatArray, legs: LegSpec
 ) -> FloatArray:
     """The ankle x (M, 1) of a sole in the middle of the tread beyond the first riser ahead of
-    ``other`` (M,) on a flight (NaN where there is none, or ``other`` is NaN)."""
-    risers = terrain.risers(MIN_RISER, RISER_WINDOW)
-    flight = terrain.treads(MIN_RISER, RISER_WINDOW) <= MAX_TREAD
-    gap = np.where(flight, (risers - other[:, None]) * facing[:, None], np.nan)  # ahead: > 0
+    ``other`` (M,), from each flight riser's distance ``gap`` (M, R) ahead of it (NaN: not a
+    flight's; the result NaN where there is no such tread, or ``other`` is NaN)."""
     ahead = np.where(gap > 0.0, gap, np.inf)
     first = ahead.min(axis=1, initial=np.inf)
     second = np.where(ahead > first[:, None] + 0.02, ahead, np.inf).min(axis=1, initial=np.inf)

@@ -17,7 +17,7 @@ from game.world.arms import elbow_poles, follow_hands
 from game.world.character import PoseInputs, knee_poles
 from game.world.easing import halflife_blend, smoothstep
 from game.world.props import FloatArray, Ladder
-from game.world.rig import Rig
+from game.world.rig import BodySpec, Rig
 
 LIMB_MOVE_S = 0.28  # one limb's move from rung to rung (a rung in 1.1 s, 0.27 m/s)
 LIMB_MOVE_FAST_S = 0.16  # ... with Shift held: a rung in 0.64 s (0.47 m/s)
@@ -244,7 +244,7 @@ class LadderClimb:
         # pointer as he got on, it snapped there: 0.9 m in a step, playtest 11)
         free = [limb for limb in range(2) if self.rung[limb] < 0 and limb != self.moving]
         if free:
-            shoulders = self._shoulders()
+            shoulders = self._shoulders(self.rig.body)
             rest = np.array([self.grip_point(limb, -1) for limb in range(2)])
             moved = follow_hands(
                 (self.ends[:2] - shoulders)[None],
@@ -454,9 +454,8 @@ class LadderClimb:
         out = np.array([-0.1 * math.sin(math.pi * u), 0.04 * math.sin(math.pi * u)])
         return self.move_from + (self.move_to - self.move_from) * s + out
 
-    def _shoulders(self) -> FloatArray:
-        """The shoulders (2, 2) over the climbing pelvis, as :meth:`pose` places them."""
-        body = self.rig.body
+    def _shoulders(self, body: BodySpec) -> FloatArray:
+        """The shoulders (2, 2) over the climbing pelvis (the chest ``body.spine`` above it)."""
         chest = self.pelvis + np.array([0.0, body.spine])
         return chest + np.array([[-1.0], [1.0]]) * np.array([body.shoulder_depth, 0.0])
 
@@ -470,7 +469,7 @@ class LadderClimb:
         head = chest + (body.neck + body.head_radius) * up
         side = np.array([[-1.0], [1.0]])
         hips = pelvis + side * np.array([body.hip_depth, 0.0])
-        shoulders = chest + side * np.array([body.shoulder_depth, 0.0])
+        shoulders = self._shoulders(body)
         roots = np.concatenate([shoulders, hips])
         elbows = elbow_poles(shoulders[None], self.ends[None, :2], np.ones(1), rig)[0]
         knees = knee_poles(hips[None], self.ends[None, 2:], np.ones(1), legs)[0]
