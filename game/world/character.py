@@ -570,6 +570,7 @@ class Crowd:
         v_goal = np.where(reversing | self.turning, 0.0, move_a * top_speed)
         sprinting = (run_a > 0.5) & (np.abs(move_a) > _MOVE_DEADBAND)  # asked to run
         self.sprinting = sprinting
+        self._v_goal = v_goal
         v_target = self._unblocked(v_goal, sprinting)
         self.blocked = (v_goal != 0.0) & (v_target == 0.0)
         v_old = self.vx
@@ -773,6 +774,13 @@ class Crowd:
         treads = self.terrain.treads(MIN_RISER, RISER_WINDOW)
         behind = self.x - direction * span  # the trailing foot
         ahead = self.x + direction * span  # the next landing (beyond it: _approach)
+        # ... walking, the trailing foot itself, and a tread beyond it: the flight's pace lets
+        # go as the last foot leaves its last tread (held a stride longer, the body sped up
+        # under a swing planned for the flight's pace: walking left off the stairs onto the
+        # bump, the next step was taken from behind, the pelvis 11 cm low, the knee at 85°)
+        walking = ~sprinting
+        if walking.any():
+            behind = np.where(walking, self._trailing_foot(direction), behind)
         near = (risers >= np.minimum(behind, ahead)[:, None]) & (
             risers <= np.maximum(behind, ahead)[:, None]
         )
@@ -1218,6 +1226,23 @@ class Crowd:
             ankles, angles, bends = self._stance_feet()
             self._start_swings(lift, ankles, angles, bends, x_new, v_target, grade, support)
 
+    def _trailing_foot(self, direction: FloatArray, lifting: BoolArray | None = None) -> FloatArray:
+        """The x (N,) of the rearmost foot along ``direction`` (N,), or the pelvis if both are
+        ahead of it: a planted foot where it is, a swinging one where it will land; not those
+        ``lifting`` (N, 2) (the other's, then)."""
+        feet = self.feet
+        x = np.where(feet.planted, feet.lock[..., 0], feet.land_lock[..., 0])
+        if lifting is not None:
+            x = np.where(lifting, x[:, ::-1], x)
+        x = np.concatenate([x, self.x[:, None]], axis=1)
+        return np.where(direction >= 0.0, x.min(axis=1), x.max(axis=1))
+
+    def _flight_between(self, behind: FloatArray, ahead: FloatArray) -> BoolArray:
+        """A stair's riser from ``behind`` to ``ahead`` (M,)."""
+        low, high = np.minimum(behind, ahead)[:, None], np.maximum(behind, ahead)[:, None]
+        risers = self.terrain.risers(MIN_RISER, RISER_WINDOW)[None, :]
+        return np.asarray(((risers >= low) & (risers <= high)).any(axis=1))
+
     def _stance_feet(self) -> tuple[FloatArray, FloatArray, FloatArray]:
         """Planted feet's ankle (N, 2, 2), sole angle and toe bend (N, 2) at their pitch."""
         feet = self.feet
@@ -1253,6 +1278,16 @@ class Crowd:
         squaring = self._squaring_up(v_target)[n]
         duration = np.where(squaring, np.minimum(duration, _SQUARING_SWING), duration)
         # where the hip will be at touchdown, and how fast it will be going then
+        # the last foot on a flight lifting off it, walking: the flight's pace lets go (see
+        # _unblocked), so its spot is planned for the walk's pace (planned for the flight's,
+        # it landed beside the hip and the next step was taken from behind)
+        v_target = v_target.copy()
+        direction = np.sign(self._v_goal)
+        trailing = self._trailing_foot(direction, mask)[n]  # once this foot has lifted
+        ahead = x_new[n] + direction[n] * gait.max_step_reach
+        off = ~self._flight_between(trailing, ahead)
+        off &= ~self.sprinting[n] & ~self._squaring_up(v_target)[n] & (v_target[n] != 0.0)
+        v_target[n] = np.where(off, self._v_goal[n], v_target[n])
         halflife = self._halflife(v_target)[n]
         hip_land = x_new[n] + halflife_travel(self.vx[n], v_target[n], duration, halflife)
         # ... walking, slowing for a flight ahead as it gets there (timed for the pace here,

@@ -542,6 +542,21 @@ def test_off_the_landing_down_the_flight_the_body_slows_first_and_steps_from_the
     assert _below_standing(record, COURSE).min() >= -0.08
 
 
+def test_walking_off_the_foot_of_a_flight_onto_a_rise_the_steps_keep_up_with_the_body() -> None:
+    # walking left down the course's left flight and on up the bump (playtest 10): the
+    # last foot off the flight was planned for the flight's pace while the body, let go a
+    # stride later, sped up under it; that foot landed beside the hip, the next step was
+    # taken from behind, and the pelvis sank 11 cm with the stance knee bent to 84°
+    starts = np.linspace(13.5, 15.1, 9)
+    walkers = {i: Walker(x, -1.0, (Phase(-1.0, 0.0, 420),)) for i, x in enumerate(starts)}
+    for record in _walk_together(COURSE, walkers).values():
+        on_rise = (record["x"] > 9.3) & (record["x"] < 11.3)  # the bump's flank
+        assert on_rise.any()
+        stance = np.where(record["planted"], _knee_bends(record), 0.0).max(axis=1)
+        assert stance[on_rise].max() <= 75.0
+        assert _below_standing(record, COURSE)[on_rise].min() >= -0.07
+
+
 @pytest.mark.parametrize("pause", LANDING_PAUSES)
 def test_turning_round_on_the_course_landing_then_down_takes_one_tread_a_step(
     pause: int, course: dict[Any, Record]
