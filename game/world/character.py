@@ -107,6 +107,8 @@ _APPROACH_BRAKE = 1.5  # m/s²: the body slows toward a flight ahead at most thi
 _SET_OFF_STANCE = 0.45  # how far into its stance the front foot is as the body sets off
 _SQUARE_UP_SPEED = 1.2  # ... after squaring its feet up at this walking speed's cadence
 _PIVOT_HALFLIFE = 0.02  # seconds: the pelvis spring while pivoting
+_SHIFT_S = 0.5  # s: standing on feet kept off their spots, the pelvis shifts over them in
+_SHIFT_SPEED = 0.1  # m/s: ... at most this fast (below _PIVOT_SPEED)
 _PIVOT_TOLERANCE = 0.08  # metres a foot may be off its pivot spot for the pivot to start
 # (at 5 cm a third squaring step often corrected a few centimetres: +0.5 s a turnaround)
 _FLAT_PITCH = 0.005  # radians (0.3°): a pivot starts once both feet are this close to flat
@@ -580,9 +582,12 @@ class Crowd:
         braked = np.sign(v_old) * np.maximum(np.abs(v_old) - _REVERSAL_BRAKE * dt, 0.0)
         nearer = np.abs(braked) < np.abs(self.vx)
         self.vx = np.where(self.reversing & nearer, braked, self.vx)
-        self.vx = np.where(self.turning, 0.0, self.vx)
+        # ... pivoting, it shifts over the balls it turns on
+        self.vx = np.where(self.turning, self._shift_over_balls(), self.vx)
         # a crouch is held only standing: walking or turning round, the body rises
         still = (wanted == 0.0) & ~reversing & ~self.turning & (np.abs(self.vx) < _STILL_SPEED)
+        # ... and standing on feet kept off their spots (by a cup on the floor), over them
+        self.vx = np.where(still, self.vx + self._shift_over_feet(v_target), self.vx)
         change = np.where(still, self.crouch_goal, 0.0) - self.crouch
         self.crouch += clamp(change, -dt / CROUCH_S, dt / CROUCH_S)
         pace = Pace.at(self._timed(self.vx), grade, gait)
@@ -905,6 +910,36 @@ class Crowd:
         ready = (flat | landing).all(axis=1) & flat.any(axis=1) & stopped
         ready &= ~feet.pinned.any(axis=1)
         return ready & self._on_spots(ready).all(axis=1)
+
+    def _shift_over_balls(self) -> FloatArray:
+        """The x velocity (N,) that brings the pelvis to within ``_PIVOT_TOLERANCE`` of over
+        the balls (a swinging foot's where it lands) by a pivot's end (turning or not yet):
+        an obstacle may keep the pivot spots off the spot under it (stopped over a cup on the
+        floor, the balls were 0.28 m ahead, turned round the ankles 0.42 m, and the pelvis
+        hung there 17 cm low until the feet stepped back under it: playtest 11)."""
+        off = self._pivot_balls()[..., 0].mean(axis=1) - self.x
+        beyond = np.sign(off) * np.maximum(np.abs(off) - _PIVOT_TOLERANCE, 0.0)
+        left = np.where(self.turning, np.maximum(1.0 - self.turn, 0.1), 1.0)
+        return beyond / (left * self.rig.gait.turn_time)
+
+    def _shift_over_feet(self, v_target: FloatArray) -> FloatArray:
+        """Standing on both feet over an obstacle (:meth:`set_obstacles`) with a step that was
+        aimed at its standing spot landed off it (more than ``idle_tolerance``), the x velocity
+        (N,) that brings the pelvis over the ankles' middle in ``_SHIFT_S`` (0 elsewhere):
+        stopped over a cup on the floor, both feet landed past it, and he stood with the
+        pelvis 18 cm behind the ankles for as long as he stood."""
+        feet, tolerance = self.feet, self.rig.gait.idle_tolerance
+        if not len(self.obstacles):
+            return np.zeros(self.count)
+        x0, x1 = self.obstacles[:, 0] - tolerance, self.obstacles[:, 1] + tolerance
+        over = ((self.x[:, None] >= x0) & (self.x[:, None] <= x1)).any(axis=1)
+        lock_x = feet.lock[..., 0]
+        spots = self._standing_spots(self.x, np.zeros(self.count, dtype=bool))
+        kept_off = (np.abs(spots - feet.aim) <= tolerance) & (np.abs(spots - lock_x) > tolerance)
+        shifting = over & feet.planted.all(axis=1) & kept_off.any(axis=1) & (v_target == 0.0)
+        # (slower than a pivot's start: turning round from it waits for no brake)
+        shift = clamp((lock_x.mean(axis=1) - self.x) / _SHIFT_S, -_SHIFT_SPEED, _SHIFT_SPEED)
+        return np.where(shifting, shift, 0.0)
 
     def _pivot_balls(self) -> FloatArray:
         """The ball contact points the feet pivot on, shape (N, 2, 2) (a foot still landing:

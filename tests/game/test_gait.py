@@ -1096,6 +1096,31 @@ def test_turning_round_beside_a_cup_on_the_floor_no_sole_swings_into_it(
     assert deepest <= 1e-6, f"a sole went {deepest * 100:.1f} cm into the cup"
 
 
+def test_stopped_over_a_cup_on_the_floor_the_pelvis_stays_over_the_feet_turning_or_not() -> None:
+    # playtest 11: stopped with the hips over a cup set down, the feet's spots were kept
+    # past it; turning round (the other key for 0.5 s), the ankles swung about the balls to
+    # 0.42 m from the pelvis, which hung 9-17 cm low until the feet stepped back under it;
+    # and where the pivot never started, he stood with the pelvis 18 cm behind the ankles
+    # for as long as he stood (mirrored from either side)
+    way = np.array([1.0, 1.0, -1.0, -1.0])
+    walk = np.array([80, 60, 80, 60])  # steps of walking toward the cup, then 1 s still
+    crowd = Crowd(RIG, COURSE, [0.0, 0.4, 3.0, 2.6], way)
+    crowd.set_obstacles(CUP_ON_THE_FLOOR)
+    stand = A + RIG.gait.stand_extension * RIG.legs.limb.reach
+    off, lowest = np.zeros((0, 4)), np.inf
+    for i in range(350):
+        t = i - walk
+        crowd.step(np.where(t < 0, way, np.where((t >= 60) & (t < 90), -way, 0.0)), 0.0, DT)
+        ankles_x = crowd.solve().hand[:, LEGS, 0]
+        off = np.vstack([off, np.where(t >= 60, np.abs(crowd.x - ankles_x.mean(axis=1)), 0.0)])
+        ground = COURSE.height_at(ankles_x).min(axis=1)
+        lowest = min(lowest, float(np.where(t >= 60, crowd.y - ground - stand, 0.0).min()))
+    assert (crowd.facing[::2] == -way[::2]).all()  # turned round
+    assert off.max() <= 0.3  # 0.42 m before (a stride's feet are 0.2-0.25 m off the pelvis)
+    assert lowest >= -0.06  # 8.8 cm before
+    assert off[-1].max() <= 0.05  # standing: 0.18 m before
+
+
 def test_let_go_of_on_a_flight_no_foot_steps_back_down_to_stand() -> None:
     # playtest 9: let go of the walk key as the feet reached a flight's first treads, a foot
     # stepped back down a tread (or to the floor) to make the standing stance: 5 of 40
