@@ -177,10 +177,32 @@ class Props:
 
     def surface_at(self, x: float, terrain: Terrain) -> float:
         """The height something set down at ``x`` rests on: the table top or the ground."""
+        return float(self.surfaces(np.array([x]), terrain)[0])
+
+    def surfaces(self, xs: FloatArray, terrain: Terrain) -> FloatArray:
+        """:meth:`surface_at` of each of ``xs``."""
         table = self.table
-        if table.x0 <= x <= table.x0 + table.width:
-            return table.top
-        return float(terrain.height_at(x))
+        on_table = (xs >= table.x0) & (xs <= table.x0 + table.width)
+        return np.where(on_table, table.top, terrain.height_at(xs))
+
+    def stands_at(self, xs: FloatArray, terrain: Terrain) -> NDArray[np.bool_]:
+        """Whether the cup set down at each of ``xs`` stands: the surface under it as drawn
+        (1.15 radii left, the handle's ring to :attr:`CupSpec.half_width` right) within
+        ``FLAT_TOLERANCE_M`` of one height, not across a table's end or on a wall's face (a
+        riser's 1-2 cm of width gives heights between floor and top: set down by the loft's
+        wall, the cup hung on its face in mid-air, playtest 12)."""
+        cup = self.cup
+        across = np.linspace(-1.15 * cup.radius, cup.half_width, 5)
+        heights = self.surfaces(np.asarray(xs)[None, :] + across[:, None], terrain)
+        return np.ptp(heights, axis=0) <= FLAT_TOLERANCE_M
+
+    def standing_spot(self, x: float, terrain: Terrain) -> float:
+        """The x nearest ``x`` where the cup stands (:meth:`stands_at`), in 5 mm steps up to
+        a metre either way; ``x`` itself if none does."""
+        offsets = np.arange(1, 201) * 0.005
+        xs = x + np.concatenate([[0.0], np.ravel(np.column_stack([-offsets, offsets]))])
+        ok = self.stands_at(xs, terrain)
+        return float(xs[np.argmax(ok)]) if ok.any() else x
 
     def prop_at(
         self, point: ArrayLike, cup: ArrayLike, radius: float, knob: ArrayLike | None = None
@@ -394,6 +416,7 @@ class PropHands:
         elif action == "put_down" and self.holding >= 0 and isinstance(value, int | float):
             x = float(value)
             if math.isfinite(x):
+                x = self.props.standing_spot(x, terrain)
                 self.place = np.array([x, self.props.surface_at(x, terrain)])
                 self._set_goal("place")
 
@@ -477,7 +500,8 @@ class PropHands:
         if (ahead - self.place[0]) * facing <= 0.0 or (self.place[0] - behind) * facing <= 0.0:
             return  # clear of the feet already
         for x in (ahead, behind):
-            if abs(self.props.surface_at(x, terrain) - float(self.place[1])) <= 0.01:
+            level = abs(self.props.surface_at(x, terrain) - float(self.place[1])) <= 0.01
+            if level and self.props.stands_at(np.array([x]), terrain)[0]:
                 self.place[0] = x
                 return
 
@@ -529,9 +553,10 @@ class PropHands:
         """The surface point nearest the wanted spot (in x) that the hand at ``shoulder`` can
         set the cup on: within ``reach``, or below the shoulder (crouching, or let fall)."""
         xs = float(shoulder[0]) + np.linspace(-reach, reach, 49)
-        ys = np.array([self.props.surface_at(float(x), terrain) for x in xs])
+        ys = self.props.surfaces(xs, terrain)
         grip = ys + self.props.cup.grip
         ok = (np.hypot(xs - shoulder[0], grip - shoulder[1]) <= reach) | (grip < shoulder[1])
+        ok &= self.props.stands_at(xs, terrain)
         best = int(np.argmin(np.where(ok, np.abs(xs - self.place[0]), np.inf)))
         return np.array([xs[best], ys[best]])
 
