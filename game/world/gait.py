@@ -67,7 +67,10 @@ _KEEP_OFF_EDGE = 0.005  # m: the spots tried beside such a thing are this much f
 _SOLE_SAMPLES = np.linspace(0.0, 1.0, 7)
 _PROBES = np.linspace(0.0, 1.0, 12)  # fractions of the look-ahead the ground is read at
 _CHORD_PASSES = 2  # sole_fits: the chord under a level sole, then twice under the tilted one
-_PIVOT_BALL_GAP = 0.001  # metres a pivoting foot's ball may rest above the ground under it
+_PIVOT_BALL_GAP = 0.012  # metres a pivoting foot's ball may rest above the ground under it
+# (on the bump's curved flank a sole resting on heel and toes lifts its ball 2-12 mm: at 1 mm no
+# spot there could pivot, and the squaring steps went 0.4 m back to flat ground, the pelvis
+# hanging 12-22 cm low over nothing: playtest 12)
 RISER_WINDOW = 0.03  # m: ground rising more than MIN_RISER over this is a stair's riser
 MIN_RISER = 0.06
 MAX_TREAD = 0.8  # m: risers going one way closer than this make a flight (0.16 / 0.8: slope 0.2)

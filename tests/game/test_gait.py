@@ -1121,6 +1121,29 @@ def test_stopped_over_a_cup_on_the_floor_the_pelvis_stays_over_the_feet_turning_
     assert off[-1].max() <= 0.05  # standing: 0.18 m before
 
 
+def test_turning_round_standing_on_the_bumps_curved_flank_is_no_lunge() -> None:
+    # playtest 12: stopped facing up the bump's flank, the other key: no spot on the curved
+    # ground passed as a pivot spot (a sole resting on heel and toes lifts its ball 2-12 mm
+    # there), so the squaring steps went back 0.4 m to flat ground and the pelvis hung over
+    # nothing, 12-22 cm low, until the pivot
+    walks = np.array([180, 294])  # steps walking right from x = 4.33: x = 8.10, 8.55
+    crowd = Crowd(RIG, COURSE, np.full(2, 4.33), np.ones(2))
+    stand = A + RIG.gait.stand_extension * RIG.legs.limb.reach
+    off, lowest = 0.0, 0.0
+    for i in range(walks.max() + 60 + 90):
+        t = i - walks
+        crowd.step(np.where(t < 0, 1.0, np.where(t < 60, 0.0, -1.0)), 0.0, DT)
+        ankles_x = crowd.solve().hand[:, LEGS, 0]
+        turning = t >= 60
+        gap = np.abs(crowd.x - ankles_x.mean(axis=1))
+        sink = crowd.y - COURSE.height_at(ankles_x).min(axis=1) - stand
+        off = max(off, float(np.where(turning, gap, 0.0).max()))
+        lowest = min(lowest, float(np.where(turning, sink, 0.0).min()))
+    assert (crowd.facing == -1.0).all()
+    assert off <= 0.3  # 0.44 m before
+    assert lowest >= -0.07  # 21.6 cm before
+
+
 def test_let_go_of_on_a_flight_no_foot_steps_back_down_to_stand() -> None:
     # playtest 9: let go of the walk key as the feet reached a flight's first treads, a foot
     # stepped back down a tread (or to the floor) to make the standing stance: 5 of 40
