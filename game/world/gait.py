@@ -81,7 +81,8 @@ _BEND_COST = 30.0  # plan_landing: each millimetre of ground bend under a sole c
 _SOLE_FLATNESS = 0.012  # metres: the ground under a sole may bend this much (a bump), not a riser
 _LOOK_AHEAD = 0.5  # metres of ground ahead of the swinging sole that it rises over
 _APPROACH_SLOPE = 0.8  # the required height falls off this steeply ahead of the sole (m/m)
-_FLOOR_RISE = 3.0  # m/s: a swing lifting off in front of a riser rises no faster
+_FLOOR_RISE = 2.0  # m/s: a swing lifting off in front of a riser rises no faster ...
+_FLOOR_ACCEL = 30.0  # m/s²: ... speeding up to that from rest at most this fast
 _SIDE_REACH = 0.95  # a swinging foot stays within this fraction of a leg of its hip, sideways
 _MAX_HOLD = 0.3  # a swing rises in place for at most this fraction of it (swing_hold)
 _FLOOR_FALL = 2.0  # m/s: a swing's clearance floor sinks no faster (unless landing needs it)
@@ -913,7 +914,9 @@ def swing_pose(
     # the sole clears the ground by ``lift`` at mid-swing; the heel rises behind early in
     # the swing (the shank trails the thigh), peaking at a quarter of it
     early = np.sin(np.pi * clamp(u / _HEEL_RISE_END, 0.0, 1.0)) ** 2
-    y = np.maximum(blend_y, floor) + feet.lift * np.sin(np.pi * u) + legs.heel_rise * early
+    # (the heel's rise within the floor's: lifting off before a riser, on top of it the
+    # ankle rose 6-7 cm a step)
+    y = np.maximum(blend_y + legs.heel_rise * early, floor) + feet.lift * np.sin(np.pi * u)
     return xy(x, y), angle, bend, floor, hold
 
 
@@ -926,7 +929,16 @@ def swing_hold(exact: FloatArray, wanted: FloatArray, duration: FloatArray) -> F
     ground ahead (at the floor's ``_FLOOR_RISE``); swinging forward at once, its toes would
     reach the riser's face and the ankle would jump up the whole rise in a step or two.
     """
-    return clamp((wanted - exact) / (_FLOOR_RISE * duration), 0.0, _MAX_HOLD)
+    rise = np.maximum(wanted - exact, 0.0)
+    # from rest at _FLOOR_ACCEL up to _FLOOR_RISE: t = √(2h/a) within the speed-up, which
+    # covers V²/2a; beyond it V/a + (h − V²/2a)/V
+    ramp = _FLOOR_RISE * _FLOOR_RISE / (2.0 * _FLOOR_ACCEL)
+    seconds = np.where(
+        rise <= ramp,
+        np.sqrt(2.0 * rise / _FLOOR_ACCEL),
+        _FLOOR_RISE / _FLOOR_ACCEL + (rise - ramp) / _FLOOR_RISE,
+    )
+    return clamp(seconds / duration, 0.0, _MAX_HOLD)
 
 
 def glide_floor(feet: Feet, exact: FloatArray, wanted: FloatArray, dt: float) -> FloatArray:
@@ -949,7 +961,10 @@ def glide_floor(feet: Feet, exact: FloatArray, wanted: FloatArray, dt: float) ->
     glide = np.where(measured, last - feet.land[..., 1], 0.0) * (du / np.maximum(left, 1e-9))
     low = np.where(measured, last - np.maximum(_FLOOR_FALL * dt, glide), -np.inf)
     holding = before < feet.hold
-    high = np.where(measured, np.where(holding, last + _FLOOR_RISE * dt, np.inf), -np.inf)
+    # rising from rest: its speed grows at _FLOOR_ACCEL to _FLOOR_RISE (at once, the ankle
+    # rose 6-7 cm in the swing's first step: a pop, lifting off a tread from standing)
+    rate = np.minimum(_FLOOR_ACCEL * (before * feet.duration + 0.5 * dt), _FLOOR_RISE)
+    high = np.where(measured, np.where(holding, last + rate * dt, np.inf), -np.inf)
     return np.maximum(exact, clamp(wanted, low, high))
 
 

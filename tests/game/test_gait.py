@@ -1144,6 +1144,31 @@ def test_turning_round_standing_on_the_bumps_curved_flank_is_no_lunge() -> None:
     assert lowest >= -0.07  # 21.6 cm before
 
 
+def test_setting_off_from_a_stop_at_a_flights_foot_the_lifting_foot_rises_without_a_snap() -> None:
+    # playtest 12: set off from standing with a foot on the flight, the other lifted straight
+    # up 6-8 cm in its first 1/60 s step (its clearance floor rose at full speed at once, the
+    # heel's rise on top) and a knee jumped 10-12.6 cm in a step
+    lets = np.array([35, 47, 59, 71, 83, 95])  # steps walking from x = 11.3 before the stop
+    crowd = Crowd(RIG, COURSE, np.full(lets.size, 11.3), np.ones(lets.size))
+    last, first_rise, knee_jump = None, 0.0, 0.0
+    for i in range(lets.max() + 60 + 60):
+        t = i - lets
+        crowd.step(np.where((t >= 0) & (t < 60), 0.0, 1.0), 0.0, DT)
+        sol = crowd.solve()
+        pelvis = crowd.pose.pelvis[:, None, :]
+        now = (sol.hand[:, LEGS] - pelvis, sol.elbow[:, LEGS] - pelvis)
+        if last is not None:
+            going = (t >= 60)[:, None]
+            rise = now[0][..., 1] - last[0][..., 1]
+            early = going & ~crowd.feet.planted & (crowd.feet.u < 0.13)
+            first_rise = max(first_rise, float(np.where(early, rise, 0.0).max()))
+            moved = np.hypot(*np.moveaxis(now[1] - last[1], -1, 0))
+            knee_jump = max(knee_jump, float(np.where(going, moved, 0.0).max()))
+        last = now
+    assert first_rise <= 0.04  # 7.6 cm before
+    assert knee_jump <= 0.10  # 12.1 cm before
+
+
 def test_let_go_of_on_a_flight_no_foot_steps_back_down_to_stand() -> None:
     # playtest 9: let go of the walk key as the feet reached a flight's first treads, a foot
     # stepped back down a tread (or to the floor) to make the standing stance: 5 of 40
