@@ -51,7 +51,10 @@ class InputMapper:
                 self._keys_down.discard(key_name(event.key))
             elif event.type == pygame.MOUSEMOTION:
                 self._pointer = (float(event.pos[0]), float(event.pos[1]))
-                self._inside = raw.pointer_moved = True
+                # dragged out with a button held, the pointer's motion is still reported,
+                # from outside, and no leave event comes (a hover label stayed for good)
+                self._inside = _within_window(event.pos)
+                raw.pointer_moved = True
             elif event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 2, 3):
                 self._pointer = (float(event.pos[0]), float(event.pos[1]))
                 self._inside = raw.pointer_moved = True
@@ -82,3 +85,12 @@ class InputMapper:
         raw.buttons_down = frozenset(self._buttons_down)
         raw.keys_down = frozenset(self._keys_down)
         return raw
+
+
+def _within_window(pos: tuple[int, int]) -> bool:
+    """Whether the window point ``pos`` is inside the display surface (True without one)."""
+    surface = pygame.display.get_surface()
+    if surface is None:
+        return True
+    width, height = surface.get_size()
+    return 0 <= pos[0] < width and 0 <= pos[1] < height

@@ -202,3 +202,19 @@ def test_paused_the_readout_says_paused_and_single_steps_are_not_counted_as_fps(
     _press(pygame.K_p)
     frame(), frame()
     assert "60.0" in frame()  # measured again from the first frames after the pause
+
+
+def test_a_pointer_dragged_out_of_the_window_counts_as_outside(display: None) -> None:
+    # playtest 12: the pointer taken out of the window, the hover label ("click: set the cup
+    # down there") stayed drawn where it left: dragged out with a button held, the motion
+    # is still reported, from outside the window, and no leave event comes
+    from game.input_map import InputMapper
+
+    pygame.display.set_mode((640, 360))
+    mapper = InputMapper()
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(320, 180), rel=(0, 0)))
+    assert mapper.poll().pointer_inside
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(700, 180), rel=(380, 0)))
+    assert not mapper.poll().pointer_inside
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(600, 350), rel=(0, 0)))
+    assert mapper.poll().pointer_inside  # back in
