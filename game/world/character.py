@@ -95,6 +95,8 @@ _PIVOT_SPEED = 0.15  # m/s: a reversal may pivot once the body is this slow ...
 _SPEED_UP_HALFLIFE = 0.3  # s: the velocity's halflife speeding up to a walk (per walk_speed)
 _STEP_LEAD = 0.33  # s: steps are timed for the speed the body will have this much later
 _RUN_CLIMB = 1.5  # running up a flight, the body climbs this many times climb_speed
+_JOG_BELOW = 0.6  # a steep slope holding a run below this fraction of run_speed is jogged ...
+_JOG_TIMING = 2.3  # m/s: ... its steps timed for at least this speed (a flight in each)
 _STAIR_RUN_TIMING = 1.85  # m/s: running up a flight, steps are timed at least for this speed
 _SHORT_LANDING_M = 0.04  # a swing at its end lands up to this short of a spot out of reach
 _STEADY_MARGIN = 0.1  # m/s: ... at a steady pace, within this of the speed it aims for
@@ -147,6 +149,7 @@ _PER_CHARACTER = (
     "reversing",
     "reversing_s",
     "stair_run",
+    "jogging",
     "sprinting",
     "knee_poles",
     "hand_weight",
@@ -381,6 +384,9 @@ class Crowd:
         self.turn = np.zeros(n)  # pivot progress in [0, 1); 0 when not turning
         self.turn_from = self.facing.copy()  # the facing a pivot started from
         self.stair_run = np.zeros(n, dtype=bool)  # running up a flight: quick stair steps
+        self.jogging: BoolArray = np.zeros(
+            n, dtype=bool
+        )  # asked to run, held to a climb's pace: a jog
         self.sprinting = np.zeros(n, dtype=bool)  # asked to run (the run input, moving)
         self.reversing = np.zeros(n, dtype=bool)  # wants to turn around, not pivoting yet
         self.reversing_s = np.zeros(n)  # ... for this many seconds
@@ -769,7 +775,7 @@ class Crowd:
         walked, rise = rises[:, :-1], rises[:, -1]
         walkable = walked <= gait.max_step_height
         mean_slope = np.where(walkable, slopes, 0.0).max(axis=1)
-        cap = gait.climb_speed / np.maximum(mean_slope, 1e-6)
+        cap = slope_cap = gait.climb_speed / np.maximum(mean_slope, 1e-6)
         # on a flight a step spans one tread (walking, no one takes stairs two at a time:
         # landing on every other tread, each step dropped 32 cm and the stance knee bent to
         # 94°): the speed whose step is a tread, the tread measured between the risers near
@@ -777,6 +783,17 @@ class Crowd:
         # landing: 0.44 m for 0.35 m treads, a pace the body kept to the landing's edge)
         risers = self.terrain.risers(MIN_RISER, RISER_WINDOW)
         treads = self.terrain.treads(MIN_RISER, RISER_WINDOW)
+        # asked to run where a steep slope holds the body well below a run (not the bump),
+        # off stairs (their pace is a tread a step): a jog, quick steps with a flight (timed
+        # by the speed, Shift on the steep slope was a walk, one foot always down, and the
+        # stance knee bent to 94° going up it)
+        window = np.stack([self.x - 2.0 * span, self.x + 2.0 * span + stopping], axis=1)
+        stairs = ((risers >= window[:, :1]) & (risers <= window[:, 1:])).any(axis=1)
+        # ... until the run is quick enough for its steps (a jog's quick steps slowing to a
+        # walk's timing at the slope's foot, the run into the flight beyond was out of step)
+        steep = slope_cap < _JOG_BELOW * gait.run_speed
+        jog_on = self.jogging & (np.abs(self.vx) < _JOG_TIMING)
+        self.jogging = sprinting & (steep | jog_on) & ~stairs
         behind = self.x - direction * span  # the trailing foot
         ahead = self.x + direction * span  # the next landing (beyond it: _approach)
         # ... walking, the trailing foot itself, and a tread beyond it: the flight's pace lets
@@ -1066,8 +1083,10 @@ class Crowd:
 
     def _timed(self, speed: FloatArray) -> FloatArray:
         """The speed (N,) the gait's timing (:class:`Pace`) is read at for a body going at
-        ``speed``: :func:`_timing_speed`, quick running up a flight (:attr:`stair_run`)."""
-        return _timing_speed(speed, self.stair_run)
+        ``speed``: :func:`_timing_speed`, quick running up a flight (:attr:`stair_run`), at
+        least ``_JOG_TIMING`` jogging (:attr:`jogging`)."""
+        jog = np.copysign(np.maximum(np.abs(speed), _JOG_TIMING), speed)
+        return np.where(self.jogging, jog, _timing_speed(speed, self.stair_run))
 
     def _advance_phase(self, v_target: FloatArray, grade: FloatArray, dt: float) -> None:
         """The gait phase advances at the stride rate for the speed a step is timed for (at
@@ -1207,7 +1226,7 @@ class Crowd:
             ground = self.terrain.height_at(pins[..., 0]) + self.rig.legs.ankle_height
             bearing |= feet.pinned & (pins[..., 1] <= ground + _PIN_GROUND_M)
         other_down = bearing[:, ::-1]
-        running = run_fraction(self.vx, gait)[:, None] > 0.5
+        running = run_fraction(self._timed(self.vx), gait)[:, None] > 0.5
         # stopping from a run, a foot left behind the braking hip leaves the ground as in
         # the run (a flight) instead of holding the pelvis down to reach it (it sank 16 cm)
         hip_x = self._hips_x(x_new)

@@ -1169,6 +1169,29 @@ def test_setting_off_from_a_stop_at_a_flights_foot_the_lifting_foot_rises_withou
     assert knee_jump <= 0.10  # 12.1 cm before
 
 
+def test_shift_on_the_steep_slope_jogs_with_a_flight_both_ways() -> None:
+    # playtest 12: held to the climb's pace (about a walk's), Shift up or down the steep
+    # slope (18.5-21) was a walk: one foot always down (17 % double support, no flight),
+    # and going up the stance knee bent to 94°; it now jogs, quick steps with a flight
+    starts = np.array([16.8, 17.4, 22.5, 23.5])
+    ways = np.where(starts < 20.0, 1.0, -1.0)
+    crowd = Crowd(RIG, COURSE, starts, ways)
+    airborne, double, on_slope, knee = 0, 0, 0, 0.0
+    for _ in range(300):
+        crowd.step(ways, np.ones(starts.size), DT)
+        record = {k: v[None] for k, v in _row(crowd).items()}
+        on = (crowd.x > 18.7) & (crowd.x < 20.8)
+        planted = crowd.feet.planted
+        airborne += int((on & ~planted.any(axis=1)).sum())
+        double += int((on & planted.all(axis=1)).sum())
+        on_slope += int(on.sum())
+        bends = np.where(planted, _knee_bends(record)[0], 0.0).max(axis=1)
+        knee = max(knee, float(np.where(on, bends, 0.0).max()))
+    assert airborne >= 0.15 * on_slope  # 23-24 % (0 before)
+    assert double <= 0.03 * on_slope  # 0-1 % (15-18 % before)
+    assert knee <= 75.0  # 63° (94° before)
+
+
 def test_let_go_of_on_a_flight_no_foot_steps_back_down_to_stand() -> None:
     # playtest 9: let go of the walk key as the feet reached a flight's first treads, a foot
     # stepped back down a tread (or to the floor) to make the standing stance: 5 of 40
