@@ -630,17 +630,24 @@ def test_walking_over_a_cup_set_down_on_the_floor_the_feet_step_over_it(run: boo
     assert sim.crowd.obstacles.shape == (0, 3)
 
 
+def _under_the_ladder_with_the_cup() -> tuple[WalkSim, PhaseTimer, Any]:
+    """The hero holding the cup, walked right under the ladder and stopped by the loft's
+    wall."""
+    sim, timer = _hero_at(31.5, 1.0)
+    props = sim.props
+    assert props is not None
+    props.holding = 1
+    for _ in range(int(3.0 / DT)):
+        sim.step(InputState(move=1.0), DT, timer)
+    return sim, timer, props
+
+
 @pytest.mark.parametrize("place_x", [34.28, 34.6, 35.5])
 def test_a_cup_set_down_by_a_wall_stands_on_the_floor_not_on_the_wall_face(place_x: float) -> None:
     # playtest 12: under the ladder, a click on the loft's wall (34.28) or on the loft above
     # it: the cup was set down on the wall's face, 0.8 m up in mid-air (the ground's riser,
     # 2 cm wide, gave it a height between the floor and the loft)
-    sim, timer = _hero_at(31.5, 1.0)
-    props = sim.props
-    assert props is not None
-    props.holding = 1
-    for _ in range(int(3.0 / DT)):  # walks right under the ladder, stopped by the wall
-        sim.step(InputState(move=1.0), DT, timer)
+    sim, timer, props = _under_the_ladder_with_the_cup()
     sim.step(InputState(actions=("put_down",), values={"place_x": place_x}), DT, timer)
     for _ in range(int(8.0 / DT)):
         sim.step(InputState(), DT, timer)
@@ -657,12 +664,7 @@ def test_a_spot_the_hand_cannot_get_to_is_given_up_not_crouched_over_for_ever() 
     # playtest 11: holding the cup under the ladder, the pointer held low in front (he
     # crouched for it), a click on the floor by the loft's wall: he stayed crouched, the cup
     # held out at full stretch, until a key was pressed (43 s). He now stands up with it
-    sim, timer = _hero_at(31.5, 1.0)
-    props = sim.props
-    assert props is not None
-    props.holding = 1
-    for _ in range(int(3.0 / DT)):  # walks right under the ladder, stopped by the wall
-        sim.step(InputState(move=1.0), DT, timer)
+    sim, timer, props = _under_the_ladder_with_the_cup()
     pointer = (34.15, 0.05)  # low in front, between the rails' far side and the wall
     for _ in range(60):
         sim.step(InputState(pointer=pointer, actions=("pointer_moved",)), DT, timer)
