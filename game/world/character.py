@@ -150,6 +150,7 @@ _PER_CHARACTER = (
     "reversing_s",
     "stair_run",
     "jogging",
+    "_v_goal",
     "sprinting",
     "knee_poles",
     "hand_weight",
@@ -384,9 +385,9 @@ class Crowd:
         self.turn = np.zeros(n)  # pivot progress in [0, 1); 0 when not turning
         self.turn_from = self.facing.copy()  # the facing a pivot started from
         self.stair_run = np.zeros(n, dtype=bool)  # running up a flight: quick stair steps
-        self.jogging: BoolArray = np.zeros(
-            n, dtype=bool
-        )  # asked to run, held to a climb's pace: a jog
+        # asked to run where a steep slope holds the body to a climb's pace: a jog
+        self.jogging: BoolArray = np.zeros(n, dtype=bool)
+        self._v_goal = np.zeros(n)  # the walk's wanted velocity, before any slope or flight
         self.sprinting = np.zeros(n, dtype=bool)  # asked to run (the run input, moving)
         self.reversing = np.zeros(n, dtype=bool)  # wants to turn around, not pivoting yet
         self.reversing_s = np.zeros(n)  # ... for this many seconds
@@ -796,8 +797,8 @@ class Crowd:
         self.jogging = sprinting & (steep | jog_on) & ~stairs
         behind = self.x - direction * span  # the trailing foot
         ahead = self.x + direction * span  # the next landing (beyond it: _approach)
-        # ... walking, the trailing foot itself, and a tread beyond it: the flight's pace lets
-        # go as the last foot leaves its last tread (held a stride longer, the body sped up
+        # ... walking, the trailing foot itself (or the pelvis, if both feet are ahead of it):
+        # the flight's pace lets go as the last foot leaves its last tread (held a stride longer, the body sped up
         # under a swing planned for the flight's pace: walking left off the stairs onto the
         # bump, the next step was taken from behind, the pelvis 11 cm low, the knee at 85°)
         walking = ~sprinting
@@ -1331,7 +1332,6 @@ class Crowd:
         duration = Pace.at(self._timed(pace), grade, gait).swing_time[n]
         squaring = self._squaring_up(v_target)[n]
         duration = np.where(squaring, np.minimum(duration, _SQUARING_SWING), duration)
-        # where the hip will be at touchdown, and how fast it will be going then
         # the last foot on a flight lifting off it, walking: the flight's pace lets go (see
         # _unblocked), so its spot is planned for the walk's pace (planned for the flight's,
         # it landed beside the hip and the next step was taken from behind)
@@ -1342,6 +1342,7 @@ class Crowd:
         off = ~self._flight_between(trailing, ahead)
         off &= ~self.sprinting[n] & ~self._squaring_up(v_target)[n] & (v_target[n] != 0.0)
         v_target[n] = np.where(off, self._v_goal[n], v_target[n])
+        # where the hip will be at touchdown, and how fast it will be going then
         halflife = self._halflife(v_target)[n]
         hip_land = x_new[n] + halflife_travel(self.vx[n], v_target[n], duration, halflife)
         # ... walking, slowing for a flight ahead as it gets there (timed for the pace here,
