@@ -1241,6 +1241,11 @@ class Crowd:
         # going where the phase did not foresee it: a slope, a stop, a shove), and the
         # phase follows it
         strained = feet.planted & (feet.pitch <= -_STRAINED * self.rig.legs.max_heel_lift)
+        # ... or whose leg, however rolled, cannot hold the hip where it goes this step (it
+        # would be held there, :meth:`_hold_planted`: running up the bump, 2.2 m/s fell to
+        # 1.7 in a frame as the trailing foot reached its roll's end a step before it lifted)
+        lo, hi = self._hip_x_range(support, self.y[:, None], gait.lock_extension)
+        strained |= feet.planted & ((hip_x < lo) | (hip_x > hi))
         # ... and speeding up into a run also while the other is in the air (a flight, as
         # in the run): held until that foot landed, the hip stopped from 1.5-2.4 to 0.4-0.7
         # m/s in a frame where a flight's or a slope's cap lifted (the playtest's split stall)

@@ -1192,6 +1192,20 @@ def test_shift_on_the_steep_slope_jogs_with_a_flight_both_ways() -> None:
     assert knee <= 75.0  # 63° (94° before)
 
 
+def test_running_over_the_bump_no_planted_foot_holds_the_hip_back() -> None:
+    # running right up the bump (80 runs: 3), the trailing foot reached the end of its roll
+    # a step before its lift was due and held the hip: 2.2 m/s fell to 1.7 in one frame; a
+    # foot whose leg cannot hold the hip where it goes now lifts that step
+    starts = np.array([4.9872, 6.7821, 7.2308])
+    crowd = Crowd(RIG, COURSE, starts, np.ones(starts.size))
+    speed, worst = np.abs(crowd.vx), 0.0
+    for _ in range(300):
+        crowd.step(np.ones(starts.size), np.ones(starts.size), DT)
+        drop = np.where((crowd.x > 6.0) & (crowd.x < 12.0), speed - np.abs(crowd.vx), 0.0)
+        worst, speed = max(worst, float(drop.max())), np.abs(crowd.vx)
+    assert worst <= 0.25  # 0.66 m/s before
+
+
 def test_let_go_of_on_a_flight_no_foot_steps_back_down_to_stand() -> None:
     # playtest 9: let go of the walk key as the feet reached a flight's first treads, a foot
     # stepped back down a tread (or to the floor) to make the standing stance: 5 of 40
