@@ -97,7 +97,8 @@ _STEP_LEAD = 0.33  # s: steps are timed for the speed the body will have this mu
 _RUN_CLIMB = 1.5  # running up a flight, the body climbs this many times climb_speed
 _JOG_BELOW = 0.6  # a steep slope holding a run below this fraction of run_speed is jogged ...
 _JOG_TIMING = 2.3  # m/s: ... its steps timed for at least this speed (a flight in each)
-_STAIR_RUN_TIMING = 1.85  # m/s: running up a flight, steps are timed at least for this speed
+_STAIR_RUN_TIMING = 1.85  # m/s: running on a flight, steps are timed at least for this speed
+_FLAT_GRADE = 0.05  # a pelvis's ground falling less than this (rise per run) is no way down
 _SHORT_LANDING_M = 0.04  # a swing at its end lands up to this short of a spot out of reach
 _STEADY_MARGIN = 0.1  # m/s: ... at a steady pace, within this of the speed it aims for
 _LOWER_LANDING_M = 0.01  # a landing this far below the ground under the body is downhill
@@ -330,7 +331,7 @@ def _seen_from_the_side(
 
 
 def _timing_speed(speed: FloatArray, quick: BoolArray) -> FloatArray:
-    """The speed the gait's timing is read at: ``speed``, or where ``quick`` (running up a
+    """The speed the gait's timing is read at: ``speed``, or where ``quick`` (running on a
     flight) at least ``_STAIR_RUN_TIMING``, so the steps quicken instead of lengthening past
     a tread."""
     fast = np.copysign(np.maximum(np.abs(speed), _STAIR_RUN_TIMING), speed)
@@ -384,7 +385,7 @@ class Crowd:
         self.lean = np.zeros(n)
         self.turn = np.zeros(n)  # pivot progress in [0, 1); 0 when not turning
         self.turn_from = self.facing.copy()  # the facing a pivot started from
-        self.stair_run = np.zeros(n, dtype=bool)  # running up a flight: quick stair steps
+        self.stair_run = np.zeros(n, dtype=bool)  # running on a flight: quick stair steps
         # asked to run where a steep slope holds the body to a climb's pace: a jog
         self.jogging: BoolArray = np.zeros(n, dtype=bool)
         self._v_goal = np.zeros(n)  # the walk's wanted velocity, before any slope or flight
@@ -812,14 +813,17 @@ class Crowd:
         self.stair_run = np.zeros(self.count, dtype=bool)
         if flight.any():
             grade = self._grade() * direction  # rise per run along the walk
-            # running up a flight, once on it (a riser within a step of the pelvis): braking
+            # running on a flight, once on it (a riser within a step of the pelvis): braking
             # into it from a run still aims for the walking stair pace (aiming for the quicker
             # one, the trailing foot was left rolled to its limit: the hip held, 0.4 m/s lost
-            # in a step); up only (running down quicker too, the run met the slope past the
-            # course's right flight in a lunge, then a crouch: the pelvis 16-25 cm low in 20
-            # of 28 runs)
+            # in a step). Up it, and down it too since round 14 (at the walk's 0.70 m/s, Shift
+            # down a flight was a walk; before the steep slope jogged and a strained foot
+            # lifted at once, running down it met the slope in a lunge, the pelvis 16-25 cm
+            # low), but not on the flat before an up flight (its quicker steps there put two
+            # feet on its first tread)
             here = (np.abs(risers - self.x[:, None]) <= span).any(axis=1)
-            self.stair_run = flight & here & sprinting & (grade > 0.0)
+            down = grade < -_FLAT_GRADE
+            self.stair_run = flight & here & sprinting & ((grade > 0.0) | down)
             # ... the steps quicken (:meth:`_timed`) and the body climbs faster (held to the
             # walk's timing and climb, a run up the stairs went at a walk's 0.8 m/s)
             cap = np.where(self.stair_run, cap * _RUN_CLIMB, cap)
@@ -876,7 +880,7 @@ class Crowd:
         half = np.where(np.isfinite(tread), 0.5 * tread, 0.0)[:, None] * [-1.0, 1.0]
         heights = self.terrain.height_at(riser[:, None] + direction[:, None] * half)
         grade = (heights[:, 1] - heights[:, 0]) / tread
-        quick = (grade > 0.0) & sprinting  # running up it (:attr:`stair_run` once there)
+        quick = sprinting  # running up or down it (:attr:`stair_run` once there)
         climb = gait.climb_speed * np.where(quick, _RUN_CLIMB, 1.0)
         pace = np.minimum(
             _flight_pace(tread, grade, quick, gait), climb / np.maximum(np.abs(grade), 1e-6)
@@ -1084,7 +1088,7 @@ class Crowd:
 
     def _timed(self, speed: FloatArray) -> FloatArray:
         """The speed (N,) the gait's timing (:class:`Pace`) is read at for a body going at
-        ``speed``: :func:`_timing_speed`, quick running up a flight (:attr:`stair_run`), at
+        ``speed``: :func:`_timing_speed`, quick running on a flight (:attr:`stair_run`), at
         least ``_JOG_TIMING`` jogging (:attr:`jogging`)."""
         jog = np.copysign(np.maximum(np.abs(speed), _JOG_TIMING), speed)
         return np.where(self.jogging, jog, _timing_speed(speed, self.stair_run))

@@ -649,7 +649,8 @@ def test_a_short_squaring_step_is_quick(steps: int, limit: float, flat: dict[Any
 def test_running_up_a_flight_is_quicker_than_walking_it_one_tread_a_step() -> None:
     # held to the walk's stair pace and climb, Shift on a flight walked it: 0.70-0.80 m/s,
     # a step every 0.45 s with both feet down 14 % of the time. Up the left flight, up the
-    # right one; and down them (at the walking stair pace), a tread a step all the same
+    # right one; and down them (0.70 m/s, the walking stair pace, until round 14), a tread a
+    # step all the same
     course = load_terrain(ASSETS_DIR / "terrain.json")
     starts, ways = np.array([8.8, 19.5, 14.3, 14.3]), np.array([1.0, -1.0, 1.0, -1.0])
     flights = np.array([[12.0, 13.4], [15.16, 16.56], [15.16, 16.56], [12.0, 13.4]])
@@ -667,9 +668,9 @@ def test_running_up_a_flight_is_quicker_than_walking_it_one_tread_a_step() -> No
     for n, (lo, hi) in enumerate(flights):
         on = (x[:, n] > lo) & (x[:, n] < hi)
         assert on.sum() > 30
-        if n < 2:  # up
-            assert np.median(speed[on, n]) >= 0.95
-        heights = np.array([y for x, y in landings[n] if lo - 0.2 < x < hi + 0.2])
+        assert np.median(speed[on, n]) >= (0.95 if n < 2 else 0.9)  # up, down
+        # (the steps onto and off the flight too: quicker, they fall further out)
+        heights = np.array([y for x, y in landings[n] if lo - 0.4 < x < hi + 0.4])
         assert len(heights) >= 5  # over the whole flight, a riser a step at most
         assert np.abs(np.diff(heights)).max() <= 0.16 + 1e-6
 
