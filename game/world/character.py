@@ -110,6 +110,7 @@ _APPROACH_BRAKE = 1.5  # m/s²: the body slows toward a flight ahead at most thi
 _SET_OFF_STANCE = 0.45  # how far into its stance the front foot is as the body sets off
 _SQUARE_UP_SPEED = 1.2  # ... after squaring its feet up at this walking speed's cadence
 _PIVOT_HALFLIFE = 0.02  # seconds: the pelvis spring while pivoting
+_KEEP_OFF_M = 0.02  # a sole lands at least this far off an obstacle (as plan_landing keeps it)
 _SHIFT_S = 0.5  # s: standing on feet kept off their spots, the pelvis shifts over them in
 _SHIFT_SPEED = 0.1  # m/s: ... at most this fast (below _PIVOT_SPEED)
 _PIVOT_TOLERANCE = 0.08  # metres a foot may be off its pivot spot for the pivot to start
@@ -835,7 +836,34 @@ class Crowd:
         # reach (the terrain editor refuses to build such ground with the same test)
         lo, hi = self.terrain.x_range
         blocked = (rise > gait.max_step_height) | (probe_x < lo) | (probe_x > hi)
+        # ... and before a stair tread an obstacle leaves no room on for a foot (a cup set
+        # on the tread below the top landing: no step down was left, yet the body walked on
+        # over the flight, sinking until the legs stuck straight out behind it, for good)
+        taken = self.taken_treads()
+        if len(taken):
+            near = np.where(direction > 0.0, taken[:, 0], taken[:, 1])  # its nearer end
+            ahead = (near - self.x[:, None]) * direction[:, None]
+            reach = (probe_x - self.x) * direction
+            blocked |= ((ahead > 0.0) & (ahead <= reach[:, None])).any(axis=1)
         return np.where(blocked, 0.0, v_target)
+
+    def taken_treads(self) -> FloatArray:
+        """The stair treads ``(x0, x1)`` (K, 2) an obstacle leaves no room on for a sole
+        (heel to toe, kept off it as a landing is) either side of it."""
+        if not len(self.obstacles):
+            return np.zeros((0, 2))
+        risers = self.terrain.risers(MIN_RISER, RISER_WINDOW)
+        legs = self.rig.legs
+        sole = legs.heel + legs.toe + 2.0 * _KEEP_OFF_M
+        taken = []
+        for x0, x1, _ in self.obstacles:
+            below, above = risers[risers < x0], risers[risers > x1]
+            if not (len(below) and len(above)):
+                continue
+            lo, hi = float(below.max()), float(above.min())
+            if hi - lo <= MAX_TREAD and max(x0 - lo, hi - x1) < sole:
+                taken.append((lo, hi))
+        return np.array(taken, dtype=float).reshape(-1, 2)
 
     def _climb_cap(self, x: FloatArray, direction: FloatArray) -> FloatArray:
         """The speed (M,) the body climbs a steep slope at with its pelvis at ``x`` (M,):

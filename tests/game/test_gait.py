@@ -1207,6 +1207,27 @@ def test_running_over_the_bump_no_planted_foot_holds_the_hip_back() -> None:
     assert worst <= 0.25  # 0.66 m/s before
 
 
+def test_a_cup_on_a_stair_tread_stops_the_walk_before_it_not_over_it() -> None:
+    # playtest 13: the cup set on the tread below the top landing (no room beside it for a
+    # foot), then down from the landing: no step down was left, yet the body walked on out
+    # over the flight, sinking until the legs stuck straight out behind it, 0.85 m past the
+    # feet, for good (only F5 freed him). From either side he now stops before that tread
+    cup = np.array([[15.27, 15.39, 1.16]])  # on the right flight's top tread (1.06 high)
+    crowd = Crowd(RIG, COURSE, [14.3, 16.2], [1.0, -1.0])
+    crowd.set_obstacles(cup)
+    way = np.array([1.0, -1.0])
+    stand = A + RIG.gait.stand_extension * RIG.legs.limb.reach
+    for _ in range(int(6.0 / DT)):
+        crowd.step(way, np.zeros(2), DT)
+    ankles_x = crowd.solve().hand[:, LEGS, 0]
+    assert (np.abs(crowd.vx) < 0.05).all() and crowd.feet.planted.all()  # stopped, standing
+    assert np.abs(crowd.x - ankles_x.mean(axis=1)).max() <= 0.15  # over his feet (0.85 m)
+    ground = COURSE.height_at(ankles_x).min(axis=1)
+    assert (crowd.y - ground - stand).min() >= -0.1  # not sunk (0.3 m above the feet)
+    assert crowd.x[0] < 15.27 and crowd.x[1] > 15.39  # short of the cup, either way
+    assert crowd.blocked.all()  # ... and says why (the walk scene's hint)
+
+
 def test_let_go_of_on_a_flight_no_foot_steps_back_down_to_stand() -> None:
     # playtest 9: let go of the walk key as the feet reached a flight's first treads, a foot
     # stepped back down a tread (or to the floor) to make the standing stance: 5 of 40

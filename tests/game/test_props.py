@@ -674,3 +674,16 @@ def test_a_spot_the_hand_cannot_get_to_is_given_up_not_crouched_over_for_ever() 
         sim.step(InputState(pointer=pointer), DT, timer)
     assert props.goal is None  # set down, or given up: not still reaching
     assert props.holding < 0 or float(sim.crowd.crouch[0]) < 0.1  # ... and standing with it
+
+
+def test_a_cup_on_a_stair_blocking_the_way_is_named_as_what_stops_him() -> None:
+    # with the walk stopped before a stair the cup leaves no room on, the hint said "the
+    # world ends here"
+    sim, timer = _hero_at(14.3, 1.0)
+    props = sim.props
+    assert props is not None
+    props.cup = np.array([15.33, float(sim.terrain.height_at(15.33))])
+    for _ in range(int(6.0 / DT)):
+        sim.step(InputState(move=1.0), DT, timer)
+    hint = sim.blocked_hint()
+    assert hint is not None and "cup" in hint
