@@ -1701,6 +1701,21 @@ class Crowd:
         feet.pitch = np.where(feet.planted & ~self.turning[:, None], pitch, 0.0)
 
     # -- pose --------------------------------------------------------------------------
+    def _stoop_clear_of_walls(self, pelvis: FloatArray, spine: FloatArray) -> FloatArray:
+        """``spine`` (N,, radians forward) tipped no further than keeps the head (a head's
+        radius off) behind a wall ahead: ground rising above the pelvis within the torso's
+        length (crouched to set the cup down at the loft's wall, his head and shoulders went
+        15 cm into it: playtest 13)."""
+        body = self.rig.body
+        torso = body.spine + body.neck + 2.0 * body.head_radius
+        ahead = np.linspace(0.0, torso, 16)
+        xs = pelvis[:, :1] + self.facing[:, None] * ahead
+        wall = self.terrain.height_at(xs) > pelvis[:, 1:]
+        first = np.where(wall.any(axis=1), ahead[np.argmax(wall, axis=1)], np.inf)
+        room = np.clip((first - body.head_radius) / torso, 0.0, 1.0)
+        most = np.arcsin(room)  # the head's lean: sin(spine) · torso <= room to the wall
+        return np.where(np.isfinite(first), np.clip(spine, -most, most), spine)
+
     def _pose_inputs(
         self, grade: FloatArray, previous: PoseInputs | None = None, dt: float = 0.0
     ) -> PoseInputs:
@@ -1719,6 +1734,8 @@ class Crowd:
         # a crouch stoops the spine forward on top of the lean (already eased: no lag; by
         # the spin, so a pivot would pass the middle upright)
         spine = self.lean + spin * CROUCH_STOOP * smoothstep(self.crouch)
+        if (self.crouch > 0.0).any():
+            spine = self._stoop_clear_of_walls(pelvis, spine)
         spine_dir = xy(np.sin(spine), np.cos(spine))
         chest = pelvis + body.spine * spine_dir
         head = chest + (body.neck + body.head_radius) * spine_dir

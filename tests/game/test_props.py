@@ -660,6 +660,20 @@ def test_a_cup_set_down_by_a_wall_stands_on_the_floor_not_on_the_wall_face(place
     assert x + spec.half_width < 34.2712  # the handle too, clear of the wall
 
 
+def test_crouching_to_set_the_cup_down_at_a_wall_keeps_his_head_out_of_it() -> None:
+    # playtest 13: set down at the loft's wall, the crouch stooped his spine forward 83° and
+    # his head and shoulders went about 15 cm into the wall (the shoulders 5 cm past its
+    # face); the stoop now stops a head's radius short of a wall ahead
+    sim, timer, props = _under_the_ladder_with_the_cup()
+    sim.step(InputState(actions=("put_down",), values={"place_x": 35.5}), DT, timer)
+    nearest = -1.0
+    for _ in range(int(6.0 / DT)):
+        sim.step(InputState(), DT, timer)
+        nearest = max(nearest, float(sim.crowd.pose.roots[0, ARMS, 0].max()))
+    assert props.holding < 0  # set down all the same
+    assert nearest <= 34.2712 - 0.1  # 5 cm past the face before
+
+
 def test_a_spot_the_hand_cannot_get_to_is_given_up_not_crouched_over_for_ever() -> None:
     # playtest 11: holding the cup under the ladder, the pointer held low in front (he
     # crouched for it), a click on the floor by the loft's wall: he stayed crouched, the cup
