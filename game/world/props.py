@@ -37,6 +37,8 @@ KNOB_REACH_FRACTION = 0.97
 DOOR_SWING_RAD = math.radians(75.0)  # the door's widest opening about its hinge
 DOOR_SWING_S = 1.0  # the door swings fully open, or shut, in this long
 DOOR_STAY_S = 2.5  # it stands open this long after the knob is let go, then swings shut
+DOORWAY_M = 0.15  # ... nor while he stands within this of its shut panel's span ...
+DOORWAY_STAY_S = 0.5  # ... and stays open this long after he leaves it
 DOOR_PUSH_S = 1.6  # ... held by the knob, it opens as fast as he steps after it
 KNOB_LEAD_S = 0.3  # he steps for where the knob will be this much later
 KNOB_FOLLOW_M = 0.15  # ... at full walk when it is this far beyond his reach, slower nearer
@@ -669,7 +671,7 @@ class PropHands:
             beyond = float(np.hypot(*(self.knob - shoulder))) > rig.arms.limb.reach
             if self.door_swing >= 1.0 or beyond:
                 self._release()
-        self._swing_door(dt)
+        self._swing_door(dt, float(shoulders[:, 0].mean()))
         if self.holding >= 0:
             self.cup = hands[self.holding] - np.array([0.0, self.props.cup.grip])
             self.cup_vy = 0.0
@@ -696,10 +698,16 @@ class PropHands:
         fraction = KNOB_REACH_FRACTION if self.goal == "knob" else REACH_FRACTION
         return fraction * rig.arms.limb.reach
 
-    def _swing_door(self, dt: float) -> None:
-        """The door's own motion this step (see :attr:`door_swing`)."""
+    def _swing_door(self, dt: float, body_x: float) -> None:
+        """The door's own motion this step (see :attr:`door_swing`); an open door does not
+        swing shut on the hero standing in its doorway (``body_x``: his shoulders' middle;
+        it shut through him: playtest 13)."""
+        door = self.props.door
+        in_doorway = door.x0 - DOORWAY_M <= body_x <= door.x0 + door.width + DOORWAY_M
         if self.goal == "knob" and self.phase == "hold" and self.phase_time >= KNOB_TURN_S:
             self._door_stay = DOOR_STAY_S
+        elif self.door_swing > 0.0 and in_doorway:
+            self._door_stay = max(self._door_stay, DOORWAY_STAY_S)
         else:
             self._door_stay = max(self._door_stay - dt, 0.0)
         toward = 1.0 if self._door_stay > 0.0 else -1.0
