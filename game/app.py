@@ -46,6 +46,7 @@ from game.scene import (
     ManyCharacters,
     OwnHud,
     ReloadableAssets,
+    ReloadNotes,
     SceneConfig,
     SceneSpec,
     SceneView,
@@ -212,7 +213,8 @@ class App:
             return
         if self.recorder:
             self.recorder.reload(snapshot)
-        self._say("assets reloaded", "ok", 120)
+        note = sim.reload_note if isinstance(sim, ReloadNotes) else ""
+        self._say(f"assets reloaded: {note}" if note else "assets reloaded", "ok", 120)
 
     def _replay_reload(self, reload: AssetReload) -> None:
         """A recorded F5: load the files it read; a scene that cannot stops the replay."""

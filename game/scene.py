@@ -86,6 +86,13 @@ class ReloadableAssets(Protocol):
 
 
 @runtime_checkable
+class ReloadNotes(Protocol):
+    """A :class:`ReloadableAssets` simulation that says what its last reload reset."""
+
+    reload_note: str
+
+
+@runtime_checkable
 class ManyCharacters(Protocol):
     """A simulation of more than one character (the profiler shows how many)."""
 

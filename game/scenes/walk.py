@@ -89,6 +89,7 @@ class WalkSim(CharacterAssets):
         self.editing = self._ground_editing()
         self.terrain_changed = False  # the ground changed this step (an edit or a reload)
         self._reloaded = False
+        self.reload_note = ""  # what the last F5 reset, for the player
 
     def _ground_editing(self) -> GroundEditing:
         props = None if self.props is None else self.props.props
@@ -103,9 +104,15 @@ class WalkSim(CharacterAssets):
         rig, terrain = load_character_assets(folder)
         props_path = folder / PROPS_FILE
         props = load_props(props_path, terrain) if props_path.exists() else None
+        moved = self.props is not None and not np.allclose(
+            self.props.cup, self.props.props.cup.home
+        )
         self.apply_assets(rig, terrain)
         self.session.pop(EDITED_TERRAIN, None)
         self.props = None if props is None else PropHands(props)  # a held cup is set back
+        # (said with the reload: F5 put a cup set down elsewhere back on the table silently)
+        self.reload_note = "the cup back on its table, " if moved and props else ""
+        self.reload_note += "footsteps from 0"
         self.ladder = None if props is None else LadderClimb(props.ladder, rig)
         active = self.editing.active
         self.editing = self._ground_editing()

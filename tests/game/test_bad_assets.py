@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from game.options import RunOptions
@@ -131,9 +132,14 @@ def test_f5_with_a_bad_edit_shows_it_and_keeps_the_last_good_assets(
         _edit(assets / "rig.json", _set("legs.upper", 0.47))
         _edit(assets / "props.json", _set("cup.x", 2.3))
         app.reload_assets()
-        assert app.message == "assets reloaded"
+        assert app.message == "assets reloaded: footsteps from 0"
         assert sim.rig.legs.limb.upper == pytest.approx(0.47)
         assert sim.props is not None and sim.props.props.cup.home[0] == pytest.approx(2.3)
+        # a cup set down elsewhere goes back on its table, and F5 says so (playtest 12: it
+        # went back silently)
+        sim.props.cup = sim.props.cup + np.array([3.0, 0.0])
+        app.reload_assets()
+        assert app.message == "assets reloaded: the cup back on its table, footsteps from 0"
 
 
 def test_keys_starting_with_an_underscore_are_comments(tmp_path: Path) -> None:

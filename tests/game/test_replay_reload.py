@@ -46,7 +46,7 @@ def _record_with_f5(headless_app: Any, folder: Path, recording: Path, trace: Pat
         rig["legs"]["upper"] = 0.5
         (folder / "rig.json").write_text(json.dumps(rig))
         app.reload_assets()
-        assert app.message == "assets reloaded"
+        assert app.message == "assets reloaded: footsteps from 0"
         for _ in range(60):
             app.run_frame(config.dt)
     (folder / "rig.json").write_text(RIG_TEXT)
