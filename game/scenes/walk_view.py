@@ -715,17 +715,12 @@ class WalkView:
             x, y = float(hand[0]), float(hand[1]) - spec.grip
         else:
             x, y = (float(v) for v in hands.cup)
-        r, h = spec.radius, spec.height
-        to_px, canvas = self.camera.point_to_screen, pen.canvas
-        body = [
-            to_px(x - r, y),
-            to_px(x + r, y),
-            to_px(x + r * 1.15, y + h),
-            to_px(x - r * 1.15, y + h),
-        ]
+        tilt = hands.cup_tilt(self.sim.terrain)  # (0 in a hand) standing flush on a slope
+        canvas, h = pen.canvas, spec.height
+        points = self.camera.to_screen(hands.props.cup_outline((x, y), tilt)).tolist()
+        body, handle = points[:4], points[4]
         canvas.polygon(body, PALETTE["white"])
         canvas.polygon(body, PALETTE["metal"], 2)
-        handle = to_px(x + r * 1.5, y + 0.55 * h)
         canvas.circle(handle, self.camera.length_px(0.3 * h), PALETTE["white"], 2)
 
     def _hero_pixels(self, pose: PoseInputs, sol: Any) -> tuple[list[Any], list[Any]]:

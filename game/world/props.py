@@ -24,6 +24,7 @@ from game.world.terrain import Terrain
 
 FloatArray = NDArray[np.float64]
 ARMS = slice(0, 2)  # arm rows of the (4, ...) limb arrays (as in game.world.character)
+CUP_MAX_TILT = math.radians(25.0)  # a cup stands on ground no steeper than this
 FLAT_TOLERANCE_M = 0.01  # a footprint whose ground varies more than this is not flat
 REACH_FRACTION = 0.9  # the hero stops walking once the goal is this fraction of arm reach away
 GRAVITY = 9.81  # m/s², for a cup let go above its surface
@@ -190,13 +191,37 @@ class Props:
     def stands_at(self, xs: FloatArray, terrain: Terrain) -> NDArray[np.bool_]:
         """Whether the cup set down at each of ``xs`` stands: the surface under it as drawn
         (1.15 radii left, the handle's ring to :attr:`CupSpec.half_width` right) within
-        ``FLAT_TOLERANCE_M`` of one height, not across a table's end or on a wall's face (a
+        ``FLAT_TOLERANCE_M`` of one plane, not across a table's end or on a wall's face (a
         riser's 1-2 cm of width gives heights between floor and top: set down by the loft's
         wall, the cup hung on its face in mid-air, playtest 12)."""
         cup = self.cup
         across = np.linspace(-1.15 * cup.radius, cup.half_width, 5)
         heights = self.surfaces(np.asarray(xs)[None, :] + across[:, None], terrain)
-        return np.ptp(heights, axis=0) <= FLAT_TOLERANCE_M
+        # flush on a plane: off the straight line through its ends by at most the tolerance
+        # (on a slope it stands tilted with it: held level, a corner sank 2.5 cm into the
+        # steep slope, playtest 13), and no steeper than CUP_MAX_TILT
+        ends = heights[0], heights[-1]
+        slope = (ends[1] - ends[0]) / (across[-1] - across[0])
+        line = ends[0] + slope * (across - across[0])[:, None]
+        flush = np.abs(heights - line).max(axis=0) <= FLAT_TOLERANCE_M
+        return flush & (np.abs(slope) <= math.tan(CUP_MAX_TILT))
+
+    def cup_outline(self, bottom: ArrayLike, tilt: float = 0.0) -> FloatArray:
+        """The cup as drawn, world points (5, 2): its body's four corners (base left and
+        right, rim right and left) and its handle ring's centre, for its bottom centre at
+        ``bottom`` (2,), tilted ``tilt`` radians with its base."""
+        r, h = self.cup.radius, self.cup.height
+        local = np.array([[-r, 0.0], [r, 0.0], [1.15 * r, h], [-1.15 * r, h], [1.5 * r, 0.55 * h]])
+        cos, sin = math.cos(tilt), math.sin(tilt)
+        turned = local @ np.array([[cos, sin], [-sin, cos]])
+        return np.asarray(bottom, dtype=float) + turned
+
+    def tilt_at(self, x: float, terrain: Terrain) -> float:
+        """The angle (radians, counter-clockwise) a cup resting at ``x`` stands at: the
+        surface's slope under its base."""
+        r = self.cup.radius
+        left, right = self.surfaces(np.array([x - r, x + r]), terrain)
+        return math.atan2(float(right - left), 2.0 * r)
 
     def standing_spot(self, x: float, terrain: Terrain) -> float:
         """The x nearest ``x`` where the cup stands (:meth:`stands_at`), in 5 mm steps up to
@@ -682,6 +707,14 @@ class PropHands:
             self.cup[1] = max(self.cup[1] + self.cup_vy * dt, surface)
         if self.cup[1] <= surface:
             self.cup[1], self.cup_vy = surface, 0.0
+
+    def cup_tilt(self, terrain: Terrain) -> float:
+        """The angle the cup stands at: its surface's slope where it rests, else 0 (in a
+        hand, or falling)."""
+        x, y = float(self.cup[0]), float(self.cup[1])
+        if self.holding >= 0 or y > self.props.surface_at(x, terrain) + 1e-6:
+            return 0.0
+        return self.props.tilt_at(x, terrain)
 
     def floor_spans(self, terrain: Terrain) -> FloatArray:
         """What the feet keep off (``Crowd.set_obstacles``): the cup where it rests on the

@@ -679,6 +679,24 @@ def test_crouching_to_set_the_cup_down_at_a_wall_keeps_his_head_out_of_it() -> N
     assert nearest <= 34.2712 - 0.1  # 5 cm past the face before
 
 
+@pytest.mark.parametrize("x", [19.6, 25.0])  # the steep slope (18°), the long one
+def test_a_cup_set_down_on_a_slope_stands_there_flush_with_it(x: float) -> None:
+    # playtest 13: set down on the steep slope, the cup stood level, one corner of its base
+    # 2.5 cm in the ground (a spot counted only where the surface was level, and a slope
+    # has none within a metre); it now stands tilted with a plane it sits flush on
+    sim, timer = _hero_at(x - 0.7, 1.0)
+    props = sim.props
+    assert props is not None
+    props.holding = 1
+    sim.step(InputState(actions=("put_down",), values={"place_x": x}), DT, timer)
+    for _ in range(int(6.0 / DT)):
+        sim.step(InputState(), DT, timer)
+    assert props.holding < 0 and abs(float(props.cup[0]) - x) < 0.01  # where it was put
+    outline = props.props.cup_outline(props.cup, props.cup_tilt(sim.terrain))
+    base = outline[:2]
+    assert np.abs(base[:, 1] - sim.terrain.height_at(base[:, 0])).max() <= 0.003
+
+
 def test_a_spot_the_hand_cannot_get_to_is_given_up_not_crouched_over_for_ever() -> None:
     # playtest 11: holding the cup under the ladder, the pointer held low in front (he
     # crouched for it), a click on the floor by the loft's wall: he stayed crouched, the cup
