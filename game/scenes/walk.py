@@ -256,9 +256,9 @@ class WalkSim(CharacterAssets):
         if facing > 0 and self._near_ladder_foot():  # the wall under the loft: the ladder
             return HANDS_FULL_HINT if self._hands_full() else "W climbs the ladder"
         # what the walk meets within a metre ahead (the gait's stop looks a step or two on)
-        taken = crowd.taken_treads()
-        nearer = np.where(facing > 0, taken[:, 0], taken[:, 1]) if len(taken) else taken
-        if len(taken) and ((0.0 < (nearer - x) * facing) & ((nearer - x) * facing <= 1.0)).any():
+        taken = crowd.taken_treads()  # (x0, x1) rows: the stairs a cup leaves no room on
+        ahead = (np.where(facing > 0, taken[:, 0], taken[:, 1]) - x) * facing
+        if ((ahead > 0.0) & (ahead <= 1.0)).any():
             return "no way on: the cup leaves no room on that stair (click it to pick it up)"
         lo, hi = terrain.x_range
         probe = np.clip(x + facing * np.linspace(0.0, 1.0, 21), lo, hi)

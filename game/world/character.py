@@ -592,7 +592,8 @@ class Crowd:
         nearer = np.abs(braked) < np.abs(self.vx)
         self.vx = np.where(self.reversing & nearer, braked, self.vx)
         # ... pivoting, it shifts over the balls it turns on
-        self.vx = np.where(self.turning, self._shift_over_balls(), self.vx)
+        if self.turning.any():  # (the balls are read only then)
+            self.vx = np.where(self.turning, self._shift_over_balls(), self.vx)
         # a crouch is held only standing: walking or turning round, the body rises
         still = (wanted == 0.0) & ~reversing & ~self.turning & (np.abs(self.vx) < _STILL_SPEED)
         # ... and standing on feet kept off their spots (by a cup on the floor), over them
@@ -800,9 +801,10 @@ class Crowd:
         behind = self.x - direction * span  # the trailing foot
         ahead = self.x + direction * span  # the next landing (beyond it: _approach)
         # ... walking, the trailing foot itself (or the pelvis, if both feet are ahead of it):
-        # the flight's pace lets go as the last foot leaves its last tread (held a stride longer, the body sped up
-        # under a swing planned for the flight's pace: walking left off the stairs onto the
-        # bump, the next step was taken from behind, the pelvis 11 cm low, the knee at 85°)
+        # the flight's pace lets go as the last foot leaves its last tread (held a stride
+        # longer, the body sped up under a swing planned for the flight's pace: walking left
+        # off the stairs onto the bump, the next step was taken from behind, the pelvis 11 cm
+        # low, the knee at 85°)
         walking = ~sprinting
         if walking.any():
             behind = np.where(walking, self._trailing_foot(direction), behind)
@@ -963,14 +965,14 @@ class Crowd:
 
     def _shift_over_balls(self) -> FloatArray:
         """The x velocity (N,) that brings the pelvis to within ``_PIVOT_TOLERANCE`` of over
-        the balls (a swinging foot's where it lands) by a pivot's end (turning or not yet):
+        the balls (a swinging foot's where it lands) by the end of the pivot under way:
         an obstacle may keep the pivot spots off the spot under it (stopped over a cup on the
         floor, the balls were 0.28 m ahead, turned round the ankles 0.42 m, and the pelvis
         hung there 17 cm low until the feet stepped back under it: playtest 11)."""
         off = self._pivot_balls()[..., 0].mean(axis=1) - self.x
         beyond = np.sign(off) * np.maximum(np.abs(off) - _PIVOT_TOLERANCE, 0.0)
-        left = np.where(self.turning, np.maximum(1.0 - self.turn, 0.1), 1.0)
-        return beyond / (left * self.rig.gait.turn_time)
+        left = np.maximum(1.0 - self.turn, 0.1) * self.rig.gait.turn_time  # seconds to go
+        return beyond / left
 
     def _shift_over_feet(self, v_target: FloatArray) -> FloatArray:
         """Standing on both feet over an obstacle (:meth:`set_obstacles`) with a step that was

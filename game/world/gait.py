@@ -926,7 +926,8 @@ def swing_hold(exact: FloatArray, wanted: FloatArray, duration: FloatArray) -> F
     spends rising before it moves toward its landing (at most ``_MAX_HOLD``).
 
     Lifting off with its toes against a stair riser, a foot must first rise to clear the
-    ground ahead (at the floor's ``_FLOOR_RISE``); swinging forward at once, its toes would
+    ground ahead (from rest at ``_FLOOR_ACCEL``, then at ``_FLOOR_RISE``, as
+    :func:`glide_floor` lets it); swinging forward at once, its toes would
     reach the riser's face and the ankle would jump up the whole rise in a step or two.
     """
     rise = np.maximum(wanted - exact, 0.0)
