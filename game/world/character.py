@@ -791,8 +791,9 @@ class Crowd:
         # off stairs (their pace is a tread a step): a jog, quick steps with a flight (timed
         # by the speed, Shift on the steep slope was a walk, one foot always down, and the
         # stance knee bent to 94° going up it)
-        window = np.stack([self.x - 2.0 * span, self.x + 2.0 * span + stopping], axis=1)
-        stairs = ((risers >= window[:, :1]) & (risers <= window[:, 1:])).any(axis=1)
+        # (along the walk: from a stride behind to two strides and the stopping distance on)
+        back, on = self.x - direction * 2.0 * span, self.x + direction * (2.0 * span + stopping)
+        stairs = self._flight_between(back, on)
         # ... until the run is quick enough for its steps (a jog's quick steps slowing to a
         # walk's timing at the slope's foot, the run into the flight beyond was out of step)
         steep = slope_cap < _JOG_BELOW * gait.run_speed

@@ -1228,6 +1228,33 @@ def test_a_cup_on_a_stair_tread_stops_the_walk_before_it_not_over_it() -> None:
     assert crowd.blocked.all()  # ... and says why (the walk scene's hint)
 
 
+def test_a_jog_ends_before_stairs_ahead_either_way_along_the_walk() -> None:
+    # the jog's stairs check read its window along +x whatever the walk's direction: running
+    # left, stairs 1.25 m ahead (within two strides and the stopping distance) went unseen
+    ground = Terrain(
+        np.array(
+            [
+                [-4.0, -0.48],
+                [-3.15, -0.48],
+                [-3.14, -0.32],
+                [-2.15, -0.32],
+                [-2.14, -0.16],
+                [-1.16, -0.16],
+                [-1.15, 0.0],
+                [0.0, 0.0],
+                [3.0, 1.0],
+                [6.0, 1.0],
+            ]
+        )
+    )  # a flight down to the left, flat, then a steep slope up to the right
+    mirrored = Terrain((ground.points * np.array([-1.0, 1.0]))[::-1])
+    for terrain, x, way in ((ground, 0.1, -1.0), (mirrored, -0.1, 1.0)):
+        crowd = Crowd(RIG, terrain, [x], [way])
+        crowd.vx[:] = 1.35 * way
+        crowd.step([way], [1.0], DT)
+        assert crowd.sprinting[0] and not crowd.jogging[0]
+
+
 def test_let_go_of_on_a_flight_no_foot_steps_back_down_to_stand() -> None:
     # playtest 9: let go of the walk key as the feet reached a flight's first treads, a foot
     # stepped back down a tread (or to the floor) to make the standing stance: 5 of 40
