@@ -527,9 +527,15 @@ class PropHands:
         if (ahead - self.place[0]) * facing <= 0.0 or (self.place[0] - behind) * facing <= 0.0:
             return  # clear of the feet already
         for x in (ahead, behind):
-            level = abs(self.props.surface_at(x, terrain) - float(self.place[1])) <= 0.01
-            if level and self.props.stands_at(np.array([x]), terrain)[0]:
-                self.place[0] = x
+            # the same ground: no higher or lower than a slope the cup stands on rises over
+            # the way (level only, on a slope the cup stayed in his shoe where it was put)
+            y = self.props.surface_at(x, terrain)
+            rise = abs(x - float(self.place[0])) * math.tan(CUP_MAX_TILT) + FLAT_TOLERANCE_M
+            if (
+                abs(y - float(self.place[1])) <= rise
+                and self.props.stands_at(np.array([x]), terrain)[0]
+            ):
+                self.place = np.array([x, y])
                 return
 
     def walk_intent(

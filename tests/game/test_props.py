@@ -697,6 +697,28 @@ def test_a_cup_set_down_on_a_slope_stands_there_flush_with_it(x: float) -> None:
     assert np.abs(base[:, 1] - sim.terrain.height_at(base[:, 0])).max() <= 0.003
 
 
+@pytest.mark.parametrize("x", [5.0, 19.3, 25.0])  # gentle, steep and long slopes
+def test_a_cup_set_down_at_his_feet_on_a_slope_goes_clear_of_them(x: float) -> None:
+    # reading the round's change: a spot clear of the toes counted only on level ground, so
+    # on any slope a click at his feet set the cup down inside his shoe
+    sim, timer = _hero_at(x, 1.0)
+    props = sim.props
+    assert props is not None
+    props.holding = 1
+    for _ in range(60):
+        sim.step(InputState(), DT, timer)
+    soles = sim.crowd.pose.soles(sim.crowd.solve().hand[:, LEGS], sim.crowd.rig)[0, ..., 0]
+    put = InputState(actions=("put_down",), values={"place_x": float(soles.mean())})
+    sim.step(put, DT, timer)
+    for _ in range(int(6.0 / DT)):
+        sim.step(InputState(), DT, timer)
+    assert props.holding < 0
+    cup_x, rim = float(props.cup[0]), 1.15 * props.props.cup.radius  # its body's near side
+    toes = sim.crowd.pose.soles(sim.crowd.solve().hand[:, LEGS], sim.crowd.rig)[0, ..., 0].max()
+    assert cup_x - rim > toes  # ahead of the toes (inside the shoe before)
+    assert float(props.cup[1]) == pytest.approx(sim.terrain.height_at(cup_x))  # on the ground
+
+
 def test_a_spot_the_hand_cannot_get_to_is_given_up_not_crouched_over_for_ever() -> None:
     # playtest 11: holding the cup under the ladder, the pointer held low in front (he
     # crouched for it), a click on the floor by the loft's wall: he stayed crouched, the cup
