@@ -51,6 +51,7 @@ from game.world.gait import (
     duty_factor,
     foot_axes,
     half_stride,
+    heel_hangs,
     heel_lift_schedule,
     landing_pitch,
     landing_roll,
@@ -1070,12 +1071,9 @@ class Crowd:
         return (there | aimed_there) & ~hanging
 
     def _heel_off_nose(self) -> BoolArray:
-        """Planted feet (N, 2) whose heel is over ground more than ``MIN_RISER`` below the
-        ground under their ball."""
-        feet, legs, facing = self.feet, self.rig.legs, self.facing[:, None]
-        ball = self.terrain.height_at(feet.lock[..., 0] + facing * legs.ball)
-        heel = self.terrain.height_at(feet.lock[..., 0] - facing * legs.heel)
-        return feet.planted & (heel < ball - MIN_RISER)
+        """Planted feet (N, 2) whose heel hangs off a stair nose (:func:`heel_hangs`)."""
+        feet, facing = self.feet, self.facing[:, None]
+        return feet.planted & heel_hangs(self.terrain, feet.lock[..., 0], facing, self.rig.legs)
 
     def _above_spot_behind(self) -> BoolArray:
         """Planted feet (N, 2) whose standing spot (:meth:`_standing_spots`) is behind them

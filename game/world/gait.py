@@ -77,6 +77,8 @@ MAX_TREAD = 0.8  # m: risers going one way closer than this make a flight (0.16 
 _SKIP_COST = 1.0  # plan_landing: landing two risers or more past the other foot costs 1 m each
 _STEP_TO_COST = 0.4  # ... and on the other foot's tread of a flight costs 0.4 m
 _EDGE_M = 0.3  # ... and one down a riser from a foot farther behind it than this
+HEEL_HANG = 0.03  # m a standing heel may overhang a stair nose (see heel_hangs)
+_HANG_COST = 0.3  # plan_landing: a pivot spot whose turned-round heel hangs off a nose costs 0.3 m
 _BEND_COST = 30.0  # plan_landing: each millimetre of ground bend under a sole costs 3 cm of step
 _SOLE_FLATNESS = 0.012  # metres: the ground under a sole may bend this much (a bump), not a riser
 _LOOK_AHEAD = 0.5  # metres of ground ahead of the swinging sole that it rises over
@@ -688,9 +690,12 @@ def plan_landing(
     legs, gait = rig.legs, rig.gait
     # around the predicted spot, then shorter steps (a stair too many up: land a tread lower)
     shortened = start[:, :1] + (predicted_x - start[:, 0])[:, None] * _SHORTER_STEPS
-    shifts = np.concatenate([_CANDIDATE_SHIFTS, _PIVOT_SHIFTS])
-    candidates = np.concatenate([predicted_x[:, None] + shifts, shortened], axis=1)
     facing_k = facing[:, None]  # each candidate's facing (broadcast along the candidates)
+    shifts = np.concatenate([_CANDIDATE_SHIFTS, _PIVOT_SHIFTS])
+    near = np.concatenate(
+        [predicted_x[:, None] + shifts, _tread_pivots(terrain, predicted_x, facing_k, legs)], axis=1
+    )
+    candidates = np.concatenate([near, shortened], axis=1)
     spans = np.zeros((0, 3)) if keep_off is None else np.asarray(keep_off, float).reshape(-1, 3)
     if other is not None:
         risers = terrain.risers(MIN_RISER, RISER_WINDOW)
@@ -712,11 +717,15 @@ def plan_landing(
         edges = [lo_x - out, hi_x + out, lo_t - turned - out, hi_t - turned + out]
         candidates = np.concatenate([candidates, *edges], axis=1)
     fits, chords, bend = sole_fits(terrain, candidates, facing_k, rig)
+    hang = np.zeros_like(candidates, dtype=bool)
     if pivot is not None and pivot.any():
         turnable, slope = pivot_spots(terrain, candidates, facing_k, legs)
         fits = np.where(pivot[:, None], turnable, fits)
         chords = np.where(pivot[:, None], slope, chords)
         bend = np.where(pivot[:, None], 0.0, bend)
+        # turned round there, would the heel hang off a nose? Standing so, the foot steps
+        # again (a ball on a stair's nose: the turn took four steps, up a riser and down)
+        hang = pivot[:, None] & heel_hangs(terrain, candidates + turned, -facing_k, legs)
     start_ground = terrain.height_at(start[:, :1])
     tilt = clamp(chords, -legs.max_tilt, legs.max_tilt)
     # how high the sole would rest there (a toe over a wall's top counts)
@@ -745,6 +754,7 @@ def plan_landing(
     # does not fit is a last resort; a step taller than max_step_height never
     miss = np.abs(candidates - predicted_x[:, None])
     cost = miss + _BEND_COST * bend + np.where(fits, 0.0, 10.0) + np.where(low_enough, 0.0, 1e3)
+    cost += _HANG_COST * hang
     if other is not None:
         # one tread beyond the other foot, never two: off a stair landing a step timed for a
         # tread but taken from the landing's back dropped two risers (32 cm) below the foot
@@ -771,10 +781,20 @@ def plan_landing(
             step_to &= ~pivot[:, None]  # (squaring up for a pivot: feet together)
         if settling is not None:  # (... or to stand: a step to stand went a tread on)
             step_to &= ~settling[:, None]
+            # ... and a step to stand lands on the other foot's tread or its own spot's
+            # (under the pelvis) where it can: turned round on a tread, the foot stepping to
+            # stand went up the riser ahead and he stood split across it, the knee bent 70°
+            spot = predicted_x[:, None, None]
+            lo, hi = (
+                np.minimum(candidates[..., None], spot),
+                np.maximum(candidates[..., None], spot),
+            )
+            off_spot = ((risers > lo) & (risers < hi)).any(axis=-1)
+            step_to |= settling[:, None] & (crossed > 0) & off_spot
         cost += _STEP_TO_COST * step_to
     squaring = np.zeros((len(start), 1), dtype=bool) if pivot is None else pivot[:, None]
     far = np.arange(candidates.shape[1]) >= len(_CANDIDATE_SHIFTS)
-    shorter = np.arange(candidates.shape[1]) >= len(shifts)
+    shorter = np.arange(candidates.shape[1]) >= near.shape[1]
     cost += np.where(far & ~shorter & ~squaring, 1e3, 0.0)  # the farther spots: pivots only
     cost += np.where(shorter & squaring, _PIVOT_SHORTER_COST, 0.0)
     if beside is not None:
@@ -794,6 +814,23 @@ def plan_landing(
     ray_from = xy(x, np.maximum(hip_y, start[:, 1]))
     ray_hit = xy(x, terrain.height_at(x))  # where the ray from straight above meets the ground
     return xy(x, y), angle, ray_from, ray_hit
+
+
+def _tread_pivots(terrain: Terrain, x: FloatArray, facing: FloatArray, legs: LegSpec) -> FloatArray:
+    """Pivot spots (ankle x, shape (M, 4), facing ``facing`` (M, 1)) beside the two stair
+    risers nearest ``x`` (M,), either side of each: the ball ``heel + ball`` (plus 5 mm) from
+    the riser, so the heel pointing at it is just clear of it before or after the turn. On a
+    0.34-0.35 m tread the heel pointing the other way then overhangs the nose by 1-2.5 cm,
+    within ``HEEL_HANG``: the only spots that hold the sole both ways are 2 cm wide there,
+    and the shifts from the predicted spot, 4-6 cm apart, missed them (the turn took a fourth
+    step, up a riser and back down)."""
+    risers = terrain.risers(MIN_RISER, RISER_WINDOW)
+    if len(risers) < 2:
+        return np.repeat(x[:, None], 4, axis=1)  # (no stairs: the predicted spot again)
+    nearest = np.sort(np.argsort(np.abs(risers[None, :] - x[:, None]), axis=1)[:, :2], axis=1)
+    reach = legs.heel + legs.ball + 0.005
+    balls = (risers[nearest][..., None] + np.array([-reach, reach])).reshape(len(x), 4)
+    return balls - facing * legs.ball
 
 
 def _next_tread(
@@ -862,6 +899,18 @@ def pivot_spots(
         if keep_off is not None and len(keep_off):  # (turned round, a heel swept into a cup)
             turnable &= ~_touches(keep_off, ankle_x, way, legs)
     return turnable, angle
+
+
+def heel_hangs(terrain: Terrain, x: FloatArray, facing: FloatArray, legs: LegSpec) -> BoolArray:
+    """Whether a flat foot with its ankle at ``x`` hangs its heel off a stair nose: the ground
+    under the heel, read ``HEEL_HANG`` in from its back, more than ``MIN_RISER`` below the
+    ground under the ball. The shape of ``x`` and ``facing`` broadcast. (A heel over the nose
+    by up to ``HEEL_HANG`` stands: a foot turned round about its ball moves its heel ``heel +
+    ball`` (0.18 m) past the ball either way, so on a 0.34 m tread only a spot that lets the
+    heel overhang a little holds the sole before and after the turn.)"""
+    ball = terrain.height_at(x + facing * legs.ball)
+    heel = terrain.height_at(x - facing * (legs.heel - HEEL_HANG))
+    return np.asarray(heel < ball - MIN_RISER)
 
 
 def landing_pitch(

@@ -18,6 +18,7 @@ from game.scene import ASSETS_DIR
 from game.world.character import ARMS, LEGS, Crowd
 from game.world.easing import halflife_blend, halflife_travel
 from game.world.gait import (
+    HEEL_HANG,
     MIN_RISER,
     Feet,
     cadence,
@@ -1308,7 +1309,10 @@ def test_running_up_a_flight_the_first_two_feet_land_on_two_treads() -> None:
 def test_turned_round_and_back_on_a_flight_no_heel_hangs_off_a_nose(stop_x: float) -> None:
     # playtest 10: stopped on a flight, turned round and back, a foot that pivoted about its
     # ball on a stair nose kept its heel out over the drop (up to 90 % of heel to ball 16 cm
-    # over the tread below) until the next key press; it now re-squares onto its tread
+    # over the tread below) until the next key press; it now re-squares onto its tread. (The
+    # heel may overhang by HEEL_HANG, 3 cm: turned round about its ball on a 0.35 m tread no
+    # spot keeps the whole sole on it both ways, and holding the heel's last centimetre on
+    # cost every turn on a flight a fourth step, up a riser and back down)
     crowd = Crowd(RIG, COURSE, [10.8], [1.0])
     while float(crowd.x[0]) < stop_x:
         crowd.step([1.0], [0.0], DT)
@@ -1320,9 +1324,31 @@ def test_turned_round_and_back_on_a_flight_no_heel_hangs_off_a_nose(stop_x: floa
         crowd.step([0.0], [0.0], DT)
     assert crowd.facing[0] == 1.0 and crowd.feet.planted.all() and not crowd.turning[0]
     lock = crowd.feet.lock[0, :, 0]
-    heel = COURSE.height_at(lock - RIG.legs.heel)
+    heel = COURSE.height_at(lock - (RIG.legs.heel - HEEL_HANG))
     ball = COURSE.height_at(lock + RIG.legs.ball)
     assert (heel >= ball - MIN_RISER).all(), (lock, heel, ball)
+
+
+def test_a_tap_to_turn_on_a_flight_turns_on_one_tread_not_up_a_riser_and_back() -> None:
+    # playtest 12: stopped on a flight, a short tap of the other key took four steps: a foot
+    # up the riser ahead to pivot, the pivot, then back down (the heel hung off the nose),
+    # leaving him split across the riser. Walking down either flight, stopped where that
+    # happened (before: 7 of 35 stops), a 0.33 s tap now turns him on one tread
+    lets = np.array([88, 120, 148, 88, 116, 120, 148])  # steps walked down before letting go
+    ways = np.array([-1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0])
+    crowd = Crowd(RIG, COURSE, np.where(ways < 0, 14.6, 14.0), ways)
+    heights: list[list[float]] = [[] for _ in lets]
+    for i in range(int(lets.max()) + 60 + 40 + 180):
+        t = i - lets
+        crowd_move = np.where(t < 0, ways, np.where((t >= 60) & (t < 100), -ways, 0.0))
+        was = crowd.feet.planted.copy()
+        crowd.step(crowd_move, np.zeros(len(lets)), DT)
+        for k, f in np.argwhere(crowd.feet.planted & ~was & (t >= 60)[:, None]):
+            heights[k].append(float(COURSE.height_at(crowd.feet.lock[k, f, 0])))
+    assert (crowd.facing == -ways).all() and crowd.feet.planted.all()
+    for k, landed in enumerate(heights):
+        assert len(landed) <= 4, (lets[k], ways[k], landed)  # square, pivot, settle
+        assert max(landed) - min(landed) < MIN_RISER, (lets[k], ways[k], landed)  # one tread
 
 
 def test_let_go_of_on_a_flight_he_stands_straight_on_one_tread_or_one_foot_up() -> None:
