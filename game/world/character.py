@@ -130,6 +130,7 @@ CROUCH_STOOP = math.radians(83.0)  # ... while the spine tips forward this far (
 CROUCH_S = 0.7  # seconds from standing to a full crouch, or back (the pelvis's speed limit)
 _HAND_CLEAR = 0.04  # m: a hand's centre stays this far above the ground (about its radius)
 _LEFT_BEHIND_M = 0.45  # stopping, a planted foot this far behind its hip steps at once
+_AHEAD_M = 0.1  # walking, a foot due to lift this far ahead of the other leaves it the step
 _RISE_FIRST = 0.2  # a crouch deeper than this stands up before a walk or a turn starts
 _HEEL_SUPPORT = 0.002  # metres a landing heel may rest above the ground and still strike
 _LANDING_DESCENT = 0.45  # m/s the pelvis is planned to come down toward a landing
@@ -573,6 +574,10 @@ class Crowd:
         # the walk's intent ends: a swing in flight aimed for the walking pace re-aims too
         # (it hovered at a spot beyond the stopping hip and the pelvis sank up to 9.8 cm)
         stopping = (self.wanted != 0.0) & (np.abs(move_a) <= _MOVE_DEADBAND)
+        # ... and when it comes back, a swing re-aimed for the stop re-aims for the walk (a
+        # run let go of for 3 frames landed its swing beside the other foot, and the hip ran
+        # 0.9 m past it: the pelvis sank 33 cm, the knee bent to 107°)
+        resuming = (self.wanted == 0.0) & (np.abs(move_a) > _MOVE_DEADBAND) & ~reversing
         self.wanted = np.where(np.abs(move_a) > _MOVE_DEADBAND, np.sign(move_a), 0.0)
         self.reversing = reversing & ~self.turning
         self.reversing_s = np.where(self.reversing, self.reversing_s + dt, 0.0)
@@ -620,6 +625,7 @@ class Crowd:
             over = np.abs(self.feet.land[..., 0] - (x_free + stop)[:, None]) <= _LANDS_NEAR_M
             late = (self.feet.u >= _LATE_SWING) & over
             relaunch |= self.feet.swinging & (braking | stopping)[:, None] & ~late
+        relaunch |= self.feet.swinging & self.feet.relaunched & resuming[:, None]
         if relaunch.any():
             last = self.prev_pose  # where the foot was last shown: the new swing starts there
             at, angle, bend = last.targets[:, LEGS], last.foot_angle, last.foot_bend
@@ -1285,6 +1291,25 @@ class Crowd:
         into_run = (sprinting & ~self.reversing)[:, None] & (feet.u[:, ::-1] < 1.0)
         due |= strained & (other_down | into_run)
         due |= stopping & (feet.stance_age >= _MIN_STANCE * stance_time)
+        # walking on both feet, the foot behind lifts, not one ahead of it: a run let go of
+        # for an instant re-aimed its swing to stop, which landed beside the other foot, and
+        # the phase still named the front one: it stepped 0.74 m while the hip ran 0.9 m past
+        # the foot left behind (the pelvis sank 33 cm, that knee bent to 107°)
+        walking = (np.abs(v_target) >= _STILL_SPEED) & ~running[:, 0] & ~self.reversing
+        forward = np.sign(v_target)[:, None]
+        ahead = (feet.lock[..., 0] - feet.lock[:, ::-1, 0]) * forward > _AHEAD_M
+        both_down = (walking & feet.planted.all(axis=1))[:, None]
+        behind = both_down & ahead[:, ::-1]
+        swap = due & ahead & behind[:, ::-1] & ~due[:, ::-1]
+        # ... and once the hip has passed both feet, the one behind steps now (both landed
+        # together in the instant let go of, the walk then waited 12 frames for the phase)
+        passed = both_down & ((hip_x - feet.lock[..., 0]) * forward > _AHEAD_M).all(
+            axis=1, keepdims=True
+        )
+        rear = np.argmin(feet.lock[..., 0] * forward, axis=1)[:, None] == np.arange(2)
+        late = passed & rear & ~due
+        due = (due & ~swap) | swap[:, ::-1] | late
+        strained |= swap[:, ::-1] | late  # (the phase follows the foot that lifts)
         if self.reversing.any():
             # squaring up for a pivot: a foot off its spot steps as soon as the other is
             # down (running, also while it is in the air: held on a foot left behind, a
@@ -1307,8 +1332,9 @@ class Crowd:
         # of on a flight, a foot stepped back down a tread to stand (playtest 9)
         can &= ~((standing & ~self.reversing)[:, None] & self._above_spot_behind())
         can &= ~self._settled(v_target)[:, None]
-        # at most one foot per character per step: the one further into its swing phase
-        first = np.argmax(np.where(can, self._foot_phase(), -1.0), axis=1)
+        # at most one foot per character per step: one whose leg cannot hold the hip, then
+        # walking the one behind, then the one further into its swing phase
+        first = np.argmax(np.where(can, self._foot_phase() + strained + behind, -1.0), axis=1)
         lift = np.zeros_like(can)
         lift[np.arange(self.count), first] = True
         lift &= can

@@ -1386,3 +1386,32 @@ def test_running_onto_the_steep_slope_no_lunge_then_crouch() -> None:
         stance = np.where(record["planted"], _knee_bends(record), 0.0).max(axis=1)
         assert (stance[on] > 70.0).sum() * DT <= 0.35, x
         assert _below_standing(record, COURSE)[on].min() >= -0.15, x
+
+
+def test_a_run_let_go_of_for_an_instant_walks_on_without_a_lunge() -> None:
+    # playtest 15: running, Shift and the key let go of and the key pressed again at once
+    # (3 frames without intent): the stop re-aimed a swing beside the other foot, the walk
+    # then lifted the front foot and the hip ran 0.9 m past the one left behind: the pelvis
+    # sank 33 cm and the knee bent to 107-115° (35 of 90 such switches)
+    release = np.array([1.8, 1.85, 1.9, 2.9, 3.95, 4.55])
+    n = len(release)
+    crowd = Crowd(RIG, COURSE, np.full(n, -1.5), np.ones(n))
+    switched = np.full(n, -1)
+    rows = []
+    for i in range(int(4.0 / DT)):
+        gap = (switched >= 0) & (i - switched < 3)
+        crowd.step(np.where(gap, 0.0, 1.0), np.where(switched >= 0, 0.0, 1.0), DT)
+        switched = np.where((switched < 0) & (crowd.x >= release), i, switched)
+        sol = crowd.solve()
+        row = {"hips": crowd.pose.roots[:, LEGS], "knees": sol.elbow[:, LEGS]}
+        rows.append(row | {"ankles": sol.hand[:, LEGS], "pelvis": crowd.pose.pelvis})
+        rows[-1]["live"] = (switched >= 0) & (i - switched < int(1.5 / DT))
+        rows[-1]["planted"] = crowd.feet.planted.copy()
+    live, planted = _stack(rows, "live"), _stack(rows, "planted")
+    assert live.any(axis=0).all()  # every one switched to the walk
+    for k in range(n):
+        record = {key: _stack(rows, key)[:, k] for key in ("hips", "knees", "ankles", "pelvis")}
+        bend = np.where(planted[:, k], _knee_bends(record), 0.0).max(axis=1)
+        low = _below_standing(record, COURSE)
+        assert bend[live[:, k]].max() < 95.0, (release[k], bend[live[:, k]].max())  # 107-115
+        assert low[live[:, k]].min() > -0.22, (release[k], low[live[:, k]].min())  # 33 cm
