@@ -574,10 +574,13 @@ class Crowd:
         # the walk's intent ends: a swing in flight aimed for the walking pace re-aims too
         # (it hovered at a spot beyond the stopping hip and the pelvis sank up to 9.8 cm)
         stopping = (self.wanted != 0.0) & (np.abs(move_a) <= _MOVE_DEADBAND)
-        # ... and when it comes back, a swing re-aimed for the stop re-aims for the walk (a
-        # run let go of for 3 frames landed its swing beside the other foot, and the hip ran
-        # 0.9 m past it: the pelvis sank 33 cm, the knee bent to 107°)
-        resuming = (self.wanted == 0.0) & (np.abs(move_a) > _MOVE_DEADBAND) & ~reversing
+        # ... and when it comes back (or a reversal is dropped), a swing re-aimed for the stop
+        # re-aims for the walk: a run let go of for 3 frames landed its swing beside the other
+        # foot and the hip ran 0.9 m past it (the pelvis sank 33 cm, the knee bent to 107°);
+        # a 0.03 s tap of the other key left a swing aimed at the brake's stop, behind the
+        # running hip, hovering, and no foot touched the ground for 0.47 s (a glide)
+        resuming = (self.wanted == 0.0) | (self.reversing & ~self.turning)
+        resuming &= (np.abs(move_a) > _MOVE_DEADBAND) & ~reversing
         self.wanted = np.where(np.abs(move_a) > _MOVE_DEADBAND, np.sign(move_a), 0.0)
         self.reversing = reversing & ~self.turning
         self.reversing_s = np.where(self.reversing, self.reversing_s + dt, 0.0)

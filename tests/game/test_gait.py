@@ -1415,3 +1415,25 @@ def test_a_run_let_go_of_for_an_instant_walks_on_without_a_lunge() -> None:
         low = _below_standing(record, COURSE)
         assert bend[live[:, k]].max() < 95.0, (release[k], bend[live[:, k]].max())  # 107-115
         assert low[live[:, k]].min() > -0.22, (release[k], low[live[:, k]].min())  # 33 cm
+
+
+def test_a_blip_of_the_other_key_in_a_run_leaves_no_glide() -> None:
+    # playtest 15: running, a 0.07 s press of the other key (too short for the walk scene to
+    # take it for a turn) re-aimed the swings in the air for the reversal's stop, behind the
+    # running hip; dropped, they hovered there, and no foot touched the ground for up to
+    # 0.8 s (a glide; median over these starts 27 frames, a plain run's flight is 9)
+    release = np.arange(0.8, 3.0, 0.1)
+    n = len(release)
+    crowd = Crowd(RIG, COURSE, np.full(n, -1.5), np.ones(n))
+    blip = np.full(n, -1)
+    air, longest = np.zeros(n, int), np.zeros(n, int)
+    for i in range(int(3.5 / DT)):
+        pressed = (blip >= 0) & (i - blip < 4)
+        crowd.step(np.where(pressed, -1.0, 1.0), np.where(pressed, 0.0, 1.0), DT)
+        after = (blip >= 0) & (i - blip < int(1.5 / DT))
+        blip = np.where((blip < 0) & (crowd.x >= release), i, blip)
+        air = np.where(crowd.feet.planted.any(axis=1), 0, air + 1)
+        longest = np.where(after, np.maximum(longest, air), longest)
+    assert (crowd.facing == 1.0).all() and (blip >= 0).all()
+    assert np.median(longest) <= 20, longest  # 27 before
+    assert longest.max() <= 40, longest  # 49 before
