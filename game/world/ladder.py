@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from game.world.arms import elbow_poles, follow_hands
+from game.world.arms import HAND_SPEED, elbow_poles, follow_hands
 from game.world.character import PoseInputs, knee_poles
 from game.world.easing import halflife_blend, smoothstep
 from game.world.props import FloatArray, Ladder
@@ -102,6 +102,7 @@ class LadderClimb:
         self.feet_top = ladder.loft_rung if ladder.loft is not None else self.top
         self._last = -1  # the limb that moved last
         self._swung = False  # the moving limb is a hand swinging to or from its resting place
+        self._least_s = 0.0  # ... taking at least this long (at an arm's pace)
         self._descending = False  # the last move went down
         self.transfer = 0.0
         self.transfer_dir = 0
@@ -201,7 +202,8 @@ class LadderClimb:
             self._begin_step_off()
             return self._step_transfer(dt)
         if self.moving >= 0:
-            self.u = min(self.u + dt / (LIMB_MOVE_FAST_S if fast else LIMB_MOVE_S), 1.0)
+            seconds = max(LIMB_MOVE_FAST_S if fast else LIMB_MOVE_S, self._least_s)
+            self.u = min(self.u + dt / seconds, 1.0)
             if self._swung:
                 self.ends[self.moving] = self._swing(
                     self.moving, self.move_from, self.move_to, self.u
@@ -226,6 +228,9 @@ class LadderClimb:
                 self._swung = limb < 2 and min(rung, int(self.rung[limb])) < 0
                 self.rung[limb] = rung
                 self.move_to = self.grip_point(limb, rung)
+                # (letting go with Shift, a hand swung 0.6 m to the hip in 0.16 s: 9 m/s)
+                letting_go = self._swung and rung < 0
+                self._least_s = self._swing_seconds(limb) if letting_go else 0.0
         feet_y = float(self.ends[2:, 1].min())
         fro, to = float(self.move_from[1]), float(self.move_to[1])
         if self.moving >= 2 and to < fro:
@@ -234,7 +239,15 @@ class LadderClimb:
             # still to 1.33 m/s down in one step, a drop at every rung)
             lead = float(smoothstep(min(self.u / DESCENT_LEAD, 1.0)))
             feet_y = min(feet_y, fro + (to - fro) * lead)
-        target = np.array([self.spot_x, feet_y + HIP_ABOVE_FOOT_M])
+        # the last foot on its way to the ground (or both there): the hips rise to standing
+        # (held at the climbing height, he stepped off squatting 16 cm low, knees at 72°)
+        down = self._descending and bool((self.rung[2:] < 0).all())
+        standing = self.rig.gait.stand_extension * self.rig.legs.limb.reach
+        rise = float(smoothstep(self.u)) if self.moving >= 2 else 1.0  # (eased over its move)
+        above = (
+            HIP_ABOVE_FOOT_M + (standing - HIP_ABOVE_FOOT_M) * rise if down else HIP_ABOVE_FOOT_M
+        )
+        target = np.array([self.spot_x, feet_y + above])
         # with Shift a foot steps down 1.75 times as fast, and so do the hips: at their
         # walking pace they lagged the eased lead and the leg over-reached by 4.5 cm
         quick = fast and self._descending
@@ -422,6 +435,17 @@ class LadderClimb:
         if s <= 0.0 and self.transfer_dir < 0:
             self.transfer_dir, self._last = 0, 3  # on the ladder: the climb down begins
         return False
+
+    def _swing_seconds(self, limb: int) -> float:
+        """The least time the moving hand's swing (:meth:`_swing`) takes at ``HAND_SPEED``:
+        its path about the shoulder, turn times the larger radius plus the change of radius,
+        times smoothstep's peak speed (1.5 its mean)."""
+        body = self.rig.body
+        shoulder = self.pelvis + np.array([(2 * limb - 1) * body.shoulder_depth, body.spine])
+        (ax, ay), (bx, by) = self.move_from - shoulder, self.move_to - shoulder
+        turn = abs(math.remainder(math.atan2(by, bx) - math.atan2(ay, ax), math.tau))
+        radii = math.hypot(ax, ay), math.hypot(bx, by)
+        return 1.5 * (turn * max(radii) + abs(radii[1] - radii[0])) / HAND_SPEED
 
     def _swing(self, limb: int, on: FloatArray, off: FloatArray, u: float) -> FloatArray:
         """A hand ``u`` of the way between its rung ``on`` and its free place ``off``, swung

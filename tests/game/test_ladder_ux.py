@@ -366,3 +366,26 @@ def test_getting_on_the_ladder_a_hand_reaching_for_the_pointer_eases_to_its_rest
         previous = hands
     assert sim.ladder is not None and sim.ladder.active  # climbing
     assert largest <= 0.10, f"a hand moved {largest:.2f} m in a step"
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_stepping_off_at_the_bottom_the_hands_let_go_at_an_arms_pace_and_he_stands(
+    fast: bool,
+) -> None:
+    # playtest 15: letting go of the rungs at the bottom, the hands dropped to the hips at
+    # 5.4 m/s (9.5 with Shift) against the arms' 4 m/s, and he stepped off squatting at the
+    # climbing height, 16 cm below standing with the knees at 72°, for 0.4 s
+    rig, _ = load_character_assets(ASSETS)
+    ladder = _mounted()
+    for _ in range(round(8 * 0.4 / DT)):  # two rung cycles up
+        ladder.step(1.0, DT, fast)
+    hands, shoulders = [], []
+    while ladder.active:
+        ladder.step(-1.0, DT, fast)
+        hands.append(ladder.ends[:2].copy())
+        shoulders.append(ladder.pelvis + np.array([0.0, rig.body.spine]))
+    about = np.diff(np.array(hands) - np.array(shoulders)[:, None], axis=0) / DT
+    assert np.hypot(*about.T).max() <= 4.0 * 1.05, np.hypot(*about.T).max()  # 5.3 and 9.2
+    ground = float(ladder.ends[2:, 1].min())  # the ankles, standing
+    standing = ground + rig.gait.stand_extension * rig.legs.limb.reach
+    assert ladder.pelvis[1] >= standing - 0.02, (ladder.pelvis[1], standing)  # 16 cm low
