@@ -952,11 +952,6 @@ class Crowd:
             along, normal = foot_axes(feet.angle, -self.turn_from[:, None])
             # rigid rear foot: the ankle sits (−ball, ankle_height) from the ball contact
             relocked = ball - legs.ball * along + legs.ankle_height * normal
-            # ... resting on the ground: turned round at a slope's foot, the heel swung onto
-            # the rise and stood 10 mm inside it (the pivot spot lets the ball hover 12 mm)
-            facing = -self.turn_from[:, None]
-            rest = rest_on_ground(self.terrain, relocked[..., 0], feet.angle, facing, legs)
-            relocked[..., 1] = np.maximum(relocked[..., 1], rest)
             feet.lock = np.where(done[:, None, None], relocked, feet.lock)
             feet.pitch = np.where(done[:, None], 0.0, feet.pitch)
             # the aims were the pivot's: standing on, the feet count where they are (aimed
