@@ -130,6 +130,7 @@ CROUCH_STOOP = math.radians(83.0)  # ... while the spine tips forward this far (
 CROUCH_S = 0.7  # seconds from standing to a full crouch, or back (the pelvis's speed limit)
 _HAND_CLEAR = 0.04  # m: a hand's centre stays this far above the ground (about its radius)
 _LEFT_BEHIND_M = 0.45  # stopping, a planted foot this far behind its hip steps at once
+_SETTLE_SPEED = 0.024  # m/s a planted foot found in the ground rises onto it (0.4 mm a step)
 _AHEAD_M = 0.1  # walking, a foot due to lift this far ahead of the other leaves it the step
 _RISE_FIRST = 0.2  # a crouch deeper than this stands up before a walk or a turn starts
 _HEEL_SUPPORT = 0.002  # metres a landing heel may rest above the ground and still strike
@@ -152,6 +153,7 @@ _PER_CHARACTER = (
     "turn_from",
     "reversing",
     "reversing_s",
+    "settling",
     "stair_run",
     "jogging",
     "_v_goal",
@@ -395,6 +397,7 @@ class Crowd:
         self.sprinting = np.zeros(n, dtype=bool)  # asked to run (the run input, moving)
         self.reversing = np.zeros(n, dtype=bool)  # wants to turn around, not pivoting yet
         self.reversing_s = np.zeros(n)  # ... for this many seconds
+        self.settling = np.zeros((n, 2), dtype=bool)  # feet rising onto the ground after a pivot
         self.knee_poles = np.ones(n, dtype=bool)
         self.hand_weight = np.zeros((n, 2))  # 0: the hand swings, 1: it is at hand_target
         self.hand_target = np.zeros((n, 2, 2))
@@ -953,12 +956,23 @@ class Crowd:
             # rigid rear foot: the ankle sits (−ball, ankle_height) from the ball contact
             relocked = ball - legs.ball * along + legs.ankle_height * normal
             feet.lock = np.where(done[:, None, None], relocked, feet.lock)
+            self.settling |= done[:, None] & feet.planted
             feet.pitch = np.where(done[:, None], 0.0, feet.pitch)
             # the aims were the pivot's: standing on, the feet count where they are (aimed
             # at the pivot spots, a turn in place with the pelvis 7 cm past the balls stood
             # leaning, legs slanted back, for as long as he stood: playtest 11)
             feet.aim = np.where(done[:, None], np.nan, feet.aim)
             self.turn = np.where(done, 0.0, self.turn)
+        # ... and then rise onto it where the sole is in the ground: turned round at a slope's
+        # foot, the heel swung onto the rise and stood 10 mm inside it (a pivot spot lets the
+        # ball hover 12 mm); slowly, as a planted foot's contact may move (0.5 mm a step)
+        self.settling &= feet.planted & ~self.turning[:, None]
+        if self.settling.any():
+            x, y = feet.lock[..., 0], feet.lock[..., 1]
+            rest = rest_on_ground(self.terrain, x, feet.angle, self.facing[:, None], legs)
+            rise = np.where(self.settling, np.clip(rest - y, 0.0, _SETTLE_SPEED * dt), 0.0)
+            feet.lock[..., 1] = y + rise
+            self.settling &= rest - feet.lock[..., 1] > 1e-6
 
     def _ready_to_pivot(self) -> BoolArray:
         """Characters that may start a pivot (N,): stopped, both feet flat on their pivot

@@ -1437,3 +1437,29 @@ def test_a_blip_of_the_other_key_in_a_run_leaves_no_glide() -> None:
     assert (crowd.facing == 1.0).all() and (blip >= 0).all()
     assert np.median(longest) <= 20, longest  # 27 before
     assert longest.max() <= 40, longest  # 49 before
+
+
+def test_turned_round_at_a_slopes_foot_the_heel_rises_out_of_the_rise() -> None:
+    # playtest 15: stopped just before the gentle slope and turned round, the foot pivoted
+    # about its ball on the flat and its heel swung onto the rise: he stood with it 10 mm
+    # inside the slope for as long as he stood (a pivot spot lets the ball hover 12 mm). It
+    # now rises onto the ground, at most 0.5 mm a step (a planted foot's contact may move)
+    lets = np.array([84, 86, 88, 90])  # steps walked from x 1.2 before letting go
+    n = len(lets)
+    crowd = Crowd(RIG, COURSE, np.full(n, 1.2), np.ones(n))
+    depth, rise = np.zeros(n), np.zeros(n)
+    for i in range(int(lets.max()) + 60 + 150):
+        t = i - lets
+        for k in np.flatnonzero(t == 60):
+            crowd.turn_to(int(k), -1.0)
+        before = crowd.feet.lock[..., 1].copy()
+        crowd.step(np.where(t < 0, 1.0, 0.0), np.zeros(n), DT)
+        feet = crowd.feet
+        done = (t > 60) & (crowd.facing < 0) & ~crowd.turning & feet.planted.all(axis=1)
+        flat = np.zeros_like(feet.angle)
+        soles = sole_points(feet.lock, feet.angle, flat, crowd.facing[:, None], RIG.legs)
+        depth = (COURSE.height_at(soles[..., 0]) - soles[..., 1]).max(axis=(1, 2))
+        rise = np.where(done, np.maximum(rise, (feet.lock[..., 1] - before).max(axis=1)), rise)
+    assert (crowd.facing < 0).all()
+    assert depth.max() < 1e-3, depth  # 10 mm for good before
+    assert rise.max() <= 0.0005, rise
