@@ -530,8 +530,10 @@ def _draw_soft_curve(
     canvas.circle(now_at, 4 * s, PALETTE["target"])
     label = f"d = {d_now:.2f}"
     label_w = canvas.text_size(label, small)[0]
-    label_x = min(max(now_at[0], bx + label_w / 2 + 4 * s), bx + bw - label_w / 2 - 4 * s)
-    canvas.text((label_x, now_at[1] - 6 * s), label, PALETTE["target"], small, "midbottom")
+    # up and left of the marker: the curve only rises to its right (centred above it, the
+    # curve crossed the label)
+    label_x = min(max(now_at[0] - 6 * s, bx + label_w + 4 * s), bx + bw - 4 * s)
+    canvas.text((label_x, now_at[1] - 6 * s), label, PALETTE["target"], small, "bottomright")
     title = "d used vs d  (soft knee, clamp)"
     canvas.text((bx + 10 * s, by + 6 * s), title, PALETTE["text_dim"], font_px(15, s))
     canvas.text((bx + bw - 8 * s, by + bh - 6 * s), "d", PALETTE["text_dim"], small, "bottomright")
