@@ -980,9 +980,16 @@ class WalkView:
                 text = f"{_limb_label(name)}: {_rung_label(climbing, limb)}"
                 # each label on the outer side of its pair (arms, legs), whichever limb is
                 # further left on screen: by limb side, crossed feet's labels overprinted
-                pair = pose.targets[0, limb - limb % 2 : limb - limb % 2 + 2, 0]
-                left = _outer_left(pair, limb % 2)
+                pair = pose.targets[0, limb - limb % 2 : limb - limb % 2 + 2]
+                left = _outer_left(pair[:, 0], limb % 2)
                 offset = (-14.0 if left else 14.0, -8.0 if limb < LEGS.start else 8.0)
+                if limb < LEGS.start:
+                    # the hands' labels ahead of them, the higher one above: on the outer
+                    # side, the rear hand's was drawn across his face (playtest 15)
+                    left = bool(pose.facing[0] < 0)
+                    mine, other = pair[limb % 2, 1], pair[1 - limb % 2, 1]
+                    higher = mine > other or (mine == other and limb % 2 == 0)
+                    offset = (-14.0 if left else 14.0, -9.0 if higher else 9.0)
                 if limb >= LEGS.start and self._label_hidden(pen, end, text, offset, left, 15):
                     offset = (offset[0], -24.0)  # above the foot, off the ground's name
                 pen.text(end, text, color, 15, "midright" if left else "midleft", offset)
