@@ -491,6 +491,13 @@ def test_the_status_box_keeps_its_size_and_clear_of_the_climber(size: tuple[int,
             if b is not a and intersects(a.rect, b.rect)
         ]
         assert not problems, "\n".join(problems)
+        # ... nor a hand's label his face (playtests 15, 16: the rear hand's was across it)
+        radius = sim.rig.body.head_radius
+        corners = pose.head[0] + np.array([[-radius, -radius], [radius, radius]])
+        (x0, y0), (x1, y1) = np.sort(view.camera.to_screen(corners), axis=0).tolist()
+        face = (x0, y0, x1 - x0, y1 - y0)
+        over = [t.text for t in world if "hand:" in t.text and intersects(t.rect, face)]
+        assert not over, over
     assert len(moving) >= 3  # a few limbs moved
     assert len(boxes) == 1, sorted(boxes)
     app.close()
