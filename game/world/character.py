@@ -1316,8 +1316,8 @@ class Crowd:
         forward = np.sign(v_target)[:, None]
         ahead = (feet.lock[..., 0] - feet.lock[:, ::-1, 0]) * forward > _AHEAD_M
         both_down = (walking & feet.planted.all(axis=1))[:, None]
-        behind = both_down & ahead[:, ::-1]
-        swap = due & ahead & behind[:, ::-1] & ~due[:, ::-1]
+        trails = both_down & ahead[:, ::-1]  # (the other foot is ahead of it)
+        swap = due & ahead & trails[:, ::-1] & ~due[:, ::-1]
         # ... and once the hip has passed both feet, the one behind steps now (both landed
         # together in the instant let go of, the walk then waited 12 frames for the phase)
         passed = both_down & ((hip_x - feet.lock[..., 0]) * forward > _AHEAD_M).all(
@@ -1351,7 +1351,7 @@ class Crowd:
         can &= ~self._settled(v_target)[:, None]
         # at most one foot per character per step: one whose leg cannot hold the hip, then
         # walking the one behind, then the one further into its swing phase
-        first = np.argmax(np.where(can, self._foot_phase() + strained + behind, -1.0), axis=1)
+        first = np.argmax(np.where(can, self._foot_phase() + strained + trails, -1.0), axis=1)
         lift = np.zeros_like(can)
         lift[np.arange(self.count), first] = True
         lift &= can

@@ -691,10 +691,9 @@ def plan_landing(
     # around the predicted spot, then shorter steps (a stair too many up: land a tread lower)
     shortened = start[:, :1] + (predicted_x - start[:, 0])[:, None] * _SHORTER_STEPS
     facing_k = facing[:, None]  # each candidate's facing (broadcast along the candidates)
-    shifts = np.concatenate([_CANDIDATE_SHIFTS, _PIVOT_SHIFTS])
-    near = np.concatenate(
-        [predicted_x[:, None] + shifts, _tread_pivots(terrain, predicted_x, facing_k, legs)], axis=1
-    )
+    near = predicted_x[:, None] + np.concatenate([_CANDIDATE_SHIFTS, _PIVOT_SHIFTS])
+    if pivot is not None and pivot.any():  # (pivot spots by the risers: for squaring steps)
+        near = np.concatenate([near, _tread_pivots(terrain, predicted_x, facing_k, legs)], axis=1)
     candidates = np.concatenate([near, shortened], axis=1)
     spans = np.zeros((0, 3)) if keep_off is None else np.asarray(keep_off, float).reshape(-1, 3)
     if other is not None:

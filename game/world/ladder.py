@@ -243,10 +243,8 @@ class LadderClimb:
         # (held at the climbing height, he stepped off squatting 16 cm low, knees at 72°)
         down = self._descending and bool((self.rung[2:] < 0).all())
         standing = self.rig.gait.stand_extension * self.rig.legs.limb.reach
-        rise = float(smoothstep(self.u)) if self.moving >= 2 else 1.0  # (eased over its move)
-        above = (
-            HIP_ABOVE_FOOT_M + (standing - HIP_ABOVE_FOOT_M) * rise if down else HIP_ABOVE_FOOT_M
-        )
+        rise = (float(smoothstep(self.u)) if self.moving >= 2 else 1.0) if down else 0.0
+        above = HIP_ABOVE_FOOT_M + (standing - HIP_ABOVE_FOOT_M) * rise  # (over that foot's move)
         target = np.array([self.spot_x, feet_y + above])
         # with Shift a foot steps down 1.75 times as fast, and so do the hips: at their
         # walking pace they lagged the eased lead and the leg over-reached by 4.5 cm
@@ -440,8 +438,7 @@ class LadderClimb:
         """The least time the moving hand's swing (:meth:`_swing`) takes at ``HAND_SPEED``:
         its path about the shoulder, turn times the larger radius plus the change of radius,
         times smoothstep's peak speed (1.5 its mean)."""
-        body = self.rig.body
-        shoulder = self.pelvis + np.array([(2 * limb - 1) * body.shoulder_depth, body.spine])
+        shoulder = self._shoulders(self.rig.body)[limb]
         (ax, ay), (bx, by) = self.move_from - shoulder, self.move_to - shoulder
         turn = abs(math.remainder(math.atan2(by, bx) - math.atan2(ay, ax), math.tau))
         radii = math.hypot(ax, ay), math.hypot(bx, by)
@@ -452,8 +449,7 @@ class LadderClimb:
         about the shoulder (angle and distance eased, the short way round). Along the chord
         it passed by the shoulder, letting go at the ladder's foot and at the loft, folding
         the arm through its dead zone: the elbow swung 17-18 cm a step."""
-        body = self.rig.body
-        shoulder = self.pelvis + np.array([(2 * limb - 1) * body.shoulder_depth, body.spine])
+        shoulder = self._shoulders(self.rig.body)[limb]
         (ax, ay), (bx, by) = on - shoulder, off - shoulder
         start = math.atan2(ay, ax)
         turn = math.remainder(math.atan2(by, bx) - start, math.tau)  # in [-pi, pi]
