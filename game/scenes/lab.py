@@ -529,11 +529,15 @@ def _draw_soft_curve(
     canvas.line((now_at[0], axis_y), now_at, PALETTE["target"], 1)
     canvas.circle(now_at, 4 * s, PALETTE["target"])
     label = f"d = {d_now:.2f}"
-    label_w = canvas.text_size(label, small)[0]
+    label_w, label_h = canvas.text_size(label, small)
     # up and left of the marker: the curve only rises to its right (centred above it, the
-    # curve crossed the label)
+    # curve crossed the label); on the panel's colour, so the dim d = d line beyond the
+    # reach passes behind it
     label_x = min(max(now_at[0] - 6 * s, bx + label_w + 4 * s), bx + bw - 4 * s)
-    canvas.text((label_x, now_at[1] - 6 * s), label, PALETTE["target"], small, "bottomright")
+    label_y = now_at[1] - 6 * s
+    backing = (label_x - label_w - 2 * s, label_y - label_h, label_w + 4 * s, label_h)
+    canvas.panel(backing, PALETTE["panel"], 255)
+    canvas.text((label_x, label_y), label, PALETTE["target"], small, "bottomright")
     title = "d used vs d  (soft knee, clamp)"
     canvas.text((bx + 10 * s, by + 6 * s), title, PALETTE["text_dim"], font_px(15, s))
     canvas.text((bx + bw - 8 * s, by + bh - 6 * s), "d", PALETTE["text_dim"], small, "bottomright")
