@@ -30,7 +30,7 @@ from game.scene import SceneSpec
 from game.scenes.ground_edit_view import GroundEditView
 from game.scenes.walk import LADDER_NEAR_M, WalkSim
 from game.scenes.walk_autopilot import walk_autopilot
-from game.world.character import ARMS, CROUCH_DROP, LEGS, PoseInputs
+from game.world.character import ARMS, LEGS, PoseInputs
 from game.world.easing import halflife_blend, smoothstep
 from game.world.gait import sole_points
 from game.world.ladder import ClimbLatch
@@ -311,7 +311,7 @@ class WalkView:
         now = self.sim.time + alpha * self.sim.dt
         pelvis = pose.pelvis[0]
         # the standing pelvis's height: a crouch does not take the view down with it
-        crouched = CROUCH_DROP * float(smoothstep(self.sim.crowd.crouch[0]))
+        crouched = self.sim.rig.tuning.crouch_drop * float(smoothstep(self.sim.crowd.crouch[0]))
         goal = (
             # ... plus how far an exponential ease lags a body moving at vx (v · halflife /
             # ln 2): moving, the lead is all there; stopped, the view is nearly settled (it

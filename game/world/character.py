@@ -77,68 +77,9 @@ BoolArray = NDArray[np.bool_]
 
 ARMS = slice(0, 2)
 LEGS = slice(2, 4)
-_BENT = math.sin(math.radians(2.0))  # a knee counts as bent when sin(hip angle) exceeds this
-_MOVE_DEADBAND = 0.05  # |move| below this keeps the current facing
-_HOVER_LIMIT = 1.4  # swing progress after which a foot that could not plant re-aims
 # where the speed cap reads the slope: a stride behind (−1), then fractions of the stopping
 # distance ahead
 _SLOPE_PROBES = np.array([-1.0, 0.0, 0.5, 1.0])
-_FLATTEN_MARGIN = 0.004  # metres below flat-foot reach the pelvis settles to before a pivot
-_GOAL_MARGIN = 0.05  # metres beyond a walk_to spot the ground must let the body on
-_LATE_SWING = 0.5  # a swing this far along keeps its landing when the walk stops ...
-_LANDS_NEAR_M = 0.3  # ... if the hip will stop within this of it
-_REVERSAL_BRAKE = 3.0  # m/s²: a reversal's brake slows at least this fast (no slow tail)
-_SQUARING_SWING = 0.3  # seconds: the longest swing of a step squaring up for a pivot ...
-_SQUARING_STEP = 0.35  # metres: ... taken by a step this long; on the level a shorter one is
-# quicker, down to 0.75 of it
-_PIN_GROUND_M = 0.03  # a pinned ankle this close to its flat-foot height stands on the ground
-_PIVOT_SPEED = 0.15  # m/s: a reversal may pivot once the body is this slow ...
-_SPEED_UP_HALFLIFE = 0.3  # s: the velocity's halflife speeding up to a walk (per walk_speed)
-_STEP_LEAD = 0.33  # s: steps are timed for the speed the body will have this much later
-_RUN_CLIMB = 1.5  # running up a flight, the body climbs this many times climb_speed
-_JOG_BELOW = 0.6  # a steep slope holding a run below this fraction of run_speed is jogged ...
-_JOG_TIMING = 2.3  # m/s: ... its steps timed for at least this speed (a flight in each)
-_STAIR_RUN_TIMING = 1.85  # m/s: running on a flight, steps are timed at least for this speed
-_FLAT_GRADE = 0.05  # a pelvis's ground falling less than this (rise per run) is no way down
-_SHORT_LANDING_M = 0.04  # a swing at its end lands up to this short of a spot out of reach
-_STEADY_MARGIN = 0.1  # m/s: ... at a steady pace, within this of the speed it aims for
-_LOWER_LANDING_M = 0.01  # a landing this far below the ground under the body is downhill
-_RISE_BACK_M = 0.05  # m: running uphill, a pelvis this far below its goal rises back faster
-_STAIR_LEAD = 0.3  # s: the pelvis rises for a riser up this far ahead at its speed
-_APPROACH_BRAKE = 1.5  # m/s²: the body slows toward a flight ahead at most this hard
-# (about 3.2 steps a second up a 0.46 grade: a tread a step at ~1.1 m/s, where the walk's
-# timing held a run on the stairs to the walking pace of 0.7-0.8 m/s)
-_SET_OFF_STANCE = 0.45  # how far into its stance the front foot is as the body sets off
-_SQUARE_UP_SPEED = 1.2  # ... after squaring its feet up at this walking speed's cadence
-_PIVOT_HALFLIFE = 0.02  # seconds: the pelvis spring while pivoting
-_KEEP_OFF_M = 0.02  # a sole lands at least this far off an obstacle (as plan_landing keeps it)
-_SHIFT_S = 0.5  # s: standing on feet kept off their spots, the pelvis shifts over them in
-_SHIFT_SPEED = 0.1  # m/s: ... at most this fast (below _PIVOT_SPEED)
-_PIVOT_TOLERANCE = 0.08  # metres a foot may be off its pivot spot for the pivot to start
-# (at 5 cm a third squaring step often corrected a few centimetres: +0.5 s a turnaround)
-_FLAT_PITCH = 0.005  # radians (0.3°): a pivot starts once both feet are this close to flat
-_PIVOT_WISH_S = 0.07  # s: a pivot starts only for a wish to turn round held this long
-_PIVOT_OVERLAP = 0.15  # s: a pivot may start while the last squaring foot lands this soon ...
-_TURN_WHILE_LANDING = 0.69  # ... and turns at most this far (spin cos(π·0.69²)) until down
-_STILL_SPEED = 0.05  # m/s: below this (and no intent) a character with settled feet stands
-_MIN_STANCE = 0.3  # a foot stays down at least this fraction of its stance time
-_SLOPE_SPAN = 0.4  # metres either side over which the lean reads the ground slope
-_LEAN_HALFLIFE = 0.15
-CROUCH_DROP = 0.45  # m the pelvis sinks at a full crouch (the knees bend: a squat) ...
-CROUCH_STOOP = math.radians(83.0)  # ... while the spine tips forward this far (the hands reach
-# the floor just ahead of the toes with the arms' 0.58 m reach)
-CROUCH_S = 0.7  # seconds from standing to a full crouch, or back (the pelvis's speed limit)
-_HAND_CLEAR = 0.04  # m: a hand's centre stays this far above the ground (about its radius)
-_LEFT_BEHIND_M = 0.45  # stopping, a planted foot this far behind its hip steps at once
-_SETTLE_SPEED = 0.024  # m/s a planted foot found in the ground rises onto it (0.4 mm a step)
-_AHEAD_M = 0.1  # walking, a foot due to lift this far ahead of the other leaves it the step
-_RISE_FIRST = 0.2  # a crouch deeper than this stands up before a walk or a turn starts
-_HEEL_SUPPORT = 0.002  # metres a landing heel may rest above the ground and still strike
-_LANDING_DESCENT = 0.45  # m/s the pelvis is planned to come down toward a landing
-_STRAINED = 0.9  # a foot whose heel lift reaches this fraction of the most it can steps
-_LATE_LANDING = 0.5  # a landing this far (fraction of the duty) into its stance phase re-syncs
-_ROLL_MARGIN = 0.001  # a stance roll keeps the leg this fraction of its length inside the lock
-_LOADING = 0.18  # fraction of the stance over which the landing roll settles flat
 # the (N, ...) array attributes of a Crowd besides feet and poses (what resize carries over)
 _PER_CHARACTER = (
     "x",
@@ -335,21 +276,21 @@ def _seen_from_the_side(
     return foot + np.abs(spin)[:, None, None] * (elbow - foot)
 
 
-def _timing_speed(speed: FloatArray, quick: BoolArray) -> FloatArray:
+def _timing_speed(speed: FloatArray, quick: BoolArray, rig: Rig) -> FloatArray:
     """The speed the gait's timing is read at: ``speed``, or where ``quick`` (running on a
-    flight) at least ``_STAIR_RUN_TIMING``, so the steps quicken instead of lengthening past
+    flight) at least ``stair_run_timing``, so the steps quicken instead of lengthening past
     a tread."""
-    fast = np.copysign(np.maximum(np.abs(speed), _STAIR_RUN_TIMING), speed)
+    fast = np.copysign(np.maximum(np.abs(speed), rig.tuning.stair_run_timing), speed)
     return np.where(quick, fast, speed)
 
 
-def _flight_pace(tread: FloatArray, grade: FloatArray, quick: BoolArray, gait: Any) -> FloatArray:
+def _flight_pace(tread: FloatArray, grade: FloatArray, quick: BoolArray, rig: Rig) -> FloatArray:
     """The speed (N,) whose step is one ``tread`` on a flight of ``grade`` (rise per run along
     the walk): ``tread · 2 · stride_rate``, a fixed point because the steps quicken with speed
     (it converges in a few rounds), timed by :func:`_timing_speed`."""
-    pace = np.full(np.shape(tread), gait.walk_speed)
+    pace = np.full(np.shape(tread), rig.gait.walk_speed)
     for _ in range(4):
-        pace = tread * 2.0 * stride_rate(_timing_speed(pace, quick), grade, gait)
+        pace = tread * 2.0 * stride_rate(_timing_speed(pace, quick, rig), grade, rig.gait)
     return pace
 
 
@@ -408,7 +349,7 @@ class Crowd:
         self.face_goal = np.zeros(n)  # the facing wanted while standing (turn_to), 0: none
         self.wanted = np.zeros(n)  # last step's walk direction (+1, -1; 0: none)
         self.blocked = np.zeros(n, dtype=bool)  # walking into ground a step cannot take
-        self.crouch = np.zeros(n)  # 0 upright ... 1 a full crouch (crouch_to), at CROUCH_S
+        self.crouch = np.zeros(n)  # 0 upright ... 1 a full crouch (crouch_to), at crouch_time
         self.crouch_goal = np.zeros(n)
         self.y = np.zeros(n)
         self.feet = self._stand(np.zeros((n, 2), dtype=bool))
@@ -567,31 +508,33 @@ class Crowd:
         run_a = finite_clamp(run, 0.0, 1.0)
         # a crouching body stands up before it walks or turns (it walked off bent double,
         # or tipped back turning round)
-        rising = self.crouch > _RISE_FIRST
+        rising = self.crouch > self.rig.tuning.rise_first
         move_a = np.where(rising, 0.0, move_a)
         # the way to face: the walk's, else (standing) the one asked for by turn_to
-        wanted = np.where(np.abs(move_a) > _MOVE_DEADBAND, np.sign(move_a), self.face_goal)
+        wanted = np.where(
+            np.abs(move_a) > self.rig.tuning.move_deadband, np.sign(move_a), self.face_goal
+        )
         wanted = np.where(rising, 0.0, wanted)
         reversing = (wanted != 0.0) & (wanted != self.facing)
         braking = reversing & ~self.turning & ~self.reversing  # a reversal starts
         # the walk's intent ends: a swing in flight aimed for the walking pace re-aims too
         # (it hovered at a spot beyond the stopping hip and the pelvis sank up to 9.8 cm)
-        stopping = (self.wanted != 0.0) & (np.abs(move_a) <= _MOVE_DEADBAND)
+        stopping = (self.wanted != 0.0) & (np.abs(move_a) <= self.rig.tuning.move_deadband)
         # ... and when it comes back (or a reversal is dropped), a swing re-aimed for the stop
         # re-aims for the walk: a run let go of for 3 frames landed its swing beside the other
         # foot and the hip ran 0.9 m past it (the pelvis sank 33 cm, the knee bent to 107°);
         # a 0.03 s tap of the other key left a swing aimed at the brake's stop, behind the
         # running hip, hovering, and no foot touched the ground for 0.47 s (a glide)
         resuming = (self.wanted == 0.0) | (self.reversing & ~self.turning)
-        resuming &= (np.abs(move_a) > _MOVE_DEADBAND) & ~reversing
-        self.wanted = np.where(np.abs(move_a) > _MOVE_DEADBAND, np.sign(move_a), 0.0)
+        resuming &= (np.abs(move_a) > self.rig.tuning.move_deadband) & ~reversing
+        self.wanted = np.where(np.abs(move_a) > self.rig.tuning.move_deadband, np.sign(move_a), 0.0)
         self.reversing = reversing & ~self.turning
         self.reversing_s = np.where(self.reversing, self.reversing_s + dt, 0.0)
         self._advance_turn(reversing, dt)
         top_speed = gait.walk_speed + (gait.run_speed - gait.walk_speed) * run_a
         # a reversal first slows down facing the old way, then pivots, then sets off
         v_goal = np.where(reversing | self.turning, 0.0, move_a * top_speed)
-        sprinting = (run_a > 0.5) & (np.abs(move_a) > _MOVE_DEADBAND)  # asked to run
+        sprinting = (run_a > 0.5) & (np.abs(move_a) > self.rig.tuning.move_deadband)  # asked to run
         self.sprinting = sprinting
         self._v_goal = v_goal
         v_target = self._unblocked(v_goal, sprinting)
@@ -600,18 +543,27 @@ class Crowd:
         self.vx = v_old + (v_target - v_old) * halflife_blend(dt, self._halflife(v_target))
         # braking to turn round: the halflife's approach to 0 would crawl for half a second
         # (and the heel lifts it schedules with it), so it ends at a constant deceleration
-        braked = np.sign(v_old) * np.maximum(np.abs(v_old) - _REVERSAL_BRAKE * dt, 0.0)
+        braked = np.sign(v_old) * np.maximum(
+            np.abs(v_old) - self.rig.tuning.reversal_brake * dt, 0.0
+        )
         nearer = np.abs(braked) < np.abs(self.vx)
         self.vx = np.where(self.reversing & nearer, braked, self.vx)
         # ... pivoting, it shifts over the balls it turns on
         if self.turning.any():  # (the balls are read only then)
             self.vx = np.where(self.turning, self._shift_over_balls(), self.vx)
         # a crouch is held only standing: walking or turning round, the body rises
-        still = (wanted == 0.0) & ~reversing & ~self.turning & (np.abs(self.vx) < _STILL_SPEED)
+        still = (
+            (wanted == 0.0)
+            & ~reversing
+            & ~self.turning
+            & (np.abs(self.vx) < self.rig.tuning.still_speed)
+        )
         # ... and standing on feet kept off their spots (by a cup on the floor), over them
         self.vx = np.where(still, self.vx + self._shift_over_feet(v_target), self.vx)
         change = np.where(still, self.crouch_goal, 0.0) - self.crouch
-        self.crouch += clamp(change, -dt / CROUCH_S, dt / CROUCH_S)
+        self.crouch += clamp(
+            change, -dt / self.rig.tuning.crouch_time, dt / self.rig.tuning.crouch_time
+        )
         pace = Pace.at(self._timed(self.vx), grade, gait)
         x_old = self.x
         x_free = x_old + self.vx * dt
@@ -625,11 +577,16 @@ class Crowd:
         # (but one about to land where the stopped hip stands over it lands there: re-aimed
         # at 95 % of its swing, it took 0.3 s more while the braking hip left the other foot
         # 0.6 m behind, and the pelvis sank 15 cm)
-        relaunch = self.feet.swinging & (self.feet.u > _HOVER_LIMIT)
+        relaunch = self.feet.swinging & (self.feet.u > self.rig.tuning.hover_limit)
         if (braking | stopping).any():  # (most steps neither brake nor stop)
-            stop = braking_travel(self.vx, np.inf, gait.accel_halflife, _REVERSAL_BRAKE)
-            over = np.abs(self.feet.land[..., 0] - (x_free + stop)[:, None]) <= _LANDS_NEAR_M
-            late = (self.feet.u >= _LATE_SWING) & over
+            stop = braking_travel(
+                self.vx, np.inf, gait.accel_halflife, self.rig.tuning.reversal_brake
+            )
+            over = (
+                np.abs(self.feet.land[..., 0] - (x_free + stop)[:, None])
+                <= self.rig.tuning.lands_near
+            )
+            late = (self.feet.u >= self.rig.tuning.late_swing) & over
             relaunch |= self.feet.swinging & (braking | stopping)[:, None] & ~late
         relaunch |= self.feet.swinging & self.feet.relaunched & resuming[:, None]
         if relaunch.any():
@@ -639,7 +596,7 @@ class Crowd:
             self.feet.relaunched |= relaunch
             # a foot already in the air comes down within a squaring step's time (re-timed
             # for the slow pace of a stop, keys pressed in turn kept one up for 0.9 s)
-            quick = np.minimum(self.feet.duration, _SQUARING_SWING)
+            quick = np.minimum(self.feet.duration, self.rig.tuning.squaring_swing)
             self.feet.duration = np.where(relaunch, quick, self.feet.duration)
         self._lift_feet(x_free, v_target, pace, grade, support, sprinting)
         y_new = self._pelvis_height(x_free, pace, support, dt)
@@ -713,7 +670,7 @@ class Crowd:
 
     def crouch_to(self, n: int, amount: float) -> None:
         """Character ``n`` bends its knees and stoops forward by ``amount`` in [0, 1] (1: its
-        hands reach the ground just ahead of its toes) over ``CROUCH_S`` while it stands
+        hands reach the ground just ahead of its toes) over ``crouch_time`` while it stands
         still; walking or turning round, it rises first."""
         self.crouch_goal[n] = float(clamp(amount, 0.0, 1.0)) if math.isfinite(amount) else 0.0
 
@@ -749,15 +706,17 @@ class Crowd:
 
     # -- body --------------------------------------------------------------------------
     def _grade(self) -> FloatArray:
-        """Mean ground slope (rise per run in +x) over ±``_SLOPE_SPAN`` of the pelvis, from
+        """Mean ground slope (rise per run in +x) over ±``slope_span`` of the pelvis, from
         the sides the feet could walk: a side that rises or drops more than a step (the
         loft's edge, a wall) is left out. Read as a slope, the loft's 1.8 m edge leaned the
         body standing on the loft 22° into it (a banana facing the ladder)."""
-        at = self.x[:, None] + np.array([-_SLOPE_SPAN, 0.0, _SLOPE_SPAN])
+        at = self.x[:, None] + np.array(
+            [-self.rig.tuning.slope_span, 0.0, self.rig.tuning.slope_span]
+        )
         rises = np.diff(self.terrain.height_at(at), axis=1)  # behind → pelvis → ahead
         walkable = np.abs(rises) <= self.rig.gait.max_step_height
         sides = np.maximum(walkable.sum(axis=1), 1)
-        return np.where(walkable, rises, 0.0).sum(axis=1) / (sides * _SLOPE_SPAN)
+        return np.where(walkable, rises, 0.0).sum(axis=1) / (sides * self.rig.tuning.slope_span)
 
     def _unblocked(self, v_target: FloatArray, sprinting: BoolArray) -> FloatArray:
         """``v_target`` slowed on steep ground (the body climbs at most ``climb_speed``), on
@@ -782,7 +741,7 @@ class Crowd:
         # reads the ground up to a step's reach ahead (less up to a walk_to spot), and
         # both come from one steepest_rise call.
         probe_x = self.x + direction * (span + stopping)
-        goal = np.abs(self.goal_x - self.x) + _GOAL_MARGIN  # NaN without a goal
+        goal = np.abs(self.goal_x - self.x) + self.rig.tuning.goal_margin  # NaN without a goal
         probe_x = np.where(goal < span + stopping, self.x + direction * goal, probe_x)
         rises = self.terrain.steepest_rise(
             np.concatenate([centres - span, self.x[:, None]], axis=1),
@@ -809,8 +768,8 @@ class Crowd:
         stairs = self._flight_between(back, on)
         # ... until the run is quick enough for its steps (a jog's quick steps slowing to a
         # walk's timing at the slope's foot, the run into the flight beyond was out of step)
-        steep = slope_cap < _JOG_BELOW * gait.run_speed
-        jog_on = self.jogging & (np.abs(self.vx) < _JOG_TIMING)
+        steep = slope_cap < self.rig.tuning.jog_below * gait.run_speed
+        jog_on = self.jogging & (np.abs(self.vx) < self.rig.tuning.jog_timing)
         self.jogging = sprinting & (steep | jog_on) & ~stairs
         behind = self.x - direction * span  # the trailing foot
         ahead = self.x + direction * span  # the next landing (beyond it: _approach)
@@ -839,12 +798,12 @@ class Crowd:
             # low), but not on the flat before an up flight (its quicker steps there put two
             # feet on its first tread)
             here = (np.abs(risers - self.x[:, None]) <= span).any(axis=1)
-            down = grade < -_FLAT_GRADE
+            down = grade < -self.rig.tuning.flat_grade
             self.stair_run = flight & here & sprinting & ((grade > 0.0) | down)
             # ... the steps quicken (:meth:`_timed`) and the body climbs faster (held to the
             # walk's timing and climb, a run up the stairs went at a walk's 0.8 m/s)
-            cap = np.where(self.stair_run, cap * _RUN_CLIMB, cap)
-            pace = _flight_pace(tread, grade, self.stair_run, gait)
+            cap = np.where(self.stair_run, cap * self.rig.tuning.run_climb, cap)
+            pace = _flight_pace(tread, grade, self.stair_run, self.rig)
             cap = np.where(flight, np.minimum(cap, pace), cap)
         cap = np.minimum(cap, self._approach(risers, treads, direction, sprinting))
         v_target = clamp(v_target, -cap, cap)
@@ -870,7 +829,7 @@ class Crowd:
             return np.zeros((0, 2))
         risers = self.terrain.risers(MIN_RISER, RISER_WINDOW)
         legs = self.rig.legs
-        sole = legs.heel + legs.toe + 2.0 * _KEEP_OFF_M
+        sole = legs.heel + legs.toe + 2.0 * self.rig.tuning.keep_off
         taken = []
         for x0, x1, _ in self.obstacles:
             below, above = risers[risers < x0], risers[risers > x1]
@@ -903,7 +862,7 @@ class Crowd:
         sprinting: BoolArray,
         x: FloatArray | None = None,
     ) -> FloatArray:
-        """The speed (N,) from which the body slows at ``_APPROACH_BRAKE`` to the pace of the
+        """The speed (N,) from which the body slows at ``approach_brake`` to the pace of the
         next flight ahead (:func:`_flight_pace`, a run up it at the quicker pace it will take
         there) by a step before its first riser: ``v² = pace² + 2 a d`` (inf: none ahead).
         Without it the flight's pace came into view within the stopping distance and a run
@@ -925,11 +884,13 @@ class Crowd:
         heights = self.terrain.height_at(riser[:, None] + direction[:, None] * half)
         grade = (heights[:, 1] - heights[:, 0]) / tread
         quick = sprinting  # running up or down it (:attr:`stair_run` once there)
-        climb = gait.climb_speed * np.where(quick, _RUN_CLIMB, 1.0)
+        climb = gait.climb_speed * np.where(quick, self.rig.tuning.run_climb, 1.0)
         pace = np.minimum(
-            _flight_pace(tread, grade, quick, gait), climb / np.maximum(np.abs(grade), 1e-6)
+            _flight_pace(tread, grade, quick, self.rig), climb / np.maximum(np.abs(grade), 1e-6)
         )
-        return np.sqrt(pace * pace + 2.0 * _APPROACH_BRAKE * gap)  # (inf for none ahead)
+        return np.sqrt(
+            pace * pace + 2.0 * self.rig.tuning.approach_brake * gap
+        )  # (inf for none ahead)
 
     # -- turning -----------------------------------------------------------------------
     def _advance_turn(self, reversing: BoolArray, dt: float) -> None:
@@ -937,9 +898,9 @@ class Crowd:
         down flat near their standing spots; advance pivots; flip the facing halfway; at the end re-lock the feet facing
         the new way about the balls they pivoted on."""
         feet, legs = self.feet, self.rig.legs
-        # a wish held at least _PIVOT_WISH_S: with the feet already squared from a turn
+        # a wish held at least pivot_wish: with the feet already squared from a turn
         # before, a one-frame blip of the other key started a pivot, which then went on
-        ready = reversing & ~self.turning & (self.reversing_s >= _PIVOT_WISH_S)
+        ready = reversing & ~self.turning & (self.reversing_s >= self.rig.tuning.pivot_wish)
         if ready.any():  # (only then is there anything to check)
             ready &= self._ready_to_pivot()
         self.turn_from = np.where(ready, self.facing, self.turn_from)
@@ -947,7 +908,9 @@ class Crowd:
         self.turn = np.where(active, self.turn + dt / self.rig.gait.turn_time, 0.0)
         # a foot still landing holds the pivot short of the halfway flip (it lands long before)
         held = active & feet.swinging.any(axis=1)
-        self.turn = np.where(held, np.minimum(self.turn, _TURN_WHILE_LANDING), self.turn)
+        self.turn = np.where(
+            held, np.minimum(self.turn, self.rig.tuning.turn_while_landing), self.turn
+        )
         done = active & (self.turn >= 1.0)
         self.facing = np.where(active & (self.turn**2 >= 0.5), -self.turn_from, self.facing)
         if done.any():
@@ -970,39 +933,41 @@ class Crowd:
         if self.settling.any():
             x, y = feet.lock[..., 0], feet.lock[..., 1]
             rest = rest_on_ground(self.terrain, x, feet.angle, self.facing[:, None], legs)
-            rise = np.where(self.settling, np.clip(rest - y, 0.0, _SETTLE_SPEED * dt), 0.0)
+            rise = np.where(
+                self.settling, np.clip(rest - y, 0.0, self.rig.tuning.settle_speed * dt), 0.0
+            )
             feet.lock[..., 1] = y + rise
             self.settling &= rest - feet.lock[..., 1] > 1e-6
 
     def _ready_to_pivot(self) -> BoolArray:
         """Characters that may start a pivot (N,): stopped, both feet flat on their pivot
         spots, or one there and the other's squaring swing landing on its spot within
-        ``_PIVOT_OVERLAP`` (it turns about its ball as it comes down: waiting for it, the body
+        ``pivot_overlap`` (it turns about its ball as it comes down: waiting for it, the body
         stood still facing the old way for a fifth of a second), no foot pinned."""
         feet = self.feet
         left = (1.0 - feet.u) * feet.duration  # seconds a swing has to go
-        landing = feet.swinging & feet.pivot_aim & (left <= _PIVOT_OVERLAP)
-        flat = feet.planted & (np.abs(feet.pitch) < _FLAT_PITCH)
-        stopped = np.abs(self.vx) < _PIVOT_SPEED
+        landing = feet.swinging & feet.pivot_aim & (left <= self.rig.tuning.pivot_overlap)
+        flat = feet.planted & (np.abs(feet.pitch) < self.rig.tuning.flat_pitch)
+        stopped = np.abs(self.vx) < self.rig.tuning.pivot_speed
         ready = (flat | landing).all(axis=1) & flat.any(axis=1) & stopped
         ready &= ~feet.pinned.any(axis=1)
         return ready & self._on_spots(ready).all(axis=1)
 
     def _shift_over_balls(self) -> FloatArray:
-        """The x velocity (N,) that brings the pelvis to within ``_PIVOT_TOLERANCE`` of over
+        """The x velocity (N,) that brings the pelvis to within ``pivot_tolerance`` of over
         the balls (a swinging foot's where it lands) by the end of the pivot under way:
         an obstacle may keep the pivot spots off the spot under it (stopped over a cup on the
         floor, the balls were 0.28 m ahead, turned round the ankles 0.42 m, and the pelvis
         hung there 17 cm low until the feet stepped back under it: playtest 11)."""
         off = self._pivot_balls()[..., 0].mean(axis=1) - self.x
-        beyond = np.sign(off) * np.maximum(np.abs(off) - _PIVOT_TOLERANCE, 0.0)
+        beyond = np.sign(off) * np.maximum(np.abs(off) - self.rig.tuning.pivot_tolerance, 0.0)
         left = np.maximum(1.0 - self.turn, 0.1) * self.rig.gait.turn_time  # seconds to go
         return beyond / left
 
     def _shift_over_feet(self, v_target: FloatArray) -> FloatArray:
         """Standing on both feet over an obstacle (:meth:`set_obstacles`) with a step that was
         aimed at its standing spot landed off it (more than ``idle_tolerance``), the x velocity
-        (N,) that brings the pelvis over the ankles' middle in ``_SHIFT_S`` (0 elsewhere):
+        (N,) that brings the pelvis over the ankles' middle in ``shift_time`` (0 elsewhere):
         stopped over a cup on the floor, both feet landed past it, and he stood with the
         pelvis 18 cm behind the ankles for as long as he stood."""
         feet, tolerance = self.feet, self.rig.gait.idle_tolerance
@@ -1015,7 +980,11 @@ class Crowd:
         kept_off = (np.abs(spots - feet.aim) <= tolerance) & (np.abs(spots - lock_x) > tolerance)
         shifting = over & feet.planted.all(axis=1) & kept_off.any(axis=1) & (v_target == 0.0)
         # (slower than a pivot's start: turning round from it waits for no brake)
-        shift = clamp((lock_x.mean(axis=1) - self.x) / _SHIFT_S, -_SHIFT_SPEED, _SHIFT_SPEED)
+        shift = clamp(
+            (lock_x.mean(axis=1) - self.x) / self.rig.tuning.shift_time,
+            -self.rig.tuning.shift_speed,
+            self.rig.tuning.shift_speed,
+        )
         return np.where(shifting, shift, 0.0)
 
     def _pivot_balls(self) -> FloatArray:
@@ -1052,8 +1021,11 @@ class Crowd:
         feet = self.feet
         still = (
             feet.planted.all(axis=1)
-            & (np.abs(self.vx) < np.where(self.reversing, _PIVOT_SPEED, _STILL_SPEED))
-            & (np.abs(v_target) < _STILL_SPEED)
+            & (
+                np.abs(self.vx)
+                < np.where(self.reversing, self.rig.tuning.pivot_speed, self.rig.tuning.still_speed)
+            )
+            & (np.abs(v_target) < self.rig.tuning.still_speed)
         )
         if not still.any():  # walking or running: no spots to check
             return still
@@ -1070,9 +1042,9 @@ class Crowd:
         # braking to turn round, the spots are where the hip will stop (a foot beside the
         # running hip counted as on its spot, stayed, and was left 0.6 m behind: the pelvis
         # sank 14 cm to reach it)
-        stop = braking_travel(self.vx, np.inf, gait.accel_halflife, _REVERSAL_BRAKE)
+        stop = braking_travel(self.vx, np.inf, gait.accel_halflife, self.rig.tuning.reversal_brake)
         ideal_x = self._standing_spots(self.x + np.where(reversing, stop, 0.0), reversing)
-        tolerance = np.where(reversing, _PIVOT_TOLERANCE, gait.idle_tolerance)
+        tolerance = np.where(reversing, self.rig.tuning.pivot_tolerance, gait.idle_tolerance)
         there = np.abs(ideal_x - feet.lock[..., 0]) <= tolerance[:, None]
         aimed_there = np.abs(ideal_x - feet.aim) <= tolerance[:, None]
         rows = np.flatnonzero(reversing & among)
@@ -1118,7 +1090,7 @@ class Crowd:
 
     def _squaring_up(self, v_target: FloatArray) -> BoolArray:
         """Characters stepping their feet to standing or pivot spots, not walking (N,)."""
-        return self.reversing | (np.abs(v_target) < _STILL_SPEED)
+        return self.reversing | (np.abs(v_target) < self.rig.tuning.still_speed)
 
     def _halflife(self, v_target: FloatArray) -> FloatArray:
         """The halflife the velocity chases ``v_target`` with: speeding up, longer, and in
@@ -1127,23 +1099,23 @@ class Crowd:
         first steps could carry it: the hip outran the planted foot, was held back and the
         pelvis dipped 20 cm)."""
         gait = self.rig.gait
-        up = _SPEED_UP_HALFLIFE * np.maximum(np.abs(v_target) / gait.walk_speed, 1.0)
+        up = self.rig.tuning.speed_up_halflife * np.maximum(np.abs(v_target) / gait.walk_speed, 1.0)
         return np.where(np.abs(v_target) > np.abs(self.vx), up, gait.accel_halflife)
 
     def _speed_soon(self, v_target: FloatArray) -> FloatArray:
-        """The velocity ``_STEP_LEAD`` seconds on (none pivoting): the pace a step is timed
+        """The velocity ``step_lead`` seconds on (none pivoting): the pace a step is timed
         for, so the first steps of a set-off are quick enough for the body they carry (timed
         for the standing body's idle cadence, a 0.62 s swing let the hip run past the planted
         foot)."""
-        decay = 2.0 ** (-_STEP_LEAD / self._halflife(v_target))
+        decay = 2.0 ** (-self.rig.tuning.step_lead / self._halflife(v_target))
         return np.where(self.turning, 0.0, v_target + (self.vx - v_target) * decay)
 
     def _timed(self, speed: FloatArray) -> FloatArray:
         """The speed (N,) the gait's timing (:class:`Pace`) is read at for a body going at
         ``speed``: :func:`_timing_speed`, quick running on a flight (:attr:`stair_run`), at
-        least ``_JOG_TIMING`` jogging (:attr:`jogging`)."""
-        jog = np.copysign(np.maximum(np.abs(speed), _JOG_TIMING), speed)
-        return np.where(self.jogging, jog, _timing_speed(speed, self.stair_run))
+        least ``jog_timing`` jogging (:attr:`jogging`)."""
+        jog = np.copysign(np.maximum(np.abs(speed), self.rig.tuning.jog_timing), speed)
+        return np.where(self.jogging, jog, _timing_speed(speed, self.stair_run, self.rig))
 
     def _advance_phase(self, v_target: FloatArray, grade: FloatArray, dt: float) -> None:
         """The gait phase advances at the stride rate for the speed a step is timed for (at
@@ -1151,11 +1123,13 @@ class Crowd:
         standing; setting off, the front foot is put near mid-stance."""
         speed = np.maximum(np.abs(self._speed_soon(v_target)), np.abs(v_target) * 0.25)
         # squaring up (for a pivot, or standing) steps briskly, at a slow walk's cadence
-        speed = np.where(self._squaring_up(v_target), np.maximum(speed, _SQUARE_UP_SPEED), speed)
+        speed = np.where(
+            self._squaring_up(v_target), np.maximum(speed, self.rig.tuning.square_up_speed), speed
+        )
         speed = self._timed(speed)
         rate = stride_rate(speed, grade * np.sign(self.vx), self.rig.gait)
         hold = self._settled(v_target) | self.turning
-        idle = hold | (np.abs(v_target) < _STILL_SPEED)
+        idle = hold | (np.abs(v_target) < self.rig.tuning.still_speed)
         starting = self.idle & ~idle
         if starting.any():
             # setting off (from standing, a stop or a pivot): the foot in front is near mid-
@@ -1166,7 +1140,7 @@ class Crowd:
             feet = self.feet
             at = np.where(feet.swinging, feet.land[..., 0], feet.lock[..., 0])  # a swing lands
             ahead = np.argmax(at * np.sign(v_target)[:, None], axis=1)
-            into_stance = _SET_OFF_STANCE * duty_factor(speed, self.rig.gait)
+            into_stance = self.rig.tuning.set_off_stance * duty_factor(speed, self.rig.gait)
             self.phase = np.where(starting, (into_stance - PHASE_OFFSET[ahead]) % 1.0, self.phase)
         self.idle = idle
         self.phase = np.where(hold, self.phase, (self.phase + rate * dt) % 1.0)
@@ -1189,7 +1163,7 @@ class Crowd:
         distance = np.hypot(hip_x - feet.land[..., 0], self.y[:, None] - feet.land[..., 1])
         # (at a steady pace: the first steps of a run from standing reach their spots in a
         # frame or two as the pelvis comes down; landed short, they shifted the run's phases)
-        steady = np.abs(self.vx) >= np.abs(v_target) - _STEADY_MARGIN
+        steady = np.abs(self.vx) >= np.abs(v_target) - self.rig.tuning.steady_margin
         short = landed & (distance > reach) & steady[:, None]
         if short.any():
             self._land_short(short, hip_x, reach)
@@ -1203,14 +1177,14 @@ class Crowd:
         feet.steps += landed.sum(axis=1)
         # a foot that lands late (its phase already in its stance) restarts its stance, so
         # the other foot's lift waits for it instead of leaving it a stance of nothing
-        late = landed & (self._foot_phase() < pace.duty[:, None] * _LATE_LANDING)
+        late = landed & (self._foot_phase() < pace.duty[:, None] * self.rig.tuning.late_landing)
         leg = np.argmax(late, axis=1)
         self.phase = np.where(late.any(axis=1), (-PHASE_OFFSET[leg]) % 1.0, self.phase)
 
     def _land_short(self, short: BoolArray, hip_x: FloatArray, reach: float) -> None:
         """Move the landings in ``short`` (N, 2), at the end of their swings but just out of
         the leg's ``reach`` from ``hip_x``, back toward the hip to the farthest spot it holds,
-        where that is at most ``_SHORT_LANDING_M`` back and the sole fits there on ground at the
+        where that is at most ``short_landing`` back and the sole fits there on ground at the
         same angle (the landing's roll stays as planned; the distance is checked again before
         it plants): the foot lands a little short instead of hovering over its spot while the
         other leg, at full stretch, held the hip (up to 0.8 m/s lost in a step at the top
@@ -1229,7 +1203,7 @@ class Crowd:
         angle = clamp(chord, -legs.max_tilt, legs.max_tilt)
         # the same ground angle: the landing's roll (its pitch) stays as planned
         same = np.abs(angle - feet.land_ground[n, f]) < 1e-9
-        ok = (back > 0.0) & (back <= _SHORT_LANDING_M) & fits & same & (dy < reach)
+        ok = (back > 0.0) & (back <= self.rig.tuning.short_landing) & fits & same & (dy < reach)
         # asked to run (squaring up to stop or turn round, a step keeps its spot: the feet
         # pivot there; walking, the spots are reached in time)
         ok &= self.sprinting[n] & ~self.reversing[n] & ~self.turning[n]
@@ -1281,22 +1255,30 @@ class Crowd:
         if feet.pinned.any():  # (a foot dragged by the mouse: the hero only)
             pins = self.pin_target
             ground = self.terrain.height_at(pins[..., 0]) + self.rig.legs.ankle_height
-            bearing |= feet.pinned & (pins[..., 1] <= ground + _PIN_GROUND_M)
+            bearing |= feet.pinned & (pins[..., 1] <= ground + self.rig.tuning.pin_ground)
         other_down = bearing[:, ::-1]
         running = run_fraction(self._timed(self.vx), gait)[:, None] > 0.5
         # stopping from a run, a foot left behind the braking hip leaves the ground as in
         # the run (a flight) instead of holding the pelvis down to reach it (it sank 16 cm)
         hip_x = self._hips_x(x_new)
-        behind = (hip_x - feet.lock[..., 0]) * np.sign(self.vx)[:, None] > _LEFT_BEHIND_M
-        stopping = (np.abs(v_target) < _STILL_SPEED)[:, None] & behind & ~self.reversing[:, None]
+        behind = (hip_x - feet.lock[..., 0]) * np.sign(self.vx)[
+            :, None
+        ] > self.rig.tuning.left_behind
+        stopping = (
+            (np.abs(v_target) < self.rig.tuning.still_speed)[:, None]
+            & behind
+            & ~self.reversing[:, None]
+        )
         running = running | (stopping & (run_fraction(self.vx, gait)[:, None] > 0.0))
         other_ok = other_down | (running & (feet.u[:, ::-1] < 1.0))
         self._latch_due(duty)
-        due = feet.due & (feet.stance_age >= _MIN_STANCE * stance_time)
+        due = feet.due & (feet.stance_age >= self.rig.tuning.min_stance * stance_time)
         # a foot rolled to its limit whose leg still cannot reach steps now (the walk kept
         # going where the phase did not foresee it: a slope, a stop, a shove), and the
         # phase follows it
-        strained = feet.planted & (feet.pitch <= -_STRAINED * self.rig.legs.max_heel_lift)
+        strained = feet.planted & (
+            feet.pitch <= -self.rig.tuning.strained * self.rig.legs.max_heel_lift
+        )
         # ... or whose leg, however rolled, cannot hold the hip where it goes this step (it
         # would be held there, :meth:`_hold_planted`: running up the bump, 2.2 m/s fell to
         # 1.7 in a frame as the trailing foot reached its roll's end a step before it lifted)
@@ -1307,20 +1289,22 @@ class Crowd:
         # m/s in a frame where a flight's or a slope's cap lifted (the playtest's split stall)
         into_run = (sprinting & ~self.reversing)[:, None] & (feet.u[:, ::-1] < 1.0)
         due |= strained & (other_down | into_run)
-        due |= stopping & (feet.stance_age >= _MIN_STANCE * stance_time)
+        due |= stopping & (feet.stance_age >= self.rig.tuning.min_stance * stance_time)
         # walking on both feet, the foot behind lifts, not one ahead of it: a run let go of
         # for an instant re-aimed its swing to stop, which landed beside the other foot, and
         # the phase still named the front one: it stepped 0.74 m while the hip ran 0.9 m past
         # the foot left behind (the pelvis sank 33 cm, that knee bent to 107°)
-        walking = (np.abs(v_target) >= _STILL_SPEED) & ~running[:, 0] & ~self.reversing
+        walking = (
+            (np.abs(v_target) >= self.rig.tuning.still_speed) & ~running[:, 0] & ~self.reversing
+        )
         forward = np.sign(v_target)[:, None]
-        ahead = (feet.lock[..., 0] - feet.lock[:, ::-1, 0]) * forward > _AHEAD_M
+        ahead = (feet.lock[..., 0] - feet.lock[:, ::-1, 0]) * forward > self.rig.tuning.ahead
         both_down = (walking & feet.planted.all(axis=1))[:, None]
         trails = both_down & ahead[:, ::-1]  # (the other foot is ahead of it)
         swap = due & ahead & trails[:, ::-1] & ~due[:, ::-1]
         # ... and once the hip has passed both feet, the one behind steps now (both landed
         # together in the instant let go of, the walk then waited 12 frames for the phase)
-        passed = both_down & ((hip_x - feet.lock[..., 0]) * forward > _AHEAD_M).all(
+        passed = both_down & ((hip_x - feet.lock[..., 0]) * forward > self.rig.tuning.ahead).all(
             axis=1, keepdims=True
         )
         rear = np.argmin(feet.lock[..., 0] * forward, axis=1)[:, None] == np.arange(2)
@@ -1332,7 +1316,7 @@ class Crowd:
             # down (running, also while it is in the air: held on a foot left behind, a
             # reversal from a run stopped the hip dead and the pelvis sank 26 cm), whatever
             # the phase; one on its spot stays (stepping again lands it there)
-            may = other_ok & (feet.stance_age >= _MIN_STANCE * stance_time)
+            may = other_ok & (feet.stance_age >= self.rig.tuning.min_stance * stance_time)
             ready = ~self._on_spots(np.asarray(may.any(axis=1))) & may
             due = np.where(self.reversing[:, None], ready, due)
 
@@ -1341,7 +1325,7 @@ class Crowd:
         # standing, the foot beside one held by the mouse stays down: squaring it up, it
         # lifted as the other was grabbed (still on the ground, so counted as bearing), and
         # both feet were in the air for 0.28 s once the grabbed one was dragged up
-        standing = np.abs(v_target) < _STILL_SPEED
+        standing = np.abs(v_target) < self.rig.tuning.still_speed
         can &= ~(feet.pinned[:, ::-1] & standing[:, None])
         if not can.any():  # (most steps)
             return
@@ -1404,7 +1388,9 @@ class Crowd:
         start = ankles[n, f].copy()
         soon = self._speed_soon(v_target)
         pace = np.where(
-            self._squaring_up(v_target), np.maximum(np.abs(soon), _SQUARE_UP_SPEED), soon
+            self._squaring_up(v_target),
+            np.maximum(np.abs(soon), self.rig.tuning.square_up_speed),
+            soon,
         )
         reversing = self.reversing[n]
         # a squaring step (toward a pivot, or stopping) is short: quick, whatever the cadence
@@ -1412,7 +1398,9 @@ class Crowd:
         # planted foot and the pelvis sank 26 cm)
         duration = Pace.at(self._timed(pace), grade, gait).swing_time[n]
         squaring = self._squaring_up(v_target)[n]
-        duration = np.where(squaring, np.minimum(duration, _SQUARING_SWING), duration)
+        duration = np.where(
+            squaring, np.minimum(duration, self.rig.tuning.squaring_swing), duration
+        )
         # the last foot on a flight lifting off it, walking: the flight's pace lets go (see
         # _unblocked), so its spot is planned for the walk's pace (planned for the flight's,
         # it landed beside the hip and the next step was taken from behind)
@@ -1451,7 +1439,9 @@ class Crowd:
         hip_land = x_new[n] + halflife_travel(self.vx[n], v_target[n], duration, halflife)
         # ... or, braking to turn round, where it will stop (step's brake law)
         if reversing.any():
-            stop = braking_travel(self.vx[n], np.inf, gait.accel_halflife, _REVERSAL_BRAKE)
+            stop = braking_travel(
+                self.vx[n], np.inf, gait.accel_halflife, self.rig.tuning.reversal_brake
+            )
             hip_land = np.where(reversing, x_new[n] + stop, hip_land)
         # ... but never past where the other leg, if it stays down, can carry the hip
         hip_x = self._hips_x(self.x)
@@ -1498,7 +1488,7 @@ class Crowd:
         # no heel strike where the heel overhangs a drop (a pivot spot may, or a last-resort
         # spot): the landing roll would turn the foot about a heel in the air
         heel = sole_points(lock, ground, np.zeros_like(ground), facing, legs)[:, 0]
-        heel_down = self.terrain.height_at(heel[:, 0]) >= heel[:, 1] - _HEEL_SUPPORT
+        heel_down = self.terrain.height_at(heel[:, 0]) >= heel[:, 1] - self.rig.tuning.heel_support
         pitch = np.where(heel_down, pitch, np.minimum(pitch, 0.0))
         land, land_angle, land_bend = stance_pose(lock, ground, pitch, facing, legs)
         feet.start[n, f] = start
@@ -1518,7 +1508,9 @@ class Crowd:
         # and its 0.3 s swing, read as a step up, let the braking hip leave the planted foot
         # behind, the pelvis sinking 12 cm)
         level = np.abs(land_ground_y - start_ground) < MIN_RISER
-        quick = _SQUARING_SWING * clamp(length / _SQUARING_STEP, 0.75, 1.0)
+        quick = self.rig.tuning.squaring_swing * clamp(
+            length / self.rig.tuning.squaring_step, 0.75, 1.0
+        )
         duration = np.where(squaring & reversing & level, np.minimum(duration, quick), duration)
         feet.lift[n, f] = gait.lift_height * clamp(0.3 + length / gait.max_step_reach, 0.0, 1.0)
         feet.land_dx[n, f] = hip_land + FOOT_SIDE[f] * rig.body.hip_depth - land[:, 0]
@@ -1546,14 +1538,14 @@ class Crowd:
         feet = self.feet
         # pivoting, or about to (stopped, squaring up): flat feet only (braking, a foot left
         # behind the stopping hip still rolls: held flat, the pelvis sank 12 cm to reach it)
-        about_to = self.reversing & (np.abs(self.vx) < _PIVOT_SPEED)
+        about_to = self.reversing & (np.abs(self.vx) < self.rig.tuning.pivot_speed)
         flat = (self.turning | about_to)[:, None]
         flat_ankles = (
             np.where(self.turning[:, None, None], self._pivot_ankles(), feet.lock)
             if flat.any()
             else feet.lock
         )
-        landing = landing_roll(feet, _LOADING * pace.stance_time[:, None])
+        landing = landing_roll(feet, self.rig.tuning.loading * pace.stance_time[:, None])
         facing, legs = self.facing[:, None], self.rig.legs
         rolled = self._rolled
         if rolled is None or not rolled.holds_for(feet.lock, feet.angle, facing, legs):
@@ -1621,7 +1613,11 @@ class Crowd:
         # standing still, only flat feet count: the pelvis settles until both rest flat (a
         # roll lets a walking leg reach, but is no pose to stand in: stopped on a stair, a
         # foot kept its toes up to 25°)
-        standing = feet.planted.all(axis=1) & (np.abs(self.vx) < _STILL_SPEED) & ~self.turning
+        standing = (
+            feet.planted.all(axis=1)
+            & (np.abs(self.vx) < self.rig.tuning.still_speed)
+            & ~self.turning
+        )
         if standing.any():
             flat_ankles = np.where(standing[:, None, None], feet.lock, support.flat_ankles)
             support = replace(
@@ -1640,9 +1636,13 @@ class Crowd:
         # hovered 2-3 cm short of its spot and the other leg, at full stretch, held the hip:
         # a run down the bump's far side lost 1.5 m/s in a step)
         landing_ground = self.terrain.height_at(feet.land_lock[..., 0])
-        down = landing_ground < self.terrain.height_at(x_new)[:, None] - _LOWER_LANDING_M
+        down = (
+            landing_ground < self.terrain.height_at(x_new)[:, None] - self.rig.tuning.lower_landing
+        )
         lag = 2.0 * gait.pelvis_halflife * run_fraction(self.vx, gait)[:, None] * down
-        left = np.maximum((1.0 - feet.u) * feet.duration - lag, 0.0) * _LANDING_DESCENT
+        left = (
+            np.maximum((1.0 - feet.u) * feet.duration - lag, 0.0) * self.rig.tuning.landing_descent
+        )
         # (a swing re-aimed after hovering has no time left: it already waited)
         landing = feet.land[..., 1] + rise + np.where(feet.relaunched, 0.0, left)
         allowed = np.where(feet.planted, high, np.where(swinging, landing, np.inf))
@@ -1650,12 +1650,12 @@ class Crowd:
         # standing height over the ground here: a drop ahead is for the landing's reach
         # (``allowed``) to bring the pelvis down to (the lower of here and a swing ahead kept
         # it a rise low all down a flight: a crouch, the stance knee at 94°); a riser up that
-        # the body reaches within _STAIR_LEAD counts already (standing over the ground here,
+        # the body reaches within stair_lead counts already (standing over the ground here,
         # the pelvis rose only once over a tread: at a flight's foot the front knee bent to
         # 75° with the rear foot in the air and went on bending, up to 45° further once
         # loaded: a squat; now a loaded stance knee on a tread only straightens)
         ground = self.terrain.height_at(x_new)
-        soon = x_new + self.vx * _STAIR_LEAD
+        soon = x_new + self.vx * self.rig.tuning.stair_lead
         risers = self.terrain.risers(MIN_RISER, RISER_WINDOW)
         lo, hi = np.minimum(x_new, soon)[:, None], np.maximum(x_new, soon)[:, None]
         riser_soon = ((risers > lo) & (risers < hi)).any(axis=1)
@@ -1670,19 +1670,25 @@ class Crowd:
         amplitude = (gait.bob_walk * (1.0 - run) - gait.bob_run * run) * moving
         # highest (walking) or lowest (running) at mid-stance of either foot: phase duty / 2
         bob = amplitude * np.cos(2.0 * np.pi * (2.0 * self.phase - duty))
-        goal = np.minimum(stand + bob, allowed) - CROUCH_DROP * smoothstep(self.crouch)
+        goal = np.minimum(stand + bob, allowed) - self.rig.tuning.crouch_drop * smoothstep(
+            self.crouch
+        )
         if self.turning.any():
             # pivoting: straight legs, the knees pass the middle with the least sideways room
             here = self._hips_x(x_new)
             tall = self._highest_hips(support, here, gait.lock_extension)
-            goal = np.where(self.turning, tall.min(axis=1) - _FLATTEN_MARGIN / 4.0, goal)
+            goal = np.where(
+                self.turning, tall.min(axis=1) - self.rig.tuning.flatten_margin / 4.0, goal
+            )
         # about to pivot, or pivoting while the last squaring foot lands: just low enough that
         # both feet come down flat (rising for the pivot first, the landing foot could not
         # reach its spot and hovered, holding the pivot for 0.3 s)
         still_landing = self.turning & feet.swinging.any(axis=1)
-        goal = np.where(self.reversing | still_landing, allowed - _FLATTEN_MARGIN, goal)
+        goal = np.where(
+            self.reversing | still_landing, allowed - self.rig.tuning.flatten_margin, goal
+        )
         # pivoting, the pelvis rises briskly: the knees must be straight mid-pivot
-        halflife = np.where(self.turning, _PIVOT_HALFLIFE, gait.pelvis_halflife)
+        halflife = np.where(self.turning, self.rig.tuning.pivot_halflife, gait.pelvis_halflife)
         y, _ = spring_step(self.y, self.vy, goal, halflife, dt)
         limit = gait.max_pelvis_speed * dt
         # running (the run asked for) up a slope (not a flight, paced by its treads) with
@@ -1690,7 +1696,7 @@ class Crowd:
         # steep slope, climbing it took 0.42 of the 0.58 m/s, and a pelvis 20 cm low after
         # the step onto it stayed crouched 1.3 s
         near = (np.abs(risers[None, :] - x_new[:, None]) <= gait.max_step_reach).any(axis=1)
-        low = self.sprinting & ~near & (goal - self.y > _RISE_BACK_M)
+        low = self.sprinting & ~near & (goal - self.y > self.rig.tuning.rise_back)
         climb = np.where(low, self._grade() * (x_new - self.x), 0.0)
         return self.y + clamp(y - self.y, -limit, limit + np.maximum(climb, 0.0))
 
@@ -1724,7 +1730,7 @@ class Crowd:
         gait, legs, feet = self.rig.gait, self.rig.legs, self.feet
         progress = self._stance_progress(pace.duty[:, None])
         moving = clamp(np.abs(self.vx) / (0.4 * gait.walk_speed), 0.0, 1.0)[:, None]
-        loading = _LOADING * pace.stance_time[:, None]
+        loading = self.rig.tuning.loading * pace.stance_time[:, None]
         landing = landing_roll(feet, loading)
         # the heel lift takes over from the landing roll only once it is done, gradually
         settled = smoothstep((feet.stance_age - loading) / loading)
@@ -1733,7 +1739,7 @@ class Crowd:
         facing = self.facing[:, None]
         # rolled only as far as the leg needs to stay inside its lock extension (the pelvis
         # aims lower, at the comfort extension, so this is the margin, not the rule)
-        reach = (gait.lock_extension - _ROLL_MARGIN) * legs.limb.reach
+        reach = (gait.lock_extension - self.rig.tuning.roll_margin) * legs.limb.reach
         limits = roll_limits(hips[..., 0], feet.lock, facing, landing, legs)
         need_up, need_down = needed_pitch(feet.lock, feet.angle, facing, hips, reach, limits, legs)
         # the landing roll settles on its own, the heel lifts on schedule, and whatever the
@@ -1774,10 +1780,12 @@ class Crowd:
         pelvis = xy(self.x, self.y)
         # lean into the direction of travel, and into the slope (forward uphill, back down)
         lean = body.lean_per_speed * self.vx + body.lean_per_slope * np.arctan(grade)
-        self.lean += (lean - self.lean) * halflife_blend(dt or 1.0 / 60.0, _LEAN_HALFLIFE)
+        self.lean += (lean - self.lean) * halflife_blend(
+            dt or 1.0 / 60.0, self.rig.tuning.lean_halflife
+        )
         # a crouch stoops the spine forward on top of the lean (already eased: no lag; by
         # the spin, so a pivot would pass the middle upright)
-        spine = self.lean + spin * CROUCH_STOOP * smoothstep(self.crouch)
+        spine = self.lean + spin * self.rig.tuning.crouch_stoop_rad * smoothstep(self.crouch)
         if (self.crouch > 0.0).any():
             spine = self._stoop_clear_of_walls(pelvis, spine)
         spine_dir = xy(np.sin(spine), np.cos(spine))
@@ -1825,7 +1833,7 @@ class Crowd:
             hands = follow_hands(last, hands, shoulders, facing, dt, rig)
         if reaching or (self.crouch > 0.0).any():
             # a hand stays above the ground (crouched on a slope, the free hand hung 7 cm into it)
-            floor = self.terrain.height_at(hands[..., 0]) + _HAND_CLEAR
+            floor = self.terrain.height_at(hands[..., 0]) + self.rig.tuning.hand_clear
             hands = xy(hands[..., 0], np.maximum(hands[..., 1], floor))
         knee_pole = knee_poles(hips, ankles, spin, legs)
         elbow_pole = elbow_poles(shoulders, hands, spin, rig)
@@ -1854,7 +1862,7 @@ class Crowd:
         # 2-D cross product: |a||k| sin(angle from hip→ankle to hip→knee)
         cross = along[..., 0] * to_knee[..., 1] - along[..., 1] * to_knee[..., 0]
         norm = np.hypot(along[..., 0], along[..., 1]) * np.hypot(to_knee[..., 0], to_knee[..., 1])
-        bent = np.abs(cross) > _BENT * np.maximum(norm, 1e-12)
+        bent = np.abs(cross) > self.rig.tuning.bent_sin * np.maximum(norm, 1e-12)
         side = np.sign(cross) * self.facing[:, None]
         flipped = bent & (self.knee_side != 0) & (side != self.knee_side)
         self.knee_flips += flipped.sum(axis=1)

@@ -13,6 +13,7 @@ from pathlib import Path
 from game.assets import read_json
 from game.palette import Color
 from game.world.schema import Fields, Range
+from game.world.tuning import TUNING_RANGES, Tuning, load_tuning
 
 _BONE = Range(0.05, 2.0, "m")
 _SECONDS = Range(0.001, 5.0, "s")
@@ -77,6 +78,7 @@ RIG_RANGES: dict[str, Range] = {
     "gait.stance_spread": Range(0.0, 0.5, "m"),
     "gait.turn_time": Range(0.05, 2.0, "s"),
     "colors.far_shade": Range(0.0, 1.0),
+    **TUNING_RANGES,
 }
 
 LIMBS: tuple[str, ...] = ("left_arm", "right_arm", "left_leg", "right_leg")
@@ -199,6 +201,7 @@ class Rig:
     legs: LegSpec
     gait: GaitSpec
     colors: RigColors
+    tuning: Tuning  # the walker's behaviour settings (:mod:`game.world.tuning`)
 
 
 def _limb(fields: Fields) -> LimbSpec:
@@ -315,6 +318,7 @@ def load_rig(path: str | Path) -> Rig:
             shoes=colors.color("shoes"),
             far_shade=colors.fraction("far_shade"),
         ),
+        tuning=load_tuning(top.section("tuning") if "tuning" in top.data else None, leg_limb.reach),
     )
     top.reject_unknown()  # a misspelt key is an error, not a silent default
     return rig
