@@ -353,8 +353,8 @@ class WalkSim(CharacterAssets):
         facing = float(crowd.facing[0])
         intent = props.walk_intent(shoulders, facing, self.rig, self.terrain, self.blocked_s)
         props.aim(
-            crowd.hand_weight[0],
-            crowd.hand_target[0],
+            crowd.intent.hand_weight[0],
+            crowd.intent.hand_target[0],
             crowd.solution.hand[0, ARMS],
             shoulders,
             facing,
@@ -433,7 +433,7 @@ class WalkSim(CharacterAssets):
         if self.props is not None:
             free[list(self.props.engaged)] = False
         wanted = np.zeros(2)
-        targets, weight = crowd.hand_target[0].copy(), crowd.hand_weight[0].copy()
+        targets, weight = crowd.intent.hand_target[0].copy(), crowd.intent.hand_weight[0].copy()
         if self.offered is None:
             self.reaching[:] = False
         else:
@@ -472,7 +472,7 @@ class WalkSim(CharacterAssets):
         stopped him facing the old way, the turn dropped with the key) once it is held
         ``TAP_MIN_S`` (both keys let go or pressed 30 ms apart turned him round)."""
         crowd = self.crowd
-        goal, facing = float(crowd.face_goal[0]), float(crowd.facing[0])
+        goal, facing = float(crowd.intent.face_goal[0]), float(crowd.facing[0])
         against = abs(move) > 0.05 and math.copysign(1.0, move) != facing
         self.against_s = self.against_s + dt if against else 0.0
         if abs(move) > 0.05:

@@ -74,7 +74,7 @@ def test_a_still_pointer_lets_the_hands_go_back_to_swinging() -> None:
     for _ in range(linger + 30):
         sim.step(InputState(pointer=target), DT, timer)
     assert sim.offered is None
-    assert (sim.crowd.hand_weight[0] == 0.0).all()
+    assert (sim.crowd.intent.hand_weight[0] == 0.0).all()
     shoulders = sim.crowd.pose.roots[0, ARMS]
     assert (sim.crowd.solution.hand[0, ARMS, 1] < shoulders[:, 1] - 0.4).all()  # hanging
 

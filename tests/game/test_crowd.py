@@ -199,9 +199,9 @@ def test_commands_change_only_the_character_they_name() -> None:
     assert crowd.feet.planted[1].all()
     np.testing.assert_array_equal(crowd.feet.steps, steps)  # the count carries on
     crowd.aim_hands(2, [[1.0, 1.0], [2.0, 1.0]], [0.5, 7.0])
-    np.testing.assert_array_equal(crowd.hand_weight[2], [0.5, 1.0])  # weights kept in [0, 1]
+    np.testing.assert_array_equal(crowd.intent.hand_weight[2], [0.5, 1.0])  # weights kept in [0, 1]
     crowd.pin_foot(3, 1, (5.0, 0.5))
-    np.testing.assert_array_equal(crowd.pin_target[3, 1], [5.0, 0.5])
+    np.testing.assert_array_equal(crowd.intent.pin_target[3, 1], [5.0, 0.5])
     crowd.reset_counts()
     assert crowd.feet.steps.sum() == 0 and crowd.knee_flips.sum() == 0
 

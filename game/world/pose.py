@@ -1,0 +1,279 @@
+"""The pose of every character from its state: pelvis, spine, hips and shoulders, the feet
+(planted, swinging or pinned), hands, knee and elbow poles, and one batched
+``ik.solve_2d`` for all 4·N limbs.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+import ik
+from game.world.arms import blend_hands, elbow_poles, follow_hands, hinge_poles, swing_hands
+from game.world.easing import halflife_blend, smoothstep, xy
+from game.world.gait import FOOT_SIDE, sole_points, swing_pose, within_reach
+from game.world.rig import LegSpec, LimbSpec, Rig
+from game.world.timing import pivot_ankles, stance_feet
+from game.world.walker_state import ARMS, LEGS, BoolArray, FloatArray, WalkState, World
+
+
+@dataclass(frozen=True, slots=True)
+class PoseInputs:
+    """What the solve needs for N characters at one instant, plus what is drawn around it.
+
+    Attributes
+    ----------
+    pelvis, chest, head : ndarray, shape (N, 2)
+        Pelvis centre, the shoulder point at the top of the spine, the head centre.
+    facing : ndarray, shape (N,)
+        +1 (facing +x) or −1.
+    spin : ndarray, shape (N,)
+        The facing as it turns: ±1 normally, passing through 0 during a pivot (the body
+        faces the camera; depth offsets, knee poles and feet shrink through the middle).
+    roots, targets, poles : ndarray, shape (N, 4, 2)
+        Per limb in :data:`game.world.rig.LIMBS` order: shoulder/hip, hand/ankle target,
+        pole locator.
+    pole_on : ndarray of bool, shape (N, 4)
+        The pole hint is used; where it is off the solver gets a fixed world-up locator,
+        the default a pole-less rig falls back to.
+    foot_angle, foot_bend : ndarray, shape (N, 2)
+        Sole angles and toe bends (radians).
+    """
+
+    pelvis: FloatArray
+    chest: FloatArray
+    head: FloatArray
+    facing: FloatArray
+    spin: FloatArray
+    roots: FloatArray
+    targets: FloatArray
+    poles: FloatArray
+    pole_on: BoolArray
+    foot_angle: FloatArray
+    foot_bend: FloatArray
+
+    def lerp(self, later: PoseInputs, alpha: float) -> PoseInputs:
+        """``alpha`` of the way from this pose to ``later`` (turns are continuous, so every
+        input blends; the discrete facing and pole switches are ``later``'s)."""
+
+        def mix(a: FloatArray, b: FloatArray) -> FloatArray:
+            return a + (b - a) * alpha
+
+        return PoseInputs(
+            pelvis=mix(self.pelvis, later.pelvis),
+            chest=mix(self.chest, later.chest),
+            head=mix(self.head, later.head),
+            facing=later.facing,
+            spin=mix(self.spin, later.spin),
+            roots=mix(self.roots, later.roots),
+            targets=mix(self.targets, later.targets),
+            poles=mix(self.poles, later.poles),
+            pole_on=later.pole_on,
+            foot_angle=mix(self.foot_angle, later.foot_angle),
+            foot_bend=mix(self.foot_bend, later.foot_bend),
+        )
+
+    def soles(self, ankles: FloatArray, rig: Rig) -> FloatArray:
+        """Heel, ball and toe of each foot with its ankle at ``ankles`` (N, 2, 2) (the
+        solved ones): shape (N, 2, 3, 2)."""
+        return sole_points(ankles, self.foot_angle, self.foot_bend, self.spin[:, None], rig.legs)
+
+
+def knee_poles(
+    hips: FloatArray, ankles: FloatArray, facing: FloatArray, legs: LegSpec
+) -> FloatArray:
+    """Knee pole locators ``pole_forward`` off the hip→ankle midpoint, on the front of the
+    leg (:func:`hinge_poles` with ``−facing``: straight ahead for an upright leg). Turning
+    with the leg, a knee keeps bending the one way a knee bends: a fixed point ahead of the
+    midpoint fell behind the line when a dragged foot went up behind the hip (the knee
+    flipped). ``hips``, ``ankles`` (N, 2, 2), ``facing`` (N,); returns (N, 2, 2)."""
+    return hinge_poles(hips, ankles, -facing, legs.pole_forward)
+
+
+def solve_pose(rig: Rig, pose: PoseInputs) -> Any:
+    """One batched ``ik.solve_2d`` for every limb of every character.
+
+    Returns the solver's ``Solution2D`` with arrays of shape ``(N, 4, ...)``.
+    """
+    upper, lower, softness = _limb_constants(rig.arms.limb, rig.legs.limb)
+    poles = pose.poles
+    if not pose.pole_on.all():  # a limb without its pole bends toward world up
+        poles = np.where(pose.pole_on[..., None], poles, pose.roots + np.array([0.0, 1.0]))
+    # fallback side where a pole lies on the root→target line: knees forward, elbows back
+    bend = pose.facing[:, None] * np.array([-1.0, -1.0, 1.0, 1.0])
+    solution = ik.solve_2d(
+        pose.roots, pose.targets, upper, lower, bend=bend, pole=poles, softness=softness
+    )
+    pivoting = np.flatnonzero(np.abs(pose.spin) != 1.0)
+    if len(pivoting) == 0:
+        return solution
+    elbow = solution.elbow.copy()
+    elbow[pivoting] = _seen_from_the_side(
+        solution.elbow[pivoting],
+        solution.hand[pivoting],
+        pose.roots[pivoting],
+        pose.spin[pivoting],
+    )
+    return replace(solution, elbow=elbow)
+
+
+@functools.lru_cache(maxsize=8)  # one rig's constants, asked for every step
+def _limb_constants(arm: LimbSpec, leg: LimbSpec) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Bone lengths and softness of the four limbs (arms, legs), read-only, shape (4,) each."""
+    constants = (
+        np.array([arm.upper, arm.upper, leg.upper, leg.upper]),
+        np.array([arm.lower, arm.lower, leg.lower, leg.lower]),
+        np.array([arm.softness, arm.softness, leg.softness, leg.softness]),
+    )
+    for array in constants:
+        array.setflags(write=False)
+    return constants
+
+
+def _seen_from_the_side(
+    elbow: NDArray[np.floating[Any]],
+    hand: NDArray[np.floating[Any]],
+    roots: FloatArray,
+    spin: FloatArray,
+) -> FloatArray:
+    """The elbows and knees (M, 4, 2) of characters pivoting toward or away from the camera,
+    as the side view sees them (``spin`` (M,), the solved ``elbow`` and ``hand``).
+
+    A limb bends in the character's own sagittal plane, which turns with it: at ``spin`` s
+    (the cosine of the pivot angle) the bend's offset from the root→hand line shows at |s|
+    of its length, and end-on (s = 0) the joint lies on the line, as the feet foreshorten
+    by s. Without this, the knees jumped from front to back (about 10 cm) at the step the
+    knee poles crossed the legs mid-pivot. Bone lengths hold in 3-D, not in the drawing;
+    ``elbow_angle`` stays the limb's own interior angle.
+    """
+    along = hand - roots
+    offset = elbow - roots
+    # the joint's foot on the root→hand line: root + along·(offset·along)/|along|²
+    t = (offset * along).sum(axis=-1) / np.maximum((along * along).sum(axis=-1), 1e-12)
+    foot = roots + along * t[..., None]
+    return foot + np.abs(spin)[:, None, None] * (elbow - foot)
+
+
+def stoop_clear_of_walls(
+    w: World, s: WalkState, pelvis: FloatArray, spine: FloatArray
+) -> FloatArray:
+    """``spine`` (N,, radians forward) tipped no further than keeps the head (a head's
+    radius off) behind a wall ahead: ground rising above the pelvis within the torso's
+    length (crouched to set the cup down at the loft's wall, his head and shoulders went
+    15 cm into it: playtest 13)."""
+    body = w.rig.body
+    torso = body.spine + body.neck + 2.0 * body.head_radius
+    ahead = np.linspace(0.0, torso, 16)
+    xs = pelvis[:, :1] + s.facing[:, None] * ahead
+    wall = w.terrain.height_at(xs) > pelvis[:, 1:]
+    first = np.where(wall.any(axis=1), ahead[np.argmax(wall, axis=1)], np.inf)
+    room = np.clip((first - body.head_radius) / torso, 0.0, 1.0)
+    most = np.arcsin(room)  # the head's lean: sin(spine) · torso <= room to the wall
+    return np.where(np.isfinite(first), np.clip(spine, -most, most), spine)
+
+
+def pose_inputs(
+    w: World, s: WalkState, grade: FloatArray, previous: PoseInputs | None = None, dt: float = 0.0
+) -> PoseInputs:
+    """This step's pose, the body leaning into the ground's ``grade`` (N,); with the
+    ``previous`` step's pose (``dt`` seconds ago) the hands move on from where they
+    were at a hand's speed (:func:`follow_hands`)."""
+    rig = w.rig
+    body, legs = rig.body, rig.legs
+    feet = s.feet
+    facing = s.facing
+    spin = s.spin
+    pelvis = xy(s.x, s.y)
+    # lean into the direction of travel, and into the slope (forward uphill, back down)
+    lean = body.lean_per_speed * s.vx + body.lean_per_slope * np.arctan(grade)
+    s.lean += (lean - s.lean) * halflife_blend(dt or 1.0 / 60.0, w.rig.tuning.lean_halflife)
+    # a crouch stoops the spine forward on top of the lean (already eased: no lag; by
+    # the spin, so a pivot would pass the middle upright)
+    spine = s.lean + spin * w.rig.tuning.crouch_stoop_rad * smoothstep(s.crouch)
+    if (s.crouch > 0.0).any():
+        spine = stoop_clear_of_walls(w, s, pelvis, spine)
+    spine_dir = xy(np.sin(spine), np.cos(spine))
+    chest = pelvis + body.spine * spine_dir
+    head = chest + (body.neck + body.head_radius) * spine_dir
+    side = FOOT_SIDE[:, None] * np.abs(spin)[:, None, None]
+    hips = pelvis[:, None, :] + side * np.array([body.hip_depth, 0.0])
+    shoulders = chest[:, None, :] + side * np.array([body.shoulder_depth, 0.0])
+    stance_at, stance_angle, stance_bend = stance_feet(w, s)
+    turning = s.turning[:, None]
+    pivot_at = pivot_ankles(w, s) if s.turning.any() else stance_at
+    stance_at = np.where(turning[..., None], pivot_at, stance_at)
+    swinging = feet.swinging
+    if swinging.any():
+        swing_at, swing_angle, swing_bend, floor, hold = swing_pose(
+            feet, facing, w.swing_ground, legs, dt
+        )
+        feet.floor = np.where(swinging, floor, feet.floor)
+        feet.hold = hold
+        if s.turning.any():
+            # a foot landing as the pivot starts turns about its ball as the planted one
+            # does (:meth:`_pivot_ankles`): the ankle moves by ball · (from − spin) along
+            # the sole
+            shift = np.where(s.turning, legs.ball * (s.turn_from - spin), 0.0)
+            sole = xy(np.cos(swing_angle), np.sin(swing_angle))
+            swing_at = swing_at + shift[:, None, None] * sole
+        reach = w.rig.gait.comfort_extension * legs.limb.reach
+        swing_at = within_reach(swing_at, hips, reach)
+    else:  # every foot down: nothing swings
+        swing_at, swing_angle, swing_bend = stance_at, stance_angle, stance_bend
+    ankles = np.where(
+        feet.pinned[..., None],
+        s.intent.pin_target,
+        np.where(swinging[..., None], swing_at, stance_at),
+    )
+    foot_angle = np.where(swinging, swing_angle, stance_angle)
+    foot_bend = np.where(swinging, swing_bend, np.where(turning, 0.0, stance_bend))
+    foot_bend = np.where(feet.pinned, 0.0, foot_bend)
+    # the arms follow the turning facing (spin), so they too pass the middle smoothly
+    swing = swing_hands(shoulders, hips, ankles, spin, s.vx, rig)
+    reaching = s.intent.hand_weight.any()
+    hands = blend_hands(swing, s.intent.hand_target, s.intent.hand_weight) if reaching else swing
+    if previous is not None:
+        last = previous.targets[:, ARMS] - previous.roots[:, ARMS]
+        hands = follow_hands(last, hands, shoulders, facing, dt, rig)
+    if reaching or (s.crouch > 0.0).any():
+        # a hand stays above the ground (crouched on a slope, the free hand hung 7 cm into it)
+        floor = w.terrain.height_at(hands[..., 0]) + w.rig.tuning.hand_clear
+        hands = xy(hands[..., 0], np.maximum(hands[..., 1], floor))
+    knee_pole = knee_poles(hips, ankles, spin, legs)
+    elbow_pole = elbow_poles(shoulders, hands, spin, rig)
+    pole_on = np.ones((s.count, 4), dtype=bool)  # elbows always; knees as switched
+    pole_on[:, LEGS] = s.intent.knee_poles[:, None]
+    return PoseInputs(
+        pelvis=pelvis,
+        chest=chest,
+        head=head,
+        facing=facing.copy(),
+        spin=spin,
+        roots=np.concatenate([shoulders, hips], axis=1),
+        targets=np.concatenate([hands, ankles], axis=1),
+        poles=np.concatenate([elbow_pole, knee_pole], axis=1),
+        pole_on=pole_on,
+        foot_angle=foot_angle,
+        foot_bend=foot_bend,
+    )
+
+
+def count_knee_flips(w: World, s: WalkState, pose: PoseInputs, solution: Any) -> None:
+    """A knee flips when its side of the hip→ankle line, relative to facing, changes
+    between steps while the leg is bent (straight legs have no side); ``solution`` is the
+    solve of ``pose``."""
+    hip = pose.roots[:, LEGS]
+    along = solution.hand[:, LEGS] - hip
+    to_knee = solution.elbow[:, LEGS] - hip
+    # 2-D cross product: |a||k| sin(angle from hip→ankle to hip→knee)
+    cross = along[..., 0] * to_knee[..., 1] - along[..., 1] * to_knee[..., 0]
+    norm = np.hypot(along[..., 0], along[..., 1]) * np.hypot(to_knee[..., 0], to_knee[..., 1])
+    bent = np.abs(cross) > w.rig.tuning.bent_sin * np.maximum(norm, 1e-12)
+    side = np.sign(cross) * s.facing[:, None]
+    flipped = bent & (s.knee_side != 0) & (side != s.knee_side)
+    s.knee_flips += flipped.sum(axis=1)
+    s.knee_side = np.where(bent, side, s.knee_side)

@@ -1,0 +1,277 @@
+"""What the planted feet allow the hips, and the pelvis it gives: the support samples, the
+highest hip and the hip's x range per planted leg, the pelvis height (standing height, bob,
+lowered only where a leg cannot reach), the hard limits that keep planted legs in the
+solver's exact zone, and each planted foot's stance roll.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from game.world.easing import clamp, smoothstep, xy
+from game.world.gait import (
+    MIN_RISER,
+    RISER_WINDOW,
+    Pace,
+    RolledFeet,
+    heel_lift_schedule,
+    landing_roll,
+    needed_pitch,
+    roll_limits,
+    run_fraction,
+    spring_step,
+)
+from game.world.timing import foot_phase, ground_grade, hips_x, pivot_ankles, stance_progress
+from game.world.walker_state import BoolArray, FloatArray, WalkState, World
+
+
+@dataclass(frozen=True, slots=True)
+class Support:
+    """What the planted feet allow the hips in one step (computed once, asked several times).
+
+    Attributes
+    ----------
+    rolled : RolledFeet
+        Every foot's ankle at each sampled stance pitch.
+    landing : ndarray, shape (N, 2)
+        The landing roll still settling (:func:`landing_roll`).
+    flat : ndarray of bool, shape (N, 1)
+        Characters pivoting or about to: their feet count only flat.
+    flat_ankles : ndarray, shape (N, 2, 2)
+        Those flat ankles (turning about the balls while pivoting).
+    pace : Pace
+        The gait's timing the landing rolls settle at (the step's).
+    """
+
+    rolled: RolledFeet
+    landing: FloatArray
+    flat: BoolArray
+    flat_ankles: FloatArray
+    pace: Pace
+
+
+def planted_support(w: World, s: WalkState, pace: Pace) -> Support:
+    """What the planted feet allow the hips, as the feet are now, at ``pace`` (the
+    landing rolls settle over its stance time)."""
+    feet = s.feet
+    # pivoting, or about to (stopped, squaring up): flat feet only (braking, a foot left
+    # behind the stopping hip still rolls: held flat, the pelvis sank 12 cm to reach it)
+    about_to = s.reversing & (np.abs(s.vx) < w.rig.tuning.pivot_speed)
+    flat = (s.turning | about_to)[:, None]
+    flat_ankles = (
+        np.where(s.turning[:, None, None], pivot_ankles(w, s), feet.lock)
+        if flat.any()
+        else feet.lock
+    )
+    landing = landing_roll(feet, w.rig.tuning.loading * pace.stance_time[:, None])
+    facing, legs = s.facing[:, None], w.rig.legs
+    rolled = w.rolled
+    if rolled is None or not rolled.holds_for(feet.lock, feet.angle, facing, legs):
+        rolled = w.rolled = RolledFeet.sample(feet.lock, feet.angle, facing, legs)
+    return Support(rolled, landing, flat, flat_ankles, pace)
+
+
+def highest_hips(
+    w: World, s: WalkState, support: Support, hip_x: FloatArray, extension: float
+) -> FloatArray:
+    """The highest each hip at ``hip_x`` (N, 2) may be with its planted foot within
+    ``extension`` of the leg, rolling the foot (:meth:`RolledFeet.highest_hip`); a
+    pivoting character's feet are flat on their balls, and one about to pivot lowers
+    onto flat feet, so for them only the flat pose counts. Shape (N, 2)."""
+    legs = w.rig.legs
+    reach = extension * legs.limb.reach
+    high = support.rolled.highest_hip(hip_x, reach, support.landing, legs)
+    if not support.flat.any():
+        return high
+    dx = hip_x - support.flat_ankles[..., 0]
+    # Pythagoras, as in RolledFeet.highest_hip, for the one pose a flat foot has
+    flat_high = support.flat_ankles[..., 1] + np.sqrt(np.maximum(reach * reach - dx * dx, 0.0))
+    return np.where(support.flat, flat_high, high)
+
+
+def hip_x_range(
+    w: World, s: WalkState, support: Support, hip_y: FloatArray, extension: float
+) -> tuple[FloatArray, FloatArray]:
+    """The lowest and highest x each hip at height ``hip_y`` (N, 2) may take with its
+    planted foot within ``extension`` of the leg (:meth:`RolledFeet.hip_x_range`; flat
+    feet as in :meth:`_highest_hips`, but only pivoting: one about to pivot still brakes
+    and steps over its rolled feet, or, held to the flat pose of a foot rolled onto its
+    ball, its hip stopped dead from a walk or a run in one step). Shape (N, 2) each."""
+    reach = extension * w.rig.legs.limb.reach
+    lo, hi = support.rolled.hip_x_range(hip_y, reach)
+    flat = support.flat & s.turning[:, None]
+    if not flat.any():
+        return lo, hi
+    dy = hip_y - support.flat_ankles[..., 1]
+    # Pythagoras, as in RolledFeet.hip_x_range, for the one pose a flat foot has
+    half = np.sqrt(np.maximum(reach * reach - dy * dy, 0.0))
+    lo = np.where(flat, support.flat_ankles[..., 0] - half, lo)
+    hi = np.where(flat, support.flat_ankles[..., 0] + half, hi)
+    return lo, hi
+
+
+def pelvis_height(
+    w: World, s: WalkState, x_new: FloatArray, pace: Pace, support: Support, dt: float
+) -> FloatArray:
+    """Pelvis y this step: a critically damped spring toward standing height plus the
+    gait's bob (up at mid-stance walking, down running), lowered only where a foot
+    could not be reached even with its heel lifted (or, pivoting, rising as far as the
+    flat feet allow, so the knees pass the middle nearly straight)."""
+    rig, gait = w.rig, w.rig.gait
+    legs, feet = rig.legs, s.feet
+    reach = legs.limb.reach
+    comfort = gait.comfort_extension * reach
+    # look ahead by twice the halflife (the spring lags its goal by about that), but a
+    # planted foot only as far as it stays down
+    duty = pace.duty
+    until_lift = np.maximum(duty[:, None] - foot_phase(w, s), 0.0) / pace.rate[:, None]
+    lead = np.minimum(until_lift, 2.0 * gait.pelvis_halflife)
+    hip_x = hips_x(w, s, x_new) + s.vx[:, None] * lead
+    # standing still, only flat feet count: the pelvis settles until both rest flat (a
+    # roll lets a walking leg reach, but is no pose to stand in: stopped on a stair, a
+    # foot kept its toes up to 25°)
+    standing = feet.planted.all(axis=1) & (np.abs(s.vx) < w.rig.tuning.still_speed) & ~s.turning
+    if standing.any():
+        flat_ankles = np.where(standing[:, None, None], feet.lock, support.flat_ankles)
+        support = replace(support, flat=support.flat | standing[:, None], flat_ankles=flat_ankles)
+    high = highest_hips(w, s, support, hip_x, gait.comfort_extension)
+    swinging = feet.swinging
+    hovering = swinging & (feet.u >= 1.0)
+    dx = np.where(hovering, hip_x - feet.land[..., 0], feet.land_dx)
+    # Pythagoras: a hip dx away from the foot is at most √(R² − dx²) above it; the floor
+    # keeps a wildly far foot from sinking the pelvis below half a leg
+    rise = np.sqrt(np.maximum(comfort * comfort - dx * dx, (0.5 * comfort) ** 2))
+    # the pelvis need only be that low at touchdown: until then it may be as much higher
+    # as it can come down in the time left, which running ends sooner by the spring's lag
+    # (with the goal reached only at touchdown, the pelvis got there ~0.1 s late, the foot
+    # hovered 2-3 cm short of its spot and the other leg, at full stretch, held the hip:
+    # a run down the bump's far side lost 1.5 m/s in a step)
+    landing_ground = w.terrain.height_at(feet.land_lock[..., 0])
+    down = landing_ground < w.terrain.height_at(x_new)[:, None] - w.rig.tuning.lower_landing
+    lag = 2.0 * gait.pelvis_halflife * run_fraction(s.vx, gait)[:, None] * down
+    left = np.maximum((1.0 - feet.u) * feet.duration - lag, 0.0) * w.rig.tuning.landing_descent
+    # (a swing re-aimed after hovering has no time left: it already waited)
+    landing = feet.land[..., 1] + rise + np.where(feet.relaunched, 0.0, left)
+    allowed = np.where(feet.planted, high, np.where(swinging, landing, np.inf))
+    allowed = allowed.min(axis=1)
+    # standing height over the ground here: a drop ahead is for the landing's reach
+    # (``allowed``) to bring the pelvis down to (the lower of here and a swing ahead kept
+    # it a rise low all down a flight: a crouch, the stance knee at 94°); a riser up that
+    # the body reaches within stair_lead counts already (standing over the ground here,
+    # the pelvis rose only once over a tread: at a flight's foot the front knee bent to
+    # 75° with the rear foot in the air and went on bending, up to 45° further once
+    # loaded: a squat; now a loaded stance knee on a tread only straightens)
+    ground = w.terrain.height_at(x_new)
+    soon = x_new + s.vx * w.rig.tuning.stair_lead
+    risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)
+    lo, hi = np.minimum(x_new, soon)[:, None], np.maximum(x_new, soon)[:, None]
+    riser_soon = ((risers > lo) & (risers < hi)).any(axis=1)
+    ground = np.where(riser_soon, np.maximum(ground, w.terrain.height_at(soon)), ground)
+    # standing, at least over the lower foot's ground (both feet on a tread, with the
+    # pelvis still over the riser below it, stood with both knees bent 70°)
+    feet_ground = w.terrain.height_at(feet.lock[..., 0]).min(axis=1)
+    ground = np.where(standing, np.maximum(ground, feet_ground), ground)
+    run = run_fraction(s.vx, gait)
+    stand = ground + legs.ankle_height + gait.stand_extension * reach - gait.run_sink * run
+    moving = clamp(np.abs(s.vx) / (0.5 * gait.walk_speed), 0.0, 1.0)
+    amplitude = (gait.bob_walk * (1.0 - run) - gait.bob_run * run) * moving
+    # highest (walking) or lowest (running) at mid-stance of either foot: phase duty / 2
+    bob = amplitude * np.cos(2.0 * np.pi * (2.0 * s.phase - duty))
+    goal = np.minimum(stand + bob, allowed) - w.rig.tuning.crouch_drop * smoothstep(s.crouch)
+    if s.turning.any():
+        # pivoting: straight legs, the knees pass the middle with the least sideways room
+        here = hips_x(w, s, x_new)
+        tall = highest_hips(w, s, support, here, gait.lock_extension)
+        goal = np.where(s.turning, tall.min(axis=1) - w.rig.tuning.flatten_margin / 4.0, goal)
+    # about to pivot, or pivoting while the last squaring foot lands: just low enough that
+    # both feet come down flat (rising for the pivot first, the landing foot could not
+    # reach its spot and hovered, holding the pivot for 0.3 s)
+    still_landing = s.turning & feet.swinging.any(axis=1)
+    goal = np.where(s.reversing | still_landing, allowed - w.rig.tuning.flatten_margin, goal)
+    # pivoting, the pelvis rises briskly: the knees must be straight mid-pivot
+    halflife = np.where(s.turning, w.rig.tuning.pivot_halflife, gait.pelvis_halflife)
+    y, _ = spring_step(s.y, s.vy, goal, halflife, dt)
+    limit = gait.max_pelvis_speed * dt
+    # running (the run asked for) up a slope (not a flight, paced by its treads) with
+    # the pelvis well below its goal, it rises back that much faster: running onto the
+    # steep slope, climbing it took 0.42 of the 0.58 m/s, and a pelvis 20 cm low after
+    # the step onto it stayed crouched 1.3 s
+    near = (np.abs(risers[None, :] - x_new[:, None]) <= gait.max_step_reach).any(axis=1)
+    low = s.sprinting & ~near & (goal - s.y > w.rig.tuning.rise_back)
+    climb = np.where(low, ground_grade(w, s) * (x_new - s.x), 0.0)
+    return s.y + clamp(y - s.y, -limit, limit + np.maximum(climb, 0.0))
+
+
+def cap_pelvis(
+    w: World, s: WalkState, x_new: FloatArray, y_new: FloatArray, support: Support, dt: float
+) -> FloatArray:
+    """Lower the pelvis (within its speed limit) where a planted leg would over-stretch
+    even with its foot rolled."""
+    gait, feet = w.rig.gait, s.feet
+    high = highest_hips(w, s, support, hips_x(w, s, x_new), gait.lock_extension)
+    cap = np.where(feet.planted, high, np.inf).min(axis=1)
+    return np.maximum(np.minimum(y_new, cap), s.y - gait.max_pelvis_speed * dt)
+
+
+def hold_planted(
+    w: World,
+    s: WalkState,
+    x_old: FloatArray,
+    x_new: FloatArray,
+    y_new: FloatArray,
+    support: Support,
+) -> FloatArray:
+    """Stop the hip where a planted leg would stretch past ``lock_extension`` whatever
+    its foot's roll."""
+    gait, feet = w.rig.gait, s.feet
+    offset = hips_x(w, s, x_new) - x_new[:, None]
+    lo, hi = hip_x_range(w, s, support, y_new[:, None], gait.lock_extension)
+    lo = np.where(feet.planted, lo - offset, -np.inf).max(axis=1)
+    hi = np.where(feet.planted, hi - offset, np.inf).min(axis=1)
+    # only ever cancel motion, never push the hip somewhere it was not going
+    return clamp(x_new, np.minimum(lo, x_old), np.maximum(hi, x_old))
+
+
+def roll_stance(w: World, s: WalkState, pace: Pace) -> None:
+    """Each planted foot's pitch: the scheduled roll (heel strike rolling flat, heel
+    lift toward toe-off), or more heel lift / toe up where the leg needs it to reach
+    the hip within ``comfort_extension`` (the heel lifts before the pelvis drops)."""
+    gait, legs, feet = w.rig.gait, w.rig.legs, s.feet
+    progress = stance_progress(w, s, pace.duty[:, None])
+    moving = clamp(np.abs(s.vx) / (0.4 * gait.walk_speed), 0.0, 1.0)[:, None]
+    loading = w.rig.tuning.loading * pace.stance_time[:, None]
+    landing = landing_roll(feet, loading)
+    # the heel lift takes over from the landing roll only once it is done, gradually
+    settled = smoothstep((feet.stance_age - loading) / loading)
+    lift = heel_lift_schedule(progress, moving, legs) * settled
+    hips = xy(hips_x(w, s, s.x), s.y[:, None])
+    facing = s.facing[:, None]
+    # rolled only as far as the leg needs to stay inside its lock extension (the pelvis
+    # aims lower, at the comfort extension, so this is the margin, not the rule)
+    reach = (gait.lock_extension - w.rig.tuning.roll_margin) * legs.limb.reach
+    limits = roll_limits(hips[..., 0], feet.lock, facing, landing, legs)
+    need_up, need_down = needed_pitch(feet.lock, feet.angle, facing, hips, reach, limits, legs)
+    # the landing roll settles on its own, the heel lifts on schedule, and whatever the
+    # schedule the leg gets at least the roll it needs to reach (within the limits)
+    _, max_down = limits
+    scheduled = np.where(landing != 0.0, landing, clamp(lift, -max_down, 0.0))
+    pitch = np.minimum(scheduled, np.where(need_down < 0.0, need_down, np.inf))
+    pitch = np.maximum(pitch, np.where(need_up > 0.0, need_up, -np.inf))
+    feet.pitch = np.where(feet.planted & ~s.turning[:, None], pitch, 0.0)
+
+
+def move_pelvis(
+    w: World, s: WalkState, x_free: FloatArray, pace: Pace, support: Support, dt: float
+) -> None:
+    """Move each pelvis to ``x_free`` (where its velocity takes it) at its height this step,
+    held back where a planted leg could not follow, lowered where one would over-stretch.
+    Writes ``s.x``, ``s.y``, ``s.vx`` (where held), ``s.vy``."""
+    x_old = s.x
+    y_new = pelvis_height(w, s, x_free, pace, support, dt)
+    x_new = hold_planted(w, s, x_old, x_free, y_new, support)
+    y_new = cap_pelvis(w, s, x_new, y_new, support, dt)
+    s.vx = np.where(x_new != x_free, (x_new - x_old) / dt, s.vx)
+    s.vy = (y_new - s.y) / dt
+    s.x, s.y = x_new, y_new

@@ -1,0 +1,162 @@
+"""Small queries of the walkers' state the stages share: the ground's grade, the speeds the
+gait is timed at, each foot's phase, hip and standing spots, the pivot's balls and ankles.
+
+Pure functions of the :class:`~game.world.walker_state.World` and the
+:class:`~game.world.walker_state.WalkState`: none writes the state.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game.world.gait import (
+    FOOT_SIDE,
+    MIN_RISER,
+    PHASE_OFFSET,
+    RISER_WINDOW,
+    foot_axes,
+    heel_hangs,
+    stance_pose,
+    stride_rate,
+)
+from game.world.rig import Rig
+from game.world.walker_state import BoolArray, FloatArray, WalkState, World
+
+
+def timing_speed(speed: FloatArray, quick: BoolArray, rig: Rig) -> FloatArray:
+    """The speed the gait's timing is read at: ``speed``, or where ``quick`` (running on a
+    flight) at least ``stair_run_timing``, so the steps quicken instead of lengthening past
+    a tread."""
+    fast = np.copysign(np.maximum(np.abs(speed), rig.tuning.stair_run_timing), speed)
+    return np.where(quick, fast, speed)
+
+
+def flight_pace(tread: FloatArray, grade: FloatArray, quick: BoolArray, rig: Rig) -> FloatArray:
+    """The speed (N,) whose step is one ``tread`` on a flight of ``grade`` (rise per run along
+    the walk): ``tread · 2 · stride_rate``, a fixed point because the steps quicken with speed
+    (it converges in a few rounds), timed by :func:`timing_speed`."""
+    pace = np.full(np.shape(tread), rig.gait.walk_speed)
+    for _ in range(4):
+        pace = tread * 2.0 * stride_rate(timing_speed(pace, quick, rig), grade, rig.gait)
+    return pace
+
+
+def ground_grade(w: World, s: WalkState) -> FloatArray:
+    """Mean ground slope (rise per run in +x) over ±``slope_span`` of the pelvis, from
+    the sides the feet could walk: a side that rises or drops more than a step (the
+    loft's edge, a wall) is left out. Read as a slope, the loft's 1.8 m edge leaned the
+    body standing on the loft 22° into it (a banana facing the ladder)."""
+    at = s.x[:, None] + np.array([-w.rig.tuning.slope_span, 0.0, w.rig.tuning.slope_span])
+    rises = np.diff(w.terrain.height_at(at), axis=1)  # behind → pelvis → ahead
+    walkable = np.abs(rises) <= w.rig.gait.max_step_height
+    sides = np.maximum(walkable.sum(axis=1), 1)
+    return np.where(walkable, rises, 0.0).sum(axis=1) / (sides * w.rig.tuning.slope_span)
+
+
+def timed(w: World, s: WalkState, speed: FloatArray) -> FloatArray:
+    """The speed (N,) the gait's timing (:class:`Pace`) is read at for a body going at
+    ``speed``: :func:`_timing_speed`, quick running on a flight (:attr:`stair_run`), at
+    least ``jog_timing`` jogging (:attr:`jogging`)."""
+    jog = np.copysign(np.maximum(np.abs(speed), w.rig.tuning.jog_timing), speed)
+    return np.where(s.jogging, jog, timing_speed(speed, s.stair_run, w.rig))
+
+
+def speed_halflife(w: World, s: WalkState, v_target: FloatArray) -> FloatArray:
+    """The halflife the velocity chases ``v_target`` with: speeding up, longer, and in
+    proportion to the speed beyond a walk, so every set-off starts at the same ~3 m/s²
+    (at the gait's halflife a standing body ran in a quarter second, faster than its
+    first steps could carry it: the hip outran the planted foot, was held back and the
+    pelvis dipped 20 cm)."""
+    gait = w.rig.gait
+    up = w.rig.tuning.speed_up_halflife * np.maximum(np.abs(v_target) / gait.walk_speed, 1.0)
+    return np.where(np.abs(v_target) > np.abs(s.vx), up, gait.accel_halflife)
+
+
+def speed_soon(w: World, s: WalkState, v_target: FloatArray) -> FloatArray:
+    """The velocity ``step_lead`` seconds on (none pivoting): the pace a step is timed
+    for, so the first steps of a set-off are quick enough for the body they carry (timed
+    for the standing body's idle cadence, a 0.62 s swing let the hip run past the planted
+    foot)."""
+    decay = 2.0 ** (-w.rig.tuning.step_lead / speed_halflife(w, s, v_target))
+    return np.where(s.turning, 0.0, v_target + (s.vx - v_target) * decay)
+
+
+def foot_phase(w: World, s: WalkState) -> FloatArray:
+    """Each foot's own phase in [0, 1), shape (N, 2)."""
+    return (s.phase[:, None] + PHASE_OFFSET) % 1.0
+
+
+def stance_progress(w: World, s: WalkState, duty: FloatArray) -> FloatArray:
+    """How far into its stance each planted foot is, in [0, 1], shape (N, 2): its phase
+    over the duty factor, 1 once its lift is due (:attr:`Feet.due`), 0 if it landed
+    early (its phase still in the swing window, about to wrap)."""
+    phase = foot_phase(w, s)
+    return np.where(s.feet.due, 1.0, np.where(phase >= duty, 0.0, phase / duty))
+
+
+def squaring_up(w: World, s: WalkState, v_target: FloatArray) -> BoolArray:
+    """Characters stepping their feet to standing or pivot spots, not walking (N,)."""
+    return s.reversing | (np.abs(v_target) < w.rig.tuning.still_speed)
+
+
+def hips_x(w: World, s: WalkState, x: FloatArray) -> FloatArray:
+    """Hip x of each leg for pelvis x ``x`` (N,), shape (N, 2): the depth offsets
+    shrink through the middle of a pivot."""
+    return x[:, None] + FOOT_SIDE * w.rig.body.hip_depth * np.abs(s.spin)[:, None]
+
+
+def stance_feet(w: World, s: WalkState) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Planted feet's ankle (N, 2, 2), sole angle and toe bend (N, 2) at their pitch."""
+    feet = s.feet
+    return stance_pose(feet.lock, feet.angle, feet.pitch, s.facing[:, None], w.rig.legs)
+
+
+def trailing_foot(
+    w: World, s: WalkState, direction: FloatArray, lifting: BoolArray | None = None
+) -> FloatArray:
+    """The x (N,) of the rearmost foot along ``direction`` (N,), or the pelvis if both are
+    ahead of it: a planted foot where it is, a swinging one where it will land; not those
+    ``lifting`` (N, 2) (the other's, then)."""
+    feet = s.feet
+    x = np.where(feet.planted, feet.lock[..., 0], feet.land_lock[..., 0])
+    if lifting is not None:
+        x = np.where(lifting, x[:, ::-1], x)
+    x = np.concatenate([x, s.x[:, None]], axis=1)
+    return np.where(direction >= 0.0, x.min(axis=1), x.max(axis=1))
+
+
+def flight_between(w: World, s: WalkState, behind: FloatArray, ahead: FloatArray) -> BoolArray:
+    """A stair's riser from ``behind`` to ``ahead`` (M,)."""
+    low, high = np.minimum(behind, ahead)[:, None], np.maximum(behind, ahead)[:, None]
+    risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)[None, :]
+    return np.asarray(((risers >= low) & (risers <= high)).any(axis=1))
+
+
+def standing_spots(w: World, s: WalkState, x: FloatArray, pivot: BoolArray) -> FloatArray:
+    """Flat-foot ankle x of the standing spots for pelvis x ``x`` (N,), shape (N, 2):
+    spread fore and aft, or for a pivot with both balls under the pelvis."""
+    spread = x[:, None] + FOOT_SIDE * w.rig.gait.stance_spread
+    balls = x[:, None] - s.facing[:, None] * w.rig.legs.ball + 0.0 * FOOT_SIDE
+    return np.where(pivot[:, None], balls, spread)
+
+
+def heel_off_nose(w: World, s: WalkState) -> BoolArray:
+    """Planted feet (N, 2) whose heel hangs off a stair nose (:func:`heel_hangs`)."""
+    feet, facing = s.feet, s.facing[:, None]
+    return feet.planted & heel_hangs(w.terrain, feet.lock[..., 0], facing, w.rig.legs)
+
+
+def pivot_balls(w: World, s: WalkState) -> FloatArray:
+    """The ball contact points the feet pivot on, shape (N, 2, 2) (a foot still landing:
+    where it will be)."""
+    legs, feet = w.rig.legs, s.feet
+    lock = np.where(feet.swinging[..., None], feet.land_lock, feet.lock)
+    along, normal = foot_axes(feet.angle, s.turn_from[:, None])
+    return lock - legs.ankle_height * normal + legs.ball * along
+
+
+def pivot_ankles(w: World, s: WalkState) -> FloatArray:
+    """Ankles of pivoting feet (N, 2, 2): flat, turning about the ball by ``spin``."""
+    legs = w.rig.legs
+    along, normal = foot_axes(s.feet.angle, s.spin[:, None])
+    return pivot_balls(w, s) - legs.ball * along + legs.ankle_height * normal

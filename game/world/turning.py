@@ -1,0 +1,170 @@
+"""Turning round: when a reversal may pivot, the pivot's progress and the facing's flip, where
+the feet stand for it (standing and pivot spots), and the pelvis's shift over the feet.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game.world.easing import braking_travel, clamp
+from game.world.gait import MIN_RISER, foot_axes, pivot_spots, rest_on_ground
+from game.world.timing import heel_off_nose, pivot_balls, standing_spots
+from game.world.walker_state import BoolArray, FloatArray, WalkState, World
+
+
+def advance_turn(w: World, s: WalkState, reversing: BoolArray, dt: float) -> None:
+    """Start a pivot where a reversal is wanted, the body has stopped and both feet are
+    down flat near their standing spots; advance pivots; flip the facing halfway; at the end re-lock the feet facing
+    the new way about the balls they pivoted on."""
+    feet, legs = s.feet, w.rig.legs
+    # a wish held at least pivot_wish: with the feet already squared from a turn
+    # before, a one-frame blip of the other key started a pivot, which then went on
+    ready = reversing & ~s.turning & (s.reversing_s >= w.rig.tuning.pivot_wish)
+    if ready.any():  # (only then is there anything to check)
+        ready &= ready_to_pivot(w, s)
+    s.turn_from = np.where(ready, s.facing, s.turn_from)
+    active = s.turning | ready
+    s.turn = np.where(active, s.turn + dt / w.rig.gait.turn_time, 0.0)
+    # a foot still landing holds the pivot short of the halfway flip (it lands long before)
+    held = active & feet.swinging.any(axis=1)
+    s.turn = np.where(held, np.minimum(s.turn, w.rig.tuning.turn_while_landing), s.turn)
+    done = active & (s.turn >= 1.0)
+    s.facing = np.where(active & (s.turn**2 >= 0.5), -s.turn_from, s.facing)
+    if done.any():
+        ball = pivot_balls(w, s)
+        along, normal = foot_axes(feet.angle, -s.turn_from[:, None])
+        # rigid rear foot: the ankle sits (−ball, ankle_height) from the ball contact
+        relocked = ball - legs.ball * along + legs.ankle_height * normal
+        feet.lock = np.where(done[:, None, None], relocked, feet.lock)
+        s.settling |= done[:, None] & feet.planted
+        feet.pitch = np.where(done[:, None], 0.0, feet.pitch)
+        # the aims were the pivot's: standing on, the feet count where they are (aimed
+        # at the pivot spots, a turn in place with the pelvis 7 cm past the balls stood
+        # leaning, legs slanted back, for as long as he stood: playtest 11)
+        feet.aim = np.where(done[:, None], np.nan, feet.aim)
+        s.turn = np.where(done, 0.0, s.turn)
+    # ... and then rise onto it where the sole is in the ground: turned round at a slope's
+    # foot, the heel swung onto the rise and stood 10 mm inside it (a pivot spot lets the
+    # ball hover 12 mm); slowly, as a planted foot's contact may move (0.5 mm a step)
+    s.settling &= feet.planted & ~s.turning[:, None]
+    if s.settling.any():
+        x, y = feet.lock[..., 0], feet.lock[..., 1]
+        rest = rest_on_ground(w.terrain, x, feet.angle, s.facing[:, None], legs)
+        rise = np.where(s.settling, np.clip(rest - y, 0.0, w.rig.tuning.settle_speed * dt), 0.0)
+        feet.lock[..., 1] = y + rise
+        s.settling &= rest - feet.lock[..., 1] > 1e-6
+
+
+def ready_to_pivot(w: World, s: WalkState) -> BoolArray:
+    """Characters that may start a pivot (N,): stopped, both feet flat on their pivot
+    spots, or one there and the other's squaring swing landing on its spot within
+    ``pivot_overlap`` (it turns about its ball as it comes down: waiting for it, the body
+    stood still facing the old way for a fifth of a second), no foot pinned."""
+    feet = s.feet
+    left = (1.0 - feet.u) * feet.duration  # seconds a swing has to go
+    landing = feet.swinging & feet.pivot_aim & (left <= w.rig.tuning.pivot_overlap)
+    flat = feet.planted & (np.abs(feet.pitch) < w.rig.tuning.flat_pitch)
+    stopped = np.abs(s.vx) < w.rig.tuning.pivot_speed
+    ready = (flat | landing).all(axis=1) & flat.any(axis=1) & stopped
+    ready &= ~feet.pinned.any(axis=1)
+    return ready & on_spots(w, s, ready).all(axis=1)
+
+
+def on_spots(w: World, s: WalkState, among: BoolArray) -> BoolArray:
+    """Feet at their standing or pivot spots (:meth:`_standing_spots`), shape (N, 2),
+    or whose last step was aimed there. A foot near its pivot spot counts only where it
+    can turn (:func:`pivot_spots`: turned round about its ball, its heel would go into a
+    riser where its toes did not), checked for the characters ``among`` (N,) only: the
+    caller reads no other row."""
+    feet, gait = s.feet, w.rig.gait
+    reversing = s.reversing
+    # braking to turn round, the spots are where the hip will stop (a foot beside the
+    # running hip counted as on its spot, stayed, and was left 0.6 m behind: the pelvis
+    # sank 14 cm to reach it)
+    stop = braking_travel(s.vx, np.inf, gait.accel_halflife, w.rig.tuning.reversal_brake)
+    ideal_x = standing_spots(w, s, s.x + np.where(reversing, stop, 0.0), reversing)
+    tolerance = np.where(reversing, w.rig.tuning.pivot_tolerance, gait.idle_tolerance)
+    there = np.abs(ideal_x - feet.lock[..., 0]) <= tolerance[:, None]
+    aimed_there = np.abs(ideal_x - feet.aim) <= tolerance[:, None]
+    rows = np.flatnonzero(reversing & among)
+    if len(rows):  # (only they need the pivot check)
+        # ... and one aimed at its pivot spot counts only if that aim was for a pivot
+        turnable, _ = pivot_spots(
+            w.terrain,
+            feet.lock[rows, :, 0],
+            s.facing[rows, None],
+            w.rig.legs,
+            w.obstacles,
+        )
+        there[rows] &= turnable
+        aimed_there[rows] &= feet.pivot_aim[rows]
+    # standing, a foot whose heel hangs off a stair nose (turned round about a ball on
+    # the nose) is not there: it stood like that, 90 % of its sole over a 16 cm drop,
+    # until the next key press (playtest 10)
+    hanging = ~reversing[:, None] & heel_off_nose(w, s)
+    return (there | aimed_there) & ~hanging
+
+
+def settled(w: World, s: WalkState, v_target: FloatArray) -> BoolArray:
+    """Characters standing still with both feet down near their standing spots (N,):
+    about to pivot, the spots are the balls of both feet right under the pelvis (so at
+    mid-pivot both legs are straight under it and the knees pass the middle cleanly).
+    A foot whose last step was aimed at its spot counts as there even where the ground
+    moved its landing (a spot on a stair nose): stepping again would land it the same."""
+    feet = s.feet
+    still = (
+        feet.planted.all(axis=1)
+        & (np.abs(s.vx) < np.where(s.reversing, w.rig.tuning.pivot_speed, w.rig.tuning.still_speed))
+        & (np.abs(v_target) < w.rig.tuning.still_speed)
+    )
+    if not still.any():  # walking or running: no spots to check
+        return still
+    return still & on_spots(w, s, still).all(axis=1)
+
+
+def above_spot_behind(w: World, s: WalkState) -> BoolArray:
+    """Planted feet (N, 2) whose standing spot (:meth:`_standing_spots`) is behind them
+    with its heel more than ``MIN_RISER`` lower: a step there would go back down a
+    stair (a spot on a nose lands on the tread below)."""
+    lock_x, facing = s.feet.lock[..., 0], s.facing[:, None]
+    spot = standing_spots(w, s, s.x, np.zeros(s.count, dtype=bool))
+    behind = (spot - lock_x) * facing < 0.0
+    heel = w.terrain.height_at(spot - facing * w.rig.legs.heel)
+    down = heel < w.terrain.height_at(lock_x) - MIN_RISER
+    return s.feet.planted & behind & down & ~heel_off_nose(w, s)
+
+
+def shift_over_balls(w: World, s: WalkState) -> FloatArray:
+    """The x velocity (N,) that brings the pelvis to within ``pivot_tolerance`` of over
+    the balls (a swinging foot's where it lands) by the end of the pivot under way:
+    an obstacle may keep the pivot spots off the spot under it (stopped over a cup on the
+    floor, the balls were 0.28 m ahead, turned round the ankles 0.42 m, and the pelvis
+    hung there 17 cm low until the feet stepped back under it: playtest 11)."""
+    off = pivot_balls(w, s)[..., 0].mean(axis=1) - s.x
+    beyond = np.sign(off) * np.maximum(np.abs(off) - w.rig.tuning.pivot_tolerance, 0.0)
+    left = np.maximum(1.0 - s.turn, 0.1) * w.rig.gait.turn_time  # seconds to go
+    return beyond / left
+
+
+def shift_over_feet(w: World, s: WalkState, v_target: FloatArray) -> FloatArray:
+    """Standing on both feet over an obstacle (:meth:`set_obstacles`) with a step that was
+    aimed at its standing spot landed off it (more than ``idle_tolerance``), the x velocity
+    (N,) that brings the pelvis over the ankles' middle in ``shift_time`` (0 elsewhere):
+    stopped over a cup on the floor, both feet landed past it, and he stood with the
+    pelvis 18 cm behind the ankles for as long as he stood."""
+    feet, tolerance = s.feet, w.rig.gait.idle_tolerance
+    if not len(w.obstacles):
+        return np.zeros(s.count)
+    x0, x1 = w.obstacles[:, 0] - tolerance, w.obstacles[:, 1] + tolerance
+    over = ((s.x[:, None] >= x0) & (s.x[:, None] <= x1)).any(axis=1)
+    lock_x = feet.lock[..., 0]
+    spots = standing_spots(w, s, s.x, np.zeros(s.count, dtype=bool))
+    kept_off = (np.abs(spots - feet.aim) <= tolerance) & (np.abs(spots - lock_x) > tolerance)
+    shifting = over & feet.planted.all(axis=1) & kept_off.any(axis=1) & (v_target == 0.0)
+    # (slower than a pivot's start: turning round from it waits for no brake)
+    shift = clamp(
+        (lock_x.mean(axis=1) - s.x) / w.rig.tuning.shift_time,
+        -w.rig.tuning.shift_speed,
+        w.rig.tuning.shift_speed,
+    )
+    return np.where(shifting, shift, 0.0)

@@ -1,0 +1,280 @@
+"""The walkers' state as data: what each of N characters is (body, feet, locomotion flags),
+what it is asked for (:class:`Intent`), and the world it walks in (:class:`World`).
+
+Every array is ``(N, ...)``. Growing or shrinking a crowd is derived from the dataclass
+fields (:func:`take_rows`), so a new per-character array is one new field, nothing more.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.world.gait import Feet, RolledFeet
+from game.world.rig import Rig
+from game.world.terrain import Terrain
+
+FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
+
+ARMS = slice(0, 2)
+"""The arms' rows of every ``(N, 4, ...)`` limb array (:data:`game.world.rig.LIMBS`)."""
+LEGS = slice(2, 4)
+"""The legs' rows."""
+
+
+@dataclass(slots=True)
+class Intent:
+    """What a scene, a prop or the autopilot asks of each character (written only through
+    :class:`game.world.character.Crowd`'s command methods).
+
+    Attributes
+    ----------
+    goal_x : ndarray, shape (N,)
+        A spot to walk right up to by an edge (``walk_to``), or NaN.
+    face_goal : ndarray, shape (N,)
+        The facing wanted while standing (``turn_to``), 0: none.
+    crouch_goal : ndarray, shape (N,)
+        0 upright … 1 a full crouch (``crouch_to``).
+    hand_target : ndarray, shape (N, 2, 2)
+        Where each hand reaches (``aim_hands``) ...
+    hand_weight : ndarray, shape (N, 2)
+        ... blended over the arm swing by this weight in [0, 1].
+    pin_target : ndarray, shape (N, 2, 2)
+        Where a foot held by the mouse or a kick is (``pin_foot``).
+    knee_poles : ndarray of bool, shape (N,)
+        The knees follow their pole hints (``use_knee_poles``).
+    """
+
+    goal_x: FloatArray
+    face_goal: FloatArray
+    crouch_goal: FloatArray
+    hand_target: FloatArray
+    hand_weight: FloatArray
+    pin_target: FloatArray
+    knee_poles: BoolArray
+
+    @classmethod
+    def none(cls, n: int) -> Intent:
+        """No wishes for ``n`` characters: knee poles on, hands swinging."""
+        return cls(
+            goal_x=np.full(n, np.nan),
+            face_goal=np.zeros(n),
+            crouch_goal=np.zeros(n),
+            hand_target=np.zeros((n, 2, 2)),
+            hand_weight=np.zeros((n, 2)),
+            pin_target=np.zeros((n, 2, 2)),
+            knee_poles=np.ones(n, dtype=bool),
+        )
+
+
+class Mode(enum.IntEnum):
+    """What a character is doing, as one name (derived from the state each step by
+    :meth:`WalkState.modes`; the stages decide with the flags it is read from).
+
+    ========== ============================================================================
+    mode       entered when … (left when it no longer holds)
+    ========== ============================================================================
+    STAND      no intent to move, feet settled (speed below ``still_speed``)
+    CROUCH     standing with a crouch asked for (``crouch_to``) or still easing out of one
+    WALK       moving (or asked to) without the run input
+    RUN        the run input held while moving
+    JOG        the run input on a slope too steep to run up (``jog_below``): quick steps
+    STAIR_RUN  the run input on a flight: a tread a step at the quick stair pace
+    BRAKE      a wish to face the other way: slowing, then squaring the feet up
+    PIVOT      the feet are square and still: turning round on the balls (``turn_time``)
+    ========== ============================================================================
+
+    The flags are decided in the step's stages: ``reversing`` from the intent against the
+    facing (:func:`game.world.character.Crowd.step`), the pivot's start and end in
+    :func:`game.world.turning.advance_turn`, ``jogging`` and ``stair_run`` with the speed
+    caps in :func:`game.world.speed.unblocked`. A prop's own poses (the ladder) are the
+    prop's phases, not walker modes.
+    """
+
+    STAND = 0
+    CROUCH = 1
+    WALK = 2
+    RUN = 3
+    JOG = 4
+    STAIR_RUN = 5
+    BRAKE = 6
+    PIVOT = 7
+
+
+@dataclass(slots=True)
+class WalkState:
+    """Every per-character array of N walkers; the step's stages read and write it.
+
+    Attributes
+    ----------
+    x, y, vx, vy : ndarray, shape (N,)
+        Pelvis position and velocity (metres, m/s).
+    facing : ndarray, shape (N,)
+        +1 (facing +x) or −1.
+    phase : ndarray, shape (N,)
+        Gait phase in [0, 1): the left foot's.
+    idle : ndarray of bool, shape (N,)
+        The last step stood, pivoted or had nowhere to go.
+    lean : ndarray, shape (N,)
+        The spine's lean (radians forward), eased.
+    crouch : ndarray, shape (N,)
+        0 upright … 1 a full crouch, eased toward ``intent.crouch_goal``.
+    turn, turn_from : ndarray, shape (N,)
+        Pivot progress in [0, 1) (0: not turning) and the facing it started from.
+    reversing, reversing_s : ndarray, shape (N,)
+        Wants to turn round, not pivoting yet; for this many seconds.
+    settling : ndarray of bool, shape (N, 2)
+        Feet rising onto the ground after a pivot.
+    stair_run, jogging, sprinting : ndarray of bool, shape (N,)
+        Running on a flight (quick stair steps); a run held to a jog by a steep slope; the
+        run input held while moving.
+    v_goal, wanted : ndarray, shape (N,)
+        The walk's wanted velocity before any slope or flight; last step's walk direction
+        (+1, −1; 0: none).
+    blocked : ndarray of bool, shape (N,)
+        Walking into ground a step cannot take.
+    feet : Feet
+        Both feet of every character.
+    intent : Intent
+        What the character is asked for.
+    knee_side, knee_flips : ndarray, shape (N, 2) and (N,)
+        Each bent knee's side of its hip→ankle line (relative to facing) and the flips
+        counted.
+    """
+
+    x: FloatArray
+    y: FloatArray
+    vx: FloatArray
+    vy: FloatArray
+    facing: FloatArray
+    phase: FloatArray
+    idle: BoolArray
+    lean: FloatArray
+    crouch: FloatArray
+    turn: FloatArray
+    turn_from: FloatArray
+    reversing: BoolArray
+    reversing_s: FloatArray
+    settling: BoolArray
+    stair_run: BoolArray
+    jogging: BoolArray
+    sprinting: BoolArray
+    v_goal: FloatArray
+    wanted: FloatArray
+    blocked: BoolArray
+    feet: Feet
+    intent: Intent
+    knee_side: FloatArray
+    knee_flips: NDArray[np.int64]
+
+    @classmethod
+    def at(cls, x: FloatArray, facing: FloatArray, feet: Feet) -> WalkState:
+        """Characters standing still at pelvis ``x`` facing ``facing`` (N,) on ``feet``."""
+        n = x.shape[0]
+        return cls(
+            x=x,
+            y=np.zeros(n),
+            vx=np.zeros(n),
+            vy=np.zeros(n),
+            facing=facing,
+            phase=np.zeros(n),
+            idle=np.ones(n, dtype=bool),
+            lean=np.zeros(n),
+            crouch=np.zeros(n),
+            turn=np.zeros(n),
+            turn_from=facing.copy(),
+            reversing=np.zeros(n, dtype=bool),
+            reversing_s=np.zeros(n),
+            settling=np.zeros((n, 2), dtype=bool),
+            stair_run=np.zeros(n, dtype=bool),
+            jogging=np.zeros(n, dtype=bool),
+            sprinting=np.zeros(n, dtype=bool),
+            v_goal=np.zeros(n),
+            wanted=np.zeros(n),
+            blocked=np.zeros(n, dtype=bool),
+            feet=feet,
+            intent=Intent.none(n),
+            knee_side=np.zeros((n, 2)),
+            knee_flips=np.zeros(n, dtype=np.int64),
+        )
+
+    @property
+    def count(self) -> int:
+        """N, the number of characters."""
+        return int(self.x.shape[0])
+
+    @property
+    def turning(self) -> BoolArray:
+        """Characters pivoting in place this step, shape (N,)."""
+        return self.turn > 0.0
+
+    @property
+    def spin(self) -> FloatArray:
+        """The facing as it turns, shape (N,): ±1, through 0 mid-pivot (cosine of the
+        pivot angle, so the foot's apparent length is its projection)."""
+        turning = self.turning
+        if not turning.any():
+            return self.facing.copy()
+        # the turn eases in (t²): the middle comes at t = 1/√2, when the pelvis, rising
+        # through the pivot, has straightened the legs
+        return np.where(turning, self.turn_from * np.cos(np.pi * self.turn**2), self.facing)
+
+    def modes(self, still_speed: float) -> NDArray[np.int8]:
+        """Each character's :class:`Mode` this step, shape (N,)."""
+        mode = np.where(self.crouch > 0.0, Mode.CROUCH, Mode.STAND)
+        moving = (np.abs(self.vx) >= still_speed) | (self.wanted != 0.0)
+        mode = np.where(moving, Mode.WALK, mode)
+        mode = np.where(moving & self.sprinting, Mode.RUN, mode)
+        mode = np.where(self.jogging, Mode.JOG, mode)
+        mode = np.where(self.stair_run, Mode.STAIR_RUN, mode)
+        mode = np.where(self.reversing, Mode.BRAKE, mode)
+        mode = np.where(self.turning, Mode.PIVOT, mode)
+        return mode.astype(np.int8)
+
+
+def take_rows(mine: Any, kept: int, theirs: Any = None) -> Any:
+    """The first ``kept`` rows of every array in the dataclass ``mine`` (nested dataclasses
+    too), followed by ``theirs``'s rows where given (same type): how a crowd grows or
+    shrinks without a list of its arrays."""
+    if isinstance(mine, np.ndarray):
+        part = mine[:kept]
+        return part.copy() if theirs is None else np.concatenate([part, theirs])
+    return type(mine)(
+        **{
+            f.name: take_rows(getattr(mine, f.name), kept, theirs and getattr(theirs, f.name))
+            for f in fields(mine)
+        }
+    )
+
+
+@dataclass(slots=True)
+class World:
+    """What the characters walk in, fixed within a step: the rig, the ground, the things
+    standing on it (rows ``(x0, x1, top)``), and caches derived from them."""
+
+    rig: Rig
+    terrain: Terrain
+    obstacles: FloatArray = field(default_factory=lambda: np.zeros((0, 3)))
+    rolled: RolledFeet | None = None  # the last support's samples (support.support)
+    _swing_ground: tuple[Terrain, bytes, Terrain] | None = None  # (its key, then it)
+
+    @property
+    def swing_ground(self) -> Terrain:
+        """The ground a swinging foot clears: the terrain with the obstacles standing on it
+        (rebuilt when either changes)."""
+        if not len(self.obstacles):
+            return self.terrain
+        key = self.obstacles.tobytes()
+        cached = self._swing_ground
+        if cached is None or cached[0] is not self.terrain or cached[1] != key:
+            cached = self._swing_ground = (
+                self.terrain,
+                key,
+                self.terrain.with_boxes(self.obstacles),
+            )
+        return cached[2]
