@@ -158,7 +158,7 @@ def _reach(
         span = upper + lower
     gap, floor = upper - lower, eps * span
     inner = abs(gap) if abs(gap) > floor else floor  # (if-else: ~4x cheaper than max())
-    a = inner if eased < inner else span if eased > span else eased  # the seed's clamp
+    a = inner if eased < inner else span if eased > span else eased  # the clamp, docs/MATH.md §4
     along = (a * a + gap * span) / (a + a)  # law of cosines
     h = math.sqrt((span + a) * (span - a) * (a - gap) * (a + gap)) / (a + a)  # Heron
     status = _FAR if d > span else _CLOSE if d < inner else _REACHED
@@ -189,7 +189,7 @@ def _limb_2d(eps, high, root, target, pole, upper, lower, bend, soft, k) -> list
         sine = ux * (pole[1] - ry) - uy * (pole[0] - rx)  # u × w (see solve2d._place)
         bend = bend if sine * sine <= (4.0 * eps) ** 2 * w[4] else math.copysign(1.0, sine)
     h *= bend
-    ex, ey = along * ux - h * uy, along * uy + h * ux  # the seed's L1 (cos(φ ± α), sin(φ ± α))
+    ex, ey = along * ux - h * uy, along * uy + h * ux  # the elbow at φ ± α: docs/MATH.md §3
     up = math.atan2(ey, ex)  # as solution.local_angle
     lo = up + math.copysign(math.pi - row[-1], -h)
     row += [up, lo - math.tau * ((lo > math.pi) - (lo <= -math.pi))]

@@ -220,7 +220,7 @@ def enter(
     eps: float, safe: bool, root: Any, target: Any, upper: Values, lower: Values, softness: Any
 ) -> tuple[Any, ...]:
     """The first two stages (points ``(D, m)``): units, the power of two ``k`` with ``max(L1,
-    L2) = f 2^k``, ``f`` in ``[0.5, 1)`` (None when ``safe``); aim, the seed's φ as the unit ``u``
+    L2) = f 2^k``, ``f`` in ``[0.5, 1)`` (None when ``safe``; docs/MATH.md §9); aim, φ as the unit ``u``
     of target − root, +x within eps·L of the root (its direction is rounding noise there).
     Returns ``units, upper, lower, softness, distance, u, d, degenerate`` (``d`` in units)."""
     units = None if safe else np.frexp(np.maximum(upper, lower))[1]

@@ -1,15 +1,17 @@
 """The stages shared by the 2-D and 3-D solves once the limb is aimed: soften, stretch, clamp,
-the triangle, classify.
+the triangle, classify (docs/MATH.md §4, §7-§9).
 
-* Soft reach (Andy Nicholas, "Soft IK", 2010): with ``L`` the longest reach, ``d_s = L - s``,
-  ``d > d_s`` becomes ``d_s + s (1 - exp(-(d - d_s) / s))``: equal value and slope at ``d_s``,
-  ``L`` approached asymptotically, so a knee never snaps straight (ozz-animation's
-  ``IKTwoBoneJob`` uses a different, polynomial curve). Stretch: both bones scale by one factor
-  in ``[1, max_stretch]``, and the soft curve eases toward that extension.
-* Clamp (the seed): ``d <- clamp(d, |L1 - L2|, L1 + L2)`` before the law of cosines.
-* Triangle (the seed's names): root ``s``, elbow ``e``, hand ``h``; ``L1 = |e - s|``, ``L2 =
+* Soft reach (Andy Nicholas, "Soft IK", 2010; docs/MATH.md §7): with ``L`` the longest reach,
+  ``d_s = L - s``, ``d > d_s`` becomes ``d_s + s (1 - exp(-(d - d_s) / s))``: equal value and
+  slope at ``d_s``, ``L`` approached asymptotically, so a knee never snaps straight
+  (ozz-animation's ``IKTwoBoneJob`` uses a different, polynomial curve). Stretch (§8): both
+  bones scale by one factor in ``[1, max_stretch]``, and the soft curve eases toward that
+  extension.
+* Clamp (§4): ``d <- clamp(d, |L1 - L2|, L1 + L2)`` before the law of cosines.
+* Triangle (§1's names): root ``s``, elbow ``e``, hand ``h``; ``L1 = |e - s|``, ``L2 =
   |h - e|``, base ``a = |h - s|`` (the clamped reach). The elbow is found ``along`` the
-  root-hand line and ``height`` off it: a caller places it with two basis vectors, no cos/sin.
+  root-hand line and ``height`` off it (§3): a caller places it with two basis vectors, no
+  cos/sin.
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ def clamp(
         span = upper + lower  # re-added, not scaled: the triangle sums the same two lengths
     # fold limit |L1 - L2|, floored at eps L: equal bones would give the triangle a zero base
     inner = np.maximum(np.abs(upper - lower), eps * span)
-    used = np.minimum(np.maximum(eased, inner), span)  # the seed: clamp(d, |L1 - L2|, L1 + L2)
+    used = np.minimum(np.maximum(eased, inner), span)  # clamp(d, |L1 - L2|, L1 + L2): MATH.md §4
     # the soft zone d > L - s ("eased < d" differed by precision: past the knee the curve
     # moves d by ~(d - d_s)² / 2s, below float32's rounding; within an ulp of d_s, as at L)
     softened = False if softness is None else (softness > 0.0) & (d > full - softness)
@@ -101,8 +103,8 @@ def triangle(limb: Reach) -> tuple[Values, Values]:
     triangle inequality holds)."""
     a, span, gap = limb.used, limb.span, limb.upper - limb.lower
     twice_base = a + a
-    # the seed's shoulder angle: L1 cos α = (L1² + a² − L2²) / (2a), with L1² − L2² factored as
-    # (L1 − L2)(L1 + L2) so equal bones give an exact zero
+    # law of cosines at the root (docs/MATH.md §3): L1 cos α = (L1² + a² − L2²) / (2a), with
+    # L1² − L2² factored as (L1 − L2)(L1 + L2) so equal bones give an exact zero
     along = (a * a + gap * span) / twice_base
     # Heron: 16 area² = (L + a)(L − a)(a − (L1 − L2))(a + (L1 − L2)), each factor >= 0 because a
     # was clamped into the annulus; L − a is formed directly (precise when nearly straight)
@@ -115,7 +117,7 @@ def interior_angle(base: Values, along: Values, height: Values) -> Values:
     elbow ``e = along u + height n`` and the hand ``a u`` (``u``, ``n`` orthonormal), ``L1 L2
     sin theta = |(s - e) x (h - e)| = a |height|`` and ``L1 L2 cos theta = (s - e) . (h - e) =
     along² + height² - a along``, so ``theta = atan2`` of the two: accurate at 0 and pi, where
-    the seed's ``acos`` loses half its digits."""
+    ``acos`` of the cosine (docs/MATH.md §2) loses half its digits."""
     return np.arctan2(np.abs(base * height), along * along + height * height - base * along)
 
 

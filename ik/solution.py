@@ -67,8 +67,8 @@ class Solution:
         A :class:`ik.Status` code per limb; precedence
         ``DEGENERATE > STRETCHED > SOFTENED > TOO_FAR / TOO_CLOSE > REACHED``.
     elbow_angle : ndarray, shape (...)
-        Interior angle at the elbow, radians in ``[0, pi]`` (``pi`` = straight): the seed's
-        ``theta``, ``cos theta = (L1² + L2² - d²) / (2 L1 L2)``. Computed on first access.
+        Interior angle at the elbow, radians in ``[0, pi]`` (``pi`` = straight): ``theta`` of
+        docs/MATH.md §2, ``cos theta = (L1² + L2² - d²) / (2 L1 L2)``. Computed on first access.
     """
 
     elbow: npt.NDArray[np.floating]
@@ -95,7 +95,7 @@ class Solution2D(Solution):
     ----------
     upper_angle : ndarray, shape (...)
         World angle of the upper bone (root to elbow), radians in ``(-pi, pi]``,
-        counter-clockwise from +x: the seed's ``phi +- alpha``.
+        counter-clockwise from +x: ``phi +- alpha`` (docs/MATH.md §3).
     lower_angle : ndarray, shape (...)
         World angle of the lower bone (elbow to hand), radians in ``(-pi, pi]``.
     """

@@ -1,4 +1,4 @@
-"""Analytic two-bone IK in the plane: the seed's recipe, with pole, soft reach and stretch."""
+"""Analytic two-bone IK in the plane (docs/MATH.md §1-§5), with pole, soft reach and stretch."""
 
 from __future__ import annotations
 
@@ -85,8 +85,8 @@ def _place(frame: np.ndarray, eps: float, u: np.ndarray, w: Any, bend: Values, *
         sine = u[0] * wy - u[1] * wx  # u × w: |w| sin of the angle from u to w
         bend = np.where(sine * sine <= (4.0 * eps) ** 2 * len2, bend, np.sign(sine))
     elbow = frame[3:5]
-    # the elbow L1 (cos α u ± sin α u⊥), u⊥ = (−u_y, u_x) (u turned +90°): the seed's L1 (cos(φ
-    # ± α), sin(φ ± α)) by the angle-sum identities, no trig calls; + is counter-clockwise
+    # the elbow L1 (cos α u ± sin α u⊥), u⊥ = (−u_y, u_x) (u turned +90°): L1 (cos(φ ± α),
+    # sin(φ ± α)) by the angle-sum identities (docs/MATH.md §3), no trig calls; + is counter-clockwise
     np.multiply(along, u, out=elbow)
     lift = np.multiply(bend, height, out=frame[2])
     elbow[0] -= lift * u[1]

@@ -1,4 +1,5 @@
-"""Analytic two-bone IK in space: the planar triangle laid in the root-target-pole plane."""
+"""Analytic two-bone IK in space: the planar triangle laid in the root-target-pole plane
+(docs/MATH.md §6)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,24 @@
-"""The walk's feel, measured from a trace: the issue's "Must show" figures as a table.
+"""The walk's feel, measured from a trace: sole contact, gait timing and smoothness figures.
 
     python main.py --scene walk --headless --autopilot --frames 3600 --trace t.jsonl
-    python tools/feel_report.py t.jsonl [--worst]
+    python tools/feel_report.py t.jsonl [--worst] [--markdown]
+    python tools/feel_report.py --markdown       # plays that 60 s autopilot walk itself first
 
 Everything is computed from the trace file alone (plus the rig for standing height), an
 oracle independent of the simulation's own meter: walking and running are told apart by the
 pelvis speed (walking: steady, at 0.85–1.1 × walk_speed; running ≥ 0.85 × run_speed), a pivot
-by the feet's apparent length. ``--worst`` prints the step and place of each worst figure.
+by the feet's apparent length. ``--worst`` prints the step and place of each worst figure;
+``--markdown`` prints a table with readable names, units and what each figure means (the
+table in docs/WALK.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +34,59 @@ from game.world.terrain import Terrain  # noqa: E402
 LEGS = ("left_leg", "right_leg")
 ARMS = ("left_arm", "right_arm")
 STEADY_ACCEL = 2.0  # m/s²: faster changes of the pelvis speed are starts and stops, not a gait
+AUTOPILOT_FRAMES = 3600  # the standard measured run: 60 s of the walk's autopilot at 60 Hz
+
+# figure -> (readable name, factor to the shown unit, unit, what it means), for --markdown
+MARKDOWN: dict[str, tuple[str, float, str, str]] = {
+    "max_sole_penetration_m": (
+        "sole penetration, worst",
+        1e3,
+        "mm",
+        "heel, ball, toe or a sole segment below the ground",
+    ),
+    "max_planted_slide_m": (
+        "planted pivot slide, worst",
+        1e3,
+        "mm",
+        "a planted heel or ball moving along the ground",
+    ),
+    "max_ground_error_m": (
+        "planted pivot off the ground, worst",
+        1e3,
+        "mm",
+        "gap or overlap under a planted foot",
+    ),
+    "stance_knee_deg_p50": (
+        "stance knee bend, median",
+        1.0,
+        "°",
+        "walking on flat ground (0: straight)",
+    ),
+    "pelvis_drop_walk_m": (
+        "pelvis drop walking, median",
+        1e2,
+        "cm",
+        "below standing height, flat ground",
+    ),
+    "cadence_spm.walk": ("cadence walking", 1.0, "steps/min", "steady walk"),
+    "cadence_spm.run": ("cadence running", 1.0, "steps/min", "steady run"),
+    "flight_fraction_run": ("flight running", 1e2, "%", "of run time with both feet off"),
+    "double_support_run": ("double support running", 1e2, "%", "of run time with both feet down"),
+    "double_support_walk": ("double support walking", 1e2, "%", "of walk time with both feet down"),
+    "one_foot_down_walking": (
+        "a foot always down walking",
+        1.0,
+        "",
+        "a walk never leaves the ground",
+    ),
+    "max_joint_jump_m": (
+        "largest joint jump in a step",
+        1e2,
+        "cm",
+        "elbow, hand, knee or ankle, relative to pelvis",
+    ),
+    "max_pelvis_step_m": ("largest pelvis height step", 1e2, "cm", "in one fixed step"),
+}
 
 
 def segments(path: Path) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
@@ -163,29 +221,72 @@ def measure(header: dict[str, Any], steps: list[dict[str, Any]], rig_path: Path)
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("trace", type=Path)
-    parser.add_argument("--rig", type=Path, default=ROOT / "assets" / "rig.json")
-    parser.add_argument("--worst", action="store_true", help="print where each worst figure is")
-    args = parser.parse_args()
-    walks = [(h, steps) for h, steps in segments(args.trace) if h.get("scene") == "walk"]
+def record_autopilot_walk(folder: Path) -> Path:
+    """Play the walk's autopilot headless for :data:`AUTOPILOT_FRAMES` frames; its trace."""
+    trace = folder / "walk.jsonl"
+    args = ["--scene", "walk", "--headless", "--autopilot", "--frames", str(AUTOPILOT_FRAMES)]
+    subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), *args, "--trace", str(trace)], check=True
+    )
+    return trace
+
+
+def shown(name: str, value: Any, markdown: bool) -> str:
+    """A figure's value as printed: 4 significant digits (``--markdown``: in its unit)."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return ("yes" if value else "no") if markdown else str(value)
+    if not markdown:
+        return f"{value:.4g}"
+    _, factor, unit, _ = MARKDOWN[name]
+    return f"{value * factor:.3g}{'' if unit in ('', '°') else ' '}{unit}"
+
+
+def report(path: Path, rig: Path, worst: bool, markdown: bool) -> None:
+    """Print each walk segment's figures (a markdown table with ``markdown``)."""
+    walks = [(h, steps) for h, steps in segments(path) if h.get("scene") == "walk"]
     walks = [(h, steps) for h, steps in walks if len(steps) >= 3]
     if not walks:
-        raise SystemExit(f"{args.trace}: no walk-scene steps to measure")
+        raise SystemExit(f"{path}: no walk-scene steps to measure")
     for k, (header, steps) in enumerate(walks):
         numbers = [step.get("step", i + 1) for i, step in enumerate(steps)]
         if len(walks) > 1:  # a scene switch starts a new segment: each is measured alone
             print(
                 f"{'' if k == 0 else chr(10)}walk segment {k + 1} (steps {numbers[0]}-{numbers[-1]})"
             )
-        figures = measure(header, steps, args.rig)
-        print("| figure | value |")
-        print("|---|---|")
+        figures = measure(header, steps, rig)
+        if markdown:
+            print("| figure | value | meaning |")
+            print("|---|---:|---|")
         for name, (value, where) in figures.items():
-            shown = f"{value:.4g}" if isinstance(value, float) else str(value)
-            at = f" (step {numbers[where]})" if args.worst and where is not None else ""
-            print(f"| {name} | {shown}{at} |")
+            at = f" (step {numbers[where]})" if worst and where is not None else ""
+            if markdown:
+                label, _, _, meaning = MARKDOWN[name]
+                print(f"| {label} | {shown(name, value, True)}{at} | {meaning} |")
+            else:
+                print(f"{name:24} {shown(name, value, False)}{at}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "trace",
+        type=Path,
+        nargs="?",
+        help=f"a --trace file (default: play the walk's autopilot for {AUTOPILOT_FRAMES} frames)",
+    )
+    parser.add_argument("--rig", type=Path, default=ROOT / "assets" / "rig.json")
+    parser.add_argument("--worst", action="store_true", help="print where each worst figure is")
+    parser.add_argument(
+        "--markdown", action="store_true", help="a markdown table with units and meanings"
+    )
+    args = parser.parse_args()
+    if args.trace is not None:
+        report(args.trace, args.rig, args.worst, args.markdown)
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        report(record_autopilot_walk(Path(folder)), args.rig, args.worst, args.markdown)
 
 
 if __name__ == "__main__":

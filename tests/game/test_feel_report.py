@@ -31,8 +31,8 @@ def walk_lines(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 def test_a_trace_that_switched_scenes_is_measured_walk_segment_by_segment(
     walk_lines: list[str], tmp_path: Path
 ) -> None:
-    # playtest 10: a session's trace (12 headers: one per scene switch) stopped the tool with
-    # KeyError 'characters'; and --worst named a row, not the trace's step (96931 read 12807)
+    # a session's trace holds one header per scene switch; --worst names the trace's own
+    # step numbers, not the row within the segment
     header, steps = walk_lines[0], walk_lines[1:]
     resumed = []
     for line in steps:  # the walk scene resumes its step count after the lab
@@ -49,6 +49,21 @@ def test_a_trace_that_switched_scenes_is_measured_walk_segment_by_segment(
     second = done.stdout.split("walk segment 2")[1]
     worst = [line for line in second.splitlines() if "max_joint_jump_m" in line][0]
     assert int(worst.split("(step ")[1].rstrip(") |")) > 5000  # the trace's own numbering
+
+
+def test_markdown_prints_every_figure_as_a_table_row_with_its_unit(
+    walk_lines: list[str], tmp_path: Path
+) -> None:
+    trace = tmp_path / "walk.jsonl"
+    trace.write_text("\n".join(walk_lines))
+    plain, table = _report(str(trace)), _report(str(trace), "--markdown")
+    assert plain.returncode == 0 and table.returncode == 0, plain.stderr + table.stderr
+    rows = table.stdout.splitlines()
+    assert rows[0] == "| figure | value | meaning |" and rows[1].startswith("|---")
+    names = [line.split()[0] for line in plain.stdout.splitlines()]
+    assert len(rows) == 2 + len(names)  # one row per figure of the plain report
+    assert all(row.startswith("| ") and row.count(" | ") == 2 for row in rows[2:])
+    assert any(row.startswith("| sole penetration, worst |") and " mm |" in row for row in rows)
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Any magnitude (issue 14, items 1-3): every finite input from subnormal to the largest float,
+"""Any magnitude: every finite input from subnormal to the largest float,
 in float64 and float32, gets a finite answer, the right one, or a ValueError naming the argument
 when the answer itself is not representable; bad types fail naming the argument."""
 

@@ -1,4 +1,4 @@
-"""The seed's worked numbers, as plain tests."""
+"""The worked numbers of docs/MATH.md §5, as plain tests."""
 
 from __future__ import annotations
 
