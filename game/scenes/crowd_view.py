@@ -25,6 +25,7 @@ from game.palette import PALETTE, Color, mix
 from game.profiling import PhaseTimer
 from game.scene import SceneSpec
 from game.scenes.crowd import CrowdAutopilot, CrowdSim
+from game.scenes.side_view import foreshortened_joints, seen_from_the_side
 from game.scenes.walk_view import HEAD_FACE, HEAD_HAIR, WalkView, digits_as_8
 from game.world.character import ARMS, LEGS, PoseInputs, solve_pose
 from game.world.gait import sole_points
@@ -89,8 +90,15 @@ class CrowdView(WalkView):
             pose = PoseInputs(**{f.name: getattr(full, f.name)[self._rows] for f in fields(full)})
             hero = PoseInputs(**{f.name: getattr(pose, f.name)[:1] for f in fields(pose)})
             with timer.phase("ik") if timer is not None else nullcontext():
-                hero_sol = solve_pose(crowd.rig, hero)
+                hero_sol = seen_from_the_side(hero, solve_pose(crowd.rig, hero))
             self._joints = self._blended_joints(alpha)
+            turning = np.flatnonzero(np.abs(pose.spin) != 1.0)
+            self._joints[0, turning] = foreshortened_joints(
+                self._joints[0, turning],
+                self._joints[1, turning],
+                pose.roots[turning],
+                pose.spin[turning],
+            )
             self._joints[:, 0] = hero_sol.elbow[0], hero_sol.hand[0]
             self._frame = (key, pose, hero_sol)
         return self._frame[1], self._frame[2]

@@ -28,6 +28,7 @@ from game.palette import PALETTE, Color, faint, mix
 from game.profiling import PhaseTimer
 from game.scene import SceneSpec
 from game.scenes.ground_edit_view import GroundEditView
+from game.scenes.side_view import seen_from_the_side
 from game.scenes.walk import LADDER_NEAR_M, WalkSim
 from game.scenes.walk_autopilot import walk_autopilot
 from game.world.character import ARMS, LEGS, PoseInputs
@@ -252,7 +253,8 @@ class WalkView:
         """This frame's interpolated pose and its solve, shared by draw and the overlay."""
         key = (self.sim.step_index, alpha)
         if self._frame is None or self._frame[0] != key:
-            self._frame = (key, *self.sim.crowd.interpolated(alpha))
+            pose, solution = self.sim.crowd.interpolated(alpha)
+            self._frame = (key, pose, seen_from_the_side(pose, solution))
         return self._frame[1], self._frame[2]
 
     def _hero_soles(self, pose: PoseInputs, sol: Any) -> NDArray[np.float64]:

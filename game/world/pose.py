@@ -6,11 +6,10 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 import ik
 from game.world.arms import blend_hands, elbow_poles, follow_hands, hinge_poles, swing_hands
@@ -97,7 +96,9 @@ def knee_poles(
 def solve_pose(rig: Rig, pose: PoseInputs) -> Any:
     """One batched ``ik.solve_2d`` for every limb of every character.
 
-    Returns the solver's ``Solution2D`` with arrays of shape ``(N, 4, ...)``.
+    Returns the solver's ``Solution2D`` with arrays of shape ``(N, 4, ...)``: true
+    geometry, every bone its length (the side view foreshortens a pivot's limbs when it
+    draws them, :func:`game.scenes.side_view.seen_from_the_side`).
     """
     upper, lower, softness = _limb_constants(rig.arms.limb, rig.legs.limb)
     poles = pose.poles
@@ -105,20 +106,9 @@ def solve_pose(rig: Rig, pose: PoseInputs) -> Any:
         poles = np.where(pose.pole_on[..., None], poles, pose.roots + np.array([0.0, 1.0]))
     # fallback side where a pole lies on the root→target line: knees forward, elbows back
     bend = pose.facing[:, None] * np.array([-1.0, -1.0, 1.0, 1.0])
-    solution = ik.solve_2d(
+    return ik.solve_2d(
         pose.roots, pose.targets, upper, lower, bend=bend, pole=poles, softness=softness
     )
-    pivoting = np.flatnonzero(np.abs(pose.spin) != 1.0)
-    if len(pivoting) == 0:
-        return solution
-    elbow = solution.elbow.copy()
-    elbow[pivoting] = _seen_from_the_side(
-        solution.elbow[pivoting],
-        solution.hand[pivoting],
-        pose.roots[pivoting],
-        pose.spin[pivoting],
-    )
-    return replace(solution, elbow=elbow)
 
 
 @functools.lru_cache(maxsize=8)  # one rig's constants, asked for every step
@@ -132,30 +122,6 @@ def _limb_constants(arm: LimbSpec, leg: LimbSpec) -> tuple[FloatArray, FloatArra
     for array in constants:
         array.setflags(write=False)
     return constants
-
-
-def _seen_from_the_side(
-    elbow: NDArray[np.floating[Any]],
-    hand: NDArray[np.floating[Any]],
-    roots: FloatArray,
-    spin: FloatArray,
-) -> FloatArray:
-    """The elbows and knees (M, 4, 2) of characters pivoting toward or away from the camera,
-    as the side view sees them (``spin`` (M,), the solved ``elbow`` and ``hand``).
-
-    A limb bends in the character's own sagittal plane, which turns with it: at ``spin`` s
-    (the cosine of the pivot angle) the bend's offset from the root→hand line shows at |s|
-    of its length, and end-on (s = 0) the joint lies on the line, as the feet foreshorten
-    by s. Without this, the knees jumped from front to back (about 10 cm) at the step the
-    knee poles crossed the legs mid-pivot. Bone lengths hold in 3-D, not in the drawing;
-    ``elbow_angle`` stays the limb's own interior angle.
-    """
-    along = hand - roots
-    offset = elbow - roots
-    # the joint's foot on the root→hand line: root + along·(offset·along)/|along|²
-    t = (offset * along).sum(axis=-1) / np.maximum((along * along).sum(axis=-1), 1e-12)
-    foot = roots + along * t[..., None]
-    return foot + np.abs(spin)[:, None, None] * (elbow - foot)
 
 
 def stoop_clear_of_walls(
