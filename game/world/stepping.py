@@ -7,20 +7,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.world.easing import braking_travel, clamp, halflife_travel
+from game.world.easing import braking_travel, clamp
 from game.world.gait import (
     FOOT_SIDE,
-    MIN_RISER,
     PHASE_OFFSET,
-    RISER_WINDOW,
     Pace,
     duty_factor,
-    half_stride,
-    landing_pitch,
     plan_landing,
     rest_on_ground,
     sole_fits,
-    sole_points,
     stance_pose,
     stride_rate,
 )
@@ -34,18 +29,20 @@ from game.world.lift_rules import (
 )
 from game.world.locomotion import Wish
 from game.world.pose import PoseInputs
-from game.world.speed import approach, climb_cap
-from game.world.support import Support, hip_x_range, planted_support
+from game.world.support import Support, planted_support
+from game.world.swing_start import (
+    Landing,
+    begin_swing,
+    hip_at_touchdown,
+    predicted_spot,
+    swing_timing,
+)
 from game.world.timing import (
-    flight_between,
     foot_phase,
-    hips_x,
-    speed_halflife,
     speed_soon,
     squaring_up,
     stance_feet,
     timed,
-    trailing_foot,
 )
 from game.world.turning import settled
 from game.world.walker_state import LEGS, BoolArray, FloatArray, WalkState, World
@@ -196,146 +193,35 @@ def start_swings(
 ) -> None:
     """Lift the feet in ``mask`` (N, 2) from ``ankles`` (N, 2, 2), sole ``angles`` and
     toe ``bends`` (N, 2) toward spots predicted from the body's velocity on ground of
-    ``grade`` (N,), within what the other foot's ``support`` allows."""
-    rig, gait, legs = w.rig, w.rig.gait, w.rig.legs
-    feet = s.feet
+    ``grade`` (N,), within what the other foot's ``support`` allows: the swing's timing,
+    where the hip will be at touchdown, the spot predicted from it, the landing fitted to
+    the ground there (:func:`game.world.gait.plan_landing`), then the swing begins."""
     n, f = np.nonzero(mask)
+    duration, squaring = swing_timing(w, s, v_target, grade, n)
+    hip_land, v_land = hip_at_touchdown(w, s, mask, x_new, v_target, duration, support)
+    predicted = predicted_spot(w, s, n, f, hip_land, v_land, support)
+    feet, reversing = s.feet, s.reversing[n]
     start = ankles[n, f].copy()
-    soon = speed_soon(w, s, v_target)
-    pace = np.where(
-        squaring_up(w, s, v_target),
-        np.maximum(np.abs(soon), w.rig.tuning.square_up_speed),
-        soon,
-    )
-    reversing = s.reversing[n]
-    # a squaring step (toward a pivot, or stopping) is short: quick, whatever the cadence
-    # (stopping from a run, a 0.5 s running swing let the hip carry on 0.85 m past the
-    # planted foot and the pelvis sank 26 cm)
-    duration = Pace.at(timed(w, s, pace), grade, gait).swing_time[n]
-    squaring = squaring_up(w, s, v_target)[n]
-    duration = np.where(squaring, np.minimum(duration, w.rig.tuning.squaring_swing), duration)
-    # the last foot on a flight lifting off it, walking: the flight's pace lets go (see
-    # _unblocked), so its spot is planned for the walk's pace (planned for the flight's,
-    # it landed beside the hip and the next step was taken from behind)
-    v_target = v_target.copy()
-    direction = np.sign(s.v_goal)
-    trailing = trailing_foot(w, s, direction, mask)[n]  # once this foot has lifted
-    ahead = x_new[n] + direction[n] * gait.max_step_reach
-    off = ~flight_between(w, s, trailing, ahead)
-    off &= ~s.sprinting[n] & ~squaring_up(w, s, v_target)[n] & (v_target[n] != 0.0)
-    v_target[n] = np.where(off, s.v_goal[n], v_target[n])
-    # where the hip will be at touchdown, and how fast it will be going then
-    halflife = speed_halflife(w, s, v_target)[n]
-    hip_land = x_new[n] + halflife_travel(s.vx[n], v_target[n], duration, halflife)
-    # ... walking, slowing for a flight ahead as it gets there (timed for the pace here,
-    # a step onto a flight's first tread landed from far back: the next could not reach
-    # the second and came down beside it)
-    terrain = w.terrain
-    cap = approach(
-        w,
-        s,  # (read for the lifting feet only)
-        terrain.risers(MIN_RISER, RISER_WINDOW),
-        terrain.treads(MIN_RISER, RISER_WINDOW),
-        np.sign(v_target[n]),
-        s.sprinting[n],
-        hip_land,
-    )
-    v_target = v_target.copy()
-    # (running keeps its aim: capping a run's aim so bent its landing knee to 82°)
-    walking = ~s.sprinting[n]
-    v_target[n] = np.where(walking, np.clip(v_target[n], -cap, cap), v_target[n])
-    # ... and, walking or running, held to the climb's pace on a steep slope there
-    # (planned on the flat before one, a run's step landed 1.4 m ahead of the hip and
-    # 0.3 m up the slope; the body, held to that pace once on it, lunged: the stance
-    # knee at 94°, the pelvis 24 cm low)
-    climb = climb_cap(w, s, hip_land, np.sign(v_target[n]))
-    v_target[n] = np.clip(v_target[n], -climb, climb)
-    halflife = speed_halflife(w, s, v_target)[n]  # (braking now, where the cap binds)
-    hip_land = x_new[n] + halflife_travel(s.vx[n], v_target[n], duration, halflife)
-    # ... or, braking to turn round, where it will stop (step's brake law)
-    if reversing.any():
-        stop = braking_travel(s.vx[n], np.inf, gait.accel_halflife, w.rig.tuning.reversal_brake)
-        hip_land = np.where(reversing, x_new[n] + stop, hip_land)
-    # ... but never past where the other leg, if it stays down, can carry the hip
-    hip_x = hips_x(w, s, s.x)
-    offset = hip_x - s.x[:, None]
-    lo, hi = hip_x_range(w, s, support, s.y[:, None], gait.lock_extension)
-    other = feet.planted[n, 1 - f]
-    lo_other, hi_other = lo[n, 1 - f] - offset[n, 1 - f], hi[n, 1 - f] - offset[n, 1 - f]
-    # (not the stop a reversal brakes to: the other foot steps to its own spot too)
-    hip_land = np.where(other & ~reversing, clamp(hip_land, lo_other, hi_other), hip_land)
-    decay = 2.0 ** (-duration / halflife)
-    v_land = v_target[n] + (s.vx[n] - v_target[n]) * decay
-    stance = support.pace.stance_time[n]  # at the step's pace
-    # each foot lands relative to its own hip; standing, the feet spread fore and aft
-    still = 1.0 - clamp(np.abs(v_land) / (0.5 * gait.walk_speed), 0.0, 1.0)
-    spread = FOOT_SIDE[f] * (rig.body.hip_depth + gait.stance_spread * still)
-    predicted = hip_land + half_stride(v_land, stance, gait) + spread
-    # about to pivot: the ball right under the pelvis where it stops
-    pivot_spot = hip_land - s.facing[n] * legs.ball
-    predicted = np.where(reversing, pivot_spot, predicted)
-    facing = s.facing[n]
     from_lock = np.where(feet.planted[n, f][:, None], feet.lock[n, f], start)
     beside = np.where(feet.planted[n, 1 - f], feet.lock[n, 1 - f, 0], np.nan)
     # ... and, down or in the air (a run's flight), where it is or will be
     other_x = np.where(feet.planted, feet.lock[..., 0], feet.land_lock[..., 0])[n, 1 - f]
     lock, ground, ray_from, ray_hit = plan_landing(
         w.terrain,
-        rig,
+        w.rig,
         from_lock,
         predicted,
         s.y[n],
-        facing,
+        s.facing[n],
         reversing,
         beside,
         other_x,
         w.obstacles,
         squaring & ~reversing,
     )
-    start_ground = w.terrain.height_at(from_lock[:, 0])
-    land_ground_y = w.terrain.height_at(lock[:, 0])
-    pitch = landing_pitch(start_ground, land_ground_y, lock[:, 0] - from_lock[:, 0], rig)
-    # a squaring step lands flat: the pivot waits for flat feet, not for a heel strike
-    # to roll out
-    pitch = np.where(reversing, 0.0, pitch)
-    # no heel strike where the heel overhangs a drop (a pivot spot may, or a last-resort
-    # spot): the landing roll would turn the foot about a heel in the air
-    heel = sole_points(lock, ground, np.zeros_like(ground), facing, legs)[:, 0]
-    heel_down = w.terrain.height_at(heel[:, 0]) >= heel[:, 1] - w.rig.tuning.heel_support
-    pitch = np.where(heel_down, pitch, np.minimum(pitch, 0.0))
-    land, land_angle, land_bend = stance_pose(lock, ground, pitch, facing, legs)
-    feet.start[n, f] = start
-    feet.start_angle[n, f] = angles[n, f]
-    feet.start_bend[n, f] = bends[n, f]
-    feet.land[n, f] = land
-    feet.land_lock[n, f] = lock
-    feet.land_angle[n, f] = land_angle
-    feet.land_bend[n, f] = land_bend
-    feet.land_ground[n, f] = ground
-    feet.land_pitch[n, f] = pitch
-    length = np.abs(lock[:, 0] - from_lock[:, 0])
-    # ... and a short one quicker still: a foot 19 cm off its pivot spot took the whole
-    # 0.3 s, the body standing still facing the old way while it swung
-    # (on the level: up or down a stair the quicker foot's knee moved 11-13 cm a frame)
-    # (the ground's heights: a swing re-aimed in the air starts high above its ground,
-    # and its 0.3 s swing, read as a step up, let the braking hip leave the planted foot
-    # behind, the pelvis sinking 12 cm)
-    level = np.abs(land_ground_y - start_ground) < MIN_RISER
-    quick = w.rig.tuning.squaring_swing * clamp(length / w.rig.tuning.squaring_step, 0.75, 1.0)
-    duration = np.where(squaring & reversing & level, np.minimum(duration, quick), duration)
-    feet.lift[n, f] = gait.lift_height * clamp(0.3 + length / gait.max_step_reach, 0.0, 1.0)
-    feet.land_dx[n, f] = hip_land + FOOT_SIDE[f] * rig.body.hip_depth - land[:, 0]
-    feet.aim[n, f] = predicted
-    feet.pivot_aim[n, f] = reversing
-    feet.ray_from[n, f] = ray_from
-    feet.ray_hit[n, f] = ray_hit
-    feet.u[n, f] = 0.0
-    feet.floor[n, f] = -np.inf
-    feet.hold[n, f] = 0.0  # measured at the swing's first pose (swing_pose)
-    feet.duration[n, f] = duration
-    feet.planted[n, f] = False
-    feet.due[n, f] = False
-    feet.relaunched[n, f] = False
+    landing = Landing(lock, ground, ray_from, ray_hit, predicted, hip_land)
+    lift_off = (start, angles[n, f], bends[n, f])
+    begin_swing(w, s, n, f, lift_off, from_lock, landing, duration, squaring)
 
 
 def update_pins(
