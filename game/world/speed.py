@@ -23,64 +23,87 @@ _SLOPE_PROBES = np.array([-1.0, 0.0, 0.5, 1.0])
 
 def unblocked(w: World, s: WalkState, v_target: FloatArray, sprinting: BoolArray) -> FloatArray:
     """``v_target`` slowed on steep ground (the body climbs at most ``climb_speed``), on
-    a flight to a tread a step (quicker steps ``sprinting``: :attr:`stair_run`), and
-    stopped before a too-tall rise or drop, or the end of the world."""
-    gait = w.rig.gait
-    span = gait.max_step_reach
+    a flight to a tread a step (quicker steps ``sprinting``: ``stair_run``), eased toward
+    a flight ahead, and stopped before a too-tall rise or drop, or the end of the world.
+    Writes ``s.jogging`` and ``s.stair_run``."""
     direction = np.sign(v_target)
     # look as far ahead as it takes to slow down: a halflife deceleration covers v·h / ln 2
-    stopping = np.abs(s.vx) * gait.accel_halflife / math.log(2.0)
-    # steepest mean slope over a stride, from a stride behind (the trailing foot pushes
-    # off there: off the top of a flight the body keeps the climbing pace until that
-    # foot has left the stairs, or the feet fall a stride behind it) up to the stopping
-    # distance ahead (stairs count as the ramp they make)
+    stopping = np.abs(s.vx) * w.rig.gait.accel_halflife / math.log(2.0)
+    slope_cap, rise, probe_x = slope_ahead(w, s, direction, stopping)
+    risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)
+    treads = w.terrain.treads(MIN_RISER, RISER_WINDOW)
+    s.jogging = jogging(w, s, direction, stopping, slope_cap, sprinting)
+    cap, s.stair_run = stair_cap(w, s, slope_cap, direction, sprinting, risers, treads)
+    cap = np.minimum(cap, approach(w, s, risers, treads, direction, sprinting))
+    v_target = clamp(v_target, -cap, cap)
+    return np.where(blocked_ahead(w, s, direction, rise, probe_x), 0.0, v_target)
+
+
+def slope_ahead(
+    w: World, s: WalkState, direction: FloatArray, stopping: FloatArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The speed (N,) the ground's steepest mean slope allows (``climb_speed`` over it), the
+    tallest rise (N,) within a step's reach ahead, and how far ahead that was read (the
+    probe's x, N,). The slope is read over a stride from a stride behind (the trailing foot
+    pushes off there) up to the stopping distance ahead, stairs counting as the ramp they
+    make; a wall or a drop taller than a step is no ramp (the stop keeps the body off it).
+    The stop reads up to a step's reach ahead (less up to a ``walk_to`` spot)."""
+    gait = w.rig.gait
+    span = gait.max_step_reach
     reach = np.where(_SLOPE_PROBES < 0.0, span, stopping[:, None])
     centres = s.x[:, None] + direction[:, None] * reach * _SLOPE_PROBES
     heights = w.terrain.height_at(centres[..., None] + np.array([-span, span]))
     slopes = np.abs(heights[..., 1] - heights[..., 0]) / (2.0 * span)
-    # ... of ground the feet walk: a wall or a drop taller than a step is no ramp (the
-    # stop below keeps the body off it); within a stride of the loft's edge or the
-    # course's end wall it held a sprint to 0.23 m/s for a second or more. The stop
-    # reads the ground up to a step's reach ahead (less up to a walk_to spot), and
-    # both come from one steepest_rise call.
     probe_x = s.x + direction * (span + stopping)
     goal = np.abs(s.intent.goal_x - s.x) + w.rig.tuning.goal_margin  # NaN without a goal
     probe_x = np.where(goal < span + stopping, s.x + direction * goal, probe_x)
-    rises = w.terrain.steepest_rise(
+    rises = w.terrain.steepest_rise(  # the slopes' and the stop's rises in one call
         np.concatenate([centres - span, s.x[:, None]], axis=1),
         np.concatenate([centres + span, probe_x[:, None]], axis=1),
         span,
     )
     walked, rise = rises[:, :-1], rises[:, -1]
-    walkable = walked <= gait.max_step_height
-    mean_slope = np.where(walkable, slopes, 0.0).max(axis=1)
-    cap = slope_cap = gait.climb_speed / np.maximum(mean_slope, 1e-6)
-    # on a flight a step spans one tread (walking, no one takes stairs two at a time:
-    # landing on every other tread, each step dropped 32 cm and the stance knee bent to
-    # 94°): the speed whose step is a tread, the tread measured between the risers near
-    # the feet (read as riser / mean slope, a flight's end took the slope off ground half
-    # landing: 0.44 m for 0.35 m treads, a pace the body kept to the landing's edge)
-    risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)
-    treads = w.terrain.treads(MIN_RISER, RISER_WINDOW)
-    # asked to run where a steep slope holds the body well below a run (not the bump),
-    # off stairs (their pace is a tread a step): a jog, quick steps with a flight (timed
-    # by the speed, Shift on the steep slope was a walk, one foot always down, and the
-    # stance knee bent to 94° going up it)
-    # (along the walk: from a stride behind to two strides and the stopping distance on)
+    mean_slope = np.where(walked <= gait.max_step_height, slopes, 0.0).max(axis=1)
+    return gait.climb_speed / np.maximum(mean_slope, 1e-6), rise, probe_x
+
+
+def jogging(
+    w: World,
+    s: WalkState,
+    direction: FloatArray,
+    stopping: FloatArray,
+    slope_cap: FloatArray,
+    sprinting: BoolArray,
+) -> BoolArray:
+    """Characters (N,) asked to run where a steep slope holds the body well below a run,
+    off stairs (their pace is a tread a step), from a stride behind to two strides and the
+    stopping distance on: a jog, quick steps with a flight; kept until the run is quick
+    enough for its own steps."""
+    tune, span = w.rig.tuning, w.rig.gait.max_step_reach
     back, on = s.x - direction * 2.0 * span, s.x + direction * (2.0 * span + stopping)
     stairs = flight_between(w, s, back, on)
-    # ... until the run is quick enough for its steps (a jog's quick steps slowing to a
-    # walk's timing at the slope's foot, the run into the flight beyond was out of step)
-    steep = slope_cap < w.rig.tuning.jog_below * gait.run_speed
-    jog_on = s.jogging & (np.abs(s.vx) < w.rig.tuning.jog_timing)
-    s.jogging = sprinting & (steep | jog_on) & ~stairs
+    steep = slope_cap < tune.jog_below * w.rig.gait.run_speed
+    jog_on = s.jogging & (np.abs(s.vx) < tune.jog_timing)
+    return sprinting & (steep | jog_on) & ~stairs
+
+
+def stair_cap(
+    w: World,
+    s: WalkState,
+    cap: FloatArray,
+    direction: FloatArray,
+    sprinting: BoolArray,
+    risers: FloatArray,
+    treads: FloatArray,
+) -> tuple[FloatArray, BoolArray]:
+    """``cap`` (N,) held on a flight to the pace whose step is one tread (nobody takes
+    stairs two at a time), the tread measured between the risers near the feet (walking,
+    from the trailing foot, so the pace lets go as the last foot leaves the flight); and
+    who runs on a flight (``stair_run``: the run input, on it, up or down it): their steps
+    quicken and they climb ``run_climb`` times faster."""
+    tune, span = w.rig.tuning, w.rig.gait.max_step_reach
     behind = s.x - direction * span  # the trailing foot
-    ahead = s.x + direction * span  # the next landing (beyond it: _approach)
-    # ... walking, the trailing foot itself (or the pelvis, if both feet are ahead of it):
-    # the flight's pace lets go as the last foot leaves its last tread (held a stride
-    # longer, the body sped up under a swing planned for the flight's pace: walking left
-    # off the stairs onto the bump, the next step was taken from behind, the pelvis 11 cm
-    # low, the knee at 85°)
+    ahead = s.x + direction * span  # the next landing (beyond it: approach)
     walking = ~sprinting
     if walking.any():
         behind = np.where(walking, trailing_foot(w, s, direction), behind)
@@ -89,41 +112,36 @@ def unblocked(w: World, s: WalkState, v_target: FloatArray, sprinting: BoolArray
     )
     tread = np.where(near, treads, np.inf).min(axis=1, initial=np.inf)
     flight = tread <= MAX_TREAD
-    s.stair_run = np.zeros(s.count, dtype=bool)
-    if flight.any():
-        grade = ground_grade(w, s) * direction  # rise per run along the walk
-        # running on a flight, once on it (a riser within a step of the pelvis): braking
-        # into it from a run still aims for the walking stair pace (aiming for the quicker
-        # one, the trailing foot was left rolled to its limit: the hip held, 0.4 m/s lost
-        # in a step). Up it, and down it too since round 14 (at the walk's 0.70 m/s, Shift
-        # down a flight was a walk; before the steep slope jogged and a strained foot
-        # lifted at once, running down it met the slope in a lunge, the pelvis 16-25 cm
-        # low), but not on the flat before an up flight (its quicker steps there put two
-        # feet on its first tread)
-        here = (np.abs(risers - s.x[:, None]) <= span).any(axis=1)
-        down = grade < -w.rig.tuning.flat_grade
-        s.stair_run = flight & here & sprinting & ((grade > 0.0) | down)
-        # ... the steps quicken (:meth:`_timed`) and the body climbs faster (held to the
-        # walk's timing and climb, a run up the stairs went at a walk's 0.8 m/s)
-        cap = np.where(s.stair_run, cap * w.rig.tuning.run_climb, cap)
-        pace = flight_pace(tread, grade, s.stair_run, w.rig)
-        cap = np.where(flight, np.minimum(cap, pace), cap)
-    cap = np.minimum(cap, approach(w, s, risers, treads, direction, sprinting))
-    v_target = clamp(v_target, -cap, cap)
-    # stop before ground that rises or drops more than a step takes within one step's
-    # reach (the terrain editor refuses to build such ground with the same test)
+    stair_run = np.zeros(s.count, dtype=bool)
+    if not flight.any():
+        return cap, stair_run
+    grade = ground_grade(w, s) * direction  # rise per run along the walk
+    # running on a flight once on it (a riser within a step of the pelvis), up it or down
+    # it, but not on the flat before an up flight (quick steps there would put two feet on
+    # its first tread)
+    here = (np.abs(risers - s.x[:, None]) <= span).any(axis=1)
+    down = grade < -tune.flat_grade
+    stair_run = flight & here & sprinting & ((grade > 0.0) | down)
+    cap = np.where(stair_run, cap * tune.run_climb, cap)
+    pace = flight_pace(tread, grade, stair_run, w.rig)
+    return np.where(flight, np.minimum(cap, pace), cap), stair_run
+
+
+def blocked_ahead(
+    w: World, s: WalkState, direction: FloatArray, rise: FloatArray, probe_x: FloatArray
+) -> BoolArray:
+    """Characters (N,) that stop: ground rising or dropping more than a step takes within
+    one step's reach (the terrain editor refuses to build such ground with the same test),
+    the end of the world, or a stair tread an obstacle leaves no room on for a foot."""
     lo, hi = w.terrain.x_range
-    blocked = (rise > gait.max_step_height) | (probe_x < lo) | (probe_x > hi)
-    # ... and before a stair tread an obstacle leaves no room on for a foot (a cup set
-    # on the tread below the top landing: no step down was left, yet the body walked on
-    # over the flight, sinking until the legs stuck straight out behind it, for good)
+    blocked = (rise > w.rig.gait.max_step_height) | (probe_x < lo) | (probe_x > hi)
     taken = taken_treads(w, s)
     if len(taken):
         near = np.where(direction > 0.0, taken[:, 0], taken[:, 1])  # its nearer end
         ahead = (near - s.x[:, None]) * direction[:, None]
         reach = (probe_x - s.x) * direction
         blocked |= ((ahead > 0.0) & (ahead <= reach[:, None])).any(axis=1)
-    return np.where(blocked, 0.0, v_target)
+    return np.asarray(blocked)
 
 
 def taken_treads(w: World, s: WalkState) -> FloatArray:
