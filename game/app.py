@@ -598,6 +598,9 @@ def play(options: RunOptions, quiet: bool = False) -> Session:
         except (OSError, ValueError) as exc:
             print(f"error: --replay: {exc}", file=sys.stderr)
             return Session(2)
+        except KeyboardInterrupt:  # a long recording takes a while to check
+            print(f"interrupted (SIGINT) while reading {options.replay}", file=sys.stderr)
+            return Session(EXIT_SIGNAL_BASE + signal.SIGINT)
         head = replay.pop(0)
         assert isinstance(head, SceneStart)  # read_recording guarantees a leading header
         mismatch = assets_mismatch(options.replay, head, options.assets or ASSETS_DIR)

@@ -45,7 +45,9 @@ class HugeNumber:
     digits: str
 
 
-def _parse_int(text: str) -> int | HugeNumber:
+def parse_int(text: str) -> int | HugeNumber:
+    """A JSON integer literal as an int, or a :class:`HugeNumber` beyond
+    :data:`MAX_NUMBER_DIGITS` characters (``json.loads``'s ``parse_int``)."""
     return HugeNumber(text) if len(text) > MAX_NUMBER_DIGITS else int(text)
 
 
@@ -131,7 +133,7 @@ def parse_json(path: str | Path, text: str) -> Any:
             path, "", f"expected at most {MAX_NESTING} levels of nesting, found {depth}"
         )
     try:
-        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float)
+        return json.loads(text, parse_int=parse_int, parse_float=_parse_float)
     except json.JSONDecodeError as exc:
         raise AssetError(
             path, "", f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"

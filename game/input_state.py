@@ -37,6 +37,22 @@ view shows or a scene uses (each clamps far tighter), far below float overflow. 
 holding a larger one is refused."""
 
 
+VALUE_LIMIT = 1e6
+"""A step's values (each number, each item of a list of numbers) are clamped to ±this:
+beyond any setting a scene uses (metres, radians, counts, vertex numbers), far below float
+overflow. A recording holding a larger one is refused."""
+
+
+def _within(value: Any, limit: float) -> Any:
+    """A number clamped to ``[−limit, limit]`` (a list: each item); anything else (NaN
+    included) as it is."""
+    if isinstance(value, list):
+        return [_within(v, limit) for v in value]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not abs(value) > limit:
+        return value
+    return limit if value > 0 else -limit
+
+
 def finite_clamped(value: Any, fallback: float, limit: float) -> float:
     """An input value as a float clamped to ``[−limit, limit]``; ``fallback`` when it is
     absent, not a number or not finite (a replayed or widget value is never trusted)."""
@@ -111,13 +127,21 @@ class InputState:
         return InputState(self.pointer, self.pointer_down, self.move, self.run, self.climb)
 
     def bounded(self) -> InputState:
-        """The same input with the pointer clamped to ±:data:`POINTER_LIMIT_M` (a wild mouse
-        is recorded as a pointer a replay accepts; every scene clamps tighter anyway)."""
-        if self.pointer is None or all(abs(v) <= POINTER_LIMIT_M for v in self.pointer):
+        """The same input with the pointer clamped to ±:data:`POINTER_LIMIT_M` and the values
+        to ±:data:`VALUE_LIMIT` (a wild mouse is recorded as input a replay accepts; every
+        scene clamps tighter anyway)."""
+        pointer = None if self.pointer is None else _within(list(self.pointer), POINTER_LIMIT_M)
+        values = {name: _within(value, VALUE_LIMIT) for name, value in self.values.items()}
+        if (self.pointer is None or pointer == list(self.pointer)) and values == self.values:
             return self
-        pointer = tuple(min(max(v, -POINTER_LIMIT_M), POINTER_LIMIT_M) for v in self.pointer)
         return InputState(
-            pointer, self.pointer_down, self.move, self.run, self.climb, self.actions, self.values
+            None if pointer is None else tuple(pointer),
+            self.pointer_down,
+            self.move,
+            self.run,
+            self.climb,
+            self.actions,
+            values,
         )
 
     def to_json(self) -> dict[str, Any]:

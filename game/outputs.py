@@ -44,18 +44,21 @@ def atomic_target(path: str | Path) -> Path:
     return Path(os.path.realpath(path))
 
 
-def atomic_problem(path: str | Path) -> str | None:
+def atomic_problem(path: str | Path, follow_symlinks: bool = True) -> str | None:
     """Why ``path`` cannot be replaced atomically (anything but a regular file or a new
-    path, such as a device, FIFO or folder, even behind a symlink), or None."""
-    target = atomic_target(path)
+    path, such as a device, FIFO or folder, even behind a symlink; with ``follow_symlinks``
+    false, a symlink itself), or None."""
+    target = atomic_target(path) if follow_symlinks else Path(os.path.abspath(path))
     try:
-        mode = os.stat(target).st_mode
+        mode = os.stat(target, follow_symlinks=follow_symlinks).st_mode
     except FileNotFoundError:
         return None
     except OSError as exc:
         return f"cannot write to {path} ({exc.strerror})"
     if stat.S_ISREG(mode):
         return None
+    if stat.S_ISLNK(mode):
+        return f"{path} is a symlink, never written through; expected a regular file or a new path"
     kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file (a device, FIFO or socket)"
     shown = f"{path} (→ {target})" if str(target) != os.path.abspath(path) else str(path)
     return f"{shown} is {kind}; expected a regular file or a new path"
@@ -94,20 +97,21 @@ def _process_alive(pid: int) -> bool:
 
 
 class AtomicFile:
-    """A text file written beside its target and renamed into place by :meth:`commit`, so
-    the target is either complete or untouched.
+    """A file written beside its target and renamed into place by :meth:`commit`, so the
+    target is either complete or untouched.
 
-    A symlink is written through (its target is replaced, the link stays); the new file
-    gets the usual mode (``0o666`` less the umask). The temporary file is named
+    A symlink is written through (its target is replaced, the link stays), or with
+    ``follow_symlinks`` false refused (a backup is never written where a link points); the
+    new file gets the usual mode (``0o666`` less the umask). The temporary file is named
     ``.NAME.PID.tmp``; :func:`remove_stale_temporaries` deletes those of dead runs.
     """
 
-    def __init__(self, output: str, path: str | Path) -> None:
+    def __init__(self, output: str, path: str | Path, follow_symlinks: bool = True) -> None:
         self.output, self.path = output, Path(path)
-        problem = atomic_problem(self.path)
+        problem = atomic_problem(self.path, follow_symlinks)
         if problem:
             raise OutputError(output, self.path, problem)
-        self.target = atomic_target(self.path)
+        self.target = atomic_target(self.path) if follow_symlinks else Path(os.path.abspath(path))
         remove_stale_temporaries(self.target)
         self.tmp = _temporary_name(self.target, os.getpid())
         try:
@@ -115,27 +119,44 @@ class AtomicFile:
             fd = os.open(self.tmp, flags, 0o666)
         except OSError as exc:
             raise OutputError.from_os(output, self.path, exc) from None
-        self._file = os.fdopen(fd, "w", encoding="utf-8")
+        self._file = os.fdopen(fd, "wb")
+        self._synced = False
 
     @property
     def closed(self) -> bool:
         return self._file.closed
 
     def write(self, text: str) -> None:
-        """Append text (an ``OSError`` becomes :class:`OutputError`; the file is abandoned)."""
+        """Append text as UTF-8 (see :meth:`write_bytes`)."""
+        self.write_bytes(text.encode("utf-8"))
+
+    def write_bytes(self, data: bytes) -> None:
+        """Append bytes (an ``OSError`` becomes :class:`OutputError`; the file is abandoned)."""
         try:
-            self._file.write(text)
+            self._file.write(data)
         except OSError as exc:
             self.abort()
             raise OutputError.from_os(self.output, self.path, exc) from None
+        self._synced = False
+
+    def sync(self) -> None:
+        """Flush and ``fsync`` what is written (the target is not touched yet), so a full
+        disk or a device error shows here, before anything is renamed."""
+        try:
+            self._file.flush()
+            os.fsync(self._file.fileno())
+        except OSError as exc:
+            self.abort()
+            raise OutputError.from_os(self.output, self.path, exc) from None
+        self._synced = True
 
     def commit(self) -> None:
         """Flush, sync and rename into place (idempotent once done)."""
         if self._file.closed:
             return
+        if not self._synced:
+            self.sync()
         try:
-            self._file.flush()
-            os.fsync(self._file.fileno())
             self._file.close()
             os.replace(self.tmp, self.target)
         except OSError as exc:

@@ -18,20 +18,19 @@ so edits are recorded and replayed like any other input:
 ``reload``            — (read the terrain file again, history cleared)
 ====================  =====================================================
 
-Saving (Ctrl+S) is not an edit: the view writes :attr:`GroundEditing.terrain` to the file.
-No pygame.
+Saving (Ctrl+S) is not an edit: the view writes :attr:`GroundEditing.terrain` to the file
+(:func:`save_terrain`: one vertex per line, the previous file kept as ``.bak``). No pygame.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import shutil
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from game.assets import AssetError
+from game.assets import AssetError, decode_text, read_bytes
 from game.outputs import AtomicFile, OutputError
 from game.world.props import LOFT_DEPTH_M, Props
 from game.world.rig import Rig
@@ -81,6 +80,7 @@ class GroundEditing:
         self.active = False
         self.message = ""
         self.editor = TerrainEditor(terrain, EditLimits.for_rig(rig, prop_footprints(props)))
+        self.name = terrain_name(terrain_file)  # the file's label, written back by a save
         self._drag: object = None  # the drag the last move belonged to
 
     @property
@@ -138,45 +138,134 @@ class GroundEditing:
         elif op == "redo":
             self.message = "redone" if editor.redo() else "nothing to redo"
         elif op == "reload":
-            editor.reset(load_terrain(self.terrain_file))
+            editor.reset(self._read_file())
             self.message = f"reloaded {self.terrain_file.name}"
         else:
             raise EditRefused(f"unknown edit {op!r}")
 
+    def _read_file(self) -> Terrain:
+        """The terrain file's ground (:class:`AssetError` when it cannot be loaded); its
+        name becomes the one a save writes."""
+        terrain = load_terrain(self.terrain_file)
+        self.name = terrain_name(self.terrain_file)
+        return terrain
+
     def save(self) -> str:
         """Write the edited ground to the terrain file (the old one kept as ``.bak``);
-        returns the message shown (the path written, or why it failed)."""
+        returns the message shown (the path written, or what failed and what was kept)."""
         try:
-            path = save_terrain(self.terrain, self.terrain_file)
+            path = save_terrain(self.terrain, self.terrain_file, self.name)
         except OutputError as exc:
-            self.message = f"not saved: {exc.path} ({exc.reason})"
+            file = self.terrain_file.name
+            kept = f"{file} and its backup" if exc.output == BACKUP_OUTPUT else file
+            self.message = f"not saved: {exc}; {kept} unchanged"
         else:
-            self.message = f"saved {path} (previous: {path.name}.bak)"
+            self.message = f"saved {path} (previous: {path.name}{BACKUP_SUFFIX})"
         return self.message
 
 
-def save_terrain(terrain: Terrain, path: str | Path) -> Path:
-    """Write ``terrain``'s points into the terrain file at ``path`` atomically.
+# -- the terrain file ------------------------------------------------------------------------
+BACKUP_SUFFIX = ".bak"
+BACKUP_OUTPUT = "terrain backup"  # the OutputError.output of a backup that failed
+MAX_NAME_CHARS = 200  # a terrain's label; a longer one in the file is not carried over
+COPY_CHUNK_BYTES = 1 << 20
 
-    The file's other keys (name, landmarks) are kept and the previous file is copied to
-    ``<name>.bak`` first. Written like every output (:class:`game.outputs.AtomicFile`):
-    through a symlink, never over a device, and a failure before the final rename leaves
-    the old file as it was. Returns the path written; raises :class:`OutputError`.
+
+def _file_object(path: str | Path) -> dict[str, Any]:
+    """The JSON object in the file at ``path``, read with the asset size and kind checks;
+    ``{}`` when it cannot be read or parsed."""
+    try:
+        data = json.loads(decode_text(path, read_bytes(path)))
+    except (AssetError, ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def terrain_name(path: str | Path) -> str:
+    """The ``name`` label of the terrain file at ``path``; ``""`` when the file cannot be
+    read or parsed, or holds no name of at most :data:`MAX_NAME_CHARS` characters."""
+    name = _file_object(path).get("name")
+    return name if isinstance(name, str) and len(name) <= MAX_NAME_CHARS else ""
+
+
+def number_text(value: float) -> str:
+    """The shortest decimal that reads back as exactly ``value`` (``3`` for 3.0; ``-0.0``
+    keeps its sign), so a saved file reloads bit for bit."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") and text != "-0.0" else text
+
+
+def terrain_text(
+    terrain: Terrain, name: str = "", comments: Mapping[str, Any] | None = None
+) -> str:
+    """The terrain file for ``terrain``: ``name`` (left out when empty), the ``_`` comment
+    keys, then ``points`` one ``[x, y]`` vertex per line and ``landmarks`` one per line
+    (every number the shortest text that reads back exactly), so an edit changes the lines
+    of the vertices it moved and a diff stays readable."""
+    head = [f'  "name": {json.dumps(name, ensure_ascii=False)}'] if name else []
+    head += [
+        f"  {json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"
+        for key, value in (comments or {}).items()
+    ]
+    points = ",\n".join(
+        f"    [{number_text(x)}, {number_text(y)}]" for x, y in terrain.points.tolist()
+    )
+    marks = ",\n".join(
+        f'    {{"name": {json.dumps(mark.name, ensure_ascii=False)}, '
+        f'"from": {float(mark.x_from)!r}, "to": {float(mark.x_to)!r}}}'
+        for mark in terrain.landmarks
+    )
+    body = [
+        *head,
+        f'  "points": [\n{points}\n  ]',
+        f'  "landmarks": [\n{marks}\n  ]' if marks else '  "landmarks": []',
+    ]
+    return "{\n" + ",\n".join(body) + "\n}\n"
+
+
+def _copy_into(source: Path, backup: AtomicFile) -> None:
+    """The bytes of ``source`` written into ``backup`` (not yet committed)."""
+    try:
+        with open(source, "rb") as old:
+            while chunk := old.read(COPY_CHUNK_BYTES):
+                backup.write_bytes(chunk)
+    except OSError as exc:
+        backup.abort()
+        reason = f"cannot read {source} ({exc.strerror})"
+        raise OutputError(BACKUP_OUTPUT, backup.path, reason) from None
+
+
+def save_terrain(terrain: Terrain, path: str | Path, name: str | None = None) -> Path:
+    """Write ``terrain`` to the terrain file at ``path`` (:func:`terrain_text`), keeping the
+    previous file as ``<file>.bak``; returns the path written.
+
+    ``name`` is the label written (None: the file's own, :func:`terrain_name`); the
+    points and landmarks are the terrain's, so a file that no longer parses is replaced
+    whole; its ``_`` comments are kept when it parses. Both files are written like every
+    output (:class:`game.outputs.AtomicFile`): to a temporary file beside them, flushed
+    and synced, then renamed, the new file's text first, so a full disk or a ``kill -9``
+    at any moment leaves each one complete, old or new. The terrain file is written
+    through a symlink; the backup is refused, with nothing saved, where its path is not a
+    regular file (a folder, a FIFO, a symlink: never written through). Raises
+    :class:`OutputError`, with ``output`` :data:`BACKUP_OUTPUT` for the backup's failures
+    (the previous backup then kept).
     """
     out = AtomicFile("terrain save", path)
+    backup: AtomicFile | None = None
     try:
-        try:
-            data = json.loads(out.target.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            data = {}
-        data = data if isinstance(data, dict) else {}
-        data["points"] = terrain.to_json()
+        label = terrain_name(out.target) if name is None else name
+        old = _file_object(out.target)
+        comments = {key: value for key, value in old.items() if key.startswith("_")}
+        out.write(terrain_text(terrain, label, comments))
+        out.sync()
         if out.target.exists():
-            shutil.copy2(out.target, out.target.with_name(out.target.name + ".bak"))
-        out.write(json.dumps(data, indent=2) + "\n")
+            bak = out.target.with_name(out.target.name + BACKUP_SUFFIX)
+            backup = AtomicFile(BACKUP_OUTPUT, bak, follow_symlinks=False)
+            _copy_into(out.target, backup)
+            backup.commit()
         out.commit()
-    except OSError as exc:  # reading the old file or copying it to .bak
-        raise OutputError.from_os("terrain save", path, exc) from None
     finally:
         out.abort()  # nothing left behind if anything above failed (no-op once committed)
+        if backup is not None:
+            backup.abort()
     return out.target

@@ -22,7 +22,8 @@ from numpy.typing import NDArray
 from game.assets import AssetError, HugeNumber
 from game.palette import PALETTE, Color
 
-MAX_KEY_SHOWN = 40  # characters of an unknown key an error message quotes
+MAX_KEY_SHOWN = 40  # characters of an unknown key or a string value an error message quotes
+MAX_TEXT_CHARS = 200  # a name or label in an asset file (the shipped ones are < 120)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,8 @@ def describe(value: Any) -> str:
     if isinstance(value, int | float):
         return f"the number {value!r}"
     if isinstance(value, str):
+        if len(value) > MAX_KEY_SHOWN:  # quoted short: the message is shown on the HUD
+            return f"a string {value[:MAX_KEY_SHOWN]!r}… ({len(value):,} characters)"
         return f"a string {value!r}"
     if isinstance(value, list):
         return f"a list of {len(value)}"
@@ -107,9 +110,13 @@ class Fields:
         return self.data[name]
 
     def optional(self, name: str, default: Any) -> Any:
-        """The value of ``name``, or ``default`` where the file leaves it out."""
+        """The value of ``name``, or ``default`` where the file leaves it out; a string longer
+        than :data:`MAX_TEXT_CHARS` is an error (a label no one reads is still bounded)."""
         self.read.add(name)
-        return self.data.get(name, default)
+        value = self.data.get(name, default)
+        if isinstance(value, str) and len(value) > MAX_TEXT_CHARS:
+            raise self._text_error(name, value)
+        return value
 
     def section(self, name: str) -> Fields:
         """The nested object ``name``."""
@@ -173,11 +180,17 @@ class Fields:
         return self.number(name, low=0.0, high=1.0)
 
     def text(self, name: str) -> str:
-        """A string."""
+        """A string of at most :data:`MAX_TEXT_CHARS` characters."""
         value = self.raw(name)
-        if not isinstance(value, str):
-            raise self.error(name, f"expected a string, found {describe(value)}")
+        if not isinstance(value, str) or len(value) > MAX_TEXT_CHARS:
+            raise self._text_error(name, value)
         return value
+
+    def _text_error(self, name: str, value: Any) -> AssetError:
+        return self.error(
+            name,
+            f"expected a string of at most {MAX_TEXT_CHARS} characters, found {describe(value)}",
+        )
 
     def color(self, name: str) -> Color:
         """A colour: a name from :data:`game.palette.PALETTE` or ``#rrggbb``."""

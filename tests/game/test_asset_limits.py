@@ -184,3 +184,130 @@ def test_a_bad_asset_run_exits_1_with_one_line_and_no_traceback(run_main, tmp_pa
     assert "Traceback" not in result.stderr
     assert result.stderr.strip().count("\n") == 0, result.stderr
     assert "ladder.rung_spacing" in result.stderr and "1e-09" in result.stderr
+
+
+Leaf = tuple[str | int, ...]
+
+
+def _leaves(node: Any, path: Leaf = ()) -> list[tuple[Leaf, Any]]:
+    """(key path, value) of every scalar in a parsed JSON value."""
+    items = node.items() if isinstance(node, dict) else enumerate(node)
+    found: list[tuple[Leaf, Any]] = []
+    for key, value in items:
+        if isinstance(value, dict | list):
+            found += _leaves(value, (*path, key))
+        else:
+            found.append(((*path, key), value))
+    return found
+
+
+def _key_text(path: Leaf) -> str:
+    """``legs.upper``, ``points[3][1]``, ``landmarks[0].name``."""
+    text = ""
+    for key in path:
+        text += f"[{key}]" if isinstance(key, int) else (f".{key}" if text else key)
+    return text
+
+
+def _fields(kind: type) -> list[tuple[str, Leaf]]:
+    """(file, key path) of every leaf of type ``kind`` in the shipped files; of the terrain's
+    hundred-odd point coordinates, the first and last point's."""
+    found = []
+    for name in ("rig.json", "terrain.json", "props.json"):
+        data = json.loads((ASSETS_DIR / name).read_text())
+        for path, value in _leaves(data):
+            is_kind = isinstance(value, kind) and not isinstance(value, bool)
+            last = len(data["points"]) - 1 if name == "terrain.json" else -1
+            if is_kind and not (path[0] == "points" and path[1] not in (0, last)):
+                found.append((name, path))
+    return found
+
+
+def _put_raw(path: Path, at: Leaf, raw_json: str) -> None:
+    """Put ``raw_json`` text at key path ``at`` of the file."""
+    data = json.loads(path.read_text())
+    node = data
+    for key in at[:-1]:
+        node = node[key]
+    node[at[-1]] = "@@RAW@@"
+    path.write_text(json.dumps(data).replace('"@@RAW@@"', raw_json))
+
+
+NUMBER_FIELDS = _fields(int | float)
+STRING_FIELDS = _fields(str)
+
+
+@pytest.mark.parametrize(
+    ("name", "at"), NUMBER_FIELDS, ids=[f"{n}:{_key_text(a)}" for n, a in NUMBER_FIELDS]
+)
+def test_a_400_digit_number_in_any_numeric_field_names_file_and_key(
+    tmp_path: Path, name: str, at: Leaf
+) -> None:
+    folder = _copy(tmp_path)
+    _put_raw(folder / name, at, "9" * 400)
+    with pytest.raises(AssetError) as info:
+        _load(folder, name)
+    assert info.value.file == str(folder / name)
+    assert info.value.key and _key_text(at).startswith(info.value.key), info.value
+    assert len(str(info.value)) < 600
+
+
+@pytest.mark.parametrize(
+    ("name", "at"), STRING_FIELDS, ids=[f"{n}:{_key_text(a)}" for n, a in STRING_FIELDS]
+)
+def test_a_60000_character_string_in_any_string_field_names_file_and_key(
+    tmp_path: Path, name: str, at: Leaf
+) -> None:
+    folder = _copy(tmp_path)
+    _put_raw(folder / name, at, json.dumps("x" * 60_000))
+    with pytest.raises(AssetError) as info:
+        _load(folder, name)
+    assert (info.value.file, info.value.key) == (str(folder / name), _key_text(at))
+    assert "expected a string of at most 200 characters" in str(info.value), info.value
+    assert "(60,000 characters)" in str(info.value) and len(str(info.value)) < 600
+
+
+def test_the_fields_cover_every_kind_of_value_the_loaders_read() -> None:
+    numbers = {_key_text(at) for _, at in NUMBER_FIELDS}
+    assert {"legs.upper", "points[0][1]", "landmarks[0].from", "door.knob[0]"} <= numbers
+    strings = {_key_text(at) for _, at in STRING_FIELDS}
+    assert {"name", "colors.shirt", "landmarks[0].name"} <= strings
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["points", "landmark name", "name", "unknown key"],
+)
+def test_ctrl_o_of_a_terrain_holding_a_long_string_is_refused_with_a_short_message(
+    headless_app, tmp_path: Path, change: str
+) -> None:
+    from game.input_state import InputState
+    from game.options import RunOptions
+    from game.scene import SceneConfig
+
+    folder = _copy(tmp_path)
+    path = folder / "terrain.json"
+    options = RunOptions(scene="walk", headless=True, size=(800, 450))
+    config = SceneConfig(assets_dir=folder)
+    with headless_app(options, config) as app:
+        app.run_frame(config.dt)
+        data = json.loads(path.read_text())
+        long = "x" * 60_000
+        if change == "points":
+            data["points"] = long
+        elif change == "landmark name":
+            data["landmarks"][0]["name"] = long
+        elif change == "name":
+            data["name"] = long
+        else:
+            data[long] = 1
+        path.write_text(json.dumps(data))
+        editing = app.scene.sim.editing
+        editing.active = True
+        terrain = app.scene.sim.terrain
+        app.pending = InputState(actions=("terrain_edit",), values={"op": "reload"})
+        for _ in range(3):
+            app.run_frame(config.dt)  # the message is drawn: short, so quick
+        assert editing.message.startswith("cannot reload: "), editing.message
+        assert len(editing.message) < 600, editing.message[:300]
+        assert app.scene.sim.terrain is terrain

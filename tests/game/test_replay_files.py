@@ -41,7 +41,7 @@ def _write(tmp_path: Path, *lines: object) -> Path:
         ([{**HEADER, "hz": 60.5}], 1, '"hz"'),
         ([{**HEADER, "seed": -5}], 1, '"seed": expected a whole number from 0'),
         ([{**HEADER, "seed": True}], 1, '"seed"'),
-        ([{**HEADER, "record": 99}], 1, '"record": expected format 3'),
+        ([{**HEADER, "record": 99}], 1, '"record": expected format 4'),
         ([{**HEADER, "assets": 7}], 1, '"assets": expected a 64-digit SHA-256'),
         ([HEADER, [1, 2, 3]], 2, "expected a JSON object, found a list of 3"),
         ([HEADER, {**STEP, "pointer": [1.0]}], 2, '"pointer": expected null or 2 or 3 numbers'),
@@ -55,7 +55,11 @@ def _write(tmp_path: Path, *lines: object) -> Path:
         ([HEADER, "[" * 100_000], 2, "expected a line of at most 65,536 characters"),
         ([HEADER, "[" * 30_000], 2, "expected a JSON object"),
         ([STEP], 1, "expected a recording header"),
-        ([HEADER, {**STEP, "actions": ["teleport"]}], 2, "\"actions\": unknown action 'teleport'"),
+        (
+            [HEADER, {**STEP, "actions": ["teleport"]}],
+            2,
+            "\"actions[0]\": unknown action 'teleport'",
+        ),
         ([HEADER, {**STEP, "pointer": [1.7e308, 0.0]}], 2, '"pointer": expected coordinates from'),
         ([HEADER, {**STEP, "pointer": [0.0, -1e7]}], 2, "-1,000,000 to 1,000,000 (metres)"),
         ([HEADER, '{"pointer": [NaN, 0]}'], 2, '"pointer": expected coordinates'),
@@ -108,14 +112,14 @@ def test_a_recording_the_app_writes_ends_with_its_step_count(run_main, tmp_path:
     args = ["--headless", "--scene", "lab", "--autopilot", "--frames", "7"]
     assert run_main([*args, "--record", str(recording)]).returncode == 0
     lines = recording.read_text().splitlines()
-    assert json.loads(lines[-1]) == {"end": 7} and len(lines) == 9
+    assert json.loads(lines[-1])["end"] == 7 and len(lines) == 9
     cut = tmp_path / "cut.rec"
     cut.write_text("\n".join(lines[:-1]) + "\n")  # cut exactly at a line boundary
     result = run_main(["--headless", "--replay", str(cut)])
     assert result.returncode == 2
     assert result.stderr.strip() == (
         f'error: --replay: {cut}: line 8: expected the end line {{"end": 7}} after it '
-        "(a format-3 recording ends with one: this one is cut short)"
+        "(a format-4 recording ends with one: this one is cut short)"
     )
 
 
