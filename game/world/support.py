@@ -115,27 +115,64 @@ def hip_x_range(
 def pelvis_height(
     w: World, s: WalkState, x_new: FloatArray, pace: Pace, support: Support, dt: float
 ) -> FloatArray:
-    """Pelvis y this step: a critically damped spring toward standing height plus the
-    gait's bob (up at mid-stance walking, down running), lowered only where a foot
-    could not be reached even with its heel lifted (or, pivoting, rising as far as the
-    flat feet allow, so the knees pass the middle nearly straight)."""
-    rig, gait = w.rig, w.rig.gait
-    legs, feet = rig.legs, s.feet
-    reach = legs.limb.reach
-    comfort = gait.comfort_extension * reach
-    # look ahead by twice the halflife (the spring lags its goal by about that), but a
-    # planted foot only as far as it stays down
-    duty = pace.duty
-    until_lift = np.maximum(duty[:, None] - foot_phase(w, s), 0.0) / pace.rate[:, None]
-    lead = np.minimum(until_lift, 2.0 * gait.pelvis_halflife)
-    hip_x = hips_x(w, s, x_new) + s.vx[:, None] * lead
+    """Pelvis y this step: a critically damped spring toward its goal
+    (:func:`pelvis_goal`), within the pelvis's speed limit; running up a slope (not a
+    flight) with the pelvis well below its goal, it rises back as fast as the slope climbs."""
+    gait, tune = w.rig.gait, w.rig.tuning
+    goal = pelvis_goal(w, s, x_new, pace, support)
+    # pivoting, the pelvis rises briskly: the knees must be straight mid-pivot
+    halflife = np.where(s.turning, tune.pivot_halflife, gait.pelvis_halflife)
+    y, _ = spring_step(s.y, s.vy, goal, halflife, dt)
+    limit = gait.max_pelvis_speed * dt
+    risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)
+    near = (np.abs(risers[None, :] - x_new[:, None]) <= gait.max_step_reach).any(axis=1)
+    low = s.sprinting & ~near & (goal - s.y > tune.rise_back)
+    climb = np.where(low, ground_grade(w, s) * (x_new - s.x), 0.0)
+    return s.y + clamp(y - s.y, -limit, limit + np.maximum(climb, 0.0))
+
+
+def pelvis_goal(
+    w: World, s: WalkState, x_new: FloatArray, pace: Pace, support: Support
+) -> FloatArray:
+    """The height (N,) the pelvis aims for: standing height with the gait's bob
+    (:func:`standing_height`), no higher than the feet allow (:func:`allowed_height`),
+    lowered by a crouch; pivoting, as tall as the flat feet allow (straight legs: the
+    knees pass the middle with the least sideways room); about to pivot, or while the
+    last squaring foot lands, just low enough that both feet come down flat."""
+    gait, tune, feet = w.rig.gait, w.rig.tuning, s.feet
     # standing still, only flat feet count: the pelvis settles until both rest flat (a
-    # roll lets a walking leg reach, but is no pose to stand in: stopped on a stair, a
-    # foot kept its toes up to 25°)
-    standing = feet.planted.all(axis=1) & (np.abs(s.vx) < w.rig.tuning.still_speed) & ~s.turning
+    # roll lets a walking leg reach, but is no pose to stand in)
+    standing = feet.planted.all(axis=1) & (np.abs(s.vx) < tune.still_speed) & ~s.turning
     if standing.any():
         flat_ankles = np.where(standing[:, None, None], feet.lock, support.flat_ankles)
         support = replace(support, flat=support.flat | standing[:, None], flat_ankles=flat_ankles)
+    allowed = allowed_height(w, s, x_new, pace, support)
+    stand = standing_height(w, s, x_new, pace, standing)
+    goal = np.minimum(stand, allowed) - tune.crouch_drop * smoothstep(s.crouch)
+    if s.turning.any():
+        here = hips_x(w, s, x_new)
+        tall = highest_hips(w, s, support, here, gait.lock_extension)
+        goal = np.where(s.turning, tall.min(axis=1) - tune.flatten_margin / 4.0, goal)
+    still_landing = s.turning & feet.swinging.any(axis=1)
+    return np.where(s.reversing | still_landing, allowed - tune.flatten_margin, goal)
+
+
+def allowed_height(
+    w: World, s: WalkState, x_new: FloatArray, pace: Pace, support: Support
+) -> FloatArray:
+    """The highest (N,) the pelvis may be for its feet: each planted leg within its
+    comfort extension (rolling its foot), each swinging one reaching its landing in time.
+
+    The hips are read ahead by twice the spring's halflife (it lags its goal by about
+    that), a planted foot only as far as it stays down. A swing's landing need only be
+    reached at touchdown: until then the pelvis may be as much higher as it can come down
+    in the time left (at ``landing_descent``), which running downhill ends sooner by the
+    spring's lag; a swing re-aimed after hovering has no time left."""
+    gait, tune, feet = w.rig.gait, w.rig.tuning, s.feet
+    comfort = gait.comfort_extension * w.rig.legs.limb.reach
+    until_lift = np.maximum(pace.duty[:, None] - foot_phase(w, s), 0.0) / pace.rate[:, None]
+    lead = np.minimum(until_lift, 2.0 * gait.pelvis_halflife)
+    hip_x = hips_x(w, s, x_new) + s.vx[:, None] * lead
     high = highest_hips(w, s, support, hip_x, gait.comfort_extension)
     swinging = feet.swinging
     hovering = swinging & (feet.u >= 1.0)
@@ -143,65 +180,39 @@ def pelvis_height(
     # Pythagoras: a hip dx away from the foot is at most √(R² − dx²) above it; the floor
     # keeps a wildly far foot from sinking the pelvis below half a leg
     rise = np.sqrt(np.maximum(comfort * comfort - dx * dx, (0.5 * comfort) ** 2))
-    # the pelvis need only be that low at touchdown: until then it may be as much higher
-    # as it can come down in the time left, which running ends sooner by the spring's lag
-    # (with the goal reached only at touchdown, the pelvis got there ~0.1 s late, the foot
-    # hovered 2-3 cm short of its spot and the other leg, at full stretch, held the hip:
-    # a run down the bump's far side lost 1.5 m/s in a step)
     landing_ground = w.terrain.height_at(feet.land_lock[..., 0])
-    down = landing_ground < w.terrain.height_at(x_new)[:, None] - w.rig.tuning.lower_landing
+    down = landing_ground < w.terrain.height_at(x_new)[:, None] - tune.lower_landing
     lag = 2.0 * gait.pelvis_halflife * run_fraction(s.vx, gait)[:, None] * down
-    left = np.maximum((1.0 - feet.u) * feet.duration - lag, 0.0) * w.rig.tuning.landing_descent
-    # (a swing re-aimed after hovering has no time left: it already waited)
+    left = np.maximum((1.0 - feet.u) * feet.duration - lag, 0.0) * tune.landing_descent
     landing = feet.land[..., 1] + rise + np.where(feet.relaunched, 0.0, left)
     allowed = np.where(feet.planted, high, np.where(swinging, landing, np.inf))
-    allowed = allowed.min(axis=1)
-    # standing height over the ground here: a drop ahead is for the landing's reach
-    # (``allowed``) to bring the pelvis down to (the lower of here and a swing ahead kept
-    # it a rise low all down a flight: a crouch, the stance knee at 94°); a riser up that
-    # the body reaches within stair_lead counts already (standing over the ground here,
-    # the pelvis rose only once over a tread: at a flight's foot the front knee bent to
-    # 75° with the rear foot in the air and went on bending, up to 45° further once
-    # loaded: a squat; now a loaded stance knee on a tread only straightens)
+    return np.asarray(allowed.min(axis=1))
+
+
+def standing_height(
+    w: World, s: WalkState, x_new: FloatArray, pace: Pace, standing: BoolArray
+) -> FloatArray:
+    """Standing height (N,) over the ground here, with the gait's bob (up at mid-stance
+    walking, down running; the running pelvis rides ``run_sink`` lower). A drop ahead is
+    for the feet's reach to bring the pelvis down to; a riser up that the body reaches
+    within ``stair_lead`` counts already (so a stance knee on a tread only straightens);
+    ``standing``, at least over the lower foot's ground."""
+    gait, legs = w.rig.gait, w.rig.legs
     ground = w.terrain.height_at(x_new)
     soon = x_new + s.vx * w.rig.tuning.stair_lead
     risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)
     lo, hi = np.minimum(x_new, soon)[:, None], np.maximum(x_new, soon)[:, None]
     riser_soon = ((risers > lo) & (risers < hi)).any(axis=1)
     ground = np.where(riser_soon, np.maximum(ground, w.terrain.height_at(soon)), ground)
-    # standing, at least over the lower foot's ground (both feet on a tread, with the
-    # pelvis still over the riser below it, stood with both knees bent 70°)
-    feet_ground = w.terrain.height_at(feet.lock[..., 0]).min(axis=1)
+    feet_ground = w.terrain.height_at(s.feet.lock[..., 0]).min(axis=1)
     ground = np.where(standing, np.maximum(ground, feet_ground), ground)
     run = run_fraction(s.vx, gait)
+    reach = legs.limb.reach
     stand = ground + legs.ankle_height + gait.stand_extension * reach - gait.run_sink * run
     moving = clamp(np.abs(s.vx) / (0.5 * gait.walk_speed), 0.0, 1.0)
     amplitude = (gait.bob_walk * (1.0 - run) - gait.bob_run * run) * moving
     # highest (walking) or lowest (running) at mid-stance of either foot: phase duty / 2
-    bob = amplitude * np.cos(2.0 * np.pi * (2.0 * s.phase - duty))
-    goal = np.minimum(stand + bob, allowed) - w.rig.tuning.crouch_drop * smoothstep(s.crouch)
-    if s.turning.any():
-        # pivoting: straight legs, the knees pass the middle with the least sideways room
-        here = hips_x(w, s, x_new)
-        tall = highest_hips(w, s, support, here, gait.lock_extension)
-        goal = np.where(s.turning, tall.min(axis=1) - w.rig.tuning.flatten_margin / 4.0, goal)
-    # about to pivot, or pivoting while the last squaring foot lands: just low enough that
-    # both feet come down flat (rising for the pivot first, the landing foot could not
-    # reach its spot and hovered, holding the pivot for 0.3 s)
-    still_landing = s.turning & feet.swinging.any(axis=1)
-    goal = np.where(s.reversing | still_landing, allowed - w.rig.tuning.flatten_margin, goal)
-    # pivoting, the pelvis rises briskly: the knees must be straight mid-pivot
-    halflife = np.where(s.turning, w.rig.tuning.pivot_halflife, gait.pelvis_halflife)
-    y, _ = spring_step(s.y, s.vy, goal, halflife, dt)
-    limit = gait.max_pelvis_speed * dt
-    # running (the run asked for) up a slope (not a flight, paced by its treads) with
-    # the pelvis well below its goal, it rises back that much faster: running onto the
-    # steep slope, climbing it took 0.42 of the 0.58 m/s, and a pelvis 20 cm low after
-    # the step onto it stayed crouched 1.3 s
-    near = (np.abs(risers[None, :] - x_new[:, None]) <= gait.max_step_reach).any(axis=1)
-    low = s.sprinting & ~near & (goal - s.y > w.rig.tuning.rise_back)
-    climb = np.where(low, ground_grade(w, s) * (x_new - s.x), 0.0)
-    return s.y + clamp(y - s.y, -limit, limit + np.maximum(climb, 0.0))
+    return stand + amplitude * np.cos(2.0 * np.pi * (2.0 * s.phase - pace.duty))
 
 
 def cap_pelvis(
