@@ -233,7 +233,10 @@ def _check_step_reach(old: Terrain, new: Terrain, limits: EditLimits) -> None:
         np.concatenate([at, at[cross] + a[cross] / (a[cross] - b[cross]) * np.diff(at)[cross]])
     )
     rise = new.rise_over(at, window)
-    worse = (rise > limit + 1e-9) & (old.rise_over(at, window) <= limit + 1e-6)
+    # a window that starts or ends on the face of a wall no foot stands on is no step
+    on_face = _on_wall_face(old, at, limit) | _on_wall_face(old, at + window, limit)
+    on_face |= _on_wall_face(new, at, limit) | _on_wall_face(new, at + window, limit)
+    worse = (rise > limit + 1e-9) & (old.rise_over(at, window) <= limit + 1e-6) & ~on_face
     if worse.any():
         i = int(np.argmax(np.where(worse, rise, 0.0)))
         x = float(at[i])
@@ -244,6 +247,16 @@ def _check_step_reach(old: Terrain, new: Terrain, limits: EditLimits) -> None:
             f"{_between(x, x + window)}: the legs take {bound} cm",
             (x, x + window),
         )
+
+
+def _on_wall_face(terrain: Terrain, x: FloatArray, limit: float) -> NDArray[np.bool_]:
+    """Whether each of ``x`` lies strictly inside a wall of ``terrain``: a segment
+    narrower than ``RISER_RUN`` that rises or drops more than ``limit``."""
+    run, rise = np.diff(terrain.xs), np.abs(np.diff(terrain.ys))
+    walls = np.flatnonzero((run < RISER_RUN) & (rise > limit))
+    x0, x1 = terrain.xs[walls], terrain.xs[walls + 1]
+    inside = (x[:, None] > x0) & (x[:, None] < x1)
+    return np.asarray(inside.any(axis=-1), dtype=bool)
 
 
 def _check_treads(
