@@ -199,7 +199,7 @@ def check_edit(old: Terrain, points: FloatArray, limits: EditLimits) -> Terrain:
             f"a {shown}° slope at {_between(*span(i))} is steeper than the feet take ({bound}°)",
             span(i),
         )
-    _check_treads(points, riser, fresh, limits.min_tread)
+    _check_treads(points, riser, fresh, limits)
     _check_step_reach(old, terrain, limits)
     return terrain
 
@@ -260,18 +260,36 @@ def _on_wall_face(terrain: Terrain, x: FloatArray, limit: float) -> NDArray[np.b
 
 
 def _check_treads(
-    points: FloatArray, riser: NDArray[np.bool_], fresh: NDArray[np.bool_], min_tread: float
+    points: FloatArray, riser: NDArray[np.bool_], fresh: NDArray[np.bool_], limits: EditLimits
 ) -> None:
-    """Refuse a new riser closer than ``min_tread`` (in x) to its neighbouring riser."""
+    """Refuse a new riser closer than ``min_tread`` (in x) to its neighbouring riser. Two
+    risers the same way closer than ``RISER_RUN`` (no foot between them) are one step:
+    refused only if together they are taller than the legs take."""
     index = np.flatnonzero(riser)
     if index.size < 2:
         return
     gaps = points[index[1:], 0] - points[index[:-1] + 1, 0]  # from one riser's top to the next
-    close = (gaps < min_tread - 1e-9) & (fresh[index[1:]] | fresh[index[:-1]])
+    starts, stops = points[index[:-1], 0], points[index[1:] + 1, 0]
+    both = points[index[1:] + 1, 1] - points[index[:-1], 1]  # the two risers' rise together
+    first = points[index[:-1] + 1, 1] - points[index[:-1], 1]
+    same_way = np.sign(first) == np.sign(both - first)
+    one_step = same_way & (gaps < RISER_RUN)
+    new = fresh[index[1:]] | fresh[index[:-1]]
+    limit = limits.max_step_height
+    stacked = new & one_step & (np.abs(both) > limit + 1e-9)
+    if stacked.any():
+        k = int(np.argmax(stacked))
+        shown, bound = _over(float(abs(both[k])), limit, 100.0)
+        raise EditRefused(
+            f"a {shown} cm step at {_between(starts[k], stops[k])} (two risers "
+            f"{gaps[k] * 100:.0f} cm apart) is taller than the legs take ({bound} cm)",
+            (float(starts[k]), float(stops[k])),
+        )
+    close = new & ~one_step & (gaps < limits.min_tread - 1e-9)
     if close.any():
         k = int(np.argmax(close))
-        start, stop = float(points[index[k], 0]), float(points[index[k + 1] + 1, 0])
-        shown, bound = _over(float(gaps[k]), min_tread, 100.0)
+        start, stop = float(starts[k]), float(stops[k])
+        shown, bound = _over(float(gaps[k]), limits.min_tread, 100.0)
         raise EditRefused(
             f"a {shown} cm tread at {_between(start, stop)} is shorter than a foot ({bound} cm)",
             (start, stop),

@@ -292,6 +292,12 @@ def test_a_refusal_names_the_rule_and_carries_where_it_fails() -> None:
     with pytest.raises(EditRefused, match=r"a 26° slope at x 2.00 to 4.00") as e:
         editor.ramp(2.0, 26.0, 2.0)
     assert e.value.span == pytest.approx((2.0, 4.0))
+    kerb = TerrainEditor(
+        Terrain(np.array([[0.0, 0.2], [5.0, 0.2], [5.01, 0.0], [9.0, 0.0]])), LIMITS
+    )
+    # the platform's side right by the kerb: no foot between them, one 45 cm step down
+    with pytest.raises(EditRefused, match=r"a 45 cm step at x 4.99 to 5.01 \(two risers"):
+        kerb.platform(4.0, 0.25, 1.0)
 
 
 # -- the props and the cup -------------------------------------------------------------------
