@@ -52,6 +52,7 @@ from game.scene import (
     SceneView,
     SidePanel,
 )
+from game.scenes.ground_edit import unsaved_edits
 from game.trace import TraceWriter
 
 MAX_STEPS_PER_FRAME = 5
@@ -63,6 +64,13 @@ WINDOWED_FPS_CAP = 144
 IDLE_FPS = 10
 # Halflife of the smoothing of the delivered frame interval shown as fps (seconds).
 FPS_HALFLIFE = 0.25
+# With ground edits not saved, Esc or the window's close quits only when repeated within
+# this many seconds of the run's clock (the first asks, in the HUD).
+QUIT_CONFIRM_S = 2.0
+QUIT_PROMPT = (
+    "unsaved ground edits: Esc (or close) again within 2 s quits without them; "
+    "E, then Ctrl+S saves them"
+)
 
 
 @runtime_checkable
@@ -71,6 +79,15 @@ class SubjectOnScreen(Protocol):
     screen (left, top, width, height) as last drawn, or None (the walker's)."""
 
     subject_box: tuple[float, float, float, float] | None
+
+
+@runtime_checkable
+class TakesEscape(Protocol):
+    """A view with a mode Esc leaves (the walk view's ground editor): while
+    ``takes_escape()`` is True, Esc is the view's (its ``map_input`` leaves the mode)
+    and does not quit."""
+
+    def takes_escape(self) -> bool: ...
 
 
 @dataclass
@@ -132,6 +149,8 @@ class App:
         self.show_overlay = True
         self.show_profiler = False
         self.running = True
+        self.run_s = 0.0  # the run's clock: the sum of the frame times (virtual headless)
+        self._quit_asked_s: float | None = None  # when a quit was held back for unsaved edits
         self.fps = 0.0
         self._last_flip: float | None = None
         self.minimised = False
@@ -264,8 +283,10 @@ class App:
         for key in raw.keys_pressed:
             if key == "escape" and self.show_help:
                 self.show_help = False  # Esc closes the help first, quits only from the game
+            elif key == "escape" and self._view_takes_escape():
+                pass  # the view leaves its mode (the ground editor)
             elif key == "escape":
-                self.running = False
+                self.request_quit()
             elif key == "f1":
                 self.show_help = not self.show_help
             elif key == "o" and "ctrl" not in raw.keys_down:  # Ctrl+O is the scene's
@@ -283,11 +304,42 @@ class App:
             elif key.isdigit() and 1 <= int(key) <= len(names) and not self.replay:
                 self.switch_scene(names[int(key) - 1])
         if raw.quit:
-            self.running = False
+            self.request_quit()
         if raw.resized:
             self.scene.view.layout(self.screen.get_size())
         if raw.focus_lost and not self.options.headless and not self.options.autopilot:
             self.paused = True
+
+    def _frames_drive_steps(self) -> bool:
+        """The player's input drives the steps (not a replay nor the autopilot)."""
+        return not self.options.replay and not self.options.autopilot
+
+    def _view_takes_escape(self) -> bool:
+        view = self.scene.view
+        return self._frames_drive_steps() and isinstance(view, TakesEscape) and view.takes_escape()
+
+    def request_quit(self) -> None:
+        """Esc (outside a mode that takes it) or the window's close: quit; with ground
+        edits the player made and did not save, only when asked again within
+        ``QUIT_CONFIRM_S`` (the first time says so in the HUD)."""
+        asked = self._quit_asked_s
+        again = asked is not None and self.run_s - asked <= QUIT_CONFIRM_S
+        if again or not self._frames_drive_steps():
+            self.running = False
+            return
+        if not unsaved_edits(self.config.extra, self.config.assets_dir):
+            self.running = False
+            return
+        self._quit_asked_s = self.run_s
+        self._say(QUIT_PROMPT, "warn", -1)
+
+    def _expire_quit_prompt(self) -> None:
+        """The quit prompt goes once its time to answer has passed."""
+        asked = self._quit_asked_s
+        if asked is not None and self.run_s - asked > QUIT_CONFIRM_S:
+            self._quit_asked_s = None
+            if self.message == QUIT_PROMPT:
+                self.message = ""
 
     def _frame_input(self) -> InputState:
         with self.timer.phase("input"):
@@ -448,6 +500,8 @@ class App:
     def run_frame(self, frame_time: float) -> None:
         """One frame: input, the fixed steps it pays for, render. Clears ``running`` to stop."""
         frame_start = time.perf_counter()
+        self.run_s += frame_time
+        self._expire_quit_prompt()
         frame_input = self._frame_input()
         self._run_steps(frame_input, frame_time)
         if not self.running and self.frames > 0:

@@ -34,12 +34,14 @@ class Slider:
     rect: Rect = (0.0, 0.0, 100.0, 18.0)
     unit: str = "m"
     scale: float = 1.0  # the UI scale (game.layout.ui_scale) its texts and knob are drawn at
+    whole: bool = False  # a count: its value a whole number, shown as one ("4", not "+4.00")
 
     def value_at(self, px: tuple[float, float]) -> float:
-        """The value under pointer x (clamped to the slider's range)."""
+        """The value under pointer x (clamped to the slider's range; rounded if whole)."""
         x, _, w, _ = self.rect
         frac = min(max((px[0] - x) / w, 0.0), 1.0)
-        return self.low + frac * (self.high - self.low)
+        value = self.low + frac * (self.high - self.low)
+        return float(round(value)) if self.whole else value
 
     def draw(self, canvas: Canvas, value: float, active: bool) -> None:
         x, y, w, h = self.rect
@@ -47,7 +49,9 @@ class Slider:
         mid, s = y + h / 2, self.scale
         size = font_px(17, s)
         canvas.text((x, y - 4 * s), self.label, PALETTE["text_dim"], size, "bottomleft")
-        value_text = f"{value:+.2f} {self.unit}"
+        value_text = (
+            f"{value:.0f} {self.unit}".rstrip() if self.whole else f"{value:+.2f} {self.unit}"
+        )
         canvas.text((x + w, y - 4 * s), value_text, PALETTE["text"], size, "bottomright")
         canvas.rect((x, mid - 3 * s, w, 6 * s), PALETTE["grid_major"], 0, 3)
         fill = mix(PALETTE["accent"], PALETTE["panel"], 0.4)

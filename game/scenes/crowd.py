@@ -27,7 +27,11 @@ from game.input_state import InputState
 from game.options import MAX_CHARACTERS
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig
-from game.scenes.character_assets import CharacterAssets, load_character_assets
+from game.scenes.character_assets import (
+    EDITED_TERRAIN,
+    CharacterAssets,
+    load_character_assets,
+)
 from game.scenes.walk import START_X, character_records, trace_header
 from game.world.character import Crowd
 from game.world.rig import Rig
@@ -66,6 +70,7 @@ class CrowdSim(CharacterAssets):
         count = max(int(config.characters or DEFAULT_CHARACTERS), 1)
         x, facing = self._layout(walkable_course(rig, terrain), self._parameters(count))
         self.crowd = Crowd(rig, terrain, x, facing)
+        self.terrain_changed = False  # the ground changed this step (rebuilt on an edit)
         self.hero_steered = False
         self._set_behaviour(count)
 
@@ -116,7 +121,29 @@ class CrowdSim(CharacterAssets):
         self._set_behaviour(count)
 
     # -- one step ----------------------------------------------------------------------
+    def _on_current_ground(self) -> None:
+        """Stand on the ground edited in the walk scene since this crowd was built (it is
+        resumed, not built again, when the scene is opened again): the crowd is laid out
+        afresh on it, as a new scene would be."""
+        edited = self.session.get(EDITED_TERRAIN)
+        self.terrain_changed = isinstance(edited, Terrain) and edited is not self.terrain
+        if isinstance(edited, Terrain) and self.terrain_changed:
+            count = self.crowd.count
+            x, facing = self._layout(walkable_course(self.rig, edited), self._parameters(count))
+            self.crowd = Crowd(self.rig, edited, x, facing)
+            self.direction = facing
+            self.stuck = np.zeros(count)
+
+    def terrain_update(self) -> list[list[float]] | None:
+        """The ground polyline when it changed this step (the trace's ``terrain`` key)."""
+        return self.terrain.to_json() if self.terrain_changed else None
+
+    def files_read_by(self, inp: InputState) -> tuple[Path, ...]:
+        """No step of the crowd reads a file (``game.scene.EditableGround``)."""
+        return ()
+
     def step(self, inp: InputState, dt: float, timer: PhaseTimer) -> None:
+        self._on_current_ground()
         # every press counts, in order: several in one frame arrive in one step's actions
         count = self.crowd.count
         for action in inp.actions:

@@ -27,33 +27,46 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from game.assets import AssetError, decode_text, read_bytes
 from game.outputs import AtomicFile, OutputError
-from game.world.props import LOFT_DEPTH_M, Props
+from game.scenes.character_assets import EDITED_TERRAIN, TERRAIN_FILE
+from game.world.props import LOFT_DEPTH_M, PropHands
 from game.world.rig import Rig
 from game.world.terrain import Terrain, load_terrain
-from game.world.terrain_edit import EditLimits, EditRefused, TerrainEditor
+from game.world.terrain_edit import (
+    PRESETS,
+    EditLimits,
+    EditRefused,
+    Footprint,
+    TerrainEditor,
+    check_footprints,
+)
 
-Footprint = tuple[float, float, float]
+CLIMBING_REFUSAL = "refused: not while he is on the ladder (its ground stays until he is off)"
 
 
-def prop_footprints(props: Props | None) -> tuple[Footprint, ...]:
+def prop_footprints(hands: PropHands | None) -> tuple[Footprint, ...]:
     """The ground every prop stands on (door, table, ladder, the loft it leans on)."""
-    if props is None:
+    if hands is None:
         return ()
+    props = hands.props
     door, table, ladder = props.door, props.table, props.ladder
     half = ladder.width / 2
     prints = [
-        (door.x0, door.x0 + door.width, door.base),
-        (table.x0, table.x0 + table.width, table.base),
-        (ladder.x - half, ladder.x + half, ladder.base),
+        Footprint("door", door.x0, door.x0 + door.width, door.base),
+        Footprint("table", table.x0, table.x0 + table.width, table.base),
+        Footprint("ladder", ladder.x - half, ladder.x + half, ladder.base),
     ]
     if ladder.loft is not None:
         edge, level = float(ladder.loft[0]), float(ladder.loft[1])
-        prints.append((edge, edge + LOFT_DEPTH_M, level))
+        prints.append(Footprint("loft by the ladder", edge, edge + LOFT_DEPTH_M, level))
     return tuple(prints)
 
 
@@ -64,6 +77,15 @@ def _number(values: Mapping[str, Any], key: str) -> float:
     return float(value)
 
 
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """An edit as it would come out: the vertices it gives (None when it cannot be built
+    at all) and, when it is refused, why and where (``refusal.span``)."""
+
+    points: NDArray[np.float64] | None
+    refusal: EditRefused | None
+
+
 class GroundEditing:
     """Edit mode state: on or off, the editor with its history, the last message.
 
@@ -71,15 +93,23 @@ class GroundEditing:
     ----------
     terrain_file : Path
         The terrain file in use (saved to and reloaded from).
-    rig, terrain, props :
+    rig, terrain :
         What the limits come from and the ground to start with.
+    hands : PropHands or None
+        The props (their footprints must keep their ground) and the cup, which an edit
+        carries with the ground it rests on, or is refused when it would not stand there.
     """
 
-    def __init__(self, terrain_file: Path, rig: Rig, terrain: Terrain, props: Props | None) -> None:
+    def __init__(
+        self, terrain_file: Path, rig: Rig, terrain: Terrain, hands: PropHands | None
+    ) -> None:
         self.terrain_file = terrain_file
         self.active = False
         self.message = ""
-        self.editor = TerrainEditor(terrain, EditLimits.for_rig(rig, prop_footprints(props)))
+        self.hands = hands
+        limits = EditLimits.for_rig(rig, prop_footprints(hands))
+        self.editor = TerrainEditor(terrain, limits, self._cup_stands)
+        self.refused: Proposal | None = None  # the last edit refused, until the next edit
         self.name = terrain_name(terrain_file)  # the file's label, written back by a save
         self._drag: object = None  # the drag the last move belonged to
 
@@ -88,18 +118,66 @@ class GroundEditing:
         """The edited ground."""
         return self.editor.terrain
 
-    def apply(self, values: Mapping[str, Any]) -> bool:
+    def apply(self, values: Mapping[str, Any], climbing: bool = False) -> bool:
         """Carry out one edit; True when the ground changed. A refused edit leaves it and
-        says why in :attr:`message`."""
+        says why in :attr:`message` (and where, in :attr:`refused`); while ``climbing``
+        (the ladder's ground stays) every edit is refused so."""
         before = self.editor.terrain
+        self.refused = None
+        if climbing:
+            self.message = CLIMBING_REFUSAL
+            return False
         op = values.get("op")
         try:
             self._run(str(op), values)
         except EditRefused as refused:
             self.message = f"refused: {refused}"
+            self.refused = Proposal(refused.points, refused)
         except AssetError as bad:
             self.message = f"cannot reload: {bad}"
-        return self.editor.terrain is not before
+        changed = self.editor.terrain is not before
+        if changed:
+            self._carry_cup(before)
+        return changed
+
+    def preview(self, op: str, values: Mapping[str, Any]) -> Proposal:
+        """What preset ``op`` with ``values`` (``x`` and its arguments) would build on the
+        current ground, and whether it would be refused; nothing changes."""
+        try:
+            points = self._preset(op, values)
+        except EditRefused as refused:
+            return Proposal(None, refused)
+        try:
+            self.editor.check(points)
+        except EditRefused as refused:
+            return Proposal(points, refused)
+        return Proposal(points, None)
+
+    def _preset(self, op: str, values: Mapping[str, Any]) -> NDArray[np.float64]:
+        if op not in PRESETS:
+            raise EditRefused(f"unknown edit {op!r}")
+        args = [_number(values, key) for key in PRESETS[op][1]]
+        return self.editor.preset(op, _number(values, "x"), *args)
+
+    def _cup_stands(self, old: Terrain, new: Terrain) -> None:
+        """The editor's guard: a cup resting on the ground must stand on the new ground
+        (flush and no steeper than it takes, :meth:`Props.stands_at`), never on a face."""
+        hands = self.hands
+        if hands is None or not len(hands.floor_spans(old)):
+            return
+        x = float(hands.cup[0])
+        if not bool(hands.props.stands_at(np.array([x]), new)[0]):
+            spec = hands.props.cup
+            raise EditRefused(
+                f"the cup stands at x {x:.2f}: it would not stand on this ground (move it first)",
+                (x - 1.15 * spec.radius, x + spec.half_width),
+            )
+
+    def _carry_cup(self, old: Terrain) -> None:
+        """A cup resting on the ground moves with it (up or down, at once)."""
+        hands = self.hands
+        if hands is not None and len(hands.floor_spans(old)):
+            hands.cup[1] = float(self.terrain.height_at(float(hands.cup[0])))
 
     def _run(self, op: str, values: Mapping[str, Any]) -> None:
         editor = self.editor
@@ -118,37 +196,27 @@ class GroundEditing:
         elif op == "delete":
             editor.delete_vertex(int(_number(values, "vertex")))
             self.message = "vertex deleted"
-        elif op == "stairs":
-            count = int(_number(values, "count"))
-            editor.stairs(
-                _number(values, "x"), _number(values, "rise"), _number(values, "tread"), count
-            )
-            self.message = f"stairs: {count} steps"
-        elif op in ("ramp", "bump", "platform"):
-            x = _number(values, "x")
-            if op == "ramp":
-                editor.ramp(x, _number(values, "grade"), _number(values, "length"))
-            elif op == "bump":
-                editor.bump(x, _number(values, "height"), _number(values, "width"))
-            else:
-                editor.platform(x, _number(values, "height"), _number(values, "width"))
-            self.message = f"{op} built"
+        elif op in PRESETS:
+            editor.apply(self._preset(op, values))
+            count = int(_number(values, "count")) if op == "stairs" else 0
+            self.message = f"stairs: {count} steps" if op == "stairs" else f"{op} built"
         elif op == "undo":
             self.message = "undone" if editor.undo() else "nothing to undo"
         elif op == "redo":
             self.message = "redone" if editor.redo() else "nothing to redo"
         elif op == "reload":
-            editor.reset(self._read_file())
+            loaded = load_terrain(self.terrain_file)
+            try:  # the props and the cup must stand on it, as on an edit
+                check_footprints(loaded, editor.limits.footprints)
+                self._cup_stands(editor.terrain, loaded)
+            except EditRefused as refused:
+                name = self.terrain_file.name
+                raise EditRefused(f"{name} not loaded: {refused}", refused.span) from None
+            editor.reset(loaded)
+            self.name = terrain_name(self.terrain_file)  # a save writes the loaded file's
             self.message = f"reloaded {self.terrain_file.name}"
         else:
             raise EditRefused(f"unknown edit {op!r}")
-
-    def _read_file(self) -> Terrain:
-        """The terrain file's ground (:class:`AssetError` when it cannot be loaded); its
-        name becomes the one a save writes."""
-        terrain = load_terrain(self.terrain_file)
-        self.name = terrain_name(self.terrain_file)
-        return terrain
 
     def save(self) -> str:
         """Write the edited ground to the terrain file (the old one kept as ``.bak``);
@@ -269,3 +337,18 @@ def save_terrain(terrain: Terrain, path: str | Path, name: str | None = None) ->
         if backup is not None:
             backup.abort()
     return out.target
+
+
+def unsaved_edits(session: Mapping[str, Any], assets_dir: Path) -> bool:
+    """Whether the ground edited in this run (``session``'s
+    :data:`~game.scenes.character_assets.EDITED_TERRAIN`) differs from what the terrain
+    file in ``assets_dir`` holds: quitting now would lose it. A file that cannot be read
+    holds nothing of it."""
+    edited = session.get(EDITED_TERRAIN)
+    if not isinstance(edited, Terrain):
+        return False
+    try:
+        saved = load_terrain(assets_dir / TERRAIN_FILE)
+    except AssetError:
+        return True
+    return saved.to_json() != edited.to_json()

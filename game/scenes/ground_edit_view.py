@@ -1,8 +1,11 @@
 """The walk scene's edit mode on screen: vertex handles, the preset palette, the messages.
 
 Turns the window's mouse and keys into ``terrain_edit`` actions (see
-:mod:`game.scenes.ground_edit`) and draws the editing aids. Reads the simulation; the one
-thing it does besides is Ctrl+S, which writes the edited ground to its file.
+:mod:`game.scenes.ground_edit`; Esc and E leave the mode) and draws the editing aids: the
+chosen preset as a ghost under the pointer (green where it would be built, red where it
+would be refused, with the reason at the place), and the last refused edit the same way.
+Reads the simulation; the one thing it does besides is Ctrl+S, which writes the edited
+ground to its file.
 """
 
 from __future__ import annotations
@@ -18,14 +21,16 @@ from game.canvas import Canvas, WorldPen
 from game.input_state import RawInput
 from game.layout import font_px, ui_scale, wrap
 from game.palette import PALETTE, mix
-from game.scenes.ground_edit import GroundEditing
+from game.scenes.ground_edit import GroundEditing, Proposal
 from game.widgets import Button, Slider, contains
+from game.world.terrain_edit import EditRefused
 
 HANDLE_PX = 10.0  # a vertex this close to the pointer is under it
 DOUBLE_CLICK_S = 0.4
 DOUBLE_CLICK_PX = 8.0
 SNAP_M = 0.05  # Shift while dragging: vertices snap to this grid
 PANEL_WIDTH = 300.0
+GHOST_MARGIN_M = 0.3  # the ghost shows this much of the ground either side of what changes
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +51,7 @@ def make_presets() -> tuple[Preset, ...]:
             (
                 Slider("rise", "rise", 0.05, 0.4),
                 Slider("tread", "tread", 0.2, 0.6),
-                Slider("count", "steps", 1, 8, unit=""),
+                Slider("count", "steps", 1, 8, unit="", whole=True),
             ),
         ),
         Preset(
@@ -73,6 +78,7 @@ HELP = (
     "right-click a vertex: delete it",
     "Ctrl+Z / Ctrl+Y undo / redo",
     "Ctrl+S save · Ctrl+O reload",
+    "E or Esc: back to walking",
 )
 DEFAULTS = {
     "stairs": {"rise": 0.17, "tread": 0.3, "count": 4},
@@ -97,6 +103,8 @@ class GroundEditView:
         self.scale = 1.0
         self.panel = (0.0, 0.0, PANEL_WIDTH, 10.0)
         self.buttons: list[Button] = []
+        self.ghost_x: float | None = None  # where the chosen preset would be built (world x)
+        self._proposal: tuple[tuple[Any, ...], Proposal] | None = None  # the ghost's, cached
 
     def layout(self, size: tuple[int, int]) -> None:
         """Place the palette at the top right of a ``size`` window (sized for 1280x720 and
@@ -124,6 +132,11 @@ class GroundEditView:
         keys, ctrl = raw.keys_pressed, "ctrl" in raw.keys_down
         pointer = raw.pointer_px
         self.hover = self._vertex_near(pointer, camera, editing)
+        over_ground = raw.pointer_inside and not contains(self.panel, pointer)
+        ghost = self.preset is not None and over_ground and self.hover is None
+        self.ghost_x = float(camera.to_world(pointer)[0]) if ghost else None
+        # Esc leaves the editor like E (which the walk view maps); both at once: one toggle
+        leave = ["toggle_edit"] if "escape" in keys and "e" not in keys else []
         if ctrl and "s" in keys:
             editing.save()
         edit: dict[str, Any] | None = None
@@ -146,7 +159,7 @@ class GroundEditView:
                 x, y = round(x / SNAP_M) * SNAP_M, round(y / SNAP_M) * SNAP_M
             edit = {"op": "move", "vertex": self._drag_vertex, "x": float(x), "y": float(y)}
             edit["drag"] = self._drag_serial
-        return (["terrain_edit"], edit) if edit is not None else ([], {})
+        return (["terrain_edit", *leave], edit) if edit is not None else (leave, {})
 
     def _click(
         self, button: int, px: tuple[float, float], camera: Camera2D, editing: GroundEditing
@@ -189,8 +202,7 @@ class GroundEditView:
 
     def _set_slider(self, slider: Slider, px: tuple[float, float]) -> None:
         assert self.preset is not None
-        value = slider.value_at(px)
-        self.settings[self.preset.op][slider.key] = round(value) if slider.unit == "" else value
+        self.settings[self.preset.op][slider.key] = slider.value_at(px)
 
     @staticmethod
     def _vertex_near(
@@ -203,7 +215,12 @@ class GroundEditView:
 
     # -- drawing -----------------------------------------------------------------------
     def draw(self, canvas: Canvas, pen: WorldPen, editing: GroundEditing) -> None:
-        """Vertex handles (the hovered one lit), the palette, the last message."""
+        """Vertex handles (the hovered one lit), the preset's ghost or the last refused
+        edit where it failed, the palette, the last message."""
+        if self.preset is not None and self.ghost_x is not None:
+            self._draw_proposal(canvas, pen, editing, self._ghost(editing))
+        elif editing.refused is not None:
+            self._draw_proposal(canvas, pen, editing, editing.refused)
         for index, vertex in enumerate(editing.terrain.points):
             lit = index in (self.hover, self._drag_vertex)
             pen.disc(vertex, 6 if lit else 4, PALETTE["accent"] if lit else PALETTE["ground_edge"])
@@ -238,3 +255,73 @@ class GroundEditView:
             canvas.panel(box, PALETTE["panel"], 225)
             for row, line in enumerate(lines):
                 canvas.text((left + 8 * s, box[1] + 5 * s + row * line_h), line, color, size)
+
+    def _ghost(self, editing: GroundEditing) -> Proposal:
+        """What the chosen preset would build at :attr:`ghost_x` (worked out again only
+        when the ground, the preset, its settings or the spot change)."""
+        assert self.preset is not None and self.ghost_x is not None
+        settings = self.settings[self.preset.op]
+        key = (editing.terrain, self.preset.op, self.ghost_x, tuple(sorted(settings.items())))
+        if self._proposal is None or self._proposal[0] != key:
+            values = {"x": self.ghost_x, **settings}
+            self._proposal = (key, editing.preview(self.preset.op, values))
+        return self._proposal[1]
+
+    def _draw_proposal(
+        self, canvas: Canvas, pen: WorldPen, editing: GroundEditing, proposal: Proposal
+    ) -> None:
+        """The ground ``proposal`` would make where it differs from the current ground
+        (green, or a faint red if refused), then where it fails (red) with the reason."""
+        old = editing.terrain
+        points, refusal = proposal.points, proposal.refusal
+        if points is not None:
+            changed = np.abs(old.height_at(points[:, 0]) - points[:, 1]) > 1e-9
+            if changed.any():
+                lo = float(points[changed, 0].min()) - GHOST_MARGIN_M
+                hi = float(points[changed, 0].max()) + GHOST_MARGIN_M
+                color = (
+                    PALETTE["ok"] if refusal is None else mix(PALETTE["bad"], PALETTE["ghost"], 0.4)
+                )
+                pen.polyline(_stretch(points, lo, hi), color, 3)
+        if refusal is not None:
+            self._draw_refusal(canvas, pen, old.points if points is None else points, refusal)
+
+    def _draw_refusal(
+        self, canvas: Canvas, pen: WorldPen, ground: Any, refusal: EditRefused
+    ) -> None:
+        """The failing stretch of ``ground`` (M, 2) in red, the reason above it."""
+        ground = np.asarray(ground, dtype=float)
+        span = refusal.span
+        if span is None:  # the edit as a whole: at the pointer, or not placed at all
+            if self.ghost_x is None:
+                return
+            span = (self.ghost_x, self.ghost_x)
+        lo, hi = span
+        bad = PALETTE["bad"]
+        stretch = _stretch(ground, lo, hi)
+        if hi - lo > 1e-6:
+            pen.polyline(stretch, bad, 6)
+        top = stretch[np.argmax(stretch[:, 1])]
+        pen.ring_px(top, 9, bad, 3)
+        s = self.scale
+        size = font_px(16, s)
+        text = str(refusal)
+        width = min(canvas.text_size(text, size)[0], 0.45 * canvas.size[0])
+        lines = wrap(canvas, text, width, size)
+        line_h = canvas.text_size("Ag", size)[1]
+        box_w = max(canvas.text_size(line, size)[0] for line in lines) + 12 * s
+        box_h = line_h * len(lines) + 8 * s
+        x, y = pen.px(top)
+        left = min(max(x - box_w / 2, 4 * s), canvas.size[0] - box_w - 4 * s)
+        box_top = max(y - 22 * s - box_h, 4 * s)
+        canvas.panel((left, box_top, box_w, box_h), PALETTE["panel"], 230)
+        for row, line in enumerate(lines):
+            canvas.text((left + 6 * s, box_top + 4 * s + row * line_h), line, bad, size)
+
+
+def _stretch(points: Any, lo: float, hi: float) -> Any:
+    """The polyline ``points`` (M, 2) over ``[lo, hi]`` in x, its ends interpolated."""
+    xs, ys = points[:, 0], points[:, 1]
+    inner = points[(xs > lo) & (xs < hi)]
+    ends = np.array([[lo, np.interp(lo, xs, ys)], [hi, np.interp(hi, xs, ys)]])
+    return np.concatenate([ends[:1], inner, ends[1:]])

@@ -92,8 +92,7 @@ class WalkSim(CharacterAssets):
         self.reload_note = ""  # what the last F5 reset, for the player
 
     def _ground_editing(self) -> GroundEditing:
-        props = None if self.props is None else self.props.props
-        return GroundEditing(self.assets_dir / TERRAIN_FILE, self.rig, self.terrain, props)
+        return GroundEditing(self.assets_dir / TERRAIN_FILE, self.rig, self.terrain, self.props)
 
     # -- assets ------------------------------------------------------------------------
     def reload_assets(self, folder: Path | None = None) -> None:
@@ -171,7 +170,7 @@ class WalkSim(CharacterAssets):
             self.editing.active = not self.editing.active
         self.terrain_changed, self._reloaded = self._reloaded, False
         climbing = self.ladder is not None and self.ladder.active
-        if "terrain_edit" in inp.actions and not climbing and self.editing.apply(inp.values):
+        if "terrain_edit" in inp.actions and self.editing.apply(inp.values, climbing):
             self.crowd.set_terrain(self.editing.terrain)
             self.session[EDITED_TERRAIN] = self.editing.terrain
             self.terrain_changed = True

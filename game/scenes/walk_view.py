@@ -177,6 +177,11 @@ class WalkView:
         ladder = self._ladder
         return ladder if ladder is not None and ladder.active else None
 
+    def takes_escape(self) -> bool:
+        """Esc leaves the ground editor while it is open (game.app.TakesEscape)."""
+        editing = self._editing
+        return editing is not None and editing.active
+
     def hud_boxes(self) -> list[tuple[float, float, float, float]]:
         """The ground editor's palette while it is open (game.scene.OwnHud): the F3 panel
         goes beside it."""
@@ -1507,7 +1512,11 @@ SCENE = SceneSpec(
             "W / S at the ladder",
             "climb up / down one limb at a time (Shift: faster); W at the top: onto the loft",
         ),
-        ("E", "edit the ground: drag vertices, presets, Ctrl+Z/Y undo/redo, Ctrl+S save"),
+        (
+            "E",
+            "edit the ground: drag vertices, presets, Ctrl+Z/Y undo/redo, Ctrl+S save; "
+            "E or Esc leaves",
+        ),
     ),
     create=WalkSim,
     view=WalkView,

@@ -14,7 +14,7 @@ from game.outputs import OutputError
 from game.scenes.ground_edit import save_terrain
 from game.world.rig import load_rig
 from game.world.terrain import Terrain, load_terrain
-from game.world.terrain_edit import EditLimits, EditRefused, TerrainEditor
+from game.world.terrain_edit import EditLimits, EditRefused, Footprint, TerrainEditor
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 FLAT = Terrain(np.array([[0.0, 0.0], [10.0, 0.0]]))
@@ -61,7 +61,7 @@ def test_the_ends_move_only_vertically_and_stay() -> None:
         (lambda e: e.stairs(3.0, 0.15, 0.15, 3), "tread"),  # treads shorter than a foot
         (lambda e: e.ramp(3.0, 30.0, 2.0), "steeper"),
         (lambda e: e.move_vertex(1, 5.0, 1e9), "heights"),
-        (lambda e: e.insert_vertex(5.001), "already"),
+        (lambda e: e.insert_vertex(5.0005), "already"),
     ],
 )
 def test_a_refused_edit_keeps_the_terrain(edit, reason: str) -> None:
@@ -86,13 +86,31 @@ def test_stairs_rise_and_come_back_down_with_risers_no_taller_than_asked() -> No
     assert (rises > 0.1).sum() == 8  # four up, four down
 
 
-def test_stairs_on_a_slope_follow_it() -> None:
-    slope = Terrain(np.array([[0.0, 0.0], [10.0, 1.0]]))  # 5.7°
+def test_stairs_on_a_slope_have_level_treads_and_leave_the_ground_beyond_them() -> None:
+    slope = Terrain(np.array([[0.0, 0.0], [10.0, 1.0]]))  # 5.7°: it never rises to the top
     editor = _editor(slope)
     editor.stairs(2.0, 0.17, 0.3, 4)
     terrain = editor.terrain
-    assert terrain.height_at(2.5) == pytest.approx(0.25 + 0.17 * 2)  # 2nd step, on the slope
-    assert terrain.height_at(9.0) == pytest.approx(0.9)
+    base = 0.2  # the ground at the first riser
+    for tread in range(4):  # each tread level, a rise above the one below
+        x = 2.0 + 0.3 * tread + np.array([0.02, 0.28])
+        np.testing.assert_allclose(terrain.height_at(x), base + 0.17 * (tread + 1))
+    # a landing at the top, then steps back down to the slope, which is left as it was
+    assert terrain.height_at(3.2) == pytest.approx(base + 0.68)
+    beyond = np.linspace(5.5, 10.0, 20)
+    np.testing.assert_allclose(terrain.height_at(beyond), slope.height_at(beyond))
+
+
+def test_stairs_up_a_slope_land_where_the_slope_reaches_their_level() -> None:
+    hill = Terrain(np.array([[0.0, 0.0], [1.0, 0.0], [6.0, 2.0], [10.0, 2.0]]))  # 21.8°
+    editor = _editor(hill)
+    editor.stairs(1.0, 0.17, 0.3, 4)
+    terrain = editor.terrain
+    top = 0.68  # the slope reaches it at x = 2.7: the landing runs to there, no flight down
+    assert terrain.height_at(2.6) == pytest.approx(top)
+    beyond = np.linspace(2.7, 10.0, 30)
+    np.testing.assert_allclose(terrain.height_at(beyond), hill.height_at(beyond), atol=1e-12)
+    assert (np.diff(terrain.ys) > -1e-12).all()  # no step down anywhere: no sawtooth
 
 
 def test_ramp_bump_and_platform_shapes() -> None:
@@ -130,10 +148,12 @@ def test_the_course_walls_stay_legal_but_new_walls_are_refused() -> None:
 
 
 def test_a_prop_footprint_refuses_an_edit_that_would_float_it() -> None:
-    limits = EditLimits(0.4, math.radians(24), 0.23, 0.5, footprints=((4.0, 5.0, 0.0),))
+    table = Footprint("table", 4.0, 5.0, 0.0)
+    limits = EditLimits(0.4, math.radians(24), 0.23, 0.5, footprints=(table,))
     editor = _editor(limits=limits)
-    with pytest.raises(EditRefused, match="prop"):
+    with pytest.raises(EditRefused, match="the table stands on x 4.00 to 5.00") as refused:
         editor.bump(3.5, 0.1, 1.0)
+    assert refused.value.span == (4.0, 5.0)  # where it fails: the table's footprint
     editor.bump(6.0, 0.1, 1.0)  # beside it: fine
 
 
@@ -247,7 +267,8 @@ def test_a_dragged_riser_corner_slides_along_its_neighbours_instead_of_being_ref
     raised = float(ys[top]) + 0.04
     _edit(sim, op="move", vertex=top, x=float(xs[top]) - 0.01, y=raised, drag=7)
     assert "moved" in sim.editing.message
-    assert sim.terrain.ys[top] == pytest.approx(raised) and sim.terrain.xs[top] == xs[top]
+    assert sim.terrain.ys[top] == pytest.approx(raised)
+    assert xs[top - 1] < sim.terrain.xs[top] <= xs[top]  # still right of its foot
     # typed (not dragged), a move past a neighbour is still refused, with the reason
     _edit(sim, op="move", vertex=top, x=float(xs[top]) - 0.5, y=raised)
     assert "order" in sim.editing.message
@@ -262,7 +283,7 @@ def test_a_refused_edit_says_why_and_keeps_the_ground() -> None:
     _edit(sim, op="platform", x=5.0, height=0.8, width=1.0)
     assert sim.terrain is before and "taller" in sim.editing.message
     _edit(sim, op="bump", x=2.0, height=0.05, width=1.0)  # under the table
-    assert sim.terrain is before and "prop" in sim.editing.message
+    assert sim.terrain is before and "the table" in sim.editing.message
     _edit(sim, op="bump", x="nine", height=0.05, width=1.0)
     assert sim.terrain is before and "x" in sim.editing.message
 
@@ -294,7 +315,7 @@ def test_steep_stairs_the_editor_accepts_are_walked_turned_on_and_stood_on() -> 
 
     sim = WalkSim(SceneConfig())
     _edit(sim, op="stairs", x=3.3, rise=0.3, tread=0.5, count=4)
-    assert sim.terrain.height_at(5.0) == pytest.approx(1.2 + before_slope(sim, 5.0), abs=0.01)
+    assert sim.terrain.height_at(5.0) == pytest.approx(1.2 + before_slope(sim, 3.3), abs=0.01)
     crowd = sim.crowd
 
     def walk_to(goal: float) -> None:
@@ -386,7 +407,7 @@ def test_the_scripted_edit_tour_keeps_the_feet_on_the_edited_ground() -> None:
     assert pilot.done and raised_feet_checked
     course = load_terrain(ASSETS / "terrain.json")
     first_tread = STAIRS["x"] + 0.5 * STAIRS["tread"]
-    rise = sim.terrain.height_at(first_tread) - course.height_at(first_tread)
+    rise = sim.terrain.height_at(first_tread) - course.height_at(STAIRS["x"])  # level treads
     assert rise == pytest.approx(STAIRS["rise"])  # the staircase stands
     feet = sim.stats_sections()["feet"]
     # issue 16's figures: no sole point or segment inside the (edited) ground, pivots still
