@@ -184,7 +184,7 @@ def test_commands_change_only_the_character_they_name() -> None:
     sim = CrowdSim(SceneConfig(characters=50))
     crowd = sim.crowd
     _run(sim, 30)
-    before = {name: np.array(getattr(crowd, name)) for name in ("x", "y", "vx", "hand_weight")}
+    before = {name: np.array(getattr(crowd, name)) for name in ("x", "y", "vx")}
     others = np.arange(crowd.count) != 1
     lone = CrowdSim(SceneConfig(characters=1)).crowd  # a one-character pose, as a ladder's
     crowd.take_pose(1, lone.pose, (4.0, 1.2))
