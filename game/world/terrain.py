@@ -33,6 +33,16 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
 
+def index_span(sorted_x: FloatArray, lo: ArrayLike, hi: ArrayLike) -> tuple[IntArray, IntArray]:
+    """The entries of ``sorted_x`` (M,) with ``lo ≤ x ≤ hi`` as index ranges ``[first,
+    stop)``, broadcast shape of ``lo`` and ``hi`` each (empty where ``hi < lo`` or either is
+    NaN, as a mask's comparisons would be); a binary search, O(log M) an interval."""
+    lo_a, hi_a = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+    first = np.searchsorted(sorted_x, lo_a, side="left")  # the first x ≥ lo
+    stop = np.searchsorted(sorted_x, hi_a, side="right")  # the first x > hi
+    return first, np.where(hi_a >= lo_a, stop, first)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class RangeMax:
     """Range maxima over a fixed sequence in O(1) a query: a sparse table, built once in
@@ -204,12 +214,8 @@ class Terrain:
 
     def vertex_span(self, lo: ArrayLike, hi: ArrayLike) -> tuple[IntArray, IntArray]:
         """The vertices with ``lo ≤ x ≤ hi`` as index ranges ``[first, stop)``, broadcast
-        shape of the inputs each (empty where ``hi < lo`` or either is NaN); a binary search,
-        O(log M) an interval."""
-        lo_a, hi_a = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
-        first = np.searchsorted(self.xs, lo_a, side="left")  # the first x ≥ lo
-        stop = np.searchsorted(self.xs, hi_a, side="right")  # the first x > hi
-        return first, np.where(hi_a >= lo_a, stop, first)
+        shape of the inputs each (:func:`index_span`)."""
+        return index_span(self.xs, lo, hi)
 
     def vertices_between(self, lo: ArrayLike, hi: ArrayLike) -> tuple[IntArray, IntArray]:
         """Every vertex with ``lo ≤ x ≤ hi`` for a batch of intervals, as flat pairs
@@ -256,11 +262,9 @@ class Terrain:
         a = np.minimum(x0, x1)
         b = np.maximum(a + window, np.maximum(x0, x1)) - window  # the last window's start
         corners, rises = self._corner_rises(window)
-        # the corners inside [a, b] by binary search in the sorted corners; a rise is ≥ 0,
+        # the corners inside [a, b], by binary search in the sorted corners; a rise is ≥ 0,
         # so 0 stands for "no corner inside"
-        first = np.searchsorted(corners, a, side="left")
-        stop = np.where(b >= a, np.searchsorted(corners, b, side="right"), first)
-        at_corners = rises.over(first, stop, empty=0.0)
+        at_corners = rises.over(*index_span(corners, a, b), empty=0.0)
         return np.maximum(
             at_corners, np.maximum(self.rise_over(a, window), self.rise_over(b, window))
         )
