@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from game.scene import ASSETS_DIR
@@ -27,6 +27,10 @@ from game.world.terrain import RangeMax, Terrain
 
 # spans with infinite or NaN ends make the dense forms' arithmetic warn
 pytestmark = pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")
+
+# no time limit on an example or on drawing it: the terrains are big by design, and a
+# test's verdict must not depend on how busy the machine is
+UNTIMED = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 LEGS = load_rig(ASSETS_DIR / "rig.json").legs
 FloatArray = np.ndarray
@@ -53,17 +57,18 @@ def terrains(draw: st.DrawFn, max_points: int = 40) -> Terrain:
     return Terrain(np.stack([xs, np.asarray(ys) + 0.0], axis=-1))  # + 0.0: no −0 heights
 
 
-def positions(terrain: Terrain) -> st.SearchStrategy[float]:
-    """An x on the terrain, past its ends, a vertex exactly or an ulp either side, ±inf, NaN."""
+def positions(terrain: Terrain, finite: bool = False) -> st.SearchStrategy[float]:
+    """An x on the terrain, past its ends, a vertex exactly or an ulp either side; and
+    unless ``finite``, ±inf and NaN."""
     lo, hi = terrain.x_range
     vertex = st.sampled_from(terrain.xs.tolist())
-    return st.one_of(
+    on_ground = st.one_of(
         st.floats(lo - 1.0, hi + 1.0),
         vertex,
         vertex.map(lambda x: float(np.nextafter(x, np.inf))),
         vertex.map(lambda x: float(np.nextafter(x, -np.inf))),
-        st.sampled_from([np.inf, -np.inf, np.nan]),
     )
+    return on_ground if finite else on_ground | st.sampled_from([np.inf, -np.inf, np.nan])
 
 
 @st.composite
@@ -73,6 +78,7 @@ def spans(draw: st.DrawFn, count: int = 12) -> tuple[Terrain, FloatArray, FloatA
     return terrain, np.array(draw(ends)), np.array(draw(ends))
 
 
+@UNTIMED
 @given(spans())
 def test_vertices_between_are_the_vertices_a_mask_holds(
     case: tuple[Terrain, FloatArray, FloatArray],
@@ -85,6 +91,7 @@ def test_vertices_between_are_the_vertices_a_mask_holds(
     assert vertex.tolist() == expected_vertex.tolist()
 
 
+@UNTIMED
 @given(
     st.lists(
         st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from([0.0, 1.0]),
@@ -104,6 +111,7 @@ def test_range_maxima_are_the_masked_maxima(values: list[float], data: st.DataOb
     _same(table.over(first, stop, -np.inf), np.where(inside, vals, -np.inf).max(axis=-1))
 
 
+@UNTIMED
 @given(spans())
 def test_highest_ground_between_is_the_dense_maximum(
     case: tuple[Terrain, FloatArray, FloatArray],
@@ -117,6 +125,7 @@ def test_highest_ground_between_is_the_dense_maximum(
     _same(terrain.max_height_between(x0, x1), dense)
 
 
+@UNTIMED
 @given(spans(), st.floats(0.0, 3.0))
 def test_steepest_rise_is_the_dense_maximum_over_the_window_corners(
     case: tuple[Terrain, FloatArray, FloatArray], window: float
@@ -154,12 +163,13 @@ def soles(draw: st.DrawFn, count: int = 6) -> tuple[Terrain, FloatArray]:
     """Heel, ball and toe points (count, 3, 2) over a terrain: ends on vertices, vertical
     and zero-length segments, points above and below the ground."""
     terrain = draw(terrains())
-    x = st.one_of(positions(terrain).filter(np.isfinite), st.just(0.0))
+    x = positions(terrain, finite=True) | st.just(0.0)
     y = st.floats(-6.0, 6.0) | st.sampled_from([0.0, 0.17, 1.0])
     points = draw(st.lists(st.tuples(x, y), min_size=3 * count, max_size=3 * count))
     return terrain, np.array(points).reshape(count, 3, 2)
 
 
+@UNTIMED
 @given(soles())
 def test_sole_penetration_is_the_dense_depth(case: tuple[Terrain, FloatArray]) -> None:
     terrain, feet = case
@@ -190,13 +200,13 @@ def _dense_sole_clearance(
     return exact, np.maximum(exact, np.maximum(cone, vertex) - lowest)
 
 
-@settings(max_examples=60)
+@settings(UNTIMED, max_examples=60)
 @given(terrains(), st.data())
 def test_sole_clearance_ahead_is_the_dense_look_ahead(
     terrain: Terrain, data: st.DataObject
 ) -> None:
     n = 5
-    x = positions(terrain).filter(np.isfinite)
+    x = positions(terrain, finite=True)
     ankle_x = np.array(data.draw(st.lists(x, min_size=n, max_size=n))).reshape(n, 1)
     angle = np.array(data.draw(st.lists(st.floats(-1.0, 1.0), min_size=n, max_size=n)))
     bend = np.array(data.draw(st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n)))
