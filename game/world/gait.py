@@ -448,10 +448,21 @@ def sole_clearance(
     edge, lowest = lead_point[..., 0], lead_point[..., 1]
     probe = edge[..., None] + ahead[..., None] * _PROBES
     cone = (terrain.height_at(probe) - _APPROACH_SLOPE * reach[..., None] * _PROBES).max(axis=-1)
-    # terrain vertices inside the look-ahead window (a nosing between two probes)
-    gap = (terrain.xs - edge[..., None]) * np.sign(ahead)[..., None]
-    inside = (gap >= 0) & (gap <= reach[..., None]) & (reach[..., None] > 0)
-    vertex = np.where(inside, terrain.ys - _APPROACH_SLOPE * gap, -np.inf).max(axis=-1)
+    # terrain vertices inside the look-ahead window (a nosing between two probes): those
+    # near it by binary search (widened by a few ulps: the window's ends are tested below
+    # exactly as written, in the gap's own rounding), then the window's own test
+    edge, ahead, reach = np.broadcast_arrays(edge, ahead, reach)
+    slack = 1e-12 * (1.0 + np.abs(edge) + reach)
+    near = np.where(ahead >= 0, edge, edge - reach) - slack
+    far = np.where(ahead >= 0, edge + reach, edge) + slack
+    window, v = terrain.vertices_between(near, far)
+    gap = (terrain.xs[v] - edge.ravel()[window]) * np.sign(ahead).ravel()[window]
+    r = reach.ravel()[window]
+    inside = (gap >= 0) & (gap <= r) & (r > 0)
+    vertex = np.full(edge.shape, -np.inf)
+    np.maximum.at(
+        vertex.reshape(-1), window[inside], (terrain.ys[v] - _APPROACH_SLOPE * gap)[inside]
+    )
     return exact, np.maximum(exact, np.maximum(cone, vertex) - lowest)
 
 
@@ -481,20 +492,23 @@ def sole_penetration(terrain: Terrain, soles: FloatArray) -> FloatArray:
     """
     xs, ys = soles[..., 0], soles[..., 1]
     points = (terrain.height_at(xs) - ys).max(axis=-1)
-    # both segments at once (heel→ball, ball→toe), each against every terrain vertex
-    px, py = xs[..., :2, None], ys[..., :2, None]  # (..., 2, 1)
-    qx, qy = xs[..., 1:, None], ys[..., 1:, None]
-    vx = terrain.xs
-    inside = (vx >= np.minimum(px, qx)) & (vx <= np.maximum(px, qx))
-    if not inside.any():  # no vertex under the sole (most of the ground): points decide
+    # both segments at once (heel→ball, ball→toe), each against the terrain vertices under
+    # it: (segment, vertex) pairs, segment indexing the raveled (..., 2)
+    px, py = xs[..., :2], ys[..., :2]
+    qx, qy = xs[..., 1:], ys[..., 1:]
+    segment, v = terrain.vertices_between(np.minimum(px, qx), np.maximum(px, qx))
+    if not len(segment):  # no vertex under the sole (most of the ground): points decide
         return points
+    px, py, qx, qy = (c.ravel()[segment] for c in (px, py, qx, qy))
+    vx = terrain.xs[v]
     run = qx - px
     safe = np.where(np.abs(run) > 1e-12, run, 1.0)
     # the segment's height at vertex x: linear interpolation p + (q − p)·(x − p.x)/run
     t = clamp((vx - px) / safe, 0.0, 1.0)
     seg_y = py + (qy - py) * t
-    segments = np.where(inside, terrain.ys - seg_y, -np.inf).max(axis=(-2, -1))
-    depth = np.maximum(points, segments)
+    depth = np.array(points)
+    # a maximum is exact, so gathering it pair by pair gives the dense maximum's number
+    np.maximum.at(depth.reshape(-1), segment // 2, terrain.ys[v] - seg_y)
     return depth
 
 

@@ -30,6 +30,65 @@ TERRAIN_RANGES: dict[str, Range] = {
 }
 
 FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.intp]
+
+
+def index_span(sorted_x: FloatArray, lo: ArrayLike, hi: ArrayLike) -> tuple[IntArray, IntArray]:
+    """The entries of ``sorted_x`` (M,) with ``lo ≤ x ≤ hi`` as index ranges ``[first,
+    stop)``, broadcast shape of ``lo`` and ``hi`` each (empty where ``hi < lo`` or either is
+    NaN, as a mask's comparisons would be); a binary search, O(log M) an interval."""
+    lo_a, hi_a = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+    first = np.searchsorted(sorted_x, lo_a, side="left")  # the first x ≥ lo
+    stop = np.searchsorted(sorted_x, hi_a, side="right")  # the first x > hi
+    return first, np.where(hi_a >= lo_a, stop, first)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RangeMax:
+    """Range maxima over a fixed sequence in O(1) a query: a sparse table, built once in
+    O(M log M).
+
+    Row ``k`` of the table holds the maximum of every run of ``2**k`` values starting at
+    each index; a range ``[first, stop)`` is covered by the two (possibly overlapping) runs
+    of the largest such length that fits, and a maximum is exact in floating point, so the
+    answer is the same number a dense masked maximum gives (NaN inside the range included).
+
+    Attributes
+    ----------
+    table : ndarray, shape (K, M)
+        ``table[k, i] = max(values[i : i + 2**k])``, −inf where the run would pass the end.
+    """
+
+    table: FloatArray
+
+    @classmethod
+    def of(cls, values: ArrayLike) -> RangeMax:
+        """The table of ``values``, shape ``(M,)``."""
+        row = np.asarray(values, dtype=float)
+        rows = [row]
+        width = 1
+        while 2 * width <= len(rows[0]):
+            # a run of 2w: the max of the run of w starting here and the one w further on
+            row = np.maximum(row[:-width], row[width:])
+            rows.append(row)
+            width *= 2
+        table = np.full((len(rows), len(rows[0])), -np.inf)
+        for k, r in enumerate(rows):
+            table[k, : len(r)] = r
+        table.setflags(write=False)
+        return cls(table)
+
+    def over(self, first: IntArray, stop: IntArray, empty: float) -> FloatArray:
+        """The maximum of ``values[first:stop]`` for each pair of indices (broadcast shape),
+        ``empty`` where the range is empty."""
+        length = np.maximum(stop - first, 1)
+        # the largest k with 2**k ≤ length: frexp gives length = m·2**e with m in [0.5, 1)
+        k = np.frexp(length)[1] - 1
+        last = np.maximum(stop - (1 << k), 0)  # the second run ends at stop
+        both = np.maximum(
+            self.table[k, np.minimum(first, self.table.shape[1] - 1)], self.table[k, last]
+        )
+        return np.where(stop > first, both, empty)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +135,8 @@ class Terrain:
     landmarks: tuple[Landmark, ...] = ()
     # derived once (the polyline never changes; an edit makes a new Terrain)
     slopes: FloatArray = field(init=False, repr=False)  # dy/dx of each segment, (M − 1,)
-    _window_rises: dict[float, FloatArray] = field(init=False, repr=False)
+    _heights: RangeMax = field(init=False, repr=False)  # range maxima of the vertex y
+    _window_rises: dict[float, tuple[FloatArray, RangeMax]] = field(init=False, repr=False)
     _risers: dict[tuple[float, float], tuple[FloatArray, FloatArray]] = field(
         init=False, repr=False
     )
@@ -93,6 +153,7 @@ class Terrain:
         slopes = np.diff(pts[:, 1]) / np.diff(pts[:, 0])
         slopes.setflags(write=False)
         object.__setattr__(self, "slopes", slopes)
+        object.__setattr__(self, "_heights", RangeMax.of(pts[:, 1]))
         object.__setattr__(self, "_window_rises", {})
         object.__setattr__(self, "_risers", {})
 
@@ -151,6 +212,24 @@ class Terrain:
         point = xy(o[..., 0], ground)
         return RayHit(point, self.normal_at(o[..., 0]), o[..., 1] >= ground)
 
+    def vertex_span(self, lo: ArrayLike, hi: ArrayLike) -> tuple[IntArray, IntArray]:
+        """The vertices with ``lo ≤ x ≤ hi`` as index ranges ``[first, stop)``, broadcast
+        shape of the inputs each (:func:`index_span`)."""
+        return index_span(self.xs, lo, hi)
+
+    def vertices_between(self, lo: ArrayLike, hi: ArrayLike) -> tuple[IntArray, IntArray]:
+        """Every vertex with ``lo ≤ x ≤ hi`` for a batch of intervals, as flat pairs
+        ``(interval, vertex)``, shape ``(P,)`` each, ordered by interval: ``interval``
+        indexes the raveled broadcast of ``lo`` and ``hi``. Costs O(n log M + P), what the
+        intervals hold, rather than the O(n·M) of a mask over every vertex."""
+        first, stop = self.vertex_span(lo, hi)
+        count = (stop - first).ravel()
+        interval = np.repeat(np.arange(len(count)), count)
+        # a pair's vertex: its position past its interval's first pair, plus that first vertex
+        start = np.cumsum(count) - count
+        vertex = np.arange(len(interval)) + np.repeat(first.ravel() - start, count)
+        return interval, vertex
+
     def max_height_between(self, x0: ArrayLike, x1: ArrayLike, samples: int = 24) -> FloatArray:
         """The highest ground on ``[min(x0, x1), max(x0, x1)]``, broadcast shape of the inputs.
 
@@ -160,9 +239,8 @@ class Terrain:
         b = np.maximum(x0, x1)
         t = np.linspace(0.0, 1.0, samples)
         sampled = self.height_at(a[..., None] + (b - a)[..., None] * t).max(axis=-1)
-        # vertices inside [a, b]: mask them in, −inf elsewhere, take the max
-        inside = (self.xs >= a[..., None]) & (self.xs <= b[..., None])
-        vertex_max = np.where(inside, self.ys, -np.inf).max(axis=-1)
+        # the highest vertex inside [a, b] (−inf where none is)
+        vertex_max = self._heights.over(*self.vertex_span(a, b), empty=-np.inf)
         return np.maximum(sampled, vertex_max)
 
     def rise_over(self, x: ArrayLike, window: float) -> FloatArray:
@@ -184,21 +262,23 @@ class Terrain:
         a = np.minimum(x0, x1)
         b = np.maximum(a + window, np.maximum(x0, x1)) - window  # the last window's start
         corners, rises = self._corner_rises(window)
-        inside = (corners >= a[..., None]) & (corners <= b[..., None])
-        at_corners = np.where(inside, rises, 0.0).max(axis=-1)
+        # the corners inside [a, b], by binary search in the sorted corners; a rise is ≥ 0,
+        # so 0 stands for "no corner inside"
+        at_corners = rises.over(*index_span(corners, a, b), empty=0.0)
         return np.maximum(
             at_corners, np.maximum(self.rise_over(a, window), self.rise_over(b, window))
         )
 
-    def _corner_rises(self, window: float) -> tuple[FloatArray, FloatArray]:
-        """:meth:`window_corners` and the :meth:`rise_over` at each, computed once a window
-        (the walk asks for the same one or two windows every step)."""
-        rises = self._window_rises.get(window)
-        if rises is None:
-            corners = self.window_corners(window)
-            rises = np.stack([corners, self.rise_over(corners, window)])
-            self._window_rises[window] = rises
-        return rises[0], rises[1]
+    def _corner_rises(self, window: float) -> tuple[FloatArray, RangeMax]:
+        """:meth:`window_corners` sorted, and the range maxima of the :meth:`rise_over` at
+        each, built once a window (the walk asks for the same one or two windows every
+        step)."""
+        cached = self._window_rises.get(window)
+        if cached is None:
+            corners = np.sort(self.window_corners(window))
+            cached = (corners, RangeMax.of(self.rise_over(corners, window)))
+            self._window_rises[window] = cached
+        return cached
 
     def risers(self, min_riser: float, window: float) -> FloatArray:
         """The x of each stair riser, shape ``(K,)``: the middle of a run of segments steeper

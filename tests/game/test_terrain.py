@@ -121,3 +121,14 @@ def test_a_box_on_the_ground_raises_it_only_under_the_box() -> None:
     assert boxed.height_at(probe[:4]) == pytest.approx(expected)
     assert (boxed.height_at(probe[4:]) > ground.height_at(probe[4:])).all()  # the sides rise
     assert boxed.height_at(2.5) == ground.height_at(2.5)
+
+
+def test_a_changed_ground_answers_by_its_own_vertices_and_the_old_one_by_its() -> None:
+    # the range maxima are built per Terrain; an edit (here a box set down) makes a new one
+    flat = Terrain(np.array([[0.0, 0.0], [0.5, 0.0], [1.0, 0.0]]))
+    assert float(flat.steepest_rise(np.array(0.0), np.array(1.0), 0.03)) == 0.0
+    boxed = flat.with_boxes([[0.2, 0.3, 0.4]])
+    assert float(boxed.max_height_between(np.array(0.0), np.array(1.0), samples=2)) == 0.4
+    assert float(boxed.steepest_rise(np.array(0.0), np.array(1.0), 0.03)) == pytest.approx(0.4)
+    assert float(flat.max_height_between(np.array(0.0), np.array(1.0), samples=2)) == 0.0
+    assert float(flat.steepest_rise(np.array(0.0), np.array(1.0), 0.03)) == 0.0
