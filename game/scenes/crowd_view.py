@@ -28,7 +28,7 @@ from game.scenes.crowd import CrowdAutopilot, CrowdSim
 from game.scenes.side_view import foreshortened_joints, seen_from_the_side
 from game.scenes.walk_view import HEAD_FACE, HEAD_HAIR, WalkView, digits_as_8
 from game.world.character import ARMS, LEGS, PoseInputs, solve_pose
-from game.world.gait import sole_points
+from game.world.feet import sole_points
 
 if TYPE_CHECKING:
     from game.scenes.walk import WalkSim

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from game.world.gait import sole_penetration
+from game.world.feet import sole_penetration
 from game.world.rig import Rig
 from game.world.terrain import Terrain
 

@@ -33,7 +33,7 @@ from game.scenes.walk import LADDER_NEAR_M, WalkSim
 from game.scenes.walk_autopilot import walk_autopilot
 from game.world.character import ARMS, LEGS, PoseInputs
 from game.world.easing import halflife_blend, smoothstep
-from game.world.gait import sole_points
+from game.world.feet import sole_points
 from game.world.ladder import ClimbLatch
 from game.world.rig import LIMBS, LegSpec, RigColors
 

@@ -19,7 +19,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from game.profiling import PhaseTimer
 from game.world.easing import clamp, xy
-from game.world.gait import FOOT_SIDE, Feet, Pace, rest_on_ground, sole_fits
+from game.world.feet import FOOT_SIDE, Feet, rest_on_ground, sole_fits
+from game.world.gait import Pace
 from game.world.locomotion import advance_velocity, begin_reversal, read_wish
 from game.world.pose import PoseInputs, count_knee_flips, knee_poles, pose_inputs, solve_pose
 from game.world.rig import Rig

@@ -14,8 +14,9 @@ import numpy as np
 import ik
 from game.world.arms import blend_hands, elbow_poles, follow_hands, hinge_poles, swing_hands
 from game.world.easing import halflife_blend, smoothstep, xy
-from game.world.gait import FOOT_SIDE, sole_points, swing_pose, within_reach
+from game.world.feet import FOOT_SIDE, sole_points
 from game.world.rig import LegSpec, LimbSpec, Rig
+from game.world.swing import swing_pose, within_reach
 from game.world.timing import pivot_ankles, stance_feet
 from game.world.walker_state import ARMS, LEGS, BoolArray, FloatArray, WalkState, World
 

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from game.world.easing import clamp
-from game.world.gait import MAX_TREAD, MIN_RISER, RISER_WINDOW
+from game.world.feet import MAX_TREAD, MIN_RISER, RISER_WINDOW
 from game.world.timing import flight_between, flight_pace, ground_grade, trailing_foot
 from game.world.walker_state import BoolArray, FloatArray, WalkState, World
 

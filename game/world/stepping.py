@@ -8,17 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from game.world.easing import braking_travel, clamp
-from game.world.gait import (
-    FOOT_SIDE,
-    PHASE_OFFSET,
-    Pace,
-    duty_factor,
-    plan_landing,
-    rest_on_ground,
-    sole_fits,
-    stance_pose,
-    stride_rate,
-)
+from game.world.feet import FOOT_SIDE, rest_on_ground, sole_fits, stance_pose
+from game.world.gait import PHASE_OFFSET, Pace, duty_factor, stride_rate
+from game.world.landing import plan_landing
 from game.world.lift_rules import (
     LIFT_RULES,
     choose_lifts,

@@ -11,17 +11,14 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from game.world.easing import clamp, smoothstep, xy
-from game.world.gait import (
-    MIN_RISER,
-    RISER_WINDOW,
-    Pace,
+from game.world.feet import MIN_RISER, RISER_WINDOW
+from game.world.gait import Pace, run_fraction, spring_step
+from game.world.stance import (
     RolledFeet,
     heel_lift_schedule,
     landing_roll,
     needed_pitch,
     roll_limits,
-    run_fraction,
-    spring_step,
 )
 from game.world.timing import foot_phase, ground_grade, hips_x, pivot_ankles, stance_progress
 from game.world.walker_state import BoolArray, FloatArray, WalkState, World

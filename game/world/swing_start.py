@@ -12,17 +12,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from game.world.easing import braking_travel, clamp, halflife_travel
-from game.world.gait import (
-    FOOT_SIDE,
-    MIN_RISER,
-    RISER_WINDOW,
-    Pace,
-    half_stride,
-    landing_pitch,
-    sole_points,
-    stance_pose,
-)
+from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, sole_points, stance_pose
+from game.world.gait import Pace, half_stride
 from game.world.speed import approach, climb_cap
+from game.world.stance import landing_pitch
 from game.world.support import Support, hip_x_range
 from game.world.timing import (
     flight_between,

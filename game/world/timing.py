@@ -9,16 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.world.gait import (
-    FOOT_SIDE,
-    MIN_RISER,
-    PHASE_OFFSET,
-    RISER_WINDOW,
-    foot_axes,
-    heel_hangs,
-    stance_pose,
-    stride_rate,
-)
+from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, foot_axes, heel_hangs, stance_pose
+from game.world.gait import PHASE_OFFSET, stride_rate
 from game.world.rig import Rig
 from game.world.walker_state import BoolArray, FloatArray, WalkState, World
 

@@ -14,12 +14,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from game.world.gait import Feet, RolledFeet
+from game.world.feet import Feet
 from game.world.rig import Rig
+from game.world.stance import RolledFeet
 from game.world.terrain import Terrain
-
-FloatArray = NDArray[np.float64]
-BoolArray = NDArray[np.bool_]
+from game.world.types import BoolArray, FloatArray
 
 ARMS = slice(0, 2)
 """The arms' rows of every ``(N, 4, ...)`` limb array (:data:`game.world.rig.LIMBS`)."""

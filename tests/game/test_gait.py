@@ -18,21 +18,19 @@ from game.scene import ASSETS_DIR
 from game.scenes.side_view import seen_from_the_side
 from game.world.character import ARMS, LEGS, Crowd
 from game.world.easing import halflife_blend, halflife_travel
-from game.world.gait import (
+from game.world.feet import (
     HEEL_HANG,
     MIN_RISER,
     Feet,
-    cadence,
-    duty_factor,
-    plan_landing,
     sole_fits,
     sole_penetration,
     sole_points,
     stance_pose,
-    swing_pose,
-    within_reach,
 )
+from game.world.gait import cadence, duty_factor
+from game.world.landing import plan_landing
 from game.world.rig import load_rig
+from game.world.swing import swing_pose, within_reach
 from game.world.terrain import Terrain, load_terrain
 
 RIG = load_rig(ASSETS_DIR / "rig.json")

@@ -24,7 +24,7 @@ from game.scenes.walk import WalkSim
 from game.scenes.walk_autopilot import PropTour, WalkAutopilot
 from game.scenes.walk_view import SCENE
 from game.world.character import ARMS, LEGS
-from game.world.gait import sole_penetration
+from game.world.feet import sole_penetration
 from game.world.props import (
     DOOR_STAY_S,
     DOOR_SWING_S,

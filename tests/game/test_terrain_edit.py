@@ -242,7 +242,7 @@ def test_a_planted_foot_replants_when_the_ground_under_it_is_dragged() -> None:
     feet = sim.crowd.feet
     assert feet.planted[0].all()
     # each sole rests on the new ground: on the hill's top, not sunk into its sides
-    from game.world.gait import rest_on_ground
+    from game.world.feet import rest_on_ground
 
     facing = np.full(2, float(sim.crowd.facing[0]))
     rest = rest_on_ground(sim.terrain, feet.lock[0, :, 0], feet.angle[0], facing, sim.rig.legs)
@@ -393,7 +393,7 @@ def test_the_scripted_edit_tour_keeps_the_feet_on_the_edited_ground() -> None:
             feet = sim.crowd.feet
             assert feet.planted[0].all()
             # each sole rests on the edited ground (the whole sole, see rest_on_ground)
-            from game.world.gait import rest_on_ground
+            from game.world.feet import rest_on_ground
 
             facing = np.full(2, float(sim.crowd.facing[0]))
             x, angle = feet.lock[0, :, 0], feet.angle[0]

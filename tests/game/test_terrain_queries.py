@@ -15,14 +15,10 @@ from hypothesis import strategies as st
 
 from game.scene import ASSETS_DIR
 from game.world.easing import clamp
-from game.world.gait import (
-    _APPROACH_SLOPE,
-    _PROBES,
-    _sole_depth,
-    sole_clearance,
-    sole_penetration,
-)
+from game.world.feet import sole_penetration
+from game.world.gait import _sole_depth
 from game.world.rig import load_rig
+from game.world.swing import _APPROACH_SLOPE, _PROBES, sole_clearance
 from game.world.terrain import RangeMax, Terrain
 
 # spans with infinite or NaN ends make the dense forms' arithmetic warn

@@ -23,7 +23,7 @@ from game.scenes.walk import WalkSim
 from game.scenes.walk_autopilot import WalkAutopilot
 from game.scenes.walk_view import SCENE
 from game.world.character import LEGS
-from game.world.gait import sole_penetration
+from game.world.feet import sole_penetration
 from game.world.rig import LIMBS
 
 DT = 1.0 / 60.0

@@ -1,0 +1,333 @@
+"""Where a swinging foot lands: candidate spots around the one predicted, each scored by
+its cost terms (miss, skipped risers, the other foot's tread, a heel off a nose, the
+ground's bend), the best that fits chosen; and the spots a pivot can turn on.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game.world.easing import clamp, xy
+from game.world.feet import (
+    MAX_TREAD,
+    MIN_RISER,
+    RISER_WINDOW,
+    SOLE_FLATNESS,
+    heel_hangs,
+    rest_on_ground,
+    sole_fits,
+    sole_points,
+)
+from game.world.rig import LegSpec, Rig
+from game.world.terrain import Terrain
+from game.world.types import BoolArray, FloatArray
+
+# Landing candidates: shifts from the predicted spot, metres, tried nearest first.
+_CANDIDATE_SHIFTS = np.array([0.0, -0.04, 0.04, -0.08, 0.08, -0.12, 0.12, -0.17, 0.17, -0.23, 0.23])
+
+
+# Shorter steps, as fractions of the way from lift-off, 5 % apart: even a 1.3 m step then
+# tries a spot every 6.5 cm, so at least one lands a sole (0.23 m) wholly on any tread of
+# 0.3 m or more (sparser, a long step down stairs found none that fit and landed across a
+# stair nose, tilted 24°, its ball hovering 2 cm over the tread)
+_SHORTER_STEPS = np.linspace(0.9, 0.1, 17)
+
+
+# A squaring step for a pivot may also go this much farther from its spot, and takes a
+# shorter step only if that is 0.5 m nearer: both feet then find the same turnable spot
+# (where the ground under the pelvis curves up, each foot found its own on its own side,
+# and the body pivoted in a 0.45 m lunge)
+_PIVOT_SHIFTS = np.array([-0.3, 0.3, -0.38, 0.38, -0.46, 0.46])
+
+
+_PIVOT_SHORTER_COST = 0.5
+
+
+_BESIDE_COST = 0.2  # ... and each metre from the other foot costs it 0.2 m of miss
+
+
+KEEP_OFF_M = 0.02  # m: the least gap between a sole and a thing on the ground it keeps off
+
+
+_KEEP_OFF_EDGE = 0.005  # m: the spots tried beside such a thing are this much farther out
+
+
+_PIVOT_BALL_GAP = 0.012  # metres a pivoting foot's ball may rest above the ground under it
+
+
+_SKIP_COST = 1.0  # plan_landing: landing two risers or more past the other foot costs 1 m each
+
+
+_STEP_TO_COST = 0.4  # ... and on the other foot's tread of a flight costs 0.4 m
+
+
+_EDGE_M = 0.3  # ... and one down a riser from a foot farther behind it than this
+
+
+_HANG_COST = 0.3  # plan_landing: a pivot spot whose turned-round heel hangs off a nose costs 0.3 m
+
+
+_BEND_COST = 30.0  # plan_landing: each millimetre of ground bend under a sole costs 3 cm of step
+
+
+def plan_landing(
+    terrain: Terrain,
+    rig: Rig,
+    start: FloatArray,
+    predicted_x: FloatArray,
+    hip_y: FloatArray,
+    facing: FloatArray,
+    pivot: BoolArray | None = None,
+    beside: FloatArray | None = None,
+    other: FloatArray | None = None,
+    keep_off: FloatArray | None = None,
+    settling: BoolArray | None = None,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Landing spots for M lifting feet.
+
+    Parameters
+    ----------
+    start : ndarray, shape (M, 2)
+        The flat-foot ankle the swing leaves from (its lock).
+    predicted_x : ndarray, shape (M,)
+        The ideal landing x (from the body's velocity).
+    hip_y : ndarray, shape (M,)
+        Height the ground ray is cast from.
+    facing : ndarray, shape (M,)
+        +1 or −1.
+    pivot : ndarray of bool, shape (M,), optional
+        Feet squaring up to pivot there (turning about the ball): see :func:`pivot_spots`.
+    beside : ndarray, shape (M,), optional
+        The other foot's flat ankle x where it is down (NaN where not): of two spots about
+        as near, a squaring step takes the one nearer it (feet together, not astride).
+    other : ndarray, shape (M,), optional
+        The other foot's flat ankle x, down or where it will land (NaN: none): the spot is
+        at most one stair riser past it.
+    keep_off : ndarray, shape (K, 3), optional
+        Things on the ground no sole lands on, rows ``(x0, x1, top)`` (a cup set down): a
+        spot whose sole comes within ``KEEP_OFF_M`` of one is a last resort, and the spots
+        just short of and just past each are tried too.
+    settling : ndarray of bool, shape (M,), optional
+        Steps to stand still (squaring up, not walking on): they may come down on the other
+        foot's tread of a flight (standing, feet together on one tread).
+
+    Returns
+    -------
+    lock : ndarray, shape (M, 2)
+        The flat-foot ankle at the landing, its sole resting on the ground.
+    angle : ndarray, shape (M,)
+        The landing ground angle (the heel→toe chord, clamped to ``max_tilt``).
+    ray_from, ray_hit : ndarray, shape (M, 2)
+        The ground ray's origin and hit point.
+    """
+    legs, gait = rig.legs, rig.gait
+    # around the predicted spot, then shorter steps (a stair too many up: land a tread lower)
+    shortened = start[:, :1] + (predicted_x - start[:, 0])[:, None] * _SHORTER_STEPS
+    facing_k = facing[:, None]  # each candidate's facing (broadcast along the candidates)
+    near = predicted_x[:, None] + np.concatenate([_CANDIDATE_SHIFTS, _PIVOT_SHIFTS])
+    if pivot is not None and pivot.any():  # (pivot spots by the risers: for squaring steps)
+        near = np.concatenate([near, _tread_pivots(terrain, predicted_x, facing_k, legs)], axis=1)
+    candidates = np.concatenate([near, shortened], axis=1)
+    spans = np.zeros((0, 3)) if keep_off is None else np.asarray(keep_off, float).reshape(-1, 3)
+    if other is not None:
+        risers = terrain.risers(MIN_RISER, RISER_WINDOW)
+        # each flight riser's distance ahead of the other foot (the risers of a flight: each
+        # within MAX_TREAD of the next going the same way; NaN elsewhere)
+        flight = terrain.treads(MIN_RISER, RISER_WINDOW) <= MAX_TREAD
+        gap = np.where(flight, (risers - other[:, None]) * facing_k, np.nan)  # ahead: > 0
+        # ... and the middle of the next tread up or down the flight from it, tried too
+        tread = _next_tread(gap, other, facing, legs)
+        candidates = np.concatenate(
+            [candidates, np.where(np.isnan(tread), predicted_x[:, None], tread)], axis=1
+        )
+    turned = 2.0 * legs.ball * facing_k  # a foot pivoted about its ball: its ankle's shift
+    if len(spans):  # the ankle x where the sole (heel behind, toe ahead) would touch a span,
+        # facing as it lands, or (a squaring step) turned round about its ball
+        lo_x, hi_x = _ankles_touching(spans, facing_k, legs)
+        lo_t, hi_t = _ankles_touching(spans, -facing_k, legs)
+        out = _KEEP_OFF_EDGE
+        edges = [lo_x - out, hi_x + out, lo_t - turned - out, hi_t - turned + out]
+        candidates = np.concatenate([candidates, *edges], axis=1)
+    fits, chords, bend = sole_fits(terrain, candidates, facing_k, rig)
+    hang = np.zeros_like(candidates, dtype=bool)
+    if pivot is not None and pivot.any():
+        turnable, slope = pivot_spots(terrain, candidates, facing_k, legs)
+        fits = np.where(pivot[:, None], turnable, fits)
+        chords = np.where(pivot[:, None], slope, chords)
+        bend = np.where(pivot[:, None], 0.0, bend)
+        # turned round there, would the heel hang off a nose? Standing so, the foot steps
+        # again (a ball on a stair's nose: the turn took four steps, up a riser and down)
+        hang = pivot[:, None] & heel_hangs(terrain, candidates + turned, -facing_k, legs)
+    start_ground = terrain.height_at(start[:, :1])
+    tilt = clamp(chords, -legs.max_tilt, legs.max_tilt)
+    # how high the sole would rest there (a toe over a wall's top counts)
+    rested = rest_on_ground(terrain, candidates, tilt, facing_k, legs)
+    rest = rested - legs.ankle_height
+    ground_y = terrain.height_at(candidates)
+    # a sole that fits level can still rest on a stair's nose once tilted to its chord (its
+    # heel a millimetre onto a riser's slope): resting that far over the ground under the
+    # ankle it does not fit (at --hz 20 a foot locked 11 cm over a tread); a pivot spot
+    # may overhang a nose
+    hovers = rest - ground_y > SOLE_FLATNESS
+    fits &= ~hovers if pivot is None else pivot[:, None] | ~hovers
+    rise = np.abs(np.maximum(rest, ground_y) - start_ground)
+    # beyond either end the world is level, but no place to step: the whole sole lands in it
+    lo, hi = terrain.x_range
+    toe_x, heel_x = candidates + facing_k * legs.toe, candidates - facing_k * legs.heel
+    in_world = (np.minimum(toe_x, heel_x) >= lo) & (np.maximum(toe_x, heel_x) <= hi)
+    low_enough = (rise <= gait.max_step_height) & in_world
+    if len(spans):  # a foot never comes down on the cup, nor turns round onto it
+        touching = _touches(spans, candidates, facing_k, legs)
+        if pivot is not None:
+            touching |= pivot[:, None] & _touches(spans, candidates + turned, -facing_k, legs)
+        low_enough &= ~touching
+    # nearest fitting candidate, rather off a slope's corner than across it (where the
+    # ground bends under the sole its heel or ball hovers by about the bend); a sole that
+    # does not fit is a last resort; a step taller than max_step_height never
+    miss = np.abs(candidates - predicted_x[:, None])
+    cost = miss + _BEND_COST * bend + np.where(fits, 0.0, 10.0) + np.where(low_enough, 0.0, 1e3)
+    cost += _HANG_COST * hang
+    if other is not None:
+        # one tread beyond the other foot, never two: off a stair landing a step timed for a
+        # tread but taken from the landing's back dropped two risers (32 cm) below the foot
+        # on the landing and its knee bent to 95°
+        there = other[:, None, None]  # NaN: no risers counted
+        lo, hi = np.minimum(candidates[..., None], there), np.maximum(candidates[..., None], there)
+        between = (risers > lo) & (risers < hi)
+        crossed = between.sum(axis=-1)
+        cost += _SKIP_COST * np.maximum(crossed - 1, 0)
+        # ... and down over a riser only from a foot near its edge: from the back of a
+        # landing the step onto the flight was 0.7 m long and the pelvis sank 18 cm for it
+        back = np.where(between, np.abs(risers - there), 0.0).max(axis=-1, initial=0.0)
+        down = ground_y < terrain.height_at(other)[:, None] - MIN_RISER  # (NaN: False)
+        cost += _SKIP_COST * (down & (back > _EDGE_M))
+        # ... and on a flight, a tread each: the other foot's tread (a riser within a tread
+        # of it on either side) costs as much as a step 0.2 m off (beside it on one tread,
+        # the first foot on a flight waited for the second, the knee bent: a squat)
+        riser_ahead = ((gap > 0.0) & (gap < MAX_TREAD)).any(axis=1, keepdims=True)
+        riser_behind = ((gap < 0.0) & (gap > -MAX_TREAD)).any(axis=1, keepdims=True)
+        step_to = riser_ahead & riser_behind & (crossed == 0)
+        # (... as does one behind it, on a tread below)
+        step_to |= riser_ahead & riser_behind & ((candidates - other[:, None]) * facing_k < 0.0)
+        if pivot is not None:
+            step_to &= ~pivot[:, None]  # (squaring up for a pivot: feet together)
+        if settling is not None:  # (... or to stand: a step to stand went a tread on)
+            step_to &= ~settling[:, None]
+            # ... and a step to stand lands on the other foot's tread or its own spot's
+            # (under the pelvis) where it can: turned round on a tread, the foot stepping to
+            # stand went up the riser ahead and he stood split across it, the knee bent 70°
+            spot = predicted_x[:, None, None]
+            lo, hi = (
+                np.minimum(candidates[..., None], spot),
+                np.maximum(candidates[..., None], spot),
+            )
+            off_spot = ((risers > lo) & (risers < hi)).any(axis=-1)
+            step_to |= settling[:, None] & (crossed > 0) & off_spot
+        cost += _STEP_TO_COST * step_to
+    squaring = np.zeros((len(start), 1), dtype=bool) if pivot is None else pivot[:, None]
+    far = np.arange(candidates.shape[1]) >= len(_CANDIDATE_SHIFTS)
+    shorter = np.arange(candidates.shape[1]) >= near.shape[1]
+    cost += np.where(far & ~shorter & ~squaring, 1e3, 0.0)  # the farther spots: pivots only
+    cost += np.where(shorter & squaring, _PIVOT_SHORTER_COST, 0.0)
+    if beside is not None:
+        apart = np.abs(candidates - beside[:, None])  # NaN where the other foot is up
+        cost += np.where(squaring & np.isfinite(apart), _BESIDE_COST * apart, 0.0)
+    best = np.argmin(cost, axis=1)
+    rows = np.arange(len(best))
+    chosen = candidates[rows, best]
+    taken = low_enough[rows, best]
+    x = np.where(taken, chosen, start[:, 0])  # nowhere to step: put the foot back down
+    chord = chords[rows, best]
+    if not taken.all():  # the chord under the spot it stays on instead
+        chord = np.where(taken, chord, sole_fits(terrain, x, facing, rig)[1])
+    angle = clamp(chord, -legs.max_tilt, legs.max_tilt)
+    # the sole resting there: as measured for the candidate (the same x and angle)
+    y = rested[rows, best] if taken.all() else rest_on_ground(terrain, x, angle, facing, legs)
+    ray_from = xy(x, np.maximum(hip_y, start[:, 1]))
+    ray_hit = xy(x, terrain.height_at(x))  # where the ray from straight above meets the ground
+    return xy(x, y), angle, ray_from, ray_hit
+
+
+def _tread_pivots(terrain: Terrain, x: FloatArray, facing: FloatArray, legs: LegSpec) -> FloatArray:
+    """Pivot spots (ankle x, shape (M, 4), facing ``facing`` (M, 1)) beside the two stair
+    risers nearest ``x`` (M,), either side of each: the ball ``heel + ball`` (plus 5 mm) from
+    the riser, so the heel pointing at it is just clear of it before or after the turn. On a
+    0.34-0.35 m tread the heel pointing the other way then overhangs the nose by 1-2.5 cm,
+    within ``HEEL_HANG``: the only spots that hold the sole both ways are 2 cm wide there,
+    and the shifts from the predicted spot, 4-6 cm apart, missed them (the turn took a fourth
+    step, up a riser and back down)."""
+    risers = terrain.risers(MIN_RISER, RISER_WINDOW)
+    if len(risers) < 2:
+        return np.repeat(x[:, None], 4, axis=1)  # (no stairs: the predicted spot again)
+    nearest = np.sort(np.argsort(np.abs(risers[None, :] - x[:, None]), axis=1)[:, :2], axis=1)
+    reach = legs.heel + legs.ball + 0.005
+    balls = (risers[nearest][..., None] + np.array([-reach, reach])).reshape(len(x), 4)
+    return balls - facing * legs.ball
+
+
+def _next_tread(
+    gap: FloatArray, other: FloatArray, facing: FloatArray, legs: LegSpec
+) -> FloatArray:
+    """The ankle x (M, 1) of a sole in the middle of the tread beyond the first riser ahead of
+    ``other`` (M,), from each flight riser's distance ``gap`` (M, R) ahead of it (NaN: not a
+    flight's; the result NaN where there is no such tread, or ``other`` is NaN)."""
+    ahead = np.where(gap > 0.0, gap, np.inf)
+    first = ahead.min(axis=1, initial=np.inf)
+    second = np.where(ahead > first[:, None] + 0.02, ahead, np.inf).min(axis=1, initial=np.inf)
+    with np.errstate(invalid="ignore"):  # inf - inf: no tread
+        ok = (first < MAX_TREAD) & (second - first <= MAX_TREAD)
+    middle = other + facing * 0.5 * (first + second) - facing * 0.5 * (legs.toe - legs.heel)
+    return np.where(ok, middle, np.nan)[:, None]
+
+
+def _ankles_touching(
+    spans: FloatArray, facing: FloatArray, legs: LegSpec
+) -> tuple[FloatArray, FloatArray]:
+    """The open range of ankle x, per span ``(x0, x1, top)`` (along the last axis), over
+    which a flat sole ``[x − heel, x + toe]`` (facing +1; mirrored for −1) comes within
+    ``KEEP_OFF_M`` of the span: ``facing``'s shape plus the spans'."""
+    x0, x1 = spans[:, 0] - KEEP_OFF_M, spans[:, 1] + KEEP_OFF_M
+    ahead = np.where(facing > 0, legs.toe, legs.heel)  # the sole's reach toward +x
+    behind = np.where(facing > 0, legs.heel, legs.toe)
+    return x0 - ahead, x1 + behind
+
+
+def _touches(spans: FloatArray, x: FloatArray, facing: FloatArray, legs: LegSpec) -> BoolArray:
+    """Whether a flat sole with its ankle at ``x`` comes within ``KEEP_OFF_M`` of any span
+    (:func:`_ankles_touching`), the shape of ``x`` and ``facing`` broadcast."""
+    lo_x, hi_x = _ankles_touching(spans, facing[..., None], legs)
+    return np.asarray(((x[..., None] > lo_x) & (x[..., None] < hi_x)).any(axis=-1))
+
+
+def pivot_spots(
+    terrain: Terrain,
+    x: FloatArray,
+    facing: FloatArray,
+    legs: LegSpec,
+    keep_off: FloatArray | None = None,
+) -> tuple[BoolArray, FloatArray]:
+    """Whether a foot with its ankle at ``x`` can pivot there, and the ground angle it then
+    lies at (the slope under its ball), shape (...) each. Facing either way, the sole keeps
+    off ``keep_off`` (see :func:`plan_landing`).
+
+    It turns about its ball, so turned round its sole reaches up to ``heel + ball`` beyond
+    the ball where its toes reached ``toe − ball``: on a 0.34 m stair tread no spot holds the
+    whole sole both ways, and a sole that fitted before the pivot put its heel 16 cm into
+    the riser after it. So a pivot spot needs only the ball on the ground, the sole lying
+    along the ground under the ball, with nothing higher under it facing either way (the
+    heel or the toes may overhang a stair nose, in the air).
+    """
+    ball_x = x + facing * legs.ball
+    angle = np.arctan(terrain.slope_at(ball_x))
+    turnable = np.ones(np.shape(x), dtype=bool)
+    # the ankle turned round about the ball: ball + (−facing)·(−ball) = x + 2·facing·ball
+    for ankle_x, way in ((x, facing), (x + 2.0 * facing * legs.ball, -facing)):
+        rest = rest_on_ground(terrain, ankle_x, angle, way, legs)
+        ankle = xy(ankle_x, rest)
+        ball = sole_points(ankle, angle, np.zeros_like(angle), way, legs)[..., 1, :]
+        # on the ground where it is (a tilted sole's ball is not quite over ball_x: on a
+        # curved slope, read there, it hovered by the slope times that offset)
+        turnable &= ball[..., 1] <= terrain.height_at(ball[..., 0]) + _PIVOT_BALL_GAP
+        if keep_off is not None and len(keep_off):  # (turned round, a heel swept into a cup)
+            turnable &= ~_touches(keep_off, ankle_x, way, legs)
+    return turnable, angle
