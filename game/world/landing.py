@@ -5,6 +5,8 @@ ground's bend), the best that fits chosen; and the spots a pivot can turn on.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from game.world.easing import clamp, xy
@@ -120,43 +122,127 @@ def plan_landing(
     ray_from, ray_hit : ndarray, shape (M, 2)
         The ground ray's origin and hit point.
     """
-    legs, gait = rig.legs, rig.gait
-    # around the predicted spot, then shorter steps (a stair too many up: land a tread lower)
-    shortened = start[:, :1] + (predicted_x - start[:, 0])[:, None] * _SHORTER_STEPS
+    legs = rig.legs
     facing_k = facing[:, None]  # each candidate's facing (broadcast along the candidates)
+    spans = np.zeros((0, 3)) if keep_off is None else np.asarray(keep_off, float).reshape(-1, 3)
+    candidates, kinds = landing_candidates(
+        terrain, legs, start, predicted_x, facing_k, pivot, other, spans
+    )
+    spots = fit_spots(terrain, rig, start, candidates, facing_k, pivot, spans)
+    squaring = np.zeros((len(start), 1), dtype=bool) if pivot is None else pivot[:, None]
+    # nearest fitting candidate, rather off a slope's corner than across it; a sole that
+    # does not fit is a last resort; a step taller than max_step_height never
+    cost = (
+        miss_cost(candidates, predicted_x)
+        + bend_cost(spots)
+        + unfit_cost(spots)
+        + too_tall_cost(spots)
+    )
+    cost += heel_hang_cost(spots)
+    if other is not None:
+        for term in stair_costs(
+            terrain, candidates, spots, other, facing_k, pivot, settling, predicted_x
+        ):
+            cost += term
+    for term in kind_costs(kinds, squaring):
+        cost += term
+    if beside is not None:
+        cost += beside_cost(candidates, beside, squaring)
+    return choose_spot(terrain, rig, start, hip_y, facing, candidates, spots, cost)
+
+
+@dataclass(frozen=True, slots=True)
+class Kinds:
+    """Which candidates (K,) are farther shifts (tried by pivots only) and which shorter
+    steps (a squaring step's last resort)."""
+
+    far: BoolArray
+    shorter: BoolArray
+
+
+def landing_candidates(
+    terrain: Terrain,
+    legs: LegSpec,
+    start: FloatArray,
+    predicted_x: FloatArray,
+    facing_k: FloatArray,
+    pivot: BoolArray | None,
+    other: FloatArray | None,
+    spans: FloatArray,
+) -> tuple[FloatArray, Kinds]:
+    """The candidate ankle x (M, K) for each lifting foot: shifts around the predicted spot
+    (nearest first, then farther ones for pivots, and pivot spots by the nearest risers for
+    squaring steps), shorter steps (a stair too many up: land a tread lower), the middle of
+    the next tread up or down a flight from the other foot, and the spots just clear of
+    each thing on the ground (facing as it lands, or turned round about its ball)."""
+    shortened = start[:, :1] + (predicted_x - start[:, 0])[:, None] * _SHORTER_STEPS
     near = predicted_x[:, None] + np.concatenate([_CANDIDATE_SHIFTS, _PIVOT_SHIFTS])
     if pivot is not None and pivot.any():  # (pivot spots by the risers: for squaring steps)
         near = np.concatenate([near, _tread_pivots(terrain, predicted_x, facing_k, legs)], axis=1)
     candidates = np.concatenate([near, shortened], axis=1)
-    spans = np.zeros((0, 3)) if keep_off is None else np.asarray(keep_off, float).reshape(-1, 3)
     if other is not None:
-        risers = terrain.risers(MIN_RISER, RISER_WINDOW)
-        # each flight riser's distance ahead of the other foot (the risers of a flight: each
-        # within MAX_TREAD of the next going the same way; NaN elsewhere)
-        flight = terrain.treads(MIN_RISER, RISER_WINDOW) <= MAX_TREAD
-        gap = np.where(flight, (risers - other[:, None]) * facing_k, np.nan)  # ahead: > 0
-        # ... and the middle of the next tread up or down the flight from it, tried too
-        tread = _next_tread(gap, other, facing, legs)
+        tread = _next_tread(flight_gaps(terrain, other, facing_k), other, facing_k[:, 0], legs)
         candidates = np.concatenate(
             [candidates, np.where(np.isnan(tread), predicted_x[:, None], tread)], axis=1
         )
-    turned = 2.0 * legs.ball * facing_k  # a foot pivoted about its ball: its ankle's shift
-    if len(spans):  # the ankle x where the sole (heel behind, toe ahead) would touch a span,
-        # facing as it lands, or (a squaring step) turned round about its ball
+    if len(spans):
+        turned = 2.0 * legs.ball * facing_k  # a foot pivoted about its ball: its ankle's shift
         lo_x, hi_x = _ankles_touching(spans, facing_k, legs)
         lo_t, hi_t = _ankles_touching(spans, -facing_k, legs)
         out = _KEEP_OFF_EDGE
         edges = [lo_x - out, hi_x + out, lo_t - turned - out, hi_t - turned + out]
         candidates = np.concatenate([candidates, *edges], axis=1)
+    column = np.arange(candidates.shape[1])
+    kinds = Kinds(far=column >= len(_CANDIDATE_SHIFTS), shorter=column >= near.shape[1])
+    return candidates, kinds
+
+
+def flight_gaps(terrain: Terrain, other: FloatArray, facing_k: FloatArray) -> FloatArray:
+    """Each flight riser's distance (M, R) ahead of the other foot at ``other`` (M,) along
+    the facing (> 0 ahead; NaN for a riser not of a flight: each within ``MAX_TREAD`` of
+    the next going the same way)."""
+    risers = terrain.risers(MIN_RISER, RISER_WINDOW)
+    flight = terrain.treads(MIN_RISER, RISER_WINDOW) <= MAX_TREAD
+    return np.where(flight, (risers - other[:, None]) * facing_k, np.nan)
+
+
+@dataclass(frozen=True, slots=True)
+class Spots:
+    """How each candidate (M, K) sits on the ground: the sole ``fits`` (whole, flat enough,
+    not hovering), its ``chord`` angle and the ground's ``bend`` under it, the ankle height
+    ``rested`` there, the ground ``ground_y`` under the ankle, ``low_enough`` (a step the
+    legs take, in the world, clear of things on the ground) and ``hang`` (turned round
+    there, a pivot's heel would hang off a nose)."""
+
+    fits: BoolArray
+    chord: FloatArray
+    bend: FloatArray
+    rested: FloatArray
+    ground_y: FloatArray
+    low_enough: BoolArray
+    hang: BoolArray
+
+
+def fit_spots(
+    terrain: Terrain,
+    rig: Rig,
+    start: FloatArray,
+    candidates: FloatArray,
+    facing_k: FloatArray,
+    pivot: BoolArray | None,
+    spans: FloatArray,
+) -> Spots:
+    """How each candidate sits on the ground (:class:`Spots`); for feet squaring up to
+    ``pivot``, whether the foot can turn there (:func:`pivot_spots`)."""
+    legs, gait = rig.legs, rig.gait
     fits, chords, bend = sole_fits(terrain, candidates, facing_k, rig)
     hang = np.zeros_like(candidates, dtype=bool)
+    turned = 2.0 * legs.ball * facing_k  # a foot pivoted about its ball: its ankle's shift
     if pivot is not None and pivot.any():
         turnable, slope = pivot_spots(terrain, candidates, facing_k, legs)
         fits = np.where(pivot[:, None], turnable, fits)
         chords = np.where(pivot[:, None], slope, chords)
         bend = np.where(pivot[:, None], 0.0, bend)
-        # turned round there, would the heel hang off a nose? Standing so, the foot steps
-        # again (a ball on a stair's nose: the turn took four steps, up a riser and down)
         hang = pivot[:, None] & heel_hangs(terrain, candidates + turned, -facing_k, legs)
     start_ground = terrain.height_at(start[:, :1])
     tilt = clamp(chords, -legs.max_tilt, legs.max_tilt)
@@ -164,10 +250,9 @@ def plan_landing(
     rested = rest_on_ground(terrain, candidates, tilt, facing_k, legs)
     rest = rested - legs.ankle_height
     ground_y = terrain.height_at(candidates)
-    # a sole that fits level can still rest on a stair's nose once tilted to its chord (its
-    # heel a millimetre onto a riser's slope): resting that far over the ground under the
-    # ankle it does not fit (at --hz 20 a foot locked 11 cm over a tread); a pivot spot
-    # may overhang a nose
+    # a sole that fits level can still rest on a stair's nose once tilted to its chord:
+    # resting that far over the ground under the ankle it does not fit (a pivot spot may
+    # overhang a nose)
     hovers = rest - ground_y > SOLE_FLATNESS
     fits &= ~hovers if pivot is None else pivot[:, None] | ~hovers
     rise = np.abs(np.maximum(rest, ground_y) - start_ground)
@@ -181,68 +266,117 @@ def plan_landing(
         if pivot is not None:
             touching |= pivot[:, None] & _touches(spans, candidates + turned, -facing_k, legs)
         low_enough &= ~touching
-    # nearest fitting candidate, rather off a slope's corner than across it (where the
-    # ground bends under the sole its heel or ball hovers by about the bend); a sole that
-    # does not fit is a last resort; a step taller than max_step_height never
-    miss = np.abs(candidates - predicted_x[:, None])
-    cost = miss + _BEND_COST * bend + np.where(fits, 0.0, 10.0) + np.where(low_enough, 0.0, 1e3)
-    cost += _HANG_COST * hang
-    if other is not None:
-        # one tread beyond the other foot, never two: off a stair landing a step timed for a
-        # tread but taken from the landing's back dropped two risers (32 cm) below the foot
-        # on the landing and its knee bent to 95°
-        there = other[:, None, None]  # NaN: no risers counted
-        lo, hi = np.minimum(candidates[..., None], there), np.maximum(candidates[..., None], there)
-        between = (risers > lo) & (risers < hi)
-        crossed = between.sum(axis=-1)
-        cost += _SKIP_COST * np.maximum(crossed - 1, 0)
-        # ... and down over a riser only from a foot near its edge: from the back of a
-        # landing the step onto the flight was 0.7 m long and the pelvis sank 18 cm for it
-        back = np.where(between, np.abs(risers - there), 0.0).max(axis=-1, initial=0.0)
-        down = ground_y < terrain.height_at(other)[:, None] - MIN_RISER  # (NaN: False)
-        cost += _SKIP_COST * (down & (back > _EDGE_M))
-        # ... and on a flight, a tread each: the other foot's tread (a riser within a tread
-        # of it on either side) costs as much as a step 0.2 m off (beside it on one tread,
-        # the first foot on a flight waited for the second, the knee bent: a squat)
-        riser_ahead = ((gap > 0.0) & (gap < MAX_TREAD)).any(axis=1, keepdims=True)
-        riser_behind = ((gap < 0.0) & (gap > -MAX_TREAD)).any(axis=1, keepdims=True)
-        step_to = riser_ahead & riser_behind & (crossed == 0)
-        # (... as does one behind it, on a tread below)
-        step_to |= riser_ahead & riser_behind & ((candidates - other[:, None]) * facing_k < 0.0)
-        if pivot is not None:
-            step_to &= ~pivot[:, None]  # (squaring up for a pivot: feet together)
-        if settling is not None:  # (... or to stand: a step to stand went a tread on)
-            step_to &= ~settling[:, None]
-            # ... and a step to stand lands on the other foot's tread or its own spot's
-            # (under the pelvis) where it can: turned round on a tread, the foot stepping to
-            # stand went up the riser ahead and he stood split across it, the knee bent 70°
-            spot = predicted_x[:, None, None]
-            lo, hi = (
-                np.minimum(candidates[..., None], spot),
-                np.maximum(candidates[..., None], spot),
-            )
-            off_spot = ((risers > lo) & (risers < hi)).any(axis=-1)
-            step_to |= settling[:, None] & (crossed > 0) & off_spot
-        cost += _STEP_TO_COST * step_to
-    squaring = np.zeros((len(start), 1), dtype=bool) if pivot is None else pivot[:, None]
-    far = np.arange(candidates.shape[1]) >= len(_CANDIDATE_SHIFTS)
-    shorter = np.arange(candidates.shape[1]) >= near.shape[1]
-    cost += np.where(far & ~shorter & ~squaring, 1e3, 0.0)  # the farther spots: pivots only
-    cost += np.where(shorter & squaring, _PIVOT_SHORTER_COST, 0.0)
-    if beside is not None:
-        apart = np.abs(candidates - beside[:, None])  # NaN where the other foot is up
-        cost += np.where(squaring & np.isfinite(apart), _BESIDE_COST * apart, 0.0)
+    return Spots(fits, chords, bend, rested, ground_y, low_enough, hang)
+
+
+def miss_cost(candidates: FloatArray, predicted_x: FloatArray) -> FloatArray:
+    """Metres off the predicted spot (the base of every cost)."""
+    return np.abs(candidates - predicted_x[:, None])
+
+
+def bend_cost(spots: Spots) -> FloatArray:
+    """Each millimetre of ground bend under the sole costs ``_BEND_COST`` mm of step: rather
+    off a slope's corner than across it (the heel or ball hovers by about the bend)."""
+    return _BEND_COST * spots.bend
+
+
+def unfit_cost(spots: Spots) -> FloatArray:
+    """A sole that does not fit is a last resort (10 m)."""
+    return np.where(spots.fits, 0.0, 10.0)
+
+
+def too_tall_cost(spots: Spots) -> FloatArray:
+    """A step the legs cannot take, out of the world or onto a thing: never (1 km)."""
+    return np.where(spots.low_enough, 0.0, 1e3)
+
+
+def heel_hang_cost(spots: Spots) -> FloatArray:
+    """A pivot spot whose turned-round heel would hang off a nose (standing so, the foot
+    would step again) costs ``_HANG_COST``."""
+    return np.where(spots.hang, _HANG_COST, 0.0)
+
+
+def stair_costs(
+    terrain: Terrain,
+    candidates: FloatArray,
+    spots: Spots,
+    other: FloatArray,
+    facing_k: FloatArray,
+    pivot: BoolArray | None,
+    settling: BoolArray | None,
+    predicted_x: FloatArray,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """On stairs, against the other foot at ``other`` (M,): one tread beyond it, never two
+    (``_SKIP_COST`` a riser past the first); down over a riser only from a foot near its
+    edge (within ``_EDGE_M``); and on a flight a tread each: the other foot's tread, or one
+    behind it, costs ``_STEP_TO_COST`` (not for feet squaring up to pivot, together; a step
+    to stand lands on the other foot's tread or its own spot's where it can). Three
+    terms, added to the cost in turn."""
+    risers = terrain.risers(MIN_RISER, RISER_WINDOW)
+    gap = flight_gaps(terrain, other, facing_k)
+    there = other[:, None, None]  # NaN: no risers counted
+    lo, hi = np.minimum(candidates[..., None], there), np.maximum(candidates[..., None], there)
+    between = (risers > lo) & (risers < hi)
+    crossed = between.sum(axis=-1)
+    skip = _SKIP_COST * np.maximum(crossed - 1, 0)
+    back = np.where(between, np.abs(risers - there), 0.0).max(axis=-1, initial=0.0)
+    down = spots.ground_y < terrain.height_at(other)[:, None] - MIN_RISER  # (NaN: False)
+    edge = _SKIP_COST * (down & (back > _EDGE_M))
+    riser_ahead = ((gap > 0.0) & (gap < MAX_TREAD)).any(axis=1, keepdims=True)
+    riser_behind = ((gap < 0.0) & (gap > -MAX_TREAD)).any(axis=1, keepdims=True)
+    step_to = riser_ahead & riser_behind & (crossed == 0)
+    step_to |= riser_ahead & riser_behind & ((candidates - other[:, None]) * facing_k < 0.0)
+    if pivot is not None:
+        step_to &= ~pivot[:, None]  # (squaring up for a pivot: feet together)
+    if settling is not None:  # (... or to stand)
+        step_to &= ~settling[:, None]
+        spot = predicted_x[:, None, None]
+        lo, hi = np.minimum(candidates[..., None], spot), np.maximum(candidates[..., None], spot)
+        off_spot = ((risers > lo) & (risers < hi)).any(axis=-1)
+        step_to |= settling[:, None] & (crossed > 0) & off_spot
+    return skip, edge, _STEP_TO_COST * step_to
+
+
+def kind_costs(kinds: Kinds, squaring: BoolArray) -> tuple[FloatArray, FloatArray]:
+    """The farther shifts are for squaring steps only (1 km otherwise); a squaring step
+    takes a shorter step only if it is ``_PIVOT_SHORTER_COST`` nearer. Two terms."""
+    return np.where(kinds.far & ~kinds.shorter & ~squaring, 1e3, 0.0), np.where(
+        kinds.shorter & squaring, _PIVOT_SHORTER_COST, 0.0
+    )
+
+
+def beside_cost(candidates: FloatArray, beside: FloatArray, squaring: BoolArray) -> FloatArray:
+    """A squaring step pays ``_BESIDE_COST`` a metre from the other foot where it is down
+    (of two spots about as near, feet together, not astride)."""
+    apart = np.abs(candidates - beside[:, None])  # NaN where the other foot is up
+    return np.where(squaring & np.isfinite(apart), _BESIDE_COST * apart, 0.0)
+
+
+def choose_spot(
+    terrain: Terrain,
+    rig: Rig,
+    start: FloatArray,
+    hip_y: FloatArray,
+    facing: FloatArray,
+    candidates: FloatArray,
+    spots: Spots,
+    cost: FloatArray,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The cheapest candidate of each foot (nowhere to step: the foot back down where it
+    was), its flat-foot ankle and ground angle there, and the ground ray that found it."""
+    legs = rig.legs
     best = np.argmin(cost, axis=1)
     rows = np.arange(len(best))
     chosen = candidates[rows, best]
-    taken = low_enough[rows, best]
-    x = np.where(taken, chosen, start[:, 0])  # nowhere to step: put the foot back down
-    chord = chords[rows, best]
+    taken = spots.low_enough[rows, best]
+    x = np.where(taken, chosen, start[:, 0])
+    chord = spots.chord[rows, best]
     if not taken.all():  # the chord under the spot it stays on instead
         chord = np.where(taken, chord, sole_fits(terrain, x, facing, rig)[1])
     angle = clamp(chord, -legs.max_tilt, legs.max_tilt)
     # the sole resting there: as measured for the candidate (the same x and angle)
-    y = rested[rows, best] if taken.all() else rest_on_ground(terrain, x, angle, facing, legs)
+    rested = spots.rested[rows, best]
+    y = rested if taken.all() else rest_on_ground(terrain, x, angle, facing, legs)
     ray_from = xy(x, np.maximum(hip_y, start[:, 1]))
     ray_hit = xy(x, terrain.height_at(x))  # where the ray from straight above meets the ground
     return xy(x, y), angle, ray_from, ray_hit
