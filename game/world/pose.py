@@ -146,29 +146,64 @@ def stoop_clear_of_walls(
 def pose_inputs(
     w: World, s: WalkState, grade: FloatArray, previous: PoseInputs | None = None, dt: float = 0.0
 ) -> PoseInputs:
-    """This step's pose, the body leaning into the ground's ``grade`` (N,); with the
-    ``previous`` step's pose (``dt`` seconds ago) the hands move on from where they
-    were at a hand's speed (:func:`follow_hands`)."""
-    rig = w.rig
-    body, legs = rig.body, rig.legs
-    feet = s.feet
-    facing = s.facing
+    """This step's pose: the spine leaning into the ground's ``grade`` (N,), hips and
+    shoulders off it, the feet (planted, pivoting, swinging or pinned), the hands (with the
+    ``previous`` step's pose, ``dt`` seconds ago, they move on from where they were at a
+    hand's speed), and the knee and elbow poles. Writes ``s.lean`` and the swinging feet's
+    ``floor`` and ``hold``."""
     spin = s.spin
+    pelvis, chest, head = upper_body(w, s, grade, dt)
+    side = FOOT_SIDE[:, None] * np.abs(spin)[:, None, None]
+    hips = pelvis[:, None, :] + side * np.array([w.rig.body.hip_depth, 0.0])
+    shoulders = chest[:, None, :] + side * np.array([w.rig.body.shoulder_depth, 0.0])
+    ankles, foot_angle, foot_bend = foot_targets(w, s, hips, dt)
+    hands = hand_targets(w, s, shoulders, hips, ankles, previous, dt)
+    knee_pole = knee_poles(hips, ankles, spin, w.rig.legs)
+    elbow_pole = elbow_poles(shoulders, hands, spin, w.rig)
+    pole_on = np.ones((s.count, 4), dtype=bool)  # elbows always; knees as switched
+    pole_on[:, LEGS] = s.intent.knee_poles[:, None]
+    return PoseInputs(
+        pelvis=pelvis,
+        chest=chest,
+        head=head,
+        facing=s.facing.copy(),
+        spin=spin,
+        roots=np.concatenate([shoulders, hips], axis=1),
+        targets=np.concatenate([hands, ankles], axis=1),
+        poles=np.concatenate([elbow_pole, knee_pole], axis=1),
+        pole_on=pole_on,
+        foot_angle=foot_angle,
+        foot_bend=foot_bend,
+    )
+
+
+def upper_body(
+    w: World, s: WalkState, grade: FloatArray, dt: float
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Pelvis, chest (the shoulder point) and head centre (N, 2): the spine leans into the
+    direction of travel and the slope (forward uphill, back down), eased (writes
+    ``s.lean``), and a crouch stoops it forward on top (by the spin, so a pivot would pass
+    the middle upright), no further than keeps the head out of a wall ahead."""
+    body, tune = w.rig.body, w.rig.tuning
     pelvis = xy(s.x, s.y)
-    # lean into the direction of travel, and into the slope (forward uphill, back down)
     lean = body.lean_per_speed * s.vx + body.lean_per_slope * np.arctan(grade)
-    s.lean += (lean - s.lean) * halflife_blend(dt or 1.0 / 60.0, w.rig.tuning.lean_halflife)
-    # a crouch stoops the spine forward on top of the lean (already eased: no lag; by
-    # the spin, so a pivot would pass the middle upright)
-    spine = s.lean + spin * w.rig.tuning.crouch_stoop_rad * smoothstep(s.crouch)
+    s.lean += (lean - s.lean) * halflife_blend(dt or 1.0 / 60.0, tune.lean_halflife)
+    spine = s.lean + s.spin * tune.crouch_stoop_rad * smoothstep(s.crouch)
     if (s.crouch > 0.0).any():
         spine = stoop_clear_of_walls(w, s, pelvis, spine)
     spine_dir = xy(np.sin(spine), np.cos(spine))
     chest = pelvis + body.spine * spine_dir
-    head = chest + (body.neck + body.head_radius) * spine_dir
-    side = FOOT_SIDE[:, None] * np.abs(spin)[:, None, None]
-    hips = pelvis[:, None, :] + side * np.array([body.hip_depth, 0.0])
-    shoulders = chest[:, None, :] + side * np.array([body.shoulder_depth, 0.0])
+    return pelvis, chest, chest + (body.neck + body.head_radius) * spine_dir
+
+
+def foot_targets(
+    w: World, s: WalkState, hips: FloatArray, dt: float
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Each foot's ankle (N, 2, 2), sole angle and toe bend (N, 2): a planted foot at its
+    stance roll (pivoting, turning about its ball), a swinging one on its path (within its
+    leg's comfort reach of ``hips``; one landing as a pivot starts turns about its ball
+    too), a pinned one at its pin. Writes the swinging feet's ``floor`` and ``hold``."""
+    legs, feet, spin = w.rig.legs, s.feet, s.spin
     stance_at, stance_angle, stance_bend = stance_feet(w, s)
     turning = s.turning[:, None]
     pivot_at = pivot_ankles(w, s) if s.turning.any() else stance_at
@@ -176,14 +211,12 @@ def pose_inputs(
     swinging = feet.swinging
     if swinging.any():
         swing_at, swing_angle, swing_bend, floor, hold = swing_pose(
-            feet, facing, w.swing_ground, legs, dt
+            feet, s.facing, w.swing_ground, legs, dt
         )
         feet.floor = np.where(swinging, floor, feet.floor)
         feet.hold = hold
         if s.turning.any():
-            # a foot landing as the pivot starts turns about its ball as the planted one
-            # does (:meth:`_pivot_ankles`): the ankle moves by ball · (from − spin) along
-            # the sole
+            # the ankle moves by ball · (from − spin) along the sole, as a pivoting one does
             shift = np.where(s.turning, legs.ball * (s.turn_from - spin), 0.0)
             sole = xy(np.cos(swing_angle), np.sin(swing_angle))
             swing_at = swing_at + shift[:, None, None] * sole
@@ -198,35 +231,33 @@ def pose_inputs(
     )
     foot_angle = np.where(swinging, swing_angle, stance_angle)
     foot_bend = np.where(swinging, swing_bend, np.where(turning, 0.0, stance_bend))
-    foot_bend = np.where(feet.pinned, 0.0, foot_bend)
-    # the arms follow the turning facing (spin), so they too pass the middle smoothly
-    swing = swing_hands(shoulders, hips, ankles, spin, s.vx, rig)
-    reaching = s.intent.hand_weight.any()
-    hands = blend_hands(swing, s.intent.hand_target, s.intent.hand_weight) if reaching else swing
+    return ankles, foot_angle, np.where(feet.pinned, 0.0, foot_bend)
+
+
+def hand_targets(
+    w: World,
+    s: WalkState,
+    shoulders: FloatArray,
+    hips: FloatArray,
+    ankles: FloatArray,
+    previous: PoseInputs | None,
+    dt: float,
+) -> FloatArray:
+    """Each hand's target (N, 2, 2): the arm swing against the legs (following the turning
+    facing, so the arms too pass a pivot's middle smoothly), blended toward the hands'
+    intent by its weight, moving on from last step's at a hand's speed, and kept above the
+    ground."""
+    rig, intent = w.rig, s.intent
+    swing = swing_hands(shoulders, hips, ankles, s.spin, s.vx, rig)
+    reaching = intent.hand_weight.any()
+    hands = blend_hands(swing, intent.hand_target, intent.hand_weight) if reaching else swing
     if previous is not None:
         last = previous.targets[:, ARMS] - previous.roots[:, ARMS]
-        hands = follow_hands(last, hands, shoulders, facing, dt, rig)
+        hands = follow_hands(last, hands, shoulders, s.facing, dt, rig)
     if reaching or (s.crouch > 0.0).any():
-        # a hand stays above the ground (crouched on a slope, the free hand hung 7 cm into it)
-        floor = w.terrain.height_at(hands[..., 0]) + w.rig.tuning.hand_clear
+        floor = w.terrain.height_at(hands[..., 0]) + rig.tuning.hand_clear
         hands = xy(hands[..., 0], np.maximum(hands[..., 1], floor))
-    knee_pole = knee_poles(hips, ankles, spin, legs)
-    elbow_pole = elbow_poles(shoulders, hands, spin, rig)
-    pole_on = np.ones((s.count, 4), dtype=bool)  # elbows always; knees as switched
-    pole_on[:, LEGS] = s.intent.knee_poles[:, None]
-    return PoseInputs(
-        pelvis=pelvis,
-        chest=chest,
-        head=head,
-        facing=facing.copy(),
-        spin=spin,
-        roots=np.concatenate([shoulders, hips], axis=1),
-        targets=np.concatenate([hands, ankles], axis=1),
-        poles=np.concatenate([elbow_pole, knee_pole], axis=1),
-        pole_on=pole_on,
-        foot_angle=foot_angle,
-        foot_bend=foot_bend,
-    )
+    return hands
 
 
 def count_knee_flips(w: World, s: WalkState, pose: PoseInputs, solution: Any) -> None:
