@@ -32,7 +32,8 @@ from game.pen3d import Pen3D
 from game.profiling import PhaseTimer
 from game.pygame_canvas import PygameCanvas
 from game.scene import SceneConfig
-from game.scenes.walk_view import SHADOW_COLOR, WalkView
+from game.scenes.walk_view import WalkView
+from game.view.shadows import SHADOW_COLOR
 from game.widgets import Button, Slider
 
 SIZES = [(960, 540), (1280, 720), (1920, 1080)]
@@ -281,7 +282,7 @@ def test_balanced_wrap_keeps_the_line_count_and_evens_the_lines() -> None:
 
 def test_the_walk_status_keeps_its_line_breaks_as_the_feet_change() -> None:
     from game.layout import wrap_balanced
-    from game.scenes.walk_view import _steady_wrap
+    from game.view.status import _steady_wrap
 
     canvas = _Monospace()
     hands = "both hands follow mouse"
@@ -480,7 +481,7 @@ def test_the_status_box_keeps_its_size_and_clear_of_the_climber(size: tuple[int,
         boxes.add(tuple(round(v) for v in view.hud_box))
         moving.add(sim.ladder.moving)
         _, pose, sol = view._frame
-        soles = view.camera.to_screen(view._hero_soles(pose, sol)).reshape(-1, 2)
+        soles = view.camera.to_screen(view.painter.soles(pose, sol, view.sim.rig)).reshape(-1, 2)
         assert not _outside(soles.tolist(), view.hud_box)
         world = [t for t in recorder.drawn.texts if t.world]
         names = [t for t in world if t.text == "ladder"]
@@ -824,7 +825,8 @@ def _hero_drawn(app: App) -> Rect:
     assert isinstance(view, WalkView)
     canvas = PygameCanvas(pygame.Surface(app.screen.get_size()))
     pose, sol = view._interpolated(0.0)
-    view._draw_character(WorldPen(canvas, view.camera), pose, sol)
+    pen = WorldPen(canvas, view.camera)
+    view.painter.draw(pen, pose, sol, view.sim.rig, view.held(pen, sol))
     pixels = pygame.surfarray.array3d(canvas.surface)
     hero = (pixels != 0).any(axis=-1) & (pixels != SHADOW_COLOR).any(axis=-1)
     (x0, y0), (x1, y1) = np.argwhere(hero).min(axis=0), np.argwhere(hero).max(axis=0)
