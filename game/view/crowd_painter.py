@@ -1,5 +1,7 @@
 """The crowd's characters other than the hero, drawn with level of detail: stick figures
-batched per colour, built with numpy (about a tenth of the hero's cost per character)."""
+built with numpy and drawn in batches per colour, one polyline per limb and foot, the
+heads put down from cached sprites in one call (see :meth:`game.canvas.Canvas.polylines`
+and :meth:`~game.canvas.Canvas.discs`)."""
 
 from __future__ import annotations
 
@@ -59,11 +61,8 @@ def draw_crowd(
     if index.size == 0:
         return
     to_px = camera.to_screen
-    roots = to_px(pose.roots[index])
-    elbows = to_px(joints[0, index])
-    hands = to_px(joints[1, index])
-    # (n, 4 limbs, 2 bones, 2 ends, 2)
-    bones = np.stack([np.stack([roots, elbows], axis=2), np.stack([elbows, hands], axis=2)], axis=2)
+    # every limb as a polyline root -> mid -> end: (n, 4 limbs, 3 joints, 2)
+    limbs = to_px(np.stack([pose.roots[index], joints[0, index], joints[1, index]], axis=2))
     chest = to_px(pose.chest[index])
     torso = np.stack([to_px(pose.pelvis[index]), chest], axis=1)
     facing = pose.facing[index, None]
@@ -75,39 +74,34 @@ def draw_crowd(
     face = heads + head_px * np.hstack([HEAD_FACE[0] * facing, np.full_like(facing, -HEAD_FACE[1])])
     near = (pose.facing[index] > 0).astype(np.intp)  # the right side faces +x viewers
     rows = np.arange(index.size)
-    far_arm, far_leg = bones[rows, ARMS.start + 1 - near], bones[rows, LEGS.start + 1 - near]
-    near_arm, near_leg = bones[rows, ARMS.start + near], bones[rows, LEGS.start + near]
+    far_arm, far_leg = limbs[rows, ARMS.start + 1 - near], limbs[rows, LEGS.start + 1 - near]
+    near_arm, near_leg = limbs[rows, ARMS.start + near], limbs[rows, LEGS.start + near]
+    far = np.stack([far_arm, far_leg], axis=1)  # per character: far arm, then far leg
+    feet = to_px(_feet(pose, joints[1], index, rig))
     tint = ids[index] % TINTS
-    soles = camera.to_screen(_sole_sticks(pose, joints[1], index, rig))
     hair_color, palettes = tint_palettes(rig.colors)
-    for t, (far, trousers, shirt, skin, shoes) in enumerate(palettes):
+    radii = (HEAD_HAIR[2] * head_px, HEAD_FACE[2] * head_px)
+    for t, (far_color, trousers, shirt, skin, shoes) in enumerate(palettes):
         mine = tint == t
         if not mine.any():
             continue
-        canvas.segments(
-            np.concatenate([far_arm[mine], far_leg[mine]], axis=1).reshape(-1, 2, 2),
-            far,
-            LIMB_PX,
-        )
-        canvas.segments(near_leg[mine].reshape(-1, 2, 2), trousers, LIMB_PX)
-        canvas.segments(soles[mine].reshape(-1, 2, 2), shoes, LIMB_PX)
-        canvas.segments(neck[mine], skin, LIMB_PX)
-        canvas.segments(torso[mine], shirt, TORSO_PX)
-        canvas.segments(near_arm[mine].reshape(-1, 2, 2), shirt, LIMB_PX)
-        for cap, head in zip(hair[mine].tolist(), face[mine].tolist(), strict=True):
-            canvas.circle(cap, HEAD_HAIR[2] * head_px, hair_color)
-            canvas.circle(head, HEAD_FACE[2] * head_px, skin)
+        canvas.polylines(far[mine].reshape(-1, 3, 2), far_color, LIMB_PX)
+        canvas.polylines(near_leg[mine], trousers, LIMB_PX)
+        canvas.polylines(feet[mine].reshape(-1, 3, 2), shoes, LIMB_PX)
+        canvas.polylines(neck[mine], skin, LIMB_PX)
+        canvas.polylines(torso[mine], shirt, TORSO_PX)
+        canvas.polylines(near_arm[mine], shirt, LIMB_PX)
+        heads_px = np.stack([hair[mine], face[mine]], axis=1)  # per head: hair, then face
+        canvas.discs(heads_px, radii, (hair_color, skin))
 
 
-def _sole_sticks(
+def _feet(
     pose: PoseInputs, hands: NDArray[np.float64], index: NDArray[np.intp], rig: Rig
 ) -> NDArray[np.float64]:
-    """Each drawn character's two feet as two sticks each, world metres, shape ``(n, 2
-    feet, 2 sticks, 2 ends, 2)``: ankle → ball (so the leg stick meets the sole) and
-    ball → toe tip (the toes bend there)."""
+    """Each drawn character's two feet as polylines, world metres, shape ``(n, 2 feet, 3,
+    2)``: ankle -> ball (so the leg meets the sole) -> toe tip (the toes bend there)."""
     ankle = hands[index][:, LEGS]  # (n, 2, 2)
     spin = np.broadcast_to(pose.spin[index, None], (index.size, 2))
     angle, bend = pose.foot_angle[index], pose.foot_bend[index]
     heel_ball_toe = sole_points(ankle, angle, bend, spin, rig.legs)  # (n, 2, 3, 2)
-    ball, toe = heel_ball_toe[:, :, 1], heel_ball_toe[:, :, 2]
-    return np.stack([np.stack([ankle, ball], 2), np.stack([ball, toe], 2)], 2)
+    return np.concatenate([ankle[:, :, None], heel_ball_toe[:, :, 1:]], axis=2)
