@@ -52,6 +52,13 @@ class Canvas(Protocol):
         called for each in that order."""
         ...
 
+    def shade(self, layers: Sequence[ArrayLike], color: Color, alphas: Sequence[int]) -> None:
+        """Translucent filled polygons (pixels, each shape ``(N, 2)``) blended over what
+        is drawn: ``layers[k]`` at opacity ``alphas[k]`` (0-255), later layers replacing the
+        earlier ones' opacity where they cover them (nested layers, darker inward, make a
+        soft edge)."""
+        ...
+
     def circle(self, center: Point, radius: float, color: Color, width: int = 0) -> None: ...
 
     def arc(

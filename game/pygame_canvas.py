@@ -250,6 +250,24 @@ class PygameCanvas:
             kept = self._discs[key] = (sprite, half)
         return kept
 
+    def shade(self, layers: Sequence[ArrayLike], color: Color, alphas: Sequence[int]) -> None:
+        drawn = [(_finite(layer), alpha) for layer, alpha in zip(layers, alphas, strict=True)]
+        drawn = [(p, alpha) for p, alpha in drawn if p.ndim == 2 and len(p) >= 3]
+        if not drawn:
+            return
+        points = np.concatenate([p for p, _ in drawn])
+        # the polygons' pixels, clipped to the surface: a sheet just that big is drawn on
+        x0, y0 = (math.floor(v) for v in points.min(axis=0))
+        x1, y1 = (math.ceil(v) + 1 for v in points.max(axis=0))
+        box = pygame.Rect(x0, y0, x1 - x0, y1 - y0).clip(self.surface.get_rect())
+        if box.width <= 0 or box.height <= 0:
+            return
+        sheet = pygame.Surface(box.size, pygame.SRCALPHA)
+        sheet.fill((*color, 0))
+        for polygon, alpha in drawn:
+            pygame.draw.polygon(sheet, (*color, alpha), (polygon - box.topleft).tolist())
+        self.surface.blit(sheet, box.topleft)
+
     def circle(self, center: Point, radius: float, color: Color, width: int = 0) -> None:
         radius = min(float(radius), _PX_LIMIT)
         if not radius >= 0.5:  # (NaN too)

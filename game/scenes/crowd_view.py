@@ -31,7 +31,7 @@ from game.view.hero_painter import HeroPainter
 from game.view.labels import GroundLabels
 from game.view.overlay import draw_feet_marks, draw_limb_marks, draw_overlay_legend
 from game.view.scenery import Scenery
-from game.view.shadows import draw_shadow
+from game.view.shadows import draw_contact_shadows
 from game.view.status import StatusBox, digits_as_8
 from game.world.character import PoseInputs, solve_pose
 
@@ -137,8 +137,9 @@ class CrowdView:
         avoid = [b for b in (self.subject_box, self.status.box, self.hud_cover) if b is not None]
         self.labels.draw(pen, sim.terrain, avoid)
         draw_crowd(canvas, camera, pose, self._joints, self._rows, sim.rig)
-        px, py = pose.pelvis[0].tolist()
-        draw_shadow(pen, sim.terrain, px, py)
+        # the hero's shadows over the crowd's feet: he is nearer
+        soles = self.painter.drawn_soles(pose, sol, sim.rig)
+        draw_contact_shadows(pen, sim.terrain, sim.rig, pose.pelvis[0], soles)
         self.painter.draw(pen, pose, sol, sim.rig)
         self._draw_hud(canvas)
 

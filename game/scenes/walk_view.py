@@ -38,7 +38,7 @@ from game.view.overlay import (
 )
 from game.view.prop_painter import draw_cup, draw_props, prop_boxes
 from game.view.scenery import Scenery
-from game.view.shadows import draw_shadow
+from game.view.shadows import draw_contact_shadows
 from game.view.status import StatusBox
 from game.view.walk_hud import climbing, draw_walk_hud
 from game.world.character import PoseInputs
@@ -183,6 +183,8 @@ class WalkView:
         self.scenery.draw_sky(canvas, camera, sim.terrain)
         self.scenery.draw_grid(canvas, camera, sim.terrain)
         self.scenery.draw_ground(canvas, camera, sim.terrain)
+        soles = self.painter.drawn_soles(pose, sol, sim.rig)
+        draw_contact_shadows(pen, sim.terrain, sim.rig, pose.pelvis[0], soles)
         self.labels.draw(pen, sim.terrain, self._label_avoid(pen))
         self._draw_hero(pen, pose, sol)
         hint = sim.blocked_hint()
@@ -206,15 +208,12 @@ class WalkView:
         return avoid
 
     def _draw_hero(self, pen: WorldPen, pose: PoseInputs, sol: Any) -> None:
-        """The props, a cup on the ground, the hero's shadow, the hero holding what he
-        holds, and the hover highlight over him (a foot's ring and tip stay visible)."""
+        """The props, a cup on the ground, the hero holding what he holds, and the hover highlight over him (a foot's ring and tip stay visible)."""
         sim, hands = self.sim, self.sim.props
         if hands is not None:
             draw_props(pen.canvas, self.camera, hands, sim.rig.colors)
             if hands.holding < 0:
                 draw_cup(pen, hands, sim.terrain, sol)
-        px, py = pose.pelvis[0].tolist()
-        draw_shadow(pen, sim.terrain, px, py)
         self.painter.draw(pen, pose, sol, sim.rig, self.held(pen, sol))
         editing = sim.editing
         if self._pointer_w is None or self._dragging is not None:

@@ -83,6 +83,10 @@ class HeroPainter:
             kept = self._soles = (pose, sol, pose.soles(sol.hand[:, LEGS], rig)[0])
         return kept[2]
 
+    def drawn_soles(self, pose: PoseInputs, sol: Any, rig: Rig) -> NDArray[np.float64]:
+        """The hero's soles as drawn (see :func:`drawn_joints`), world, shape ``(2, 3, 2)``."""
+        return drawn_joints(pose, sol, self.soles(pose, sol, rig), rig.legs)[2]
+
     def pixels(
         self, pose: PoseInputs, sol: Any, rig: Rig, camera: Camera2D
     ) -> tuple[list[Any], list[Any]]:

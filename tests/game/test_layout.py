@@ -33,7 +33,6 @@ from game.profiling import PhaseTimer
 from game.pygame_canvas import PygameCanvas
 from game.scene import SceneConfig
 from game.scenes.walk_view import WalkView
-from game.view.shadows import SHADOW_COLOR
 from game.widgets import Button, Slider
 
 SIZES = [(960, 540), (1280, 720), (1920, 1080)]
@@ -819,8 +818,7 @@ def test_free_areas_are_the_largest_rectangles_clear_of_every_box() -> None:
 
 
 def _hero_drawn(app: App) -> Rect:
-    """The box of the walker's own pixels, drawn alone where the last frame drew him (his
-    shadow aside)."""
+    """The box of the walker's own pixels, drawn alone where the last frame drew him."""
     view = app.scene.view
     assert isinstance(view, WalkView)
     canvas = PygameCanvas(pygame.Surface(app.screen.get_size()))
@@ -828,7 +826,7 @@ def _hero_drawn(app: App) -> Rect:
     pen = WorldPen(canvas, view.camera)
     view.painter.draw(pen, pose, sol, view.sim.rig, view.held(pen, sol))
     pixels = pygame.surfarray.array3d(canvas.surface)
-    hero = (pixels != 0).any(axis=-1) & (pixels != SHADOW_COLOR).any(axis=-1)
+    hero = (pixels != 0).any(axis=-1)
     (x0, y0), (x1, y1) = np.argwhere(hero).min(axis=0), np.argwhere(hero).max(axis=0)
     return (float(x0), float(y0), float(x1 - x0 + 1), float(y1 - y0 + 1))
 
