@@ -29,7 +29,12 @@ from game.view.crowd_painter import draw_crowd
 from game.view.follow import FollowCamera
 from game.view.hero_painter import HeroPainter
 from game.view.labels import GroundLabels
-from game.view.overlay import draw_feet_marks, draw_limb_marks, draw_overlay_legend
+from game.view.overlay import (
+    draw_feet_marks,
+    draw_limb_marks,
+    draw_overlay_hint,
+    draw_overlay_legend,
+)
 from game.view.scenery import Scenery
 from game.view.shadows import draw_contact_shadows
 from game.view.status import StatusBox, digits_as_8
@@ -57,6 +62,9 @@ class CrowdView:
         self.hud_cover: Box | None = None
         self.subject_box: Box | None = None
         self._frame: tuple[tuple[int, float], PoseInputs, Any] | None = None
+        # the debug overlay: off when the app starts, then as the app says
+        # (game.app.OverlayAware); off, a hint says how to show it
+        self.overlay_shown = False
         self._rows = np.zeros(1, dtype=np.intp)
         self._joints = np.zeros((2, 1, 4, 2))
         self.layout((1280, 720))
@@ -141,7 +149,10 @@ class CrowdView:
         soles = self.painter.drawn_soles(pose, sol, sim.rig)
         draw_contact_shadows(pen, sim.terrain, sim.rig, pose.pelvis[0], soles)
         self.painter.draw(pen, pose, sol, sim.rig)
+        self.status.right = self.follow.leading_left
         self._draw_hud(canvas)
+        if not self.overlay_shown:
+            draw_overlay_hint(canvas)
 
     def _draw_hud(self, canvas: Canvas) -> None:
         sim = self.sim

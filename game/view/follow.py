@@ -34,6 +34,11 @@ class FollowCamera:
         self.time: float | None = None  # the simulation time of the last frame followed
         self._lead: float | None = None  # the way the camera leads (lead_way)
 
+    @property
+    def leading_left(self) -> bool:
+        """Whether the camera leads to the left of the hero (he last walked that way)."""
+        return self._lead is not None and self._lead < 0
+
     def lead_way(self, sim: HeroSim, pose: PoseInputs) -> float:
         """+1 or −1: the way the hero last walked (at first, his facing)."""
         vx = float(sim.crowd.vx[0])
@@ -92,7 +97,10 @@ def _feet_over(camera: Camera2D, soles: NDArray[np.float64], box: Box, clearance
     """Lower ``camera`` until the ``soles`` over ``box``'s columns are ``clearance`` px
     above its top."""
     points = camera.to_screen(soles).reshape(-1, 2)
-    over = points[points[:, 0] <= box[0] + box[2] + clearance]
+    if box[0] + box[2] / 2 < camera.viewport[0] + camera.viewport[2] / 2:  # the left corner's
+        over = points[points[:, 0] <= box[0] + box[2] + clearance]
+    else:
+        over = points[points[:, 0] >= box[0] - clearance]
     lowest = float(over[:, 1].max()) if len(over) else -math.inf
     if lowest > box[1] - clearance:  # lowering the camera raises the feet
         cx, cy = camera.center_w

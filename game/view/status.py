@@ -25,12 +25,14 @@ def digits_as_8(text: str) -> str:
 
 class StatusBox:
     """The status box as last drawn (``box``), never narrower than it has been at a
-    window size."""
+    window size. It sits in the bottom corner behind the hero, the way he came from
+    (``right``, set by the view): the ground he walks onto is never under it."""
 
     def __init__(self) -> None:
         # the status box as last drawn: ground labels that would fall under it go above
         self.box: Box | None = None
         self._width: tuple[tuple[int, int], float] = ((0, 0), 0.0)  # the widest, per size
+        self.right = False  # in the bottom-right corner (else the bottom-left)
 
     def draw(
         self,
@@ -45,7 +47,7 @@ class StatusBox:
         than ``8.88``), which would still twitch its right edge."""
         size, widest = self._width
         at_least = widest if size == canvas.size else 0.0
-        box = draw_status_panel(canvas, items, color, hints, alternatives, at_least)
+        box = draw_status_panel(canvas, items, color, hints, alternatives, at_least, self.right)
         self._width, self.box = (canvas.size, box[2]), box
 
 
@@ -56,8 +58,10 @@ def draw_status_panel(
     hints: list[str],
     alternatives: list[tuple[str, ...]] | None = None,
     at_least: float = 0.0,
+    right: bool = False,
 ) -> tuple[float, float, float, float]:
-    """The bottom-left status box: ``items`` joined by dots and wrapped, then the hints.
+    """The status box in the bottom-left corner (bottom-right if ``right``): ``items``
+    joined by dots and wrapped, then the hints.
 
     ``alternatives`` are, per item, the other texts it can show (digits as 8s, the
     widest figures); the status is laid out for the widest of each, so its line breaks
@@ -102,7 +106,8 @@ def draw_status_panel(
     text_w = max([content_w, *(canvas.text_size(text, px)[0] for text, px, _ in lines)])
     box_w = max(text_w + 2 * pad, at_least)
     box_h = sum(heights) + 2 * pad
-    box = (10 * s, height - box_h - 10 * s, box_w, box_h)
+    left = width - box_w - 10 * s if right else 10 * s
+    box = (left, height - box_h - 10 * s, box_w, box_h)
     canvas.panel(box, PALETTE["panel"], 200)
     y = box[1] + pad
     for (text, px, text_color), h in zip(lines, heights, strict=True):
