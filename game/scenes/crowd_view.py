@@ -32,12 +32,11 @@ from game.view.labels import GroundLabels
 from game.view.overlay import (
     draw_feet_marks,
     draw_limb_marks,
-    draw_overlay_hint,
     draw_overlay_legend,
 )
 from game.view.scenery import Scenery
 from game.view.shadows import draw_contact_shadows
-from game.view.status import StatusBox, digits_as_8
+from game.view.status import OVERLAY_HINT, StatusBox, digits_as_8
 from game.world.character import PoseInputs, solve_pose
 
 CROWD_VIEW_HEIGHT_M = 4.6  # a little wider than the walk scene, to see more of the crowd
@@ -63,7 +62,7 @@ class CrowdView:
         self.subject_box: Box | None = None
         self._frame: tuple[tuple[int, float], PoseInputs, Any] | None = None
         # the debug overlay: off when the app starts, then as the app says
-        # (game.app.OverlayAware); off, a hint says how to show it
+        # (game.app.OverlayAware); off, the status box says how to show it
         self.overlay_shown = False
         self._rows = np.zeros(1, dtype=np.intp)
         self._joints = np.zeros((2, 1, 4, 2))
@@ -151,8 +150,6 @@ class CrowdView:
         self.painter.draw(pen, pose, sol, sim.rig)
         self.status.right = self.follow.leading_left
         self._draw_hud(canvas)
-        if not self.overlay_shown:
-            draw_overlay_hint(canvas)
 
     def _draw_hud(self, canvas: Canvas) -> None:
         sim = self.sim
@@ -171,7 +168,8 @@ class CrowdView:
         # figures at their widest (digits as 8s) and both hero states: the box keeps its size
         alternatives: list[tuple[str, ...]] = [(digits_as_8(item),) for item in items[:3]]
         alternatives.append(("hero steered", "hero walking on its own"))
-        self.status.draw(canvas, items, PALETTE["text"], [hint], alternatives)
+        overlay = [] if self.overlay_shown else [OVERLAY_HINT]
+        self.status.draw(canvas, items, PALETTE["text"], [*overlay, hint], alternatives)
 
     # -- overlay -----------------------------------------------------------------------
     def draw_overlay(self, canvas: Canvas, alpha: float) -> None:

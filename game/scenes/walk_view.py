@@ -33,7 +33,6 @@ from game.view.overlay import (
     draw_feet_marks,
     draw_goal,
     draw_limb_marks,
-    draw_overlay_hint,
     draw_overlay_legend,
     draw_rung_labels,
 )
@@ -82,7 +81,7 @@ class WalkView:
         self._pointer_w: NDArray[np.float64] | None = None
         self._frame: tuple[tuple[int, float], PoseInputs, Any] | None = None
         # the debug overlay: off when the app starts, then as the app says
-        # (game.app.OverlayAware); off, a hint says how to show it
+        # (game.app.OverlayAware); off, the status box says how to show it
         self.overlay_shown = False
         self.layout((1280, 720))
 
@@ -200,9 +199,7 @@ class WalkView:
         if editing is not None and editing.active:
             self.ground_edit.draw(canvas, pen, editing)
         self.status.right = self.follow.leading_left
-        draw_walk_hud(canvas, self.status, sim)
-        if not self.overlay_shown:
-            draw_overlay_hint(canvas)
+        draw_walk_hud(canvas, self.status, sim, self.overlay_shown)
 
     def _label_avoid(self, pen: WorldPen) -> list[Box]:
         """What the ground's names keep off: the hero, the status box, the F3 panel, and

@@ -192,18 +192,3 @@ def _paint_overlay_legend(
         else:
             canvas.circle(glyph_at, 4 * s, color, 2)
         canvas.text((box[0] + 32 * s, y), text, PALETTE["text"], size, "midleft")
-
-
-OVERLAY_HINT = "O shows the IK: reach circles, targets, knee poles"
-
-
-def draw_overlay_hint(canvas: Canvas) -> tuple[float, float, float, float]:
-    """One line where the overlay's legend goes, top left under the tabs, while the
-    overlay is off: how to show it. Returns its box."""
-    s = ui_scale(canvas.size)
-    size = font_px(15, s)
-    w, h = canvas.text_size(OVERLAY_HINT, size)
-    box = (10 * s, 44 * s, w + 16 * s, h + 8 * s)
-    canvas.panel(box, PALETTE["panel"], 150)
-    canvas.text((box[0] + 8 * s, box[1] + 4 * s), OVERLAY_HINT, PALETTE["text_dim"], size)
-    return box

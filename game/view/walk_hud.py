@@ -10,7 +10,7 @@ import numpy as np
 from game.canvas import Canvas
 from game.palette import PALETTE
 from game.scenes.walk import LADDER_NEAR_M
-from game.view.status import StatusBox, digits_as_8
+from game.view.status import OVERLAY_HINT, StatusBox, digits_as_8
 from game.world.character import LEGS
 
 if TYPE_CHECKING:
@@ -32,8 +32,9 @@ def climbing(sim: WalkSim) -> LadderClimb | None:
     return ladder if ladder is not None and ladder.active else None
 
 
-def draw_walk_hud(canvas: Canvas, status: StatusBox, sim: WalkSim) -> None:
-    """The walk's status box (see :class:`~game.view.status.StatusBox`)."""
+def draw_walk_hud(canvas: Canvas, status: StatusBox, sim: WalkSim, overlay_shown: bool) -> None:
+    """The walk's status box (see :class:`~game.view.status.StatusBox`); while the overlay
+    is off, a hint says how to show it."""
     crowd = sim.crowd
     feet = crowd.feet
     speed = abs(float(crowd.vx[0]))
@@ -63,7 +64,8 @@ def draw_walk_hud(canvas: Canvas, status: StatusBox, sim: WalkSim) -> None:
         ("both hands follow mouse", "nearer hand follow mouse", "hands swing (H)"),
         (digits_as_8(items[5]),),
     ]
-    status.draw(canvas, items, color, [*ladder_hint(sim), WALK_HINT], alternatives)
+    overlay = [] if overlay_shown else [OVERLAY_HINT]
+    status.draw(canvas, items, color, [*ladder_hint(sim), *overlay, WALK_HINT], alternatives)
 
 
 def _feet_item(sim: WalkSim) -> str:

@@ -513,6 +513,7 @@ def test_the_crowd_hud_counts_one_character_in_the_singular_and_says_whose_steps
     options = RunOptions(scene="crowd", headless=True, autopilot=True, size=(1280, 720))
     config = SceneConfig(characters=51)
     app = App(options, build_scene("crowd", config, (1280, 720)), config)
+    app.show_overlay = True  # the count in view is the overlay's
     for _ in range(120):
         app.run_frame(app.config.dt)
     sim = app.scene.sim
@@ -771,6 +772,7 @@ def test_the_help_covers_no_other_panel(
 
     monkeypatch.setattr(hud, "place_help", spy)
     app = _app(scene, size)
+    app.show_overlay = True  # its legend is the one box the help may cover
     app.run_frame(app.config.dt)
     if edit:
         app.scene.sim.editing.active = True
