@@ -90,6 +90,15 @@ class TakesEscape(Protocol):
     def takes_escape(self) -> bool: ...
 
 
+@runtime_checkable
+class OverlayAware(Protocol):
+    """A view told whether the debug overlay is on (``overlay_shown``, set before each
+    draw), whose value when the app starts is the overlay's first state: the walk and the
+    crowd open with it off, their first screen the scene and not its debugging."""
+
+    overlay_shown: bool
+
+
 @dataclass
 class ActiveScene:
     """The scene being played: its spec, simulation, view and autopilot."""
@@ -146,7 +155,9 @@ class App:
         self.single_step = False
         self.show_help = False
         self.help_band: Rect | None = None  # the band over the hero the help keeps clear of
-        self.show_overlay = True
+        self.show_overlay = (
+            first.view.overlay_shown if isinstance(first.view, OverlayAware) else True
+        )
         self.show_profiler = False
         self.running = True
         self.run_s = 0.0  # the run's clock: the sum of the frame times (virtual headless)
@@ -424,6 +435,8 @@ class App:
         profiler = self.profiler_rect() if self.show_profiler else None
         if isinstance(view, ClearOfHud):
             view.hud_cover = profiler
+        if isinstance(view, OverlayAware):
+            view.overlay_shown = self.show_overlay
         self.canvas.hud_boxes.clear()
         with self.timer.phase("render"):
             view.draw(self.canvas, alpha, self.timer)

@@ -39,6 +39,26 @@ class Canvas(Protocol):
         """Many separate segments, shape ``(N, 2, 2)``, drawn aliased (cheap, for crowds)."""
         ...
 
+    def polylines(self, lines: ArrayLike, color: Color, width: int = 1) -> None:
+        """Many separate open polylines of ``K`` points each, shape ``(M, K, 2)``, drawn
+        aliased in order (cheap, for crowds): the pixels of their segments drawn one by
+        one with :meth:`segments`, in a call per polyline instead of per segment."""
+        ...
+
+    def discs(self, centers: ArrayLike, radii: Sequence[float], colors: Sequence[Color]) -> None:
+        """Many filled aliased discs in one batch: ``centers`` shape ``(N, K, 2)`` puts
+        ``K`` discs per row, the ``k``-th of radius ``radii[k]`` and colour ``colors[k]``,
+        drawn row by row (a crowd's heads: hair, then face). The pixels of :meth:`circle`
+        called for each in that order."""
+        ...
+
+    def shade(self, layers: Sequence[ArrayLike], color: Color, alphas: Sequence[int]) -> None:
+        """Translucent filled polygons (pixels, each shape ``(N, 2)``) blended over what
+        is drawn: ``layers[k]`` at opacity ``alphas[k]`` (0-255), later layers replacing the
+        earlier ones' opacity where they cover them (nested layers, darker inward, make a
+        soft edge)."""
+        ...
+
     def circle(self, center: Point, radius: float, color: Color, width: int = 0) -> None: ...
 
     def arc(

@@ -82,6 +82,10 @@ _RING_SPRITE_MAX_PX = 600.0
 _RING_SPRITE_AFTER = 8
 _RING_CACHE_LIMIT = 64
 _RING_CACHE_BYTES = 4 << 20
+# Filled discs of radii in this range are put down from cached sprites by discs() (a
+# crowd's heads: ~0.15 µs a blit against ~0.8 µs a draw.circle call); larger ones are drawn.
+_DISC_SPRITE_MIN_PX = 0.5
+_DISC_SPRITE_MAX_PX = 64.0
 # Filled rectangles of at least this many rows are split at cache-line boundaries (_fill).
 _SPLIT_FILL_ROWS = 8
 # HUD sprites (see sprite): a few per scene and window size; emptied when this full.
@@ -143,6 +147,7 @@ class PygameCanvas:
         self._ring_requests: dict[tuple[int, tuple[int, ...], int], int] = {}
         self._ring_bytes = 0  # pixel bytes of the sprites in _rings
         self._layers: dict[Hashable, pygame.Surface] = {}
+        self._discs: dict[tuple[float, tuple[int, ...]], tuple[pygame.Surface, int]] = {}
         self._sprites: dict[Hashable, pygame.Surface] = {}
         self._sizes: dict[tuple[str, int, bool], tuple[int, int]] = {}  # HUD layout measures
         # the boxes of the HUD panels and sprites put down since the app last cleared this
@@ -199,6 +204,69 @@ class PygameCanvas:
             ):
                 a, b = _clamp(a), _clamp(b)
             draw_line(surface, color, a, b, width)
+
+    def polylines(self, lines: ArrayLike, color: Color, width: int = 1) -> None:
+        pts = _finite(lines)
+        if pts.ndim != 3 or pts.shape[1] < 2:
+            return
+        draw_lines, surface = pygame.draw.lines, self.surface
+        for line in pts.tolist():
+            draw_lines(surface, color, False, line, width)
+
+    def discs(self, centers: ArrayLike, radii: Sequence[float], colors: Sequence[Color]) -> None:
+        pts = _finite(centers)
+        if pts.size == 0:
+            return
+        if not all(_DISC_SPRITE_MIN_PX <= float(r) <= _DISC_SPRITE_MAX_PX for r in radii):
+            for row in pts.tolist():  # (NaN radii too: circle leaves them out)
+                for center, radius, color in zip(row, radii, colors, strict=True):
+                    self.circle(center, radius, color)
+            return
+        stamps = [self._disc(float(r), color) for r, color in zip(radii, colors, strict=True)]
+        # draw.circle truncates a centre towards zero (int()); so is each sprite put down,
+        # its disc drawn at the sprite's middle with the same radius: the same pixels
+        self.surface.fblits(
+            [
+                (sprite, (int(x) - half, int(y) - half))
+                for row in pts.tolist()
+                for (sprite, half), (x, y) in zip(stamps, row, strict=True)
+            ]
+        )
+
+    def _disc(self, radius: float, color: Color) -> tuple[pygame.Surface, int]:
+        """A filled aliased disc of ``radius`` as a colour-keyed sprite, and the offset of
+        its centre from the sprite's corner; cached."""
+        key = (radius, tuple(color))
+        kept = self._discs.get(key)
+        if kept is None:
+            if len(self._discs) >= _CACHE_LIMIT:
+                self._discs.clear()
+            half = int(radius) + 1
+            sprite = pygame.Surface((2 * half + 1, 2 * half + 1))
+            backdrop = (255, 255, 255) if tuple(color) == (0, 0, 0) else (0, 0, 0)
+            sprite.fill(backdrop)
+            pygame.draw.circle(sprite, color, (half, half), radius)
+            sprite.set_colorkey(backdrop, pygame.RLEACCEL)
+            kept = self._discs[key] = (sprite, half)
+        return kept
+
+    def shade(self, layers: Sequence[ArrayLike], color: Color, alphas: Sequence[int]) -> None:
+        drawn = [(_finite(layer), alpha) for layer, alpha in zip(layers, alphas, strict=True)]
+        drawn = [(p, alpha) for p, alpha in drawn if p.ndim == 2 and len(p) >= 3]
+        if not drawn:
+            return
+        points = np.concatenate([p for p, _ in drawn])
+        # the polygons' pixels, clipped to the surface: a sheet just that big is drawn on
+        x0, y0 = (math.floor(v) for v in points.min(axis=0))
+        x1, y1 = (math.ceil(v) + 1 for v in points.max(axis=0))
+        box = pygame.Rect(x0, y0, x1 - x0, y1 - y0).clip(self.surface.get_rect())
+        if box.width <= 0 or box.height <= 0:
+            return
+        sheet = pygame.Surface(box.size, pygame.SRCALPHA)
+        sheet.fill((*color, 0))
+        for polygon, alpha in drawn:
+            pygame.draw.polygon(sheet, (*color, alpha), (polygon - box.topleft).tolist())
+        self.surface.blit(sheet, box.topleft)
 
     def circle(self, center: Point, radius: float, color: Color, width: int = 0) -> None:
         radius = min(float(radius), _PX_LIMIT)

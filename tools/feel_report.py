@@ -27,7 +27,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from game.world.gait import sole_penetration  # noqa: E402
+from game.world.feet import sole_penetration  # noqa: E402
 from game.world.rig import load_rig  # noqa: E402
 from game.world.terrain import Terrain  # noqa: E402
 

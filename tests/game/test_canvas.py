@@ -327,3 +327,43 @@ def test_small_text_set_word_by_word_keeps_its_last_glyph(text: str) -> None:
         assert width == canvas.text_size(text, size)[0]
         drawn = pygame.surfarray.array3d(canvas.surface)[..., 0].sum()
         assert drawn == pytest.approx(whole, rel=0.002), size  # ~1 % short before
+
+
+def _pair() -> tuple[PygameCanvas, PygameCanvas]:
+    return PygameCanvas(pygame.Surface((160, 120))), PygameCanvas(pygame.Surface((160, 120)))
+
+
+def _same(a: PygameCanvas, b: PygameCanvas) -> bool:
+    return bool((pygame.surfarray.array3d(a.surface) == pygame.surfarray.array3d(b.surface)).all())
+
+
+@pytest.mark.parametrize("width", [1, 3, 6])
+def test_polylines_put_down_the_pixels_of_their_segments_drawn_one_by_one(width: int) -> None:
+    rng = np.random.default_rng(width)
+    lines = rng.uniform(-40.0, 200.0, (30, 3, 2))
+    batched, single = _pair()
+    batched.polylines(lines, (200, 90, 80), width)
+    single.segments(
+        np.stack([lines[:, :-1], lines[:, 1:]], axis=2).reshape(-1, 2, 2), (200, 90, 80), width
+    )
+    assert _same(batched, single)
+
+
+@given(
+    st.lists(st.tuples(st.floats(-30, 190), st.floats(-30, 150)), min_size=2, max_size=8),
+    st.floats(0.0, 80.0),
+    st.sampled_from([(0, 0, 0), (240, 200, 170), (255, 255, 255)]),
+)
+def test_discs_put_down_the_pixels_of_circles_drawn_in_the_same_order(
+    points: list[tuple[float, float]], radius: float, color: tuple[int, int, int]
+) -> None:
+    # fractional and negative centres (draw.circle truncates towards zero), two discs a
+    # row overlapping the next row's, radii past the sprites' range, a black disc
+    centers = np.array(points[: len(points) // 2 * 2]).reshape(-1, 2, 2)
+    radii, colors = (radius, 0.7 * radius), (color, (60, 70, 200))
+    batched, single = _pair()
+    batched.discs(centers, radii, colors)
+    for row in centers.tolist():
+        for center, r, c in zip(row, radii, colors, strict=True):
+            single.circle(center, r, c)
+    assert _same(batched, single)

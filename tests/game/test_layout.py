@@ -32,7 +32,7 @@ from game.pen3d import Pen3D
 from game.profiling import PhaseTimer
 from game.pygame_canvas import PygameCanvas
 from game.scene import SceneConfig
-from game.scenes.walk_view import SHADOW_COLOR, WalkView
+from game.scenes.walk_view import WalkView
 from game.widgets import Button, Slider
 
 SIZES = [(960, 540), (1280, 720), (1920, 1080)]
@@ -281,7 +281,7 @@ def test_balanced_wrap_keeps_the_line_count_and_evens_the_lines() -> None:
 
 def test_the_walk_status_keeps_its_line_breaks_as_the_feet_change() -> None:
     from game.layout import wrap_balanced
-    from game.scenes.walk_view import _steady_wrap
+    from game.view.status import _steady_wrap
 
     canvas = _Monospace()
     hands = "both hands follow mouse"
@@ -480,7 +480,7 @@ def test_the_status_box_keeps_its_size_and_clear_of_the_climber(size: tuple[int,
         boxes.add(tuple(round(v) for v in view.hud_box))
         moving.add(sim.ladder.moving)
         _, pose, sol = view._frame
-        soles = view.camera.to_screen(view._hero_soles(pose, sol)).reshape(-1, 2)
+        soles = view.camera.to_screen(view.painter.soles(pose, sol, view.sim.rig)).reshape(-1, 2)
         assert not _outside(soles.tolist(), view.hud_box)
         world = [t for t in recorder.drawn.texts if t.world]
         names = [t for t in world if t.text == "ladder"]
@@ -513,6 +513,7 @@ def test_the_crowd_hud_counts_one_character_in_the_singular_and_says_whose_steps
     options = RunOptions(scene="crowd", headless=True, autopilot=True, size=(1280, 720))
     config = SceneConfig(characters=51)
     app = App(options, build_scene("crowd", config, (1280, 720)), config)
+    app.show_overlay = True  # the count in view is the overlay's
     for _ in range(120):
         app.run_frame(app.config.dt)
     sim = app.scene.sim
@@ -771,6 +772,7 @@ def test_the_help_covers_no_other_panel(
 
     monkeypatch.setattr(hud, "place_help", spy)
     app = _app(scene, size)
+    app.show_overlay = True  # its legend is the one box the help may cover
     app.run_frame(app.config.dt)
     if edit:
         app.scene.sim.editing.active = True
@@ -818,15 +820,15 @@ def test_free_areas_are_the_largest_rectangles_clear_of_every_box() -> None:
 
 
 def _hero_drawn(app: App) -> Rect:
-    """The box of the walker's own pixels, drawn alone where the last frame drew him (his
-    shadow aside)."""
+    """The box of the walker's own pixels, drawn alone where the last frame drew him."""
     view = app.scene.view
     assert isinstance(view, WalkView)
     canvas = PygameCanvas(pygame.Surface(app.screen.get_size()))
     pose, sol = view._interpolated(0.0)
-    view._draw_character(WorldPen(canvas, view.camera), pose, sol)
+    pen = WorldPen(canvas, view.camera)
+    view.painter.draw(pen, pose, sol, view.sim.rig, view.held(pen, sol))
     pixels = pygame.surfarray.array3d(canvas.surface)
-    hero = (pixels != 0).any(axis=-1) & (pixels != SHADOW_COLOR).any(axis=-1)
+    hero = (pixels != 0).any(axis=-1)
     (x0, y0), (x1, y1) = np.argwhere(hero).min(axis=0), np.argwhere(hero).max(axis=0)
     return (float(x0), float(y0), float(x1 - x0 + 1), float(y1 - y0 + 1))
 

@@ -27,34 +27,38 @@ from game.profiler_panel import profiler_rect
 from game.profiling import PhaseTimer
 from game.pygame_canvas import PygameCanvas
 from game.scene import SceneConfig
+from game.scenes import walk_view
 from game.scenes.walk import WalkSim
-from game.scenes.walk_view import (
-    ARM_WIDTHS_M,
-    DOORWAY,
+from game.scenes.walk_view import VIEW_HEIGHT_M, WalkView
+from game.view.hero_painter import ARM_WIDTHS_M, HAND_RADIUS_M, HEAD_TOP, _hero_tones
+from game.view.prop_painter import DOORWAY, draw_props
+from game.view.scenery import (
     GROUND_DEEP,
-    HAND_RADIUS_M,
-    HEAD_TOP,
     SCENERY_TILE_PX,
     TILE_KEY,
-    VIEW_HEIGHT_M,
     GroundBand,
-    WalkView,
-    _hero_tones,
     _ridge_rows,
     ground_band,
     paint_ground_band,
     paint_ridge_tile,
 )
+from game.view.walk_hud import ladder_hint
 from game.world.character import ARMS, PoseInputs
 from game.world.terrain import load_terrain
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
 
+def _draw_props(view: WalkView, canvas: PygameCanvas) -> None:
+    """The door, the table and the ladder as the walk view draws them."""
+    assert view.sim.props is not None
+    draw_props(canvas, view.camera, view.sim.props, view.sim.rig.colors)
+
+
 def _knob_pixel(view: WalkView, canvas: PygameCanvas) -> tuple[int, int]:
     """Draw the props on a cleared canvas; where the camera puts the door's knob."""
     canvas.surface.fill((0, 0, 0))
-    view._draw_props(canvas)
+    _draw_props(view, canvas)
     assert view.sim.props is not None
     x, y = view.camera.point_to_screen(*(float(v) for v in view.sim.props.props.door.knob))
     return round(x), round(y)
@@ -107,9 +111,11 @@ def test_an_f5_reload_draws_the_door_where_the_new_props_file_puts_it(
 
 def _draw_scenery(view: WalkView, canvas: PygameCanvas) -> None:
     pygame.font.init()  # the landmarks' names
-    view._draw_sky(canvas)
-    view._draw_grid(canvas)
-    view._draw_ground(WorldPen(canvas, view.camera))
+    terrain = view.sim.terrain
+    view.scenery.draw_sky(canvas, view.camera, terrain)
+    view.scenery.draw_grid(canvas, view.camera, terrain)
+    view.scenery.draw_ground(canvas, view.camera, terrain)
+    view.labels.draw(WorldPen(canvas, view.camera), terrain, [])
 
 
 def _color_at(view: WalkView, canvas: PygameCanvas, x_w: float, y_w: float) -> tuple[int, ...]:
@@ -246,9 +252,9 @@ def test_at_the_ladder_holding_the_cup_the_hint_says_to_put_it_down(view: WalkVi
     sim = view.sim
     assert sim.ladder is not None and sim.props is not None
     sim.crowd.x[0] = sim.ladder.spot_x
-    assert view._ladder_hint() == ["at the ladder: W climbs on"]
+    assert ladder_hint(view.sim) == ["at the ladder: W climbs on"]
     sim.props.holding = 1
-    assert "put it down" in view._ladder_hint()[0]
+    assert "put it down" in ladder_hint(view.sim)[0]
 
 
 # -- the hero as drawn ----------------------------------------------------------------------
@@ -258,7 +264,8 @@ def _draw_hero(view: WalkView, canvas: PygameCanvas, pose: PoseInputs | None = N
     """The hero alone, standing as the sim has him (or in ``pose``), on a black canvas."""
     canvas.surface.fill((0, 0, 0))
     drawn, sol = view._interpolated(0.0)
-    view._draw_character(WorldPen(canvas, view.camera), drawn if pose is None else pose, sol)
+    pen = WorldPen(canvas, view.camera)
+    view.painter.draw(pen, drawn if pose is None else pose, sol, view.sim.rig, view.held(pen, sol))
 
 
 @pytest.mark.parametrize("facing", [1.0, -1.0])
@@ -340,14 +347,14 @@ def test_the_hero_is_drawn_in_front_of_the_door_the_table_and_the_ladder(
     canvas = PygameCanvas(pygame.Surface((1280, 720)))
 
     def frame() -> np.ndarray:
-        view._camera_time = None  # the camera on its goal: the same view each time
+        view.follow.time = None  # the camera on its goal: the same view each time
         view.draw(canvas, 0.0, timer)
         return pygame.surfarray.array3d(canvas.surface).copy()
 
     full = frame()
-    monkeypatch.setattr(view, "_draw_character", lambda *args: None)
+    monkeypatch.setattr(view.painter, "draw", lambda *args: None)
     bare = frame()
-    monkeypatch.setattr(view, "_draw_props", lambda *args: None)
+    monkeypatch.setattr(walk_view, "draw_props", lambda *args: None)
     empty = frame()
     on_prop = (bare != empty).any(axis=-1)  # where the prop is drawn
     hero_over_prop = on_prop & (full != bare).any(axis=-1)
@@ -502,7 +509,7 @@ def test_mid_turn_the_feet_show_their_width_and_the_two_legs_stay_apart(view: Wa
     pygame.font.init()
     canvas = PygameCanvas(pygame.Surface((1280, 720)))
     view.camera.center_w = (float(pose.pelvis[0, 0]), float(pose.pelvis[0, 1]))
-    view._draw_character(WorldPen(canvas, view.camera), end_on, sol)
+    view.painter.draw(WorldPen(canvas, view.camera), end_on, sol, sim.rig)
     pixels = pygame.surfarray.array3d(canvas.surface)  # (x, y, rgb)
     tones = _hero_tones(sim.rig.colors)
     scale = view.camera.scale
@@ -531,7 +538,7 @@ def test_the_table_behind_the_hero_is_drawn_in_his_far_tone(view: WalkView) -> N
     canvas = PygameCanvas(pygame.Surface((1280, 720)))
     view.camera.center_w = (table.x0 + table.width / 2, table.top)
     canvas.surface.fill((0, 0, 0))
-    view._draw_props(canvas)
+    _draw_props(view, canvas)
     x, y = view.camera.point_to_screen(table.x0 + table.width / 2, table.top - 0.025)
     far_wood = mix(PALETTE["wood"], PALETTE["background"], sim.rig.colors.far_shade)
     assert tuple(canvas.surface.get_at((round(x), round(y))))[:3] == far_wood
@@ -554,7 +561,7 @@ def test_an_open_door_is_drawn_narrowed_to_its_hinge_with_the_knob_on_it(
     knob = view.camera.point_to_screen(*(float(v) for v in props.knob))
     assert knob[0] < shut_knob[0] - 0.5 * door.width * view.camera.scale  # toward the hinge
     canvas.surface.fill((0, 0, 0))
-    view._draw_props(canvas)
+    _draw_props(view, canvas)
     assert _is_knob(canvas, (round(knob[0]), round(knob[1])))
     assert tuple(canvas.surface.get_at(shut_knob))[:3] == DOORWAY
     props.door_swing = 0.0  # shut again: the cached sprite, knob where it was
@@ -735,7 +742,7 @@ def test_hover_words_stay_inside_the_window_and_go_with_the_pointer(view: WalkVi
     view.map_input(RawInput(pointer_px=(1300.0, 740.0), pointer_inside=False))
     view.draw(canvas, 0.0, timer)
     assert tip not in boxes  # no hover for a pointer outside the window
-    editing = view._editing  # ... nor while E edits the ground: it lay under the palette
+    editing = view.sim.editing  # ... nor while E edits the ground: it lay under the palette
     assert editing is not None
     editing.active = True
     boxes.clear()

@@ -1,0 +1,107 @@
+"""The camera that follows the hero: eased toward a point ahead of him, the way he last
+walked, kept so that his feet clear the status box and his head the F3 panel. View state:
+the simulation never sees it."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.camera import Camera2D
+from game.layout import ui_scale
+from game.view.hero_painter import HEAD_TOP
+from game.view.hero_sim import HeroSim
+from game.world.character import PoseInputs
+from game.world.easing import halflife_blend, smoothstep
+
+CAMERA_HALFLIFE = 0.35  # seconds
+CAMERA_LEAD_M = 0.9  # the camera looks this far ahead of the hero, the way he last walked
+# m/s: walking at least this fast sets the way the camera leads (turning round on the spot
+# to face the pointer does not pan the view: what he reaches for stays under the cursor)
+LEAD_SPEED = 0.3
+PELVIS_TO_CENTER_M = 0.35  # the view's centre is this far over the standing pelvis
+HUD_CLEARANCE_PX = 8.0  # at 1280x720 (scaled): the head's top stays this far under the F3 panel
+
+Box = tuple[float, float, float, float]
+
+
+class FollowCamera:
+    """Moves a :class:`~game.camera.Camera2D` after the hero, frame by frame."""
+
+    def __init__(self) -> None:
+        self.time: float | None = None  # the simulation time of the last frame followed
+        self._lead: float | None = None  # the way the camera leads (lead_way)
+
+    @property
+    def leading_left(self) -> bool:
+        """Whether the camera leads to the left of the hero (he last walked that way)."""
+        return self._lead is not None and self._lead < 0
+
+    def lead_way(self, sim: HeroSim, pose: PoseInputs) -> float:
+        """+1 or −1: the way the hero last walked (at first, his facing)."""
+        vx = float(sim.crowd.vx[0])
+        if abs(vx) >= LEAD_SPEED or self._lead is None:
+            self._lead = math.copysign(1.0, vx) if abs(vx) >= LEAD_SPEED else float(pose.facing[0])
+        return self._lead
+
+    def follow(
+        self,
+        camera: Camera2D,
+        sim: HeroSim,
+        pose: PoseInputs,
+        alpha: float,
+        soles: NDArray[np.float64] | None,
+        status_box: Box | None,
+        hud_cover: Box | None,
+    ) -> None:
+        """Ease the camera toward the hero (halflife in simulation seconds). Then, given
+        his ``soles`` (world, shape ``(..., 2)``), lower the camera as far as it takes to
+        keep them ``HUD_CLEARANCE_PX`` above the ``status_box`` where they are over its
+        columns; and if the app draws a box over the top of the view (``hud_cover``),
+        raise it as far as it takes to keep the top of his head ``HUD_CLEARANCE_PX``
+        under that (the easing lags a climb): the head wins."""
+        now = sim.time + alpha * sim.dt
+        pelvis = pose.pelvis[0]
+        # the standing pelvis's height: a crouch does not take the view down with it
+        crouched = sim.rig.tuning.crouch_drop * float(smoothstep(sim.crowd.crouch[0]))
+        goal = (
+            # ... plus how far an exponential ease lags a body moving at vx (v · halflife /
+            # ln 2): moving, the lead is all there; stopped, the view is nearly settled
+            float(pelvis[0])
+            + CAMERA_LEAD_M * self.lead_way(sim, pose)
+            + float(sim.crowd.vx[0]) * CAMERA_HALFLIFE / math.log(2.0),
+            float(pelvis[1]) + PELVIS_TO_CENTER_M + crouched,
+        )
+        if self.time is None or now < self.time:
+            camera.center_w = goal
+        else:
+            blend = halflife_blend(now - self.time, CAMERA_HALFLIFE)
+            cx, cy = camera.center_w
+            camera.center_w = (cx + (goal[0] - cx) * blend, cy + (goal[1] - cy) * blend)
+        self.time = now
+        clearance = HUD_CLEARANCE_PX * ui_scale(camera.viewport[2:])
+        if soles is not None and status_box is not None:
+            _feet_over(camera, soles, status_box, clearance)
+        if hud_cover is not None:
+            head_top = float(pose.head[0, 1]) + HEAD_TOP * sim.rig.body.head_radius
+            row = camera.point_to_screen(0.0, head_top)[1]
+            clear = hud_cover[1] + hud_cover[3] + clearance
+            if row < clear:  # screen rows grow downward: raising the camera lowers the head
+                cx, cy = camera.center_w
+                camera.center_w = (cx, cy + (clear - row) / camera.scale)
+
+
+def _feet_over(camera: Camera2D, soles: NDArray[np.float64], box: Box, clearance: float) -> None:
+    """Lower ``camera`` until the ``soles`` over ``box``'s columns are ``clearance`` px
+    above its top."""
+    points = camera.to_screen(soles).reshape(-1, 2)
+    if box[0] + box[2] / 2 < camera.viewport[0] + camera.viewport[2] / 2:  # the left corner's
+        over = points[points[:, 0] <= box[0] + box[2] + clearance]
+    else:
+        over = points[points[:, 0] >= box[0] - clearance]
+    lowest = float(over[:, 1].max()) if len(over) else -math.inf
+    if lowest > box[1] - clearance:  # lowering the camera raises the feet
+        cx, cy = camera.center_w
+        camera.center_w = (cx, cy - (lowest - box[1] + clearance) / camera.scale)

@@ -1,0 +1,112 @@
+"""The first screen of the walk and the crowd: the scene, not its debugging (the overlay
+off, a hint saying how to show it), and the status box never over the ground the hero
+walks onto."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pygame
+import pytest
+
+from game.app import App, build_scene
+from game.input_state import InputState
+from game.options import RunOptions
+from game.scene import SceneConfig
+from game.scenes.crowd_view import CrowdView
+from game.scenes.walk_view import WalkView
+from game.view.status import OVERLAY_HINT
+
+
+@dataclass
+class _Keys:
+    """An autopilot that holds the same input every step."""
+
+    held: InputState
+
+    def next_input(self, sim: Any) -> InputState:
+        return self.held
+
+
+def _app(scene: str, size: tuple[int, int] = (1280, 720)) -> App:
+    pygame.display.init()
+    pygame.font.init()
+    options = RunOptions(scene=scene, headless=True, autopilot=True, size=size, frames=10_000)
+    config = SceneConfig()
+    return App(options, build_scene(scene, config, size), config)
+
+
+def _texts(app: App, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts the next frame draws."""
+    drawn: list[str] = []
+    text = app.canvas.text
+
+    def record(pos: Any, value: str, *args: Any, **kwargs: Any) -> tuple[int, int]:
+        drawn.append(value)
+        return text(pos, value, *args, **kwargs)
+
+    monkeypatch.setattr(app.canvas, "text", record)
+    app.run_frame(app.config.dt)
+    monkeypatch.undo()
+    return drawn
+
+
+@pytest.mark.parametrize("scene", ["walk", "crowd"])
+def test_the_walk_and_crowd_open_with_the_overlay_off_and_a_hint_to_show_it(
+    scene: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = _app(scene)
+    assert not app.show_overlay
+    texts = _texts(app, monkeypatch)
+    assert OVERLAY_HINT.split(":")[0] in " ".join(texts)  # in the status box
+    assert not any(text.startswith(("reach:", "L: ")) for text in texts)  # legend, feet
+    app.show_overlay = True  # O
+    texts = _texts(app, monkeypatch)
+    assert OVERLAY_HINT.split(":")[0] not in " ".join(texts)
+    assert any(text.startswith(("L: ", "R: ")) for text in texts)  # the feet's states
+    app.close()
+
+
+def test_the_lab_still_opens_with_its_overlay_on() -> None:
+    app = _app("lab")
+    assert app.show_overlay
+    app.close()
+
+
+@pytest.mark.parametrize("scene", ["walk", "crowd"])
+@pytest.mark.parametrize("move", [1.0, -1.0])
+@pytest.mark.parametrize("size", [(1280, 720), (960, 540)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_status_box_sits_behind_the_hero_clear_of_him_and_the_ground_ahead(
+    scene: str, move: float, size: tuple[int, int]
+) -> None:
+    app = _app(scene, size)
+    app.scene.autopilot = _Keys(InputState(move=move))
+    for _ in range(150):  # he turns, sets off and walks the way he was sent
+        app.run_frame(app.config.dt)
+    view = app.scene.view
+    assert isinstance(view, (WalkView, CrowdView))
+    box = view.status.box
+    assert box is not None
+    assert (box[0] > size[0] / 2) == (move < 0)  # the corner he came from
+    # his soles and the ground from under him to two metres ahead, as drawn, are not
+    # under the box
+    sim = view.sim
+    x = float(sim.crowd.x[0])
+    xs = x + move * np.linspace(0.0, 2.0, 41)
+    points = np.concatenate(
+        [
+            np.stack([xs, sim.terrain.height_at(xs)], -1),
+            view.painter.soles(*view._interpolated(0.0), sim.rig).reshape(-1, 2),
+        ]
+    )
+    px = view.camera.to_screen(points)
+    inside = (
+        (px[:, 0] >= box[0])
+        & (px[:, 0] <= box[0] + box[2])
+        & (px[:, 1] >= box[1])
+        & (px[:, 1] <= box[1] + box[3])
+    )
+    assert not inside.any()
+    app.close()
