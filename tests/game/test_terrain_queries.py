@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from game.scene import ASSETS_DIR
 from game.world.easing import clamp
-from game.world.feet import sole_penetration
 from game.world.feet import sole_depth as _sole_depth
+from game.world.feet import sole_penetration
 from game.world.rig import load_rig
 from game.world.swing import _APPROACH_SLOPE, _PROBES, sole_clearance
 from game.world.terrain import RangeMax, Terrain
