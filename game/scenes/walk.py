@@ -31,8 +31,8 @@ from game.trace import limb_record, point
 from game.world.arms import within_shoulder_range
 from game.world.character import ARMS, LEGS, Crowd
 from game.world.easing import clamp, finite_clamp, halflife_blend
-from game.world.ladder import LadderClimb
 from game.world.props import REACH_FRACTION, PropHands, load_props
+from game.world.props.ladder import LadderClimb
 from game.world.rig import LIMBS, Rig
 from game.world.terrain import Terrain
 

@@ -15,7 +15,7 @@ from game.input_state import InputState
 from game.scene import SceneConfig
 from game.scenes.edit_tour import EditTour
 from game.scenes.walk import LADDER_NEAR_M, LOFT_PAUSE_STEPS, START_X, WalkSim
-from game.world.ladder import LadderClimb
+from game.world.props.ladder import LadderClimb
 
 
 class WalkAutopilot:

@@ -33,13 +33,13 @@ from game.scenes.walk_autopilot import walk_autopilot
 from game.world.character import ARMS, CROUCH_DROP, LEGS, PoseInputs
 from game.world.easing import halflife_blend, smoothstep
 from game.world.gait import sole_points
-from game.world.ladder import ClimbLatch
+from game.world.props.ladder import ClimbLatch
 from game.world.rig import LIMBS, LegSpec, RigColors
 
 if TYPE_CHECKING:
     from game.scenes.ground_edit import GroundEditing
-    from game.world.ladder import LadderClimb
     from game.world.props import PropHands
+    from game.world.props.ladder import LadderClimb
     from game.world.terrain import Terrain
 
 VIEW_HEIGHT_M = 3.7  # world metres shown top to bottom
