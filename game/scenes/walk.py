@@ -352,7 +352,7 @@ class WalkSim(CharacterAssets):
         shoulders = crowd.pose.roots[0, ARMS]
         facing = float(crowd.facing[0])
         intent = props.walk_intent(shoulders, facing, self.rig, self.terrain, self.blocked_s)
-        props.aim(
+        targets, weights = props.aim(
             crowd.hand_weight[0],
             crowd.hand_target[0],
             crowd.solution.hand[0, ARMS],
@@ -363,6 +363,7 @@ class WalkSim(CharacterAssets):
             self._soles_span,
             self.terrain,
         )
+        crowd.aim_hands(0, targets, weights)
         return move if intent is None else intent
 
     def _soles_span(self) -> tuple[float, float]:

@@ -283,14 +283,17 @@ class PropHands:
         dt: float,
         feet: Callable[[], tuple[float, float]],
         terrain: Terrain,
-    ) -> None:
-        """Set the engaged and the holding hand's eased target, at full reach weight.
+    ) -> tuple[FloatArray, FloatArray]:
+        """The hands' goals (the hero's ``aim_hands`` command): the engaged and the holding
+        hand's eased target, at full reach weight, the other hand's as it was.
 
-        ``hand_weight`` (2,) and ``hand_target`` (2, 2) are the hero's rows of the crowd
-        arrays (written in place); ``hands`` (2, 2) are the last solved hands; ``feet()`` the
-        soles' span in x (asked only while a cup is set down on the floor). The hands set
-        here are :attr:`engaged` until the next call.
+        ``hand_weight`` (2,) and ``hand_target`` (2, 2) are the hero's hand goals as they
+        stand (read, not written); ``hands`` (2, 2) are the last solved hands; ``feet()`` the
+        soles' span in x (asked only while a cup is set down on the floor). Returns the new
+        ``(targets (2, 2), weights (2,))``. The hands set here are :attr:`engaged` until the
+        next call.
         """
+        hand_weight, hand_target = hand_weight.copy(), hand_target.copy()
         self.phase_time += dt
         if self.goal == "place" and self.phase == "reach" and self.phase_time > PLACE_GIVE_UP_S:
             self.cancel()  # a spot the hand cannot get to: he stands up with the cup
@@ -327,6 +330,7 @@ class PropHands:
                 hand_target[arm] += (point - hand_target[arm]) * blend
             hand_weight[arm] = 1.0
         self._engaged = frozenset(goals)
+        return hand_target, hand_weight
 
     def _carried_clear_of_table(self, grip: FloatArray) -> FloatArray:
         """Where the hand carrying the cup goes instead of ``grip`` so the cup keeps out of
