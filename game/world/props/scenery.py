@@ -1,5 +1,5 @@
 """Every prop of the walk scene, loaded together from ``props.json`` (door, table, cup,
-ladder), and the rules of where the cup may be set down (no pygame).
+ladder, and an optional ball), and the rules of where the cup may be set down (no pygame).
 
 Each prop's own module holds its dataclass, its asset section's loader and its range
 table; this module reads the file in order and puts them together.
@@ -8,8 +8,9 @@ table; this module reads the file in order and puts them together.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -19,13 +20,19 @@ from game.world.props import cup as cup_prop
 from game.world.props import door as door_prop
 from game.world.props import ladder as ladder_prop
 from game.world.props import table as table_prop
-from game.world.props.base import FLAT_TOLERANCE_M, FloatArray
+from game.world.props.ball import PLUG_IN as BALL
+from game.world.props.base import FLAT_TOLERANCE_M, FloatArray, PlugIn, Prop
 from game.world.props.cup import CUP_MAX_TILT, FEET_CLEAR_M, CupSpec
 from game.world.props.door import Door
 from game.world.props.ladder import Ladder
 from game.world.props.table import Table
 from game.world.schema import Fields, Range
 from game.world.terrain import Terrain
+
+# the prop plug-ins, each an optional section of props.json (adding one: its module, a line
+# here, its section in the file and its painter in game.scenes.prop_painters)
+PLUG_INS: tuple[PlugIn, ...] = (BALL,)
+PLUG_IN_NAMES = frozenset(plug_in.name for plug_in in PLUG_INS)
 
 PROPS_RANGES: dict[str, Range] = {
     # every numeric field of props.json and its documented physical range
@@ -35,6 +42,7 @@ PROPS_RANGES: dict[str, Range] = {
     **table_prop.RANGES,
     **cup_prop.RANGES,
     **ladder_prop.RANGES,
+    **{key: span for plug_in in PLUG_INS for key, span in plug_in.ranges.items()},
 }
 
 
@@ -48,6 +56,7 @@ class Props:
     ladder: Ladder
     reach_halflife: float
     grip_tolerance: float
+    plug_ins: dict[str, Any] = field(default_factory=dict)  # name → what its loader read
 
     def place_for_click(self, point: ArrayLike) -> float:
         """The x a click at ``point`` (world) sets the cup down at: where it is, but a click
@@ -150,6 +159,11 @@ def load_props(path: str | Path, terrain: Terrain) -> Props:
     table = table_prop.load_table(fields, terrain)
     cup = cup_prop.load_cup(fields, table)
     ladder = ladder_prop.load_ladder(fields, terrain)
+    plug_ins = {
+        plug_in.name: plug_in.load(fields, terrain)
+        for plug_in in PLUG_INS
+        if plug_in.name in fields.data
+    }
     props = Props(
         door,
         table,
@@ -157,7 +171,14 @@ def load_props(path: str | Path, terrain: Terrain) -> Props:
         ladder,
         fields.length("reach_halflife"),
         fields.length("grip_tolerance"),
+        plug_ins,
     )
     fields.optional("name", "")  # a label for the reader
     fields.reject_unknown()  # a misspelt key is an error, not a silent default
     return props
+
+
+def create_plug_ins(props: Props) -> list[Prop]:
+    """The live prop plug-ins of ``props`` (those its file has a section for), in
+    :data:`PLUG_INS` order."""
+    return [p.create(props.plug_ins[p.name]) for p in PLUG_INS if p.name in props.plug_ins]
