@@ -28,6 +28,7 @@ from game.palette import PALETTE, Color, faint, mix
 from game.profiling import PhaseTimer
 from game.scene import SceneSpec
 from game.scenes.ground_edit_view import GroundEditView
+from game.scenes.prop_painters import paint_plug_ins
 from game.scenes.walk import LADDER_NEAR_M, WalkSim
 from game.scenes.walk_autopilot import walk_autopilot
 from game.world.character import ARMS, CROUCH_DROP, LEGS, PoseInputs
@@ -214,9 +215,11 @@ class WalkView:
                 if props is None
                 else props.props.prop_at(point_w, props.cup, PROP_CLICK_M, props.knob)
             )
-            if prop in ("knob", "cup"):  # before a foot: a cup set down by the feet stays clickable
+            plug_in = None if self._walk is None else self._walk.plug_in_at(point_w, PROP_CLICK_M)
+            if plug_in is not None or prop in ("knob", "cup"):  # before a foot (a cup or a
+                # ball by the feet stays clickable)
                 actions.append("reach_prop")
-                values["prop"] = prop
+                values["prop"] = plug_in or prop
             elif grabbed is not None:
                 self._dragging = grabbed
                 values["drag_foot"] = grabbed
@@ -276,6 +279,7 @@ class WalkView:
         self._draw_grid(canvas)
         self._draw_ground(pen)
         self._draw_props(canvas)
+        paint_plug_ins(pen, self._walk, self._pointer_w)
         hands = self._prop_hands
         if hands is not None and hands.holding < 0:
             self._draw_cup(pen, sol)

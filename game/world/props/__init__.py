@@ -8,6 +8,17 @@
 - :mod:`~game.world.props.scenery`: all of them read from ``props.json``, and where the cup
   may be set down
 - :mod:`~game.world.props.hands`: the hero's hands on the knob and the cup
+- :mod:`~game.world.props.ball` (its physics in :mod:`~game.world.props.ball_physics`):
+  the first prop plug-in
+
+How to add a prop plug-in (the ball is the example): a module here with its asset
+section's dataclass, range table and loader, a phase enum, and a class following
+:class:`~game.world.props.base.Prop` that drives the hero only through
+:class:`~game.world.props.base.Intent` s and moves by itself in ``advance``; its
+:class:`~game.world.props.base.PlugIn` added to ``scenery.PLUG_INS``; its section in
+``props.json`` (optional there); its painter (and hover hint) in
+:mod:`game.scenes.prop_painters`. The walk scene clicks it (``reach_prop`` with its name),
+passes its intents to the crowd's commands, and traces its centre.
 """
 
 from __future__ import annotations
