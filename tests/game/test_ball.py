@@ -10,14 +10,17 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+import pygame
 import pytest
 
 from game.assets import AssetError
-from game.input_state import InputState
+from game.input_state import InputState, RawInput
 from game.profiling import PhaseTimer
+from game.pygame_canvas import PygameCanvas
 from game.scene import SceneConfig
 from game.scenes.walk import WalkSim
 from game.scenes.walk_autopilot import PropTour
+from game.scenes.walk_view import SCENE
 from game.trace import TraceWriter
 from game.world.character import LEGS
 from game.world.props import load_props
@@ -224,3 +227,16 @@ def test_a_bad_ball_entry_names_the_file_and_the_key(
         load_props(folder / "props.json", load_terrain(folder / "terrain.json"))
     assert "props.json" in str(error.value) and f"ball.{key}" in str(error.value)
     assert expected in str(error.value)
+
+
+def test_a_click_on_the_ball_asks_the_hero_to_kick_it(tmp_path: Path) -> None:
+    sim = WalkSim(SceneConfig(dt=DT, assets_dir=_course_folder(tmp_path, 1.2)))
+    view = SCENE.view(sim)
+    view.layout((1280, 720))
+    pygame.font.init()
+    view.draw(PygameCanvas(pygame.Surface((1280, 720))), 0.0, PhaseTimer())  # camera on him
+    at = tuple(float(v) for v in view.camera.to_screen(np.array([_ball(sim).centre()]))[0])
+    inp = view.map_input(RawInput(pointer_px=at, pointer_inside=True, clicks=[(1, at)]))
+    assert inp.actions.count("reach_prop") == 1 and inp.values["prop"] == "ball"
+    sim.step(inp, DT, PhaseTimer())
+    assert _ball(sim).phase is BallPhase.WALK
