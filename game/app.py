@@ -53,7 +53,7 @@ from game.scene import (
     SidePanel,
 )
 from game.scenes.ground_edit import unsaved_edits
-from game.trace import TraceWriter
+from game.trace import TracedProps, TraceWriter
 
 MAX_STEPS_PER_FRAME = 5
 MAX_MESSAGE_CHARS = 600  # the HUD message is cut to this (an error quoting a whole file)
@@ -427,7 +427,8 @@ class App:
             if self.trace:
                 sim = self.scene.sim
                 ground = sim.terrain_update() if isinstance(sim, EditableGround) else None
-                self.trace.step(sim.step_index, sim.time, sim.trace_characters(), ground)
+                props = sim.trace_props() if isinstance(sim, TracedProps) else None
+                self.trace.step(sim.step_index, sim.time, sim.trace_characters(), ground, props)
 
     def _render(self, alpha: float, fps: float | None) -> None:
         """Draw the frame; ``fps`` is None while paused (the HUD says "paused")."""

@@ -10,6 +10,9 @@ Format (fixed; tests and external tools parse it)::
      "foot": {"heel": [x, y], "ball": [x, y], "toe": [x, y]}  (legs only)}},
      "pointer": [x, y] | null}]}
 
+A walk step line has ``"props": {"ball": [x, y], "cup": [x, y]}`` after ``characters``: the
+centres of the props that move (a course without props: no key).
+
 A step line gains ``"terrain": [[x, y], ...]`` when the ground changed that step (an edit
 in the walk scene's edit mode, or a reload); the header's ``terrain`` is the ground at the
 start.
@@ -28,7 +31,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol, runtime_checkable
 
 from game.outputs import OutputError
 
@@ -72,6 +75,15 @@ def dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"))
 
 
+@runtime_checkable
+class TracedProps(Protocol):
+    """A simulation with props that move: the step line's ``props``."""
+
+    def trace_props(self) -> dict[str, list[float] | None] | None:
+        """Each moving prop's centre this step, by name (None: no props)."""
+        ...
+
+
 class TraceWriter:
     """Streams a trace to ``path``; a new header line starts each scene.
 
@@ -96,9 +108,13 @@ class TraceWriter:
         t: float,
         characters: list[dict[str, Any]],
         terrain: list[list[float]] | None = None,
+        props: dict[str, list[float] | None] | None = None,
     ) -> None:
-        """Write one fixed step (with ``terrain`` when the ground changed that step)."""
+        """Write one fixed step (with the moving ``props``' centres, and ``terrain`` when the
+        ground changed that step)."""
         line: dict[str, Any] = {"step": step, "t": round(t, DECIMALS), "characters": characters}
+        if props is not None:
+            line["props"] = props
         if terrain is not None:
             line["terrain"] = terrain
         self._write(dumps(line) + "\n")

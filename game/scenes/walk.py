@@ -31,8 +31,10 @@ from game.trace import limb_record, point
 from game.world.arms import within_shoulder_range
 from game.world.character import ARMS, LEGS, Crowd
 from game.world.easing import clamp, finite_clamp, halflife_blend
-from game.world.ladder import LadderClimb
 from game.world.props import REACH_FRACTION, PropHands, load_props
+from game.world.props.base import Body, Prop
+from game.world.props.ladder import LadderClimb
+from game.world.props.scenery import create_plug_ins
 from game.world.rig import LIMBS, Rig
 from game.world.terrain import Terrain
 
@@ -86,6 +88,9 @@ class WalkSim(CharacterAssets):
         props_path = self.assets_dir / PROPS_FILE
         self.props = PropHands(load_props(props_path, terrain)) if props_path.exists() else None
         self.ladder = None if self.props is None else LadderClimb(self.props.props.ladder, rig)
+        self.plug_ins: list[Prop] = [] if self.props is None else create_plug_ins(self.props.props)
+        self._pin: tuple[int, Any] | None = None  # a prop's foot pin this step (foot, target)
+        self._keep_off = np.zeros((0, 3))  # props the feet step over this step (x0, x1, top)
         self.editing = self._ground_editing()
         self.terrain_changed = False  # the ground changed this step (an edit or a reload)
         self._reloaded = False
@@ -113,6 +118,7 @@ class WalkSim(CharacterAssets):
         self.reload_note = "the cup back on its table, " if moved and props else ""
         self.reload_note += "footsteps from 0"
         self.ladder = None if props is None else LadderClimb(props.ladder, rig)
+        self.plug_ins = [] if props is None else create_plug_ins(props)
         active = self.editing.active
         self.editing = self._ground_editing()
         self.editing.active = active
@@ -137,6 +143,7 @@ class WalkSim(CharacterAssets):
         self._update_drag(inp)
         move = float(finite_clamp(inp.move, -1.0, 1.0))
         move = self._use_props(inp, move, dt)
+        move = self._use_plug_ins(inp, move, dt)
         self._aim_hands(dt)
         move = self._approach_ladder(inp, move)
         self._face_pointer(move, dt)
@@ -146,10 +153,14 @@ class WalkSim(CharacterAssets):
         if self.drag_foot is not None and self.pointer is not None:
             pinned[0, self.drag_foot] = True
             crowd.pin_foot(0, self.drag_foot, self.pointer)
+        elif self._pin is not None:  # a prop's (a kick)
+            pinned[0, self._pin[0]] = True
+            crowd.pin_foot(0, *self._pin)
         was_planted = crowd.feet.planted[0].copy()
         self.moving = abs(move) > 0.05 or abs(float(crowd.vx[0])) > 0.05
         if self.props is not None:  # a cup set down on the floor: stepped over, not on
-            crowd.set_obstacles(self.props.floor_spans(self.terrain))
+            spans = self.props.floor_spans(self.terrain)
+            crowd.set_obstacles(np.concatenate([spans, self._keep_off]))
         crowd.step([move], [1.0 if inp.run else 0.0], dt, pinned)
         self.blocked_s = self.blocked_s + dt if crowd.blocked[0] else 0.0
         refused = inp.climb > 0.5 and self._near_ladder_foot() and self._hands_full()
@@ -159,6 +170,7 @@ class WalkSim(CharacterAssets):
         if self.props is not None:
             shoulders = crowd.pose.roots[0, ARMS]
             self.props.after_solve(solution.hand[0, ARMS], shoulders, self.rig, self.terrain, dt)
+        self._advance_plug_ins(dt)
         self._measure(was_planted, inp.run)
         self.step_index += 1
         self.time = self.step_index * dt
@@ -330,6 +342,7 @@ class WalkSim(CharacterAssets):
         self.meter.last = None  # the ladder is not the gait: measuring resumes off it
         if stepped_off:
             crowd.stand_at(0, ladder.ends[2:])  # beside the foot, or on the loft
+        self._advance_plug_ins(dt)
         self.step_index += 1
         self.time = self.step_index * dt
         return True
@@ -351,7 +364,7 @@ class WalkSim(CharacterAssets):
         shoulders = crowd.pose.roots[0, ARMS]
         facing = float(crowd.facing[0])
         intent = props.walk_intent(shoulders, facing, self.rig, self.terrain, self.blocked_s)
-        props.aim(
+        targets, weights = props.aim(
             crowd.intent.hand_weight[0],
             crowd.intent.hand_target[0],
             crowd.solution.hand[0, ARMS],
@@ -362,7 +375,71 @@ class WalkSim(CharacterAssets):
             self._soles_span,
             self.terrain,
         )
+        crowd.aim_hands(0, targets, weights)
         return move if intent is None else intent
+
+    def _use_plug_ins(self, inp: InputState, move: float, dt: float) -> float:
+        """The prop plug-ins: a click on one (``reach_prop`` with its name) starts it and drops the hands'
+        prop goal; walking keys cancel them; each one's intent this step (the walk input it
+        asks for, a turn, a foot pin, props to step over). Returns the walk input for this
+        step."""
+        self._pin, self._keep_off = None, np.zeros((0, 3))
+        if "reach_prop" in inp.actions:
+            for plug_in in self.plug_ins:
+                if plug_in.name == inp.values.get("prop"):
+                    plug_in.use()
+                    if self.props is not None:
+                        self.props.cancel()
+        if abs(move) > 0.05:
+            for plug_in in self.plug_ins:
+                plug_in.cancel()
+        if not self.plug_ins:
+            return move
+        body = self._body()
+        for plug_in in self.plug_ins:
+            intent = plug_in.intent(body, self.terrain, dt)
+            if intent.walk is not None:
+                move = intent.walk
+            if intent.foot >= 0 and intent.foot_target is not None:
+                self._pin = (intent.foot, intent.foot_target)
+            if intent.face:
+                self.crowd.turn_to(0, intent.face)
+            if intent.keep_off:
+                self._keep_off = np.concatenate([self._keep_off, plug_in.footprint()])
+        return move
+
+    def _advance_plug_ins(self, dt: float) -> None:
+        """Each prop plug-in's own motion over the step, against the hero as solved."""
+        if self.plug_ins:
+            body = self._body()
+            for plug_in in self.plug_ins:
+                plug_in.advance(body, self.terrain, dt)
+
+    def _body(self) -> Body:
+        """The hero as the prop plug-ins see him (as last solved)."""
+        crowd = self.crowd
+        sol = crowd.solution
+        settled = (
+            bool(crowd.feet.planted[0].all())
+            and not bool(crowd.turning[0])
+            and abs(float(crowd.vx[0])) < 0.05
+        )
+        return Body(
+            x=float(crowd.x[0]),
+            speed=float(crowd.vx[0]),
+            facing=float(crowd.facing[0]),
+            settled=settled,
+            blocked=bool(crowd.blocked[0]),
+            ankles=sol.hand[0, LEGS].copy(),
+            knees=sol.elbow[0, LEGS].copy(),
+            soles=crowd.pose.soles(sol.hand[:1, LEGS], self.rig)[0],
+            rig=self.rig,
+        )
+
+    def plug_in_at(self, point: Any, radius: float) -> str | None:
+        """The name of the prop plug-in a click at the world ``point`` is on, if any."""
+        p = np.asarray(point, dtype=float)
+        return next((plug_in.name for plug_in in self.plug_ins if plug_in.under(p, radius)), None)
 
     def _soles_span(self) -> tuple[float, float]:
         """The hero's soles' extent in x, heel to toe of both feet (as last solved)."""
@@ -411,6 +488,7 @@ class WalkSim(CharacterAssets):
         way (a prop goal wins over the pointer)."""
         props = self.props
         busy = props is not None and (props.goal is not None or props.phase != "")
+        busy |= any(plug_in.busy for plug_in in self.plug_ins)
         if (
             self.pointer is None
             or not self.hands_follow
@@ -546,6 +624,15 @@ class WalkSim(CharacterAssets):
 
     def trace_characters(self) -> list[dict[str, Any]]:
         return character_records(self.crowd, [self.offered])
+
+    def trace_props(self) -> dict[str, list[float] | None] | None:
+        """The moving props' centres this step (the trace's ``props``): each plug-in's, then
+        the cup's; None without props."""
+        if self.props is None:
+            return None
+        cup = self.props.cup + np.array([0.0, self.props.props.cup.height / 2])
+        centres = {plug_in.name: point(plug_in.centre()) for plug_in in self.plug_ins}
+        return {**centres, "cup": point(cup)}
 
     def stats_sections(self) -> dict[str, Any]:
         return {

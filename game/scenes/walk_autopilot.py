@@ -15,7 +15,8 @@ from game.input_state import InputState
 from game.scene import SceneConfig
 from game.scenes.edit_tour import EditTour
 from game.scenes.walk import LADDER_NEAR_M, LOFT_PAUSE_STEPS, START_X, WalkSim
-from game.world.ladder import LadderClimb
+from game.world.props.ladder import LadderClimb
+from game.world.props.scenery import PLUG_IN_NAMES as PLUG_INS
 
 
 class WalkAutopilot:
@@ -96,8 +97,9 @@ class WalkAutopilot:
 
 class PropTour:
     """Visits each prop in turn: lifts the cup, touches the door knob with the free hand,
-    sets the cup back down on the table, then walks (runs) to the ladder, climbs to the
-    top and back down and steps off. Deterministic (no randomness).
+    sets the cup back down on the table, kicks the ball (where the course has one), then
+    walks (runs) to the ladder, climbs to the top and back down and steps off.
+    Deterministic (no randomness).
 
     Chosen by ``SceneConfig.extra["tour"] == "props"``; the tests use it directly.
     """
@@ -106,6 +108,7 @@ class PropTour:
         ("reach_prop", "prop", "cup"),
         ("reach_prop", "prop", "knob"),
         ("put_down", "place_x", 2.55),
+        ("reach_prop", "prop", "ball"),
     )
 
     def __init__(self, sim: WalkSim, config: SceneConfig) -> None:
@@ -125,13 +128,18 @@ class PropTour:
             return InputState()
         if self.stage == len(self.PLAN):
             return self._ladder_input(sim, ladder)
-        if self.issued and props.goal is None and props.phase == "":
+        busy = props.goal is not None or props.phase != ""
+        busy |= any(plug_in.busy for plug_in in sim.plug_ins)
+        if self.issued and not busy:
             self.stage += 1
             self.issued = False
             return InputState()
         if self.issued:
             return InputState()
         action, key, value = self.PLAN[self.stage]
+        if value in PLUG_INS and value not in (plug_in.name for plug_in in sim.plug_ins):
+            self.stage += 1  # a course without this prop
+            return InputState()
         self.issued = True
         return InputState(actions=(action,), values={key: value})
 

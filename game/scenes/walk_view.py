@@ -23,6 +23,7 @@ from game.palette import PALETTE
 from game.profiling import PhaseTimer
 from game.scene import SceneSpec
 from game.scenes.ground_edit_view import GroundEditView
+from game.scenes.prop_painters import paint_plug_ins
 from game.scenes.side_view import seen_from_the_side
 from game.scenes.walk import WalkSim
 from game.scenes.walk_autopilot import walk_autopilot
@@ -43,7 +44,7 @@ from game.view.shadows import draw_contact_shadows
 from game.view.status import StatusBox
 from game.view.walk_hud import climbing, draw_walk_hud
 from game.world.character import PoseInputs
-from game.world.ladder import ClimbLatch
+from game.world.props.ladder import ClimbLatch
 
 VIEW_HEIGHT_M = 3.7  # world metres shown top to bottom
 
@@ -158,9 +159,11 @@ class WalkView:
             if props is None
             else props.props.prop_at(point_w, props.cup, PROP_CLICK_M, props.knob)
         )
-        if prop in ("knob", "cup"):  # before a foot: a cup set down by the feet stays clickable
+        plug_in = self.sim.plug_in_at(point_w, PROP_CLICK_M)
+        if plug_in is not None or prop in ("knob", "cup"):  # before a foot (a cup or a ball
+            # by the feet stays clickable)
             actions.append("reach_prop")
-            values["prop"] = prop
+            values["prop"] = plug_in or prop
         elif grabbed is not None:
             self._dragging = grabbed
             values["drag_foot"] = grabbed
@@ -219,10 +222,12 @@ class WalkView:
         return avoid
 
     def _draw_hero(self, pen: WorldPen, pose: PoseInputs, sol: Any) -> None:
-        """The props, a cup on the ground, the hero holding what he holds, and the hover highlight over him (a foot's ring and tip stay visible)."""
+        """The props, a cup on the ground, the hero holding what he holds, and the hover
+        highlight over him (a foot's ring and tip stay visible)."""
         sim, hands = self.sim, self.sim.props
         if hands is not None:
             draw_props(pen.canvas, self.camera, hands, sim.rig.colors)
+            paint_plug_ins(pen, sim, self._pointer_w)
             if hands.holding < 0:
                 draw_cup(pen, hands, sim.terrain, sol)
         self.painter.draw(pen, pose, sol, sim.rig, self.held(pen, sol))

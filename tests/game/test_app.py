@@ -40,7 +40,9 @@ def check_trace(path: Path, scene: str) -> list[dict[str, Any]]:
     steps = [json.loads(line) for line in lines[1:]]
     assert steps, "no steps traced"
     for number, rec in enumerate(steps, start=1):
-        assert set(rec) == {"step", "t", "characters"}
+        assert set(rec) - {"props"} == {"step", "t", "characters"}
+        if "props" in rec:  # the walk's moving props: name → centre [x, y]
+            assert all(len(_numbers(c)) == 2 for c in rec["props"].values())
         assert rec["step"] == number
         assert rec["t"] == pytest.approx(number * header["dt"], abs=1e-6)
         for char in rec["characters"]:

@@ -15,7 +15,7 @@ SIMULATION_MODULES = (
     "game.world.arms",
     "game.world.character",
     "game.world.gait",
-    "game.world.ladder",
+    "game.world.props.ladder",
     "game.world.props",
     "game.world.rig",
     "game.world.terrain",

@@ -17,8 +17,8 @@ from game.scenes.character_assets import load_character_assets
 from game.scenes.side_view import seen_from_the_side
 from game.scenes.walk import WalkSim
 from game.world.character import solve_pose
-from game.world.ladder import TAP_CYCLE_MOVES, TAP_TIMEOUT_S, ClimbLatch, LadderClimb
 from game.world.props import load_props
+from game.world.props.ladder import TAP_CYCLE_MOVES, TAP_TIMEOUT_S, ClimbLatch, LadderClimb
 from game.world.rig import LIMBS
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"

@@ -1,31 +1,23 @@
-"""Props of the walk scene (a door with a knob, a table with a cup, a ladder) and the hero's
-hands using them: walk within reach, ease the nearer hand on (halflife), carry and set down
-the cup. No pygame.
-
-Props stand on the terrain: the loader puts each one's base at the ground height under it
-and rejects a prop whose footprint is not flat (a table on the stairs would float).
+"""The hero's hands on the props (no pygame): walk within reach of the knob or the cup, ease
+the nearer hand on (halflife), hold the knob as the door swings open, carry the cup and set
+it down.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
 
-from game.assets import read_json
-from game.world.easing import halflife_blend, smoothstep
+from game.world.easing import halflife_blend
+from game.world.props.base import FLAT_TOLERANCE_M, FloatArray
+from game.world.props.cup import CUP_MAX_TILT, FEET_CLEAR_M
+from game.world.props.door import door_angle
+from game.world.props.scenery import Props
 from game.world.rig import Rig
-from game.world.schema import Fields, Range
 from game.world.terrain import Terrain
 
-FloatArray = NDArray[np.float64]
-ARMS = slice(0, 2)  # arm rows of the (4, ...) limb arrays (as in game.world.character)
-CUP_MAX_TILT = math.radians(25.0)  # a cup stands on ground no steeper than this
-FLAT_TOLERANCE_M = 0.01  # a footprint whose ground varies more than this is not flat
 REACH_FRACTION = 0.9  # the hero stops walking once the goal is this fraction of arm reach away
 GRAVITY = 9.81  # m/s², for a cup let go above its surface
 HOLD_KNOB_S = 0.6  # a hand rests on the knob at least this long (then until the door is open)
@@ -35,7 +27,6 @@ KNOB_TURN_S = 0.2  # ... turning it this long before the door moves
 # standing up the knob was 0.554 m from the shoulder, over 0.9 of the 0.58 m arm: the hand
 # hung 3 cm short of it for the 1.5 s LOW_REACH_WAIT_S before it held on there
 KNOB_REACH_FRACTION = 0.97
-DOOR_SWING_RAD = math.radians(75.0)  # the door's widest opening about its hinge
 DOOR_SWING_S = 1.0  # the door swings fully open, or shut, in this long
 DOOR_STAY_S = 2.5  # it stands open this long after the knob is let go, then swings shut
 DOORWAY_M = 0.15  # ... nor while he stands within this of its shut panel's span ...
@@ -48,329 +39,10 @@ PLACE_GIVE_UP_S = 3.5  # reaching this long to set the cup down, he gives up and
 LOW_REACH_WAIT_S = 1.5  # a crouch takes 0.7 s: a goal still out of reach then is reached as near as
 # the arm goes (the cup falls onto a spot down a step)
 STUCK_S = 0.6  # walking to a goal stopped this long by ground (a wall), he reaches from there
-FLOOR_CLEAR_M = 0.5  # the hero stops this close to a spot below the hand's reach ...
-FEET_CLEAR_M = 0.03  # ... and the cup drops at least this far ahead of the toes
-LOFT_SEARCH_M = 0.4  # a loft's edge must begin this close beyond the ladder's far rail
-LOFT_MIN_HEIGHT_M = 0.5  # ... this much above the ladder's base
-LOFT_DEPTH_M = 0.8  # ... and stay flat this far, room to stand
-LOFT_RUNG_TOLERANCE_M = 0.06  # ... level with a rung to within this
-TABLE_OVERHANG_M = 0.05  # the table top reaches this far past its ends ...
-TABLE_TOP_THICK_M = 0.05  # ... and is this thick (as drawn; solid to a carried cup)
+FLOOR_CLEAR_M = 0.5  # the hero stops this close to a spot below the hand's reach (see FEET_CLEAR_M)
 CUP_CLEAR_M = 0.03  # a carried cup keeps this far off the table top
 LIFT_OVER_M = 0.1  # ... and one rising beside it is wanted this much higher ...
 LIFT_ASIDE_M = 0.05  # ... and this much further out (see _carried_clear_of_table)
-
-_WORLD_X = Range(-10_000.0, 10_000.0, "m")  # as the terrain's x; inside it is checked too
-PROPS_RANGES: dict[str, Range] = {
-    # every numeric field of props.json and its documented physical range
-    "reach_halflife": Range(0.001, 5.0, "s"),
-    "grip_tolerance": Range(0.0001, 0.5, "m"),
-    "door.x": _WORLD_X,
-    "door.width": Range(0.3, 5.0, "m"),
-    "door.height": Range(0.5, 10.0, "m"),
-    "table.x": _WORLD_X,
-    "table.width": Range(0.2, 10.0, "m"),
-    "table.height": Range(0.2, 3.0, "m"),
-    "cup.x": _WORLD_X,
-    "cup.height": Range(0.01, 1.0, "m"),
-    "cup.radius": Range(0.005, 0.5, "m"),
-    "cup.grip": Range(0.0, 1.0, "m"),
-    "ladder.x": _WORLD_X,
-    "ladder.width": Range(0.1, 2.0, "m"),
-    "ladder.height": Range(0.5, 30.0, "m"),
-    "ladder.first_rung": Range(0.05, 30.0, "m"),
-    "ladder.rung_spacing": Range(0.1, 1.0, "m"),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Door:
-    """A door standing on the ground: its left edge ``x0``, ``width``, ``height``, and the
-    knob's world point."""
-
-    x0: float
-    base: float
-    width: float
-    height: float
-    knob: FloatArray  # (2,)
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """A table: ``x0``…``x0 + width`` on the ground at ``base``, top at ``top``."""
-
-    x0: float
-    base: float
-    width: float
-    top: float
-
-    def top_box(self) -> tuple[float, float, float, float]:
-        """The table top's slab (left, bottom, right, top), metres: what a cup keeps out of."""
-        return (
-            self.x0 - TABLE_OVERHANG_M,
-            self.top - TABLE_TOP_THICK_M,
-            self.x0 + self.width + TABLE_OVERHANG_M,
-            self.top,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class CupSpec:
-    """The cup's size, where its bottom starts, and the grip point's height above it."""
-
-    home: FloatArray  # (2,) bottom centre at start
-    height: float
-    radius: float
-    grip: float
-
-    @property
-    def half_width(self) -> float:
-        """How far the cup reaches either side of its centre line, handle and all (the
-        handle's ring, drawn 1.5 radii out, is 0.3 of the height across)."""
-        return 1.5 * self.radius + 0.3 * self.height
-
-
-@dataclass(frozen=True, slots=True)
-class Ladder:
-    """A vertical ladder: rails at ``x ± width/2`` from ``base`` up ``height``.
-
-    Attributes
-    ----------
-    rungs : ndarray, shape (K,)
-        World y of each rung, bottom first.
-    loft : ndarray, shape (2,), or None
-        Where the ground the ladder leans on begins at its top: the wall's top edge
-        ``(x, y)`` beyond the rails, level (within ``LOFT_RUNG_TOLERANCE_M``) with the rung
-        ``loft_rung``; None for a free-standing ladder (no stepping off at the top).
-    loft_rung : int
-        The rung level with the loft, or −1.
-    """
-
-    x: float
-    base: float
-    width: float
-    height: float
-    rungs: FloatArray
-    loft: FloatArray | None = None
-    loft_rung: int = -1
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Props:
-    """Every prop of the scene and the reach settings."""
-
-    door: Door
-    table: Table
-    cup: CupSpec
-    ladder: Ladder
-    reach_halflife: float
-    grip_tolerance: float
-
-    def place_for_click(self, point: ArrayLike) -> float:
-        """The x a click at ``point`` (world) sets the cup down at: where it is, but a click
-        under the table top (the floor beneath the table) puts it on the floor just clear of
-        the table's nearer end, not on the table's edge above the click."""
-        x, y = (float(v) for v in np.asarray(point, dtype=float)[:2])
-        table = self.table
-        x1 = table.x0 + table.width
-        if not (table.x0 <= x <= x1 and y < table.top - self.cup.height):
-            return x
-        clear = self.cup.radius + FEET_CLEAR_M
-        return table.x0 - clear if x - table.x0 < x1 - x else x1 + clear
-
-    def surface_at(self, x: float, terrain: Terrain) -> float:
-        """The height something set down at ``x`` rests on: the table top or the ground."""
-        return float(self.surfaces(np.array([x]), terrain)[0])
-
-    def surfaces(self, xs: FloatArray, terrain: Terrain) -> FloatArray:
-        """:meth:`surface_at` of each of ``xs``."""
-        table = self.table
-        on_table = (xs >= table.x0) & (xs <= table.x0 + table.width)
-        return np.where(on_table, table.top, terrain.height_at(xs))
-
-    def stands_at(self, xs: FloatArray, terrain: Terrain) -> NDArray[np.bool_]:
-        """Whether the cup set down at each of ``xs`` stands: the surface under it as drawn
-        (1.15 radii left, the handle's ring to :attr:`CupSpec.half_width` right) within
-        ``FLAT_TOLERANCE_M`` of one plane, not across a table's end or on a wall's face (a
-        riser's 1-2 cm of width gives heights between floor and top: set down by the loft's
-        wall, the cup hung on its face in mid-air, playtest 12)."""
-        cup = self.cup
-        across = np.linspace(-1.15 * cup.radius, cup.half_width, 5)
-        heights = self.surfaces(np.asarray(xs)[None, :] + across[:, None], terrain)
-        # flush on a plane: off the straight line through its ends by at most the tolerance
-        # (on a slope it stands tilted with it: held level, a corner sank 2.5 cm into the
-        # steep slope, playtest 13), and no steeper than CUP_MAX_TILT
-        ends = heights[0], heights[-1]
-        slope = (ends[1] - ends[0]) / (across[-1] - across[0])
-        line = ends[0] + slope * (across - across[0])[:, None]
-        flush = np.abs(heights - line).max(axis=0) <= FLAT_TOLERANCE_M
-        return flush & (np.abs(slope) <= math.tan(CUP_MAX_TILT))
-
-    def cup_outline(self, bottom: ArrayLike, tilt: float = 0.0) -> FloatArray:
-        """The cup as drawn, world points (5, 2): its body's four corners (base left and
-        right, rim right and left) and its handle ring's centre, for its bottom centre at
-        ``bottom`` (2,), tilted ``tilt`` radians with its base."""
-        r, h = self.cup.radius, self.cup.height
-        local = np.array([[-r, 0.0], [r, 0.0], [1.15 * r, h], [-1.15 * r, h], [1.5 * r, 0.55 * h]])
-        cos, sin = math.cos(tilt), math.sin(tilt)
-        turned = local @ np.array([[cos, sin], [-sin, cos]])
-        return np.asarray(bottom, dtype=float) + turned
-
-    def tilt_at(self, x: float, terrain: Terrain) -> float:
-        """The angle (radians, counter-clockwise) a cup resting at ``x`` stands at: the
-        surface's slope under its base."""
-        r = self.cup.radius
-        left, right = self.surfaces(np.array([x - r, x + r]), terrain)
-        return math.atan2(float(right - left), 2.0 * r)
-
-    def standing_spot(self, x: float, terrain: Terrain) -> float:
-        """The x nearest ``x`` where the cup stands (:meth:`stands_at`), in 5 mm steps up to
-        a metre either way; ``x`` itself if none does."""
-        offsets = np.arange(1, 201) * 0.005
-        xs = x + np.concatenate([[0.0], np.ravel(np.column_stack([-offsets, offsets]))])
-        ok = self.stands_at(xs, terrain)
-        return float(xs[np.argmax(ok)]) if ok.any() else x
-
-    def prop_at(
-        self, point: ArrayLike, cup: ArrayLike, radius: float, knob: ArrayLike | None = None
-    ) -> str | None:
-        """``"knob"``, ``"cup"``, ``"door"`` or ``"ladder"`` when ``point`` (2,) is on that
-        prop (the knob, at ``knob`` (2,) if the door stands open, else the door's, and the
-        cup, whose bottom is at ``cup`` (2,), within ``radius``; the door: its shut panel,
-        which a click opens by the knob), else None."""
-        p = np.asarray(point, dtype=float)
-        knob_at = self.door.knob if knob is None else np.asarray(knob, dtype=float)
-        if float(np.hypot(*(p - knob_at))) <= radius:
-            return "knob"
-        cup_centre = np.asarray(cup, dtype=float) + np.array([0.0, self.cup.height / 2])
-        if float(np.hypot(*(p - cup_centre))) <= radius + self.cup.height / 2:
-            return "cup"
-        door = self.door
-        shut = knob is None or bool(np.allclose(knob_at, door.knob))
-        on_door = door.x0 <= p[0] <= door.x0 + door.width and door.base <= p[1]
-        if shut and on_door and p[1] <= door.base + door.height:
-            return "door"
-        ladder = self.ladder
-        on_ladder = abs(p[0] - ladder.x) <= ladder.width / 2 + radius
-        if on_ladder and ladder.base <= p[1] <= ladder.base + ladder.height:
-            return "ladder"
-        return None
-
-
-def _flat_base(fields: Fields, terrain: Terrain, name: str, x0: float, x1: float) -> float:
-    """The ground height under ``[x0, x1]``; an error names ``name.x`` if it is not flat."""
-    xs = np.linspace(x0, x1, 9)
-    ground = terrain.height_at(xs)
-    lo, hi = terrain.x_range
-    if x0 < lo or x1 > hi:
-        raise fields.error(f"{name}.x", f"expected the prop inside the terrain [{lo:g}, {hi:g}]")
-    if float(ground.max() - ground.min()) > FLAT_TOLERANCE_M:
-        raise fields.error(
-            f"{name}.x",
-            f"expected flat ground under [{x0:g}, {x1:g}], found heights "
-            f"{float(ground.min()):.3f} … {float(ground.max()):.3f}",
-        )
-    return float(ground.max())
-
-
-def load_props(path: str | Path, terrain: Terrain) -> Props:
-    """Read and validate a props file against ``terrain`` (every base on flat ground).
-
-    Raises :class:`game.assets.AssetError` naming the file and the key.
-    """
-    fields = Fields(path, read_json(path), ranges=PROPS_RANGES)
-    door_f = fields.section("door")
-    x0 = door_f.number("x")
-    width, height = door_f.length("width"), door_f.length("height")
-    base = _flat_base(fields, terrain, "door", x0, x0 + width)
-    knob = _pair(door_f, "knob")
-    if not (0.0 <= knob[0] <= width and 0.0 <= knob[1] <= height):
-        raise door_f.error("knob", f"expected a point inside the door (0…{width:g}, 0…{height:g})")
-    door = Door(x0, base, width, height, np.array([x0 + knob[0], base + knob[1]]))
-
-    table_f = fields.section("table")
-    tx = table_f.number("x")
-    t_width, t_height = table_f.length("width"), table_f.length("height")
-    t_base = _flat_base(fields, terrain, "table", tx, tx + t_width)
-    table = Table(tx, t_base, t_width, t_base + t_height)
-
-    cup_f = fields.section("cup")
-    cx = cup_f.number("x")
-    if not tx <= cx <= tx + t_width:
-        raise cup_f.error("x", f"expected the cup on the table top [{tx:g}, {tx + t_width:g}]")
-    cup = CupSpec(
-        np.array([cx, table.top]),
-        cup_f.length("height"),
-        cup_f.length("radius"),
-        cup_f.length("grip"),
-    )
-
-    ladder_f = fields.section("ladder")
-    lx = ladder_f.number("x")
-    l_width, l_height = ladder_f.length("width"), ladder_f.length("height")
-    l_base = _flat_base(fields, terrain, "ladder", lx - l_width / 2, lx + l_width / 2)
-    first, spacing = ladder_f.length("first_rung"), ladder_f.length("rung_spacing")
-    if first >= l_height:
-        raise ladder_f.error("first_rung", f"expected a height below the top ({l_height:g})")
-    rungs = l_base + np.arange(first, l_height + 1e-9, spacing)
-    loft, loft_rung = _loft(terrain, lx + l_width / 2, l_base, rungs)
-    ladder = Ladder(lx, l_base, l_width, l_height, rungs, loft, loft_rung)
-    props = Props(
-        door,
-        table,
-        cup,
-        ladder,
-        fields.length("reach_halflife"),
-        fields.length("grip_tolerance"),
-    )
-    fields.optional("name", "")  # a label for the reader
-    fields.reject_unknown()  # a misspelt key is an error, not a silent default
-    return props
-
-
-def _loft(
-    terrain: Terrain, rail_x: float, base: float, rungs: FloatArray
-) -> tuple[FloatArray | None, int]:
-    """The loft by the ladder's top: ground within ``LOFT_SEARCH_M`` beyond the far rail
-    ``rail_x`` that is flat for ``LOFT_DEPTH_M``, well above the base and level with a rung.
-    Returns its edge point and that rung, or ``(None, -1)``."""
-    xs = rail_x + np.arange(0.0, LOFT_SEARCH_M, 0.01)
-    ground = terrain.height_at(xs)
-    risen = np.flatnonzero(ground > base + LOFT_MIN_HEIGHT_M)
-    if risen.size == 0:
-        return None, -1
-    # the wall's face rises over a few centimetres: the edge is where it reaches its top
-    level = float(terrain.height_at(xs[risen[0]] + 0.1))
-    on_top = np.flatnonzero(ground >= level - FLAT_TOLERANCE_M / 2)
-    edge = float(xs[on_top[0]]) if on_top.size else float(xs[risen[0]] + 0.1)
-    top = terrain.height_at(np.linspace(edge, edge + LOFT_DEPTH_M, 12))
-    level = float(top[0])
-    if np.abs(top - level).max() > FLAT_TOLERANCE_M:
-        return None, -1
-    rung = int(np.argmin(np.abs(rungs - level)))
-    if abs(float(rungs[rung]) - level) > LOFT_RUNG_TOLERANCE_M:
-        return None, -1
-    return np.array([edge, level]), rung
-
-
-def _pair(fields: Fields, name: str) -> FloatArray:
-    """A ``[x, y]`` pair of finite numbers."""
-    value = fields.raw(name)
-    ok = (
-        isinstance(value, list)
-        and len(value) == 2
-        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-        and all(math.isfinite(float(v)) for v in value)
-    )
-    if not ok:
-        raise fields.error(name, "expected a point [x, y] of two finite numbers")
-    return np.asarray(value, dtype=float)
-
-
-def _door_angle(swing: float) -> float:
-    """How far a door ``swing`` (0 shut … 1 open) through its swing stands open about its
-    hinge, radians (each swing eased in and out)."""
-    return DOOR_SWING_RAD * float(smoothstep(min(max(swing, 0.0), 1.0)))
 
 
 def _arm_allowance(shoulder: FloatArray, goal: FloatArray, reach: float) -> float:
@@ -476,7 +148,7 @@ class PropHands:
     def door_angle(self) -> float:
         """How far the door stands open about its hinge, radians (each swing eased in and
         out)."""
-        return _door_angle(self.door_swing)
+        return door_angle(self.door_swing)
 
     @property
     def door_hinge_x(self) -> float:
@@ -496,7 +168,7 @@ class PropHands:
         knob, hinge = self.props.door.knob, self.door_hinge_x
         if swing <= 0.0:
             return knob  # shut: where the door has it, to the bit
-        return np.array([hinge + (knob[0] - hinge) * math.cos(_door_angle(swing)), knob[1]])
+        return np.array([hinge + (knob[0] - hinge) * math.cos(door_angle(swing)), knob[1]])
 
     def goal_point(self) -> FloatArray | None:
         """Where the engaged hand is to go (the grip point), or None."""
@@ -611,14 +283,17 @@ class PropHands:
         dt: float,
         feet: Callable[[], tuple[float, float]],
         terrain: Terrain,
-    ) -> None:
-        """Set the engaged and the holding hand's eased target, at full reach weight.
+    ) -> tuple[FloatArray, FloatArray]:
+        """The hands' goals (the hero's ``aim_hands`` command): the engaged and the holding
+        hand's eased target, at full reach weight, the other hand's as it was.
 
-        ``hand_weight`` (2,) and ``hand_target`` (2, 2) are the hero's rows of the crowd
-        arrays (written in place); ``hands`` (2, 2) are the last solved hands; ``feet()`` the
-        soles' span in x (asked only while a cup is set down on the floor). The hands set
-        here are :attr:`engaged` until the next call.
+        ``hand_weight`` (2,) and ``hand_target`` (2, 2) are the hero's hand goals as they
+        stand (read, not written); ``hands`` (2, 2) are the last solved hands; ``feet()`` the
+        soles' span in x (asked only while a cup is set down on the floor). Returns the new
+        ``(targets (2, 2), weights (2,))``. The hands set here are :attr:`engaged` until the
+        next call.
         """
+        hand_weight, hand_target = hand_weight.copy(), hand_target.copy()
         self.phase_time += dt
         if self.goal == "place" and self.phase == "reach" and self.phase_time > PLACE_GIVE_UP_S:
             self.cancel()  # a spot the hand cannot get to: he stands up with the cup
@@ -655,6 +330,7 @@ class PropHands:
                 hand_target[arm] += (point - hand_target[arm]) * blend
             hand_weight[arm] = 1.0
         self._engaged = frozenset(goals)
+        return hand_target, hand_weight
 
     def _carried_clear_of_table(self, grip: FloatArray) -> FloatArray:
         """Where the hand carrying the cup goes instead of ``grip`` so the cup keeps out of

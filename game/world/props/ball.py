@@ -1,0 +1,308 @@
+"""The ball: a prop plug-in (:class:`~game.world.props.base.Prop`) lying on the floor.
+Clicked, the hero walks up to it and kicks it with the nearer foot; it rolls off along the
+ground (:mod:`game.world.props.ball_physics`) and comes to rest. Any foot that walks into
+it pushes it too (no pygame).
+
+The kick is the foot's pin (:class:`~game.world.props.base.Intent`) moved along an arc
+from where the foot stands: a back-swing behind the hip, eased to a stop; the swing through
+the ball, a quadratic Bézier from the back-swing's top through the strike point (low,
+behind the ball) to the follow-through's (ahead of the ball, high), fastest at the strike;
+a moment held, then the pin is let go and the foot swings back into the gait. The ball
+flies off the foot's push, not a scripted velocity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from game.world.easing import smoothstep
+from game.world.props.ball_physics import (
+    BallState,
+    Pushers,
+    ground_polyline,
+    step_ball,
+)
+from game.world.props.base import WORLD_X, Body, FloatArray, Intent, PlugIn
+from game.world.schema import Fields, Range
+from game.world.terrain import Terrain
+
+RANGES: dict[str, Range] = {
+    "ball.x": WORLD_X,
+    "ball.radius": Range(0.03, 0.5, "m"),
+    "ball.bounce": Range(0.0, 0.9),  # restitution off the ground
+    "ball.rolling": Range(0.0, 1.0),  # rolling-resistance coefficient
+}
+
+# where the hero stops for a kick: the ball's centre this far ahead of the pelvis, in
+# radii plus a leg's share (the foot's back-swing needs the room, and walking up his toes
+# stop short of it)
+STAND_OFF_LEG = 0.45  # ... of the leg's length
+ARRIVED_M = 0.04  # within this of the stand-off spot he stops
+WALK_SLOWDOWN_M = 1.5  # walking to it: full speed until this far from the spot (a walk
+# stops in about a stride: slowing down later, his last step landed on the ball)
+WALK_CREEP = 0.15  # ... then no slower than this fraction of the walk
+GIVE_UP_S = 20.0  # walking after a ball this long without kicking it, he gives up
+STALL_SPEED = 0.02  # m/s: slower than this near the spot, walking up to it ...
+STALL_S = 0.5  # ... for this long, he has got as near as he can (a wall behind stops him)
+KEEP_OFF_NEAR_M = 1.2  # walking up to it, within this of it his feet keep off it
+OPEN_RUN_M = 2.0  # a kick wants this much open ground ahead (else, see KickBall._aim)
+STAND_ROOM_M = 0.3  # ... and the far side this much room behind the pelvis to stand on
+# the kick's keys, as fractions of the leg's length (0.89 m for the hero) ...
+BACK_SWING_LEG = 0.35  # the back-swing's top: this far behind the hip ...
+BACK_LIFT_LEG = 0.28  # ... and the ankle this high over its standing height
+STRIKE_LIFT_RADII = 0.7  # the strike: the ankle this many radii over its standing height (the
+# toe meets the ball below its middle: a low drive, not a chip)
+FOLLOW_LEG = 0.25  # the follow-through: this far beyond the ball ...
+FOLLOW_LIFT_LEG = 0.42  # ... and this high
+# ... and its timing (seconds from the kick's start)
+BACK_SWING_S = 0.32  # the back-swing's top
+FOLLOW_S = 0.7  # the follow-through's top (the strike half-way between)
+RELEASE_S = 0.8  # the pin let go: the foot swings back into the gait
+SOLE_RADIUS_M = 0.035  # a sole as a pusher: a capsule heel → toe this thick
+SHIN_RADIUS_M = 0.05  # a shin: knee → ankle
+PUSHER_MAX_SPEED = 8.0  # m/s: a foot's push no faster (a foot put down off the ladder jumps)
+
+
+class BallPhase(Enum):
+    """What the hero is doing with the ball.
+
+    ======================  ====================================  ======================
+    from                    when                                  to
+    ======================  ====================================  ======================
+    IDLE                    clicked                               WALK
+    WALK                    at the spot, settled                  BACK_SWING
+    BACK_SWING              ``BACK_SWING_S``                      SWING_THROUGH
+    SWING_THROUGH           ``FOLLOW_S``                          FOLLOW_THROUGH
+    FOLLOW_THROUGH          ``RELEASE_S``                         IDLE
+    WALK                    the player walks                      IDLE
+    WALK                    ``GIVE_UP_S`` without a kick          IDLE
+    ======================  ====================================  ======================
+    """
+
+    IDLE = "idle"
+    WALK = "walk"
+    BACK_SWING = "back_swing"
+    SWING_THROUGH = "swing_through"
+    FOLLOW_THROUGH = "follow_through"
+
+
+@dataclass(frozen=True, slots=True)
+class BallSpec:
+    """The ball's size and feel, and where its centre starts (resting on the ground)."""
+
+    home: FloatArray  # (2,)
+    radius: float
+    bounce: float
+    rolling: float
+
+
+def load_ball(fields: Fields, terrain: Terrain) -> BallSpec:
+    """The ``ball`` section of a props file: a ball resting on the ground at ``x``."""
+    ball_f = fields.section("ball")
+    x = ball_f.number("x")
+    radius = ball_f.length("radius")
+    lo, hi = terrain.x_range
+    if not lo + radius <= x <= hi - radius:
+        raise ball_f.error("x", f"expected the ball inside the terrain [{lo:g}, {hi:g}]")
+    # resting on the highest ground under its width (on a slope it touches a little higher)
+    under = terrain.height_at(np.linspace(x - radius, x + radius, 9))
+    home = np.array([x, float(under.max()) + radius])
+    return BallSpec(home, radius, ball_f.number("bounce"), ball_f.number("rolling"))
+
+
+class KickBall:
+    """The ball and the hero's kick (:class:`~game.world.props.base.Prop`).
+
+    Attributes
+    ----------
+    state : BallState
+        The ball now.
+    phase : BallPhase
+        What the hero is doing with it.
+    kicks : int
+        Kicks made.
+    """
+
+    name = "ball"
+
+    def __init__(self, spec: BallSpec) -> None:
+        self.spec = spec
+        self.state = BallState(spec.home.copy(), np.zeros(2))
+        self.phase = BallPhase.IDLE
+        self.kicks = 0
+        self._time = 0.0  # seconds into the kick
+        self._foot = -1  # the kicking foot
+        self._way = 0.0  # which way the kick sends the ball (+1 or −1), 0 until lined up
+        self._stalled_s = 0.0  # seconds stopped short of the spot, walking up to it
+        self._over = np.zeros((0, 3))  # what the feet step over (x0, x1, top), or no rows
+        self._keys = np.zeros((4, 2))  # the kick's start, back-swing, strike, follow-through
+        self._last_pushers: tuple[FloatArray, FloatArray] | None = None
+        self._ground: tuple[Terrain, FloatArray] | None = None
+
+    # -- the Prop protocol ---------------------------------------------------------------
+    def under(self, point: FloatArray, radius: float) -> bool:
+        gap = float(np.hypot(*(np.asarray(point, dtype=float) - self.state.centre)))
+        return gap <= self.spec.radius + radius
+
+    def use(self) -> None:
+        if self.phase is BallPhase.IDLE:
+            self.phase, self._time, self._way = BallPhase.WALK, 0.0, 0.0
+
+    def cancel(self) -> None:
+        if self.phase is BallPhase.WALK:
+            self.phase = BallPhase.IDLE
+
+    @property
+    def busy(self) -> bool:
+        return self.phase is not BallPhase.IDLE
+
+    def centre(self) -> FloatArray:
+        return self.state.centre
+
+    def footprint(self) -> FloatArray:
+        return self._over
+
+    def intent(self, body: Body, terrain: Terrain, dt: float) -> Intent:
+        if self.phase is BallPhase.IDLE:
+            return Intent()
+        self._time += dt
+        if self.phase is BallPhase.WALK:
+            if self._time > GIVE_UP_S:
+                self.phase = BallPhase.IDLE
+                return Intent()
+            return self._walk_up(body, terrain, dt)
+        if self._time >= RELEASE_S:
+            self.phase = BallPhase.IDLE
+            self.kicks += 1
+            return Intent(walk=0.0)
+        self.phase = (
+            BallPhase.BACK_SWING
+            if self._time < BACK_SWING_S
+            else BallPhase.SWING_THROUGH
+            if self._time < FOLLOW_S
+            else BallPhase.FOLLOW_THROUGH
+        )
+        return Intent(walk=0.0, foot=self._foot, foot_target=self.kick_point(self._time))
+
+    def advance(self, body: Body, terrain: Terrain, dt: float) -> None:
+        if self._ground is None or self._ground[0] is not terrain:
+            self._ground = (terrain, ground_polyline(terrain.points))
+            self.state = BallState(self.state.centre, self.state.velocity, resting=False)
+        spec = self.spec
+        pushers = self._pushers(body, dt)
+        if self._over.size:  # keeping off it (stepping over it): no pushes
+            pushers = Pushers.none()
+        self.state = step_ball(
+            self.state, spec.radius, spec.bounce, spec.rolling, self._ground[1], pushers, dt
+        )
+
+    # -- the kick ------------------------------------------------------------------------
+    def _walk_up(self, body: Body, terrain: Terrain, dt: float) -> Intent:
+        """Line up the kick: walk to the spot ``stand-off`` short of the ball on the side
+        away from where it is to go (:meth:`_aim`; following it while it rolls), stepping
+        over it if it lies between, face it, and, settled there, start the kick."""
+        if self._way == 0.0:
+            self._way = self._aim(body, terrain)
+        way, ball_x = self._way, float(self.state.centre[0])
+        stand_off = self.spec.radius + STAND_OFF_LEG * body.rig.legs.limb.reach
+        spot = ball_x - way * stand_off
+        gap = spot - body.x
+        # near it, his feet keep off it (and step over it to the far side): its box as it
+        # lay when he came near, a foot's capsule wider and higher (a box moving under a
+        # swing re-aimed the swing, the foot jumped)
+        keep_off = abs(ball_x - body.x) < KEEP_OFF_NEAR_M and self.state.resting
+        if keep_off and not self._over.size:
+            (x, y), reach = self.state.centre, self.spec.radius + SHIN_RADIUS_M
+            self._over = np.array([[x - reach, x + reach, y + self.spec.radius + SOLE_RADIUS_M]])
+        elif not keep_off:
+            self._over = np.zeros((0, 3))
+        # near enough: at the spot, or nearer the ball by up to half the stand-off (stopped
+        # there by a wall behind, or walking up a little past it)
+        near = -stand_off / 2 <= gap * way <= ARRIVED_M
+        stalled = near and abs(body.speed) < STALL_SPEED
+        self._stalled_s = self._stalled_s + dt if stalled else 0.0
+        stuck = body.blocked or self._stalled_s >= STALL_S
+        on_the_way = body.facing != way and abs(gap) > ARRIVED_M and not stuck
+        if not near or on_the_way:
+            pace = min(max(abs(gap) / WALK_SLOWDOWN_M, WALK_CREEP), 1.0)
+            return Intent(walk=pace * np.sign(gap), keep_off=keep_off)
+        if body.facing != way:  # stopped and standing first, then the turn to face it
+            return Intent(walk=0.0, face=way if body.settled else 0.0, keep_off=keep_off)
+        if not (body.settled and self.state.resting):
+            return Intent(walk=0.0, keep_off=keep_off)
+        self._over = np.zeros((0, 3))
+        self._start_kick(body, terrain)
+        return Intent(walk=0.0, foot=self._foot, foot_target=self.kick_point(0.0))
+
+    def _aim(self, body: Body, terrain: Terrain) -> float:
+        """Which way to kick (+1 or −1): away from the hero, unless a wall (ground rising
+        over the ball's middle) stands within ``OPEN_RUN_M`` that way and the other side has
+        the longer run and room for him to stand: then he steps over the ball to kick it
+        back the way he came."""
+        ball_x, r = float(self.state.centre[0]), self.spec.radius
+        middle = float(self.state.centre[1])
+        away = float(np.sign(ball_x - body.x) or body.facing)
+        steps = np.arange(1, int(OPEN_RUN_M / 0.05) + 1) * 0.05
+        runs = []
+        for way in (away, -away):
+            walled = terrain.height_at(ball_x + way * (r + steps)) > middle
+            runs.append(float(steps[np.argmax(walled)]) if walled.any() else OPEN_RUN_M)
+        room = r + STAND_OFF_LEG * body.rig.legs.limb.reach + STAND_ROOM_M
+        behind = runs[1] >= room  # room to stand on the far side, facing back
+        return -away if runs[0] < OPEN_RUN_M and runs[1] > runs[0] and behind else away
+
+    def _start_kick(self, body: Body, terrain: Terrain) -> None:
+        """Choose the foot nearer the ball and lay out the arc's keys."""
+        legs, r = body.rig.legs, self.spec.radius
+        leg, facing = legs.limb.reach, body.facing
+        ball = self.state.centre
+        self._foot = int(np.argmin(np.abs(body.ankles[:, 0] - ball[0])))
+        start = body.ankles[self._foot].copy()
+        stand = float(terrain.height_at(ball[0])) + legs.ankle_height  # standing ankle height
+        back = np.array([body.x - facing * BACK_SWING_LEG * leg, stand + BACK_LIFT_LEG * leg])
+        # the strike: the ankle with its toe at the ball's centre line, just off the ground
+        strike = np.array([float(ball[0]) - facing * legs.toe, stand + STRIKE_LIFT_RADII * r])
+        follow = np.array(
+            [float(ball[0]) + facing * FOLLOW_LEG * leg, stand + FOLLOW_LIFT_LEG * leg]
+        )
+        self._keys = np.array([start, back, strike, follow])
+        self._time = 0.0
+        self.phase = BallPhase.BACK_SWING
+
+    def kick_point(self, t: float) -> FloatArray:
+        """The kicking ankle's target ``t`` seconds into the kick (2,)."""
+        start, back, strike, follow = self._keys
+        if t < BACK_SWING_S:
+            return start + (back - start) * float(smoothstep(t / BACK_SWING_S))
+        # a quadratic Bézier B(u) = (1−u)²·P0 + 2u(1−u)·C + u²·P2 through the strike at
+        # u = ½ (C = 2·strike − (P0 + P2)/2), u eased so the foot is fastest there
+        u = float(smoothstep((t - BACK_SWING_S) / (FOLLOW_S - BACK_SWING_S)))
+        control = 2.0 * strike - (back + follow) / 2.0
+        return (1 - u) ** 2 * back + 2 * u * (1 - u) * control + u**2 * follow
+
+    def _pushers(self, body: Body, dt: float) -> Pushers:
+        """The hero's soles (heel → toe) and shins (knee → ankle) as capsules, with their
+        velocities since the last step (none the first step)."""
+        a = np.concatenate([body.soles[:, 0], body.knees])
+        b = np.concatenate([body.soles[:, 2], body.ankles])
+        last = self._last_pushers
+        self._last_pushers = (a, b)
+        if last is None:
+            va = vb = np.zeros_like(a)
+        else:
+            va, vb = (_capped((a - last[0]) / dt), _capped((b - last[1]) / dt))
+        radius = np.array([SOLE_RADIUS_M] * 2 + [SHIN_RADIUS_M] * 2)
+        return Pushers(a, b, va, vb, radius)
+
+
+def _capped(velocity: FloatArray) -> FloatArray:
+    """Velocities (K, 2) no faster than ``PUSHER_MAX_SPEED``."""
+    speed = np.hypot(velocity[:, 0], velocity[:, 1])
+    scale = np.minimum(1.0, PUSHER_MAX_SPEED / np.maximum(speed, 1e-12))
+    return velocity * scale[:, None]
+
+
+PLUG_IN = PlugIn("ball", RANGES, load_ball, KickBall)

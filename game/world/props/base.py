@@ -1,0 +1,169 @@
+"""What every prop module shares: the array type, the flat-footprint rule, the ``[x, y]``
+pair reader, and the :class:`Prop` protocol of a prop plug-in: a prop that the player
+clicks, that drives the hero only through an :class:`Intent` (the walk scene turns it into
+the crowd's commands), and that moves by itself (no pygame).
+
+Props stand on the terrain: each loader puts its prop's base at the ground height under it
+and rejects a prop whose footprint is not flat (a table on the stairs would float).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.world.rig import Rig
+from game.world.schema import Fields, Range
+from game.world.terrain import Terrain
+
+FloatArray = NDArray[np.float64]
+FLAT_TOLERANCE_M = 0.01  # a footprint whose ground varies more than this is not flat
+WORLD_X = Range(-10_000.0, 10_000.0, "m")  # as the terrain's x; inside it is checked too
+
+
+def flat_base(fields: Fields, terrain: Terrain, name: str, x0: float, x1: float) -> float:
+    """The ground height under ``[x0, x1]``; an error names ``name.x`` if it is not flat."""
+    xs = np.linspace(x0, x1, 9)
+    ground = terrain.height_at(xs)
+    lo, hi = terrain.x_range
+    if x0 < lo or x1 > hi:
+        raise fields.error(f"{name}.x", f"expected the prop inside the terrain [{lo:g}, {hi:g}]")
+    if float(ground.max() - ground.min()) > FLAT_TOLERANCE_M:
+        raise fields.error(
+            f"{name}.x",
+            f"expected flat ground under [{x0:g}, {x1:g}], found heights "
+            f"{float(ground.min()):.3f} … {float(ground.max()):.3f}",
+        )
+    return float(ground.max())
+
+
+def pair(fields: Fields, name: str) -> FloatArray:
+    """A ``[x, y]`` pair of finite numbers."""
+    value = fields.raw(name)
+    ok = (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        and all(math.isfinite(float(v)) for v in value)
+    )
+    if not ok:
+        raise fields.error(name, "expected a point [x, y] of two finite numbers")
+    return np.asarray(value, dtype=float)
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """The hero as a prop sees him this step (read only; world metres, y-up).
+
+    Attributes
+    ----------
+    x, speed : float
+        The pelvis's x and its horizontal speed (m/s, signed).
+    facing : float
+        +1 facing +x, −1 facing −x.
+    settled : bool
+        Standing still with both feet planted and no turn under way.
+    blocked : bool
+        His walk is stopped by ground a step cannot take (a wall, a drop).
+    ankles, knees : ndarray, shape (2, 2)
+        The solved legs (left, right).
+    soles : ndarray, shape (2, 3, 2)
+        Each foot's heel, ball and toe points.
+    rig : Rig
+        His proportions.
+    """
+
+    x: float
+    speed: float
+    facing: float
+    settled: bool
+    blocked: bool
+    ankles: FloatArray
+    knees: FloatArray
+    soles: FloatArray
+    rig: Rig
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """What a prop asks of the hero this step; the walk scene passes it on through the
+    crowd's commands (``walk``: the walk input instead of the player's; ``face``: +1 or −1,
+    :meth:`~game.world.character.Crowd.turn_to`, 0 none; ``foot`` and ``foot_target``:
+    :meth:`~game.world.character.Crowd.pin_foot` and the step's pinned mask;
+    ``keep_off``: the feet step over the prop, :meth:`Prop.footprint`, through
+    :meth:`~game.world.character.Crowd.set_obstacles`). The default asks nothing."""
+
+    walk: float | None = None
+    face: float = 0.0
+    foot: int = -1
+    foot_target: FloatArray | None = None
+    keep_off: bool = False
+
+
+class Prop(Protocol):
+    """A prop plug-in of the walk scene.
+
+    Its module holds its asset section (a dataclass, a ``RANGES`` table and a loader, read
+    by :func:`game.world.props.scenery.load_props`), its phases (an :class:`~enum.Enum`),
+    the intents it gives the hero, and its own motion; its drawing is a painter in
+    :mod:`game.scenes.prop_painters`, keyed by :attr:`name`.
+    """
+
+    name: str  # its key in props.json, in clicks and in the trace's "props"
+
+    @property
+    def phase(self) -> Enum:
+        """What the hero is doing with it (its module's phase enum)."""
+        ...
+
+    def under(self, point: FloatArray, radius: float) -> bool:
+        """A click at ``point`` (2,) within ``radius`` is on the prop."""
+        ...
+
+    def use(self) -> None:
+        """Clicked: the hero goes to use it."""
+        ...
+
+    def cancel(self) -> None:
+        """The player took the controls: drop what the hero was doing with it."""
+        ...
+
+    @property
+    def busy(self) -> bool:
+        """The hero is using it (its intents have him)."""
+        ...
+
+    def intent(self, body: Body, terrain: Terrain, dt: float) -> Intent:
+        """What it asks of the hero this step."""
+        ...
+
+    def advance(self, body: Body, terrain: Terrain, dt: float) -> None:
+        """Its own motion over the step, after the hero's solve."""
+        ...
+
+    def centre(self) -> FloatArray:
+        """Its centre (2,), world metres: the trace's ``props`` entry."""
+        ...
+
+    def footprint(self) -> FloatArray:
+        """What the feet keep off when an intent asks them to: a row ``(x0, x1, top)``,
+        world metres, shape (1, 3)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class PlugIn:
+    """How the props file and the walk scene know a prop plug-in: its section's ``name``
+    in props.json (optional there), the section's range table, its loader, and what makes
+    the live prop from what the loader read."""
+
+    name: str
+    ranges: dict[str, Range]
+    load: Callable[[Fields, Terrain], Any]
+    create: Callable[[Any], Prop]

@@ -1,0 +1,242 @@
+"""The ball: its physics on a small terrain of the test's own (rolling, slopes, risers,
+rest), its asset section, the kick in a headless walk, the trace's ``props`` and the prop
+tour's kick. Every world here is built by the test (its own terrain and props files); only
+the hero's rig is the shipped one."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pygame
+import pytest
+
+from game.assets import AssetError
+from game.input_state import InputState, RawInput
+from game.profiling import PhaseTimer
+from game.pygame_canvas import PygameCanvas
+from game.scene import SceneConfig
+from game.scenes.walk import WalkSim
+from game.scenes.walk_autopilot import PropTour
+from game.scenes.walk_view import SCENE
+from game.trace import TraceWriter
+from game.world.character import LEGS
+from game.world.props import load_props
+from game.world.props.ball import BallPhase, KickBall
+from game.world.props.ball_physics import (
+    BallState,
+    Pushers,
+    closest_on_segments,
+    ground_polyline,
+    step_ball,
+)
+from game.world.terrain import Terrain, load_terrain
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
+DT = 1.0 / 60.0
+RADIUS = 0.11
+BOUNCE = 0.45
+ROLLING = 0.05
+# a floor, a slope down (12°), a flat, two stair risers down, a long flat, a wall
+COURSE = [
+    [-3.0, 1.5],
+    [-2.99, 0.0],
+    [2.0, 0.0],
+    [3.0, -0.2],
+    [4.0, -0.2],
+    [4.01, -0.36],
+    [4.35, -0.36],
+    [4.36, -0.52],
+    [12.0, -0.52],
+    [12.02, 1.0],
+    [14.0, 1.0],
+]
+
+
+def _gap_to_ground(centre: np.ndarray, ground: np.ndarray) -> float:
+    """The distance from ``centre`` to the ground polyline, negative under it."""
+    points, _ = closest_on_segments(centre, ground[:-1], ground[1:])
+    distance = float(np.hypot(*(centre - points).T).min())
+    below = centre[1] < float(np.interp(centre[0], ground[:, 0], ground[:, 1]))
+    return -distance if below else distance
+
+
+def _roll(state: BallState, terrain: Terrain, steps: int) -> list[BallState]:
+    ground = ground_polyline(terrain.points)
+    states = []
+    for _ in range(steps):
+        state = step_ball(state, RADIUS, BOUNCE, ROLLING, ground, Pushers.none(), DT)
+        states.append(state)
+    return states
+
+
+def test_a_rolling_ball_goes_down_the_slope_drops_off_the_risers_and_comes_to_rest() -> None:
+    terrain = Terrain(np.array(COURSE))
+    start = BallState(np.array([0.0, RADIUS]), np.array([2.5, 0.0]), resting=False)
+    states = _roll(start, terrain, 900)
+    ground = ground_polyline(terrain.points)
+    gaps = np.array([_gap_to_ground(s.centre, ground) for s in states])
+    assert gaps.min() >= RADIUS - 0.005, "the ball sank into the ground"
+    xs = np.array([s.centre[0] for s in states])
+    assert xs.max() > 4.5, "it never got past the stairs"
+    end = states[-1]
+    assert end.resting and np.allclose(end.velocity, 0.0)
+    assert abs(float(end.centre[1]) - (-0.52 + RADIUS)) < 0.005  # on the bottom floor
+    # dropping off a riser it leaves the ground, then lands and bounces (up again)
+    lowest_floor = np.array([s.centre[1] for s in states]) < -0.52 + RADIUS + 0.01
+    assert lowest_floor.any()
+
+
+def test_a_ball_on_a_steep_slope_rolls_down_and_on_a_gentle_one_stays() -> None:
+    steep = Terrain(np.array([[-5.0, 2.0], [0.0, 0.0], [5.0, 0.0]]))  # 22°
+    gentle = Terrain(np.array([[-5.0, 0.1], [0.0, 0.0], [5.0, 0.0]]))  # 1.1°
+    for terrain, rolls in ((steep, True), (gentle, False)):
+        x = -2.5
+        top = float(terrain.height_at(x)) + RADIUS / float(np.cos(np.arctan(terrain.slope_at(x))))
+        start = BallState(np.array([x, top]), np.zeros(2), resting=False)
+        end = _roll(start, terrain, 600)[-1]
+        assert end.resting
+        assert (float(end.centre[0]) > 0.0) is rolls
+
+
+def test_a_foot_sweeping_into_the_ball_sends_it_off_faster_than_the_foot() -> None:
+    terrain = Terrain(np.array([[-5.0, 0.0], [5.0, 0.0]]))
+    ground = ground_polyline(terrain.points)
+    sole = Pushers(
+        a=np.array([[-0.25, RADIUS]]),
+        b=np.array([[-0.08, RADIUS]]),  # level with its middle: a straight push
+        va=np.array([[3.0, 0.0]]),
+        vb=np.array([[3.0, 0.0]]),
+        radius=np.array([0.035]),
+    )
+    state = BallState(np.array([0.0, RADIUS]), np.zeros(2))
+    kicked = step_ball(state, RADIUS, BOUNCE, ROLLING, ground, sole, DT)
+    assert not kicked.resting
+    assert 3.0 < float(kicked.velocity[0]) < 4.0  # (1 + PUSH_BOUNCE) × 3 m/s at most
+
+
+def _course_folder(tmp_path: Path, ball_x: float) -> Path:
+    """An assets folder with the shipped rig, this test's course and its props."""
+    folder = tmp_path / "assets"
+    folder.mkdir()
+    shutil.copy(ASSETS / "rig.json", folder / "rig.json")
+    points = [[-3.0, 1.5], [-2.99, 0.0], [6.0, 0.0], [7.0, -0.2], [9.0, -0.2], [9.01, -0.36]]
+    points += [[14.0, -0.36], [14.02, 2.0], [16.0, 2.0]]
+    (folder / "terrain.json").write_text(json.dumps({"points": points}))
+    props = {
+        "reach_halflife": 0.12,
+        "grip_tolerance": 0.01,
+        "door": {"x": -1.6, "width": 0.9, "height": 2.05, "knob": [0.72, 1.0]},
+        "table": {"x": 1.9, "width": 0.9, "height": 0.92},
+        "cup": {"x": 2.1, "height": 0.1, "radius": 0.04, "grip": 0.06},
+        "ladder": {
+            "x": 13.0,
+            "width": 0.42,
+            "height": 3.0,
+            "first_rung": 0.3,
+            "rung_spacing": 0.3,
+        },
+        "ball": {"x": ball_x, "radius": RADIUS, "bounce": BOUNCE, "rolling": ROLLING},
+    }
+    (folder / "props.json").write_text(json.dumps(props))
+    return folder
+
+
+def _ball(sim: WalkSim) -> KickBall:
+    ball = sim.plug_ins[0]
+    assert isinstance(ball, KickBall)
+    return ball
+
+
+def test_clicked_the_ball_is_kicked_by_the_nearer_foot_and_rolls_to_rest_on_the_ground(
+    tmp_path: Path,
+) -> None:
+    sim = WalkSim(SceneConfig(dt=DT, assets_dir=_course_folder(tmp_path, 1.2)))
+    ball, timer = _ball(sim), PhaseTimer()
+    ground = ground_polyline(sim.terrain.points)
+    home = ball.centre().copy()
+    sim.step(InputState(actions=("reach_prop",), values={"prop": "ball"}), DT, timer)
+    kick_foot, strike_gap, gaps, phases = -1, np.inf, [], []
+    for _ in range(900):
+        phase_before = ball.phase
+        ankles = sim.crowd.solution.hand[0, LEGS].copy()
+        sim.step(InputState(), DT, timer)
+        if phase_before is BallPhase.WALK and ball.phase is BallPhase.BACK_SWING:
+            # the nearer foot, as it stood when the kick began
+            assert ball._foot == int(np.argmin(np.abs(ankles[:, 0] - ball.centre()[0])))
+            kick_foot = ball._foot
+        if ball.phase is BallPhase.SWING_THROUGH:
+            # the kicking leg's solved ankle follows its target on the kick's arc
+            target = sim.crowd.pose.targets[0, LEGS.start + kick_foot]
+            strike_gap = min(strike_gap, float(np.hypot(*(target - ball._keys[2]))))
+        phases.append(ball.phase)
+        gaps.append(_gap_to_ground(ball.centre(), ground))
+        if ball.kicks and ball.state.resting:
+            break
+    assert kick_foot >= 0, "he never started the kick"
+    assert BallPhase.FOLLOW_THROUGH in phases
+    assert strike_gap < 0.05, "the foot's target never passed the strike point"
+    assert ball.kicks == 1 and ball.state.resting
+    assert float(ball.centre()[0]) - float(home[0]) > 1.5, "the ball hardly moved"
+    assert min(gaps) >= RADIUS - 0.005, "the ball went into the ground"
+    assert not sim.crowd.feet.pinned[0].any(), "the kicking foot was never let go"
+
+
+def test_the_trace_step_line_has_the_ball_and_the_cup_centres(tmp_path: Path) -> None:
+    sim = WalkSim(SceneConfig(dt=DT, assets_dir=_course_folder(tmp_path, 1.2)))
+    writer = TraceWriter(tmp_path / "t.jsonl")
+    writer.step(1, DT, sim.trace_characters(), None, sim.trace_props())
+    writer.close()
+    line = json.loads((tmp_path / "t.jsonl").read_text())
+    assert list(line["props"]) == ["ball", "cup"]
+    assert line["props"]["ball"] == pytest.approx([1.2, RADIUS])
+    cup = load_props(tmp_path / "assets" / "props.json", sim.terrain).cup
+    assert line["props"]["cup"] == pytest.approx([2.1, cup.home[1] + cup.height / 2])
+
+
+def test_the_prop_tour_kicks_the_ball_once(tmp_path: Path) -> None:
+    config = SceneConfig(dt=DT, assets_dir=_course_folder(tmp_path, 4.0))
+    sim = WalkSim(config)
+    tour, timer, ball = PropTour(sim, config), PhaseTimer(), _ball(sim)
+    for _ in range(5000):
+        sim.step(tour.next_input(sim), DT, timer)
+        if ball.kicks:
+            break
+    assert ball.kicks == 1
+    assert tour.stage == [entry[2] for entry in PropTour.PLAN].index("ball")
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "expected"),
+    [
+        ("radius", 2.0, "in [0.03, 0.5] m"),
+        ("bounce", -0.1, "in [0, 0.9]"),
+        ("x", 99.0, "inside the terrain"),
+    ],
+)
+def test_a_bad_ball_entry_names_the_file_and_the_key(
+    tmp_path: Path, key: str, value: float, expected: str
+) -> None:
+    folder = _course_folder(tmp_path, 1.2)
+    props = json.loads((folder / "props.json").read_text())
+    props["ball"][key] = value
+    (folder / "props.json").write_text(json.dumps(props))
+    with pytest.raises(AssetError) as error:
+        load_props(folder / "props.json", load_terrain(folder / "terrain.json"))
+    assert "props.json" in str(error.value) and f"ball.{key}" in str(error.value)
+    assert expected in str(error.value)
+
+
+def test_a_click_on_the_ball_asks_the_hero_to_kick_it(tmp_path: Path) -> None:
+    sim = WalkSim(SceneConfig(dt=DT, assets_dir=_course_folder(tmp_path, 1.2)))
+    view = SCENE.view(sim)
+    view.layout((1280, 720))
+    pygame.font.init()
+    view.draw(PygameCanvas(pygame.Surface((1280, 720))), 0.0, PhaseTimer())  # camera on him
+    at = tuple(float(v) for v in view.camera.to_screen(np.array([_ball(sim).centre()]))[0])
+    inp = view.map_input(RawInput(pointer_px=at, pointer_inside=True, clicks=[(1, at)]))
+    assert inp.actions.count("reach_prop") == 1 and inp.values["prop"] == "ball"
+    sim.step(inp, DT, PhaseTimer())
+    assert _ball(sim).phase is BallPhase.WALK
