@@ -18,8 +18,8 @@ from game.world.feet import (
     heel_hangs,
     rest_on_ground,
     sole_fits,
-    sole_points,
 )
+from game.world.pivots import ankles_touching, pivot_spots, touches, tread_pivots
 from game.world.rig import LegSpec, Rig
 from game.world.terrain import Terrain
 from game.world.types import BoolArray, FloatArray
@@ -48,13 +48,7 @@ _PIVOT_SHORTER_COST = 0.5
 _BESIDE_COST = 0.2  # ... and each metre from the other foot costs it 0.2 m of miss
 
 
-KEEP_OFF_M = 0.02  # m: the least gap between a sole and a thing on the ground it keeps off
-
-
 _KEEP_OFF_EDGE = 0.005  # m: the spots tried beside such a thing are this much farther out
-
-
-_PIVOT_BALL_GAP = 0.012  # metres a pivoting foot's ball may rest above the ground under it
 
 
 _SKIP_COST = 1.0  # plan_landing: landing two risers or more past the other foot costs 1 m each
@@ -178,7 +172,7 @@ def landing_candidates(
     shortened = start[:, :1] + (predicted_x - start[:, 0])[:, None] * _SHORTER_STEPS
     near = predicted_x[:, None] + np.concatenate([_CANDIDATE_SHIFTS, _PIVOT_SHIFTS])
     if pivot is not None and pivot.any():  # (pivot spots by the risers: for squaring steps)
-        near = np.concatenate([near, _tread_pivots(terrain, predicted_x, facing_k, legs)], axis=1)
+        near = np.concatenate([near, tread_pivots(terrain, predicted_x, facing_k, legs)], axis=1)
     candidates = np.concatenate([near, shortened], axis=1)
     if other is not None:
         tread = _next_tread(flight_gaps(terrain, other, facing_k), other, facing_k[:, 0], legs)
@@ -187,8 +181,8 @@ def landing_candidates(
         )
     if len(spans):
         turned = 2.0 * legs.ball * facing_k  # a foot pivoted about its ball: its ankle's shift
-        lo_x, hi_x = _ankles_touching(spans, facing_k, legs)
-        lo_t, hi_t = _ankles_touching(spans, -facing_k, legs)
+        lo_x, hi_x = ankles_touching(spans, facing_k, legs)
+        lo_t, hi_t = ankles_touching(spans, -facing_k, legs)
         out = _KEEP_OFF_EDGE
         edges = [lo_x - out, hi_x + out, lo_t - turned - out, hi_t - turned + out]
         candidates = np.concatenate([candidates, *edges], axis=1)
@@ -262,9 +256,9 @@ def fit_spots(
     in_world = (np.minimum(toe_x, heel_x) >= lo) & (np.maximum(toe_x, heel_x) <= hi)
     low_enough = (rise <= gait.max_step_height) & in_world
     if len(spans):  # a foot never comes down on the cup, nor turns round onto it
-        touching = _touches(spans, candidates, facing_k, legs)
+        touching = touches(spans, candidates, facing_k, legs)
         if pivot is not None:
-            touching |= pivot[:, None] & _touches(spans, candidates + turned, -facing_k, legs)
+            touching |= pivot[:, None] & touches(spans, candidates + turned, -facing_k, legs)
         low_enough &= ~touching
     return Spots(fits, chords, bend, rested, ground_y, low_enough, hang)
 
@@ -382,23 +376,6 @@ def choose_spot(
     return xy(x, y), angle, ray_from, ray_hit
 
 
-def _tread_pivots(terrain: Terrain, x: FloatArray, facing: FloatArray, legs: LegSpec) -> FloatArray:
-    """Pivot spots (ankle x, shape (M, 4), facing ``facing`` (M, 1)) beside the two stair
-    risers nearest ``x`` (M,), either side of each: the ball ``heel + ball`` (plus 5 mm) from
-    the riser, so the heel pointing at it is just clear of it before or after the turn. On a
-    0.34-0.35 m tread the heel pointing the other way then overhangs the nose by 1-2.5 cm,
-    within ``HEEL_HANG``: the only spots that hold the sole both ways are 2 cm wide there,
-    and the shifts from the predicted spot, 4-6 cm apart, missed them (the turn took a fourth
-    step, up a riser and back down)."""
-    risers = terrain.risers(MIN_RISER, RISER_WINDOW)
-    if len(risers) < 2:
-        return np.repeat(x[:, None], 4, axis=1)  # (no stairs: the predicted spot again)
-    nearest = np.sort(np.argsort(np.abs(risers[None, :] - x[:, None]), axis=1)[:, :2], axis=1)
-    reach = legs.heel + legs.ball + 0.005
-    balls = (risers[nearest][..., None] + np.array([-reach, reach])).reshape(len(x), 4)
-    return balls - facing * legs.ball
-
-
 def _next_tread(
     gap: FloatArray, other: FloatArray, facing: FloatArray, legs: LegSpec
 ) -> FloatArray:
@@ -412,56 +389,3 @@ def _next_tread(
         ok = (first < MAX_TREAD) & (second - first <= MAX_TREAD)
     middle = other + facing * 0.5 * (first + second) - facing * 0.5 * (legs.toe - legs.heel)
     return np.where(ok, middle, np.nan)[:, None]
-
-
-def _ankles_touching(
-    spans: FloatArray, facing: FloatArray, legs: LegSpec
-) -> tuple[FloatArray, FloatArray]:
-    """The open range of ankle x, per span ``(x0, x1, top)`` (along the last axis), over
-    which a flat sole ``[x − heel, x + toe]`` (facing +1; mirrored for −1) comes within
-    ``KEEP_OFF_M`` of the span: ``facing``'s shape plus the spans'."""
-    x0, x1 = spans[:, 0] - KEEP_OFF_M, spans[:, 1] + KEEP_OFF_M
-    ahead = np.where(facing > 0, legs.toe, legs.heel)  # the sole's reach toward +x
-    behind = np.where(facing > 0, legs.heel, legs.toe)
-    return x0 - ahead, x1 + behind
-
-
-def _touches(spans: FloatArray, x: FloatArray, facing: FloatArray, legs: LegSpec) -> BoolArray:
-    """Whether a flat sole with its ankle at ``x`` comes within ``KEEP_OFF_M`` of any span
-    (:func:`_ankles_touching`), the shape of ``x`` and ``facing`` broadcast."""
-    lo_x, hi_x = _ankles_touching(spans, facing[..., None], legs)
-    return np.asarray(((x[..., None] > lo_x) & (x[..., None] < hi_x)).any(axis=-1))
-
-
-def pivot_spots(
-    terrain: Terrain,
-    x: FloatArray,
-    facing: FloatArray,
-    legs: LegSpec,
-    keep_off: FloatArray | None = None,
-) -> tuple[BoolArray, FloatArray]:
-    """Whether a foot with its ankle at ``x`` can pivot there, and the ground angle it then
-    lies at (the slope under its ball), shape (...) each. Facing either way, the sole keeps
-    off ``keep_off`` (see :func:`plan_landing`).
-
-    It turns about its ball, so turned round its sole reaches up to ``heel + ball`` beyond
-    the ball where its toes reached ``toe − ball``: on a 0.34 m stair tread no spot holds the
-    whole sole both ways, and a sole that fitted before the pivot put its heel 16 cm into
-    the riser after it. So a pivot spot needs only the ball on the ground, the sole lying
-    along the ground under the ball, with nothing higher under it facing either way (the
-    heel or the toes may overhang a stair nose, in the air).
-    """
-    ball_x = x + facing * legs.ball
-    angle = np.arctan(terrain.slope_at(ball_x))
-    turnable = np.ones(np.shape(x), dtype=bool)
-    # the ankle turned round about the ball: ball + (−facing)·(−ball) = x + 2·facing·ball
-    for ankle_x, way in ((x, facing), (x + 2.0 * facing * legs.ball, -facing)):
-        rest = rest_on_ground(terrain, ankle_x, angle, way, legs)
-        ankle = xy(ankle_x, rest)
-        ball = sole_points(ankle, angle, np.zeros_like(angle), way, legs)[..., 1, :]
-        # on the ground where it is (a tilted sole's ball is not quite over ball_x: on a
-        # curved slope, read there, it hovered by the slope times that offset)
-        turnable &= ball[..., 1] <= terrain.height_at(ball[..., 0]) + _PIVOT_BALL_GAP
-        if keep_off is not None and len(keep_off):  # (turned round, a heel swept into a cup)
-            turnable &= ~_touches(keep_off, ankle_x, way, legs)
-    return turnable, angle

@@ -8,7 +8,7 @@ import numpy as np
 
 from game.world.easing import braking_travel, clamp
 from game.world.feet import MIN_RISER, foot_axes, rest_on_ground
-from game.world.landing import pivot_spots
+from game.world.pivots import pivot_spots
 from game.world.timing import heel_off_nose, pivot_balls, standing_spots
 from game.world.walker_state import BoolArray, FloatArray, WalkState, World
 
