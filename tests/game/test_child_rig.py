@@ -14,7 +14,7 @@ from game.input_state import InputState
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig
 from game.scenes.walk import WalkSim
-from game.world.gait import sole_penetration
+from game.world.feet import sole_penetration
 from game.world.rig import load_rig
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
