@@ -1,0 +1,74 @@
+"""The child rig (``assets/child``): the hero's body at 0.6 scale on the hero's course,
+playable as ``--assets assets/child``, walking stairs with its soles on the ground."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from game.input_state import InputState
+from game.profiling import PhaseTimer
+from game.scene import SceneConfig
+from game.scenes.walk import WalkSim
+from game.world.feet import sole_penetration
+from game.world.rig import load_rig
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
+CHILD = ASSETS / "child"
+SCALE = 0.6  # the child's legs and arms, of the hero's
+DT = 1.0 / 60.0
+LEGS = ("left_leg", "right_leg")
+SOLE_POINTS = ("heel", "ball", "toe")
+RISER_M = 0.16  # as a house's stairs
+TREAD_M = 0.34
+GROUND_LIMIT_M = 0.005  # a sole may dip this far into the ground (the walk's feel target)
+
+
+@pytest.mark.parametrize("name", ["terrain.json", "props.json"])
+def test_child_folder_holds_the_heros_course_unchanged(name: str) -> None:
+    # the folder must be complete for --assets, so it carries copies; they may not drift
+    assert (CHILD / name).read_bytes() == (ASSETS / name).read_bytes()
+
+
+def test_child_limbs_are_the_heros_scaled_and_its_tuning_lengths_follow() -> None:
+    hero, child = load_rig(ASSETS / "rig.json"), load_rig(CHILD / "rig.json")
+    assert child.legs.limb.reach == pytest.approx(SCALE * hero.legs.limb.reach)
+    assert child.arms.limb.reach == pytest.approx(SCALE * hero.arms.limb.reach)
+    assert child.tuning.keep_off == pytest.approx(SCALE * hero.tuning.keep_off)
+    assert child.tuning.left_behind == pytest.approx(SCALE * hero.tuning.left_behind)
+    # a step up a flight rises two risers from where the foot lifted off (a tread past the
+    # other foot); a child allowed less steps to every tread with both feet
+    assert child.gait.max_step_height > 2 * RISER_M
+
+
+def _stairs_folder(folder: Path) -> Path:
+    """The child's rig on flat ground, three risers up to a landing and three down."""
+    points = [[-3.0, 1.0], [-2.99, 0.0]]  # a wall behind the start, then flat ground
+    x, y = 1.5, 0.0
+    flights = [(RISER_M, TREAD_M)] * 2 + [(RISER_M, 1.0)] + [(-RISER_M, TREAD_M)] * 3
+    for rise, tread in flights:
+        points += [[x, y], [x + 0.01, y + rise]]  # a riser 1 cm wide, then its tread
+        x, y = x + 0.01 + tread, y + rise
+    points.append([12.0, y])
+    (folder / "terrain.json").write_text(json.dumps({"name": "stairs", "points": points}))
+    shutil.copy(CHILD / "rig.json", folder / "rig.json")
+    return folder
+
+
+def test_child_walks_over_stairs_with_its_soles_never_in_the_ground(tmp_path: Path) -> None:
+    sim = WalkSim(SceneConfig(dt=DT, assets_dir=_stairs_folder(tmp_path)))
+    timer = PhaseTimer()
+    feet, heights = [], []
+    for _ in range(540):
+        sim.step(InputState(move=1.0), DT, timer)
+        row = sim.trace_characters()[0]
+        feet.append([[row["limbs"][leg]["foot"][k] for k in SOLE_POINTS] for leg in LEGS])
+        heights.append(row["pelvis"][1])
+    assert float(sim.crowd.x[0]) > 6.0  # over both flights and onto the flat beyond
+    assert max(heights) > 3 * RISER_M  # up on the landing
+    depth = sole_penetration(sim.terrain, np.array(feet))
+    assert depth.max() <= GROUND_LIMIT_M
