@@ -10,6 +10,11 @@ Format (fixed; tests and external tools parse it)::
      "foot": {"heel": [x, y], "ball": [x, y], "toe": [x, y]}  (legs only)}},
      "pointer": [x, y] | null}]}
 
+A walk or crowd character has ``"spin"`` after ``facing``: the facing as it turns (±1;
+through 0 mid-pivot, the cosine of the pivot angle). The limbs are the simulation's true
+geometry (every bone its length); the side view draws a pivot's elbows and knees
+foreshortened by |spin| (:func:`game.scenes.side_view.foreshortened_joints`).
+
 A walk step line has ``"props": {"ball": [x, y], "cup": [x, y]}`` after ``characters``: the
 centres of the props that move (a course without props: no key).
 

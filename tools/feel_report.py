@@ -27,6 +27,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from game.scenes.side_view import foreshortened_joints  # noqa: E402
 from game.world.feet import sole_penetration  # noqa: E402
 from game.world.rig import load_rig  # noqa: E402
 from game.world.terrain import Terrain  # noqa: E402
@@ -83,7 +84,7 @@ MARKDOWN: dict[str, tuple[str, float, str, str]] = {
         "largest joint jump in a step",
         1e2,
         "cm",
-        "elbow, hand, knee or ankle, relative to pelvis",
+        "elbow, hand, knee or ankle as drawn, relative to pelvis",
     ),
     "max_pelvis_step_m": ("largest pelvis height step", 1e2, "cm", "in one fixed step"),
 }
@@ -130,6 +131,7 @@ def load(
     return header, {
         "step": np.array([step.get("step", i + 1) for i, step in enumerate(steps)]),
         "pelvis": np.array([row["pelvis"] for row in rows]),
+        "spin": np.array([row.get("spin", row["facing"]) for row in rows], dtype=float),
         "root": stack("root"),
         "mid": stack("mid"),
         "end": stack("end"),
@@ -212,7 +214,9 @@ def measure(header: dict[str, Any], steps: list[dict[str, Any]], rig_path: Path)
     out["double_support_walk"] = (share(planted.all(axis=1), walking), None)
     walk_both = walking[1:] & walking[:-1]
     out["one_foot_down_walking"] = (bool(planted[1:][walk_both].any(axis=1).all()), None)
-    joints = np.concatenate([a["mid"], a["end"]], axis=1)  # elbows, knees, hands, ankles
+    # elbows, knees, hands, ankles as the side view draws them (a pivot foreshortened)
+    drawn = foreshortened_joints(a["mid"], a["end"], a["root"], a["spin"])
+    joints = np.concatenate([drawn, a["end"]], axis=1)
     rel = joints[1:] - joints[:-1] - (pelvis[1:] - pelvis[:-1])[:, None]
     jump = np.hypot(rel[..., 0], rel[..., 1]).max(axis=1)
     out["max_joint_jump_m"] = (float(jump.max()), int(jump.argmax()) + 1)

@@ -700,6 +700,7 @@ def character_records(
                 "id": index,
                 "pelvis": [round(float(v), 6) for v in pose.pelvis[index]],
                 "facing": int(pose.facing[index]),
+                "spin": round(float(pose.spin[index]), 6),
                 "limbs": limbs,
                 "pointer": point(pointers[index]) if pointers else None,
             }

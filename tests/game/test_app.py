@@ -46,7 +46,8 @@ def check_trace(path: Path, scene: str) -> list[dict[str, Any]]:
         assert rec["step"] == number
         assert rec["t"] == pytest.approx(number * header["dt"], abs=1e-6)
         for char in rec["characters"]:
-            assert set(char) == {"id", "pelvis", "facing", "limbs", "pointer"}
+            assert set(char) - {"spin"} == {"id", "pelvis", "facing", "limbs", "pointer"}
+            assert -1.0 <= char.get("spin", 1.0) <= 1.0  # walking characters: facing as it turns
             assert char["pointer"] is None or len(_numbers(char["pointer"])) == 2
             assert isinstance(char["id"], int)
             assert char["facing"] in (1, -1)

@@ -466,7 +466,7 @@ def test_headless_app_run_writes_trace_and_feet_stats(run_main, tmp_path: Path) 
     assert len(lines) == 121
     step = json.loads(lines[-1])
     (character,) = step["characters"]
-    assert set(character) == {"id", "pelvis", "facing", "limbs", "pointer"}
+    assert set(character) == {"id", "pelvis", "facing", "spin", "limbs", "pointer"}
     for name, limb in character["limbs"].items():
         leg = name.endswith("leg")
         assert set(limb) == {"root", "mid", "end", "target", "pole", "planted"} | (
