@@ -89,7 +89,7 @@ class Mode(enum.IntEnum):
     ========== ============================================================================
 
     The flags are decided in the step's stages: ``reversing`` from the intent against the
-    facing (:func:`game.world.character.Crowd.step`), the pivot's start and end in
+    facing (:func:`game.world.locomotion.begin_reversal`), the pivot's start and end in
     :func:`game.world.turning.advance_turn`, ``jogging`` and ``stair_run`` with the speed
     caps in :func:`game.world.speed.unblocked`. A prop's own poses (the ladder) are the
     prop's phases, not walker modes.
