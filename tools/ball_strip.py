@@ -20,6 +20,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import numpy as np  # noqa: E402
 import pygame  # noqa: E402
+from frame_strips import crop, montage  # noqa: E402  (a sibling script in tools/)
 
 from game.app import App, build_scene  # noqa: E402
 from game.input_state import InputState  # noqa: E402
@@ -46,31 +47,6 @@ class KickOnce:
         )
 
 
-def _crop(app: App, focus: np.ndarray) -> pygame.Surface:
-    view = app.scene.view
-    centre = view.camera.to_screen(np.array([focus]))[0]
-    left = int(centre[0] - TILE[0] / 2)
-    top = int(centre[1] - TILE[1] * 0.5)
-    tile = pygame.Surface(TILE)
-    tile.blit(app.screen, (0, 0), pygame.Rect(left, top, *TILE))
-    return tile
-
-
-def _montage(tiles: list[tuple[int, pygame.Surface]], title: str) -> pygame.Surface:
-    font = pygame.font.Font(None, 30)
-    small = pygame.font.Font(None, 22)
-    rows = -(-len(tiles) // COLUMNS)
-    sheet = pygame.Surface((COLUMNS * (TILE[0] + 4) + 4, rows * (TILE[1] + 4) + 44))
-    sheet.fill((18, 18, 22))
-    sheet.blit(font.render(title, True, (235, 235, 235)), (8, 10))
-    for index, (offset, tile) in enumerate(tiles):
-        x = 4 + (index % COLUMNS) * (TILE[0] + 4)
-        y = 40 + (index // COLUMNS) * (TILE[1] + 4)
-        sheet.blit(tile, (x, y))
-        sheet.blit(small.render(f"{offset:+d}", True, (255, 255, 255)), (x + 6, y + 6))
-    return sheet
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/img/strip_ball_kick.png"))
@@ -92,7 +68,7 @@ def main() -> None:
             ball = sim.plug_ins[0]
             hero = sim.crowd.pose.pelvis[0]
             lead = min(max(float(ball.centre()[0] - hero[0]) - 0.6, 0.45), ROLL_LEAD_M)
-            frames.append(_crop(app, hero + np.array([lead, -0.2])))
+            frames.append(crop(app, hero + np.array([lead, -0.2]), TILE, 0.5))
             if kick_at is None and ball.phase is BallPhase.BACK_SWING:
                 kick_at = frame
             if kick_at is not None and frame >= kick_at + max(OFFSETS):
@@ -102,7 +78,9 @@ def main() -> None:
     assert kick_at is not None, "the tour never kicked the ball"
     tiles = [(offset, frames[kick_at + offset]) for offset in OFFSETS]
     title = "the kick: walk up, back-swing, through the ball, follow-through, the ball rolls off"
-    pygame.image.save(_montage(tiles, f"{title} (frames from the kick's start, 60 Hz)"), args.out)
+    labelled = [(f"{offset:+d}", tile) for offset, tile in tiles]
+    heading = f"{title} (frames from the kick's start, 60 Hz)"
+    pygame.image.save(montage(labelled, heading, COLUMNS), args.out)
     print(f"{args.out}: kick starts at frame {kick_at}")
 
 

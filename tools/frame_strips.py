@@ -98,29 +98,35 @@ EDIT_STRIPS = (
 )
 
 
-def _crop(app: App) -> pygame.Surface:
-    sim, view = app.scene.sim, app.scene.view
-    pelvis = sim.crowd.pose.pelvis[0]
-    centre = view.camera.to_screen(np.array([pelvis]))[0]
-    left = int(centre[0] - TILE[0] / 2)
-    top = int(centre[1] - TILE[1] * 0.45)
-    tile = pygame.Surface(TILE)
-    tile.blit(app.screen, (0, 0), pygame.Rect(left, top, *TILE))
+def crop(
+    app: App, focus: np.ndarray, size: tuple[int, int] = TILE, above: float = 0.45
+) -> pygame.Surface:
+    """A ``size`` tile of the app's screen around the world point ``focus``, with
+    ``above`` of its height over that point."""
+    centre = app.scene.view.camera.to_screen(np.array([focus]))[0]
+    left = int(centre[0] - size[0] / 2)
+    top = int(centre[1] - size[1] * above)
+    tile = pygame.Surface(size)
+    tile.blit(app.screen, (0, 0), pygame.Rect(left, top, *size))
     return tile
 
 
-def _montage(tiles: list[tuple[int, pygame.Surface]], title: str) -> pygame.Surface:
+def montage(
+    tiles: list[tuple[str, pygame.Surface]], title: str, columns: int = COLUMNS
+) -> pygame.Surface:
+    """The ``tiles`` (label, tile) in rows of ``columns`` under ``title``."""
     font = pygame.font.Font(None, 30)
     small = pygame.font.Font(None, 22)
-    rows = -(-len(tiles) // COLUMNS)
-    sheet = pygame.Surface((COLUMNS * (TILE[0] + 4) + 4, rows * (TILE[1] + 4) + 44))
+    width, height = tiles[0][1].get_size()
+    rows = -(-len(tiles) // columns)
+    sheet = pygame.Surface((columns * (width + 4) + 4, rows * (height + 4) + 44))
     sheet.fill((18, 18, 22))
     sheet.blit(font.render(title, True, (235, 235, 235)), (8, 10))
-    for index, (frame, tile) in enumerate(tiles):
-        x = 4 + (index % COLUMNS) * (TILE[0] + 4)
-        y = 40 + (index // COLUMNS) * (TILE[1] + 4)
+    for index, (label, tile) in enumerate(tiles):
+        x = 4 + (index % columns) * (width + 4)
+        y = 40 + (index // columns) * (height + 4)
         sheet.blit(tile, (x, y))
-        sheet.blit(small.render(f"#{frame}", True, (255, 255, 255)), (x + 6, y + 6))
+        sheet.blit(small.render(label, True, (255, 255, 255)), (x + 6, y + 6))
     return sheet
 
 
@@ -155,14 +161,15 @@ def main() -> None:
                 shots = taken[strip.name]
                 if first is not None and (frame - first) % strip.every == 0:
                     if len(shots) < strip.tiles:
-                        shots.append((frame, _crop(app)))
+                        shots.append((frame, crop(app, app.scene.sim.crowd.pose.pelvis[0])))
             if shot_taken and all(len(taken[s.name]) == s.tiles for s in strips):
                 break
     finally:
         app.close()
     for strip in strips:
         path = args.out / strip.name
-        pygame.image.save(_montage(taken[strip.name], strip.title), path)
+        labelled = [(f"#{frame}", tile) for frame, tile in taken[strip.name]]
+        pygame.image.save(montage(labelled, strip.title), path)
         print(f"{path}: frames {[f for f, _ in taken[strip.name]][:1]}...")
 
 
