@@ -22,7 +22,7 @@ GLOBAL_CONTROLS: tuple[tuple[str, str], ...] = (
     ("F5", "reload assets"),
     ("F12", "save a screenshot"),
     ("F1", "this help"),
-    ("Esc", "close this help; else quit"),
+    ("Esc", "close help or editor; else quit"),
 )
 
 
