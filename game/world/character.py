@@ -18,8 +18,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from game.profiling import PhaseTimer
-from game.world.easing import clamp, xy
-from game.world.feet import FOOT_SIDE, Feet, rest_on_ground, sole_fits
+from game.world.easing import clamp
+from game.world.feet import Feet
 from game.world.gait import Pace
 from game.world.locomotion import advance_velocity, begin_reversal, read_wish
 from game.world.pose import PoseInputs, count_knee_flips, knee_poles, pose_inputs, solve_pose
@@ -33,7 +33,7 @@ from game.world.stepping import (
     start_swings,
     update_pins,
 )
-from game.world.support import move_pelvis, planted_support, roll_stance
+from game.world.support import move_pelvis, planted_support, roll_stance, stand_feet
 from game.world.terrain import Terrain
 from game.world.timing import ground_grade, timed
 from game.world.turning import advance_turn
@@ -81,9 +81,9 @@ class Crowd:
         n = start_x.shape[0]
         start_facing = np.sign(np.broadcast_to(np.asarray(facing, dtype=float), (n,))).copy()
         start_facing[start_facing == 0] = 1.0
-        unset = np.zeros((n, 2, 2))  # the feet are set down on the ground by _stand
+        unset = np.zeros((n, 2, 2))  # the feet are set down on the ground by stand_feet
         self.state = WalkState.at(start_x, start_facing, Feet.standing(unset, unset[..., 0], unset))
-        self.state.feet = self._stand(np.zeros((n, 2), dtype=bool))
+        self.state.feet = stand_feet(self.world, self.state, np.zeros((n, 2), dtype=bool))
         self.pose = pose_inputs(self.world, self.state, ground_grade(self.world, self.state))
         self.prev_pose = self.pose
         self.solution = solve_pose(self.rig, self.pose)
@@ -106,11 +106,6 @@ class Crowd:
         return self.world.obstacles
 
     @property
-    def swing_ground(self) -> Terrain:
-        """The ground a swinging foot clears (:attr:`World.swing_ground`)."""
-        return self.world.swing_ground
-
-    @property
     def count(self) -> int:
         """N, the number of characters."""
         return self.state.count
@@ -119,11 +114,6 @@ class Crowd:
     def turning(self) -> BoolArray:
         """Characters pivoting in place this step, shape (N,)."""
         return self.state.turning
-
-    @property
-    def spin(self) -> FloatArray:
-        """The facing as it turns (:attr:`WalkState.spin`)."""
-        return self.state.spin
 
     @property
     def modes(self) -> NDArray[np.int8]:
@@ -212,7 +202,7 @@ class Crowd:
         """Swap the rig and terrain (live reload): feet are set down on the new ground."""
         self.world.rig = rig
         self.world.terrain = terrain
-        self.state.feet = self._stand(self.feet.pinned)
+        self.state.feet = stand_feet(self.world, self.state, self.feet.pinned)
         self.pose = pose_inputs(self.world, self.state, ground_grade(self.world, self.state))
         self.prev_pose = self.pose
         self.solution = solve_pose(self.rig, self.pose)
@@ -248,28 +238,6 @@ class Crowd:
         """The stair treads ``(x0, x1)`` (K, 2) an obstacle leaves no room on for a sole
         (:func:`game.world.speed.taken_treads`)."""
         return taken_treads(self.world, self.state)
-
-    def _stand(self, pinned: BoolArray) -> Feet:
-        """Both feet planted flat at their standing spots and the pelvis at standing height."""
-        s, legs, gait = self.state, self.rig.legs, self.rig.gait
-        lo, hi = self.terrain.x_range
-        s.x = clamp(s.x, lo, hi)
-        s.turn = np.zeros(s.count)
-        foot_x = s.x[:, None] + FOOT_SIDE * gait.stance_spread
-        facing = np.broadcast_to(s.facing[:, None], foot_x.shape)
-        _, chord, _ = sole_fits(self.terrain, foot_x, facing, self.rig)
-        angles = clamp(chord, -legs.max_tilt, legs.max_tilt)
-        ankle_y = rest_on_ground(self.terrain, foot_x, angles, facing, legs)
-        ankles = xy(foot_x, ankle_y)
-        ray_from = ankles + np.array([0.0, legs.limb.reach])
-        feet = Feet.standing(ankles, angles, ray_from)
-        feet.pinned = pinned.copy()
-        ground = self.terrain.height_at(s.x)
-        s.y = ground + legs.ankle_height + gait.stand_extension * legs.limb.reach
-        s.vy = np.zeros(s.count)
-        # the gait starts with the far foot, whichever side that is (mirror images)
-        s.phase = np.where(s.facing > 0, 0.0, 0.5)
-        return feet
 
     # -- one fixed step ----------------------------------------------------------------
     def step(

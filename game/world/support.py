@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from game.world.easing import clamp, smoothstep, xy
-from game.world.feet import MIN_RISER, RISER_WINDOW
+from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, Feet, rest_on_ground, sole_fits
 from game.world.gait import Pace, run_fraction, spring_step
 from game.world.stance import (
     RolledFeet,
@@ -283,3 +283,28 @@ def move_pelvis(
     s.vx = np.where(x_new != x_free, (x_new - x_old) / dt, s.vx)
     s.vy = (y_new - s.y) / dt
     s.x, s.y = x_new, y_new
+
+
+def stand_feet(w: World, s: WalkState, pinned: BoolArray) -> Feet:
+    """Both feet planted flat at their standing spots (returned) and the pelvis at standing
+    height (writes ``s.x`` clamped to the world, ``s.y``, ``s.vy``, ``s.turn``, ``s.phase``);
+    ``pinned`` (N, 2): the feet held by the mouse."""
+    legs, gait = w.rig.legs, w.rig.gait
+    lo, hi = w.terrain.x_range
+    s.x = clamp(s.x, lo, hi)
+    s.turn = np.zeros(s.count)
+    foot_x = s.x[:, None] + FOOT_SIDE * gait.stance_spread
+    facing = np.broadcast_to(s.facing[:, None], foot_x.shape)
+    _, chord, _ = sole_fits(w.terrain, foot_x, facing, w.rig)
+    angles = clamp(chord, -legs.max_tilt, legs.max_tilt)
+    ankle_y = rest_on_ground(w.terrain, foot_x, angles, facing, legs)
+    ankles = xy(foot_x, ankle_y)
+    ray_from = ankles + np.array([0.0, legs.limb.reach])
+    feet = Feet.standing(ankles, angles, ray_from)
+    feet.pinned = pinned.copy()
+    ground = w.terrain.height_at(s.x)
+    s.y = ground + legs.ankle_height + gait.stand_extension * legs.limb.reach
+    s.vy = np.zeros(s.count)
+    # the gait starts with the far foot, whichever side that is (mirror images)
+    s.phase = np.where(s.facing > 0, 0.0, 0.5)
+    return feet
