@@ -111,7 +111,8 @@ def settled(w: World, s: WalkState, v_target: FloatArray) -> BoolArray:
     about to pivot, the spots are the balls of both feet right under the pelvis (so at
     mid-pivot both legs are straight under it and the knees pass the middle cleanly).
     A foot whose last step was aimed at its spot counts as there even where the ground
-    moved its landing (a spot on a stair nose): stepping again would land it the same."""
+    moved its landing (a spot on a stair nose): stepping again would land it the same;
+    so does one that may not step back to its spot (:func:`above_spot_behind`)."""
     feet = s.feet
     still = (
         feet.planted.all(axis=1)
@@ -120,7 +121,9 @@ def settled(w: World, s: WalkState, v_target: FloatArray) -> BoolArray:
     )
     if not still.any():  # walking or running: no spots to check
         return still
-    return still & on_spots(w, s, still).all(axis=1)
+    # a foot whose spot is down a stair behind it may not step there (it stands where it
+    # is): left unsettled by it, the other foot stepped to its own spot and back for ever
+    return still & (on_spots(w, s, still) | above_spot_behind(w, s)).all(axis=1)
 
 
 def above_spot_behind(w: World, s: WalkState) -> BoolArray:
