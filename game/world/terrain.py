@@ -51,7 +51,8 @@ class RangeMax:
     Row ``k`` of the table holds the maximum of every run of ``2**k`` values starting at
     each index; a range ``[first, stop)`` is covered by the two (possibly overlapping) runs
     of the largest such length that fits, and a maximum is exact in floating point, so the
-    answer is the same number a dense masked maximum gives (NaN inside the range included).
+    answer is the same number a dense masked maximum gives. The values must not be NaN (a
+    terrain's heights are checked finite when it is loaded or edited).
 
     Attributes
     ----------
