@@ -463,7 +463,7 @@ class App:
             if self.show_help:
                 # clear of every other HUD box: the panels drawn so far this frame (the
                 # status box, legends, the editor's palette, a message), the tabs and the F3
-                # panel drawn next (playtest: the help hid the status box with F3 on); the
+                # panel drawn next (so the help never hides the status box with F3 on); the
                 # overlay's colour key is the one it may cover when it fits nowhere else
                 spec = self.scene.spec
                 keep_clear = [b for b in self.canvas.hud_boxes if b not in overlay_boxes]
@@ -471,7 +471,7 @@ class App:
                 if profiler is not None:
                     keep_clear.append(profiler)
                 area = self.view_area()
-                # and clear of the hero where it fits (playtest 7: it hid him)
+                # and clear of the hero where it fits
                 subject = view.subject_box if isinstance(view, SubjectOnScreen) else None
                 band = []
                 if subject is not None:

@@ -202,7 +202,7 @@ HELP_GRID = 16  # the band over the hero the help keeps clear of moves in 1/16th
 
 def subject_band(box: Rect, area: Rect, kept: Rect | None = None) -> Rect:
     """The band of ``area``, top to bottom, that the F1 help keeps clear of so as not to
-    hide the subject (the walker, his box ``box`` on screen; the help hid him, playtest 7).
+    hide the subject (the walker, his box ``box`` on screen, whom the help must not hide).
 
     Its sides lie on a grid of 1/:data:`HELP_GRID` of the area's width, and the band
     ``kept`` (the last one) stays while the box is inside it and it is at most a cell

@@ -1,4 +1,4 @@
-"""The lab: the seed's "Solve it live" widget, one arm L1 = 2, L2 = 1.2, shoulder at the origin.
+"""The lab: docs/MATH.md's 2-D solve, live, one arm L1 = 2, L2 = 1.2, shoulder at 0.
 
 Drag the target (or use the sliders), flip the elbow side (F or the button), widen the soft
 band, and read every intermediate of the closed-form solve in the panel.
@@ -49,7 +49,7 @@ FRAME_RADIUS_M = UPPER_LEN + LOWER_LEN + 0.3
 
 @dataclass(frozen=True, slots=True)
 class Readout:
-    """The intermediates of one 2-D solve, as the seed writes them (angles in radians)."""
+    """The intermediates of one 2-D solve, as docs/MATH.md §1-§4 name them (angles in radians)."""
 
     d: float  # |target − root| before any clamping
     d_used: float  # after softening and the annulus clamp
@@ -63,7 +63,7 @@ class Readout:
 def readout(
     upper_len: float, lower_len: float, target: tuple[float, float], d_used: float
 ) -> Readout:
-    """Recompute the seed's intermediates for display (the solver itself needs none of them)."""
+    """Recompute docs/MATH.md's intermediates for display (the solver itself needs none of them)."""
     dx, dy = target[0] - ROOT[0], target[1] - ROOT[1]
     d = math.hypot(dx, dy)
     # law of cosines at the elbow: cos θ = (L1² + L2² − d²) / (2·L1·L2)
@@ -326,8 +326,8 @@ class LabView:
 
     def _draw_labels(self, pen: WorldPen, both: Any, target: tuple[float, float]) -> None:
         """The world labels, each at the first of its spots clear of the arm, the markers
-        and the labels placed before it (playtest: in the dead zone "shortfall" sat on
-        the arm and the target's cross): the shortfall, α, θ, then the two circles'."""
+        and the labels placed before it (so that in the dead zone "shortfall" does not
+        sit on the arm and the target's cross): the shortfall, α, θ, then the two circles'."""
         placer = self._placer(pen, both, target)
         labels: list[tuple[list[tuple[float, float]], str, Any, int, list[Spot]]] = []
         shortfall = float(both.shortfall[0])

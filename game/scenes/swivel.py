@@ -1,4 +1,4 @@
-"""The swivel scene: the seed's 3-D paragraph made visible — the pole vector picks the elbow.
+"""The swivel scene: docs/MATH.md §6 (the pole plane in 3-D) made visible.
 
 For a reachable target the elbow can sit anywhere on a circle around the shoulder → target
 axis (the *swivel circle*); the solver puts it in the plane through shoulder, target and pole,

@@ -339,8 +339,8 @@ class SwivelView:
             )
         else:
             # a press turns TWIST_TAP on its frame, a key still held after it TWIST_SPEED: a
-            # press and release inside one frame never shows as held (playtest: ten quick
-            # taps left the twist at 0.0°, a held key's step being 1.5°)
+            # press and release inside one frame never shows as held (without the tap step,
+            # ten quick taps would leave the twist at 0.0°, a held key's step being 1.5°)
             turn = 0.0
             for key, sign in (("e", 1.0), ("q", -1.0)):
                 presses = raw.keys_pressed.count(key)
@@ -719,8 +719,8 @@ class SwivelView:
 
     def _place_labels(self, pen: Pen3D, canvas: Canvas, pose: Pose, sol: Any) -> None:
         """Hand the wanted labels to ``pen``, each at its first spot clear of the arm, the
-        markers, the HUD boxes over the view and the labels placed before it (playtest: the
-        lever's "1.47 m" sat on the upper arm, "target" under the pole after an orbit, the
+        markers, the HUD boxes over the view and the labels placed before it (otherwise the
+        lever's "1.47 m" would sit on the upper arm, "target" under the pole after an orbit, the
         swivel circle's name on "α" and the pole angle's)."""
         wanted, self._wanted = sorted(self._wanted, key=lambda w: w.rank), []
         if not wanted:

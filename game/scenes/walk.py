@@ -520,7 +520,7 @@ class WalkSim(CharacterAssets):
                 self.reaching[:] = True
             else:
                 # (of the hands a prop leaves free: B with the cup in the nearer hand, the
-                # other hung idle, playtest 10)
+                # other would hang idle)
                 distance = np.where(free, np.hypot(*(pointer - shoulders).T), np.inf)
                 one = self.reaching.sum() == 1
                 current = int(np.argmax(self.reaching)) if one else int(np.argmin(distance))
@@ -577,7 +577,7 @@ class WalkSim(CharacterAssets):
         point = None
         if props is not None and props.phase in ("walk", "reach") and props.goal != "knob":
             # (not while a step to it is wanted: he stands up to take it; crouched for a spot
-            # he still had to step back for, he never stood up to step: playtest 11)
+            # he still had to step back for, he would never stand up to step)
             if props.phase == "reach" or abs(move) <= 0.05:
                 point = props.goal_point()
         elif (ahead := self._pointer_ahead(move)) is not None and -0.2 < ahead < 1.0:

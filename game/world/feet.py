@@ -28,7 +28,7 @@ _CHORD_PASSES = 2  # sole_fits: the chord under a level sole, then twice under t
 
 # (on the bump's curved flank a sole resting on heel and toes lifts its ball 2-12 mm: at 1 mm no
 # spot there could pivot, and the squaring steps went 0.4 m back to flat ground, the pelvis
-# hanging 12-22 cm low over nothing: playtest 12)
+# hanging 12-22 cm low over nothing)
 RISER_WINDOW = 0.03  # m: ground rising more than MIN_RISER over this is a stair's riser
 
 

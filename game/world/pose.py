@@ -131,7 +131,7 @@ def stoop_clear_of_walls(
     """``spine`` (N,, radians forward) tipped no further than keeps the head (a head's
     radius off) behind a wall ahead: ground rising above the pelvis within the torso's
     length (crouched to set the cup down at the loft's wall, his head and shoulders went
-    15 cm into it: playtest 13)."""
+    15 cm into it)."""
     body = w.rig.body
     torso = body.spine + body.neck + 2.0 * body.head_radius
     ahead = np.linspace(0.0, torso, 16)

@@ -375,7 +375,7 @@ def test_a_pointer_held_behind_a_standing_body_turns_it_round_to_reach(side) -> 
 def test_nearer_hand_mode_with_the_cup_in_the_nearer_hand_reaches_with_the_free_one(
     cup_lifted: tuple[WalkSim, PhaseTimer],
 ) -> None:
-    # playtest 10: B (nearer hand) with the cup in the hand nearer the pointer: the cup's
+    # B (nearer hand) with the cup in the hand nearer the pointer: the cup's
     # hand cannot reach, and the other hung idle; the nearer *free* hand reaches now
     sim, timer = cup_lifted
     assert sim.props is not None and sim.props.holding >= 0

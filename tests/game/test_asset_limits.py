@@ -1,5 +1,5 @@
-"""Issue 14, items 10-12 and 14: every bad asset file is a clear error naming the file, the
-key, the value and the documented range; files are bounded before they are parsed."""
+"""Every bad asset file is a clear error naming the file, the key, the value and the
+documented range; files are bounded before they are parsed."""
 
 from __future__ import annotations
 

@@ -60,7 +60,7 @@ BAD_EDITS: list[tuple[str, Callable[[Any], Any] | str, tuple[str, ...]]] = [
     ("props.json", _drop("cup.x"), ("props.json", "cup.x", "missing")),
     ("props.json", _set("ladder.rung_spacing", -1), ("props.json", "ladder.rung_spacing", "-1")),
     ("props.json", _set("table.x", 9.0), ("props.json", "table.x", "flat ground")),
-    # a misspelt key was ignored silently (the playtest's legs.bogus)
+    # a misspelt key was ignored silently (legs.bogus, say)
     ("rig.json", _set("legs.uper", 0.5), ("rig.json", "legs.uper", "unknown key", "'upper'")),
     ("rig.json", _set("legs.bogus", 1), ("rig.json", "legs.bogus", "unknown key")),
     ("terrain.json", _set("landmark", []), ("terrain.json", "landmark", "'landmarks'")),
@@ -135,8 +135,8 @@ def test_f5_with_a_bad_edit_shows_it_and_keeps_the_last_good_assets(
         assert app.message == "assets reloaded: footsteps from 0"
         assert sim.rig.legs.limb.upper == pytest.approx(0.47)
         assert sim.props is not None and sim.props.props.cup.home[0] == pytest.approx(2.3)
-        # a cup set down elsewhere goes back on its table, and F5 says so (playtest 12: it
-        # went back silently)
+        # a cup set down elsewhere goes back on its table, and F5 says so (not
+        # silently)
         sim.props.cup = sim.props.cup + np.array([3.0, 0.0])
         app.reload_assets()
         assert app.message == "assets reloaded: the cup back on its table, footsteps from 0"

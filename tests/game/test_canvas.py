@@ -178,8 +178,8 @@ BIG = [1e300, -1e300, 1e80, 2.0**31, float("nan"), float("inf"), -float("inf")]
 
 @pytest.mark.parametrize("big", BIG)
 def test_no_world_value_crashes_a_draw_primitive(canvas: PygameCanvas, big: float) -> None:
-    """Issue 14 item 12: a rig or terrain scaled by 1e300 drew rects, texts and circles
-    that SDL refused ("invalid rect assignment"); every primitive clamps what it is given."""
+    """A rig or terrain scaled by 1e300 asks for rects, texts and circles that SDL refuses
+    ("invalid rect assignment"); every primitive clamps what it is given."""
     p = (big, big)
     canvas.line((0, 0), p, (255, 0, 0), 2)
     canvas.lines([(0, 0), p, (big, 0)], (255, 0, 0), 3)
@@ -198,7 +198,7 @@ def test_no_world_value_crashes_a_draw_primitive(canvas: PygameCanvas, big: floa
 
 def test_ring_sprites_stay_within_their_byte_budget() -> None:
     """A camera that zooms slowly asks for many radii, each often enough for a sprite; the
-    cache is emptied by bytes, so a long run's memory stays flat (issue 14, 20,000 frames)."""
+    cache is emptied by bytes, so a long run's memory stays flat (20,000 frames)."""
     from game.pygame_canvas import _RING_CACHE_BYTES
 
     canvas = PygameCanvas(pygame.Surface((400, 300)))
@@ -290,8 +290,8 @@ def test_a_readied_layer_is_drawn_once_and_only_put_down_when_asked(
 
 
 def test_words_of_small_text_stay_apart() -> None:
-    # playtest at 960x540: "orhold", "Hhands", "ringon" (the default font's space is 2 px
-    # below size 14, as wide as the gaps its hinting leaves inside words)
+    # at 960x540 words must not run together as "orhold", "Hhands", "ringon" (the default
+    # font's space is 2 px below size 14, as wide as the gaps its hinting leaves inside words)
     pygame.display.init()
     pygame.font.init()
     canvas = PygameCanvas(pygame.Surface((200, 40)))
@@ -312,7 +312,7 @@ def test_words_of_small_text_stay_apart() -> None:
     ["target of each hand and ankle", "foot planted (a ring on its locked pivot: heel or ball)"],
 )
 def test_small_text_set_word_by_word_keeps_its_last_glyph(text: str) -> None:
-    # playtest at 960x540: the overlay legend's ")" of "heel or ball)" was cut in half
+    # at 960x540 the overlay legend's ")" of "heel or ball)" was cut in half
     # against its box (and "ankle"'s e): the line measured as its words' widths summed,
     # kerning put its last word past that, and the last glyph was cut off. Spreading the
     # words only moves pixels: every glyph's ink is still there

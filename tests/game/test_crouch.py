@@ -101,7 +101,7 @@ def test_a_pointer_held_low_in_front_crouches_the_body_and_it_stands_up_after() 
 
 @pytest.mark.parametrize("move", [1.0, -1.0], ids=["walk-off", "turn-round"])
 def test_from_a_crouch_he_stands_up_before_walking_off_or_turning_round(move: float) -> None:
-    # playtest: he walked off still bent double (0.9 m/s, hips down, a shin horizontal), and
+    # he walked off still bent double (0.9 m/s, hips down, a shin horizontal), and
     # turning round his trunk tipped back past upright
     sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
     crowd = sim.crowd
@@ -139,7 +139,7 @@ def test_walking_off_from_a_crouch_rises_first() -> None:
 
 @pytest.mark.parametrize("facing", [1.0, -1.0])
 def test_crouched_on_a_slope_no_hand_goes_into_the_ground(facing: float) -> None:
-    # playtest: setting the cup down on a slope, the free hand hung 7 cm into the ground
+    # setting the cup down on a slope, the free hand hung 7 cm into the ground
     rig = load_rig(ASSETS_DIR / "rig.json")
     slope = Terrain(np.array([[-10.0, 3.0], [10.0, -3.0]]))  # 17° down toward +x
     crowd = Crowd(rig, slope, np.zeros(1), np.array([facing]))
@@ -156,7 +156,7 @@ def test_crouched_on_a_slope_no_hand_goes_into_the_ground(facing: float) -> None
 def test_a_click_on_the_floor_under_the_table_top_sets_the_cup_on_the_floor_not_the_table(
     cup_lifted,
 ) -> None:
-    # playtest: a click on the floor just past a table leg, under the top's overhang, put the
+    # a click on the floor just past a table leg, under the top's overhang, put the
     # cup on the table's edge (the x was taken, the height ignored)
     sim, timer = cup_lifted
     props = sim.props

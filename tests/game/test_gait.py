@@ -533,7 +533,7 @@ def test_walking_the_course_stairs_the_knees_bend_as_a_persons_one_tread_a_step_
 def test_off_the_landing_down_the_flight_the_body_slows_first_and_steps_from_the_edge(
     course: dict[Any, Record],
 ) -> None:
-    # the playtest's "he crouches on the landing's edge": the flight's pace took hold only
+    # no crouch at the landing's edge: the flight's pace took hold only
     # once the slope probes straddled it, so the body reached the edge at 1 m/s and stepped
     # down from a foot 0.6 m back on the landing: the pelvis 18 cm below standing over the
     # lower foot, that knee bent to 76°
@@ -544,7 +544,7 @@ def test_off_the_landing_down_the_flight_the_body_slows_first_and_steps_from_the
 
 
 def test_walking_off_the_foot_of_a_flight_onto_a_rise_the_steps_keep_up_with_the_body() -> None:
-    # walking left down the course's left flight and on up the bump (playtest 10): the
+    # walking left down the course's left flight and on up the bump: the
     # last foot off the flight was planned for the flight's pace while the body, let go a
     # stride later, sped up under it; that foot landed beside the hip, the next step was
     # taken from behind, and the pelvis sank 11 cm with the stance knee bent to 84°
@@ -562,7 +562,7 @@ def test_walking_off_the_foot_of_a_flight_onto_a_rise_the_steps_keep_up_with_the
 def test_turning_round_on_the_course_landing_then_down_takes_one_tread_a_step(
     pause: int, course: dict[Any, Record]
 ) -> None:
-    # the playtest's "he crouches at the top of the stairs": stopped on the landing, turned
+    # no crouch at the top of the stairs: stopped on the landing, turned
     # round and walking down, a step timed for a tread but taken from the landing's back
     # landed two risers below the foot on the landing (32 cm); that knee bent to 95°
     record = _from(course["turn on the landing", pause], 2)  # the walk back down
@@ -637,7 +637,7 @@ def test_turning_round_takes_at_most_1_3_seconds(
 @pytest.mark.parametrize(("steps", "limit"), SQUARING)
 def test_a_short_squaring_step_is_quick(steps: int, limit: float, flat: dict[Any, Record]) -> None:
     # a foot 19 cm off its pivot spot took the whole 0.3 s of a squaring swing while the
-    # body stood still facing the old way (the playtest's "stands, then turns"): from
+    # body stood still facing the old way ("stands, then turns"): from
     # standing facing away it moved off 0.65 s after the key, from a walk back 0.90-0.93 s;
     # then the pivot still waited for that foot to land (0.58 s, and 0.83-1.0 s): now it
     # starts as the foot comes down
@@ -650,7 +650,7 @@ def test_a_short_squaring_step_is_quick(steps: int, limit: float, flat: dict[Any
 def test_running_up_a_flight_is_quicker_than_walking_it_one_tread_a_step() -> None:
     # held to the walk's stair pace and climb, Shift on a flight walked it: 0.70-0.80 m/s,
     # a step every 0.45 s with both feet down 14 % of the time. Up the left flight, up the
-    # right one; and down them (0.70 m/s, the walking stair pace, until round 14), a tread a
+    # right one; and down them (once 0.70 m/s, the walking stair pace), a tread a
     # step all the same
     course = load_terrain(ASSETS_DIR / "terrain.json")
     starts, ways = np.array([8.8, 19.5, 14.3, 14.3]), np.array([1.0, -1.0, 1.0, -1.0])
@@ -699,7 +699,7 @@ def test_speeding_up_into_a_run_on_the_course_never_stops_the_hip_dead(
 ) -> None:
     # where a flight's or a slope's speed cap lifted, the body sped up under a step timed for
     # the slower pace; the trailing foot, rolled to its limit, waited for the other to land
-    # and held the hip: 0.6-1.7 m/s lost in one step (the playtest's split-leg stall), in
+    # and held the hip: 0.6-1.7 m/s lost in one step (a split-leg stall), in
     # 10 of 20 runs over the course
     records = [course["run over", start, facing] for start, facing in RUNS_OVER]
     starts = np.array([start for start, _ in RUNS_OVER])
@@ -736,7 +736,7 @@ def test_walking_up_a_flight_the_stance_knee_straightens_as_he_climbs(
 ) -> None:
     # the pelvis stood over the ground under it, so it rose only once over a tread: walking
     # onto the flight the front knee bent to 68-75° with the rear foot in the air, and kept
-    # bending, 24-45° further after the landing's first 0.1 s (the playtest's squat at its
+    # bending, 24-45° further after the landing's first 0.1 s (a squat at its
     # foot); now the pelvis reads the ground a riser ahead as it comes, and each stance knee
     # on the flight, once loaded, only straightens as the body rises over it
     record = course["climb", start, facing]
@@ -767,8 +767,8 @@ def _landings(record: Record) -> list[float]:
 
 def test_walking_up_a_flight_the_feet_take_a_tread_each(course: dict[Any, Record]) -> None:
     # a step onto the first tread from far back left the other foot too far behind to
-    # reach the second: it landed beside the first, both feet on one tread (the playtest's
-    # feet-together at a flight's foot), in 6 of these 8 approaches; now a step to the
+    # reach the second: it landed beside the first, both feet on one tread (feet
+    # together at a flight's foot), in 6 of these 8 approaches; now a step to the
     # other foot's tread of a flight costs as much as landing 0.2 m off its spot, and a
     # step is aimed for where the hip will be as it slows for the flight (aimed for the pace
     # where it set off, one approach in 8 still landed a step on the first tread from far back)
@@ -1024,8 +1024,8 @@ def stops() -> dict[float, Columns]:
 
 def test_keys_pressed_in_turn_never_keep_a_foot_in_the_air_long() -> None:
     # D and A in turn every 0.6 s: a swing re-aimed in the air as the walk stopped was
-    # re-timed for the stop's slow pace, and a foot stayed up for 0.93 s (the playtest's
-    # "cancelled step leaves a foot in the air")
+    # re-timed for the stop's slow pace, and a foot stayed up for 0.93 s (a
+    # cancelled step leaving a foot in the air)
     phases = np.linspace(0.0, 0.6, 12, endpoint=False)
     crowd = Crowd(RIG, FLAT, np.zeros(phases.size), np.ones(phases.size))
     airborne = np.zeros((phases.size, 2))
@@ -1041,7 +1041,7 @@ def test_keys_pressed_in_turn_never_keep_a_foot_in_the_air_long() -> None:
 def test_turning_round_while_still_speeding_up_the_pelvis_stays_up() -> None:
     # braking to turn round, the pelvis was lowered at once to where the feet reach flat,
     # as for the pivot: a foot left behind the stopping hip, held flat, pulled it down 11-12
-    # cm below standing (walking 0.8-2 s, then the other key: the playtest's sag); and a
+    # cm below standing (walking 0.8-2 s, then the other key: a sag); and a
     # swing re-aimed in the air counted as a step up and swung the slow 0.3 s
     before = np.tile(np.linspace(0.8, 2.0, 25), 2)  # seconds of walking or running first
     run = np.repeat([0.0, 1.0], 25)
@@ -1099,7 +1099,7 @@ def test_turning_round_beside_a_cup_on_the_floor_no_sole_swings_into_it(
 
 
 def test_stopped_over_a_cup_on_the_floor_the_pelvis_stays_over_the_feet_turning_or_not() -> None:
-    # playtest 11: stopped with the hips over a cup set down, the feet's spots were kept
+    # stopped with the hips over a cup set down, the feet's spots were kept
     # past it; turning round (the other key for 0.5 s), the ankles swung about the balls to
     # 0.42 m from the pelvis, which hung 9-17 cm low until the feet stepped back under it;
     # and where the pivot never started, he stood with the pelvis 18 cm behind the ankles
@@ -1124,7 +1124,7 @@ def test_stopped_over_a_cup_on_the_floor_the_pelvis_stays_over_the_feet_turning_
 
 
 def test_turning_round_standing_on_the_bumps_curved_flank_is_no_lunge() -> None:
-    # playtest 12: stopped facing up the bump's flank, the other key: no spot on the curved
+    # stopped facing up the bump's flank, the other key: no spot on the curved
     # ground passed as a pivot spot (a sole resting on heel and toes lifts its ball 2-12 mm
     # there), so the squaring steps went back 0.4 m to flat ground and the pelvis hung over
     # nothing, 12-22 cm low, until the pivot
@@ -1147,7 +1147,7 @@ def test_turning_round_standing_on_the_bumps_curved_flank_is_no_lunge() -> None:
 
 
 def test_setting_off_from_a_stop_at_a_flights_foot_the_lifting_foot_rises_without_a_snap() -> None:
-    # playtest 12: set off from standing with a foot on the flight, the other lifted straight
+    # set off from standing with a foot on the flight, the other lifted straight
     # up 6-8 cm in its first 1/60 s step (its clearance floor rose at full speed at once, the
     # heel's rise on top) and a knee jumped 10-12.6 cm in a step
     lets = np.array([35, 47, 59, 71, 83, 95])  # steps walking from x = 11.3 before the stop
@@ -1172,7 +1172,7 @@ def test_setting_off_from_a_stop_at_a_flights_foot_the_lifting_foot_rises_withou
 
 
 def test_shift_on_the_steep_slope_jogs_with_a_flight_both_ways() -> None:
-    # playtest 12: held to the climb's pace (about a walk's), Shift up or down the steep
+    # held to the climb's pace (about a walk's), Shift up or down the steep
     # slope (18.5-21) was a walk: one foot always down (17 % double support, no flight),
     # and going up the stance knee bent to 94°; it now jogs, quick steps with a flight
     starts = np.array([16.8, 17.4, 22.5, 23.5])
@@ -1209,7 +1209,7 @@ def test_running_over_the_bump_no_planted_foot_holds_the_hip_back() -> None:
 
 
 def test_a_cup_on_a_stair_tread_stops_the_walk_before_it_not_over_it() -> None:
-    # playtest 13: the cup set on the tread below the top landing (no room beside it for a
+    # the cup set on the tread below the top landing (no room beside it for a
     # foot), then down from the landing: no step down was left, yet the body walked on out
     # over the flight, sinking until the legs stuck straight out behind it, 0.85 m past the
     # feet, for good (only F5 freed him). From either side he now stops before that tread
@@ -1257,7 +1257,7 @@ def test_a_jog_ends_before_stairs_ahead_either_way_along_the_walk() -> None:
 
 
 def test_let_go_of_on_a_flight_no_foot_steps_back_down_to_stand() -> None:
-    # playtest 9: let go of the walk key as the feet reached a flight's first treads, a foot
+    # let go of the walk key as the feet reached a flight's first treads, a foot
     # stepped back down a tread (or to the floor) to make the standing stance: 5 of 40
     # walking and 2 of 40 running let-go moments did; a foot a riser above its standing
     # spot behind it now stays up
@@ -1284,7 +1284,7 @@ def test_let_go_of_on_a_flight_no_foot_steps_back_down_to_stand() -> None:
 
 
 def test_running_up_a_flight_the_first_two_feet_land_on_two_treads() -> None:
-    # playtests 7-9: running onto a flight, the second foot came down beside the first on
+    # running onto a flight, the second foot came down beside the first on
     # the first tread (5 of 36 approaches; 8 on any tread): its step, planned as the body
     # slowed to the flight's pace, fell short of the next tread and no candidate lay there.
     # The middle of the tread beyond the other foot is now tried, and the other foot's
@@ -1307,7 +1307,7 @@ def test_running_up_a_flight_the_first_two_feet_land_on_two_treads() -> None:
 
 @pytest.mark.parametrize("stop_x", [12.5, 12.6])
 def test_turned_round_and_back_on_a_flight_no_heel_hangs_off_a_nose(stop_x: float) -> None:
-    # playtest 10: stopped on a flight, turned round and back, a foot that pivoted about its
+    # stopped on a flight, turned round and back, a foot that pivoted about its
     # ball on a stair nose kept its heel out over the drop (up to 90 % of heel to ball 16 cm
     # over the tread below) until the next key press; it now re-squares onto its tread. (The
     # heel may overhang by HEEL_HANG, 3 cm: turned round about its ball on a 0.35 m tread no
@@ -1330,7 +1330,7 @@ def test_turned_round_and_back_on_a_flight_no_heel_hangs_off_a_nose(stop_x: floa
 
 
 def test_a_tap_to_turn_on_a_flight_turns_on_one_tread_not_up_a_riser_and_back() -> None:
-    # playtest 12: stopped on a flight, a short tap of the other key took four steps: a foot
+    # stopped on a flight, a short tap of the other key took four steps: a foot
     # up the riser ahead to pivot, the pivot, then back down (the heel hung off the nose),
     # leaving him split across the riser. Walking down either flight, stopped where that
     # happened (before: 7 of 35 stops), a 0.33 s tap now turns him on one tread
@@ -1389,7 +1389,7 @@ def test_running_onto_the_steep_slope_no_lunge_then_crouch() -> None:
 
 
 def test_a_run_let_go_of_for_an_instant_walks_on_without_a_lunge() -> None:
-    # playtest 15: running, Shift and the key let go of and the key pressed again at once
+    # running, Shift and the key let go of and the key pressed again at once
     # (3 frames without intent): the stop re-aimed a swing beside the other foot, the walk
     # then lifted the front foot and the hip ran 0.9 m past the one left behind: the pelvis
     # sank 33 cm and the knee bent to 107-115° (35 of 90 such switches)
@@ -1418,7 +1418,7 @@ def test_a_run_let_go_of_for_an_instant_walks_on_without_a_lunge() -> None:
 
 
 def test_a_blip_of_the_other_key_in_a_run_leaves_no_glide() -> None:
-    # playtest 15: running, a 0.07 s press of the other key (too short for the walk scene to
+    # running, a 0.07 s press of the other key (too short for the walk scene to
     # take it for a turn) re-aimed the swings in the air for the reversal's stop, behind the
     # running hip; dropped, they hovered there, and no foot touched the ground for up to
     # 0.8 s (a glide; median over these starts 27 frames, a plain run's flight is 9)
@@ -1440,7 +1440,7 @@ def test_a_blip_of_the_other_key_in_a_run_leaves_no_glide() -> None:
 
 
 def test_turned_round_at_a_slopes_foot_the_heel_rises_out_of_the_rise() -> None:
-    # playtest 15: stopped just before the gentle slope and turned round, the foot pivoted
+    # stopped just before the gentle slope and turned round, the foot pivoted
     # about its ball on the flat and its heel swung onto the rise: he stood with it 10 mm
     # inside the slope for as long as he stood (a pivot spot lets the ball hover 12 mm). It
     # now rises onto the ground, at most 0.5 mm a step (a planted foot's contact may move)

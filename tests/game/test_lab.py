@@ -85,7 +85,7 @@ def test_autopilot_crosses_both_circles_and_flips_the_elbow() -> None:
 def test_a_target_out_of_reach_in_the_soft_band_reads_softened_and_too_far(
     record_texts: Callable[[Any], list[str]],
 ) -> None:
-    # playtest 9: a target 5 m away with softness on read "status: softened", and a player
+    # a target 5 m away with softness on read "status: softened", and a player
     # expected "too far" (softened takes precedence in the library): both now show
     import pygame
 

@@ -102,8 +102,8 @@ def test_climbing_up_and_down_moves_no_elbow_more_than_10_cm_a_step() -> None:
 
 
 def test_climbing_takes_a_rung_in_1_1_s_shift_in_0_64_s_and_keeps_the_elbows_smooth() -> None:
-    # a rung cycle (four limb moves) took 1.6 s, the 3.35 m ladder ~16 s (playtest: slow);
-    # then Shift a rung a second, and W alone still 1.6 s (second playtest: 12 s for 6 rungs)
+    # a rung cycle (four limb moves) took 1.6 s, the 3.35 m ladder ~16 s (too slow);
+    # then Shift a rung a second, and W alone still 1.6 s (still slow: 12 s for 6 rungs)
     rig, _ = load_character_assets(ASSETS)
     timed = {}
     for fast in (False, True):
@@ -322,7 +322,7 @@ def test_s_on_the_loft_right_of_the_spot_backs_to_the_ladder_without_turning(
 @pytest.mark.parametrize(("facing", "says"), [(1.0, "a wall ahead"), (-1.0, "the loft's edge")])
 def test_held_on_the_loft_he_names_what_stops_him(facing: float, says: str) -> None:
     # at the loft's far wall he said "the loft's edge: S by the ladder climbs down", the
-    # words for the drop on the ladder's side (playtest 7)
+    # words for the drop on the ladder's side
     sim = _on_the_loft(facing)
     _walk_rows(sim, [InputState(move=facing)] * int(5.0 / DT))
     hint = sim.blocked_hint()
@@ -331,7 +331,7 @@ def test_held_on_the_loft_he_names_what_stops_him(facing: float, says: str) -> N
 
 def test_held_against_the_wall_under_the_ladder_he_says_w_climbs_it() -> None:
     # walking into the wall under the loft, the hint said "a wall ahead, too high to step
-    # up" (playtest 9): the way on is the ladder
+    # up": the way on is the ladder
     probe = WalkSim(SceneConfig(dt=DT))
     assert probe.ladder is not None
     sim = _standing_at(probe.ladder.spot_x - 1.0, 1.0)
@@ -340,7 +340,7 @@ def test_held_against_the_wall_under_the_ladder_he_says_w_climbs_it() -> None:
 
 
 def test_w_at_the_ladder_with_the_cup_in_hand_says_the_hands_are_full(cup_lifted: Any) -> None:
-    # holding the cup, W at the ladder did nothing and said nothing (playtest 9)
+    # holding the cup, W at the ladder did nothing and said nothing
     sim, _ = cup_lifted
     ladder = sim.ladder
     assert ladder is not None and sim.props is not None
@@ -353,7 +353,7 @@ def test_w_at_the_ladder_with_the_cup_in_hand_says_the_hands_are_full(cup_lifted
 
 
 def test_getting_on_the_ladder_a_hand_reaching_for_the_pointer_eases_to_its_rest() -> None:
-    # playtest 11: W held at the ladder's foot with the hands reaching for the pointer up to
+    # W held at the ladder's foot with the hands reaching for the pointer up to
     # his right: as he got on, the hand not yet on a rung snapped to its resting place,
     # 0.9 m in one step; it now goes there at an arm's pace
     sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
@@ -375,7 +375,7 @@ def test_getting_on_the_ladder_a_hand_reaching_for_the_pointer_eases_to_its_rest
 def test_stepping_off_at_the_bottom_the_hands_let_go_at_an_arms_pace_and_he_stands(
     fast: bool,
 ) -> None:
-    # playtest 15: letting go of the rungs at the bottom, the hands dropped to the hips at
+    # letting go of the rungs at the bottom, the hands dropped to the hips at
     # 5.4 m/s (9.5 with Shift) against the arms' 4 m/s, and he stepped off squatting at the
     # climbing height, 16 cm below standing with the knees at 72°, for 0.4 s
     rig, _ = load_character_assets(ASSETS)

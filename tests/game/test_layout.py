@@ -379,7 +379,7 @@ def _scene_ids(value: object) -> str:
 def test_the_profiler_panel_covers_no_other_panel(
     scene: str, edit: bool, help_on: bool, size: tuple[int, int]
 ) -> None:
-    # playtest: the F3 panel was drawn over the F1 help (cutting its lines off) and over
+    # the F3 panel was drawn over the F1 help (cutting its lines off) and over
     # the ground editor's buttons and their instructions
     app = _app(scene, size)
     app.run_frame(app.config.dt)
@@ -406,7 +406,7 @@ def _outside(points: Any, box: Rect) -> list[tuple[float, float]]:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("scene", ["lab", "swivel"])
 def test_the_f3_panel_leaves_the_arm_in_view(scene: str, size: tuple[int, int]) -> None:
-    # playtest: in the lab the F3 panel hid the default target (2.2, 1.4) and the elbow;
+    # in the lab the F3 panel hid the default target (2.2, 1.4) and the elbow;
     # in the swivel scene the top of the swivel circle and the upper arm
     import numpy as np
 
@@ -448,7 +448,7 @@ def test_the_f3_panel_leaves_the_arm_in_view(scene: str, size: tuple[int, int]) 
 # (at 1920x1080 the box had room: the code before the fix passed there too)
 @pytest.mark.parametrize("size", SIZES[:2], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_status_box_keeps_its_size_and_clear_of_the_climber(size: tuple[int, int]) -> None:
-    # playtest: on the ladder the status box changed height and width at every limb move
+    # on the ladder the status box changed height and width at every limb move
     # ("R rung 4", then "R moving"), widened to ~700 px over the ladder's foot, and the
     # feet's labels covered the ground's "ladder"
     app = _app("walk", size)
@@ -491,7 +491,7 @@ def test_the_status_box_keeps_its_size_and_clear_of_the_climber(size: tuple[int,
             if b is not a and intersects(a.rect, b.rect)
         ]
         assert not problems, "\n".join(problems)
-        # ... nor a hand's label his face (playtests 15, 16: the rear hand's was across it)
+        # ... nor a hand's label his face (the rear hand's lies nearest it)
         radius = sim.rig.body.head_radius
         corners = pose.head[0] + np.array([[-radius, -radius], [radius, radius]])
         (x0, y0), (x1, y1) = np.sort(view.camera.to_screen(corners), axis=0).tolist()
@@ -505,7 +505,7 @@ def test_the_status_box_keeps_its_size_and_clear_of_the_climber(size: tuple[int,
 
 @pytest.mark.usefixtures("marked")
 def test_the_crowd_hud_counts_one_character_in_the_singular_and_says_whose_steps() -> None:
-    # playtest: with one character the HUD said "1 characters" and "1 of 1 characters in
+    # with one character the HUD said "1 characters" and "1 of 1 characters in
     # view", and the footstep total seemed to reset as − removed walkers (it is the steps of
     # the walkers still here: theirs are kept, the removed ones' go with them)
     pygame.display.init()
@@ -585,7 +585,7 @@ SWIVEL_SHOTS = [
 @pytest.mark.usefixtures("marked")
 @pytest.mark.parametrize("size", [(960, 540), (1600, 1000)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_swivel_labels_keep_off_each_other_the_arm_and_the_markers(size: tuple[int, int]) -> None:
-    # playtest: "1.47 m" (the pole's lever) on the upper arm; after an orbit and a zoom
+    # "1.47 m" (the pole's lever) on the upper arm; after an orbit and a zoom
     # "target" under the pole's diamond, the swivel circle's name on "α" and the angle's
     import numpy as np
 
@@ -637,7 +637,7 @@ def test_swivel_labels_keep_off_each_other_the_arm_and_the_markers(size: tuple[i
 @pytest.mark.usefixtures("marked")
 @pytest.mark.parametrize("size", [(960, 540), (1600, 1000)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_lab_labels_keep_off_each_other_the_arms_and_the_target(size: tuple[int, int]) -> None:
-    # playtest: with the target dragged into the dead zone "shortfall 0.73 m" lay over the
+    # with the target dragged into the dead zone "shortfall 0.73 m" lay over the
     # arm and the target's cross
     app = _app("lab", size)
     app.scene.autopilot = _Keys(InputState())
@@ -758,7 +758,7 @@ def test_the_help_covers_no_other_panel(
     profiler: bool,
     size: tuple[int, int],
 ) -> None:
-    # playtest 3: with F3 on, the F1 help lay over the walk's status box at 1280x720, at
+    # with F3 on, the F1 help lay over the walk's status box at 1280x720, at
     # 1439x839 and in the ground editor (not at 960x540); it also covered the lab's and the
     # swivel scene's side panel and the editor's palette
     placed: list[tuple[Any, hud.HelpLayout]] = []
@@ -837,7 +837,7 @@ def _hero_drawn(app: App) -> Rect:
 def test_the_help_does_not_hide_the_hero_with_the_f3_panel_open(
     monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
 ) -> None:
-    # playtest 7: the F1 help lay over his torso at 960x600 and 1280x720, and at 1580x860
+    # the F1 help lay over his torso at 960x600 and 1280x720, and at 1580x860
     # with F3 on only a ghost of his head showed. Standing, and having walked either way
     # (the camera leads him: he stands left or right of the middle)
     placed: list[hud.HelpLayout] = []
@@ -897,7 +897,7 @@ def walked_on() -> dict[int, Any]:
 def test_the_grounds_names_keep_off_the_hero_the_panels_and_the_windows_edge(
     walked_on: dict[int, Any], size: tuple[int, int], profiler: bool, steps: int
 ) -> None:
-    # playtest 7: "start", "stairs up", ... lay at his feet as he passed, a name sat half
+    # "start", "stairs up", ... lay at his feet as he passed, a name sat half
     # under the status box, and with the camera raised for the F3 panel one was cut off by
     # the window's bottom edge (each of these here before)
     import copy

@@ -1,7 +1,7 @@
-"""Issue 14 items 4-7: outputs never clobber and are never lost. Symlinks are written
-through, anything but a regular file is refused for an atomic output, files get the umask's
-mode, every output is finished whatever another one does, write errors are one line naming
-the output and the OS reason (exit 3), SIGTERM and SIGHUP finish like Ctrl-C."""
+"""Outputs never clobber and are never lost. Symlinks are written through, anything but a
+regular file is refused for an atomic output, files get the umask's mode, every output is
+finished whatever another one does, write errors are one line naming the output and the OS
+reason (exit 3), SIGTERM and SIGHUP finish like Ctrl-C."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Issue 14 items 13 and 14: the timer's memory is bounded, whole-run percentiles come from a
-streaming summary, and the summary table's columns never run together."""
+"""The timer's memory is bounded, whole-run percentiles come from a streaming summary,
+and the summary table's columns never run together."""
 
 from __future__ import annotations
 

@@ -443,7 +443,7 @@ def door_opened() -> tuple[WalkSim, list[tuple[str, float, float, float]]]:
 def test_turning_the_knob_swings_the_door_open_and_it_shuts_after_the_hand_lets_go(
     door_opened: tuple[WalkSim, list[tuple[str, float, float, float]]],
 ) -> None:
-    # playtest: clicking the knob, he walked over, held it ~1 s, let go, and nothing happened
+    # clicking the knob, he walked over, held it ~1 s, let go, and nothing happened
     sim, steps = door_opened
     assert sim.props is not None
     door = sim.props.props.door
@@ -462,7 +462,7 @@ def test_turning_the_knob_swings_the_door_open_and_it_shuts_after_the_hand_lets_
     assert knob_x[held[-1]] < float(door.knob[0]) - 0.04
     # fully open after the hand lets go, then shut again, the knob back where it was; not
     # on him while he stands in the doorway, where he let go of the knob (it shut through
-    # him, DOOR_STAY_S after he let go: playtest 13), but once he has walked out of it
+    # him, DOOR_STAY_S after he let go), but once he has walked out of it
     assert swing.max() == 1.0 and swing[-1] == 0.0
     opened = np.flatnonzero(swing == 1.0)
     assert (opened[-1] - opened[0] + 1) * DT > DOOR_STAY_S + 1.0
@@ -474,7 +474,7 @@ def test_he_holds_the_knob_and_steps_after_it_until_the_door_is_open(
     door_opened: tuple[WalkSim, list[tuple[str, float, float, float]]],
 ) -> None:
     # he let go 0.6 s after gripping, the door a third open: it swung on by itself, the
-    # knob sliding 0.2 m away from a hand left in the air (playtest 7)
+    # knob sliding 0.2 m away from a hand left in the air
     sim, steps = door_opened
     held = [i for i, (phase, *_) in enumerate(steps) if phase == "hold"]
     assert steps[held[-1]][1] == 1.0  # let go once the door is open
@@ -486,7 +486,7 @@ def test_he_holds_the_knob_and_steps_after_it_until_the_door_is_open(
 def test_a_spot_he_cannot_walk_to_is_set_down_on_the_nearest_in_reach(
     place_x: float, cup_lifted: tuple[WalkSim, PhaseTimer]
 ) -> None:
-    # playtest: holding the cup, a click on the high ledge beyond the course's start wall
+    # holding the cup, a click on the high ledge beyond the course's start wall
     # walked him to the wall, where he stood for good ("place: walk"), the cup in his hand
     sim, timer = cup_lifted
     props = sim.props
@@ -527,7 +527,7 @@ def _hero_at(x: float, facing: float) -> tuple[WalkSim, PhaseTimer]:
 @pytest.mark.parametrize(
     ("end", "x", "facing"),
     [
-        ("right", 1.2, 1.0),  # walks up under the table top: the playtest's case
+        ("right", 1.2, 1.0),  # walks up under the table top
         ("right", 2.4, 1.0),  # standing at the table
         ("right", 3.6, -1.0),  # from beyond the end
         ("left", 2.5, -1.0),
@@ -538,7 +538,7 @@ def _hero_at(x: float, facing: float) -> tuple[WalkSim, PhaseTimer]:
 def test_a_cup_lifted_from_the_floor_by_the_table_keeps_out_of_the_table_top(
     end: str, x: float, facing: float
 ) -> None:
-    # playtest 3: picked up from the floor just right of the table, hand and cup rose
+    # picked up from the floor just right of the table, hand and cup rose
     # through the table top (the carry point was over the table and the hand went straight
     # for it from the floor: 5 cm deep, i.e. right through the 5 cm slab)
     sim, timer = _hero_at(x, facing)
@@ -565,7 +565,7 @@ def test_a_cup_lifted_from_the_floor_by_the_table_keeps_out_of_the_table_top(
 def test_turning_round_at_the_table_with_the_cup_keeps_it_out_of_the_table_top(
     x: float, facing: float, lift_the_cup: Callable[..., None]
 ) -> None:
-    # playtest 3: holding the cup at the table while he turned round, it dipped into the top
+    # holding the cup at the table while he turned round, it dipped into the top
     sim, timer = _hero_at(x, facing)
     for _ in range(30):
         sim.step(InputState(), DT, timer)
@@ -584,7 +584,7 @@ def test_turning_round_at_the_table_with_the_cup_keeps_it_out_of_the_table_top(
 
 
 def test_carrying_the_cup_to_the_door_it_keeps_clear_of_the_hand_on_the_knob() -> None:
-    # playtest 9: carried in front at the hip, the cup in the near hand sat where the far
+    # carried in front at the hip, the cup in the near hand sat where the far
     # hand gripped the knob (its middle 6 cm from it): he seemed to push the door with the mug
     sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
     sim.crowd.resize(0, np.zeros(0), np.zeros(0))
@@ -649,7 +649,7 @@ def _under_the_ladder_with_the_cup() -> tuple[WalkSim, PhaseTimer, Any]:
 
 @pytest.mark.parametrize("place_x", [34.28, 34.6, 35.5])
 def test_a_cup_set_down_by_a_wall_stands_on_the_floor_not_on_the_wall_face(place_x: float) -> None:
-    # playtest 12: under the ladder, a click on the loft's wall (34.28) or on the loft above
+    # under the ladder, a click on the loft's wall (34.28) or on the loft above
     # it: the cup was set down on the wall's face, 0.8 m up in mid-air (the ground's riser,
     # 2 cm wide, gave it a height between the floor and the loft)
     sim, timer, props = _under_the_ladder_with_the_cup()
@@ -666,7 +666,7 @@ def test_a_cup_set_down_by_a_wall_stands_on_the_floor_not_on_the_wall_face(place
 
 
 def test_crouching_to_set_the_cup_down_at_a_wall_keeps_his_head_out_of_it() -> None:
-    # playtest 13: set down at the loft's wall, the crouch stooped his spine forward 83° and
+    # set down at the loft's wall, the crouch stooped his spine forward 83° and
     # his head and shoulders went about 15 cm into the wall (the shoulders 5 cm past its
     # face); the stoop now stops a head's radius short of a wall ahead
     sim, timer, props = _under_the_ladder_with_the_cup()
@@ -681,7 +681,7 @@ def test_crouching_to_set_the_cup_down_at_a_wall_keeps_his_head_out_of_it() -> N
 
 @pytest.mark.parametrize("x", [19.6, 25.0])  # the steep slope (18°), the long one
 def test_a_cup_set_down_on_a_slope_stands_there_flush_with_it(x: float) -> None:
-    # playtest 13: set down on the steep slope, the cup stood level, one corner of its base
+    # set down on the steep slope, the cup stood level, one corner of its base
     # 2.5 cm in the ground (a spot counted only where the surface was level, and a slope
     # has none within a metre); it now stands tilted with a plane it sits flush on
     sim, timer = _hero_at(x - 0.7, 1.0)
@@ -720,7 +720,7 @@ def test_a_cup_set_down_at_his_feet_on_a_slope_goes_clear_of_them(x: float) -> N
 
 
 def test_a_spot_the_hand_cannot_get_to_is_given_up_not_crouched_over_for_ever() -> None:
-    # playtest 11: holding the cup under the ladder, the pointer held low in front (he
+    # holding the cup under the ladder, the pointer held low in front (he
     # crouched for it), a click on the floor by the loft's wall: he stayed crouched, the cup
     # held out at full stretch, until a key was pressed (43 s). He now stands up with it
     sim, timer, props = _under_the_ladder_with_the_cup()

@@ -1,6 +1,6 @@
-"""Issue 14 items 8-9: a recording is input like an asset. Every malformed line is a clear
-error (exit 2) naming the file, the line and what was expected; a replay refuses other
-assets than recorded and flags that would be ignored."""
+"""A recording is input like an asset. Every malformed line is a clear error (exit 2)
+naming the file, the line and what was expected; a replay refuses other assets than
+recorded and flags that would be ignored."""
 
 from __future__ import annotations
 

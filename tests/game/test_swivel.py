@@ -118,7 +118,7 @@ def test_the_elbow_is_always_on_the_swivel_circle_of_its_target(
         d = float(np.linalg.norm(arm["target"] - arm["root"]))
         axis = _unit(arm["target"] - arm["root"])
         hand = arm["end"] - arm["root"]
-        used = min(max(d, FOLD), REACH)  # the seed's clamp into the annulus
+        used = min(max(d, FOLD), REACH)  # docs/MATH.md §4's clamp into the annulus
         # the hand is on the root → target ray at the used reach
         np.testing.assert_allclose(hand, used * axis, atol=TOL)
         # law of cosines at the shoulder: the circle sits L1·cos α along the axis, radius L1·sin α
@@ -377,8 +377,8 @@ def test_the_twist_slider_sends_radians() -> None:
 
 
 def test_a_q_or_e_tap_turns_the_twist_a_visible_step_and_holding_goes_on() -> None:
-    # playtest 3: ten instant Q/E taps (pressed and released within one frame) left the
-    # twist at 0.0°: only held keys turned it
+    # ten instant Q/E taps (pressed and released within one frame) must turn the twist,
+    # not leave it at 0.0° as if only held keys counted
     from game.scenes import swivel_view
 
     sim = SwivelSim(SceneConfig())
@@ -418,7 +418,7 @@ def test_the_view_never_imports_pygame() -> None:
 
 
 def test_r_resets_the_pose_without_counting_a_plane_flip() -> None:
-    # playtest 9: with the pole moved to the far side, R brought back the red "the plane
+    # with the pole moved to the far side, R brought back the red "the plane
     # flipped" banner: the jump back to the start read as the pole crossing the axis
     sim = SwivelSim(SceneConfig())
     timer = PhaseTimer()

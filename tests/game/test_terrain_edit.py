@@ -410,7 +410,7 @@ def test_the_scripted_edit_tour_keeps_the_feet_on_the_edited_ground() -> None:
     rise = sim.terrain.height_at(first_tread) - course.height_at(STAIRS["x"])  # level treads
     assert rise == pytest.approx(STAIRS["rise"])  # the staircase stands
     feet = sim.stats_sections()["feet"]
-    # issue 16's figures: no sole point or segment inside the (edited) ground, pivots still
+    # the feet's bounds hold on edited ground: no sole point or segment inside it, pivots still
     assert feet["max_sole_penetration_m"] <= 0.005
     assert feet["max_planted_slide_m"] <= 0.0005
     assert feet["max_ground_error_m"] <= 0.005  # and on the ground, not hovering over a tread

@@ -268,7 +268,7 @@ def _standing(steps: int) -> tuple[WalkSim, PhaseTimer, float]:
 def test_letting_go_of_a_dragged_foot_does_not_turn_him_to_the_pointer() -> None:
     # a foot dragged low behind him and let go: the pointer, left there, was offered to the
     # hands for 1.5 s (it had moved during the drag), so he turned round and bent double to
-    # reach for it (playtest 7); it is offered again once the mouse moves
+    # reach for it; it is offered again once the mouse moves
     sim, timer, standing = _standing(30)
     ankle = sim.crowd.solution.hand[0, 3].copy()
     behind = (float(ankle[0]) - 0.45, float(ankle[1]) - 0.02)
@@ -295,7 +295,7 @@ def _front_leg(sim: WalkSim) -> int:
 
 def test_hovering_over_a_foot_does_not_stoop_him_to_reach_for_it() -> None:
     # a pointer over an ankle is where a press grabs that foot, but the hands were offered
-    # it as a place to reach: he stooped 15-17 cm for it before any click (playtests 4, 5)
+    # it as a place to reach: he stooped 15-17 cm for it before any click
     sim, timer, standing = _standing(60)
     ankle = sim.crowd.solution.hand[0, 2 + _front_leg(sim)]
     pointer = (float(ankle[0]), float(ankle[1]))
@@ -314,7 +314,7 @@ def test_hovering_over_a_foot_does_not_stoop_him_to_reach_for_it() -> None:
 def test_grabbing_a_foot_after_a_short_walk_keeps_the_other_foot_down() -> None:
     # stopped after a few steps, the feet were off their standing spots: the grab made
     # the body square up, the other foot lifted while the grabbed one was still on the
-    # ground, and dragged up, both feet were in the air for 0.28 s (playtest 5)
+    # ground, and dragged up, both feet were in the air for 0.28 s
     sim = WalkSim(SceneConfig(dt=DT))
     timer = PhaseTimer()
     for _ in range(36):
@@ -350,7 +350,7 @@ def test_a_tap_of_the_other_key_turns_him_round(walk_first: int, tap: int) -> No
 @pytest.mark.parametrize("blip", [1, 2, 3])
 def test_keys_let_go_or_pressed_a_few_frames_apart_do_not_turn_him(blip: int) -> None:
     # the other key alone for a frame or two (both held, D let go 30 ms before A; or A
-    # pressed 30 ms before D) counted as a tap and turned him round (playtest 5)
+    # pressed 30 ms before D) counted as a tap and turned him round
     sim = WalkSim(SceneConfig(dt=DT))
     timer = PhaseTimer()
     for move, steps in ((1.0, 60), (0.0, 30), (-1.0, blip), (0.0, 90)):
@@ -362,7 +362,7 @@ def test_keys_let_go_or_pressed_a_few_frames_apart_do_not_turn_him(blip: int) ->
 @pytest.mark.parametrize("blip", [1, 2, 3])
 def test_a_blip_of_the_other_key_after_a_tap_turn_does_not_turn_him_back(blip: int) -> None:
     # after a tap had turned him, his feet were squared for a pivot already: a one-frame
-    # blip of the other key started one at once, and it went on (playtest 6, 14 of 14)
+    # blip of the other key started one at once, and it went on (14 of 14)
     sim = WalkSim(SceneConfig(dt=DT))
     timer = PhaseTimer()
     for move, steps in ((-1.0, 60), (0.0, 90), (1.0, 6), (0.0, 90), (-1.0, blip), (0.0, 120)):
@@ -374,7 +374,7 @@ def test_a_blip_of_the_other_key_after_a_tap_turn_does_not_turn_him_back(blip: i
 @pytest.mark.parametrize("leg", ["left_leg", "right_leg"])
 def test_a_foot_dragged_up_in_the_air_leaves_the_other_foot_standing(leg: str) -> None:
     # the pinned foot counted as down even held at knee height, so the other foot, the
-    # only one bearing weight, stepped: both feet up, the body hovering (the playtest)
+    # only one bearing weight, stepped: both feet up, the body hovering
     sim = WalkSim(SceneConfig(dt=DT))
     timer = PhaseTimer()
     dragged = 2 if leg == "left_leg" else 3
@@ -518,7 +518,7 @@ def test_the_lean_settles_at_a_rate_per_second_whatever_the_step_rate() -> None:
 
 
 def test_turned_round_in_place_to_the_pointer_he_stands_over_his_feet() -> None:
-    # playtest 11: a pointer held up behind him turned him round in place, about the balls
+    # a pointer held up behind him turned him round in place, about the balls
     # of his feet, and he stood on with the pelvis past them and the legs slanted back (7 cm
     # past the balls at the door, for 37 s); the feet now settle under him after the turn
     sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()

@@ -272,7 +272,7 @@ def _draw_hero(view: WalkView, canvas: PygameCanvas, pose: PoseInputs | None = N
 def test_the_standing_heros_hair_sits_on_top_of_his_head_so_he_looks_ahead(
     view: WalkView, facing: float
 ) -> None:
-    # playtest: "the head always tilted up". The hair cap sat over the back of the head
+    # "the head always tilted up". The hair cap sat over the back of the head
     # (its pixels' centre 42-47 degrees back of straight up from the head's centre) with
     # the eye under its front edge: a head tilted back, looking at the sky
     canvas = PygameCanvas(pygame.Surface((1280, 720)))
@@ -299,7 +299,7 @@ def _walk_app(size: tuple[int, int]) -> App:
 
 @pytest.mark.parametrize("size", [(960, 540), (1280, 720), (1920, 1080)])
 def test_the_f3_panel_leaves_the_heros_head_in_view(size: tuple[int, int]) -> None:
-    # playtest: at 960x540 the F3 panel hid the head of a hero who had walked left (the
+    # at 960x540 the F3 panel hid the head of a hero who had walked left (the
     # camera leads him, so he stands right of the middle, under the panel's columns)
     app = _walk_app(size)
     sim, view = app.scene.sim, app.scene.view
@@ -327,7 +327,7 @@ def test_the_f3_panel_leaves_the_heros_head_in_view(size: tuple[int, int]) -> No
 def test_the_hero_is_drawn_in_front_of_the_door_the_table_and_the_ladder(
     view: WalkView, prop: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a playtest report had the table drawn over the hero standing at it: the props are
+    # the table must not be drawn over the hero standing at it: the props are
     # cached sprites put down before the hero, so every one of them is behind him (a
     # climber is on the near side of the ladder, his hands over its rungs)
     sim = view.sim
@@ -376,7 +376,7 @@ def _carrying(view: WalkView, hand: int, move: float) -> None:
 
 
 def test_a_cup_in_the_far_hand_is_held_by_that_hand_behind_the_torso(view: WalkView) -> None:
-    # playtest: facing left with the cup in the far (right) hand, the cup hid the hand
+    # facing left with the cup in the far (right) hand, the cup hid the hand
     # that holds it and floated beside the near forearm. It is drawn at its hand's depth
     # (behind the torso and the near limbs) and the hand's fingers show across it
     _carrying(view, hand=1, move=-1.0)
@@ -410,7 +410,7 @@ def test_a_cup_in_the_far_hand_is_held_by_that_hand_behind_the_torso(view: WalkV
 def test_the_hand_holding_the_cup_grips_its_middle_and_nothing_of_it_shows_over_the_rim(
     view: WalkView, hand: int, move: float
 ) -> None:
-    # playtest 7: the hand's disc, drawn behind the cup, poked out over its rim and the
+    # the hand's disc, drawn behind the cup, poked out over its rim and the
     # fingers crossed its body: the hand looked inside the cup. The fingers wrap its middle
     _carrying(view, hand, move)
     sim = view.sim
@@ -433,7 +433,7 @@ def test_the_hand_holding_the_cup_grips_its_middle_and_nothing_of_it_shows_over_
 
 
 def test_the_knobs_hover_ring_and_words_go_once_he_goes_for_it(view: WalkView) -> None:
-    # playtest 7: "click: reach for the knob" and its ring lay on his hand and face while
+    # "click: reach for the knob" and its ring lay on his hand and face while
     # he reached for it; the pointer here stays on the knob as the door opens
     sim, timer = view.sim, PhaseTimer()
     props = sim.props
@@ -492,7 +492,7 @@ def test_the_knobs_hover_ring_and_words_go_once_he_goes_for_it(view: WalkView) -
 
 
 def test_mid_turn_the_feet_show_their_width_and_the_two_legs_stay_apart(view: WalkView) -> None:
-    # playtest: turning round, for a frame or two both shoes shrank to a point and the legs
+    # turning round, for a frame or two both shoes shrank to a point and the legs
     # merged into one, like standing on a needle. The simulation foreshortens a foot by
     # the turn's cosine; end-on, a shoe seen from the front still shows its width
     sim = view.sim
@@ -525,7 +525,7 @@ def test_mid_turn_the_feet_show_their_width_and_the_two_legs_stay_apart(view: Wa
 
 
 def test_the_table_behind_the_hero_is_drawn_in_his_far_tone(view: WalkView) -> None:
-    # playtest: picking the cup up or setting it down, the table top seemed to cut through
+    # picking the cup up or setting it down, the table top seemed to cut through
     # his hips and a table leg showed between his legs. The table stands behind him (it is
     # drawn before him: see the test above), and he cannot stand clear of it: the cup,
     # 0.2 m in from the table's edge, is 0.23 m from the shoulder at most (90 % of arm
@@ -547,7 +547,7 @@ def test_the_table_behind_the_hero_is_drawn_in_his_far_tone(view: WalkView) -> N
 def test_an_open_door_is_drawn_narrowed_to_its_hinge_with_the_knob_on_it(
     view: WalkView,
 ) -> None:
-    # playtest: the knob was held and let go and the door never moved. Open, the doorway
+    # the knob was held and let go and the door never moved. Open, the doorway
     # shows where the door stood and the knob is drawn where the simulation has it
     props = view.sim.props
     assert props is not None
@@ -569,7 +569,7 @@ def test_an_open_door_is_drawn_narrowed_to_its_hinge_with_the_knob_on_it(
 
 
 def test_turning_on_the_spot_to_face_the_pointer_does_not_pan_the_view() -> None:
-    # playtest: with the pointer behind him he turns to face it; the camera's lead flipped
+    # with the pointer behind him he turns to face it; the camera's lead flipped
     # with his facing, the view panned 1.8 m, and the cup slid away from the cursor that was
     # about to click it
     app = _walk_app((1280, 720))
@@ -589,7 +589,7 @@ def test_turning_on_the_spot_to_face_the_pointer_does_not_pan_the_view() -> None
 
 
 def test_the_view_settles_within_half_a_second_of_a_run_stopping() -> None:
-    # playtest: after a run stopped the view kept drifting (80 px over the next 2.5 s at
+    # after a run stopped the view kept drifting (80 px over the next 2.5 s at
     # 1280x720), and a click aimed at the knob a second later missed it
     pygame.display.init()
     pygame.font.init()
@@ -618,7 +618,7 @@ def test_held_against_the_end_wall_he_says_why_the_walk_key_does_nothing(
     view: WalkView, record_texts: Callable[[Any], list[str]]
 ) -> None:
     # holding A at the loft's edge (or against a wall) the player saw nothing happen and
-    # had no cue (playtest 5): once the walk has been stopped 0.4 s, the reason shows over
+    # had no cue: once the walk has been stopped 0.4 s, the reason shows over
     # his head, and goes once the key is let go
     sim, timer = view.sim, PhaseTimer()
     for _ in range(int(4.0 / sim.dt)):  # left from the start: the wall at x -2.99
@@ -637,7 +637,7 @@ def test_held_against_the_end_wall_he_says_why_the_walk_key_does_nothing(
 
 
 def test_the_foots_hover_words_lie_under_it_not_over_his_shins(view: WalkView) -> None:
-    # playtest 9: "drag: move the foot" was drawn over both lower legs (every place round
+    # "drag: move the foot" was drawn over both lower legs (every place round
     # the pointer touches his box at a foot, and the first, over it, was taken)
     sim, timer = view.sim, PhaseTimer()
     for _ in range(30):
@@ -665,7 +665,7 @@ def test_the_foots_hover_words_lie_under_it_not_over_his_shins(view: WalkView) -
 def test_holding_the_cup_the_pointer_says_a_click_sets_it_down(
     cup_lifted: Any, record_texts: Callable[[Any], list[str]]
 ) -> None:
-    # playtest 9: pointing at the table or the floor with the cup in hand showed only a
+    # pointing at the table or the floor with the cup in hand showed only a
     # small cross; the knob and the cup say what a click does, and so does this
     sim, timer = cup_lifted
     view = WalkView(sim)
@@ -683,7 +683,7 @@ def test_holding_the_cup_the_pointer_says_a_click_sets_it_down(
 def test_a_click_on_the_shut_door_off_its_knob_opens_it_and_keeps_the_cup(
     view: WalkView,
 ) -> None:
-    # playtest 10: holding the cup, a click on the door's panel 70 px left of the knob (the
+    # holding the cup, a click on the door's panel 70 px left of the knob (the
     # knob had moved as the camera followed him) read as "set the cup down there": he put
     # the cup on the floor at the door, which never opened. A click on the shut door now
     # goes for its knob, and the hover says so
@@ -710,7 +710,7 @@ def test_a_click_on_the_shut_door_off_its_knob_opens_it_and_keeps_the_cup(
 
 
 def test_hover_words_stay_inside_the_window_and_go_with_the_pointer(view: WalkView) -> None:
-    # playtest 10: holding the cup, the words at the window's right edge were cut to
+    # holding the cup, the words at the window's right edge were cut to
     # "click: set the cu", and with the pointer outside the window a stale clipped label
     # stayed in the corner
     sim, timer = view.sim, PhaseTimer()

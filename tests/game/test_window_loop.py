@@ -132,7 +132,7 @@ def test_a_headless_replay_plays_the_whole_recording(run_main, tmp_path: Path) -
 
 
 def test_every_plus_and_minus_pressed_within_one_frame_counts(display: None) -> None:
-    # playtest 7: four quick + presses (arriving in one frame) added 50, not 200
+    # four quick + presses (arriving in one frame) added 50, not 200
     options = RunOptions(scene="crowd", headless=True, size=(960, 540))
     config = SceneConfig(characters=1)
     app = App(options, build_scene("crowd", config, options.size), config)
@@ -170,7 +170,7 @@ def test_every_press_of_an_on_off_key_within_one_frame_flips_it(display: None) -
 def test_paused_the_readout_says_paused_and_single_steps_are_not_counted_as_fps(
     display: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # playtest 7: paused it showed the last rate ("110.3 fps"), after a single step "0.5 fps"
+    # paused it showed the last rate ("110.3 fps"), after a single step "0.5 fps"
     now = [0.0]
     monkeypatch.setattr(game.app, "time", SimpleNamespace(perf_counter=lambda: now[0]))
     app = _app(autopilot=False)
@@ -205,7 +205,7 @@ def test_paused_the_readout_says_paused_and_single_steps_are_not_counted_as_fps(
 
 
 def test_a_pointer_dragged_out_of_the_window_counts_as_outside(display: None) -> None:
-    # playtest 12: the pointer taken out of the window, the hover label ("click: set the cup
+    # the pointer taken out of the window, the hover label ("click: set the cup
     # down there") stayed drawn where it left: dragged out with a button held, the motion
     # is still reported, from outside the window, and no leave event comes
     from game.input_map import InputMapper

@@ -191,8 +191,8 @@ class PropHands:
         """Move a spot on the floor ahead of the toes (``feet``: the soles' span in x): the
         cup fell onto the feet, hid behind the shoes, and a click there grabbed a foot. Where
         the ground ahead is not the spot's (a wall, a step), behind the heels instead
-        (playtest 11: by the loft's wall under the ladder the spot went into the wall and he
-        crouched, the cup held out, until a key was pressed)."""
+        (by the loft's wall under the ladder the spot would go into the wall and he would
+        crouch, the cup held out, until a key was pressed)."""
         toe, heel = (feet[1], feet[0]) if facing > 0 else (feet[0], feet[1])
         clear = FEET_CLEAR_M + self.props.cup.radius
         ahead, behind = toe + facing * clear, heel - facing * clear
@@ -338,7 +338,7 @@ class PropHands:
         below the top (just lifted off the floor beside the table, the hero crouched by it)
         goes up beside the table's nearer end first, over the top only once above it.
 
-        Playtest: the cup, lifted from the floor by the table's end with the hero standing
+        The cup, lifted from the floor by the table's end with the hero standing
         at the table, rose through the top (the carry point was over the table, and the hand
         went straight for it from the floor).
         """
@@ -373,7 +373,7 @@ class PropHands:
         elif self.phase == "hold" and self.phase_time >= HOLD_KNOB_S:
             # the hand goes with the knob (he steps after it, :meth:`walk_intent`) until the
             # door is open, or the knob has left its reach (let go at 0.6 s, the door swung on
-            # by itself, the knob sliding 0.2 m away from a hand left in the air: playtest 7)
+            # by itself, the knob sliding 0.2 m away from a hand left in the air)
             shoulder = shoulders[self.hand]
             beyond = float(np.hypot(*(self.knob - shoulder))) > rig.arms.limb.reach
             if self.door_swing >= 1.0 or beyond:
@@ -416,7 +416,7 @@ class PropHands:
     def _swing_door(self, dt: float, body_x: float) -> None:
         """The door's own motion this step (see :attr:`door_swing`); an open door does not
         swing shut on the hero standing in its doorway (``body_x``: his shoulders' middle;
-        it shut through him: playtest 13)."""
+        it must not shut through him)."""
         door = self.props.door
         in_doorway = door.x0 - DOORWAY_M <= body_x <= door.x0 + door.width + DOORWAY_M
         if self.goal == "knob" and self.phase == "hold" and self.phase_time >= KNOB_TURN_S:

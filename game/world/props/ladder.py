@@ -333,7 +333,7 @@ class LadderClimb:
         halflife = PELVIS_CLIMB_HALFLIFE * (LIMB_MOVE_FAST_S / LIMB_MOVE_S if quick else 1.0)
         self.pelvis += (target - self.pelvis) * halflife_blend(dt, halflife)
         # a hand off the rungs goes to its resting place at an arm's pace (reaching for the
-        # pointer as he got on, it snapped there: 0.9 m in a step, playtest 11)
+        # pointer as he got on, it would snap there: 0.9 m in a step)
         free = [limb for limb in range(2) if self.rung[limb] < 0 and limb != self.moving]
         if free:
             shoulders = self._shoulders(self.rig.body)

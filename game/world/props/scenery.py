@@ -85,13 +85,13 @@ class Props:
         (1.15 radii left, the handle's ring to :attr:`CupSpec.half_width` right) within
         ``FLAT_TOLERANCE_M`` of one plane, not across a table's end or on a wall's face (a
         riser's 1-2 cm of width gives heights between floor and top: set down by the loft's
-        wall, the cup hung on its face in mid-air, playtest 12)."""
+        wall, the cup would hang on its face in mid-air)."""
         cup = self.cup
         across = np.linspace(-1.15 * cup.radius, cup.half_width, 5)
         heights = self.surfaces(np.asarray(xs)[None, :] + across[:, None], terrain)
         # flush on a plane: off the straight line through its ends by at most the tolerance
         # (on a slope it stands tilted with it: held level, a corner sank 2.5 cm into the
-        # steep slope, playtest 13), and no steeper than CUP_MAX_TILT
+        # steep slope), and no steeper than CUP_MAX_TILT
         ends = heights[0], heights[-1]
         slope = (ends[1] - ends[0]) / (across[-1] - across[0])
         line = ends[0] + slope * (across - across[0])[:, None]
