@@ -39,9 +39,8 @@ def advance_turn(w: World, s: WalkState, reversing: BoolArray, dt: float) -> Non
         feet.lock = np.where(done[:, None, None], relocked, feet.lock)
         s.settling |= done[:, None] & feet.planted
         feet.pitch = np.where(done[:, None], 0.0, feet.pitch)
-        # the aims were the pivot's: standing on, the feet count where they are (aimed
-        # at the pivot spots, a turn in place with the pelvis 7 cm past the balls stood
-        # leaning, legs slanted back, for as long as he stood: playtest 11)
+        # the aims were the pivot's: standing on, the feet count where they are (counted
+        # at the pivot spots, the pelvis would stand past the balls, legs slanted back)
         feet.aim = np.where(done[:, None], np.nan, feet.aim)
         s.turn = np.where(done, 0.0, s.turn)
     # ... and then rise onto it where the sole is in the ground: turned round at a slope's
@@ -100,8 +99,7 @@ def on_spots(w: World, s: WalkState, among: BoolArray) -> BoolArray:
         there[rows] &= turnable
         aimed_there[rows] &= feet.pivot_aim[rows]
     # standing, a foot whose heel hangs off a stair nose (turned round about a ball on
-    # the nose) is not there: it stood like that, 90 % of its sole over a 16 cm drop,
-    # until the next key press (playtest 10)
+    # the nose) is not there: it steps onto the tread rather than stand over the drop
     hanging = ~reversing[:, None] & heel_off_nose(w, s)
     return (there | aimed_there) & ~hanging
 
@@ -142,8 +140,7 @@ def shift_over_balls(w: World, s: WalkState) -> FloatArray:
     """The x velocity (N,) that brings the pelvis to within ``pivot_tolerance`` of over
     the balls (a swinging foot's where it lands) by the end of the pivot under way:
     an obstacle may keep the pivot spots off the spot under it (stopped over a cup on the
-    floor, the balls were 0.28 m ahead, turned round the ankles 0.42 m, and the pelvis
-    hung there 17 cm low until the feet stepped back under it: playtest 11)."""
+    floor), and the pelvis must not hang low between feet it has left behind."""
     off = pivot_balls(w, s)[..., 0].mean(axis=1) - s.x
     beyond = np.sign(off) * np.maximum(np.abs(off) - w.rig.tuning.pivot_tolerance, 0.0)
     left = np.maximum(1.0 - s.turn, 0.1) * w.rig.gait.turn_time  # seconds to go
