@@ -31,7 +31,7 @@ from game.world.gait import cadence, duty_factor
 from game.world.landing import plan_landing
 from game.world.rig import load_rig
 from game.world.swing import swing_pose, within_reach
-from game.world.terrain import Terrain, load_terrain
+from game.world.terrain import Terrain
 
 RIG = load_rig(ASSETS_DIR / "rig.json")
 A = RIG.legs.ankle_height
@@ -200,30 +200,64 @@ def _both_down(crowd: Crowd, n: int) -> bool:
     return bool(crowd.feet.planted[n].all())
 
 
-COURSE = load_terrain(ASSETS_DIR / "terrain.json")
+# -- the tests' own course: a copy in shape of the demo's, built from named pieces so that a
+# test says where it stands ("0.8 m before the flight") and editing assets/terrain.json
+# leaves the gait's rules tested as they are
+SLOPE = (3.0, 7.0)  # a gentle 6° slope up
+BUMP = (8.0, 11.0)  # a bump 0.25 m high, its heights every 0.1 m (a raised cosine, to 0.1 mm)
+BUMP_RISE = (27, 108, 239, 414, 625, 864, 1120, 1381, 1636, 1875, 2087, 2261, 2392, 2473, 2500)
+FLIGHT_UP = 12.0  # the foot of five 0.16 m risers up (+x), 1 cm deep, treads 0.34 m
+RISE, TREAD, RISER_DEPTH, FLIGHT = 0.16, 0.34, 0.01, 5
+LANDING = (FLIGHT_UP + FLIGHT * RISER_DEPTH + (FLIGHT - 1) * TREAD, 15.15)  # between them
+FLIGHT_DOWN = LANDING[1] + FLIGHT * RISER_DEPTH + (FLIGHT - 1) * TREAD  # its foot (walking −x,
+# the flight up)
+STEEP = (18.5, 21.0)  # an 18° slope up
+DESCENT = (22.5, 31.2712)  # an 8° slope down to the loft's wall
+FIRST_RISER_UP = {  # the middle of the first riser walked up, by the way walked
+    1.0: FLIGHT_UP + RISER_DEPTH / 2,
+    -1.0: FLIGHT_DOWN - RISER_DEPTH / 2,
+}
+
+
+def _course() -> Terrain:
+    """A wall, flat ground, :data:`SLOPE`, :data:`BUMP`, the flights with :data:`LANDING`
+    between, :data:`STEEP`, :data:`DESCENT`, and a 1.8 m wall up to a loft."""
+    base = 0.4204  # the slope's top: tan 6° × 4 m
+    points = [(-3.0, 1.1), (-2.98, 0.0), (SLOPE[0], 0.0), (SLOPE[1], base), (BUMP[0], base)]
+    rise = BUMP_RISE + BUMP_RISE[-2::-1]
+    points += [(BUMP[0] + 0.1 * (i + 1), base + r / 1e4) for i, r in enumerate(rise)]
+    points += [(BUMP[1], base), (FLIGHT_UP, base)]
+    x, y = FLIGHT_UP, base
+    for n, step in enumerate((RISE,) * FLIGHT + (-RISE,) * FLIGHT):
+        x, y = x + RISER_DEPTH, y + step
+        x_end = LANDING[1] if n == FLIGHT - 1 else x + TREAD  # the top tread is the landing
+        points += [(x, y), (x_end, y)]
+        x = x_end
+    top = base + np.tan(np.radians(18.0)) * (STEEP[1] - STEEP[0])
+    points += [(STEEP[0], base), (STEEP[1], top), (DESCENT[0], top)]
+    points += [(DESCENT[1], 0.0), (34.2712, 0.0), (34.2912, 1.8), (37.3, 1.8), (37.32, 2.9)]
+    return Terrain(np.round(np.array(points, dtype=float), 4))
+
+
+COURSE = _course()
 REVERSALS = [(0.0, 174), (0.0, 177), (1.0, 189)]  # (run, steps walked or run before the key)
 TURNS = [(0.0, 143), (0.0, 164), (1.0, 140), (1.0, 150), (1.0, 171)]  # (run, steps before)
 # (steps back first, limit s); at 164 the landing of a swing kept through the brake may hover
-# 0.1 s now that the pelvis lowers onto flat feet only once stopped (0.85 s before that, 1.0 s
-# before the pivot overlapped the last squaring foot's landing)
+# 0.1 s, the pelvis lowering onto flat feet only once stopped
 SQUARING = [(0, 0.45), (120, 0.75), (143, 0.75), (164, 0.95)]
 CLIMBS = [(0.0, 150), (0.0, 180), (1.0, 120)]  # (run, steps up before turning round)
 STOPS = [(1.0, -1.5, 0.5), (1.0, -1.5, 1.7), (-1.0, 4.8, 0.3)]  # (facing, start x, stop x)
 LANDING_PAUSES = [0, 60]  # steps stood on the course's landing before turning round
-BUMP_TURNS = [(0.0, 9.82), (0.0, 10.48), (1.0, 7.84), (1.0, 9.82)]  # (run, x turned round)
-RUNS_OVER = [(11.2, 1.0), (20.0, 1.0), (14.3, -1.0), (28.0, -1.0)]  # (start x, facing)
-RUNS_INTO = [(8.0, 1.0, 12.005), (24.0, -1.0, 16.555)]  # (start x, facing, first riser up)
-CLIMB_FROM = [
-    (7.0, 1.0),
-    (7.6, 1.0),
-    (8.2, 1.0),
-    (8.8, 1.0),
-    (9.4, 1.0),
-    (21.0, -1.0),
-    (21.6, -1.0),
-    (22.2, -1.0),
-]
-FIRST_RISER_UP = {1.0: 12.005, -1.0: 16.555}  # the course's flights up, by the way walked
+# (run, x turned round): just past the bump's top and on its far flank walking, before it
+# and just past its top running
+BUMP_TURNS = [(0.0, 9.82), (0.0, 10.48), (1.0, 7.84), (1.0, 9.82)]
+# (start x, facing): a run over each flight, up the steep slope and down the descent
+RUNS_OVER = [(11.2, 1.0), (20.0, 1.0), (14.3, -1.0), (28.0, -1.0)]
+# (start x, facing, first riser up): running into a flight from the bump and the descent
+RUNS_INTO = [(BUMP[0], 1.0, FIRST_RISER_UP[1.0]), (24.0, -1.0, FIRST_RISER_UP[-1.0])]
+# (start x, facing): walking up a flight from 2.6-5 m before it, 0.6 m apart
+CLIMB_FROM = [(7.0, 1.0), (7.6, 1.0), (8.2, 1.0), (8.8, 1.0), (9.4, 1.0)]
+CLIMB_FROM += [(21.0, -1.0), (21.6, -1.0), (22.2, -1.0)]
 
 
 def _flat_walkers() -> dict[Any, Walker]:
@@ -381,7 +415,7 @@ def test_a_step_down_the_course_stairs_never_locks_a_foot_over_a_tread() -> None
     # a sole whose heel sat a millimetre onto a riser's slope fitted level, then rested on
     # the nose once tilted to its chord: at --hz 20 the autopilot locked a foot 11 cm over
     # a tread (the course's risers are 1 cm deep, as here)
-    course = load_terrain(ASSETS_DIR / "terrain.json")
+    course = COURSE
     starts = np.repeat(np.arange(14.9, 16.6, 0.013), 41)
     predicted = starts + np.tile(np.linspace(0.3, 1.3, 41), len(starts) // 41)
     start = np.stack([starts, course.height_at(starts) + A], axis=-1)
@@ -652,7 +686,7 @@ def test_running_up_a_flight_is_quicker_than_walking_it_one_tread_a_step() -> No
     # a step every 0.45 s with both feet down 14 % of the time. Up the left flight, up the
     # right one; and down them (once 0.70 m/s, the walking stair pace), a tread a
     # step all the same
-    course = load_terrain(ASSETS_DIR / "terrain.json")
+    course = COURSE
     starts, ways = np.array([8.8, 19.5, 14.3, 14.3]), np.array([1.0, -1.0, 1.0, -1.0])
     flights = np.array([[12.0, 13.4], [15.16, 16.56], [15.16, 16.56], [12.0, 13.4]])
     crowd = Crowd(RIG, course, starts, ways)
@@ -680,7 +714,7 @@ def test_running_off_the_stairs_onto_the_slope_keeps_the_pelvis_up() -> None:
     # quick stair steps running down the right flight too (timed for 1.85 m/s) left the
     # feet so that the run met the slope 2 m on in a lunge and then a crouch: the pelvis
     # 0.16-0.25 m below standing in 20 of 28 runs (3 before), the stance knee at 83° (66°)
-    course = load_terrain(ASSETS_DIR / "terrain.json")
+    course = COURSE
     starts = np.linspace(6.0, 11.5, 12)
     crowd = Crowd(RIG, course, starts, np.ones(12))
     stand = A + RIG.gait.stand_extension * RIG.legs.limb.reach
