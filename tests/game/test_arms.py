@@ -199,9 +199,8 @@ def _set_the_cup_down(sim: WalkSim, timer: PhaseTimer, offset: float) -> None:
 
 @pytest.mark.parametrize("offset", [-0.1, -0.2, -0.4, -1.0, -2.0])
 def test_a_cup_set_down_on_the_floor_lands_clear_of_the_feet(offset: float, cup_lifted) -> None:
-    # below the hand's reach the cup is dropped; it fell onto the feet and hid behind the
-    # shoes (3 of these 5 spots overlapped a sole by up to 11 cm), and a click on it grabbed
-    # a foot; now the spot moves ahead of the toes
+    # a cup set down at a spot over the feet lands ahead of the toes instead: lying on the
+    # feet it would hide behind the shoes, and a click on it would grab a foot
     sim, timer = cup_lifted
     _set_the_cup_down(sim, timer, offset)
     assert sim.props is not None
@@ -332,7 +331,9 @@ def test_a_target_behind_the_shoulder_turns_to_the_nearer_direction_a_shoulder_r
 
 
 def test_walking_away_from_the_pointer_the_hands_reach_back_only_as_far_as_a_shoulder_can() -> None:
-    # they used to point straight back at shoulder height (88° behind straight down)
+    # walking away from a pointer held behind him, the hands reach back toward it only
+    # about as far as a shoulder extends (50° behind straight down), never straight back at
+    # shoulder height
     sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
     crowd, largest = sim.crowd, 0.0
     for step in range(150):
@@ -375,8 +376,8 @@ def test_a_pointer_held_behind_a_standing_body_turns_it_round_to_reach(side) -> 
 def test_nearer_hand_mode_with_the_cup_in_the_nearer_hand_reaches_with_the_free_one(
     cup_lifted: tuple[WalkSim, PhaseTimer],
 ) -> None:
-    # B (nearer hand) with the cup in the hand nearer the pointer: the cup's
-    # hand cannot reach, and the other hung idle; the nearer *free* hand reaches now
+    # B (nearer hand) with the cup in the hand nearer the pointer: the cup's hand cannot
+    # reach, so the nearer *free* hand reaches rather than none
     sim, timer = cup_lifted
     assert sim.props is not None and sim.props.holding >= 0
     holding = sim.props.holding

@@ -31,7 +31,8 @@ def _standing(sim: WalkSim) -> float:
 def test_a_cup_set_down_on_the_floor_is_put_there_by_hand_not_dropped(
     offset: float, cup_lifted
 ) -> None:
-    # the hero never crouched: the cup was let go at hip height and fell ~0.5 m
+    # a cup set down on the floor is put there by hand: the hero crouches until it is on
+    # the floor, rather than letting it go at hip height to fall, then stands up again
     sim, timer = cup_lifted
     props, crowd = sim.props, sim.crowd
     assert props is not None
@@ -60,7 +61,8 @@ def test_a_cup_set_down_on_the_floor_is_put_there_by_hand_not_dropped(
 
 
 def test_the_cup_on_the_floor_is_picked_up_from_there_not_pulled_up_to_the_hand() -> None:
-    # the cup jumped up to the standing hand (~0.6 m) in a step or two
+    # the cup on the floor is picked up where it lies, the hero crouching to it, and it
+    # rises with the hand at the hand's pace, never jumping up to a standing hand
     sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
     props, crowd = sim.props, sim.crowd
     assert props is not None
@@ -101,8 +103,9 @@ def test_a_pointer_held_low_in_front_crouches_the_body_and_it_stands_up_after() 
 
 @pytest.mark.parametrize("move", [1.0, -1.0], ids=["walk-off", "turn-round"])
 def test_from_a_crouch_he_stands_up_before_walking_off_or_turning_round(move: float) -> None:
-    # he walked off still bent double (0.9 m/s, hips down, a shin horizontal), and
-    # turning round his trunk tipped back past upright
+    # crouched, then a walk key: he has stood up (the crouch at most a fifth) before he
+    # moves off or pivots, never walking bent double, and turning round his trunk never
+    # tips back past upright
     sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
     crowd = sim.crowd
     for _ in range(20):
@@ -139,7 +142,8 @@ def test_walking_off_from_a_crouch_rises_first() -> None:
 
 @pytest.mark.parametrize("facing", [1.0, -1.0])
 def test_crouched_on_a_slope_no_hand_goes_into_the_ground(facing: float) -> None:
-    # setting the cup down on a slope, the free hand hung 7 cm into the ground
+    # crouched on a 17° slope, facing up or down it: no hand goes into the ground, both
+    # stay at least 3 cm above the ground under them
     rig = load_rig(ASSETS_DIR / "rig.json")
     slope = Terrain(np.array([[-10.0, 3.0], [10.0, -3.0]]))  # 17° down toward +x
     crowd = Crowd(rig, slope, np.zeros(1), np.array([facing]))
@@ -156,8 +160,9 @@ def test_crouched_on_a_slope_no_hand_goes_into_the_ground(facing: float) -> None
 def test_a_click_on_the_floor_under_the_table_top_sets_the_cup_on_the_floor_not_the_table(
     cup_lifted,
 ) -> None:
-    # a click on the floor just past a table leg, under the top's overhang, put the
-    # cup on the table's edge (the x was taken, the height ignored)
+    # a click on the floor just past a table leg, under the top's overhang, sets the cup
+    # down on the floor beside the table: where a click is on the table is read from its
+    # height as well as its x
     sim, timer = cup_lifted
     props = sim.props
     assert props is not None

@@ -91,8 +91,8 @@ def test_every_bone_of_every_character_keeps_its_length() -> None:
 
 
 def test_crowd_more_and_less_change_n_by_fifty_within_what_characters_accepts() -> None:
-    """+ and − keep N within 1 … MAX_CHARACTERS, the range --characters accepts (− used to
-    stop at 50 though --characters 1 runs)."""
+    """+ and − change N by fifty within 1 … MAX_CHARACTERS, the range --characters accepts:
+    − from 50 or fewer goes to one character, + near the top stops at MAX_CHARACTERS."""
     sim = CrowdSim(SceneConfig(characters=100))
     counts = []
     actions = ("crowd_more", "crowd_less", "crowd_less", "crowd_less", "crowd_less")

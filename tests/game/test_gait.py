@@ -309,8 +309,7 @@ def _course_walkers() -> dict[Any, Walker]:
     """The runs on the course's terrain."""
     walkers = {
         # before the flight up, then over and down (8 s: on a flight the pace is a measured
-        # tread a step, ~0.65 m/s; 7 s was enough while the tread was read off the mean
-        # slope as 0.44 m, a pace of ~0.8)
+        # tread a step, ~0.65 m/s)
         "stairs": Walker(11.2, 1.0, (Phase(1.0, 0.0, 480),)),
         "landing": Walker(14.0, 1.0, (Phase(1.0, 0.0, 300),)),  # 1.2 m from its edge
     }
@@ -397,8 +396,8 @@ def test_landing_moves_off_a_stair_nosing_onto_a_tread_with_the_sole_resting_on_
 def test_a_long_step_down_a_flight_lands_the_whole_sole_on_a_tread() -> None:
     # from every spot on the top landing and the first tread down, every step up to 1.3 m:
     # a spot too far down (more than max_step_height) is refused, and the shorter step
-    # taken instead must still fit a tread (with four shorter steps 0.15-0.3 m apart, 52 of
-    # these landed across a stair nose, tilted 24°, the ball hovering over the tread)
+    # taken instead must still fit a tread, level, the whole sole on it (a sole laid across
+    # a stair nose tilts onto the nose, its ball hovering over the tread below)
     starts = np.repeat(np.arange(1.45, 2.45, 0.03), 21)
     predicted = starts + np.tile(np.linspace(0.3, 1.3, 21), len(starts) // 21)
     start = np.stack([starts, STAIRS.height_at(starts) + A], axis=-1)
@@ -412,9 +411,10 @@ def test_a_long_step_down_a_flight_lands_the_whole_sole_on_a_tread() -> None:
 
 
 def test_a_step_down_the_course_stairs_never_locks_a_foot_over_a_tread() -> None:
-    # a sole whose heel sat a millimetre onto a riser's slope fitted level, then rested on
-    # the nose once tilted to its chord: at --hz 20 the autopilot locked a foot 11 cm over
-    # a tread (the course's risers are 1 cm deep, as here)
+    # every step from the landing's end down the flight, 0.3-1.3 m long, locks the foot on
+    # the ground, never in the air over a tread. The risers are 1 cm deep (as on the demo's
+    # course), so a heel a millimetre past a nose lies on a riser's steep slope: a sole is
+    # judged as it will rest, tilted to its heel→toe chord, and there it rests on the nose
     course = COURSE
     starts = np.repeat(np.arange(14.9, 16.6, 0.013), 41)
     predicted = starts + np.tile(np.linspace(0.3, 1.3, 41), len(starts) // 41)
@@ -433,8 +433,9 @@ def test_a_step_taller_than_the_maximum_is_not_taken() -> None:
 
 
 def test_a_sprint_from_a_drop_behind_is_not_held_to_a_climb() -> None:
-    # the speed cap read the 1 m drop a stride behind (the edge of a loft) as a slope to
-    # climb, and held the run to 0.23 m/s for a second or more
+    # set off running on top of the 1 m wall (a loft's edge), its drop a stride behind: the
+    # speed cap reads the slope from a stride behind (the trailing foot pushes off there),
+    # but a drop taller than a step is no ramp to climb, so the run reaches full speed
     crowd = Crowd(RIG, STAIR, [3.3], [1.0])
     vx = _stack(_run(crowd, 1.0, 1.0, 90), "vx")[:, 0]
     assert vx[-1] >= 2.0
@@ -525,9 +526,9 @@ def test_a_run_has_a_flight_phase_and_no_double_support(flat: dict[Any, Record])
 def test_the_sole_stays_above_the_stairs_both_ways_and_planted_pivots_stay_put(
     run: float, stairs: dict[Any, Record]
 ) -> None:
-    # running (Shift), the speed is held to a climb on the flight; off its top the trailing
-    # foot was left on the stairs while the body sped up, and the long swing that followed
-    # moved a knee 16 cm in a step
+    # walking, and running (Shift: held to the flight's pace on it), up, over and down the
+    # stairs: no sole point goes more than 5 mm into them and a planted foot's contact
+    # stays put (0.5 mm a step)
     record = stairs["over", run]
     assert record["x"][-1] > 6.0  # up, over and down
     soles = record["soles"]  # (T, 2, 3, 2)
@@ -536,9 +537,10 @@ def test_the_sole_stays_above_the_stairs_both_ways_and_planted_pivots_stay_put(
     still = planted[1:] & planted[:-1]
     moved = np.linalg.norm(soles[1:, :, :2] - soles[:-1, :, :2], axis=-1).min(axis=-1)
     assert moved[still].max() <= 0.0005
-    # no knee or ankle moves more than 10 cm in a step relative to the pelvis: going up, a
-    # toe lifting off against a riser used to rise ~15 cm in one step; going down, the heel
-    # passing a stair nose dropped the swinging foot 12 cm
+    # no knee or ankle moves more than 10 cm in a step relative to the pelvis, where stairs
+    # make a jump likeliest: a toe lifting off against a riser going up, a heel passing a
+    # stair nose going down, and off the flight's top, where the body speeds up and the
+    # trailing foot must lift in time rather than catch up in one long swing
     pelvis = record["pelvis"]
     legs = record["joints"][:, [2, 3, 6, 7]]  # knees, ankles
     jump = np.linalg.norm(legs[1:] - legs[:-1] - (pelvis[1:] - pelvis[:-1])[:, None], axis=-1)
@@ -548,10 +550,11 @@ def test_the_sole_stays_above_the_stairs_both_ways_and_planted_pivots_stay_put(
 def test_walking_the_course_stairs_the_knees_bend_as_a_persons_one_tread_a_step_down(
     course: dict[Any, Record],
 ) -> None:
-    # the pelvis aimed at standing over the lower of the ground here and a swing ahead: all
-    # down a flight that kept it a rise low (a crouch: the stance knee at 94-98°, the pelvis
-    # 30 cm below standing over the lower foot); and at a walk's speed the feet took the
-    # stairs two at a time (the speed cap read the flight as a ramp)
+    # walking up the course's flight, over the landing and down the other: the stance knee
+    # bends no more than 85° and the pelvis stays within 18 cm of standing over the lower
+    # foot (a person walks down stairs upright, not in a crouch a rise low); and down the
+    # flight the feet take one tread a step (a drop of at most 17 cm), never two at a
+    # time: the pace on a flight is a tread a step, not a ramp's speed
     record = course["stairs"]
     assert record["x"][-1] > 16.5
     planted, ankles = record["planted"], record["ankles"]
@@ -567,10 +570,11 @@ def test_walking_the_course_stairs_the_knees_bend_as_a_persons_one_tread_a_step_
 def test_off_the_landing_down_the_flight_the_body_slows_first_and_steps_from_the_edge(
     course: dict[Any, Record],
 ) -> None:
-    # no crouch at the landing's edge: the flight's pace took hold only
-    # once the slope probes straddled it, so the body reached the edge at 1 m/s and stepped
-    # down from a foot 0.6 m back on the landing: the pelvis 18 cm below standing over the
-    # lower foot, that knee bent to 76°
+    # walking off the landing, from 1.2 m before its edge, and down the flight: the body
+    # slows to the flight's pace before the edge, so the first step down is taken from a
+    # foot near the edge, not from one far back on the landing (a long step down lowers the
+    # pelvis and bends the knee left behind); no crouch at the edge: the stance knee bends
+    # at most 72° and the pelvis stays within 8 cm of standing
     record = course["landing"]
     assert record["x"][-1] > 16.6  # down the flight
     assert _knee_bends(record)[record["planted"]].max() <= 72.0
@@ -578,10 +582,11 @@ def test_off_the_landing_down_the_flight_the_body_slows_first_and_steps_from_the
 
 
 def test_walking_off_the_foot_of_a_flight_onto_a_rise_the_steps_keep_up_with_the_body() -> None:
-    # walking left down the course's left flight and on up the bump: the
-    # last foot off the flight was planned for the flight's pace while the body, let go a
-    # stride later, sped up under it; that foot landed beside the hip, the next step was
-    # taken from behind, and the pelvis sank 11 cm with the stance knee bent to 84°
+    # walking left down the course's left flight and on up the bump, from nine starts: off
+    # the flight's foot the body speeds up from the flight's pace, and the steps keep up
+    # with it, each landing ahead of the hip (a step landing beside the hip leaves the next
+    # to be taken from behind, the pelvis sinking on a bent stance knee). On the bump's
+    # flank the stance knee bends at most 75° and the pelvis stays within 7 cm of standing
     starts = np.linspace(13.5, 15.1, 9)
     walkers = {i: Walker(x, -1.0, (Phase(-1.0, 0.0, 420),)) for i, x in enumerate(starts)}
     for record in _walk_together(COURSE, walkers).values():
@@ -596,9 +601,11 @@ def test_walking_off_the_foot_of_a_flight_onto_a_rise_the_steps_keep_up_with_the
 def test_turning_round_on_the_course_landing_then_down_takes_one_tread_a_step(
     pause: int, course: dict[Any, Record]
 ) -> None:
-    # no crouch at the top of the stairs: stopped on the landing, turned
-    # round and walking down, a step timed for a tread but taken from the landing's back
-    # landed two risers below the foot on the landing (32 cm); that knee bent to 95°
+    # up the flight onto the landing, stopped there or not, turned round and walked back
+    # down: no crouch at the top of the stairs. The first step down is a tread's, taken
+    # from a foot near the landing's edge (one from the landing's back lands two risers
+    # down), so at each landing the feet are at most one rise apart and no stance knee on
+    # the flight bends past 85°
     record = _from(course["turn on the landing", pause], 2)  # the walk back down
     assert record["x"][-1] < 11.9  # turned and went down the flight
     planted, ankles = record["planted"], record["ankles"]
@@ -616,7 +623,9 @@ def test_turning_round_on_a_flight_keeps_the_soles_out_of_the_risers(
     run: float, steps_up: int, stairs: dict[Any, Record]
 ) -> None:
     # a foot turns about its ball, so turned round its heel reaches where its toes did not:
-    # squared up to fit a 0.34 m tread one way, it put its heel 16 cm into the riser
+    # a spot squared up on a 0.34 m tread fits the sole facing either way, or the heel goes
+    # into the riser behind; no sole point goes more than 5 mm into the stairs and no joint
+    # moves more than 10 cm in a step through the turn
     record = stairs["back", run, steps_up]
     assert record["facing"][-1] == -1 and record["x"][-1] < -1.0  # turned and went down
     assert sole_penetration(STAIRS, record["soles"]).max() <= 0.005
@@ -631,7 +640,7 @@ def test_stopped_on_a_flight_both_feet_come_to_rest_flat(
     facing: float, start: float, stop: float, stairs: dict[Any, Record]
 ) -> None:
     # a rolled foot lets a walking leg reach, but is no pose to stand in: stopped with its
-    # feet on two treads, a foot kept its toes up 12-52° (these stops) while the pelvis stayed high
+    # feet on two treads, each foot comes to rest flat on its tread (within 1°)
     record = stairs["stop", facing, start, stop]
     assert record["planted"][-1].all() and abs(float(record["vx"][-1])) < 0.05
     assert np.abs(record["pitch"][-1]).max() <= np.radians(1.0)
@@ -642,16 +651,17 @@ def test_stopped_on_a_flight_both_feet_come_to_rest_flat(
 def test_reversing_brakes_over_its_rolled_feet_instead_of_stopping_dead(
     run: float, steps: int, flat: dict[Any, Record]
 ) -> None:
-    # held to the flat pose of a foot still rolled onto its ball, the hip stopped dead from
-    # 1.35 m/s (walking) or 2.6 m/s (running) in one step when the reversal was pressed
+    # the other key pressed walking (1.35 m/s) or running (2.6 m/s): the hip brakes over
+    # feet still rolled onto their balls, carried over them as a person's is, rather than
+    # stopping dead where a flat foot's reach would hold it
     record = flat["reverse", run, steps]
     before = float(record["vx"][record["phase"] == 0][-1])
     vx = np.concatenate([[before], _from(record, 1)["vx"]])
     # a halflife brake loses at most v·(1 − 2^(−dt/h)) a step: 0.18 m/s from a run (and
     # setting off the other way after the pivot gains less)
     assert np.max(-np.diff(vx)) <= 0.2
-    # ... and it does come to rest within the second (a halflife alone crawled on at
-    # 0.1-0.2 m/s, its feet rolled, for half a second more)
+    # ... and it comes to rest within the second: a halflife alone approaches zero without
+    # reaching it, and the body would crawl on over its rolled feet
     assert before > 1.3 and np.abs(vx).min() < 0.05
 
 
@@ -659,10 +669,12 @@ def test_reversing_brakes_over_its_rolled_feet_instead_of_stopping_dead(
 def test_turning_round_takes_at_most_1_3_seconds(
     run: float, steps: int, flat: dict[Any, Record]
 ) -> None:
-    # 1.5-2.1 s it was: the brake's halflife crawled for half a second at the end, a foot
-    # already on its pivot spot stepped again when its phase said so, squaring steps
-    # swung at walking pace and landed on their heels, and the pivot waited for the roll
-    # to settle; the wait for a foot 7 cm off its spot was another 0.5 s
+    # walking or running, then the other key at five moments of the stride: braking,
+    # squaring up and the pivot take at most 1.3 s until he moves off the other way at
+    # 0.5 m/s. Each stage ends promptly for that: the brake comes to rest rather than crawl,
+    # a foot already on its pivot spot does not step again, squaring steps are quick and
+    # land flat, and the pivot waits neither for the roll to settle nor for a foot a few
+    # centimetres off its spot
     vx = _from(flat["timed turn", run, steps], 1)["vx"]
     back = int(np.argmax(vx < -0.5))  # moving the other way: braked, squared, pivoted
     assert vx[back] < -0.5 and back * DT <= 1.3
@@ -670,11 +682,10 @@ def test_turning_round_takes_at_most_1_3_seconds(
 
 @pytest.mark.parametrize(("steps", "limit"), SQUARING)
 def test_a_short_squaring_step_is_quick(steps: int, limit: float, flat: dict[Any, Record]) -> None:
-    # a foot 19 cm off its pivot spot took the whole 0.3 s of a squaring swing while the
-    # body stood still facing the old way ("stands, then turns"): from
-    # standing facing away it moved off 0.65 s after the key, from a walk back 0.90-0.93 s;
-    # then the pivot still waited for that foot to land (0.58 s, and 0.83-1.0 s): now it
-    # starts as the foot comes down
+    # the key to go the other way, from standing facing away or after walking 2-2.7 s: a
+    # foot a short way off its pivot spot squares up in a short swing, and the pivot starts
+    # as that foot comes down, so he moves off within the limit (0.45-0.95 s) instead of
+    # standing still facing the old way, then turning
     way = -1.0 if steps else 1.0  # back the way he came, or away from where he faces
     vx = _from(flat["square", steps], 1)["vx"]
     moving = vx * way > 0.1
@@ -682,10 +693,8 @@ def test_a_short_squaring_step_is_quick(steps: int, limit: float, flat: dict[Any
 
 
 def test_running_up_a_flight_is_quicker_than_walking_it_one_tread_a_step() -> None:
-    # held to the walk's stair pace and climb, Shift on a flight walked it: 0.70-0.80 m/s,
-    # a step every 0.45 s with both feet down 14 % of the time. Up the left flight, up the
-    # right one; and down them (once 0.70 m/s, the walking stair pace), a tread a
-    # step all the same
+    # Shift on a flight runs it quicker than the walk's stair pace (~0.7 m/s), still a
+    # tread a step: up the left flight, up the right one, and down each
     course = COURSE
     starts, ways = np.array([8.8, 19.5, 14.3, 14.3]), np.array([1.0, -1.0, 1.0, -1.0])
     flights = np.array([[12.0, 13.4], [15.16, 16.56], [15.16, 16.56], [12.0, 13.4]])
@@ -711,9 +720,10 @@ def test_running_up_a_flight_is_quicker_than_walking_it_one_tread_a_step() -> No
 
 
 def test_running_off_the_stairs_onto_the_slope_keeps_the_pelvis_up() -> None:
-    # quick stair steps running down the right flight too (timed for 1.85 m/s) left the
-    # feet so that the run met the slope 2 m on in a lunge and then a crouch: the pelvis
-    # 0.16-0.25 m below standing in 20 of 28 runs (3 before), the stance knee at 83° (66°)
+    # running from twelve starts over both flights and onto the steep slope 2 m past the
+    # right flight's foot: the quick stair steps down the flight leave the feet where the
+    # run meets the slope in stride, not in a lunge and then a crouch; in the median the
+    # pelvis's lowest on the slope is within 12 cm of standing
     course = COURSE
     starts = np.linspace(6.0, 11.5, 12)
     crowd = Crowd(RIG, course, starts, np.ones(12))
@@ -731,10 +741,11 @@ def test_running_off_the_stairs_onto_the_slope_keeps_the_pelvis_up() -> None:
 def test_speeding_up_into_a_run_on_the_course_never_stops_the_hip_dead(
     course: dict[Any, Record],
 ) -> None:
-    # where a flight's or a slope's speed cap lifted, the body sped up under a step timed for
-    # the slower pace; the trailing foot, rolled to its limit, waited for the other to land
-    # and held the hip: 0.6-1.7 m/s lost in one step (a split-leg stall), in
-    # 10 of 20 runs over the course
+    # running over each flight, up the steep slope and down the descent: where a flight's
+    # or a slope's speed cap lifts, the body speeds up under a step timed for the slower
+    # pace, and the trailing foot, rolled to its limit, lifts rather than wait for the
+    # other to land and hold the hip (a split-leg stall); the speed never falls more than
+    # 0.35 m/s in a step
     records = [course["run over", start, facing] for start, facing in RUNS_OVER]
     starts = np.array([start for start, _ in RUNS_OVER])
     x = np.array([record["x"][-1] for record in records])
@@ -747,9 +758,10 @@ def test_speeding_up_into_a_run_on_the_course_never_stops_the_hip_dead(
 def test_running_into_a_flight_slows_gently_to_meet_it_at_its_pace(
     start: float, facing: float, riser: float, course: dict[Any, Record]
 ) -> None:
-    # the flight's pace came into view only within the stopping distance: the run braked at
-    # 3.5-3.8 m/s² to 0.8 m/s a step before the first riser (0.7 m/s on it), the feet left
-    # wide apart; now it slows at ~1.5 m/s² from far enough, to the quicker pace it runs up at
+    # running at a flight from the bump or the descent: the run sees the flight's pace from
+    # far enough to slow gently (at most 2.5 m/s² over a quarter second) to the quicker
+    # pace it runs up a flight at, not braking hard within the stopping distance, which
+    # leaves the feet wide apart
     record = course["run into", start, facing]
     x, speed = record["x"], np.abs(record["vx"])
     ahead = (riser - x) * facing  # distance to the flight's first riser
@@ -768,11 +780,11 @@ def test_running_into_a_flight_slows_gently_to_meet_it_at_its_pace(
 def test_walking_up_a_flight_the_stance_knee_straightens_as_he_climbs(
     start: float, facing: float, course: dict[Any, Record]
 ) -> None:
-    # the pelvis stood over the ground under it, so it rose only once over a tread: walking
-    # onto the flight the front knee bent to 68-75° with the rear foot in the air, and kept
-    # bending, 24-45° further after the landing's first 0.1 s (a squat at its
-    # foot); now the pelvis reads the ground a riser ahead as it comes, and each stance knee
-    # on the flight, once loaded, only straightens as the body rises over it
+    # walking up a flight from 2.6-5 m before it: the pelvis reads the ground a riser ahead
+    # as it comes, so it rises with the climb, not only once over a tread; stepping onto
+    # the flight the planted knee bends at most 70°, and each stance knee on the flight,
+    # once loaded (after the landing's first 0.1 s), only straightens as the body rises
+    # over it (at most 5° more bend): a person pushes up a flight, never squats at its foot
     record = course["climb", start, facing]
     bend = _knee_bends(record)
     ahead = (record["x"] - FIRST_RISER_UP[facing]) * facing
@@ -800,12 +812,11 @@ def _landings(record: Record) -> list[float]:
 
 
 def test_walking_up_a_flight_the_feet_take_a_tread_each(course: dict[Any, Record]) -> None:
-    # a step onto the first tread from far back left the other foot too far behind to
-    # reach the second: it landed beside the first, both feet on one tread (feet
-    # together at a flight's foot), in 6 of these 8 approaches; now a step to the
-    # other foot's tread of a flight costs as much as landing 0.2 m off its spot, and a
-    # step is aimed for where the hip will be as it slows for the flight (aimed for the pace
-    # where it set off, one approach in 8 still landed a step on the first tread from far back)
+    # walking up a flight from eight approaches, the feet take a tread each, never two
+    # landings in a row on one tread: a step onto the first tread from far back leaves the
+    # other foot too far behind to reach the second. So a step onto the other foot's tread
+    # of a flight costs as much as landing 0.2 m off its spot, and a step is aimed for where
+    # the hip will be as it slows for the flight, not for the pace where it set off
     together = 0
     for start, facing in CLIMB_FROM:
         riser = FIRST_RISER_UP[facing]
@@ -818,10 +829,10 @@ def test_walking_up_a_flight_the_feet_take_a_tread_each(course: dict[Any, Record
 
 
 def test_running_onto_the_top_landing_does_not_hold_the_hip() -> None:
-    # running up onto the landing between the flights, a foot at the end of its swing was
-    # 1-3 cm out of reach of its spot (the pelvis a centimetre too high) and hovered while
-    # the other leg, at full stretch, held the hip: 0.5 m/s lost in a step; now it lands
-    # that little short of the spot instead (running, at a steady pace, on level ground)
+    # running up onto the landing between the flights, from either side: a foot at the end
+    # of its swing a centimetre or so out of reach of its spot (the pelvis a little high)
+    # lands that little short of it, rather than hover while the other leg, at full
+    # stretch, holds the hip; the speed never falls more than 0.3 m/s in a step
     starts, ways = np.array([11.54, 17.02]), np.array([1.0, -1.0])
     crowd = Crowd(RIG, COURSE, starts, ways)
     speeds = []
@@ -834,9 +845,10 @@ def test_running_onto_the_top_landing_does_not_hold_the_hip() -> None:
 
 
 def test_running_over_the_bump_rarely_holds_the_hip() -> None:
-    # running down the bump's far side, the pelvis reached its landing height ~0.1 s late
-    # (the spring's lag): the foot hovered 2-3 cm short of its spot while the other leg, at
-    # full stretch, held the hip: 7 of these 29 runs lost 0.34-1.17 m/s in one step
+    # running over the bump from 29 starts, either way: down its far side the pelvis
+    # reaches its landing height ~0.1 s late (the spring's lag), and a foot a few
+    # centimetres short of its spot must not hover while the other leg, at full stretch,
+    # holds the hip; at most two runs lose over 0.3 m/s in a step, none over 0.7 m/s
     starts = np.concatenate([np.linspace(3.0, 7.0, 21), np.linspace(11.6, 13.0, 8)])
     ways = np.where(starts < 8.0, 1.0, -1.0)
     crowd = Crowd(RIG, COURSE, starts, ways)
@@ -856,8 +868,10 @@ def test_running_over_the_bump_rarely_holds_the_hip() -> None:
 def test_a_walker_stops_at_the_open_end_of_the_world_without_a_jump(
     run: float, open_end: dict[Any, Record]
 ) -> None:
-    # beyond its ends the ground is level but no place to step: a swing aimed past the end
-    # as the body stopped before it hung from a straight leg, its ankle rising 16 cm a step
+    # beyond its ends the ground is level but no place to step: walking or running to the
+    # end, the body stops before it, every sole point inside, and no swing is aimed past it
+    # (it would hang from a straight leg); no joint moves more than 10 cm in a step
+    # relative to the pelvis
     record = open_end[run]
     assert abs(float(record["vx"][-1])) < 0.05 and record["x"][-1] < 3.0
     assert (record["soles"][..., 0] <= 3.0).all()  # every sole point in the world
@@ -888,8 +902,8 @@ def test_turning_from_a_run_stops_plants_and_pivots_without_jumps_or_sliding_bac
 def test_mid_pivot_the_knees_pass_the_legs_without_a_jump(
     run: float, flat: dict[Any, Record]
 ) -> None:
-    # the knee poles cross the legs mid-pivot; drawn at full bend the knees jumped from
-    # front to back (about 10 cm) in that step, seen from the side they pass through
+    # the knee poles cross the legs mid-pivot: seen from the side the knees pass through
+    # the legs (foreshortened), never jumping from front to back at full bend
     record = flat["turn", run]
     facing = record["facing"]
     flip = int(np.argmax(facing < 0))
@@ -930,10 +944,9 @@ def test_halflife_travel_matches_stepping_the_velocity() -> None:
 def test_turning_round_on_the_bumps_slopes_squares_the_feet_first(
     run: float, target: float, course: dict[Any, Record]
 ) -> None:
-    # where the ground under the stopping pelvis curves up, no spot there can be turned
-    # on; each foot found its own turnable spot on its own side and the body pivoted in a
-    # 0.26-0.54 m lunge (12 of 70 reversals on the bump; and a convex slope read the ball's
-    # height at the wrong x, so it too counted as not turnable)
+    # where the ground under the stopping pelvis curves, no spot there can be turned on:
+    # the feet square up together on a turnable spot, not each on its own spot on its own
+    # side, which makes the pivot a lunge; mid-pivot their locks are at most 15 cm apart
     record = course["bump", run, target]
     assert record["turning"][record["phase"] == 1][-1]
     # the last squaring foot may still be landing as the pivot starts: the feet are
@@ -984,11 +997,11 @@ def set_offs() -> dict[float, Columns]:
 def test_setting_off_the_hip_is_never_held_back_and_the_pelvis_does_not_dip(
     run: float, set_offs: dict[float, Columns]
 ) -> None:
-    # from standing, after a stop and after turning round, the first steps were timed for a
-    # standing body (a 0.62 s swing) and the front foot's stance was a whole one while the
-    # body sped up in a quarter second: the hip outran the planted foot, was held back (the
-    # speed fell 0.4-1.8 m/s in a few steps) and the pelvis dipped 7-16 cm below the lowest
-    # of its steady gait (on flat ground, the stop or turn at 8 phases)
+    # setting off after a stop and after turning round (on flat ground, the stop or turn at
+    # 8 phases of the gait): the body speeds up in a quarter second, so the first steps are
+    # timed for the speed it is reaching, not for a standing body, or the hip outruns the
+    # planted foot and is held back; for 1.5 s the speed never falls more than 0.05 m/s in
+    # a step and the pelvis stays within 2 cm of its steady gait's lowest point
     before, then = SET_OFF_BEFORE, SET_OFF_THEN
     height, speed, turning = set_offs[run]
     steady = height[int(3.0 / DT) :, then == 1.0].min()  # the gait's own lowest point
@@ -1024,12 +1037,12 @@ def brakes() -> dict[float, Columns]:
 def test_turning_round_brakes_without_a_hold_or_a_sink(
     run: float, sink: float, brakes: dict[float, Columns]
 ) -> None:
-    # squaring up for the pivot, a foot could step only once the other was down, and a foot
-    # beside the running hip counted as on its pivot spot (the spots were read where the hip
-    # was, not where it would stop): the hip was held on a foot left 0.6-0.7 m behind,
-    # stopped from 2.6 to 0.8 m/s in a step, and the pelvis sank up to 20 cm below the run's
-    # low (26 cm on the course by the ladder); walking, a swing about to land was re-aimed
-    # for 0.3 s more while the braking hip left the other foot behind: 11.5 cm
+    # walking or running 2-3 s, then the other key: braking to square up for the pivot, no
+    # foot is left behind to hold the hip. The pivot spots are read where the hip will
+    # stop, not where it is (a foot beside the running hip is not yet on its spot), and a
+    # swing about to land is not re-aimed while the braking hip leaves the other foot
+    # behind; the speed changes at most by the brake law's 0.25 m/s a step and the pelvis
+    # stays within 5 cm (walking) or 8 cm (running) of the gait's lowest point
     before = BRAKE_BEFORE
     height, vx, turning_round = brakes[run]
     steady = height[int(1.5 / DT) : int(2.0 / DT)].min()  # the gait's own lowest point
@@ -1057,9 +1070,9 @@ def stops() -> dict[float, Columns]:
 
 
 def test_keys_pressed_in_turn_never_keep_a_foot_in_the_air_long() -> None:
-    # D and A in turn every 0.6 s: a swing re-aimed in the air as the walk stopped was
-    # re-timed for the stop's slow pace, and a foot stayed up for 0.93 s (a
-    # cancelled step leaving a foot in the air)
+    # D and A in turn every 0.6 s, at 12 phases: a swing re-aimed in the air as the walk
+    # stops is not re-timed for the stop's slow pace, so no foot stays up more than 0.8 s
+    # (a cancelled step must not leave a foot in the air)
     phases = np.linspace(0.0, 0.6, 12, endpoint=False)
     crowd = Crowd(RIG, FLAT, np.zeros(phases.size), np.ones(phases.size))
     airborne = np.zeros((phases.size, 2))
@@ -1073,10 +1086,11 @@ def test_keys_pressed_in_turn_never_keep_a_foot_in_the_air_long() -> None:
 
 
 def test_turning_round_while_still_speeding_up_the_pelvis_stays_up() -> None:
-    # braking to turn round, the pelvis was lowered at once to where the feet reach flat,
-    # as for the pivot: a foot left behind the stopping hip, held flat, pulled it down 11-12
-    # cm below standing (walking 0.8-2 s, then the other key: a sag); and a
-    # swing re-aimed in the air counted as a step up and swung the slow 0.3 s
+    # walking or running 0.8-2 s, then the other key: braking, the pelvis is not yet
+    # lowered to where flat feet reach, as for the pivot (a foot left behind the stopping
+    # hip, held flat, would pull it down: a sag), and a swing re-aimed in the air is no
+    # step up, swung at the slow pace; over 1.2 s of braking the pelvis stays within 8 cm
+    # of standing walking (3 cm in the median) and 9.5 cm running
     before = np.tile(np.linspace(0.8, 2.0, 25), 2)  # seconds of walking or running first
     run = np.repeat([0.0, 1.0], 25)
     crowd = Crowd(RIG, FLAT, np.zeros(before.size), np.ones(before.size))
@@ -1096,14 +1110,14 @@ def test_turning_round_while_still_speeding_up_the_pelvis_stays_up() -> None:
 def test_stopping_the_pelvis_sinks_no_further_the_feet_step_under_it(
     run: float, stops: dict[float, Columns]
 ) -> None:
-    # walking: a foot in flight when the walk stopped kept its walking-pace spot, hovered
-    # beyond the stopping hip, and the pelvis sank until the leg could reach it: up to 10 cm
-    # below where it was when the stop began; running: the trailing foot stayed down while
-    # the braking body carried on 0.85 m past it, and the pelvis sank up to 16 cm (after 1 to
-    # 3.25 s of walking or running on flat ground)
+    # stopping after 1 to 3.25 s of walking or running on flat ground: walking, a foot in
+    # flight as the stop begins lands under the stopping hip, not on its walking-pace spot
+    # beyond it; running, the trailing foot steps up rather than stay down while the braking
+    # body carries on past it. Either foot left out would let the pelvis sink until the leg
+    # reached it; it sinks at most 3 cm below its height as the stop began
     vx, at_stop, lowest = stops[run]
     assert (np.abs(vx) < 0.05).all()
-    assert (at_stop - lowest).max() <= 0.03  # 9.8 cm before
+    assert (at_stop - lowest).max() <= 0.03
 
 
 CUP_ON_THE_FLOOR = np.array([[1.41, 1.59, 0.1]])  # (x0, x1, top): a cup set down at x = 1.5
@@ -1116,9 +1130,10 @@ CUP_ON_THE_FLOOR = np.array([[1.41, 1.59, 0.1]])  # (x0, x1, top): a cup set dow
 def test_turning_round_beside_a_cup_on_the_floor_no_sole_swings_into_it(
     x: float, run: float, steps: int, stand: int
 ) -> None:
-    # turning round with the toes just short of a cup set down: a foot turned about its
-    # ball swung its heel 10 cm deep into the cup (the squaring step, and a foot that
-    # stayed down to pivot where it stood); mirrored, from either side
+    # turning round with the toes just short of a cup set down, mirrored from either side:
+    # a foot turns about its ball, so its heel sweeps where its toes were; neither the
+    # squaring step nor a foot that stays down to pivot where it stands swings a sole into
+    # the cup
     crowd = Crowd(RIG, COURSE, [x, 3.0 - x], [1.0, -1.0])
     crowd.set_obstacles(CUP_ON_THE_FLOOR)
     ground = COURSE.with_boxes(CUP_ON_THE_FLOOR)
@@ -1133,11 +1148,10 @@ def test_turning_round_beside_a_cup_on_the_floor_no_sole_swings_into_it(
 
 
 def test_stopped_over_a_cup_on_the_floor_the_pelvis_stays_over_the_feet_turning_or_not() -> None:
-    # stopped with the hips over a cup set down, the feet's spots were kept
-    # past it; turning round (the other key for 0.5 s), the ankles swung about the balls to
-    # 0.42 m from the pelvis, which hung 9-17 cm low until the feet stepped back under it;
-    # and where the pivot never started, he stood with the pelvis 18 cm behind the ankles
-    # for as long as he stood (mirrored from either side)
+    # stopped with the hips over a cup set down (mirrored from either side), the feet
+    # stand beside it and the pelvis over them: turning round (the other key for 0.5 s),
+    # the ankles swing about the balls but stay within a stride's reach of the pelvis,
+    # which does not hang low; and where the pivot never starts, he stands over his feet
     way = np.array([1.0, 1.0, -1.0, -1.0])
     walk = np.array([80, 60, 80, 60])  # steps of walking toward the cup, then 1 s still
     crowd = Crowd(RIG, COURSE, [0.0, 0.4, 3.0, 2.6], way)
@@ -1152,16 +1166,17 @@ def test_stopped_over_a_cup_on_the_floor_the_pelvis_stays_over_the_feet_turning_
         ground = COURSE.height_at(ankles_x).min(axis=1)
         lowest = min(lowest, float(np.where(t >= 60, crowd.y - ground - stand, 0.0).min()))
     assert (crowd.facing[::2] == -way[::2]).all()  # turned round
-    assert off.max() <= 0.3  # 0.42 m before (a stride's feet are 0.2-0.25 m off the pelvis)
-    assert lowest >= -0.06  # 8.8 cm before
-    assert off[-1].max() <= 0.05  # standing: 0.18 m before
+    assert off.max() <= 0.3  # a stride's feet are 0.2-0.25 m off the pelvis
+    assert lowest >= -0.06
+    assert off[-1].max() <= 0.05  # standing: over his feet
 
 
 def test_turning_round_standing_on_the_bumps_curved_flank_is_no_lunge() -> None:
-    # stopped facing up the bump's flank, the other key: no spot on the curved
-    # ground passed as a pivot spot (a sole resting on heel and toes lifts its ball 2-12 mm
-    # there), so the squaring steps went back 0.4 m to flat ground and the pelvis hung over
-    # nothing, 12-22 cm low, until the pivot
+    # stopped facing up the bump's flank, the other key: a sole resting on heel and toes on
+    # the curved ground lifts its ball 2-12 mm there, and such a spot still passes as a
+    # pivot spot; the squaring steps do not go back to flat ground leaving the pelvis
+    # hanging over nothing: the ankles stay within 0.3 m of it, and it within 7 cm of
+    # standing
     walks = np.array([180, 294])  # steps walking right from x = 4.33: x = 8.10, 8.55
     crowd = Crowd(RIG, COURSE, np.full(2, 4.33), np.ones(2))
     stand = A + RIG.gait.stand_extension * RIG.legs.limb.reach
@@ -1176,14 +1191,15 @@ def test_turning_round_standing_on_the_bumps_curved_flank_is_no_lunge() -> None:
         off = max(off, float(np.where(turning, gap, 0.0).max()))
         lowest = min(lowest, float(np.where(turning, sink, 0.0).min()))
     assert (crowd.facing == -1.0).all()
-    assert off <= 0.3  # 0.44 m before
-    assert lowest >= -0.07  # 21.6 cm before
+    assert off <= 0.3
+    assert lowest >= -0.07
 
 
 def test_setting_off_from_a_stop_at_a_flights_foot_the_lifting_foot_rises_without_a_snap() -> None:
-    # set off from standing with a foot on the flight, the other lifted straight
-    # up 6-8 cm in its first 1/60 s step (its clearance floor rose at full speed at once, the
-    # heel's rise on top) and a knee jumped 10-12.6 cm in a step
+    # set off from standing with a foot on the flight: the lifting foot's clearance floor
+    # rises with the swing, not at full speed at once with the heel's rise on top, so early
+    # in the swing the foot rises at most 4 cm a step, and no knee moves more than 10 cm a
+    # step relative to the pelvis
     lets = np.array([35, 47, 59, 71, 83, 95])  # steps walking from x = 11.3 before the stop
     crowd = Crowd(RIG, COURSE, np.full(lets.size, 11.3), np.ones(lets.size))
     last, first_rise, knee_jump = None, 0.0, 0.0
@@ -1201,14 +1217,14 @@ def test_setting_off_from_a_stop_at_a_flights_foot_the_lifting_foot_rises_withou
             moved = np.hypot(*np.moveaxis(now[1] - last[1], -1, 0))
             knee_jump = max(knee_jump, float(np.where(going, moved, 0.0).max()))
         last = now
-    assert first_rise <= 0.04  # 7.6 cm before
-    assert knee_jump <= 0.10  # 12.1 cm before
+    assert first_rise <= 0.04
+    assert knee_jump <= 0.10
 
 
 def test_shift_on_the_steep_slope_jogs_with_a_flight_both_ways() -> None:
-    # held to the climb's pace (about a walk's), Shift up or down the steep
-    # slope (18.5-21) was a walk: one foot always down (17 % double support, no flight),
-    # and going up the stance knee bent to 94°; it now jogs, quick steps with a flight
+    # Shift up or down the steep slope (18.5-21 m): the speed is held to the climb's pace,
+    # about a walk's, but the gait is a jog, quick steps with a flight phase, not a walk
+    # with double support and, going up, a deeply bent stance knee
     starts = np.array([16.8, 17.4, 22.5, 23.5])
     ways = np.where(starts < 20.0, 1.0, -1.0)
     crowd = Crowd(RIG, COURSE, starts, ways)
@@ -1223,15 +1239,16 @@ def test_shift_on_the_steep_slope_jogs_with_a_flight_both_ways() -> None:
         on_slope += int(on.sum())
         bends = np.where(planted, _knee_bends(record)[0], 0.0).max(axis=1)
         knee = max(knee, float(np.where(on, bends, 0.0).max()))
-    assert airborne >= 0.15 * on_slope  # 23-24 % (0 before)
-    assert double <= 0.03 * on_slope  # 0-1 % (15-18 % before)
-    assert knee <= 75.0  # 63° (94° before)
+    assert airborne >= 0.15 * on_slope  # a flight phase
+    assert double <= 0.03 * on_slope  # next to no double support
+    assert knee <= 75.0
 
 
 def test_running_over_the_bump_no_planted_foot_holds_the_hip_back() -> None:
-    # running right up the bump (80 runs: 3), the trailing foot reached the end of its roll
-    # a step before its lift was due and held the hip: 2.2 m/s fell to 1.7 in one frame; a
-    # foot whose leg cannot hold the hip where it goes now lifts that step
+    # running right up the bump, from starts where the trailing foot reaches the end of
+    # its roll a step before its lift is due: a foot whose leg cannot hold the hip where it
+    # goes lifts that step, rather than hold the hip back; the speed falls at most
+    # 0.25 m/s in a step
     starts = np.array([4.9872, 6.7821, 7.2308])
     crowd = Crowd(RIG, COURSE, starts, np.ones(starts.size))
     speed, worst = np.abs(crowd.vx), 0.0
@@ -1239,14 +1256,14 @@ def test_running_over_the_bump_no_planted_foot_holds_the_hip_back() -> None:
         crowd.step(np.ones(starts.size), np.ones(starts.size), DT)
         drop = np.where((crowd.x > 6.0) & (crowd.x < 12.0), speed - np.abs(crowd.vx), 0.0)
         worst, speed = max(worst, float(drop.max())), np.abs(crowd.vx)
-    assert worst <= 0.25  # 0.66 m/s before
+    assert worst <= 0.25
 
 
 def test_a_cup_on_a_stair_tread_stops_the_walk_before_it_not_over_it() -> None:
-    # the cup set on the tread below the top landing (no room beside it for a
-    # foot), then down from the landing: no step down was left, yet the body walked on out
-    # over the flight, sinking until the legs stuck straight out behind it, 0.85 m past the
-    # feet, for good (only F5 freed him). From either side he now stops before that tread
+    # a cup on the right flight's top tread leaves no room there for a foot: walking down
+    # from the landing, or up the flight toward it, no step is left, and he stops short of
+    # the cup standing over his feet, never walking on with the body out over the flight
+    # ahead of feet that cannot follow
     cup = np.array([[15.27, 15.39, 1.16]])  # on the right flight's top tread (1.06 high)
     crowd = Crowd(RIG, COURSE, [14.3, 16.2], [1.0, -1.0])
     crowd.set_obstacles(cup)
@@ -1256,16 +1273,17 @@ def test_a_cup_on_a_stair_tread_stops_the_walk_before_it_not_over_it() -> None:
         crowd.step(way, np.zeros(2), DT)
     ankles_x = crowd.solve().hand[:, LEGS, 0]
     assert (np.abs(crowd.vx) < 0.05).all() and crowd.feet.planted.all()  # stopped, standing
-    assert np.abs(crowd.x - ankles_x.mean(axis=1)).max() <= 0.15  # over his feet (0.85 m)
+    assert np.abs(crowd.x - ankles_x.mean(axis=1)).max() <= 0.15  # over his feet
     ground = COURSE.height_at(ankles_x).min(axis=1)
-    assert (crowd.y - ground - stand).min() >= -0.1  # not sunk (0.3 m above the feet)
+    assert (crowd.y - ground - stand).min() >= -0.1  # not sunk
     assert crowd.x[0] < 15.27 and crowd.x[1] > 15.39  # short of the cup, either way
     assert crowd.blocked.all()  # ... and says why (the walk scene's hint)
 
 
 def test_a_jog_ends_before_stairs_ahead_either_way_along_the_walk() -> None:
-    # the jog's stairs check read its window along +x whatever the walk's direction: running
-    # left, stairs 1.25 m ahead (within two strides and the stopping distance) went unseen
+    # the jog's stairs check reads its window the way the walk goes: running left from the
+    # foot of a steep slope (a jog) toward stairs 1.25 m ahead, within two strides and the
+    # stopping distance, is no jog; mirrored, running right, the same
     ground = Terrain(
         np.array(
             [
@@ -1291,10 +1309,9 @@ def test_a_jog_ends_before_stairs_ahead_either_way_along_the_walk() -> None:
 
 
 def test_let_go_of_on_a_flight_no_foot_steps_back_down_to_stand() -> None:
-    # let go of the walk key as the feet reached a flight's first treads, a foot
-    # stepped back down a tread (or to the floor) to make the standing stance: 5 of 40
-    # walking and 2 of 40 running let-go moments did; a foot a riser above its standing
-    # spot behind it now stays up
+    # the walk key let go of as the feet reach a flight's first treads (walking and
+    # running, at five moments): a foot a riser above its standing spot behind it stays up,
+    # and no foot steps back down a tread (or to the floor) to make the standing stance
     delays = np.array([45, 48, 51, 27, 30])  # steps after the first foot is on the flight
     run = np.array([0.0, 0.0, 0.0, 1.0, 1.0])
     crowd = Crowd(RIG, COURSE, np.full(5, 10.6), np.ones(5))
@@ -1318,11 +1335,11 @@ def test_let_go_of_on_a_flight_no_foot_steps_back_down_to_stand() -> None:
 
 
 def test_running_up_a_flight_the_first_two_feet_land_on_two_treads() -> None:
-    # running onto a flight, the second foot came down beside the first on
-    # the first tread (5 of 36 approaches; 8 on any tread): its step, planned as the body
-    # slowed to the flight's pace, fell short of the next tread and no candidate lay there.
-    # The middle of the tread beyond the other foot is now tried, and the other foot's
-    # tread (or one below it) costs 0.4 m of miss
+    # running onto either flight: the second foot on the flight lands a tread above the
+    # first, not beside it. Its step, planned as the body slows to the flight's pace, can
+    # fall short of the next tread, so the middle of the tread beyond the other foot is
+    # among the spots tried, and the other foot's tread (or one below it) costs 0.4 m of
+    # miss
     starts = np.array([6.0, 10.0, 22.0, 21.0])
     ways = np.where(starts < 14.0, 1.0, -1.0)
     crowd = Crowd(RIG, COURSE, starts, ways)
@@ -1341,12 +1358,12 @@ def test_running_up_a_flight_the_first_two_feet_land_on_two_treads() -> None:
 
 @pytest.mark.parametrize("stop_x", [12.5, 12.6])
 def test_turned_round_and_back_on_a_flight_no_heel_hangs_off_a_nose(stop_x: float) -> None:
-    # stopped on a flight, turned round and back, a foot that pivoted about its
-    # ball on a stair nose kept its heel out over the drop (up to 90 % of heel to ball 16 cm
-    # over the tread below) until the next key press; it now re-squares onto its tread. (The
-    # heel may overhang by HEEL_HANG, 3 cm: turned round about its ball on a 0.35 m tread no
-    # spot keeps the whole sole on it both ways, and holding the heel's last centimetre on
-    # cost every turn on a flight a fourth step, up a riser and back down)
+    # stopped on a flight, turned round and back: a foot that pivoted about its ball on a
+    # stair nose, its heel out over the drop, re-squares onto its tread without another key
+    # press. (The heel may overhang by HEEL_HANG, 3 cm: turned round about its ball on a
+    # 0.35 m tread no spot keeps the whole sole on it both ways, and holding the heel's last
+    # centimetre on would cost every turn on a flight a fourth step, up a riser and back
+    # down)
     crowd = Crowd(RIG, COURSE, [10.8], [1.0])
     while float(crowd.x[0]) < stop_x:
         crowd.step([1.0], [0.0], DT)
@@ -1364,10 +1381,9 @@ def test_turned_round_and_back_on_a_flight_no_heel_hangs_off_a_nose(stop_x: floa
 
 
 def test_a_tap_to_turn_on_a_flight_turns_on_one_tread_not_up_a_riser_and_back() -> None:
-    # stopped on a flight, a short tap of the other key took four steps: a foot
-    # up the riser ahead to pivot, the pivot, then back down (the heel hung off the nose),
-    # leaving him split across the riser. Walking down either flight, stopped where that
-    # happened (before: 7 of 35 stops), a 0.33 s tap now turns him on one tread
+    # walking down either flight and stopped on it (at seven spots), a 0.33 s tap of the
+    # other key turns him on one tread: a few landings, all on that tread, never a foot up
+    # the riser ahead to pivot and back down, which leaves him split across the riser
     lets = np.array([88, 120, 148, 88, 116, 120, 148])  # steps walked down before letting go
     ways = np.array([-1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0])
     crowd = Crowd(RIG, COURSE, np.where(ways < 0, 14.6, 14.0), ways)
@@ -1386,9 +1402,10 @@ def test_a_tap_to_turn_on_a_flight_turns_on_one_tread_not_up_a_riser_and_back() 
 
 
 def test_let_go_of_on_a_flight_he_stands_straight_on_one_tread_or_one_foot_up() -> None:
-    # stopping on a flight, a step to stand went a tread further on (the other foot's
-    # tread cost it 0.4 m of miss, as when walking on), and with both feet on one tread and
-    # the pelvis still over the riser below it he stood with both knees bent 70°
+    # the walk key let go of on a flight (at three moments): a step to stand lands on the
+    # other foot's tread or its own spot's where it can, not a tread further on, so he
+    # stands straight, never with both feet on one tread, the pelvis still over the riser
+    # below and both knees bent
     delays = np.array([30, 42, 93])  # steps after the first foot is on the flight
     crowd = Crowd(RIG, COURSE, np.full(3, 10.6), np.ones(3))
     on_flight_at = np.full(3, -1)
@@ -1409,11 +1426,11 @@ def test_let_go_of_on_a_flight_he_stands_straight_on_one_tread_or_one_foot_up() 
 
 
 def test_running_onto_the_steep_slope_no_lunge_then_crouch() -> None:
-    # running onto the steep slope, a step planned on the flat for the run's pace landed
-    # 1.4 m ahead and 0.3 m up, the body, held to the climb's pace there, lunged, and the
-    # pelvis (rising at most 0.58 m/s while the slope itself climbs 0.42) stayed crouched:
-    # 23-24 cm low, the stance knee over 70° for 0.6 s. A step is now aimed for the climb's
-    # pace where it lands, and a running pelvis left low rises back at the slope's pace more
+    # running onto the steep slope, where the body is held to the climb's pace: a step
+    # planned on the flat is aimed for that pace where it lands, not for the run's (which
+    # lands far ahead and up: a lunge), and a running pelvis left low rises back faster
+    # than the slope climbs (~0.42 m/s at a run's pace); on the slope the stance knee is
+    # bent past 70° for at most 0.35 s and the pelvis stays within 15 cm of standing
     walkers = {x: Walker(x, 1.0, (Phase(1.0, 1.0, 420),)) for x in (16.9, 14.6)}
     for x, record in _walk_together(COURSE, walkers).items():
         on = (record["x"] > 18.3) & (record["x"] < 20.0)
@@ -1423,10 +1440,11 @@ def test_running_onto_the_steep_slope_no_lunge_then_crouch() -> None:
 
 
 def test_a_run_let_go_of_for_an_instant_walks_on_without_a_lunge() -> None:
-    # running, Shift and the key let go of and the key pressed again at once
-    # (3 frames without intent): the stop re-aimed a swing beside the other foot, the walk
-    # then lifted the front foot and the hip ran 0.9 m past the one left behind: the pelvis
-    # sank 33 cm and the knee bent to 107-115° (35 of 90 such switches)
+    # running, Shift and the key let go of and the key pressed again at once (3 frames
+    # without intent, at six points of the run): after a swing the stop re-aims beside the
+    # other foot, the walk that follows does not lift the front foot while the hip runs on
+    # past the one left behind (a lunge); for 1.5 s the planted knee bends under 95° and
+    # the pelvis stays within 22 cm of standing
     release = np.array([1.8, 1.85, 1.9, 2.9, 3.95, 4.55])
     n = len(release)
     crowd = Crowd(RIG, COURSE, np.full(n, -1.5), np.ones(n))
@@ -1447,15 +1465,15 @@ def test_a_run_let_go_of_for_an_instant_walks_on_without_a_lunge() -> None:
         record = {key: _stack(rows, key)[:, k] for key in ("hips", "knees", "ankles", "pelvis")}
         bend = np.where(planted[:, k], _knee_bends(record), 0.0).max(axis=1)
         low = _below_standing(record, COURSE)
-        assert bend[live[:, k]].max() < 95.0, (release[k], bend[live[:, k]].max())  # 107-115
-        assert low[live[:, k]].min() > -0.22, (release[k], low[live[:, k]].min())  # 33 cm
+        assert bend[live[:, k]].max() < 95.0, (release[k], bend[live[:, k]].max())
+        assert low[live[:, k]].min() > -0.22, (release[k], low[live[:, k]].min())
 
 
 def test_a_blip_of_the_other_key_in_a_run_leaves_no_glide() -> None:
-    # running, a 0.07 s press of the other key (too short for the walk scene to
-    # take it for a turn) re-aimed the swings in the air for the reversal's stop, behind the
-    # running hip; dropped, they hovered there, and no foot touched the ground for up to
-    # 0.8 s (a glide; median over these starts 27 frames, a plain run's flight is 9)
+    # running, a 0.07 s press of the other key (too short for the walk scene to take it
+    # for a turn), at 22 points of the run: swings re-aimed in the air for the reversal's
+    # stop, behind the running hip, do not hover there once it is dropped, so a foot soon
+    # touches down: no glide with both feet up (a plain run's flight is 9 frames)
     release = np.arange(0.8, 3.0, 0.1)
     n = len(release)
     crowd = Crowd(RIG, COURSE, np.full(n, -1.5), np.ones(n))
@@ -1469,15 +1487,15 @@ def test_a_blip_of_the_other_key_in_a_run_leaves_no_glide() -> None:
         air = np.where(crowd.feet.planted.any(axis=1), 0, air + 1)
         longest = np.where(after, np.maximum(longest, air), longest)
     assert (crowd.facing == 1.0).all() and (blip >= 0).all()
-    assert np.median(longest) <= 20, longest  # 27 before
-    assert longest.max() <= 40, longest  # 49 before
+    assert np.median(longest) <= 20, longest
+    assert longest.max() <= 40, longest
 
 
 def test_turned_round_at_a_slopes_foot_the_heel_rises_out_of_the_rise() -> None:
-    # stopped just before the gentle slope and turned round, the foot pivoted
-    # about its ball on the flat and its heel swung onto the rise: he stood with it 10 mm
-    # inside the slope for as long as he stood (a pivot spot lets the ball hover 12 mm). It
-    # now rises onto the ground, at most 0.5 mm a step (a planted foot's contact may move)
+    # stopped just before the gentle slope and turned round: the foot pivots about its ball
+    # on the flat and its heel swings onto the rise (a pivot spot lets the ball hover
+    # 12 mm); the planted foot then rises onto the ground, no sole point left a millimetre
+    # inside the slope, at most 0.5 mm a step (a planted foot's contact may move, not jump)
     lets = np.array([84, 86, 88, 90])  # steps walked from x 1.2 before letting go
     n = len(lets)
     crowd = Crowd(RIG, COURSE, np.full(n, 1.2), np.ones(n))
@@ -1495,7 +1513,7 @@ def test_turned_round_at_a_slopes_foot_the_heel_rises_out_of_the_rise() -> None:
         depth = (COURSE.height_at(soles[..., 0]) - soles[..., 1]).max(axis=(1, 2))
         rise = np.where(done, np.maximum(rise, (feet.lock[..., 1] - before).max(axis=1)), rise)
     assert (crowd.facing < 0).all()
-    assert depth.max() < 1e-3, depth  # 10 mm for good before
+    assert depth.max() < 1e-3, depth
     assert rise.max() <= 0.0005, rise
 
 

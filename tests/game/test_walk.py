@@ -153,7 +153,7 @@ def test_walking_one_foot_is_always_down_and_the_pelvis_never_jumps(walk: Walk) 
     assert np.abs(np.diff(walk.pelvis[:, 1])).max() <= PELVIS_STEP_LIMIT_M
 
 
-def test_the_autopilot_shows_the_feel_figures_the_issue_asks_for(walk: Walk) -> None:
+def test_the_autopilot_stats_report_a_human_walk_and_run(walk: Walk) -> None:
     feet = walk.sim.stats_sections()["feet"]
     assert feet["stance_knee_deg_p50"] <= 20.0
     assert feet["pelvis_drop_walk_m"] <= 0.03
@@ -266,9 +266,9 @@ def _standing(steps: int) -> tuple[WalkSim, PhaseTimer, float]:
 
 
 def test_letting_go_of_a_dragged_foot_does_not_turn_him_to_the_pointer() -> None:
-    # a foot dragged low behind him and let go: the pointer, left there, was offered to the
-    # hands for 1.5 s (it had moved during the drag), so he turned round and bent double to
-    # reach for it; it is offered again once the mouse moves
+    # a foot dragged low behind him and let go: the pointer left there was the drag's, not
+    # a place to reach, so it is not offered to the hands (he neither turns round nor bends
+    # to it) until the mouse moves again
     sim, timer, standing = _standing(30)
     ankle = sim.crowd.solution.hand[0, 3].copy()
     behind = (float(ankle[0]) - 0.45, float(ankle[1]) - 0.02)
@@ -294,8 +294,8 @@ def _front_leg(sim: WalkSim) -> int:
 
 
 def test_hovering_over_a_foot_does_not_stoop_him_to_reach_for_it() -> None:
-    # a pointer over an ankle is where a press grabs that foot, but the hands were offered
-    # it as a place to reach: he stooped 15-17 cm for it before any click
+    # a pointer over an ankle is where a press grabs that foot, not a place for the hands
+    # to reach: hovering there, he does not stoop for it
     sim, timer, standing = _standing(60)
     ankle = sim.crowd.solution.hand[0, 2 + _front_leg(sim)]
     pointer = (float(ankle[0]), float(ankle[1]))
@@ -312,9 +312,9 @@ def test_hovering_over_a_foot_does_not_stoop_him_to_reach_for_it() -> None:
 
 
 def test_grabbing_a_foot_after_a_short_walk_keeps_the_other_foot_down() -> None:
-    # stopped after a few steps, the feet were off their standing spots: the grab made
-    # the body square up, the other foot lifted while the grabbed one was still on the
-    # ground, and dragged up, both feet were in the air for 0.28 s
+    # stopped after a few steps, with the feet off their standing spots: a foot grabbed and
+    # dragged up leaves the other one down, bearing the weight; squaring the feet up to
+    # stand waits, or both feet would be in the air
     sim = WalkSim(SceneConfig(dt=DT))
     timer = PhaseTimer()
     for _ in range(36):
@@ -337,7 +337,8 @@ def test_grabbing_a_foot_after_a_short_walk_keeps_the_other_foot_down() -> None:
 
 @pytest.mark.parametrize(("walk_first", "tap"), [(0, 6), (0, 30), (60, 10)])
 def test_a_tap_of_the_other_key_turns_him_round(walk_first: int, tap: int) -> None:
-    # the turn was dropped with the key: a 0.5 s tap of A left him standing facing right
+    # a tap of the other key (0.1-0.5 s, from standing or walking) turns him round: the
+    # turn, once started, is carried through after the key is let go
     sim = WalkSim(SceneConfig(dt=DT))
     timer = PhaseTimer()
     for move, steps in ((0.0, 30), (1.0, walk_first), (-1.0, tap), (0.0, 150)):
@@ -349,8 +350,8 @@ def test_a_tap_of_the_other_key_turns_him_round(walk_first: int, tap: int) -> No
 
 @pytest.mark.parametrize("blip", [1, 2, 3])
 def test_keys_let_go_or_pressed_a_few_frames_apart_do_not_turn_him(blip: int) -> None:
-    # the other key alone for a frame or two (both held, D let go 30 ms before A; or A
-    # pressed 30 ms before D) counted as a tap and turned him round
+    # the other key alone for one to three frames (both held, D let go 30 ms before A; or
+    # A pressed 30 ms before D) is no tap: it does not turn him round
     sim = WalkSim(SceneConfig(dt=DT))
     timer = PhaseTimer()
     for move, steps in ((1.0, 60), (0.0, 30), (-1.0, blip), (0.0, 90)):
@@ -361,8 +362,8 @@ def test_keys_let_go_or_pressed_a_few_frames_apart_do_not_turn_him(blip: int) ->
 
 @pytest.mark.parametrize("blip", [1, 2, 3])
 def test_a_blip_of_the_other_key_after_a_tap_turn_does_not_turn_him_back(blip: int) -> None:
-    # after a tap had turned him, his feet were squared for a pivot already: a one-frame
-    # blip of the other key started one at once, and it went on (14 of 14)
+    # after a tap has turned him his feet are squared for a pivot already, yet a blip of
+    # the other key (one to three frames) is still no tap: it starts no pivot
     sim = WalkSim(SceneConfig(dt=DT))
     timer = PhaseTimer()
     for move, steps in ((-1.0, 60), (0.0, 90), (1.0, 6), (0.0, 90), (-1.0, blip), (0.0, 120)):
@@ -373,8 +374,8 @@ def test_a_blip_of_the_other_key_after_a_tap_turn_does_not_turn_him_back(blip: i
 
 @pytest.mark.parametrize("leg", ["left_leg", "right_leg"])
 def test_a_foot_dragged_up_in_the_air_leaves_the_other_foot_standing(leg: str) -> None:
-    # the pinned foot counted as down even held at knee height, so the other foot, the
-    # only one bearing weight, stepped: both feet up, the body hovering
+    # a pinned foot held up at knee height bears no weight, so it counts as up: the other
+    # foot, the only one bearing weight, stays down on the ground while it is held
     sim = WalkSim(SceneConfig(dt=DT))
     timer = PhaseTimer()
     dragged = 2 if leg == "left_leg" else 3
@@ -397,8 +398,9 @@ def test_a_foot_dragged_up_in_the_air_leaves_the_other_foot_standing(leg: str) -
 
 @pytest.mark.parametrize("leg", ["left_leg", "right_leg"])
 def test_a_foot_dragged_up_behind_the_hip_does_not_flip_its_knee(leg: str) -> None:
-    # the knee pole was a fixed point ahead of the hip→ankle midpoint: with the foot dragged
-    # up behind the hip the line swung past it and the knee flipped (counted, poles ON)
+    # a foot dragged up behind the hip swings the hip→ankle line round: the knee pole turns
+    # with the leg (a fixed point ahead of the line's midpoint would fall behind it), so
+    # with poles on the knee never flips
     sim = WalkSim(SceneConfig(dt=DT))
     timer = PhaseTimer()
     hip = sim.crowd.pose.roots[0, 2 if leg == "left_leg" else 3]
@@ -496,8 +498,9 @@ def test_headless_app_run_writes_trace_and_feet_stats(run_main, tmp_path: Path) 
 
 
 def test_the_lean_settles_at_a_rate_per_second_whatever_the_step_rate() -> None:
-    # the lean eased toward its target with a halflife computed for a 1/60 s step, whatever
-    # the step: at --hz 20 it took three times as long to lean into a slope
+    # the lean eases toward its target with a halflife in seconds, so after one halflife
+    # it has leaned as far at 20 Hz as at 60 Hz (within 10 %): the step rate does not
+    # change the feel
     leans = []
     for hz in (60, 20):
         dt = 1.0 / hz
@@ -518,9 +521,9 @@ def test_the_lean_settles_at_a_rate_per_second_whatever_the_step_rate() -> None:
 
 
 def test_turned_round_in_place_to_the_pointer_he_stands_over_his_feet() -> None:
-    # a pointer held up behind him turned him round in place, about the balls
-    # of his feet, and he stood on with the pelvis past them and the legs slanted back (7 cm
-    # past the balls at the door, for 37 s); the feet now settle under him after the turn
+    # a pointer held up behind him turns him round in place, about the balls of his feet,
+    # which leaves the pelvis past them: after the turn the feet settle under him, so he
+    # stands over his feet, not on legs slanted back
     sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
     sim.crowd.resize(0, np.zeros(0), np.zeros(0))
     sim.crowd.resize(1, [0.4], [-1.0])
