@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -14,11 +13,13 @@ import pytest
 
 import game.app
 from game import scenes
-from game.app import IDLE_FPS, App, build_scene
+from game.app import App, build_scene
 from game.input_state import InputState
 from game.options import RunOptions
 from game.recording import Recorder
+from game.replay_feed import ReplayFeed
 from game.scene import SceneConfig
+from game.window import IDLE_FPS
 
 
 @pytest.fixture
@@ -45,12 +46,12 @@ def test_fps_counts_delivered_frames_not_work_time(display: None) -> None:
     app = _app()
     # frames flipped every 1/90 s: fps is 90 whatever each frame's own work time was
     for k in range(200):
-        app._count_flip(k / 90.0)
-    assert app.fps == pytest.approx(90.0, rel=1e-6)
+        app.frame_rate.count_flip(k / 90.0)
+    assert app.frame_rate.fps == pytest.approx(90.0, rel=1e-6)
     # a limiter holding the rate to 30: after a second (four halflives) fps is within 5 %
     for k in range(1, 31):
-        app._count_flip(199 / 90.0 + k / 30.0)
-    assert app.fps == pytest.approx(30.0, rel=0.05)
+        app.frame_rate.count_flip(199 / 90.0 + k / 30.0)
+    assert app.frame_rate.fps == pytest.approx(30.0, rel=0.05)
 
 
 def test_switching_back_to_a_scene_resumes_it_where_it_was_left(display: None) -> None:
@@ -85,8 +86,7 @@ def test_esc_closes_the_help_first_then_quits(display: None) -> None:
 
 def test_a_windowed_replay_waits_for_esc_at_its_end(display: None, tmp_path: Path) -> None:
     app = _app(headless=False, autopilot=False, replay=tmp_path / "run.rec")
-    app.replay = deque(InputState() for _ in range(3))
-    app.replay_steps = 3
+    app.replay = ReplayFeed(tmp_path / "run.rec", [InputState() for _ in range(3)])
     for _ in range(10):
         app.run_frame(1 / 60)
     assert app.running and app.paused and app.steps == 3
@@ -106,13 +106,13 @@ def test_a_paused_window_sleeps_and_redraws_only_on_input(
     )
     app.paused = True
     app.run_frame(1 / 60)
-    flipped = app._last_flip
-    app._wait_for_next_frame(pygame.time.Clock())
+    flipped = app.frame_rate.last_flip
+    app.window.wait_for_next_frame(app.paused)
     assert waits == [round(1000 / IDLE_FPS)]
     app.run_frame(1 / 60)  # nothing happened while it slept: no redraw
-    assert app._last_flip == flipped
+    assert app.frame_rate.last_flip == flipped
     app.paused = False
-    app._wait_for_next_frame(pygame.time.Clock())
+    app.window.wait_for_next_frame(app.paused)
     assert waits == [round(1000 / IDLE_FPS)]  # playing: the frame cap, no idle sleep
 
 
