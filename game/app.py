@@ -30,7 +30,7 @@ from game.options import RunOptions
 from game.outputs import EXIT_OUTPUT, OutputError, write_output
 from game.profile_trace import TracingPhaseTimer
 from game.profiling import PhaseTimer
-from game.recording import Item
+from game.recording_lines import Item
 from game.replay_feed import ReplayFeed, ReplayRefused, open_replay
 from game.run_outputs import RunOutputs
 from game.scene import (

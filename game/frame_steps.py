@@ -12,7 +12,7 @@ from game.clock import FixedStepClock
 from game.input_state import InputState, RawInput
 from game.options import RunOptions
 from game.profiling import PhaseTimer
-from game.recording import AssetReload, ReadCheck
+from game.recording_lines import AssetReload, ReadCheck
 from game.replay_feed import ReplayFeed
 from game.run_outputs import RunOutputs
 from game.scene import SceneConfig

@@ -16,7 +16,8 @@ from game.assets import AssetError, file_digest, load_snapshot
 from game.input_state import InputState
 from game.options import RunOptions
 from game.outputs import EXIT_SIGNAL_BASE
-from game.recording import AssetReload, Item, ReadCheck, SceneStart, assets_mismatch, read_recording
+from game.recording import assets_mismatch, read_recording
+from game.recording_lines import AssetReload, Item, ReadCheck, SceneStart
 from game.scene import ASSETS_DIR, ReloadableAssets
 
 EXIT_BAD_REPLAY = 2  # a recording that cannot be replayed is a bad argument

@@ -19,7 +19,8 @@ import pytest
 import game.replay_feed
 from game.assets import AssetSnapshot, assets_digest
 from game.input_state import InputState
-from game.recording import FORMAT_VERSION, MAX_NAME_CHARS, Recorder, read_recording, seal
+from game.recording import Recorder, read_recording
+from game.recording_lines import FORMAT_VERSION, MAX_NAME_CHARS, seal
 from game.scene import ASSETS_DIR
 
 REPO = Path(__file__).resolve().parents[2]
