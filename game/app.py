@@ -42,6 +42,7 @@ from game.scene import (
     SceneView,
 )
 from game.session import Session, finish, run_to_the_end
+from game.step_pace import StepPace
 
 MAX_STEPS_PER_FRAME = 5
 MAX_MESSAGE_CHARS = 600  # the HUD message is cut to this (an error quoting a whole file)
@@ -121,6 +122,7 @@ class App(GlobalKeys, FrameSteps):
         self.run_s = 0.0  # the run's clock: the sum of the frame times (virtual headless)
         self._quit_asked_s: float | None = None  # when a quit was held back for unsaved edits
         self.frame_rate = FrameRate()
+        self.pace = StepPace()
         self.replay = ReplayFeed(options.replay)
         self.message = ""
         self.message_color = "bad"

@@ -1,10 +1,11 @@
 """The fixed steps a frame pays for, mixed into :class:`game.app.App`: the frame's input
 (with the one-shot actions of frames that ran no step), each step's input from the replay,
-the autopilot or the player, the step itself, its recording and its trace line (no
-pygame)."""
+the autopilot or the player, the step itself, its recording and its trace line; and
+whether the steps keep up with real time (:mod:`game.step_pace`). No pygame."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -15,11 +16,16 @@ from game.profiling import PhaseTimer
 from game.recording_lines import AssetReload, ReadCheck
 from game.replay_feed import ReplayFeed
 from game.run_outputs import RunOutputs
-from game.scene import SceneConfig
+from game.scene import ManyCharacters, SceneConfig
+from game.step_pace import BEHIND_NOTE, SHED_ACTION, StepPace
 
 if TYPE_CHECKING:
     from game.app import ActiveScene
     from game.input_map import InputMapper
+    from game.window import Window
+
+# Frames the "steps behind" note stays up after the last frame that was behind.
+PACE_NOTE_FRAMES = 60
 
 
 class FrameSteps:
@@ -33,6 +39,8 @@ class FrameSteps:
     timer: PhaseTimer
     replay: ReplayFeed
     outputs: RunOutputs
+    window: Window
+    pace: StepPace
     running: bool
     paused: bool
     single_step: bool
@@ -106,14 +114,35 @@ class FrameSteps:
             count = self.clock.advance(frame_time)
         if count == 0 and (frame_input.actions or frame_input.values):
             self.pending = frame_input
+        shed = self._keep_pace(frame_time, count)
         for index in range(count):
             inp = self._next_step_input(frame_input, index == 0)
             if inp is None:
                 self.running = self.replay.finished  # a windowed replay waits for Esc
                 return
+            if shed and index == 0:
+                inp = dataclasses.replace(inp, actions=(*inp.actions, SHED_ACTION))
             inp = inp.bounded()  # what the recording holds is what its replay accepts
             self.outputs.before_step(self.scene.sim, inp)
             with self.timer.phase("sim"):
                 self.scene.sim.step(inp, self.config.dt, self.timer)
             self.steps += 1
             self.outputs.after_step(self.scene.sim)
+
+    def _keep_pace(self, frame_time: float, count: int) -> bool:
+        """Measure the steps against real time (a window's frames that run on their own);
+        while they fall behind, say so in the HUD. Returns whether this frame's first step
+        asks a crowd for fewer characters (never in a replay: its input is the file's)."""
+        if self.options.headless or self.paused or self.window.minimised:
+            return False
+        self.pace.frame(frame_time, count * self.config.dt)
+        if not self.pace.behind:
+            return False
+        sim = self.scene.sim
+        characters = sim.character_count if isinstance(sim, ManyCharacters) else 1
+        sheddable = characters > 1 and not self.options.replay
+        shed = count > 0 and sheddable and self.pace.shed_now()
+        note = self.pace.note(characters if sheddable else None, self.clock.max_steps)
+        if not self.message or self.message.startswith(BEHIND_NOTE):
+            self._say(note, "warn", PACE_NOTE_FRAMES)
+        return shed
