@@ -1,4 +1,5 @@
-"""The window loop as a player meets it: fps, Esc and help, replays to their end, idling."""
+"""The window loop as a player meets it: fps, Esc and help, replays to their end, idling,
+steps falling behind real time."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from game.options import RunOptions
 from game.recording import Recorder
 from game.replay_feed import ReplayFeed
 from game.scene import SceneConfig
+from game.step_pace import BEHIND_NOTE, SHED_AFTER_S, SHED_EVERY_S
 from game.window import IDLE_FPS
 
 
@@ -218,3 +220,70 @@ def test_a_pointer_dragged_out_of_the_window_counts_as_outside(display: None) ->
     assert not mapper.poll().pointer_inside
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(600, 350), rel=(0, 0)))
     assert mapper.poll().pointer_inside  # back in
+
+
+DT = 1 / 60  # a step at the default 60 Hz
+STEP_S_PER_CHARACTER = 0.0004  # a step's cost on the fake clock: 120 characters 48 ms
+FRAME_S = 0.02  # a frame's cost besides its steps
+
+
+def _slow_crowd(monkeypatch: pytest.MonkeyPatch, characters: int) -> tuple[App, list[float]]:
+    """A windowed crowd whose steps cost :data:`STEP_S_PER_CHARACTER` of a fake clock per
+    character (120 of them: 48 ms, well over the 16.7 ms a step simulates)."""
+    now = [0.0]
+    monkeypatch.setattr(game.app, "time", SimpleNamespace(perf_counter=lambda: now[0]))
+    options = RunOptions(scene="crowd", headless=False, autopilot=False, size=(960, 540))
+    config = SceneConfig(characters=characters)
+    app = App(options, build_scene("crowd", config, options.size), config)
+    sim = app.scene.sim
+    real_step = sim.step
+
+    def slow_step(inp: InputState, dt: float, timer: Any) -> None:
+        now[0] += STEP_S_PER_CHARACTER * sim.character_count
+        real_step(inp, dt, timer)
+
+    monkeypatch.setattr(sim, "step", slow_step)
+    return app, now
+
+
+def _play(app: App, now: list[float], seconds: float) -> list[str]:
+    """Frames as App.run times them (the frame time is the fake clock's), for ``seconds``
+    of it; the HUD messages shown."""
+    messages: list[str] = []
+    end, previous = now[0] + seconds, now[0]
+    while now[0] < end:
+        frame_time, previous = now[0] - previous, now[0]
+        app.run_frame(frame_time)
+        now[0] += FRAME_S
+        messages.append(app.message)
+    return messages
+
+
+def test_a_crowd_that_cannot_keep_up_says_so_and_sheds_characters_until_it_does(
+    display: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, now = _slow_crowd(monkeypatch, 120)
+    sim = app.scene.sim
+    messages = _play(app, now, 8.0)
+    assert any(m.startswith(BEHIND_NOTE) for m in messages)
+    # fewer characters, so that a step costs less than it simulates
+    assert 1 <= sim.character_count < 120
+    assert sim.character_count * STEP_S_PER_CHARACTER < DT
+    # and the world keeps real time again: the last three seconds simulated three seconds
+    steps, start = app.steps, now[0]
+    _play(app, now, 3.0)
+    simulated = (app.steps - steps) * DT
+    assert simulated == pytest.approx(now[0] - start, rel=0.05)
+    assert not app.pace.behind
+
+
+def test_behind_in_a_replay_it_only_says_so(
+    display: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    # a replay's input is the file's: a character shed would play another session
+    app, now = _slow_crowd(monkeypatch, 120)
+    app.options = RunOptions(scene="crowd", headless=False, replay=tmp_path / "run.rec")
+    app.replay.items.extend(InputState() for _ in range(2000))
+    messages = _play(app, now, SHED_AFTER_S + 3 * SHED_EVERY_S)
+    assert app.scene.sim.character_count == 120
+    assert any(m.startswith(BEHIND_NOTE) and "at most" in m for m in messages)
