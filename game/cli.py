@@ -10,6 +10,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from game import scenes
@@ -195,19 +196,64 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
     """Parse and validate; exits 2 with a message on any bad argument."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    names = scenes.available()
     benchmarking = args.bench or args.bench_sweep is not None or args.profile
-    bench_default = "crowd" if "crowd" in names else scenes.default_scene()
-    default = bench_default if benchmarking else scenes.default_scene()
-    scene = default if args.scene is None else args.scene
+    scene = _chosen_scene(args.scene, benchmarking)
     if args.characters is not None:
-        # checked here, not by argparse: a benchmark may measure a bigger crowd than plays
-        high = MAX_BENCH_CHARACTERS if benchmarking else MAX_CHARACTERS
-        try:
-            args.characters = _characters(args.characters, high)
-        except argparse.ArgumentTypeError as exc:
-            more = f" (up to {MAX_BENCH_CHARACTERS} with --bench)" if not benchmarking else ""
-            parser.error(f"argument --characters: {exc}{more}")
+        args.characters = _crowd_size(parser, args.characters, benchmarking)
+    _check_combinations(parser, args, scene)
+    _check_inputs(parser, args)
+    _check_crowd_size(parser, args, scene)
+    mode = _run_mode(args, scene, benchmarking)
+    _check_outputs(parser, args, mode.screenshot)
+    return RunOptions(
+        scene=scene,
+        headless=mode.headless,
+        frames=mode.frames,
+        autopilot=mode.autopilot,
+        screenshot=mode.screenshot,
+        stats=args.stats,
+        trace=args.trace,
+        seed=0 if args.seed is None else args.seed,
+        hz=60 if args.hz is None else args.hz,
+        record=args.record,
+        replay=args.replay,
+        characters=args.characters,
+        size=args.size,
+        announce_summary=mode.announce,
+        assets=args.assets,
+        show_profiler=args.show_profiler,
+        bench=args.bench,
+        bench_sweep=args.bench_sweep or (),
+        profile=args.profile,
+        profile_trace=args.profile_trace,
+    )
+
+
+def _chosen_scene(asked: str | None, benchmarking: bool) -> str:
+    """The scene asked for, or the default: a benchmark measures the crowd if there is one."""
+    if asked is not None:
+        return asked
+    if benchmarking and "crowd" in scenes.available():
+        return "crowd"
+    return scenes.default_scene()
+
+
+def _crowd_size(parser: argparse.ArgumentParser, text: str, benchmarking: bool) -> int:
+    """--characters, checked here, not by argparse: a benchmark may measure a bigger crowd
+    than plays."""
+    high = MAX_BENCH_CHARACTERS if benchmarking else MAX_CHARACTERS
+    try:
+        return _characters(text, high)
+    except argparse.ArgumentTypeError as exc:
+        more = f" (up to {MAX_BENCH_CHARACTERS} with --bench)" if not benchmarking else ""
+        parser.error(f"argument --characters: {exc}{more}")
+
+
+def _check_combinations(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, scene: str
+) -> None:
+    """The scene exists, and no two options ask for what cannot be done together."""
+    names = scenes.available()
     if args.bench_sweep is not None and args.scene not in (None, "crowd"):
         parser.error("--bench-sweep runs the crowd scene; drop --scene or use --scene crowd")
     if scene not in names:
@@ -216,28 +262,38 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
         parser.error("--record and --replay cannot be used together")
     if args.replay and args.autopilot:
         parser.error("--replay and --autopilot cannot be used together (the replay is the input)")
+
+
+def _check_inputs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The assets folder and the replay file exist; a replay sets its own scene, seed, hz
+    and crowd size."""
     if args.assets is not None and not args.assets.is_dir():
         parser.error(f"--assets: expected a folder of asset files, {args.assets} is not one")
-    if args.replay is not None and not args.replay.exists():
+    if args.replay is None:
+        return
+    if not args.replay.exists():
         parser.error(f"--replay: no such file {args.replay}")
-    if args.replay is not None and not args.replay.is_file():
+    if not args.replay.is_file():
         parser.error(f"--replay: {args.replay} is not a regular file (a folder, FIFO or device)")
-    if args.replay is not None:
-        given = [
-            f
-            for f, v in (
-                ("--scene", args.scene),
-                ("--seed", args.seed),
-                ("--hz", args.hz),
-                ("--characters", args.characters),
-            )
-            if v is not None
-        ]
-        if given:
-            parser.error(
-                "--replay plays the scene, seed and hz it recorded (and the crowd size); "
-                f"drop {', '.join(given)}"
-            )
+    settings = (
+        ("--scene", args.scene),
+        ("--seed", args.seed),
+        ("--hz", args.hz),
+        ("--characters", args.characters),
+    )
+    given = [flag for flag, value in settings if value is not None]
+    if given:
+        parser.error(
+            "--replay plays the scene, seed and hz it recorded (and the crowd size); "
+            f"drop {', '.join(given)}"
+        )
+
+
+def _check_crowd_size(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, scene: str
+) -> None:
+    """--characters where it sizes nothing: an error with --bench-sweep, a warning when the
+    run starts in another scene than the crowd."""
     if args.characters is not None and args.bench_sweep is not None:
         parser.error("--bench-sweep sets the crowd sizes itself; drop --characters")
     if args.characters is not None and scene != "crowd" and args.replay is None:
@@ -246,6 +302,23 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
             f"in the {scene!r} scene (the crowd gets it when you switch to it)",
             file=sys.stderr,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class _RunMode:
+    """How the run plays: in a window or headless, for how many frames, driven by whom."""
+
+    headless: bool
+    autopilot: bool
+    frames: int | None
+    screenshot: Path | None
+    announce: bool  # say what ran at the end (the run fell back to headless)
+
+
+def _run_mode(args: argparse.Namespace, scene: str, benchmarking: bool) -> _RunMode:
+    """A benchmark runs headless on the autopilot; with no display a run falls back to
+    headless (the autopilot unless replaying, a screenshot), saying so; headless runs
+    stop after :data:`HEADLESS_DEFAULT_FRAMES` unless replaying."""
     headless, autopilot, frames, screenshot = (
         args.headless,
         args.autopilot,
@@ -270,6 +343,14 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
         screenshot = screenshot or Path("screenshots") / f"{scene}.png"
     if headless and frames is None and args.replay is None:
         frames = HEADLESS_DEFAULT_FRAMES  # a replay plays to its end unless --frames says less
+    return _RunMode(headless, autopilot, frames, screenshot, announce)
+
+
+def _check_outputs(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, screenshot: Path | None
+) -> None:
+    """The screenshot's format, then every output path can be written (``screenshot`` may
+    be the no-display fallback's own, which exits 3 rather than 2 when it cannot)."""
     # the format first: checking a path creates its missing folders
     suffix = args.screenshot.suffix.lower() if args.screenshot is not None else ""
     if suffix and suffix not in SCREENSHOT_FORMATS:  # no suffix (/dev/null, "shot"): PNG
@@ -292,28 +373,6 @@ def parse(argv: Sequence[str] | None = None) -> RunOptions:
                 sys.exit(EXIT_OUTPUT)
             if problem:
                 parser.error(f"{flag}: {problem}")
-    return RunOptions(
-        scene=scene,
-        headless=headless,
-        frames=frames,
-        autopilot=autopilot,
-        screenshot=screenshot,
-        stats=args.stats,
-        trace=args.trace,
-        seed=0 if args.seed is None else args.seed,
-        hz=60 if args.hz is None else args.hz,
-        record=args.record,
-        replay=args.replay,
-        characters=args.characters,
-        size=args.size,
-        announce_summary=announce,
-        assets=args.assets,
-        show_profiler=args.show_profiler,
-        bench=args.bench,
-        bench_sweep=args.bench_sweep or (),
-        profile=args.profile,
-        profile_trace=args.profile_trace,
-    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

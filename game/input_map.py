@@ -20,6 +20,12 @@ _KEY_ALIASES = {
     "[-]": "minus",
     "return": "enter",
 }
+_POINTER_EVENTS = (
+    pygame.MOUSEMOTION,
+    pygame.MOUSEBUTTONDOWN,
+    pygame.MOUSEBUTTONUP,
+    pygame.MOUSEWHEEL,
+)
 
 
 def key_name(key: int) -> str:
@@ -41,43 +47,12 @@ class InputMapper:
         """Read every pending event into one :class:`RawInput`."""
         raw = RawInput()
         for event in pygame.event.get():
-            if event.type == pygame.QUIT:
-                raw.quit = True
-            elif event.type == pygame.KEYDOWN:
-                name = key_name(event.key)
-                self._keys_down.add(name)
-                raw.keys_pressed.append(name)
-            elif event.type == pygame.KEYUP:
-                self._keys_down.discard(key_name(event.key))
-            elif event.type == pygame.MOUSEMOTION:
-                self._pointer = (float(event.pos[0]), float(event.pos[1]))
-                # dragged out with a button held, the pointer's motion is still reported,
-                # from outside, and no leave event comes (a hover label stayed for good)
-                self._inside = _within_window(event.pos)
-                raw.pointer_moved = True
-            elif event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 2, 3):
-                self._pointer = (float(event.pos[0]), float(event.pos[1]))
-                self._inside = raw.pointer_moved = True
-                self._buttons_down.add(event.button)
-                raw.clicks.append((event.button, self._pointer))
-            elif event.type == pygame.MOUSEBUTTONUP and event.button in (1, 2, 3):
-                self._pointer = (float(event.pos[0]), float(event.pos[1]))
-                self._buttons_down.discard(event.button)
-                raw.releases.append((event.button, self._pointer))
-            elif event.type == pygame.MOUSEWHEEL:
-                raw.wheel += float(event.precise_y)
-            elif event.type == pygame.VIDEORESIZE:
-                raw.resized = (int(event.w), int(event.h))
-            elif event.type == pygame.WINDOWFOCUSLOST:
-                raw.focus_lost = True
-                self._keys_down.clear()
-                self._buttons_down.clear()
-            elif event.type == pygame.WINDOWFOCUSGAINED:
-                raw.focus_gained = True
-            elif event.type == pygame.WINDOWLEAVE:
-                self._inside = False
-            elif event.type == pygame.WINDOWENTER:
-                self._inside = True
+            if event.type in (pygame.KEYDOWN, pygame.KEYUP):
+                self._key(event, raw)
+            elif event.type in _POINTER_EVENTS:
+                self._pointer_event(event, raw)
+            else:
+                self._window_event(event, raw)
         # Pointer and buttons come from the events themselves (not a device query), so
         # posted and replayed events drive the game exactly like a real mouse.
         raw.pointer_px = self._pointer
@@ -85,6 +60,52 @@ class InputMapper:
         raw.buttons_down = frozenset(self._buttons_down)
         raw.keys_down = frozenset(self._keys_down)
         return raw
+
+    def _key(self, event: pygame.event.Event, raw: RawInput) -> None:
+        name = key_name(event.key)
+        if event.type == pygame.KEYDOWN:
+            self._keys_down.add(name)
+            raw.keys_pressed.append(name)
+        else:
+            self._keys_down.discard(name)
+
+    def _pointer_event(self, event: pygame.event.Event, raw: RawInput) -> None:
+        """Motion, the left, middle and right buttons, and the wheel."""
+        if event.type == pygame.MOUSEWHEEL:
+            raw.wheel += float(event.precise_y)
+            return
+        if event.type != pygame.MOUSEMOTION and event.button not in (1, 2, 3):
+            return
+        self._pointer = (float(event.pos[0]), float(event.pos[1]))
+        if event.type == pygame.MOUSEMOTION:
+            # dragged out with a button held, the pointer's motion is still reported,
+            # from outside, and no leave event comes (a hover label stayed for good)
+            self._inside = _within_window(event.pos)
+            raw.pointer_moved = True
+        elif event.type == pygame.MOUSEBUTTONDOWN:
+            self._inside = raw.pointer_moved = True
+            self._buttons_down.add(event.button)
+            raw.clicks.append((event.button, self._pointer))
+        else:
+            self._buttons_down.discard(event.button)
+            raw.releases.append((event.button, self._pointer))
+
+    def _window_event(self, event: pygame.event.Event, raw: RawInput) -> None:
+        """Close, resize, focus, and the pointer entering or leaving the window."""
+        if event.type == pygame.QUIT:
+            raw.quit = True
+        elif event.type == pygame.VIDEORESIZE:
+            raw.resized = (int(event.w), int(event.h))
+        elif event.type == pygame.WINDOWFOCUSLOST:
+            raw.focus_lost = True
+            self._keys_down.clear()
+            self._buttons_down.clear()
+        elif event.type == pygame.WINDOWFOCUSGAINED:
+            raw.focus_gained = True
+        elif event.type == pygame.WINDOWLEAVE:
+            self._inside = False
+        elif event.type == pygame.WINDOWENTER:
+            self._inside = True
 
 
 def _within_window(pos: tuple[int, int]) -> bool:

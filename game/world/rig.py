@@ -228,7 +228,71 @@ def load_rig(path: str | Path) -> Rig:
     tilt_deg = feet.number("max_tilt_deg")
     toe = feet.length("toe")
     ball = feet.number("ball", high=toe)
-    gait_spec = GaitSpec(
+    gait_spec = _gait(gait, leg_limb)
+    rig = Rig(
+        name=top.text("name"),
+        body=_body(body),
+        arms=ArmSpec(
+            limb=_limb(arms),
+            pole_back=arms.number("pole_back"),
+            pole_down=arms.number("pole_down"),
+            swing=arms.number("swing"),
+            reach_halflife=arms.length("reach_halflife"),
+        ),
+        legs=_legs(legs, feet, leg_limb, math.radians(tilt_deg), toe, ball),
+        gait=gait_spec,
+        colors=RigColors(
+            skin=colors.color("skin"),
+            hair=colors.color("hair"),
+            shirt=colors.color("shirt"),
+            trousers=colors.color("trousers"),
+            shoes=colors.color("shoes"),
+            far_shade=colors.fraction("far_shade"),
+        ),
+        tuning=load_tuning(top.section("tuning") if "tuning" in top.data else None, leg_limb.reach),
+    )
+    top.reject_unknown()  # a misspelt key is an error, not a silent default
+    return rig
+
+
+def _body(body: Fields) -> BodySpec:
+    return BodySpec(
+        spine=body.length("spine"),
+        neck=body.length("neck"),
+        head_radius=body.length("head_radius"),
+        torso_width=body.length("torso_width"),
+        hip_depth=body.number("hip_depth"),
+        shoulder_depth=body.number("shoulder_depth"),
+        lean_per_speed=body.number("lean_per_speed"),
+        lean_per_slope=body.number("lean_per_slope"),
+    )
+
+
+def _legs(
+    legs: Fields, feet: Fields, limb: LimbSpec, max_tilt: float, toe: float, ball: float
+) -> LegSpec:
+    """The legs and feet (``max_tilt``, ``toe`` and ``ball``: read before the gait)."""
+    return LegSpec(
+        limb=limb,
+        pole_forward=legs.length("pole_forward"),
+        ankle_height=feet.length("ankle_height"),
+        heel=feet.length("heel"),
+        ball=ball,
+        toe=toe,
+        max_tilt=max_tilt,
+        heel_strike=_degrees(feet, "heel_strike_deg"),
+        toe_off=_degrees(feet, "toe_off_deg"),
+        toe_first=_degrees(feet, "toe_first_deg"),
+        max_heel_lift=_degrees(feet, "max_heel_lift_deg"),
+        max_toe_up=_degrees(feet, "max_toe_up_deg"),
+        heel_rise=feet.number("heel_rise"),
+    )
+
+
+def _gait(gait: Fields, leg: LimbSpec) -> GaitSpec:
+    """The gait section, its speeds in order and its leg extensions rising, the highest
+    short of the ``leg``'s soft band."""
+    spec = GaitSpec(
         walk_speed=gait.length("walk_speed"),
         run_speed=gait.length("run_speed"),
         accel_halflife=gait.length("accel_halflife"),
@@ -255,70 +319,24 @@ def load_rig(path: str | Path) -> Rig:
         stance_spread=gait.number("stance_spread"),
         turn_time=gait.length("turn_time"),
     )
-    if gait_spec.run_speed < gait_spec.walk_speed:
+    if spec.run_speed < spec.walk_speed:
         raise gait.error(
             "run_speed",
-            f"expected at least walk_speed ({gait_spec.walk_speed:g}), found {gait_spec.run_speed:g}",
+            f"expected at least walk_speed ({spec.walk_speed:g}), found {spec.run_speed:g}",
         )
     # a planted leg must stay inside the solver's exact zone [0, L − s], or it would slide
-    soft_start = 1.0 - leg_limb.softness / leg_limb.reach
+    soft_start = 1.0 - leg.softness / leg.reach
     order = ("stand_extension", "comfort_extension", "lock_extension")
     for lower, higher in zip(order, order[1:], strict=False):
-        low_value, high_value = getattr(gait_spec, lower), getattr(gait_spec, higher)
+        low_value, high_value = getattr(spec, lower), getattr(spec, higher)
         if high_value <= low_value:
             raise gait.error(
                 higher, f"expected a fraction > {lower} ({low_value:g}), found {high_value:g}"
             )
-    if gait_spec.lock_extension > soft_start:
+    if spec.lock_extension > soft_start:
         raise gait.error(
             "lock_extension",
             f"expected at most 1 − legs.softness / (L1 + L2) = {soft_start:.4f} so a planted "
-            f"foot never reaches the soft band, found {gait_spec.lock_extension:g}",
+            f"foot never reaches the soft band, found {spec.lock_extension:g}",
         )
-    rig = Rig(
-        name=top.text("name"),
-        body=BodySpec(
-            spine=body.length("spine"),
-            neck=body.length("neck"),
-            head_radius=body.length("head_radius"),
-            torso_width=body.length("torso_width"),
-            hip_depth=body.number("hip_depth"),
-            shoulder_depth=body.number("shoulder_depth"),
-            lean_per_speed=body.number("lean_per_speed"),
-            lean_per_slope=body.number("lean_per_slope"),
-        ),
-        arms=ArmSpec(
-            limb=_limb(arms),
-            pole_back=arms.number("pole_back"),
-            pole_down=arms.number("pole_down"),
-            swing=arms.number("swing"),
-            reach_halflife=arms.length("reach_halflife"),
-        ),
-        legs=LegSpec(
-            limb=leg_limb,
-            pole_forward=legs.length("pole_forward"),
-            ankle_height=feet.length("ankle_height"),
-            heel=feet.length("heel"),
-            ball=ball,
-            toe=toe,
-            max_tilt=math.radians(tilt_deg),
-            heel_strike=_degrees(feet, "heel_strike_deg"),
-            toe_off=_degrees(feet, "toe_off_deg"),
-            toe_first=_degrees(feet, "toe_first_deg"),
-            max_heel_lift=_degrees(feet, "max_heel_lift_deg"),
-            max_toe_up=_degrees(feet, "max_toe_up_deg"),
-            heel_rise=feet.number("heel_rise"),
-        ),
-        gait=gait_spec,
-        colors=RigColors(
-            skin=colors.color("skin"),
-            hair=colors.color("hair"),
-            shirt=colors.color("shirt"),
-            trousers=colors.color("trousers"),
-            shoes=colors.color("shoes"),
-            far_shade=colors.fraction("far_shade"),
-        ),
-        tuning=load_tuning(top.section("tuning") if "tuning" in top.data else None, leg_limb.reach),
-    )
-    top.reject_unknown()  # a misspelt key is an error, not a silent default
-    return rig
+    return spec

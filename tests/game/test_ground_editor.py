@@ -18,7 +18,8 @@ import numpy as np
 import pygame
 import pytest
 
-from game.app import QUIT_CONFIRM_S, QUIT_PROMPT, App, build_scene
+from game.app import App, build_scene
+from game.global_keys import QUIT_CONFIRM_S, QUIT_PROMPT
 from game.input_state import InputState
 from game.options import RunOptions
 from game.palette import PALETTE

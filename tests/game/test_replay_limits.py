@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
-import game.app
+import game.replay_feed
 from game.assets import AssetSnapshot, assets_digest
 from game.input_state import InputState
-from game.recording import FORMAT_VERSION, MAX_NAME_CHARS, Recorder, read_recording, seal
+from game.recording import Recorder, read_recording
+from game.recording_lines import FORMAT_VERSION, MAX_NAME_CHARS, seal
 from game.scene import ASSETS_DIR
 
 REPO = Path(__file__).resolve().parents[2]
@@ -390,7 +391,7 @@ def test_ctrl_c_while_a_recording_is_read_ends_without_a_traceback(
     def interrupted(path: Path) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(game.app, "read_recording", interrupted)
+    monkeypatch.setattr(game.replay_feed, "read_recording", interrupted)
     result = run_main_here(["--headless", "--replay", str(path)])
     assert result.returncode == 130
     assert result.stderr == f"interrupted (SIGINT) while reading {path}\n"

@@ -13,7 +13,8 @@ import pytest
 from game.assets import AssetSnapshot, assets_digest
 from game.input_state import InputState
 from game.options import RunOptions
-from game.recording import AssetReload, ReadCheck, read_recording
+from game.recording import read_recording
+from game.recording_lines import AssetReload, ReadCheck
 from game.scene import ASSETS_DIR, SceneConfig
 
 DIGEST = assets_digest(ASSETS_DIR)

@@ -1,9 +1,9 @@
-"""The window loop as a player meets it: fps, Esc and help, replays to their end, idling."""
+"""The window loop as a player meets it: fps, Esc and help, replays to their end, idling,
+steps falling behind real time."""
 
 from __future__ import annotations
 
 import json
-from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -14,11 +14,14 @@ import pytest
 
 import game.app
 from game import scenes
-from game.app import IDLE_FPS, App, build_scene
+from game.app import App, build_scene
 from game.input_state import InputState
 from game.options import RunOptions
 from game.recording import Recorder
+from game.replay_feed import ReplayFeed
 from game.scene import SceneConfig
+from game.step_pace import BEHIND_NOTE, SHED_AFTER_S, SHED_EVERY_S
+from game.window import IDLE_FPS
 
 
 @pytest.fixture
@@ -45,12 +48,12 @@ def test_fps_counts_delivered_frames_not_work_time(display: None) -> None:
     app = _app()
     # frames flipped every 1/90 s: fps is 90 whatever each frame's own work time was
     for k in range(200):
-        app._count_flip(k / 90.0)
-    assert app.fps == pytest.approx(90.0, rel=1e-6)
+        app.frame_rate.count_flip(k / 90.0)
+    assert app.frame_rate.fps == pytest.approx(90.0, rel=1e-6)
     # a limiter holding the rate to 30: after a second (four halflives) fps is within 5 %
     for k in range(1, 31):
-        app._count_flip(199 / 90.0 + k / 30.0)
-    assert app.fps == pytest.approx(30.0, rel=0.05)
+        app.frame_rate.count_flip(199 / 90.0 + k / 30.0)
+    assert app.frame_rate.fps == pytest.approx(30.0, rel=0.05)
 
 
 def test_switching_back_to_a_scene_resumes_it_where_it_was_left(display: None) -> None:
@@ -85,8 +88,7 @@ def test_esc_closes_the_help_first_then_quits(display: None) -> None:
 
 def test_a_windowed_replay_waits_for_esc_at_its_end(display: None, tmp_path: Path) -> None:
     app = _app(headless=False, autopilot=False, replay=tmp_path / "run.rec")
-    app.replay = deque(InputState() for _ in range(3))
-    app.replay_steps = 3
+    app.replay = ReplayFeed(tmp_path / "run.rec", [InputState() for _ in range(3)])
     for _ in range(10):
         app.run_frame(1 / 60)
     assert app.running and app.paused and app.steps == 3
@@ -106,13 +108,13 @@ def test_a_paused_window_sleeps_and_redraws_only_on_input(
     )
     app.paused = True
     app.run_frame(1 / 60)
-    flipped = app._last_flip
-    app._wait_for_next_frame(pygame.time.Clock())
+    flipped = app.frame_rate.last_flip
+    app.window.wait_for_next_frame(app.paused)
     assert waits == [round(1000 / IDLE_FPS)]
     app.run_frame(1 / 60)  # nothing happened while it slept: no redraw
-    assert app._last_flip == flipped
+    assert app.frame_rate.last_flip == flipped
     app.paused = False
-    app._wait_for_next_frame(pygame.time.Clock())
+    app.window.wait_for_next_frame(app.paused)
     assert waits == [round(1000 / IDLE_FPS)]  # playing: the frame cap, no idle sleep
 
 
@@ -218,3 +220,70 @@ def test_a_pointer_dragged_out_of_the_window_counts_as_outside(display: None) ->
     assert not mapper.poll().pointer_inside
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(600, 350), rel=(0, 0)))
     assert mapper.poll().pointer_inside  # back in
+
+
+DT = 1 / 60  # a step at the default 60 Hz
+STEP_S_PER_CHARACTER = 0.0004  # a step's cost on the fake clock: 120 characters 48 ms
+FRAME_S = 0.02  # a frame's cost besides its steps
+
+
+def _slow_crowd(monkeypatch: pytest.MonkeyPatch, characters: int) -> tuple[App, list[float]]:
+    """A windowed crowd whose steps cost :data:`STEP_S_PER_CHARACTER` of a fake clock per
+    character (120 of them: 48 ms, well over the 16.7 ms a step simulates)."""
+    now = [0.0]
+    monkeypatch.setattr(game.app, "time", SimpleNamespace(perf_counter=lambda: now[0]))
+    options = RunOptions(scene="crowd", headless=False, autopilot=False, size=(960, 540))
+    config = SceneConfig(characters=characters)
+    app = App(options, build_scene("crowd", config, options.size), config)
+    sim = app.scene.sim
+    real_step = sim.step
+
+    def slow_step(inp: InputState, dt: float, timer: Any) -> None:
+        now[0] += STEP_S_PER_CHARACTER * sim.character_count
+        real_step(inp, dt, timer)
+
+    monkeypatch.setattr(sim, "step", slow_step)
+    return app, now
+
+
+def _play(app: App, now: list[float], seconds: float) -> list[str]:
+    """Frames as App.run times them (the frame time is the fake clock's), for ``seconds``
+    of it; the HUD messages shown."""
+    messages: list[str] = []
+    end, previous = now[0] + seconds, now[0]
+    while now[0] < end:
+        frame_time, previous = now[0] - previous, now[0]
+        app.run_frame(frame_time)
+        now[0] += FRAME_S
+        messages.append(app.message)
+    return messages
+
+
+def test_a_crowd_that_cannot_keep_up_says_so_and_sheds_characters_until_it_does(
+    display: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, now = _slow_crowd(monkeypatch, 120)
+    sim = app.scene.sim
+    messages = _play(app, now, 8.0)
+    assert any(m.startswith(BEHIND_NOTE) for m in messages)
+    # fewer characters, so that a step costs less than it simulates
+    assert 1 <= sim.character_count < 120
+    assert sim.character_count * STEP_S_PER_CHARACTER < DT
+    # and the world keeps real time again: the last three seconds simulated three seconds
+    steps, start = app.steps, now[0]
+    _play(app, now, 3.0)
+    simulated = (app.steps - steps) * DT
+    assert simulated == pytest.approx(now[0] - start, rel=0.05)
+    assert not app.pace.behind
+
+
+def test_behind_in_a_replay_it_only_says_so(
+    display: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    # a replay's input is the file's: a character shed would play another session
+    app, now = _slow_crowd(monkeypatch, 120)
+    app.options = RunOptions(scene="crowd", headless=False, replay=tmp_path / "run.rec")
+    app.replay.items.extend(InputState() for _ in range(2000))
+    messages = _play(app, now, SHED_AFTER_S + 3 * SHED_EVERY_S)
+    assert app.scene.sim.character_count == 120
+    assert any(m.startswith(BEHIND_NOTE) and "at most" in m for m in messages)
