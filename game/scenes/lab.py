@@ -17,15 +17,12 @@ from game.camera import Camera2D
 from game.canvas import Canvas, WorldPen
 from game.ik_counters import IkCounters
 from game.input_state import InputState, RawInput, finite_clamped
+from game.label_placer import LabelPlacer, Spot, around, label_key
 from game.layout import (
-    LabelPlacer,
     Rect,
-    Spot,
-    around,
     clear_disc,
     font_px,
     intersects,
-    label_key,
     ui_scale,
 )
 from game.palette import PALETTE, faint, mix

@@ -18,16 +18,12 @@ from numpy.typing import ArrayLike, NDArray
 import ik
 from game.canvas import Canvas
 from game.input_state import InputState, RawInput
+from game.label_placer import ANCHORS, LabelPlacer, Spot, around, label_key
 from game.layout import (
-    ANCHORS,
-    LabelPlacer,
     Rect,
-    Spot,
-    around,
     clear_disc,
     font_px,
     intersects,
-    label_key,
     ui_scale,
     wrap,
 )
