@@ -20,6 +20,8 @@ SIMULATION_MODULES = (
     "game.world.rig",
     "game.world.terrain",
     "game.world.terrain_edit",
+    "game.world.terrain_rules",
+    "game.world.terrain_presets",
     "game.scenes.lab",
     "game.scenes.walk",
     "game.scenes.walk_autopilot",
