@@ -32,6 +32,7 @@ from game.pen3d import Pen3D
 from game.profiling import PhaseTimer
 from game.projection import OrbitCamera
 from game.scene import SceneSpec
+from game.scenes.panel_rows import draw_rows, draw_status_chip
 from game.scenes.swivel import (
     DANGER_ANGLE,
     LOCATOR_RANGE,
@@ -894,18 +895,10 @@ class SwivelView:
             ("twist", f"{math.degrees(pose.twist):+6.1f}°", PALETTE["soft_band"]),
             ("shortfall", f"{float(sol.shortfall):.3f} m", PALETTE["shortfall"]),
         ]
-        for label, value, color in rows:
-            canvas.text((left, row), label, PALETTE["text_dim"], font_px(19, s))
-            canvas.text((right, row), value, color, font_px(20, s), "topright")
-            row += 23 * s
+        row = draw_rows(canvas, rows, left, right, row, 23 * s, s)
         row += 6 * s
-        chip = PALETTE["ok"] if status == ik.Status.REACHED else PALETTE["warn"]
         chip_text = f"status: {status.name.lower().replace('_', ' ')}"
-        chip_px = font_px(20, s)
-        tw, th = canvas.text_size(chip_text, chip_px, True)
-        chip_box = (left - 8 * s, row - 4 * s, tw + 16 * s, th + 8 * s)
-        canvas.rect(chip_box, mix(PALETTE["panel"], chip, 0.25), 0, 8)
-        canvas.text((left, row), chip_text, chip, chip_px, bold=True)
+        draw_status_chip(canvas, chip_text, status == ik.Status.REACHED, left, row, s)
         row += 36 * s
         row = self._draw_danger_meter(canvas, left, right, row, angle_deg, danger, frame.fallback)
         row += 12 * s

@@ -23,6 +23,7 @@ SIMULATION_MODULES = (
     "game.world.terrain_rules",
     "game.world.terrain_presets",
     "game.scenes.lab",
+    "game.scenes.lab_sim",
     "game.scenes.walk",
     "game.scenes.walk_autopilot",
     "game.scenes.edit_tour",
