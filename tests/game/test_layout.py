@@ -589,7 +589,7 @@ def test_swivel_labels_keep_off_each_other_the_arm_and_the_markers(size: tuple[i
     # "target" under the pole's diamond, the swivel circle's name on "α" and the angle's
     import numpy as np
 
-    from game.scenes import swivel, swivel_view
+    from game.scenes import swivel, swivel_arm
 
     app = _app("swivel", size)
     app.scene.autopilot = _Keys(InputState())
@@ -607,20 +607,18 @@ def test_swivel_labels_keep_off_each_other_the_arm_and_the_markers(size: tuple[i
         drawn = _draw(app)
         camera, sol = view.camera, swivel.solve(sim.pose)
         ends = np.vstack(
-            [swivel.ROOT, sol.elbow, sol.hand, target + swivel_view.CROSS_ARM * np.eye(3)]
+            [swivel.ROOT, sol.elbow, sol.hand, target + swivel_arm.CROSS_ARM * np.eye(3)]
         )
-        cross = target - swivel_view.CROSS_ARM * np.eye(3)
-        tips = np.asarray(sim.pose.pole) + swivel_view.POLE_SIZE * np.vstack(
-            [np.eye(3), -np.eye(3)]
-        )
+        cross = target - swivel_arm.CROSS_ARM * np.eye(3)
+        tips = np.asarray(sim.pose.pole) + swivel_arm.POLE_SIZE * np.vstack([np.eye(3), -np.eye(3)])
         px, depth = camera.project(np.vstack([ends, cross, tips]))
         ppm = camera.px_per_metre(depth)
         (root, elbow, hand), bars = px[:3], zip(px[3:6], px[6:9], strict=True)
         strokes = [
-            ("upper arm", root, elbow, swivel_view.UPPER_RADII[0] * ppm[0]),
-            ("forearm", elbow, hand, swivel_view.LOWER_RADII[0] * ppm[1]),
-            ("shoulder", root, root, swivel_view.SHOULDER_R * ppm[0]),
-            ("elbow", elbow, elbow, swivel_view.ELBOW_R * ppm[1]),
+            ("upper arm", root, elbow, swivel_arm.UPPER_RADII[0] * ppm[0]),
+            ("forearm", elbow, hand, swivel_arm.LOWER_RADII[0] * ppm[1]),
+            ("shoulder", root, root, swivel_arm.SHOULDER_R * ppm[0]),
+            ("elbow", elbow, elbow, swivel_arm.ELBOW_R * ppm[1]),
             ("hand", hand, hand, 0.08 * ppm[2]),
             *[("target's cross", a, b, 1.5) for a, b in bars],
         ]
