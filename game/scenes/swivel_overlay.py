@@ -127,20 +127,16 @@ def draw_swivel(pen: Pen3D, labels: WorldLabels, pose: Pose, sol: Any, frame: Sw
             rank=3,
         )
         return
-    _draw_circle(pen, labels, root, hand, frame)
-    _draw_twist(pen, labels, pose, root, hand, frame)
-    _draw_alpha(pen, labels, sol, root, frame)
+    _draw_circle(pen, labels, sol, frame)
+    _draw_twist(pen, labels, pose, sol, frame)
+    _draw_alpha(pen, labels, sol, frame)
 
 
-def _draw_circle(
-    pen: Pen3D,
-    labels: WorldLabels,
-    root: NDArray[np.float64],
-    hand: NDArray[np.float64],
-    frame: SwivelFrame,
-) -> None:
+def _draw_circle(pen: Pen3D, labels: WorldLabels, sol: Any, frame: SwivelFrame) -> None:
     """The swivel circle, 16 ghost arms through it, its centre and radius to where the
     pole alone puts the elbow (twist 0, marked by a small ring), and its name."""
+    root = np.asarray(ROOT, dtype=float)
+    hand = np.asarray(sol.hand, dtype=float)
     angles = np.linspace(0.0, 2 * math.pi, 97)
     pen.polyline(frame.circle(angles), PALETTE["accent"], 2.0)
     ghosts = frame.circle(np.linspace(0.0, 2 * math.pi, 16, endpoint=False))
@@ -168,17 +164,12 @@ def _draw_circle(
     )
 
 
-def _draw_twist(
-    pen: Pen3D,
-    labels: WorldLabels,
-    pose: Pose,
-    root: NDArray[np.float64],
-    hand: NDArray[np.float64],
-    frame: SwivelFrame,
-) -> None:
+def _draw_twist(pen: Pen3D, labels: WorldLabels, pose: Pose, sol: Any, frame: SwivelFrame) -> None:
     """With a twist: the arm where the pole alone (twist 0) puts it, dashed, and the twist's
     arc along the circle with its angle."""
     if abs(pose.twist) > 1e-3:
+        root = np.asarray(ROOT, dtype=float)
+        hand = np.asarray(sol.hand, dtype=float)
         zero = frame.circle(0.0)
         pen.polyline(np.stack([root, zero, hand]), faint(PALETTE["pole"], 0.7), 2.0, dashed=True)
         twist_arc = frame.circle(np.linspace(0.0, pose.twist, 32))
@@ -195,10 +186,9 @@ def _draw_twist(
         )
 
 
-def _draw_alpha(
-    pen: Pen3D, labels: WorldLabels, sol: Any, root: NDArray[np.float64], frame: SwivelFrame
-) -> None:
+def _draw_alpha(pen: Pen3D, labels: WorldLabels, sol: Any, frame: SwivelFrame) -> None:
     """The α arc at the shoulder, from the axis to the upper arm, and its name."""
+    root = np.asarray(ROOT, dtype=float)
     elbow_dir = (np.asarray(sol.elbow) - root) / UPPER_LEN
     toward = elbow_dir - (elbow_dir @ frame.axis) * frame.axis
     norm = float(np.linalg.norm(toward))
