@@ -1,8 +1,11 @@
-"""The pygame adapter of :class:`game.canvas.Canvas`: the only drawing module that imports pygame."""
+"""The pygame adapter of :class:`game.canvas.Canvas`: the canvas and its caches.
+
+With the helpers it draws with (:mod:`game.pygame_pixels`, :mod:`game.pygame_text`,
+:mod:`game.pygame_sprites`), the only drawing modules that import pygame.
+"""
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Hashable, Sequence
 
@@ -12,61 +15,15 @@ from numpy.typing import ArrayLike
 
 from game.canvas import Canvas, Point
 from game.palette import Color
-
-# Coordinates beyond this many pixels are clamped before they reach SDL: a pointer flung to
-# 1e30 must draw a long line, not overflow SDL's integer maths.
-_PX_LIMIT = 1e5
-
-
-def _px(value: float) -> float:
-    """One coordinate SDL can take: within ±``_PX_LIMIT``, NaN to 0."""
-    v = float(value)
-    if -_PX_LIMIT <= v <= _PX_LIMIT:
-        return v
-    return 0.0 if math.isnan(v) else math.copysign(_PX_LIMIT, v)
-
-
-def _clamp(p: Point) -> tuple[float, float]:
-    return _px(p[0]), _px(p[1])
-
-
-def _rect(rect: Sequence[float]) -> pygame.Rect:
-    """A rectangle SDL can take: every component clamped like a coordinate."""
-    x, y, w, h = rect
-    # one chained test for the common case (NaN fails it too)
-    if not (
-        -_PX_LIMIT <= x <= _PX_LIMIT
-        and -_PX_LIMIT <= y <= _PX_LIMIT
-        and -_PX_LIMIT <= w <= _PX_LIMIT
-        and -_PX_LIMIT <= h <= _PX_LIMIT
-    ):
-        x, y, w, h = (_px(v) for v in rect)
-    return pygame.Rect(round(x), round(y), round(w), round(h))
-
-
-def _finite(points: ArrayLike) -> np.ndarray:
-    """Pixel coordinates SDL can take: NaN to 0, everything within ±``_PX_LIMIT``."""
-    pts = np.asarray(points, dtype=float)
-    if pts.size and abs(pts).max() <= _PX_LIMIT:  # the common case: one check, no copies
-        return pts  # (NaN fails the comparison, so it takes the slow path below)
-    return np.clip(np.nan_to_num(pts), -_PX_LIMIT, _PX_LIMIT)
-
-
-def _point_list(points: ArrayLike) -> Sequence[Sequence[float]]:
-    """Points ``(N, 2)`` as plain numbers SDL can take (see :func:`_finite`). A few points
-    given as plain numbers (a bone's quad, the shadow's 24-gon) are checked in Python,
-    ~1-2 µs against ~5 µs through numpy; arrays go through :func:`_finite`."""
-    if isinstance(points, (list, tuple)) and len(points) <= 32:
-        try:
-            if all(
-                -_PX_LIMIT <= x <= _PX_LIMIT and -_PX_LIMIT <= y <= _PX_LIMIT for x, y in points
-            ):
-                return points  # (NaN fails the comparison, so it takes the path below)
-        except (TypeError, ValueError):  # not pairs of numbers: numpy says what is wrong
-            pass
-    result: Sequence[Sequence[float]] = _finite(points).tolist()
-    return result
-
+from game.pygame_pixels import (
+    PX_LIMIT,
+    clamp_point,
+    clamp_rect,
+    finite_px,
+    point_list,
+)
+from game.pygame_sprites import disc_sprite, premultiplied_sprite, ring_sprite
+from game.pygame_text import measure_text, render_text
 
 # Rendered texts, text sizes and translucent panels are kept (most HUD strings repeat every
 # frame; a render costs ~10 µs, a measure ~3 µs, a new alpha surface ~30 µs); the caches are
@@ -94,45 +51,6 @@ _SPRITE_CACHE_LIMIT = 32
 # camera that keeps moving makes a new one each frame, so the least recently used are
 # dropped beyond this many bytes of pixels.
 _LAYER_CACHE_BYTES = 32 << 20
-
-
-# The default font's space is 2 px below size 14 (at 960x540 most HUD text is 11-13),
-# about as wide as the gaps its hinting leaves inside words, so words ran together
-# ("orhold", "Hhands"): there, words are set this many pixels apart.
-_MIN_SPACE_PX = 3
-
-
-def _spaced(font: pygame.font.Font, text: str) -> bool:
-    """Whether ``text`` is set word by word (see ``_MIN_SPACE_PX``)."""
-    return " " in text and font.size(" ")[0] < _MIN_SPACE_PX
-
-
-def _measure(font: pygame.font.Font, text: str) -> tuple[int, int]:
-    """The size of ``text`` as :func:`_render` draws it."""
-    width, height = font.size(text)
-    if not _spaced(font, text):
-        return width, height
-    # each space widened to _MIN_SPACE_PX: the whole line's width, not its words' summed
-    # (kerning made that up to 9 px narrower at 12 px, and the last glyph was cut off)
-    return width + (_MIN_SPACE_PX - font.size(" ")[0]) * text.count(" "), height
-
-
-def _render(font: pygame.font.Font, text: str, color: Color) -> pygame.Surface:
-    """``text`` anti-aliased, its words at least ``_MIN_SPACE_PX`` apart: rendered whole
-    (rendered word by word, words whose glyphs overhang the font's height sat a pixel
-    lower), then cut at each space and spread."""
-    image = font.render(text, True, color)
-    if not _spaced(font, text):
-        return image
-    extra = _MIN_SPACE_PX - font.size(" ")[0]
-    starts = [font.size(text[:i])[0] for i, char in enumerate(text) if char == " "]
-    spread = pygame.Surface((_measure(font, text)[0], image.get_height()), pygame.SRCALPHA)
-    spread.fill((*color[:3], 0))  # clear in the text's colour: the glyphs' edges keep it
-    edges = [0, *starts, image.get_width()]
-    for shift, (left, right) in enumerate(itertools.pairwise(edges)):
-        area = pygame.Rect(left, 0, right - left, image.get_height())
-        spread.blit(image, (left + shift * extra, 0), area)
-    return spread
 
 
 class PygameCanvas:
@@ -174,16 +92,16 @@ class PygameCanvas:
         ax, ay, bx, by = a[0], a[1], b[0], b[1]
         # one chained test for the common case (the swivel scene draws ~760 lines a frame)
         if not (
-            -_PX_LIMIT <= ax <= _PX_LIMIT
-            and -_PX_LIMIT <= ay <= _PX_LIMIT
-            and -_PX_LIMIT <= bx <= _PX_LIMIT
-            and -_PX_LIMIT <= by <= _PX_LIMIT
+            -PX_LIMIT <= ax <= PX_LIMIT
+            and -PX_LIMIT <= ay <= PX_LIMIT
+            and -PX_LIMIT <= bx <= PX_LIMIT
+            and -PX_LIMIT <= by <= PX_LIMIT
         ):
-            a, b = _clamp(a), _clamp(b)
+            a, b = clamp_point(a), clamp_point(b)
         pygame.draw.aaline(self.surface, color, a, b, width)
 
     def lines(self, points: ArrayLike, color: Color, width: int = 1, closed: bool = False) -> None:
-        pts = _point_list(points)
+        pts = point_list(points)
         if len(pts) < 2:
             return
         if width <= 1:
@@ -194,19 +112,19 @@ class PygameCanvas:
     def segments(self, segments: ArrayLike, color: Color, width: int = 1) -> None:
         draw_line = pygame.draw.line
         surface = self.surface
-        pairs = segments if isinstance(segments, (list, tuple)) else _finite(segments).tolist()
+        pairs = segments if isinstance(segments, (list, tuple)) else finite_px(segments).tolist()
         for a, b in pairs:
             if not (
-                -_PX_LIMIT <= a[0] <= _PX_LIMIT
-                and -_PX_LIMIT <= a[1] <= _PX_LIMIT
-                and -_PX_LIMIT <= b[0] <= _PX_LIMIT
-                and -_PX_LIMIT <= b[1] <= _PX_LIMIT
+                -PX_LIMIT <= a[0] <= PX_LIMIT
+                and -PX_LIMIT <= a[1] <= PX_LIMIT
+                and -PX_LIMIT <= b[0] <= PX_LIMIT
+                and -PX_LIMIT <= b[1] <= PX_LIMIT
             ):
-                a, b = _clamp(a), _clamp(b)
+                a, b = clamp_point(a), clamp_point(b)
             draw_line(surface, color, a, b, width)
 
     def polylines(self, lines: ArrayLike, color: Color, width: int = 1) -> None:
-        pts = _finite(lines)
+        pts = finite_px(lines)
         if pts.ndim != 3 or pts.shape[1] < 2:
             return
         draw_lines, surface = pygame.draw.lines, self.surface
@@ -214,7 +132,7 @@ class PygameCanvas:
             draw_lines(surface, color, False, line, width)
 
     def discs(self, centers: ArrayLike, radii: Sequence[float], colors: Sequence[Color]) -> None:
-        pts = _finite(centers)
+        pts = finite_px(centers)
         if pts.size == 0:
             return
         if not all(_DISC_SPRITE_MIN_PX <= float(r) <= _DISC_SPRITE_MAX_PX for r in radii):
@@ -241,17 +159,11 @@ class PygameCanvas:
         if kept is None:
             if len(self._discs) >= _CACHE_LIMIT:
                 self._discs.clear()
-            half = int(radius) + 1
-            sprite = pygame.Surface((2 * half + 1, 2 * half + 1))
-            backdrop = (255, 255, 255) if tuple(color) == (0, 0, 0) else (0, 0, 0)
-            sprite.fill(backdrop)
-            pygame.draw.circle(sprite, color, (half, half), radius)
-            sprite.set_colorkey(backdrop, pygame.RLEACCEL)
-            kept = self._discs[key] = (sprite, half)
+            kept = self._discs[key] = disc_sprite(radius, color)
         return kept
 
     def shade(self, layers: Sequence[ArrayLike], color: Color, alphas: Sequence[int]) -> None:
-        drawn = [(_finite(layer), alpha) for layer, alpha in zip(layers, alphas, strict=True)]
+        drawn = [(finite_px(layer), alpha) for layer, alpha in zip(layers, alphas, strict=True)]
         drawn = [(p, alpha) for p, alpha in drawn if p.ndim == 2 and len(p) >= 3]
         if not drawn:
             return
@@ -269,12 +181,12 @@ class PygameCanvas:
         self.surface.blit(sheet, box.topleft)
 
     def circle(self, center: Point, radius: float, color: Color, width: int = 0) -> None:
-        radius = min(float(radius), _PX_LIMIT)
+        radius = min(float(radius), PX_LIMIT)
         if not radius >= 0.5:  # (NaN too)
             return
         cx, cy = center[0], center[1]
-        if not (-_PX_LIMIT <= cx <= _PX_LIMIT and -_PX_LIMIT <= cy <= _PX_LIMIT):
-            cx, cy = _clamp(center)
+        if not (-PX_LIMIT <= cx <= PX_LIMIT and -PX_LIMIT <= cy <= PX_LIMIT):
+            cx, cy = clamp_point(center)
         if width == 0 or radius > 2000:
             pygame.draw.circle(self.surface, color, (cx, cy), radius, width)
             return
@@ -304,42 +216,34 @@ class PygameCanvas:
             self._ring_requests[key] = asked
             if asked < _RING_SPRITE_AFTER:
                 return None
-            size = 2 * key[0] + 4
+            ring = ring_sprite(key[0], color, width)
+            pixel_bytes = 4 * ring.get_width() * ring.get_height()
             if len(self._rings) >= _RING_CACHE_LIMIT or (
-                self._rings and self._ring_bytes + 4 * size * size > _RING_CACHE_BYTES
+                self._rings and self._ring_bytes + pixel_bytes > _RING_CACHE_BYTES
             ):  # (one sprite bigger than the budget is still kept, alone)
                 self._rings.clear()
                 self._ring_bytes = 0
-            # the ring's coverage, drawn white on black, becomes the alpha of a solid sprite
-            coverage = pygame.Surface((size, size))
-            pygame.draw.aacircle(coverage, (255, 255, 255), (size // 2, size // 2), key[0], width)
-            ring = pygame.Surface((size, size), pygame.SRCALPHA)
-            ring.fill((*color, 255))
-            alpha = pygame.surfarray.pixels_alpha(ring)
-            alpha[...] = pygame.surfarray.pixels_red(coverage)
-            del alpha  # unlock the sprite before it is RLE-encoded
-            ring.set_alpha(255, pygame.RLEACCEL)
             self._rings[key] = ring
-            self._ring_bytes += 4 * size * size
+            self._ring_bytes += pixel_bytes
         return ring
 
     def arc(
         self, center: Point, radius: float, start: float, stop: float, color: Color, width: int = 1
     ) -> None:
-        if not (1.0 <= radius <= _PX_LIMIT and math.isfinite(start) and math.isfinite(stop)):
+        if not (1.0 <= radius <= PX_LIMIT and math.isfinite(start) and math.isfinite(stop)):
             return
-        cx, cy = _clamp(center)
+        cx, cy = clamp_point(center)
         box = pygame.Rect(0, 0, 2 * radius, 2 * radius)
         box.center = (round(cx), round(cy))
         pygame.draw.arc(self.surface, color, box, start, stop, width)
 
     def polygon(self, points: ArrayLike, color: Color, width: int = 0) -> None:
-        pts = _point_list(points)
+        pts = point_list(points)
         if len(pts) >= 3:
             pygame.draw.polygon(self.surface, color, pts, width)
 
     def rect(self, rect: Sequence[float], color: Color, width: int = 0, radius: int = 0) -> None:
-        box = _rect(rect)
+        box = clamp_rect(rect)
         if width == 0 and radius == 0 and box.height >= _SPLIT_FILL_ROWS:
             self._fill(box, color)
         else:
@@ -369,7 +273,7 @@ class PygameCanvas:
 
     def panel(self, rect: Sequence[float], color: Color, alpha: int) -> None:
         # the translucent surface is only as big as its visible part
-        r = _rect(rect).clip(self.surface.get_rect())
+        r = clamp_rect(rect).clip(self.surface.get_rect())
         if r.width <= 0 or r.height <= 0:
             return
         self.hud_boxes.append((float(rect[0]), float(rect[1]), float(rect[2]), float(rect[3])))
@@ -403,9 +307,9 @@ class PygameCanvas:
         if image is None:
             if len(self._texts) >= _CACHE_LIMIT:
                 self._texts.clear()
-            image = self._texts[key] = _render(self._font(size, bold), text, color)
+            image = self._texts[key] = render_text(self._font(size, bold), text, color)
         rect = image.get_rect()
-        x, y = _clamp(pos)
+        x, y = clamp_point(pos)
         setattr(rect, anchor, (round(x), round(y)))
         self.surface.blit(image, rect)
         return rect.size
@@ -416,7 +320,7 @@ class PygameCanvas:
         if measured is None:
             if len(self._sizes) >= _CACHE_LIMIT:
                 self._sizes.clear()
-            measured = self._sizes[key] = _measure(self._font(size, bold), text)
+            measured = self._sizes[key] = measure_text(self._font(size, bold), text)
         return measured
 
     def layer(
@@ -426,7 +330,7 @@ class PygameCanvas:
         draw: Callable[[Canvas], object],
         rect: Sequence[float] | None = None,
     ) -> None:
-        place = self.surface.get_rect() if rect is None else _rect(rect)
+        place = self.surface.get_rect() if rect is None else clamp_rect(rect)
         if place.width <= 0 or place.height <= 0 or not place.colliderect(self.surface.get_rect()):
             return
         self.surface.blit(self._layer(key, backdrop, draw, place.size), place.topleft)
@@ -434,7 +338,7 @@ class PygameCanvas:
     def sprite(
         self, key: Hashable, rect: Sequence[float], draw: Callable[[Canvas], object]
     ) -> None:
-        place = _rect(rect).clip(self.surface.get_rect())
+        place = clamp_rect(rect).clip(self.surface.get_rect())
         if place.width <= 0 or place.height <= 0:
             return
         self.hud_boxes.append((float(rect[0]), float(rect[1]), float(rect[2]), float(rect[3])))
@@ -443,7 +347,9 @@ class PygameCanvas:
         if image is None:
             if len(self._sprites) >= _SPRITE_CACHE_LIMIT:
                 self._sprites.clear()
-            image = self._sprites[full_key] = _premultiplied(self.size, place, draw)
+            image = self._sprites[full_key] = premultiplied_sprite(
+                self.size, place, lambda surface: draw(PygameCanvas(surface))
+            )
         self.surface.blit(image, place.topleft, special_flags=pygame.BLEND_PREMULTIPLIED)
 
     def ready_layer(
@@ -482,35 +388,3 @@ class PygameCanvas:
     def _layer_bytes(self) -> int:
         """Pixel bytes of the cached layers."""
         return sum(4 * image.get_width() * image.get_height() for image in self._layers.values())
-
-
-def _premultiplied(
-    size: tuple[int, int], place: pygame.Rect, draw: Callable[[Canvas], object]
-) -> pygame.Surface:
-    """What ``draw`` draws on a canvas of ``size`` inside ``place``, as a sprite of
-    premultiplied colour and alpha (rendered once: two canvases of ``size``, ~1 ms at
-    1280x720, so ``draw`` sees the same size as on screen).
-
-    Every drawing step blends linearly with what lies under it (a translucent panel, a
-    text's anti-aliased edge, an anti-aliased line: ``out = c·a + under·(1 − a)``), so a
-    picture drawn over a plain backdrop ``b`` is ``p + b·(1 − a)`` at each pixel, with
-    ``p`` its premultiplied colour and ``a`` its opacity. Drawn once over black and once
-    over white it gives both: ``p`` is the black one, ``255·(1 − a)`` white minus black.
-    Blitted with ``BLEND_PREMULTIPLIED`` (``out = p + under·(1 − a)``) it puts down what
-    drawing it there would, to within 1 in a channel (8-bit rounding, twice).
-    """
-    over = []
-    for backdrop in ((0, 0, 0), (255, 255, 255)):
-        surface = pygame.Surface(size)
-        surface.fill(backdrop)
-        draw(PygameCanvas(surface))
-        over.append(pygame.surfarray.array3d(surface.subsurface(place)).astype(np.int16))
-    on_black, on_white = over
-    # 255·(1 − a) in each channel; their mean, as the rounding differs a little between them
-    see_through = np.rint((on_white - on_black).mean(axis=-1))
-    alpha = np.clip(255 - see_through, 0, 255).astype(np.uint8)
-    sprite = pygame.Surface(place.size, pygame.SRCALPHA)
-    # a premultiplied colour is never above its alpha (rounding can put it 1 over)
-    pygame.surfarray.pixels3d(sprite)[...] = np.minimum(on_black, alpha[..., None])
-    pygame.surfarray.pixels_alpha(sprite)[...] = alpha
-    return sprite

@@ -1,176 +1,51 @@
 """The lab: docs/MATH.md's 2-D solve, live, one arm L1 = 2, L2 = 1.2, shoulder at 0.
 
 Drag the target (or use the sliders), flip the elbow side (F or the button), widen the soft
-band, and read every intermediate of the closed-form solve in the panel.
+band, and read every intermediate of the closed-form solve in the panel. This module is the
+view and the scene's ``SCENE``; the simulation is :mod:`game.scenes.lab_sim`, the overlay's
+soft-curve plot :mod:`game.scenes.lab_plot`.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 import ik
 from game.camera import Camera2D
 from game.canvas import Canvas, WorldPen
-from game.ik_counters import IkCounters
-from game.input_state import InputState, RawInput, finite_clamped
+from game.input_state import InputState, RawInput
+from game.label_placer import LabelPlacer, Spot, around, label_key
 from game.layout import (
-    LabelPlacer,
     Rect,
-    Spot,
-    around,
     clear_disc,
     font_px,
     intersects,
-    label_key,
     ui_scale,
 )
-from game.palette import PALETTE, faint, mix
+from game.palette import PALETTE, faint
 from game.profiling import PhaseTimer
-from game.scene import SceneConfig, SceneSpec
-from game.trace import limb_record
+from game.scene import SceneSpec
+from game.scenes.lab_plot import draw_soft_curve, soft_curve_box
+from game.scenes.lab_sim import (
+    LOWER_LEN,
+    MAX_SOFTNESS,
+    ROOT,
+    TARGET_RANGE,
+    UPPER_LEN,
+    LabAutopilot,
+    LabSim,
+    readout,
+)
+from game.scenes.panel_rows import draw_rows, draw_status_chip
 from game.widgets import Button, Slider, contains, grow
 
-UPPER_LEN = 2.0
-LOWER_LEN = 1.2
-ROOT = (0.0, 0.0)
-MAX_SOFTNESS = 1.0
-TARGET_RANGE = 4.5  # the sliders' and drag's half-range in metres
 PANEL_WIDTH = 400
 VIEW_HALF_M = 4.4  # the view frames ±this many metres about the shoulder
 # With the F3 panel over the view, the arm is framed beside it: this disc about the
 # shoulder (the reach, 3.2 m, and a margin for the target's cross and the elbow's arc)
 # is kept clear of the panel and of the soft-curve plot.
 FRAME_RADIUS_M = UPPER_LEN + LOWER_LEN + 0.3
-
-
-@dataclass(frozen=True, slots=True)
-class Readout:
-    """The intermediates of one 2-D solve, as docs/MATH.md §1-§4 name them (angles in radians)."""
-
-    d: float  # |target − root| before any clamping
-    d_used: float  # after softening and the annulus clamp
-    cos_theta_raw: float  # (L1² + L2² − d²) / (2·L1·L2) with the raw d: may leave [−1, 1]
-    theta: float  # interior elbow angle from the clamped cosine
-    phi: float  # atan2 of root → target
-    alpha: float  # shoulder offset from the clamped cosine
-    clamped: bool  # the raw cosine had to be clamped
-
-
-def readout(
-    upper_len: float, lower_len: float, target: tuple[float, float], d_used: float
-) -> Readout:
-    """Recompute docs/MATH.md's intermediates for display (the solver itself needs none of them)."""
-    dx, dy = target[0] - ROOT[0], target[1] - ROOT[1]
-    d = math.hypot(dx, dy)
-    # law of cosines at the elbow: cos θ = (L1² + L2² − d²) / (2·L1·L2)
-    cos_theta_raw = (upper_len**2 + lower_len**2 - d * d) / (2 * upper_len * lower_len)
-    cos_theta = (upper_len**2 + lower_len**2 - d_used**2) / (2 * upper_len * lower_len)
-    # law of cosines at the shoulder: cos α = (L1² + d² − L2²) / (2·L1·d)
-    cos_alpha = (upper_len**2 + d_used**2 - lower_len**2) / (2 * upper_len * max(d_used, 1e-12))
-    return Readout(
-        d=d,
-        d_used=d_used,
-        cos_theta_raw=cos_theta_raw,
-        theta=math.acos(min(max(cos_theta, -1.0), 1.0)),  # clamp: rounding may leave [−1, 1]
-        phi=math.atan2(dy, dx),
-        alpha=math.acos(min(max(cos_alpha, -1.0), 1.0)),
-        clamped=not -1.0 <= cos_theta_raw <= 1.0,
-    )
-
-
-class LabSim:
-    """One arm whose target follows the pointer drag, the sliders or the autopilot."""
-
-    def __init__(self, config: SceneConfig) -> None:
-        self.dt = config.dt
-        self.step_index = 0
-        self.time = 0.0
-        self.counters = IkCounters()
-        self.target = (2.2, 1.4)
-        self.prev_target = self.target
-        self.bend = 1
-        self.softness = 0.0
-        self.solution = self._solve(self.target)
-
-    def _solve(self, target: tuple[float, float]) -> Any:
-        return ik.solve_2d(
-            ROOT, target, UPPER_LEN, LOWER_LEN, bend=self.bend, softness=self.softness
-        )
-
-    def step(self, inp: InputState, dt: float, timer: PhaseTimer) -> None:
-        self.prev_target = self.target
-        if inp.toggles("flip_elbow"):
-            self.bend = -self.bend
-        x, y = self.target
-        x = finite_clamped(inp.values.get("target_x"), x, TARGET_RANGE)
-        y = finite_clamped(inp.values.get("target_y"), y, TARGET_RANGE)
-        self.softness = finite_clamped(inp.values.get("softness"), self.softness, MAX_SOFTNESS)
-        self.softness = max(self.softness, 0.0)
-        if inp.pointer_down and inp.pointer is not None:
-            x = finite_clamped(inp.pointer[0], x, TARGET_RANGE)
-            y = finite_clamped(inp.pointer[1], y, TARGET_RANGE)
-        self.target = (x, y)
-        with timer.phase("ik"):
-            self.solution = self._solve(self.target)
-        self.counters.record(self.solution)
-        self.step_index += 1
-        self.time = self.step_index * dt
-
-    def pose(self, alpha: float) -> tuple[tuple[float, float], Any]:
-        """The target interpolated between the last two steps, solved for both elbow sides.
-
-        Returns the target and one batched solution of shape ``(2,)``: index 0 is the chosen
-        side, index 1 the ghost (the other solution for the same target).
-        """
-        (px, py), (cx, cy) = self.prev_target, self.target
-        target = (px + (cx - px) * alpha, py + (cy - py) * alpha)
-        both = ik.solve_2d(
-            ROOT,
-            target,
-            UPPER_LEN,
-            LOWER_LEN,
-            bend=np.array([self.bend, -self.bend]),
-            softness=self.softness,
-        )
-        return target, both
-
-    def trace_header(self) -> dict[str, Any]:
-        return {
-            "scene": "lab",
-            "dt": self.dt,
-            "terrain": None,
-            "limbs": {"arm": {"upper": UPPER_LEN, "lower": LOWER_LEN}},
-        }
-
-    def trace_characters(self) -> list[dict[str, Any]]:
-        sol = self.solution
-        arm = limb_record(ROOT, sol.elbow, sol.hand, self.target)
-        return [{"id": 0, "pelvis": None, "facing": 1, "limbs": {"arm": arm}, "pointer": None}]
-
-    def stats_sections(self) -> dict[str, Any]:
-        return {}
-
-
-class LabAutopilot:
-    """Sweeps the target through the dead zone and past full reach, flipping the elbow."""
-
-    def __init__(self, sim: LabSim, config: SceneConfig) -> None:
-        self.dt = config.dt
-
-    def next_input(self, sim: LabSim) -> InputState:
-        t = sim.step_index * self.dt
-        # radius sweeps 0.2 … 3.9 m (inside the dead zone to beyond reach) with a 7.8 s period,
-        # ending the default 600-frame run on a clearly bent, reachable pose
-        radius = 2.05 - 1.85 * math.cos(2 * math.pi * t / 7.8)
-        angle = 1.5 + 2 * math.pi * t / 12.0
-        pointer = (radius * math.cos(angle), radius * math.sin(angle))
-        actions = ("flip_elbow",) if sim.step_index in (200, 400) else ()
-        values = {"softness": 0.35} if sim.step_index == 300 else {}
-        return InputState(pointer=pointer, pointer_down=True, actions=actions, values=values)
 
 
 class LabView:
@@ -455,18 +330,10 @@ class LabView:
             ("elbow side", "+1 (ccw)" if self.sim.bend > 0 else "−1 (cw)", PALETTE["text"]),
             ("shortfall", f"{float(both.shortfall[0]):.3f} m", PALETTE["shortfall"]),
         ]
-        for label, value, color in rows:
-            canvas.text((left, row), label, PALETTE["text_dim"], font_px(19, s))
-            canvas.text((x + w - 24 * s, row), value, color, font_px(20, s), "topright")
-            row += 25 * s
+        row = draw_rows(canvas, rows, left, x + w - 24 * s, row, 25 * s, s)
         row += 6 * s
         ok = int(both.status[0]) == int(ik.Status.REACHED)
-        chip = PALETTE["ok"] if ok else PALETTE["warn"]
-        chip_px = font_px(20, s)
-        tw, th = canvas.text_size(f"status: {status}", chip_px, True)
-        chip_box = (left - 8 * s, row - 4 * s, tw + 16 * s, th + 8 * s)
-        canvas.rect(chip_box, mix(PALETTE["panel"], chip, 0.25), 0, 8)
-        canvas.text((left, row), f"status: {status}", chip, chip_px, bold=True)
+        draw_status_chip(canvas, f"status: {status}", ok, left, row, s)
         row += 40 * s
         formula = [
             "cos θ = (L1² + L2² − d²) / (2·L1·L2)",
@@ -483,70 +350,7 @@ class LabView:
     def draw_overlay(self, canvas: Canvas, alpha: float) -> None:
         """The lab's annulus and angles are the scene itself; the overlay adds the soft curve."""
         d_now = math.dist(ROOT, self.sim.target)
-        _draw_soft_curve(canvas, self.sim.softness, d_now, self.camera.viewport, self.scale)
-
-
-def _draw_soft_curve(
-    canvas: Canvas,
-    softness: float,
-    d_now: float,
-    viewport: tuple[int, int, int, int],
-    scale: float,
-) -> None:
-    """A small plot of d → d used (identity, soft knee, clamp at L) in the world view's corner,
-    with ticks at the dead zone and the reach and a marker at the target's d."""
-    s = scale
-    box = soft_curve_box(viewport, scale)
-    bx, by, bw, bh = box
-    canvas.panel(box, PALETTE["panel"], 215)
-    canvas.rect(box, PALETTE["panel_edge"], 1, 4)
-    reach = UPPER_LEN + LOWER_LEN
-    dead = abs(UPPER_LEN - LOWER_LEN)
-    d_max = reach + 1.2
-
-    def d_used(d: Any) -> Any:
-        # soft knee below the reach, then the clamp into [|L1 − L2|, L1 + L2]
-        return np.maximum(np.minimum(ik.soften_distance(d, reach, softness), reach), dead)
-
-    def x_px(d: Any) -> Any:
-        return bx + 10 * s + d / d_max * (bw - 20 * s)
-
-    def y_px(value: Any) -> Any:
-        return by + bh - 24 * s - value / d_max * (bh - 44 * s)
-
-    d = np.linspace(0.0, d_max, 120)
-    canvas.lines(np.stack([x_px(d), y_px(d)], axis=-1), PALETTE["ghost"], 1)
-    canvas.lines(np.stack([x_px(d), y_px(d_used(d))], axis=-1), PALETTE["soft_band"], 2)
-    small = font_px(14, s)
-    axis_y = y_px(0.0)
-    for tick in (dead, reach):
-        canvas.line((x_px(tick), axis_y), (x_px(tick), axis_y + 4 * s), PALETTE["text_dim"], 1)
-        canvas.text(
-            (x_px(tick), axis_y + 4 * s), f"{tick:.1f}", PALETTE["text_dim"], small, "midtop"
-        )
-    now = min(max(d_now, 0.0), d_max)
-    now_at = (float(x_px(now)), float(y_px(d_used(np.array(now)))))
-    canvas.line((now_at[0], axis_y), now_at, PALETTE["target"], 1)
-    canvas.circle(now_at, 4 * s, PALETTE["target"])
-    label = f"d = {d_now:.2f}"
-    label_w, label_h = canvas.text_size(label, small)
-    # up and left of the marker: the curve only rises to its right (centred above it, the
-    # curve crossed the label); on the panel's colour, so the dim d = d line beyond the
-    # reach passes behind it
-    label_x = min(max(now_at[0] - 6 * s, bx + label_w + 4 * s), bx + bw - 4 * s)
-    label_y = now_at[1] - 6 * s
-    backing = (label_x - label_w - 2 * s, label_y - label_h, label_w + 4 * s, label_h)
-    canvas.panel(backing, PALETTE["panel"], 255)
-    canvas.text((label_x, label_y), label, PALETTE["target"], small, "bottomright")
-    title = "d used vs d  (soft knee, clamp)"
-    canvas.text((bx + 10 * s, by + 6 * s), title, PALETTE["text_dim"], font_px(15, s))
-    canvas.text((bx + bw - 8 * s, by + bh - 6 * s), "d", PALETTE["text_dim"], small, "bottomright")
-
-
-def soft_curve_box(viewport: tuple[int, int, int, int], scale: float) -> Rect:
-    """Where the soft-curve plot goes: the bottom-left corner of the world view."""
-    left, top, _, height = viewport
-    return (left + 16.0 * scale, top + height - 176.0 * scale, 220.0 * scale, 160.0 * scale)
+        draw_soft_curve(canvas, self.sim.softness, d_now, self.camera.viewport, self.scale)
 
 
 def _signed_delta(start: float, stop: float) -> float:

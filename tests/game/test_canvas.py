@@ -13,13 +13,8 @@ from hypothesis import strategies as st
 from game.camera import Camera2D
 from game.canvas import Canvas, WorldPen, fill_under
 from game.layout import MIN_FONT_PX
-from game.pygame_canvas import (
-    _CACHE_LIMIT,
-    _PX_LIMIT,
-    _RING_SPRITE_AFTER,
-    PygameCanvas,
-    _finite,
-)
+from game.pygame_canvas import _CACHE_LIMIT, _RING_SPRITE_AFTER, PygameCanvas
+from game.pygame_pixels import PX_LIMIT, finite_px
 
 coord = st.floats(-1e4, 1e4, allow_nan=False)
 
@@ -46,11 +41,11 @@ def test_world_pen_px_takes_tuples_lists_and_arrays() -> None:
 
 def test_finite_passes_ordinary_pixels_through_and_sanitises_the_rest() -> None:
     ordinary = np.array([[0.0, 5.0], [-300.0, 1e4]])
-    assert _finite(ordinary) is ordinary  # no copy in the common case
-    wild = _finite([[math.nan, math.inf], [-math.inf, 1e30]])
+    assert finite_px(ordinary) is ordinary  # no copy in the common case
+    wild = finite_px([[math.nan, math.inf], [-math.inf, 1e30]])
     assert np.isfinite(wild).all()
-    assert wild.tolist() == [[0.0, _PX_LIMIT], [-_PX_LIMIT, _PX_LIMIT]]
-    assert _finite(np.empty((0, 2))).shape == (0, 2)
+    assert wild.tolist() == [[0.0, PX_LIMIT], [-PX_LIMIT, PX_LIMIT]]
+    assert finite_px(np.empty((0, 2))).shape == (0, 2)
 
 
 @pytest.fixture

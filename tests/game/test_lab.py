@@ -10,7 +10,7 @@ import pytest
 from game.input_state import InputState
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig
-from game.scenes.lab import LOWER_LEN, UPPER_LEN, LabAutopilot, LabSim, readout
+from game.scenes.lab_sim import LOWER_LEN, UPPER_LEN, LabAutopilot, LabSim, readout
 
 
 def _step(sim: LabSim, inp: InputState) -> None:

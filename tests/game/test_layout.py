@@ -589,7 +589,7 @@ def test_swivel_labels_keep_off_each_other_the_arm_and_the_markers(size: tuple[i
     # "target" under the pole's diamond, the swivel circle's name on "α" and the angle's
     import numpy as np
 
-    from game.scenes import swivel, swivel_view
+    from game.scenes import swivel, swivel_arm
 
     app = _app("swivel", size)
     app.scene.autopilot = _Keys(InputState())
@@ -607,20 +607,18 @@ def test_swivel_labels_keep_off_each_other_the_arm_and_the_markers(size: tuple[i
         drawn = _draw(app)
         camera, sol = view.camera, swivel.solve(sim.pose)
         ends = np.vstack(
-            [swivel.ROOT, sol.elbow, sol.hand, target + swivel_view.CROSS_ARM * np.eye(3)]
+            [swivel.ROOT, sol.elbow, sol.hand, target + swivel_arm.CROSS_ARM * np.eye(3)]
         )
-        cross = target - swivel_view.CROSS_ARM * np.eye(3)
-        tips = np.asarray(sim.pose.pole) + swivel_view.POLE_SIZE * np.vstack(
-            [np.eye(3), -np.eye(3)]
-        )
+        cross = target - swivel_arm.CROSS_ARM * np.eye(3)
+        tips = np.asarray(sim.pose.pole) + swivel_arm.POLE_SIZE * np.vstack([np.eye(3), -np.eye(3)])
         px, depth = camera.project(np.vstack([ends, cross, tips]))
         ppm = camera.px_per_metre(depth)
         (root, elbow, hand), bars = px[:3], zip(px[3:6], px[6:9], strict=True)
         strokes = [
-            ("upper arm", root, elbow, swivel_view.UPPER_RADII[0] * ppm[0]),
-            ("forearm", elbow, hand, swivel_view.LOWER_RADII[0] * ppm[1]),
-            ("shoulder", root, root, swivel_view.SHOULDER_R * ppm[0]),
-            ("elbow", elbow, elbow, swivel_view.ELBOW_R * ppm[1]),
+            ("upper arm", root, elbow, swivel_arm.UPPER_RADII[0] * ppm[0]),
+            ("forearm", elbow, hand, swivel_arm.LOWER_RADII[0] * ppm[1]),
+            ("shoulder", root, root, swivel_arm.SHOULDER_R * ppm[0]),
+            ("elbow", elbow, elbow, swivel_arm.ELBOW_R * ppm[1]),
             ("hand", hand, hand, 0.08 * ppm[2]),
             *[("target's cross", a, b, 1.5) for a, b in bars],
         ]
@@ -671,66 +669,6 @@ def test_lab_labels_keep_off_each_other_the_arms_and_the_target(size: tuple[int,
             problems += [f"target {target} bend {bend}: {p}" for p in found]
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
     app.close()
-
-
-def test_the_label_placer_keeps_the_first_clear_spot_and_blocks_what_it_placed() -> None:
-    from game.layout import LabelPlacer, around
-
-    placer = LabelPlacer((0.0, 0.0, 400.0, 300.0))
-    placer.block_stroke((100.0, 150.0), (300.0, 150.0), 10.0)  # a bone along y = 150
-    spots = [("midtop", (0.0, 4.0)), *around()]
-    first = placer.place([(200.0, 150.0)], (60.0, 12.0), spots)
-    assert spots[first] == ("midbottom", (0.0, -20.0))  # over the bone: the first clear one
-    second = placer.place([(200.0, 150.0)], (60.0, 12.0), spots)
-    assert spots[second] == ("midtop", (0.0, 20.0))  # under it: over it is taken now
-    # nothing clear (a gap narrower than the label between two boxes): the spot touching
-    # the fewest, never one off the window
-    cornered = LabelPlacer((0.0, 0.0, 120.0, 40.0))
-    cornered.block((0.0, 0.0, 40.0, 40.0))
-    cornered.block((80.0, 0.0, 40.0, 40.0))
-    cornered.place([(60.0, 20.0)], (50.0, 12.0), spots)
-    box = cornered._boxes[-1]
-    assert 0.0 <= box[0] and box[0] + box[2] <= 120.0 and 0.0 <= box[1] <= 28.0
-
-
-def test_a_label_pushed_off_its_first_spot_stays_where_it_went_and_a_name_may_give_way() -> None:
-    from game.layout import LabelPlacer, around, label_key
-
-    spots = [("midtop", (0.0, 4.0)), *around()]
-    placer = LabelPlacer((0.0, 0.0, 400.0, 300.0))
-    placer.block_stroke((100.0, 150.0), (300.0, 150.0), 10.0)
-    # last frame it went under the bone (the first clear spot now is over it): it stays
-    under = spots.index(("midtop", (0.0, 20.0)))
-    assert placer.place([(200.0, 150.0)], (60.0, 12.0), spots, keep=under) == under
-    # its first spot clear again: back there
-    free = LabelPlacer((0.0, 0.0, 400.0, 300.0))
-    assert free.place([(200.0, 150.0)], (60.0, 12.0), spots, keep=under) == 0
-    # an optional name with nowhere clear is left out, and blocks nothing
-    cramped = LabelPlacer((0.0, 0.0, 120.0, 40.0))
-    cramped.block((0.0, 0.0, 40.0, 40.0))
-    cramped.block((80.0, 0.0, 40.0, 40.0))
-    assert cramped.place([(60.0, 20.0)], (50.0, 12.0), spots, optional=True) is None
-    assert len(cramped._boxes) == 2
-    assert label_key("lever 1.47 m") == label_key("lever 12.03 m") != label_key("twist +7°")
-
-
-def test_the_placers_one_box_test_agrees_with_its_numpy_pass() -> None:
-    import numpy as np
-
-    from game.layout import LabelPlacer
-
-    rng = np.random.default_rng(3)
-    placer = LabelPlacer((0.0, 0.0, 400.0, 300.0), pad=3.0)
-    for _ in range(12):
-        placer.block(tuple(rng.uniform([0, 0, 5, 5], [380, 280, 60, 30]).tolist()))
-        a, b = rng.uniform(0, 400, 2), rng.uniform(0, 300, 2)
-        placer.block_stroke((a[0], b[0]), (a[1], b[1]) if rng.random() < 0.8 else (a[0], b[0]), 6.0)
-    placer.block_stroke((50.0, 100.0), (50.0, 200.0), 4.0)  # upright: one axis flat
-    boxes = np.column_stack([rng.uniform(-20, 400, (3000, 2)), rng.uniform(4, 80, (3000, 2))])
-    many = placer.hits(boxes) > 0
-    one = np.array([placer.touches(tuple(box)) for box in boxes.tolist()])
-    assert many.any() and not many.all()
-    np.testing.assert_array_equal(one, many)
 
 
 # window sizes the app accepts (960x540 up): the designed aspect and odd ones, tall and wide
