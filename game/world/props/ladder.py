@@ -15,6 +15,8 @@ the loft (:mod:`~game.world.props.ladder_loft`), a tap of W / S as a climbing cy
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from game.world.arms import follow_hands
@@ -29,16 +31,9 @@ from game.world.props.ladder_asset import (
 )
 from game.world.props.ladder_latch import TAP_CYCLE_MOVES, TAP_TIMEOUT_S, ClimbLatch
 from game.world.props.ladder_loft import LoftStep
-from game.world.props.ladder_order import HANDS_ABOVE_FEET, RungLimits, next_move
-from game.world.props.ladder_pose import (
-    arc,
-    climb_pose,
-    rest_point,
-    rung_point,
-    shoulders,
-    swing,
-    swing_seconds,
-)
+from game.world.props.ladder_order import RungLimits, next_move
+from game.world.props.ladder_pose import Holds, climb_pose, shoulders, swing, swing_seconds
+from game.world.props.ladder_sizes import ClimbSizes
 from game.world.rig import Rig
 
 __all__ = [
@@ -54,10 +49,9 @@ __all__ = [
 
 LIMB_MOVE_S = 0.28  # one limb's move from rung to rung (a rung in 1.1 s, 0.27 m/s)
 LIMB_MOVE_FAST_S = 0.16  # ... with Shift held: a rung in 0.64 s (0.47 m/s)
-CLIMB_OFFSET_M = 0.32  # the pelvis stays this far in front of the rails (facing +x)
-HIP_ABOVE_FOOT_M = 0.72  # pelvis height above the lower ankle while on the ladder
 PELVIS_CLIMB_HALFLIFE = 0.15
 DESCENT_LEAD = 0.6  # a foot stepping down: the hips aim for its rung by 0.6 of its move
+HOLD_EXTENSION = 0.96  # a hand on a rung stays within this fraction of the arm's reach
 
 
 class LadderClimb:
@@ -98,8 +92,16 @@ class LadderClimb:
         self.moves = 0
         self.top = len(ladder.rungs) - 1
         self.feet_top = ladder.loft_rung if ladder.loft is not None else self.top
-        self.limits = RungLimits(self.top, self.feet_top, HANDS_ABOVE_FEET)
-        self.loft_step = LoftStep(ladder, rig)
+        self.sizes = ClimbSizes.for_rig(rig)
+        self._short_leg = min(rig.legs.limb.reach / rig.tuning.reference_leg, 1.0)
+        self.holds = Holds(ladder, rig, self.sizes)
+        rungs = ladder.rungs
+        spacing = float(rungs[-1] - rungs[0]) / (len(rungs) - 1) if len(rungs) > 1 else 1.0
+        above = self.sizes.hands_above(spacing)
+        apart = self.sizes.hands_apart_rungs(spacing)
+        self.limits = RungLimits(self.top, self.feet_top, above, apart)
+        low = min(ladder.loft_rung + self.sizes.hands_over_loft(spacing), self.top)
+        self.loft_step = LoftStep(self.holds, low)
         self._last = -1  # the limb that moved last
         self._swung = False  # the moving limb is a hand swinging to or from its resting place
         self._least_s = 0.0  # ... taking at least this long (at an arm's pace)
@@ -123,15 +125,15 @@ class LadderClimb:
     @property
     def spot_x(self) -> float:
         """Where the pelvis stands to climb."""
-        return self.ladder.x - CLIMB_OFFSET_M
+        return self.ladder.x - self.sizes.climb_offset
 
     def grip_point(self, limb: int, rung: int) -> FloatArray:
         """The end target of ``limb`` on ``rung`` (a hand's −1 is its resting place, a
         foot's the ground where it stands)."""
         if rung >= 0:
-            return rung_point(self.ladder, self.rig, limb, rung)
+            return self.holds.rung_point(limb, rung)
         if limb < 2:
-            return rest_point(self.pelvis, self.rig, limb)
+            return self.holds.rest_point(self.pelvis, limb)
         return self.ground[limb - 2].copy()
 
     def mount(self, ankles: FloatArray, hands: FloatArray, pelvis: FloatArray) -> None:
@@ -162,10 +164,10 @@ class LadderClimb:
         hand_rungs = np.minimum([loft_rung + above, loft_rung + above + 1], self.top)
         top_rungs = np.array([*hand_rungs.tolist(), loft_rung, loft_rung])
         top_ends = np.array(
-            [rung_point(self.ladder, self.rig, limb, int(r)) for limb, r in enumerate(top_rungs)]
+            [self.holds.rung_point(limb, int(r)) for limb, r in enumerate(top_rungs)]
         )
         feet_y = float(top_ends[2:, 1].min())
-        top_pelvis = np.array([self.spot_x, feet_y + HIP_ABOVE_FOOT_M])
+        top_pelvis = np.array([self.spot_x, feet_y + self.sizes.hip_above_foot])
         stood = np.concatenate([ankles, hands, pelvis[None]])
         self.loft_step.begin_climb_on(stood, (top_rungs, top_ends, top_pelvis))
         self.ends = np.concatenate([hands, ankles])
@@ -192,10 +194,16 @@ class LadderClimb:
             climb = -1.0  # both feet down on the way down: the hands let go by themselves
         if self.moving < 0 and abs(climb) > 0.5:
             self._start_move(climb)
-        quick = fast and self._descending
-        self.pelvis += (self._pelvis_goal() - self.pelvis) * halflife_blend(
-            dt, PELVIS_CLIMB_HALFLIFE * (LIMB_MOVE_FAST_S / LIMB_MOVE_S if quick else 1.0)
-        )
+        # with Shift a foot steps down 1.75 times as fast, and so do the hips (at their
+        # walking pace they would lag the eased lead and the leg over-reach); a shorter
+        # body's hips follow quicker too, a rung being a longer part of its leg
+        quick = LIMB_MOVE_FAST_S / LIMB_MOVE_S if fast and self._descending else 1.0
+        halflife = PELVIS_CLIMB_HALFLIFE * quick * self._short_leg
+        self.pelvis += (self._pelvis_goal() - self.pelvis) * halflife_blend(dt, halflife)
+        # where the hips lag their goal, held within the limbs' reach (a short body's
+        # limbs move a rung, a longer part of their reach, in the same time)
+        reach = min(self._held_height(ahead=False), self._stood_height())
+        self.pelvis[1] = min(self.pelvis[1], reach)
         self._rest_free_hands(dt)
         if self.moving >= 0:
             self.move_to = self.grip_point(self.moving, int(self.rung[self.moving]))
@@ -218,7 +226,7 @@ class LadderClimb:
             shoulder = shoulders(self.pelvis, self.rig.body)[self.moving]
             self.ends[self.moving] = swing(shoulder, self.move_from, self.move_to, self.u)
         else:
-            self.ends[self.moving] = arc(self.move_from, self.move_to, self.u)
+            self.ends[self.moving] = self.holds.arc(self.move_from, self.move_to, self.u)
         if self.u >= 1.0:
             self._last = self.moving
             self.moving = -1
@@ -246,7 +254,7 @@ class LadderClimb:
             self._least_s = swing_seconds(shoulder, self.move_from, self.move_to)
 
     def _pelvis_goal(self) -> FloatArray:
-        """Where the hips head this step: ``HIP_ABOVE_FOOT_M`` over the lower ankle, in
+        """Where the hips head this step: ``hip_above_foot`` over the lower ankle, in
         front of the rails; a foot on its way down lowers them ahead of it (eased in over
         the move's first part), so the leg never over-reaches; once the feet are on their
         way to the ground the hips rise to standing over the last foot's move."""
@@ -258,8 +266,47 @@ class LadderClimb:
         down = self._descending and bool((self.rung[2:] < 0).all())
         standing = self.rig.gait.stand_extension * self.rig.legs.limb.reach
         rise = (float(smoothstep(self.u)) if self.moving >= 2 else 1.0) if down else 0.0
-        above = HIP_ABOVE_FOOT_M + (standing - HIP_ABOVE_FOOT_M) * rise  # (over that foot's move)
-        return np.array([self.spot_x, feet_y + above])
+        climbing = self.sizes.hip_above_foot
+        above = climbing + (standing - climbing) * rise  # (over that foot's move)
+        return np.array([self.spot_x, min(feet_y + above, self._held_height(ahead=True))])
+
+    def _held_height(self, ahead: bool) -> float:
+        """The highest the hips may be for every hand on a rung to keep within
+        ``HOLD_EXTENSION`` of its arm's reach from the shoulder, ``ahead``: a moving hand
+        at its rung too (the goal, so they lower ahead of it). A hand a rung below its
+        usual place (after getting on, or setting off down) would otherwise pull a short
+        arm straight. By Pythagoras the shoulder is at most √(r² − dx²) above the hand."""
+        hands = [(limb, self.ends[limb]) for limb in range(2) if self.rung[limb] >= 0]
+        if ahead and 0 <= self.moving < 2 and self.rung[self.moving] >= 0:
+            hands.append((self.moving, self.move_to))
+        if not hands:
+            return math.inf
+        body = self.rig.body
+        reach = HOLD_EXTENSION * self.rig.arms.limb.reach
+        side = np.array([-body.shoulder_depth, body.shoulder_depth])
+        tops = [
+            float(end[1])
+            - body.spine
+            + math.sqrt(max(reach**2 - (end[0] - self.spot_x - side[limb]) ** 2, 0.0))
+            for limb, end in hands
+        ]
+        return min(tops)
+
+    def _stood_height(self) -> float:
+        """The highest the hips may be for every foot on a rung (or moving) to reach it at
+        most at the standing extension of the leg. By Pythagoras the hip is at most
+        √(r² − dx²) above the ankle."""
+        feet = [foot for foot in range(2) if self.rung[2 + foot] >= 0 or self.moving == 2 + foot]
+        if not feet:
+            return math.inf
+        legs, hip = self.rig.legs, self.rig.body.hip_depth
+        reach = self.rig.gait.stand_extension * legs.limb.reach
+        tops = []
+        for foot in feet:
+            ankle = self.ends[2 + foot]
+            dx = float(ankle[0]) - (float(self.pelvis[0]) + (hip if foot else -hip))
+            tops.append(float(ankle[1]) + math.sqrt(max(reach**2 - dx**2, 0.0)))
+        return min(tops)
 
     def _rest_free_hands(self, dt: float) -> None:
         """A hand off the rungs (not moving) goes to its resting place at an arm's pace."""

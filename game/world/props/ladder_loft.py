@@ -18,10 +18,7 @@ import numpy as np
 
 from game.world.easing import smoothstep
 from game.world.props.base import FloatArray
-from game.world.props.ladder_asset import Ladder
-from game.world.props.ladder_order import HANDS_ABOVE_FEET
-from game.world.props.ladder_pose import arc, rest_point, rung_point, shoulders, swing
-from game.world.rig import Rig
+from game.world.props.ladder_pose import Holds, shoulders, swing
 from game.world.terrain import IntArray
 
 TRANSFER_S = 3.0
@@ -30,16 +27,12 @@ TRANSFER_WINDOWS = ((0, 0.6, 0.696), (1, 0.696, 0.792), (2, 0.4, 0.6), (3, 0.792
 # the transfer time by which, stepping off onto the loft, both hands have let go of the rails
 _HANDS_OFF_BY = max(s1 for limb, _, s1 in TRANSFER_WINDOWS if limb < 2)
 TRANSFER_KEYS = (0.0, 0.2, 0.4, 0.6, 0.792, 1.0)  # pelvis keyframe times (_pelvis)
-LOFT_FEET_M = (0.1, 0.28)  # left and right ankle this far beyond the loft's edge
-LOFT_PELVIS_M = 0.2  # the standing pelvis this far beyond the edge
-# Climbing down from the loft standing farther right than LOFT_SPOT_M of its spot, his back
-# to the ladder, he first steps back to it, one foot then the other, in strides of up to
-# STRIDE_BACK_M, each STRIDE_BACK_S: were the left foot to wait on the loft while the hips
-# went over the rails, that leg would over-reach.
-LOFT_SPOT_M = 0.03
-STRIDE_BACK_M = 0.3
+# Climbing down from the loft standing farther right than ``loft_spot`` of its spot, his
+# back to the ladder, he first steps back to it, one foot then the other, in strides of up
+# to ``stride_back`` (:class:`~game.world.props.ladder_sizes.ClimbSizes`), each
+# STRIDE_BACK_S: were the left foot to wait on the loft while the hips went over the rails,
+# that leg would over-reach.
 STRIDE_BACK_S = 0.6
-STEP_BACK_LIFT_M = 0.06  # a foot stepping back clears the floor by this much
 
 
 class ClimbingBody(Protocol):
@@ -69,9 +62,10 @@ class LoftStep:
         +1 stepping off onto the loft, −1 climbing on from it, 0 neither.
     """
 
-    def __init__(self, ladder: Ladder, rig: Rig) -> None:
-        self.ladder = ladder
-        self.rig = rig
+    def __init__(self, holds: Holds, low_rung: int) -> None:
+        self.holds = holds
+        self.ladder, self.rig, self.sizes = holds.ladder, holds.rig, holds.sizes
+        self.low_rung = low_rung  # the rung the hands come down to, about the waist
         self.s = 0.0
         self.direction = 0
         self.top_ends = np.zeros((4, 2))  # the grip at the top of the ladder
@@ -87,7 +81,7 @@ class LoftStep:
     def spot_x(self) -> float | None:
         """Where the pelvis stands on the loft to climb down, or None without a loft."""
         loft = self.ladder.loft
-        return None if loft is None else float(loft[0]) + LOFT_PELVIS_M
+        return None if loft is None else float(loft[0]) + self.sizes.loft_pelvis
 
     def begin_step_off(self, rungs: IntArray, ends: FloatArray, pelvis: FloatArray) -> None:
         """Step off onto the loft from the top grip (``rungs`` (4,), ``ends`` (4, 2) and
@@ -110,12 +104,12 @@ class LoftStep:
         self.free_hands = hands.copy()
         self.back, self.strides = 0.0, 0
         back = float(pelvis[0] - self._loft_stand()[0])
-        if back > LOFT_SPOT_M:  # right of the spot: he steps back to it first
+        if back > self.sizes.loft_spot:  # right of the spot: he steps back to it first
             self.stood = np.concatenate([ankles, pelvis[None]])
             self.loft_ends = self._loft_feet()
             # the hands hang where they were, carried back with the pelvis
             self.free_hands = hands + (self._loft_stand() - pelvis)
-            self.strides = math.ceil(back / STRIDE_BACK_M)
+            self.strides = math.ceil(back / self.sizes.stride_back)
             self.back = self.strides * STRIDE_BACK_S / TRANSFER_S
         self.s, self.direction = 1.0 + self.back, -1
 
@@ -130,33 +124,30 @@ class LoftStep:
             return False
         body.pelvis = self._pelvis(s)
         body.moving = -1
-        low = self.ladder.loft_rung + HANDS_ABOVE_FEET - 1
         for limb, s0, s1 in TRANSFER_WINDOWS:
-            self._place(body, limb, s, (s0, s1), low)
+            self._place(body, limb, s, (s0, s1))
         if (s >= 1.0 and self.direction > 0) or (s <= 0.0 and self.direction < 0):
             self.direction = 0
             return True
         return False
 
-    def _place(
-        self, body: ClimbingBody, limb: int, s: float, window: tuple[float, float], low: int
-    ) -> None:
+    def _place(self, body: ClimbingBody, limb: int, s: float, window: tuple[float, float]) -> None:
         """``limb`` at time ``s``: on its top rung before its ``window``, at its loft end
         (a foot on the loft, a hand free) after it, moving between within it. A hand above
-        the ``low`` rung first moves down the rails to it, in its HANDS_DOWN_WINDOWS."""
+        the low rung first moves down the rails to it, in its HANDS_DOWN_WINDOWS."""
         s0, s1 = window
         u = _unit((s - s0) / (s1 - s0))
-        on, rung = self.top_ends[limb], self.top_rungs[limb]
+        on, rung, low = self.top_ends[limb], self.top_rungs[limb], self.low_rung
         off = self._free_hand(body, limb, s) if limb < 2 else self.loft_ends[limb - 2]
         if limb < 2 and rung > low:  # first down the rails to the low rung
             _, d0, d1 = HANDS_DOWN_WINDOWS[limb]
             down = _unit((s - d0) / (d1 - d0))
             if 0.0 < down < 1.0:
                 body.moving, body.rung[limb] = limb, -1
-                body.ends[limb] = arc(on, rung_point(self.ladder, self.rig, limb, low), down)
+                body.ends[limb] = self.holds.arc(on, self.holds.rung_point(limb, low), down)
                 return
             if down >= 1.0:
-                on, rung = rung_point(self.ladder, self.rig, limb, low), low
+                on, rung = self.holds.rung_point(limb, low), low
         if u <= 0.0:
             body.rung[limb] = rung
             body.ends[limb] = on
@@ -168,7 +159,7 @@ class LoftStep:
             body.ends[limb] = swing(shoulders(body.pelvis, self.rig.body)[limb], on, off, u)
         else:
             body.moving, body.rung[limb] = limb, -1
-            lift = 0.12 * math.sin(math.pi * u)
+            lift = self.sizes.loft_foot_lift * math.sin(math.pi * u)
             body.ends[limb] = on + (off - on) * float(smoothstep(u)) + np.array([0.0, lift])
 
     def _loft_feet(self) -> FloatArray:
@@ -176,7 +167,8 @@ class LoftStep:
         loft = self.ladder.loft
         assert loft is not None
         ankle = self.rig.legs.ankle_height
-        return np.array([[loft[0] + dx, loft[1] + ankle] for dx in LOFT_FEET_M])
+        out = (self.sizes.loft_left_foot, self.sizes.loft_right_foot)
+        return np.array([[loft[0] + dx, loft[1] + ankle] for dx in out])
 
     def _loft_stand(self) -> FloatArray:
         """The standing pelvis on the loft by the top of the ladder (its climbing spot)."""
@@ -184,7 +176,7 @@ class LoftStep:
         assert loft is not None
         feet_y = float(loft[1]) + self.rig.legs.ankle_height
         standing = feet_y + self.rig.gait.stand_extension * self.rig.legs.limb.reach
-        return np.array([float(loft[0]) + LOFT_PELVIS_M, standing])
+        return np.array([float(loft[0]) + self.sizes.loft_pelvis, standing])
 
     def _pelvis(self, s: float) -> FloatArray:
         """The pelvis on the timeline: still while the hands move down, then up and over the
@@ -193,14 +185,25 @@ class LoftStep:
         assert loft is not None
         top = self.top_pelvis
         feet_y = float(loft[1]) + self.rig.legs.ankle_height
-        over = np.array([self.ladder.x + 0.15, feet_y + 0.8])
-        keys = np.array(
-            [top, top, [self.ladder.x - 0.05, top[1] + 0.1], over, over, self._loft_stand()]
-        )
+        sizes = self.sizes
+        over = np.array([self.ladder.x + sizes.over_x, feet_y + self._over_height()])
+        lean_in = [self.ladder.x + sizes.lean_in_x, top[1] + sizes.lean_in_y]
+        keys = np.array([top, top, lean_in, over, over, self._loft_stand()])
         k = min(int(np.searchsorted(TRANSFER_KEYS, s, side="right")) - 1, len(keys) - 2)
         k = max(k, 0)
         u = (s - TRANSFER_KEYS[k]) / (TRANSFER_KEYS[k + 1] - TRANSFER_KEYS[k])
         return keys[k] + (keys[k + 1] - keys[k]) * float(smoothstep(_unit(u)))
+
+    def _over_height(self) -> float:
+        """The pelvis over the rails, above the loft's ankles: ``over_y``, or lower where a
+        leg, one foot on the top rung and one on the loft, would stretch past the standing
+        extension (Pythagoras: the hip at most √(r² − dx²) above its ankle)."""
+        legs, hip = self.rig.legs, self.rig.body.hip_depth
+        reach = self.rig.gait.stand_extension * legs.limb.reach
+        feet_x = np.array([self.loft_ends[0, 0], self.holds.rung_point(3, 0)[0]])
+        hips_x = self.ladder.x + self.sizes.over_x + np.array([-hip, hip])
+        above = np.sqrt(np.maximum(reach**2 - (feet_x - hips_x) ** 2, 0.0))
+        return min(self.sizes.over_y, float(above.min()))
 
     def _step_back(self, body: ClimbingBody, u: float) -> None:
         """The step back to the loft's spot ``u`` of the way (0 where he stood, 1 there): in
@@ -217,7 +220,7 @@ class LoftStep:
                 body.moving = 2 + foot
             done[foot] = (stride + float(smoothstep(w))) / self.strides
             start, end = self.stood[foot], self.loft_ends[foot]
-            lift = np.array([0.0, STEP_BACK_LIFT_M * math.sin(math.pi * w)])
+            lift = np.array([0.0, self.sizes.step_back_lift * math.sin(math.pi * w)])
             body.ends[2 + foot] = start + (end - start) * done[foot] + lift
         stood, stand = self.stood[2], self._loft_stand()
         body.pelvis = stood + (stand - stood) * float(done.mean())
@@ -232,7 +235,7 @@ class LoftStep:
         """A hand off the rungs at time ``s``: at its resting place beside the ladder,
         except climbing back on from the loft, when it comes there from where it was (over
         the transfer's first part, before any hand grips)."""
-        rest = rest_point(body.pelvis, self.rig, limb)
+        rest = self.holds.rest_point(body.pelvis, limb)
         if self.direction >= 0:
             return rest
         away = float(smoothstep((s - _HANDS_OFF_BY) / (1.0 - _HANDS_OFF_BY)))

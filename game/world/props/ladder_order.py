@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from game.world.terrain import IntArray
 
-HANDS_ABOVE_FEET = 4  # rungs between the feet and the hands in the resting grip
 # contralateral climbing: a hand, then the opposite foot; limbs in LIMBS order (arm L, R, leg L, R)
 UP_ORDER = (1, 2, 0, 3)
 DOWN_ORDER = (3, 0, 2, 1)
@@ -31,17 +30,21 @@ class RungLimits:
         The highest rung a foot may stand on (the loft's, where the ladder has one).
     hands_above : int
         Rungs between the feet and the hands in the resting grip (one either way allowed).
+    hands_apart : int
+        The most rungs between the two hands (a short body's shoulders cannot span two).
     """
 
     top: int
     feet_top: int
     hands_above: int
+    hands_apart: int
 
 
 def allowed(grip: IntArray, limb: int, rung: int, limits: RungLimits) -> bool:
     """``limb`` may move to ``rung`` from ``grip`` (4,): hands stay about ``hands_above``
-    rungs over the feet and feet that many under the hands; a free hand may only grab;
-    gripping hands let go only at the bottom, the higher one last."""
+    rungs over the feet and feet that many under the hands, the hands at most
+    ``hands_apart`` rungs apart; a free hand may only grab; gripping hands let go only at
+    the bottom, the higher one last."""
     hands, feet = grip[:2], grip[2:]
     above = limits.hands_above
     if limb < 2:
@@ -52,7 +55,7 @@ def allowed(grip: IntArray, limb: int, rung: int, limits: RungLimits) -> bool:
             return rung >= 0 and low <= rung <= high
         if rung < 0:
             return bool(feet.max() < 0) and other <= grip[limb]
-        return other >= 0 and low <= rung <= high
+        return other >= 0 and low <= rung <= high and abs(rung - other) <= limits.hands_apart
     if (hands < 0).any():
         return False
     low = max(int(hands.max()) - above - 1, -1)

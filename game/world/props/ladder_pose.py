@@ -8,6 +8,7 @@ with its pole hint (knees forward toward the ladder, elbows backward of the arm,
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -16,36 +17,46 @@ from game.world.character import PoseInputs, knee_poles
 from game.world.easing import smoothstep
 from game.world.props.base import FloatArray
 from game.world.props.ladder_asset import Ladder
+from game.world.props.ladder_sizes import ClimbSizes
 from game.world.rig import BodySpec, Rig
 
-FOOT_TOE_IN_M = 0.08  # ankles this far before the rails (the sole's ball on the rung)
 
+@dataclass(frozen=True, slots=True)
+class Holds:
+    """Where a body's limbs go on a ladder: ``sizes`` are its climbing lengths
+    (:meth:`ClimbSizes.for_rig`)."""
 
-def rung_point(ladder: Ladder, rig: Rig, limb: int, rung: int) -> FloatArray:
-    """``limb``'s end on ``rung``: a hand on the rung, an ankle above it (LIMBS order)."""
-    if limb < 2:
-        return np.array([ladder.x, ladder.rungs[rung]])
-    ankle = rig.legs.ankle_height
-    return np.array([ladder.x - FOOT_TOE_IN_M, ladder.rungs[rung] + ankle])
+    ladder: Ladder
+    rig: Rig
+    sizes: ClimbSizes
 
+    def rung_point(self, limb: int, rung: int) -> FloatArray:
+        """``limb``'s end on ``rung``: a hand on the rung, an ankle above it, the sole's
+        ball on the rung (LIMBS order)."""
+        if limb < 2:
+            return np.array([self.ladder.x, self.ladder.rungs[rung]])
+        ankle = self.rig.legs.ankle_height
+        return np.array([self.ladder.x - self.sizes.foot_toe_in, self.ladder.rungs[rung] + ankle])
 
-def rest_point(pelvis: FloatArray, rig: Rig, limb: int) -> FloatArray:
-    """Hand ``limb``'s resting place off the rungs, hanging beside the climbing ``pelvis``."""
-    side = -1.0 if limb == 0 else 1.0
-    return pelvis + np.array([0.02 * side, 0.5 - 0.92 * rig.arms.limb.reach])
+    def rest_point(self, pelvis: FloatArray, limb: int) -> FloatArray:
+        """Hand ``limb``'s resting place off the rungs, hanging beside the climbing
+        ``pelvis``: most of an arm's reach below the shoulder."""
+        side = -1.0 if limb == 0 else 1.0
+        drop = self.rig.body.spine - 0.92 * self.rig.arms.limb.reach
+        return pelvis + np.array([self.sizes.rest_side * side, drop])
+
+    def arc(self, move_from: FloatArray, move_to: FloatArray, u: float) -> FloatArray:
+        """A limb ``u`` of the way from rung to rung: eased, swung out from the rails."""
+        s = float(smoothstep(u))
+        bulge = math.sin(math.pi * u)
+        out = np.array([-self.sizes.arc_out * bulge, self.sizes.arc_rise * bulge])
+        return move_from + (move_to - move_from) * s + out
 
 
 def shoulders(pelvis: FloatArray, body: BodySpec) -> FloatArray:
     """The shoulders (2, 2) over the climbing ``pelvis`` (the chest ``body.spine`` above it)."""
     chest = pelvis + np.array([0.0, body.spine])
     return chest + np.array([[-1.0], [1.0]]) * np.array([body.shoulder_depth, 0.0])
-
-
-def arc(move_from: FloatArray, move_to: FloatArray, u: float) -> FloatArray:
-    """A limb ``u`` of the way from rung to rung: eased, swung out from the rails."""
-    s = float(smoothstep(u))
-    out = np.array([-0.1 * math.sin(math.pi * u), 0.04 * math.sin(math.pi * u)])
-    return move_from + (move_to - move_from) * s + out
 
 
 def swing(shoulder: FloatArray, on: FloatArray, off: FloatArray, u: float) -> FloatArray:
