@@ -71,6 +71,9 @@ class LadderClimb:
         On the ladder.
     rung : ndarray of int, shape (4,)
         Each limb's rung in LIMBS order.
+    rail : ndarray of bool, shape (2,)
+        Each hand holding the far rail (stepping between the top and the loft; its
+        ``rung`` is −1 then).
     ends : ndarray, shape (4, 2)
         Each limb's end target this step (hand on the rung, ankle above it).
     moving : int
@@ -82,6 +85,7 @@ class LadderClimb:
         self.rig = rig
         self.active = False
         self.rung = np.full(4, -1)
+        self.rail = np.zeros(2, dtype=bool)  # each hand holding the far rail (by the loft)
         self.ends = np.zeros((4, 2))
         self.ground = np.zeros((2, 2))
         self.pelvis = np.zeros(2)
@@ -90,18 +94,22 @@ class LadderClimb:
         self.move_to = np.zeros(2)
         self.u = 0.0
         self.moves = 0
-        self.top = len(ladder.rungs) - 1
-        self.feet_top = ladder.loft_rung if ladder.loft is not None else self.top
         self.sizes = ClimbSizes.for_rig(rig)
         self._short_leg = min(rig.legs.limb.reach / rig.tuning.reference_leg, 1.0)
         self.holds = Holds(ladder, rig, self.sizes)
         rungs = ladder.rungs
         spacing = float(rungs[-1] - rungs[0]) / (len(rungs) - 1) if len(rungs) > 1 else 1.0
+        # the highest rung a hand holds: the top one, or by a loft the one about the waist
+        # standing at the loft's level (higher, the hands would have to come down again to
+        # step off: over the rails they would fold beside the head)
+        self.top = len(rungs) - 1
+        if ladder.loft is not None:
+            self.top = min(ladder.loft_rung + self.sizes.hands_over_loft(spacing), self.top)
+        self.feet_top = ladder.loft_rung if ladder.loft is not None else self.top
         above = self.sizes.hands_above(spacing)
         apart = self.sizes.hands_apart_rungs(spacing)
         self.limits = RungLimits(self.top, self.feet_top, above, apart)
-        low = min(ladder.loft_rung + self.sizes.hands_over_loft(spacing), self.top)
-        self.loft_step = LoftStep(self.holds, low)
+        self.loft_step = LoftStep(self.holds, self.top)
         self._last = -1  # the limb that moved last
         self._swung = False  # the moving limb is a hand swinging to or from its resting place
         self._least_s = 0.0  # ... taking at least this long (at an arm's pace)
@@ -140,6 +148,7 @@ class LadderClimb:
         """Start climbing from standing: feet at ``ankles`` (2, 2), hands free at ``hands``."""
         self.active = True
         self.rung[:] = -1
+        self.rail[:] = False
         # the feet step back down under the climbing spot, where the hips climb (from past
         # it, under the ladder, they would come down ahead of the hips)
         self.ground = ankles + np.array([self.spot_x - float(pelvis[0]), 0.0])
@@ -156,13 +165,12 @@ class LadderClimb:
         self.active = True
         self.pelvis = pelvis.copy()
         self.rung[:] = -1
+        self.rail[:] = False
         # where the feet will stand when the hero steps off at the foot of the ladder
         ankle_y = self.ladder.base + self.rig.legs.ankle_height
         stance = self.rig.gait.stance_spread
         self.ground = np.array([[self.spot_x - stance, ankle_y], [self.spot_x + stance, ankle_y]])
-        above = self.limits.hands_above
-        hand_rungs = np.minimum([loft_rung + above, loft_rung + above + 1], self.top)
-        top_rungs = np.array([*hand_rungs.tolist(), loft_rung, loft_rung])
+        top_rungs = np.array([self.top, self.top, loft_rung, loft_rung])
         top_ends = np.array(
             [self.holds.rung_point(limb, int(r)) for limb, r in enumerate(top_rungs)]
         )

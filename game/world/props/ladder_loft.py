@@ -1,12 +1,13 @@
 """Stepping between the top of the ladder and the loft beside it (no pygame).
 
-One timeline s in [0, 1], played forward to step off and backward to climb on. Each limb
-moves alone in its window (left foot onto the loft, left hand off its rung, right hand,
-right foot); the pelvis follows keyframes so that every limb still on the ladder stays
-within reach of its rung. First, the pelvis still at the top grip, each hand moves down
-from the top grip to the lowest rung it may hold, about the waist: held at shoulder height
-the hands would end beside the head once the pelvis is over the rails, the arms folded over
-the face.
+One timeline s in [0, 1], played forward to step off and backward to climb on. At the top
+the hands hold the rung about the waist (the highest a hand climbs by a loft, so that no
+hand has to come down first). Stepping off, each limb moves alone in its window
+(:data:`STEP_OFF`): the left foot onto the loft at once, the hips going over the rails
+with it, both hands holding; the left hand lets go; the right hand moves along its rung to
+the far rail and holds it while the right foot steps across; then it lets go. The pelvis
+follows keyframes (:data:`PELVIS_KEYS`) so that every limb still on the ladder stays
+within reach of its hold.
 """
 
 from __future__ import annotations
@@ -20,13 +21,22 @@ from game.world.easing import smoothstep
 from game.world.props.base import FloatArray
 from game.world.props.ladder_pose import Holds, shoulders, swing
 from game.world.terrain import IntArray
+from game.world.types import BoolArray
 
-TRANSFER_S = 3.0
-HANDS_DOWN_WINDOWS = ((0, 0.0, 0.1), (1, 0.1, 0.2))
-TRANSFER_WINDOWS = ((0, 0.6, 0.696), (1, 0.696, 0.792), (2, 0.4, 0.6), (3, 0.792, 0.96))
-# the transfer time by which, stepping off onto the loft, both hands have let go of the rails
-_HANDS_OFF_BY = max(s1 for limb, _, s1 in TRANSFER_WINDOWS if limb < 2)
-TRANSFER_KEYS = (0.0, 0.2, 0.4, 0.6, 0.792, 1.0)  # pelvis keyframe times (_pelvis)
+TRANSFER_S = 2.2
+# (limb, s0, s1, where it goes): each limb's moves in order, from its top-grip rung;
+# "loft": a foot onto the loft, "free": a hand off to its resting place, "rail": a hand
+# along its rung to the far rail
+STEP_OFF = (
+    (2, 0.0, 0.27, "loft"),
+    (0, 0.27, 0.39, "free"),
+    (1, 0.39, 0.51, "rail"),
+    (3, 0.51, 0.76, "loft"),
+    (1, 0.76, 1.0, "free"),
+)
+# pelvis keyframe times: the top grip, over the rails (the left foot down), held there
+# while the hands change holds, halfway to standing (the right foot down), standing
+PELVIS_KEYS = (0.0, 0.27, 0.51, 0.76, 1.0)
 # Climbing down from the loft standing farther right than ``loft_spot`` of its spot, his
 # back to the ladder, he first steps back to it, one foot then the other, in strides of up
 # to ``stride_back`` (:class:`~game.world.props.ladder_sizes.ClimbSizes`), each
@@ -37,9 +47,11 @@ STRIDE_BACK_S = 0.6
 
 class ClimbingBody(Protocol):
     """The limbs the loft step moves: each limb's rung (−1 off the rungs) and end target in
-    LIMBS order, the pelvis, and the limb moving now (−1: none)."""
+    LIMBS order, the hands holding the far rail, the pelvis, and the limb moving now (−1:
+    none)."""
 
     rung: IntArray
+    rail: BoolArray
     ends: FloatArray
     pelvis: FloatArray
     moving: int
@@ -65,7 +77,7 @@ class LoftStep:
     def __init__(self, holds: Holds, low_rung: int) -> None:
         self.holds = holds
         self.ladder, self.rig, self.sizes = holds.ladder, holds.rig, holds.sizes
-        self.low_rung = low_rung  # the rung the hands come down to, about the waist
+        self.low_rung = low_rung  # the rung the hands hold at the top, about the waist
         self.s = 0.0
         self.direction = 0
         self.top_ends = np.zeros((4, 2))  # the grip at the top of the ladder
@@ -124,43 +136,62 @@ class LoftStep:
             return False
         body.pelvis = self._pelvis(s)
         body.moving = -1
-        for limb, s0, s1 in TRANSFER_WINDOWS:
-            self._place(body, limb, s, (s0, s1))
+        for limb in range(4):
+            self._place(body, limb, s)
         if (s >= 1.0 and self.direction > 0) or (s <= 0.0 and self.direction < 0):
             self.direction = 0
             return True
         return False
 
-    def _place(self, body: ClimbingBody, limb: int, s: float, window: tuple[float, float]) -> None:
-        """``limb`` at time ``s``: on its top rung before its ``window``, at its loft end
-        (a foot on the loft, a hand free) after it, moving between within it. A hand above
-        the low rung first moves down the rails to it, in its HANDS_DOWN_WINDOWS."""
-        s0, s1 = window
-        u = _unit((s - s0) / (s1 - s0))
-        on, rung, low = self.top_ends[limb], self.top_rungs[limb], self.low_rung
-        off = self._free_hand(body, limb, s) if limb < 2 else self.loft_ends[limb - 2]
-        if limb < 2 and rung > low:  # first down the rails to the low rung
-            _, d0, d1 = HANDS_DOWN_WINDOWS[limb]
-            down = _unit((s - d0) / (d1 - d0))
-            if 0.0 < down < 1.0:
-                body.moving, body.rung[limb] = limb, -1
-                body.ends[limb] = self.holds.arc(on, self.holds.rung_point(limb, low), down)
-                return
-            if down >= 1.0:
-                on, rung = self.holds.rung_point(limb, low), low
-        if u <= 0.0:
-            body.rung[limb] = rung
-            body.ends[limb] = on
-        elif u >= 1.0:
+    def _place(self, body: ClimbingBody, limb: int, s: float) -> None:
+        """``limb`` at time ``s``: at the place its last window before ``s`` took it to
+        (its top-grip rung before any), or on its way within a window."""
+        place, rung, held = self.top_ends[limb], int(self.top_rungs[limb]), "rung"
+        for moved, s0, s1, where in STEP_OFF:
+            if moved != limb or s <= s0:
+                continue
+            to = self._station(body, limb, where, s)
+            if s >= s1:
+                place, rung, held = to, -1, where
+                continue
+            body.moving = limb
+            body.ends[limb] = self._path(body, limb, (place, to), where, (s - s0) / (s1 - s0))
             body.rung[limb] = -1
-            body.ends[limb] = off
-        elif limb < 2:
-            body.moving, body.rung[limb] = limb, -1
-            body.ends[limb] = swing(shoulders(body.pelvis, self.rig.body)[limb], on, off, u)
-        else:
-            body.moving, body.rung[limb] = limb, -1
-            lift = self.sizes.loft_foot_lift * math.sin(math.pi * u)
-            body.ends[limb] = on + (off - on) * float(smoothstep(u)) + np.array([0.0, lift])
+            if limb < 2:
+                body.rail[limb] = False
+            return
+        body.ends[limb] = place
+        body.rung[limb] = rung
+        if limb < 2:
+            body.rail[limb] = held == "rail"
+
+    def _station(self, body: ClimbingBody, limb: int, where: str, s: float) -> FloatArray:
+        """Where ``limb`` goes in a window: ``where`` is "loft", "free" or "rail"."""
+        if where == "loft":
+            return self.loft_ends[limb - 2]
+        if where == "free":
+            return self._free_hand(body, limb, s)
+        loft = self.ladder.loft
+        assert loft is not None
+        return self.holds.rail_point(float(loft[1]) + self.sizes.rail_hold)
+
+    def _path(
+        self,
+        body: ClimbingBody,
+        limb: int,
+        ends: tuple[FloatArray, FloatArray],
+        where: str,
+        u: float,
+    ) -> FloatArray:
+        """``limb`` ``u`` of the way between ``ends`` (from, to) in a window going to
+        ``where``: a hand to or from its resting place swung about the shoulder; a foot
+        to the loft, or a hand along its rung, eased and lifted clear."""
+        start, end = ends
+        if where == "free":
+            return swing(shoulders(body.pelvis, self.rig.body)[limb], start, end, u)
+        lift = self.sizes.loft_foot_lift if where == "loft" else self.sizes.arc_rise
+        bulge = np.array([0.0, lift * math.sin(math.pi * u)])
+        return start + (end - start) * float(smoothstep(u)) + bulge
 
     def _loft_feet(self) -> FloatArray:
         """The ankles standing on the loft by the top of the ladder (2, 2)."""
@@ -179,19 +210,18 @@ class LoftStep:
         return np.array([float(loft[0]) + self.sizes.loft_pelvis, standing])
 
     def _pelvis(self, s: float) -> FloatArray:
-        """The pelvis on the timeline: still while the hands move down, then up and over the
-        rails toward the loft, pausing while the hands let go."""
+        """The pelvis on the timeline: from the top grip over the rails as the left foot
+        steps onto the loft, held there while the hands change holds, then halfway to
+        standing as the right foot steps across, then standing."""
         loft = self.ladder.loft
         assert loft is not None
-        top = self.top_pelvis
         feet_y = float(loft[1]) + self.rig.legs.ankle_height
-        sizes = self.sizes
-        over = np.array([self.ladder.x + sizes.over_x, feet_y + self._over_height()])
-        lean_in = [self.ladder.x + sizes.lean_in_x, top[1] + sizes.lean_in_y]
-        keys = np.array([top, top, lean_in, over, over, self._loft_stand()])
-        k = min(int(np.searchsorted(TRANSFER_KEYS, s, side="right")) - 1, len(keys) - 2)
+        over = np.array([self.ladder.x + self.sizes.over_x, feet_y + self._over_height()])
+        stand = self._loft_stand()
+        keys = np.array([self.top_pelvis, over, over, (over + stand) / 2, stand])
+        k = min(int(np.searchsorted(PELVIS_KEYS, s, side="right")) - 1, len(keys) - 2)
         k = max(k, 0)
-        u = (s - TRANSFER_KEYS[k]) / (TRANSFER_KEYS[k + 1] - TRANSFER_KEYS[k])
+        u = (s - PELVIS_KEYS[k]) / (PELVIS_KEYS[k + 1] - PELVIS_KEYS[k])
         return keys[k] + (keys[k + 1] - keys[k]) * float(smoothstep(_unit(u)))
 
     def _over_height(self) -> float:
@@ -233,10 +263,14 @@ class LoftStep:
 
     def _free_hand(self, body: ClimbingBody, limb: int, s: float) -> FloatArray:
         """A hand off the rungs at time ``s``: at its resting place beside the ladder,
-        except climbing back on from the loft, when it comes there from where it was (over
-        the transfer's first part, before any hand grips)."""
+        except climbing back on from the loft, when it comes there from where it was
+        (over the part of the timeline after it let go; a hand letting go last reaches
+        for the rail from where it was)."""
         rest = self.holds.rest_point(body.pelvis, limb)
         if self.direction >= 0:
             return rest
-        away = float(smoothstep((s - _HANDS_OFF_BY) / (1.0 - _HANDS_OFF_BY)))
+        off_by = max(s1 for moved, _, s1, where in STEP_OFF if moved == limb and where == "free")
+        if off_by >= 1.0:
+            return self.free_hands[limb]
+        away = float(smoothstep((s - off_by) / (1.0 - off_by)))
         return rest + (self.free_hands[limb] - rest) * away

@@ -38,6 +38,10 @@ class Holds:
         ankle = self.rig.legs.ankle_height
         return np.array([self.ladder.x - self.sizes.foot_toe_in, self.ladder.rungs[rung] + ankle])
 
+    def rail_point(self, height: float) -> FloatArray:
+        """A hand on the far rail (the loft's side) at ``height`` (world y)."""
+        return np.array([self.ladder.x + self.ladder.width / 2, height])
+
     def rest_point(self, pelvis: FloatArray, limb: int) -> FloatArray:
         """Hand ``limb``'s resting place off the rungs, hanging beside the climbing
         ``pelvis``: most of an arm's reach below the shoulder."""

@@ -35,11 +35,10 @@ class ClimbSizes:
     stride_back: float = 0.3  # ... in strides of up to this
     step_back_lift: float = 0.06  # ... a foot clearing the floor by this much
     loft_foot_lift: float = 0.12  # a foot stepping between the top rung and the loft lifts this
-    lean_in_x: float = -0.05  # the pelvis leans in, this far from the rails' line ...
-    lean_in_y: float = 0.1  # ... and this far over the top grip's height
     over_x: float = 0.15  # the pelvis over the rails: this far beyond their line ...
     over_y: float = 0.8  # ... this high over the loft's ankles
-    loft_hands: float = 0.9  # stepping off, the hands come down to the rung this far over the loft
+    rail_hold: float = 1.05  # stepping across, a hand holds the far rail this high over the loft
+    loft_hands: float = 0.9  # by a loft the hands climb to the rung this far over it, no higher
     reference_leg: float = 0.89  # the leg length (L1 + L2) the lengths above are given for
 
     def scaled(self, leg: float) -> ClimbSizes:
@@ -65,5 +64,5 @@ class ClimbSizes:
         return max(round(self.hands_apart / rung_spacing), 1)
 
     def hands_over_loft(self, rung_spacing: float) -> int:
-        """Rungs between the loft and the hands stepping off onto it (at least one)."""
+        """Rungs between the loft and the hands at the top, by a loft (at least one)."""
         return max(round(self.loft_hands / rung_spacing), 1)
