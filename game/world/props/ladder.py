@@ -109,7 +109,7 @@ class LadderClimb:
         above = self.sizes.hands_above(spacing)
         apart = self.sizes.hands_apart_rungs(spacing)
         self.limits = RungLimits(self.top, self.feet_top, above, apart)
-        self.loft_step = LoftStep(self.holds, self.top)
+        self.loft_step = LoftStep(self.holds)
         self._last = -1  # the limb that moved last
         self._swung = False  # the moving limb is a hand swinging to or from its resting place
         self._least_s = 0.0  # ... taking at least this long (at an arm's pace)

@@ -74,10 +74,9 @@ class LoftStep:
         +1 stepping off onto the loft, −1 climbing on from it, 0 neither.
     """
 
-    def __init__(self, holds: Holds, low_rung: int) -> None:
+    def __init__(self, holds: Holds) -> None:
         self.holds = holds
         self.ladder, self.rig, self.sizes = holds.ladder, holds.rig, holds.sizes
-        self.low_rung = low_rung  # the rung the hands hold at the top, about the waist
         self.s = 0.0
         self.direction = 0
         self.top_ends = np.zeros((4, 2))  # the grip at the top of the ladder
