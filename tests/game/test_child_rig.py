@@ -72,3 +72,45 @@ def test_child_walks_over_stairs_with_its_soles_never_in_the_ground(tmp_path: Pa
     assert max(heights) > 3 * RISER_M  # up on the landing
     depth = sole_penetration(sim.terrain, np.array(feet))
     assert depth.max() <= GROUND_LIMIT_M
+
+
+def _climb_to_the_loft_and_back(sim: WalkSim, fast: bool) -> list[tuple[np.ndarray, np.ndarray]]:
+    """From standing before the ladder: W until he stands on the loft, then S until he is
+    back on the ground. Each step on the ladder: the limbs' rungs (4,) and the solver's
+    shortfall (4,)."""
+    ladder, timer = sim.ladder, PhaseTimer()
+    assert ladder is not None
+    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
+    sim.crowd.resize(1, [ladder.spot_x - 0.6], [1.0])
+    steps: list[tuple[np.ndarray, np.ndarray]] = []
+    for climb, limit_s in ((1.0, 30.0), (-1.0, 40.0)):
+        climbed = False
+        for _ in range(round(limit_s / DT)):
+            sim.step(InputState(climb=climb, run=fast), DT, timer)
+            if ladder.active:
+                climbed = True
+                steps.append((ladder.rung.copy(), sim.crowd.solution.shortfall[0].copy()))
+            elif climbed:
+                break
+        for _ in range(30):
+            sim.step(InputState(), DT, timer)
+    return steps
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_child_climbs_to_the_loft_and_back_with_every_hand_and_foot_on_its_rung(
+    fast: bool,
+) -> None:
+    # the climb's lengths (hips off the rails, hands over the feet, the step onto the loft)
+    # are proportions of the leg: a short body's limbs still reach the ladder's rungs
+    sim = WalkSim(SceneConfig(dt=DT, assets_dir=CHILD))
+    ladder = sim.ladder
+    assert ladder is not None and ladder.ladder.loft is not None
+    steps = _climb_to_the_loft_and_back(sim, fast)
+    rungs = np.array([rung for rung, _ in steps])
+    shortfall = np.array([short for _, short in steps])
+    assert rungs[:, 2:].max() == ladder.ladder.loft_rung  # up to the loft's rung ...
+    assert not ladder.active and float(sim.crowd.x[0]) < ladder.ladder.x  # ... and down
+    on_rung = rungs >= 0
+    assert on_rung[:, 2:].any(axis=1).sum() > 300
+    assert shortfall[on_rung].max() <= 0.002  # every limb on a rung reaches it (1 mm)

@@ -89,11 +89,13 @@ def test_climbing_on_and_stopping_at_once_keeps_the_grip() -> None:
 def test_climbing_up_and_down_moves_no_elbow_more_than_10_cm_a_step() -> None:
     # the elbows bend backward of the arm, as walking (a pole fixed below the arm lay on the
     # shoulder->hand line as a hand rose past its shoulder: the elbow flipped 0.45 m)
+    # (up to the top grip, not onto the loft: then down)
     rig, _ = load_character_assets(ASSETS)
     ladder = _mounted()
-    previous = None
+    previous, up = None, True
     for step in range(900):
-        ladder.step(1.0 if step < 600 else -1.0, DT)
+        up = up and step < 600 and (ladder.moving >= 0 or ladder.can_climb(1))
+        ladder.step(1.0 if up else -1.0, DT)
         pose = ladder.pose(rig)
         elbows = solve_pose(rig, pose).elbow[0, :2] - pose.pelvis[0]
         if previous is not None:
@@ -294,19 +296,21 @@ def test_w_under_the_ladder_facing_away_turns_once_where_he_stands() -> None:
 def test_s_on_the_loft_right_of_the_spot_backs_to_the_ladder_without_turning(
     steps: int, most_s: float
 ) -> None:
-    # his back to the ladder right of the loft's spot (D after stepping off), S walked him
-    # to the spot: he turned to face the ladder, walked, turned back (the gait walks only
-    # forward); a hand held a rung 3.03 s (0.08 m right) and 3.65 s (0.69 m) after the key.
-    # Now he steps back to the spot (0.6 s a 0.3 m stride), then climbs on as from it
-    # (0.92 s): 1.52 and 2.72 s
+    # his back to the ladder right of the loft's spot (D after stepping off), S steps him
+    # back to the spot (0.6 s a 0.3 m stride) without turning, then he climbs on as from
+    # it, the right hand taking the far rail 0.53 s in: a hand holds the ladder 1.13 s
+    # (0.08 m right) and 2.33 s (0.69 m) after the key
     sim = _on_the_loft(1.0)
     ladder = sim.ladder
     assert ladder is not None and ladder.loft_spot_x is not None
     _walk_rows(sim, [InputState(move=1.0)] * steps + [InputState()] * 90)
     assert sim.on_loft() and float(sim.crowd.x[0]) - ladder.loft_spot_x > 0.05
-    rows = _walk_rows(sim, [InputState(climb=-1.0)] * round(most_s / DT))
-    held = [ladder.rung[h] >= 0 and ladder.moving != h for h in range(2)]
-    assert any(held) and {row["facing"] for row in rows} == {1}
+    rows, held_s = [], None
+    for k in range(round(most_s / DT)):
+        rows += _walk_rows(sim, [InputState(climb=-1.0)])
+        held = [(ladder.rung[h] >= 0 or ladder.rail[h]) and ladder.moving != h for h in range(2)]
+        held_s = (k + 1) * DT if held_s is None and any(held) else held_s
+    assert held_s is not None and {row["facing"] for row in rows} == {1}
     # smoothly: every limb reaches its end, no knee or pelvis jumps (as from the spot)
     pelvis = np.array([row["pelvis"] for row in rows])
     ends = np.array([[row["limbs"][name]["target"] for name in LIMBS] for row in rows])
@@ -392,3 +396,37 @@ def test_stepping_off_at_the_bottom_the_hands_let_go_at_an_arms_pace_and_he_stan
     ground = float(ladder.ends[2:, 1].min())  # the ankles, standing
     standing = ground + rig.gait.stand_extension * rig.legs.limb.reach
     assert ladder.pelvis[1] >= standing - 0.02, (ladder.pelvis[1], standing)  # 16 cm low
+
+
+@pytest.mark.parametrize("folder", [ASSETS, ASSETS / "child"])
+def test_w_at_the_top_steps_onto_the_loft_at_once_a_hand_holding_on(folder: Path) -> None:
+    # the hands stop at the rung about the waist by the loft, so the first foot steps
+    # across the step after the last rung move (it stood 1.23 s first: both hands down to
+    # that rung, then the hips up); a hand holds a rung or the far rail while each foot
+    # steps across, the right hand the rail for the second foot
+    rig, terrain = load_character_assets(folder)
+    ladder = LadderClimb(load_props(folder / "props.json", terrain).ladder, rig)
+    x, ground = ladder.spot_x, float(terrain.height_at(ladder.spot_x))
+    ankles = np.array([[x - 0.05, ground + 0.1], [x + 0.05, ground + 0.1]])
+    ladder.mount(ankles, ankles + np.array([0.0, 0.8]), np.array([x, ground + 0.95]))
+    steps, last_rung_move, first_loft_step = 0, 0, None
+    held_for = {2: [], 3: []}  # a foot stepping across: the hands holding on each step
+    while ladder.active and steps < 60 * 30:
+        ladder.step(1.0, DT)
+        steps += 1
+        if ladder.transfer_dir == 0 and ladder.moving >= 0:
+            last_rung_move = steps
+        if ladder.transfer_dir > 0 and ladder.moving >= 2:
+            first_loft_step = first_loft_step or steps
+            rail_x = ladder.ladder.x + ladder.ladder.width / 2
+            held = []
+            for hand in range(2):
+                if ladder.rung[hand] >= 0:
+                    want = np.array([ladder.ladder.x, ladder.ladder.rungs[ladder.rung[hand]]])
+                    held.append(np.allclose(ladder.ends[hand], want))
+                elif ladder.rail[hand]:
+                    held.append(np.isclose(ladder.ends[hand, 0], rail_x))
+            held_for[ladder.moving].append(any(held))
+    assert not ladder.active and first_loft_step is not None  # standing on the loft
+    assert (first_loft_step - last_rung_move) * DT <= 0.05
+    assert all(held_for[2]) and all(held_for[3]) and len(held_for[2]) > 20
