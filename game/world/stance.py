@@ -9,6 +9,7 @@ import functools
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from game.world.easing import clamp, smoothstep
 from game.world.feet import Feet, foot_axes, stance_pose
@@ -144,6 +145,17 @@ class RolledFeet:
                 & (ground == self.ground).all()
                 & (facing == self.facing).all()
             )
+        )
+
+    def rows(self, rows: NDArray[np.intp]) -> RolledFeet:
+        """These samples for the characters ``rows`` (M,) only (a stage reading a few)."""
+        return RolledFeet(
+            self.lock[rows],
+            self.ground[rows],
+            self.facing[rows],
+            self.legs,
+            self.pitches,
+            self.ankles[rows],
         )
 
     def highest_hip(
