@@ -7,7 +7,9 @@ repeat runs ``python main.py --bench --scene S --frames N`` once in each tree, i
 all trees share the machine's state; the table gives, per scene and tree, the median over
 repeats of the run's frame p50 and p99 (ms) and each tree's ratio to this one, with the
 spread (lowest–highest) of the p50 over the repeats and the median p50 of the simulation and
-the drawing (``sim``, ``render``), which tell where a difference lies. The machine is shared
+the drawing (``sim``, ``render``), which tell where a difference lies; and the process's CPU
+time per frame over the run (``cpu``, a mean), which waiting for a core on a busy host does
+not inflate. The machine is shared
 and noisy: read the ratios of one run, not absolute numbers across runs.
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -24,15 +27,33 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 
 
+# one run in a tree, through its own CLI, timing the process's CPU over the run (imports
+# excluded): the CPU a frame costs, which a busy host's waits for a core do not inflate
+_RUN = """
+import json, sys, time
+from game.bench import run_bench
+from game.cli import parse
+options = parse(sys.argv[2:])
+start = time.process_time()
+code = run_bench(options)
+cpu = time.process_time() - start
+open(sys.argv[1], "w").write(json.dumps({"cpu_ms": 1000.0 * cpu / options.frames}))
+sys.exit(code)
+"""
+
+
 def _bench(tree: Path, scene: str, frames: int, stats: Path) -> dict[str, dict[str, float]]:
+    cpu = stats.with_suffix(".cpu.json")
     subprocess.run(
-        [sys.executable, "main.py", "--bench", "--scene", scene, "--frames", str(frames)]
-        + ["--stats", str(stats)],
+        [sys.executable, "-c", _RUN, str(cpu), "--bench", "--scene", scene]
+        + ["--frames", str(frames), "--stats", str(stats)],
         cwd=tree,
+        env={**os.environ, "PYTHONPATH": str(tree)},
         check=True,
         capture_output=True,
     )
     timing: dict[str, dict[str, float]] = json.loads(stats.read_text())["timing_ms"]
+    timing["cpu"] = {"mean": json.loads(cpu.read_text())["cpu_ms"]}
     return timing
 
 
@@ -59,8 +80,11 @@ def main() -> int:
                         file=sys.stderr,
                     )
     print(f"{args.frames} frames per run, median of {args.repeats} interleaved runs (ms)")
-    print("| scene | tree | frame p50 (spread) | frame p99 | p99 / now | sim p50 | render p50 |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print(
+        "| scene | tree | frame p50 (spread) | frame p99 | p99 / now | sim p50 | render p50 "
+        "| cpu / frame |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
     for scene in args.scenes.split(","):
         now = results[(scene, len(trees) - 1)]
         now_p99 = statistics.median(r["frame"]["p99"] for r in now)
@@ -71,10 +95,11 @@ def main() -> int:
             sim, render = (
                 statistics.median(r[phase]["p50"] for r in runs) for phase in ("sim", "render")
             )
+            cpu = statistics.median(r["cpu"]["mean"] for r in runs)
             print(
                 f"| {scene} | {name} | {statistics.median(p50s):.2f} "
                 f"({min(p50s):.2f}–{max(p50s):.2f}) | {p99:.2f} | {p99 / now_p99:.2f}× "
-                f"| {sim:.2f} | {render:.2f} |"
+                f"| {sim:.2f} | {render:.2f} | {cpu:.2f} |"
             )
     return 0
 
