@@ -168,7 +168,11 @@ def lift_feet(
     lift = choose_lifts(w, s, ctx, can, marks[1])
     if lift.any():
         resync_phase(s, lift, marks[1], pace.duty)
-        ankles, angles, bends = stance_feet(w, s)
+        # the lifting feet's poses, read for their characters only (the rest stay NaN)
+        rows = np.flatnonzero(lift.any(axis=1))
+        ankles = np.full(s.feet.lock.shape, np.nan)
+        angles, bends = np.full(lift.shape, np.nan), np.full(lift.shape, np.nan)
+        ankles[rows], angles[rows], bends[rows] = stance_feet(w, rows_of(s, rows))
         start_swings(w, s, lift, ankles, angles, bends, x_new, v_target, grade, support)
 
 
