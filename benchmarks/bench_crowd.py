@@ -7,8 +7,9 @@ generated rough ground of many vertices, this tree beside an older one, interlea
 OLD_DIR is a checkout of an older commit (``git worktree add /tmp/old COMMIT``). Every repeat
 runs the crowd headless (``--bench``: uncapped, autopilot) once per ground, size and tree,
 in turn, so all trees share the machine's state. The table gives, per ground, size and
-tree, the median over repeats of the run's frame and sim p50 / p99 (ms), the sim p50 per
-character (µs) and the frame p50 against this tree's in the same run. The machine may be
+tree, the median over repeats of the run's frame and sim p50 / p99 (ms) with the spread
+(lowest–highest) of the frame p50, the sim p50 per character (µs) and the frame p50 against
+this tree's in the same run. The machine may be
 shared and noisy: read the ratios of one run, not absolute numbers across runs.
 
 The rough ground spans the shipped course's x range with ``--vertices`` evenly spaced
@@ -126,7 +127,7 @@ def main() -> int:
                         )
     print(f"crowd, {args.frames} frames a run, medians of {args.repeats} interleaved runs (ms)")
     print(
-        "| ground | characters | tree | frame p50 | frame p99 | sim p50 | sim p99 "
+        "| ground | characters | tree | frame p50 (spread) | frame p99 | sim p50 | sim p99 "
         "| sim µs/char | frame / now |"
     )
     print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
@@ -137,8 +138,10 @@ def main() -> int:
                 runs = results[(ground, size, name)]
                 med = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
                 per_char = 1000.0 * med["sim p50"] / size
+                p50s = [r["frame p50"] for r in runs]
                 print(
                     f"| {ground} | {size} | {name} | {med['frame p50']:.1f} "
+                    f"({min(p50s):.1f}–{max(p50s):.1f}) "
                     f"| {med['frame p99']:.1f} | {med['sim p50']:.1f} | {med['sim p99']:.1f} "
                     f"| {per_char:.2f} | {med['frame p50'] / now:.2f}× |"
                 )
