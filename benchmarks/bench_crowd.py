@@ -7,8 +7,10 @@ generated rough ground of many vertices, this tree beside an older one, interlea
 OLD_DIR is a checkout of an older commit (``git worktree add /tmp/old COMMIT``). Every repeat
 runs the crowd headless (``--bench``: uncapped, autopilot) once per ground, size and tree,
 in turn, so all trees share the machine's state. The table gives, per ground, size and
-tree, the median over repeats of the run's frame and sim p50 / p99 (ms), the sim p50 per
-character (µs) and the frame p50 against this tree's in the same run. The machine may be
+tree, the median over repeats of the run's frame and sim p50 / p99 (ms) with the spread
+(lowest–highest) of the frame p50, the sim p50 per character (µs), the frame p50 against
+this tree's in the same run, and the process's CPU time per frame (a mean over the run, ms),
+which waiting for a core on a busy host does not inflate. The machine may be
 shared and noisy: read the ratios of one run, not absolute numbers across runs.
 
 The rough ground spans the shipped course's x range with ``--vertices`` evenly spaced
@@ -43,14 +45,28 @@ STAIR_TREAD_M = 0.3
 STAIRS = 4  # risers up, then as many down after a landing
 STAIRS_FROM_M = 12.0  # where the flight starts (m)
 
-# one crowd run in a tree: its own CLI parses the options, then the crowd size is set
+# one crowd run in a tree: its own CLI parses the options, then the crowd size is set. A
+# tiny run first imports what the runs need; then a run of SHORT frames and the measured
+# one, each timed by the process's CPU: their difference over the extra frames is the CPU a
+# frame costs, building the crowd (in both) cancelled out, and a busy host's waits for a
+# core (which inflate the wall-clock figures) left out
 _RUN = """
-import sys
+import json, sys, time
 from dataclasses import replace
 from game.bench import run_bench
 from game.cli import parse
-options = parse(sys.argv[2:])
-sys.exit(run_bench(replace(options, characters=int(sys.argv[1]))))
+SHORT = 10
+options = replace(parse(sys.argv[3:]), characters=int(sys.argv[1]))
+run_bench(replace(options, characters=1, frames=2, stats=None))
+start = time.process_time()
+run_bench(replace(options, frames=SHORT, stats=None))
+short = time.process_time() - start
+start = time.process_time()
+code = run_bench(options)
+full = time.process_time() - start
+cpu = 1000.0 * (full - short) / (options.frames - SHORT)
+open(sys.argv[2], "w").write(json.dumps({"cpu_ms": cpu}))
+sys.exit(code)
 """
 
 
@@ -83,15 +99,17 @@ def _crowd(tree: Path, size: int, frames: int, assets: Path, stats: Path) -> dic
     options = ["--bench", "--scene", "crowd", "--frames", str(frames), "--seed", "1"]
     options += ["--assets", str(assets), "--stats", str(stats)]
     env = {**os.environ, "PYTHONPATH": str(tree)}
+    cpu = stats.with_suffix(".cpu.json")
     subprocess.run(
-        [sys.executable, "-c", _RUN, str(size), *options],
+        [sys.executable, "-c", _RUN, str(size), str(cpu), *options],
         cwd=tree,
         env=env,
         check=True,
         capture_output=True,
     )
     timing = json.loads(stats.read_text())["timing_ms"]
-    return {f"{phase} {q}": timing[phase][q] for phase in ("frame", "sim") for q in ("p50", "p99")}
+    run = {f"{phase} {q}": timing[phase][q] for phase in ("frame", "sim") for q in ("p50", "p99")}
+    return {**run, "cpu": json.loads(cpu.read_text())["cpu_ms"]}
 
 
 def main() -> int:
@@ -126,10 +144,10 @@ def main() -> int:
                         )
     print(f"crowd, {args.frames} frames a run, medians of {args.repeats} interleaved runs (ms)")
     print(
-        "| ground | characters | tree | frame p50 | frame p99 | sim p50 | sim p99 "
-        "| sim µs/char | frame / now |"
+        "| ground | characters | tree | frame p50 (spread) | frame p99 | sim p50 | sim p99 "
+        "| sim µs/char | frame / now | cpu / frame |"
     )
-    print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
     for ground in grounds:
         for size in sizes:
             now = statistics.median(r["frame p50"] for r in results[(ground, size, "now")])
@@ -137,10 +155,12 @@ def main() -> int:
                 runs = results[(ground, size, name)]
                 med = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
                 per_char = 1000.0 * med["sim p50"] / size
+                p50s = [r["frame p50"] for r in runs]
                 print(
                     f"| {ground} | {size} | {name} | {med['frame p50']:.1f} "
+                    f"({min(p50s):.1f}–{max(p50s):.1f}) "
                     f"| {med['frame p99']:.1f} | {med['sim p50']:.1f} | {med['sim p99']:.1f} "
-                    f"| {per_char:.2f} | {med['frame p50'] / now:.2f}× |"
+                    f"| {per_char:.2f} | {med['frame p50'] / now:.2f}× | {med['cpu']:.1f} |"
                 )
     if args.json:
         rows = [

@@ -46,59 +46,83 @@ def draw_contact_shadows(
     leg = rig.legs.limb.reach
     ground = terrain.height_at(soles[..., 0])
     heights = np.maximum(soles[..., 1] - ground, 0.0).min(axis=-1)  # (2,): each foot's lowest
+    shadows = []
     for foot, height in zip(soles.tolist(), heights.tolist(), strict=True):
         xs = [point[0] for point in foot]
         half = 0.5 * (max(xs) - min(xs)) + FOOT_SHADOW_MARGIN * leg
         fade = min(height / (FOOT_SHADOW_FADE * leg), 1.0)
         shadow = (0.5 * (max(xs) + min(xs)), half, FOOT_SHADOW_DEPTH * leg)
-        draw_shadow(pen, terrain, shadow, fade, FOOT_SHADOW_ALPHA)
+        shadows.append((shadow, fade, FOOT_SHADOW_ALPHA))
     x, y = float(pelvis[0]), float(pelvis[1])
     above = y - float(terrain.height_at(x)) - leg  # 0 about standing straight on the ground
     fade = min(max(above, 0.0) / (PELVIS_SHADOW_FADE * leg), 1.0)
     shadow = (x, PELVIS_SHADOW_HALF * leg, PELVIS_SHADOW_DEPTH * leg)
-    draw_shadow(pen, terrain, shadow, fade, PELVIS_SHADOW_ALPHA)
+    shadows.append((shadow, fade, PELVIS_SHADOW_ALPHA))
+    draw_shadows(pen, terrain, shadows)
 
 
-def draw_shadow(
+def draw_shadows(
     pen: WorldPen,
     terrain: Terrain,
-    shadow: tuple[float, float, float],
-    fade: float,
-    alpha: int,
+    shadows: list[tuple[tuple[float, float, float], float, int]],
 ) -> None:
-    """One soft shadow ``(centre x, half length, depth)`` in metres along the ground,
-    ``fade`` (0 on the ground, 1 gone) of the way to fading out, ``alpha`` its core's
-    opacity: :data:`LAYERS` nested bands, each from the top of the ground's edge line
-    down by an elliptic profile (``depth · sqrt(1 − u²)`` at ``u`` half lengths from the
-    centre), measured straight down, so on a riser it hugs the riser's face."""
-    if fade >= 1.0:
+    """Soft shadows, each ``((centre x, half length, depth), fade, alpha)``: the shadow in
+    metres along the ground, ``fade`` (0 on the ground, 1 gone) of the way to fading out,
+    ``alpha`` its core's opacity. Each is :data:`LAYERS` nested bands, each from the top of
+    the ground's edge line down by an elliptic profile (``depth · sqrt(1 − u²)`` at ``u``
+    half lengths from the centre), measured straight down, so on a riser it hugs the
+    riser's face. Every band of every shadow is laid out in one batch (:func:`_bands`)."""
+    shown = [(shadow, fade, alpha) for shadow, fade, alpha in shadows if fade < 1.0]
+    if not shown:
         return
-    centre, half, depth = shadow
-    half *= 1.0 - SHRINK_AT_FADE * fade
-    layers, alphas = [], []
-    for k in range(LAYERS):
-        share = 1.0 - k / LAYERS  # the outer layer whole, each inner one shorter
-        layers.append(_band(pen, terrain, centre, half * share, depth * share))
-        alphas.append(round(alpha * (1.0 - fade) * (k + 1) / LAYERS))
-    pen.canvas.shade(layers, SHADOW_COLOR, alphas)
+    centres, halves, depths = [], [], []
+    for (centre, half, depth), fade, _ in shown:
+        half *= 1.0 - SHRINK_AT_FADE * fade
+        for k in range(LAYERS):
+            share = 1.0 - k / LAYERS  # the outer layer whole, each inner one shorter
+            centres.append(centre)
+            halves.append(half * share)
+            depths.append(depth * share)
+    bands = _bands(pen, terrain, np.array(centres), np.array(halves), np.array(depths))
+    for i, (_, fade, alpha) in enumerate(shown):
+        alphas = [round(alpha * (1.0 - fade) * (k + 1) / LAYERS) for k in range(LAYERS)]
+        pen.canvas.shade(bands[i * LAYERS : (i + 1) * LAYERS], SHADOW_COLOR, alphas)
 
 
-def _band(
-    pen: WorldPen, terrain: Terrain, centre: float, half: float, depth: float
-) -> NDArray[np.float64]:
-    """The outline in pixels of a band along the ground from ``centre − half`` to
-    ``centre + half``: its top on the top of the edge line, its bottom ``depth · sqrt(1 −
-    u²)`` metres under the surface. Sampled evenly and at every terrain vertex inside,
-    so it bends where the ground does."""
-    even = np.linspace(centre - half, centre + half, SAMPLES)
+def _bands(
+    pen: WorldPen,
+    terrain: Terrain,
+    centres: NDArray[np.float64],
+    halves: NDArray[np.float64],
+    depths: NDArray[np.float64],
+) -> list[NDArray[np.float64]]:
+    """The outlines in pixels of bands along the ground, one per row of ``centres``,
+    ``halves``, ``depths`` (B,): band ``b`` from ``centre − half`` to ``centre + half``, its
+    top on the top of the edge line, its bottom ``depth · sqrt(1 − u²)`` metres under the
+    surface. Each is sampled evenly and at every terrain vertex inside it (found by binary
+    search), so it bends where the ground does; all bands' points go through one height
+    query and one camera transform."""
+    even = np.linspace(centres - halves, centres + halves, SAMPLES, axis=-1)  # (B, SAMPLES)
     vertices = terrain.xs
-    inside = vertices[(vertices > even[0]) & (vertices < even[-1])]
-    xs = np.sort(np.concatenate([even, inside]))
+    first = np.searchsorted(vertices, even[:, 0], side="right")  # the first past the left end
+    counts = np.searchsorted(vertices, even[:, -1], side="left") - first  # and before the right
+    band = np.repeat(np.arange(len(centres)), counts)
+    # vertex j of band b: index first[b] + j, j = its place in the run minus where b starts
+    starts = np.cumsum(counts) - counts
+    inside = vertices[first[band] + np.arange(len(band)) - starts[band]]
+    band = np.concatenate([np.repeat(np.arange(len(centres)), SAMPLES), band])
+    xs = np.concatenate([even.ravel(), inside])
+    order = np.lexsort((xs, band))  # by band, then along the ground
+    xs, band = xs[order], band[order]
     surface = np.stack([xs, terrain.height_at(xs)], axis=-1)
-    u = (xs - centre) / max(half, 1e-9)
+    u = (xs - centres[band]) / np.maximum(halves, 1e-9)[band]
     under = surface - np.stack(
-        [np.zeros_like(xs), depth * np.sqrt(np.clip(1.0 - u * u, 0.0, 1.0))], -1
+        [np.zeros_like(xs), depths[band] * np.sqrt(np.clip(1.0 - u * u, 0.0, 1.0))], -1
     )
     top = pen.camera.to_screen(surface) - (0.0, EDGE_PX / 2)  # screen rows grow downward
-    bottom = pen.camera.to_screen(under)[::-1]
-    return np.concatenate([top, bottom])
+    bottom = pen.camera.to_screen(under)
+    ends = np.cumsum(counts + SAMPLES).tolist()
+    return [
+        np.concatenate([top[start:end], bottom[start:end][::-1]])
+        for start, end in zip([0, *ends[:-1]], ends, strict=True)
+    ]

@@ -33,7 +33,7 @@ def unblocked(w: World, s: WalkState, v_target: FloatArray, sprinting: BoolArray
     risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)
     treads = w.terrain.treads(MIN_RISER, RISER_WINDOW)
     s.jogging = jogging(w, s, direction, stopping, slope_cap, sprinting)
-    cap, s.stair_run = stair_cap(w, s, slope_cap, direction, sprinting, risers, treads)
+    cap, s.stair_run = stair_cap(w, s, slope_cap, direction, sprinting)
     cap = np.minimum(cap, approach(w, s, risers, treads, direction, sprinting))
     v_target = clamp(v_target, -cap, cap)
     return np.where(blocked_ahead(w, s, direction, rise, probe_x), 0.0, v_target)
@@ -93,24 +93,21 @@ def stair_cap(
     cap: FloatArray,
     direction: FloatArray,
     sprinting: BoolArray,
-    risers: FloatArray,
-    treads: FloatArray,
 ) -> tuple[FloatArray, BoolArray]:
     """``cap`` (N,) held on a flight to the pace whose step is one tread (nobody takes
     stairs two at a time), the tread measured between the risers near the feet (walking,
     from the trailing foot, so the pace lets go as the last foot leaves the flight); and
     who runs on a flight (``stair_run``: the run input, on it, up or down it): their steps
-    quicken and they climb ``run_climb`` times faster."""
+    quicken and they climb ``run_climb`` times faster. The flight's pace is worked out for
+    the characters on a flight only."""
     tune, span = w.rig.tuning, w.rig.gait.max_step_reach
     behind = s.x - direction * span  # the trailing foot
     ahead = s.x + direction * span  # the next landing (beyond it: approach)
     walking = ~sprinting
     if walking.any():
         behind = np.where(walking, trailing_foot(w, s, direction), behind)
-    near = (risers >= np.minimum(behind, ahead)[:, None]) & (
-        risers <= np.maximum(behind, ahead)[:, None]
-    )
-    tread = np.where(near, treads, np.inf).min(axis=1, initial=np.inf)
+    low, high = np.minimum(behind, ahead), np.maximum(behind, ahead)
+    tread = w.terrain.shortest_tread(low, high, MIN_RISER, RISER_WINDOW)
     flight = tread <= MAX_TREAD
     stair_run = np.zeros(s.count, dtype=bool)
     if not flight.any():
@@ -119,12 +116,14 @@ def stair_cap(
     # running on a flight once on it (a riser within a step of the pelvis), up it or down
     # it, but not on the flat before an up flight (quick steps there would put two feet on
     # its first tread)
-    here = (np.abs(risers - s.x[:, None]) <= span).any(axis=1)
+    here = w.terrain.riser_within(s.x, span, MIN_RISER, RISER_WINDOW)
     down = grade < -tune.flat_grade
     stair_run = flight & here & sprinting & ((grade > 0.0) | down)
     cap = np.where(stair_run, cap * tune.run_climb, cap)
-    pace = flight_pace(tread, grade, stair_run, w.rig)
-    return np.where(flight, np.minimum(cap, pace), cap), stair_run
+    on = np.flatnonzero(flight)
+    pace = flight_pace(tread[on], grade[on], stair_run[on], w.rig)
+    cap[on] = np.minimum(cap[on], pace)
+    return cap, stair_run
 
 
 def blocked_ahead(
@@ -171,8 +170,7 @@ def climb_cap(w: World, s: WalkState, x: FloatArray, direction: FloatArray) -> F
     span = gait.max_step_reach
     ends = w.terrain.height_at(x[:, None] + np.array([-span, span]))
     slope = np.abs(ends[:, 1] - ends[:, 0]) / (2.0 * span)
-    risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)
-    stairs = (np.abs(risers - x[:, None]) <= span).any(axis=1)
+    stairs = w.terrain.riser_within(x, span, MIN_RISER, RISER_WINDOW)
     rise = w.terrain.steepest_rise(x - span, x + span, span)
     smooth = ~stairs & (rise <= gait.max_step_height)
     return np.where(smooth, gait.climb_speed / np.maximum(slope, 1e-6), np.inf)

@@ -9,6 +9,7 @@ import functools
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from game.world.easing import clamp, smoothstep
 from game.world.feet import Feet, foot_axes, stance_pose
@@ -130,6 +131,29 @@ class RolledFeet:
         )
         return cls(lock.copy(), ground.copy(), facing.copy(), legs, pitches, ankles)
 
+    def resampled(
+        self, lock: FloatArray, ground: FloatArray, facing: FloatArray, legs: LegSpec
+    ) -> RolledFeet:
+        """The samples for these feet, :meth:`sample` again only for the feet whose lock,
+        ground or facing changed (a foot's lock changes when it lands or a pivot ends: in a
+        crowd a few feet a step); these samples themselves when none did."""
+        if self.holds_for(lock, ground, facing, legs):
+            return self
+        if legs is not self.legs or lock.shape != self.lock.shape:
+            return RolledFeet.sample(lock, ground, facing, legs)
+        same_facing = np.broadcast_to(facing == self.facing, ground.shape)
+        changed = ~((lock == self.lock).all(axis=-1) & (ground == self.ground) & same_facing)
+        rows = np.nonzero(changed)
+        ankles = self.ankles.copy()
+        ankles[rows], _, _ = stance_pose(
+            lock[rows][..., None, :],
+            ground[rows][..., None],
+            self.pitches,
+            np.broadcast_to(facing, ground.shape)[rows][..., None],
+            legs,
+        )
+        return RolledFeet(lock.copy(), ground.copy(), facing.copy(), legs, self.pitches, ankles)
+
     def holds_for(
         self, lock: FloatArray, ground: FloatArray, facing: FloatArray, legs: LegSpec
     ) -> bool:
@@ -144,6 +168,17 @@ class RolledFeet:
                 & (ground == self.ground).all()
                 & (facing == self.facing).all()
             )
+        )
+
+    def rows(self, rows: NDArray[np.intp]) -> RolledFeet:
+        """These samples for the characters ``rows`` (M,) only (a stage reading a few)."""
+        return RolledFeet(
+            self.lock[rows],
+            self.ground[rows],
+            self.facing[rows],
+            self.legs,
+            self.pitches,
+            self.ankles[rows],
         )
 
     def highest_hip(

@@ -27,6 +27,7 @@ from game.world.swing_start import (
     begin_swing,
     hip_at_touchdown,
     predicted_spot,
+    support_rows,
     swing_timing,
 )
 from game.world.timing import (
@@ -37,7 +38,7 @@ from game.world.timing import (
     timed,
 )
 from game.world.turning import settled
-from game.world.walker_state import LEGS, BoolArray, FloatArray, WalkState, World
+from game.world.walker_state import LEGS, BoolArray, FloatArray, WalkState, World, rows_of
 
 
 def advance_phase(
@@ -167,7 +168,11 @@ def lift_feet(
     lift = choose_lifts(w, s, ctx, can, marks[1])
     if lift.any():
         resync_phase(s, lift, marks[1], pace.duty)
-        ankles, angles, bends = stance_feet(w, s)
+        # the lifting feet's poses, read for their characters only (the rest stay NaN)
+        rows = np.flatnonzero(lift.any(axis=1))
+        ankles = np.full(s.feet.lock.shape, np.nan)
+        angles, bends = np.full(lift.shape, np.nan), np.full(lift.shape, np.nan)
+        ankles[rows], angles[rows], bends[rows] = stance_feet(w, rows_of(s, rows))
         start_swings(w, s, lift, ankles, angles, bends, x_new, v_target, grade, support)
 
 
@@ -189,8 +194,12 @@ def start_swings(
     where the hip will be at touchdown, the spot predicted from it, the landing fitted to
     the ground there (:func:`game.world.gait.plan_landing`), then the swing begins."""
     n, f = np.nonzero(mask)
-    duration, squaring = swing_timing(w, s, v_target, grade, n)
-    hip_land, v_land = hip_at_touchdown(w, s, mask, x_new, v_target, duration, support)
+    # the swing's timing and the hip at touchdown read only these characters' rows
+    lifting = rows_of(s, n)
+    duration, squaring = swing_timing(w, lifting, v_target[n], grade[n])
+    hip_land, v_land = hip_at_touchdown(
+        w, lifting, f, mask[n], x_new[n], v_target[n], duration, support_rows(support, n)
+    )
     predicted = predicted_spot(w, s, n, f, hip_land, v_land, support)
     feet, reversing = s.feet, s.reversing[n]
     start = ankles[n, f].copy()

@@ -64,9 +64,9 @@ def planted_support(w: World, s: WalkState, pace: Pace) -> Support:
     )
     landing = landing_roll(feet, w.rig.tuning.loading * pace.stance_time[:, None])
     facing, legs = s.facing[:, None], w.rig.legs
-    rolled = w.rolled
-    if rolled is None or not rolled.holds_for(feet.lock, feet.angle, facing, legs):
-        rolled = w.rolled = RolledFeet.sample(feet.lock, feet.angle, facing, legs)
+    if w.rolled is None:
+        w.rolled = RolledFeet.sample(feet.lock, feet.angle, facing, legs)
+    rolled = w.rolled = w.rolled.resampled(feet.lock, feet.angle, facing, legs)
     return Support(rolled, landing, flat, flat_ankles, pace)
 
 

@@ -46,23 +46,25 @@ class Landing:
 
 
 def swing_timing(
-    w: World, s: WalkState, v_target: FloatArray, grade: FloatArray, n: IntArray
+    w: World, lifting: WalkState, v_target: FloatArray, grade: FloatArray
 ) -> tuple[FloatArray, BoolArray]:
     """The swing's duration (M,) at the pace a step is timed for, and whether it squares
-    up (toward a pivot, or stopping): such a step is short, quick whatever the cadence."""
+    up (toward a pivot, or stopping): such a step is short, quick whatever the cadence.
+    ``lifting`` holds the lifting feet's characters' rows (:func:`rows_of`), ``v_target``
+    and ``grade`` (M,) theirs."""
     tune = w.rig.tuning
-    soon = speed_soon(w, s, v_target)
-    squaring_all = squaring_up(w, s, v_target)
-    pace = np.where(squaring_all, np.maximum(np.abs(soon), tune.square_up_speed), soon)
-    duration = Pace.at(timed(w, s, pace), grade, w.rig.gait).swing_time[n]
-    squaring = squaring_all[n]
+    soon = speed_soon(w, lifting, v_target)
+    squaring = squaring_up(w, lifting, v_target)
+    pace = np.where(squaring, np.maximum(np.abs(soon), tune.square_up_speed), soon)
+    duration = Pace.at(timed(w, lifting, pace), grade, w.rig.gait).swing_time
     return np.where(squaring, np.minimum(duration, tune.squaring_swing), duration), squaring
 
 
 def hip_at_touchdown(
     w: World,
-    s: WalkState,
-    mask: BoolArray,
+    lifting: WalkState,
+    f: IntArray,
+    lifts: BoolArray,
     x_new: FloatArray,
     v_target: FloatArray,
     duration: FloatArray,
@@ -71,46 +73,59 @@ def hip_at_touchdown(
     """Where each lifting foot's character's hip will be at touchdown and how fast it will
     be going (M,): the speed aimed for, let go of by a flight the last foot leaves, slowed
     for a flight ahead (walking) and to the climb's pace on a steep slope there; braking to
-    turn round, where it stops; never past where the other leg, staying down, carries it."""
-    gait, feet = w.rig.gait, s.feet
-    n, f = np.nonzero(mask)
-    reversing = s.reversing[n]
+    turn round, where it stops; never past where the other leg, staying down, carries it.
+    ``lifting`` holds the characters' rows (:func:`rows_of`), one per lifting foot (side
+    ``f``), ``lifts`` (M, 2) their rows of the lifting feet's mask; ``x_new``, ``v_target``
+    (M,) and ``support`` (:func:`support_rows`) theirs."""
+    gait, feet, s = w.rig.gait, lifting.feet, lifting
+    m = np.arange(len(f))
+    reversing = s.reversing
     # the last foot on a flight lifting off it, walking: the flight's pace lets go
     # (speed.unblocked), so its spot is planned for the walk's pace
-    v_target = v_target.copy()
     direction = np.sign(s.v_goal)
-    trailing = trailing_foot(w, s, direction, mask)[n]  # once this foot has lifted
-    ahead = x_new[n] + direction[n] * gait.max_step_reach
+    trailing = trailing_foot(w, s, direction, lifts)  # once this foot has lifted
+    ahead = x_new + direction * gait.max_step_reach
     off = ~flight_between(w, s, trailing, ahead)
-    off &= ~s.sprinting[n] & ~squaring_up(w, s, v_target)[n] & (v_target[n] != 0.0)
-    v_target[n] = np.where(off, s.v_goal[n], v_target[n])
-    halflife = speed_halflife(w, s, v_target)[n]
-    hip_land = x_new[n] + halflife_travel(s.vx[n], v_target[n], duration, halflife)
-    # ... walking, slowing for a flight ahead as it gets there (read for these feet only)
+    off &= ~s.sprinting & ~squaring_up(w, s, v_target) & (v_target != 0.0)
+    v_target = np.where(off, s.v_goal, v_target)
+    halflife = speed_halflife(w, s, v_target)
+    hip_land = x_new + halflife_travel(s.vx, v_target, duration, halflife)
+    # ... walking, slowing for a flight ahead as it gets there
     risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)
     treads = w.terrain.treads(MIN_RISER, RISER_WINDOW)
-    cap = approach(w, s, risers, treads, np.sign(v_target[n]), s.sprinting[n], hip_land)
-    v_target = v_target.copy()
-    walking = ~s.sprinting[n]  # (running keeps its aim)
-    v_target[n] = np.where(walking, np.clip(v_target[n], -cap, cap), v_target[n])
+    cap = approach(w, s, risers, treads, np.sign(v_target), s.sprinting, hip_land)
+    walking = ~s.sprinting  # (running keeps its aim)
+    v_target = np.where(walking, np.clip(v_target, -cap, cap), v_target)
     # ... and, walking or running, held to the climb's pace on a steep slope there
-    climb = climb_cap(w, s, hip_land, np.sign(v_target[n]))
-    v_target[n] = np.clip(v_target[n], -climb, climb)
-    halflife = speed_halflife(w, s, v_target)[n]  # (braking now, where the cap binds)
-    hip_land = x_new[n] + halflife_travel(s.vx[n], v_target[n], duration, halflife)
+    climb = climb_cap(w, s, hip_land, np.sign(v_target))
+    v_target = np.clip(v_target, -climb, climb)
+    halflife = speed_halflife(w, s, v_target)  # (braking now, where the cap binds)
+    hip_land = x_new + halflife_travel(s.vx, v_target, duration, halflife)
     # ... or, braking to turn round, where it will stop (the step's brake law)
     if reversing.any():
-        stop = braking_travel(s.vx[n], np.inf, gait.accel_halflife, w.rig.tuning.reversal_brake)
-        hip_land = np.where(reversing, x_new[n] + stop, hip_land)
+        stop = braking_travel(s.vx, np.inf, gait.accel_halflife, w.rig.tuning.reversal_brake)
+        hip_land = np.where(reversing, x_new + stop, hip_land)
     # ... but never past where the other leg, if it stays down, can carry the hip
     offset = hips_x(w, s, s.x) - s.x[:, None]
     lo, hi = hip_x_range(w, s, support, s.y[:, None], gait.lock_extension)
-    other = feet.planted[n, 1 - f]
-    lo_other, hi_other = lo[n, 1 - f] - offset[n, 1 - f], hi[n, 1 - f] - offset[n, 1 - f]
+    other = feet.planted[m, 1 - f]
+    lo_other, hi_other = lo[m, 1 - f] - offset[m, 1 - f], hi[m, 1 - f] - offset[m, 1 - f]
     # (not the stop a reversal brakes to: the other foot steps to its own spot too)
     hip_land = np.where(other & ~reversing, clamp(hip_land, lo_other, hi_other), hip_land)
     decay = 2.0 ** (-duration / halflife)
-    return hip_land, v_target[n] + (s.vx[n] - v_target[n]) * decay
+    return hip_land, v_target + (s.vx - v_target) * decay
+
+
+def support_rows(support: Support, rows: IntArray) -> Support:
+    """``support`` for the characters ``rows`` (M,) only (:func:`rows_of`)."""
+    pace = Pace(support.pace.duty[rows], support.pace.rate[rows])
+    return Support(
+        support.rolled.rows(rows),
+        support.landing[rows],
+        support.flat[rows],
+        support.flat_ankles[rows],
+        pace,
+    )
 
 
 def predicted_spot(

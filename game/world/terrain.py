@@ -138,7 +138,7 @@ class Terrain:
     slopes: FloatArray = field(init=False, repr=False)  # dy/dx of each segment, (M − 1,)
     _heights: RangeMax = field(init=False, repr=False)  # range maxima of the vertex y
     _window_rises: dict[float, tuple[FloatArray, RangeMax]] = field(init=False, repr=False)
-    _risers: dict[tuple[float, float], tuple[FloatArray, FloatArray]] = field(
+    _risers: dict[tuple[float, float], tuple[FloatArray, FloatArray, RangeMax]] = field(
         init=False, repr=False
     )
 
@@ -293,7 +293,32 @@ class Terrain:
         landing between a flight up and one down)."""
         return self._stairs(min_riser, window)[1]
 
-    def _stairs(self, min_riser: float, window: float) -> tuple[FloatArray, FloatArray]:
+    def riser_within(
+        self, x: ArrayLike, reach: ArrayLike, min_riser: float, window: float
+    ) -> NDArray[np.bool_]:
+        """Whether a riser (:meth:`risers`) lies within ``reach`` of ``x``, ``|riser − x| ≤
+        reach``, broadcast shape of the inputs. Only the nearest riser either side of ``x``
+        (a binary search) is measured: ``|riser − x|`` computed in floating point grows
+        monotonically away from ``x`` either way, so no farther riser can be nearer."""
+        xa = np.asarray(x, dtype=float)
+        risers = self.risers(min_riser, window)
+        if not len(risers):
+            return np.zeros(np.broadcast(xa, np.asarray(reach)).shape, dtype=bool)
+        after = np.searchsorted(risers, xa)  # the first riser at or past x
+        right = risers[np.minimum(after, len(risers) - 1)]
+        left = risers[np.maximum(after - 1, 0)]
+        return np.asarray((np.abs(left - xa) <= reach) | (np.abs(right - xa) <= reach))
+
+    def shortest_tread(
+        self, lo: ArrayLike, hi: ArrayLike, min_riser: float, window: float
+    ) -> FloatArray:
+        """The shortest of :meth:`treads` among the risers with ``lo ≤ x ≤ hi``, broadcast
+        shape of the inputs (``inf`` where none is): a binary search and a range minimum,
+        O(log K) an interval."""
+        risers, _, negated = self._stairs(min_riser, window)
+        return -negated.over(*index_span(risers, lo, hi), empty=-np.inf)
+
+    def _stairs(self, min_riser: float, window: float) -> tuple[FloatArray, FloatArray, RangeMax]:
         key = (min_riser, window)
         if key not in self._risers:
             steep = np.abs(self.slopes) >= min_riser / window
@@ -311,7 +336,8 @@ class Terrain:
             x, way = runs[:, 0], runs[:, 1]
             gap = np.where(way[1:] == way[:-1], np.diff(x), np.inf)  # to the next riser
             tread = np.minimum(np.append(gap, np.inf), np.insert(gap, 0, np.inf))
-            self._risers[key] = (x, tread)
+            # the treads' range minima, as the maxima of their negatives
+            self._risers[key] = (x, tread, RangeMax.of(-tread))
         return self._risers[key]
 
     def with_boxes(self, boxes: ArrayLike, wall: float = 0.005) -> Terrain:

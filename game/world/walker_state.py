@@ -251,6 +251,16 @@ def take_rows(mine: Any, kept: int, theirs: Any = None) -> Any:
     )
 
 
+def rows_of(mine: Any, rows: NDArray[np.intp]) -> Any:
+    """Every array of the dataclass ``mine`` (nested dataclasses too) at ``rows`` (M,),
+    repeats allowed: the characters a rare stage reads, so that it computes on them alone.
+    Each query of the stages works row by row, so it reads the same numbers on these rows
+    as on the whole crowd."""
+    if isinstance(mine, np.ndarray):
+        return mine[rows]
+    return type(mine)(**{f.name: rows_of(getattr(mine, f.name), rows) for f in fields(mine)})
+
+
 @dataclass(slots=True)
 class World:
     """What the characters walk in, fixed within a step: the rig, the ground, the things

@@ -285,17 +285,30 @@ class KickBall:
 
     def _pushers(self, body: Body, dt: float) -> Pushers:
         """The hero's soles (heel → toe) and shins (knee → ankle) as capsules, with their
-        velocities since the last step (none the first step)."""
+        velocities since the last step (none the first step); none at all while no capsule
+        reaches the ball (:func:`_within_reach`), which no push can then move."""
         a = np.concatenate([body.soles[:, 0], body.knees])
         b = np.concatenate([body.soles[:, 2], body.ankles])
         last = self._last_pushers
         self._last_pushers = (a, b)
+        radius = np.array([SOLE_RADIUS_M] * 2 + [SHIN_RADIUS_M] * 2)
+        if not _within_reach(self.state.centre, self.spec.radius + radius, a, b):
+            return Pushers.none()
         if last is None:
             va = vb = np.zeros_like(a)
         else:
             va, vb = (_capped((a - last[0]) / dt), _capped((b - last[1]) / dt))
-        radius = np.array([SOLE_RADIUS_M] * 2 + [SHIN_RADIUS_M] * 2)
         return Pushers(a, b, va, vb, radius)
+
+
+def _within_reach(centre: FloatArray, reach: FloatArray, a: FloatArray, b: FloatArray) -> bool:
+    """Whether any segment ``a`` → ``b`` (K, 2) may come within ``reach`` (K,) of
+    ``centre`` (2,): the centre inside some segment's bounding box grown by its reach (a
+    point of the segment within ``reach`` lies in that box). A cheap test before the exact
+    one: pushes move the ball only from a capsule that touches it where it is."""
+    grown = reach[:, None] + 1e-9  # slack for rounding in the box's bounds
+    inside = (np.minimum(a, b) - grown <= centre) & (centre <= np.maximum(a, b) + grown)
+    return bool(inside.all(axis=1).any())
 
 
 def _capped(velocity: FloatArray) -> FloatArray:

@@ -117,8 +117,12 @@ def _deepest_contact(
     that far plus a radius deep, and goes back out upward: the polyline bounds the solid
     ground from above (x strictly increasing), so the side of a segment is the sign of
     the cross product (b − a) × (c − a), positive above."""
-    near = (ground[1:, 0] >= centre[0] - radius) & (ground[:-1, 0] <= centre[0] + radius)
-    a, b = ground[:-1][near], ground[1:][near]
+    # the segments whose x span meets [x − r, x + r]: a run found by binary search (x
+    # strictly increasing), segment i from vertex i to i + 1
+    xs = ground[:, 0]
+    first = max(int(np.searchsorted(xs, centre[0] - radius, side="left")) - 1, 0)
+    stop = min(int(np.searchsorted(xs, centre[0] + radius, side="right")), len(xs) - 1)
+    a, b = ground[first:stop], ground[first + 1 : stop + 1]
     if not len(a):
         return 0.0, np.array([0.0, 1.0])
     points, _ = closest_on_segments(centre, a, b)
