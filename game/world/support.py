@@ -21,6 +21,7 @@ from game.world.stance import (
     roll_limits,
 )
 from game.world.timing import foot_phase, ground_grade, hips_x, pivot_ankles, stance_progress
+from game.world.turning import pivot_ceiling
 from game.world.walker_state import BoolArray, FloatArray, WalkState, World
 
 
@@ -146,12 +147,13 @@ def pelvis_goal(
     allowed = allowed_height(w, s, x_new, pace, support)
     stand = standing_height(w, s, x_new, pace, standing)
     goal = np.minimum(stand, allowed) - tune.crouch_drop * smoothstep(s.crouch)
-    if s.turning.any():
-        here = hips_x(w, s, x_new)
-        tall = highest_hips(w, s, support, here, gait.lock_extension)
-        goal = np.where(s.turning, tall.min(axis=1) - tune.flatten_margin / 4.0, goal)
     still_landing = s.turning & feet.swinging.any(axis=1)
-    return np.where(s.reversing | still_landing, allowed - tune.flatten_margin, goal)
+    goal = np.where(s.reversing | still_landing, allowed - tune.flatten_margin, goal)
+    if s.turning.any():
+        # pivoting, as tall as the flat feet allow through the rest of the turn
+        tall = pivot_ceiling(w, s, x_new, gait.lock_extension) - tune.flatten_margin / 4.0
+        goal = np.where(still_landing, np.minimum(goal, tall), np.where(s.turning, tall, goal))
+    return goal
 
 
 def allowed_height(

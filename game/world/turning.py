@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from game.world.easing import braking_travel, clamp
-from game.world.feet import MIN_RISER, foot_axes, rest_on_ground
+from game.world.feet import FOOT_SIDE, MIN_RISER, foot_axes, rest_on_ground
 from game.world.pivots import pivot_spots
 from game.world.timing import heel_off_nose, pivot_balls, standing_spots
 from game.world.walker_state import BoolArray, FloatArray, WalkState, World
@@ -53,6 +53,47 @@ def advance_turn(w: World, s: WalkState, reversing: BoolArray, dt: float) -> Non
         rise = np.where(s.settling, np.clip(rest - y, 0.0, w.rig.tuning.settle_speed * dt), 0.0)
         feet.lock[..., 1] = y + rise
         s.settling &= rest - feet.lock[..., 1] > 1e-6
+
+
+_PIVOT_LOOKS = 8  # poses of the rest of a pivot the pelvis's ceiling is read at
+_PIVOT_DESCENT = 0.8  # of max_pelvis_speed: the pace a pivot's pelvis is asked to come down
+
+
+def pivot_path(w: World, s: WalkState) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The rest of each pivot in ``_PIVOT_LOOKS`` poses, now to its end: the seconds until
+    each and its spin (N, K), and the flat ankles turned about their balls then (N, K, 2, 2)
+    (:func:`game.world.timing.pivot_ankles` at each)."""
+    legs = w.rig.legs
+    t = s.turn[:, None] + (1.0 - s.turn[:, None]) * np.linspace(0.0, 1.0, _PIVOT_LOOKS)
+    wait = (t - s.turn[:, None]) * w.rig.gait.turn_time
+    spin = s.turn_from[:, None] * np.cos(np.pi * t**2)  # as WalkState.spin
+    along, normal = foot_axes(s.feet.angle[:, None], spin[..., None])
+    ankles = pivot_balls(w, s)[:, None] - legs.ball * along + legs.ankle_height * normal
+    return wait, spin, ankles
+
+
+def pivot_ceiling(w: World, s: WalkState, x: FloatArray, extension: float) -> FloatArray:
+    """The highest (N,) each pivoting pelvis at ``x`` may stand now for both legs to reach
+    their flat feet within ``extension`` through the rest of the pivot, coming down at
+    ``_PIVOT_DESCENT`` of its top speed: the least, over the pivot's remaining poses, of
+    the highest hip over both feet then plus the descent until then (+inf not pivoting).
+
+    A foot turning about its ball on a slope carries its ankle from uphill of the ball to
+    downhill of it (facing up the slope at the end), ``2·ball·sin(slope)`` lower: on a 24°
+    ramp 10 cm in the pivot's last quarter, faster than the pelvis may fall, so a pelvis
+    following only the feet as they are left the legs short and the planted balls slid."""
+    gait = w.rig.gait
+    reach = extension * w.rig.legs.limb.reach
+    wait, spin, ankles = pivot_path(w, s)
+    hip_x = x[:, None, None] + FOOT_SIDE * w.rig.body.hip_depth * np.abs(spin)[..., None]
+    dx = hip_x - ankles[..., 0]
+    # Pythagoras: a hip dx from the ankle is at most √(R² − dx²) above it
+    high = ankles[..., 1] + np.sqrt(np.maximum(reach * reach - dx * dx, 0.0))
+    # a critically damped spring follows a goal falling at v that far behind: v·halflife/ln 2
+    lag = w.rig.tuning.pivot_halflife / np.log(2.0)
+    descent = _PIVOT_DESCENT * gait.max_pelvis_speed * np.maximum(wait - lag, 0.0)
+    ceiling = (high.min(axis=-1) + descent).min(axis=-1)
+    return np.where(s.turning, ceiling, np.inf)
 
 
 def ready_to_pivot(w: World, s: WalkState) -> BoolArray:
@@ -110,7 +151,8 @@ def settled(w: World, s: WalkState, v_target: FloatArray) -> BoolArray:
     mid-pivot both legs are straight under it and the knees pass the middle cleanly).
     A foot whose last step was aimed at its spot counts as there even where the ground
     moved its landing (a spot on a stair nose): stepping again would land it the same;
-    so does one that may not step back to its spot (:func:`above_spot_behind`)."""
+    so does one that may not step back to its spot (:func:`above_spot_behind`), except
+    braking to turn round."""
     feet = s.feet
     still = (
         feet.planted.all(axis=1)
@@ -121,7 +163,10 @@ def settled(w: World, s: WalkState, v_target: FloatArray) -> BoolArray:
         return still
     # a foot whose spot is down a stair behind it may not step there (it stands where it
     # is): left unsettled by it, the other foot stepped to its own spot and back for ever
-    return still & (on_spots(w, s, still) | above_spot_behind(w, s)).all(axis=1)
+    # (braking to turn round, the pivot needs both feet on their spots: one kept off its
+    # spot so, on a steep slope, left him braking on the spot for good)
+    kept = above_spot_behind(w, s) & ~s.reversing[:, None]
+    return still & (on_spots(w, s, still) | kept).all(axis=1)
 
 
 def above_spot_behind(w: World, s: WalkState) -> BoolArray:
