@@ -34,7 +34,8 @@ class Support:
     rolled : RolledFeet
         Every foot's ankle at each sampled stance pitch.
     landing : ndarray, shape (N, 2)
-        The landing roll still settling (:func:`landing_roll`).
+        The roll whose side of flat each planted foot keeps this step: the landing roll
+        still settling (:func:`landing_roll`), else the roll it has (:func:`roll_side`).
     flat : ndarray of bool, shape (N, 1)
         Characters pivoting or about to: their feet count only flat.
     flat_ankles : ndarray, shape (N, 2, 2)
@@ -63,12 +64,21 @@ def planted_support(w: World, s: WalkState, pace: Pace) -> Support:
         if flat.any()
         else feet.lock
     )
-    landing = landing_roll(feet, w.rig.tuning.loading * pace.stance_time[:, None])
+    landing = roll_side(feet, landing_roll(feet, w.rig.tuning.loading * pace.stance_time[:, None]))
     facing, legs = s.facing[:, None], w.rig.legs
     rolled = w.rolled
     if rolled is None or not rolled.holds_for(feet.lock, feet.angle, facing, legs):
         rolled = w.rolled = RolledFeet.sample(feet.lock, feet.angle, facing, legs)
     return Support(rolled, landing, flat, flat_ankles, pace)
+
+
+def roll_side(feet: Feet, landing: FloatArray) -> FloatArray:
+    """The roll (N, 2) whose side of flat each planted foot keeps this step (for
+    :func:`roll_limits`): the ``landing`` roll while it settles, else the foot's pitch.
+    A foot turns about its heel toe up and about its ball heel up, so it changes pivot
+    only at flat: from toe up to heel lift in one step neither point held (2 mm of slide
+    running up a 24° slope)."""
+    return np.where(landing != 0.0, landing, feet.pitch)
 
 
 def highest_hips(
@@ -261,7 +271,7 @@ def roll_stance(w: World, s: WalkState, pace: Pace) -> None:
     # rolled only as far as the leg needs to stay inside its lock extension (the pelvis
     # aims lower, at the comfort extension, so this is the margin, not the rule)
     reach = (gait.lock_extension - w.rig.tuning.roll_margin) * legs.limb.reach
-    limits = roll_limits(hips[..., 0], feet.lock, facing, landing, legs)
+    limits = roll_limits(hips[..., 0], feet.lock, facing, roll_side(feet, landing), legs)
     need_up, need_down = needed_pitch(feet.lock, feet.angle, facing, hips, reach, limits, legs)
     # the landing roll settles on its own, the heel lifts on schedule, and whatever the
     # schedule the leg gets at least the roll it needs to reach (within the limits)

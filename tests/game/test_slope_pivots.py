@@ -48,7 +48,10 @@ def _turns(grade_deg: float, footing) -> tuple[np.ndarray, np.ndarray]:
 def test_planted_feet_hold_turning_round_on_a_slope(grade_deg: float, footing) -> None:
     """Turned round on a slope the feet pivot on their balls: facing up it at the end each
     ankle is 2·ball·sin(slope) lower than facing down it, and the pelvis comes down ahead
-    of it so the legs reach the balls all the way round. Braking uphill, a foot above its pivot
+    of it so the legs reach the balls all the way round. Running, a landing's toe-up roll
+    meets the heel lift the leg needs soon after: the foot rolls about its heel to flat,
+    then about its ball, never both in one step. Braking uphill, a foot above its pivot
     spot steps down to it (the pivot waits for both)."""
-    walking, _ = _turns(grade_deg, footing)
+    walking, running = _turns(grade_deg, footing)
     assert walking.max() <= PLANTED_SLIDE_M
+    assert running.max() <= PLANTED_SLIDE_M
