@@ -53,7 +53,7 @@ class Footing:
         self._last = (soles, planted, pelvis)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def footing() -> type[Footing]:
     """The :class:`Footing` meter."""
     return Footing
