@@ -51,13 +51,12 @@ def ground_moved(w: World, s: WalkState, old: Terrain, shown: PoseInputs) -> Non
         return
     lift = replant(w, s, planted)
     # a pivot goes on where every foot stays and can still turn cleanly on the new ground;
-    # else it ends from where the feet are, and they re-plant facing the way it left them
+    # else it ends from where the feet are, and those on moved ground re-plant facing the
+    # way it left them (the others stand as at any pivot's end)
     broken = s.turning & (lift.any(axis=1) | ~pivot_clear(w, s))
     if broken.any():
         interrupt_pivot(w, s, broken)
-        lift = np.where(
-            broken[:, None], replant(w, s, broken[:, None] & s.feet.planted & ~s.feet.pinned), lift
-        )
+        lift = np.where(broken[:, None], replant(w, s, broken[:, None] & planted), lift)
     again = lift | swinging
     if not again.any():
         return

@@ -18,8 +18,9 @@ class Footing:
 
     - ``depth``: the deepest sole point or segment under the ground in force;
     - ``slide``: the largest planted pivot slide, the contact point that moved least of a
-      foot planted at both steps; an edit that moved the ground under a foot ends its
-      planted interval (the contact moves with the ground);
+      foot planted at both steps; an edit that moved the ground within a foot's length of
+      its ball ends its planted interval (the foot re-plants: its contact moves with the
+      ground);
     - ``speed``: the fastest pelvis, m/s along x.
 
     Call :meth:`record` after each ``Crowd.solve``; ``old`` is the ground before an edit
@@ -43,8 +44,9 @@ class Footing:
             last_soles, last_planted, last_pelvis = self._last
             moved = np.hypot(*np.moveaxis(soles - last_soles, -1, 0)).min(axis=-1)
             held = planted & last_planted
-            if old is not None:
-                xs = last_soles[..., 0]
+            if old is not None:  # the ground within a foot's length of its ball
+                length = crowd.rig.legs.heel + crowd.rig.legs.toe
+                xs = last_soles[..., 1, 0, None] + np.linspace(-length, length, 9)
                 change = np.abs(crowd.terrain.height_at(xs) - old.height_at(xs)).max(axis=-1)
                 held &= change <= REGROUND_M
             self.slide = np.maximum(self.slide, np.where(held, moved, 0.0).max(axis=1))
