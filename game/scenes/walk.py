@@ -184,6 +184,7 @@ class WalkSim(CharacterAssets):
         climbing = self.ladder is not None and self.ladder.active
         if "terrain_edit" in inp.actions and self.editing.apply(inp.values, climbing):
             self.crowd.set_terrain(self.editing.terrain)
+            self.meter.last = None  # the feet re-plant with the ground: measuring resumes
             self.session[EDITED_TERRAIN] = self.editing.terrain
             self.terrain_changed = True
 

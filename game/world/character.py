@@ -21,6 +21,7 @@ from game.profiling import PhaseTimer
 from game.world.easing import clamp
 from game.world.feet import Feet
 from game.world.gait import Pace
+from game.world.ground_moved import ground_moved
 from game.world.locomotion import advance_velocity, begin_reversal, read_wish
 from game.world.pose import PoseInputs, count_knee_flips, knee_poles, pose_inputs, solve_pose
 from game.world.rig import Rig
@@ -30,7 +31,6 @@ from game.world.stepping import (
     advance_swings,
     lift_feet,
     relaunch_swings,
-    start_swings,
     update_pins,
 )
 from game.world.support import move_pelvis, planted_support, roll_stance, stand_feet
@@ -215,24 +215,11 @@ class Crowd:
         self.world.obstacles = np.array(spans, dtype=float).reshape(-1, 3)
 
     def set_terrain(self, terrain: Terrain) -> None:
-        """Swap the ground under the walkers (a live edit), keeping their state: a planted
-        foot whose ground moved under its sole, or a swing whose landing spot moved, steps
-        again onto the new ground; every other foot stays exactly where it is."""
-        w, s = self.world, self.state
-        old, w.terrain = w.terrain, terrain
-        legs, feet = self.rig.legs, s.feet
-        # the sole from heel to toe under each foot's lock (planted) or landing (swinging)
-        spot = np.where(feet.planted[..., None], feet.lock, feet.land)[..., 0]
-        along = np.linspace(-legs.heel, legs.toe, 8) * s.facing[:, None, None]
-        xs = spot[..., None] + along
-        moved = np.abs(terrain.height_at(xs) - old.height_at(xs)).max(axis=-1) > 1e-4
-        again = moved & ~feet.pinned
-        if again.any():
-            pose = self.pose  # the feet step off from where they are shown
-            ankles, angles, bends = pose.targets[:, LEGS], pose.foot_angle, pose.foot_bend
-            grade = ground_grade(w, s)
-            support = planted_support(w, s, Pace.at(timed(w, s, s.vx), grade, self.rig.gait))
-            start_swings(w, s, again, ankles, angles, bends, s.x, s.vx, grade, support)
+        """Swap the ground under the walkers (a live edit), keeping their state: the
+        ground-moved event (:func:`~game.world.ground_moved.ground_moved`) re-plants each
+        foot whose ground moved, or steps it again, at any moment of the gait."""
+        old, self.world.terrain = self.world.terrain, terrain
+        ground_moved(self.world, self.state, old, self.pose)
 
     def taken_treads(self) -> FloatArray:
         """The stair treads ``(x0, x1)`` (K, 2) an obstacle leaves no room on for a sole

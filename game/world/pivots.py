@@ -20,7 +20,7 @@ from game.world.types import BoolArray, FloatArray
 # Landing candidates: shifts from the predicted spot, metres, tried nearest first.
 _CANDIDATE_SHIFTS = np.array([0.0, -0.04, 0.04, -0.08, 0.08, -0.12, 0.12, -0.17, 0.17, -0.23, 0.23])
 KEEP_OFF_M = 0.02  # m: the least gap between a sole and a thing on the ground it keeps off
-_PIVOT_BALL_GAP = 0.012  # metres a pivoting foot's ball may rest above the ground under it
+_PIVOT_BALL_GAP = 0.005  # metres a pivoting foot's ball may rest above the ground under it
 
 
 def tread_pivots(terrain: Terrain, x: FloatArray, facing: FloatArray, legs: LegSpec) -> FloatArray:

@@ -21,6 +21,7 @@ from game.world.stance import (
     roll_limits,
 )
 from game.world.timing import foot_phase, ground_grade, hips_x, pivot_ankles, stance_progress
+from game.world.turning import pivot_ceiling
 from game.world.walker_state import BoolArray, FloatArray, WalkState, World
 
 
@@ -33,7 +34,8 @@ class Support:
     rolled : RolledFeet
         Every foot's ankle at each sampled stance pitch.
     landing : ndarray, shape (N, 2)
-        The landing roll still settling (:func:`landing_roll`).
+        The roll whose side of flat each planted foot keeps this step: the landing roll
+        still settling (:func:`landing_roll`), else the roll it has (:func:`roll_side`).
     flat : ndarray of bool, shape (N, 1)
         Characters pivoting or about to: their feet count only flat.
     flat_ankles : ndarray, shape (N, 2, 2)
@@ -62,12 +64,21 @@ def planted_support(w: World, s: WalkState, pace: Pace) -> Support:
         if flat.any()
         else feet.lock
     )
-    landing = landing_roll(feet, w.rig.tuning.loading * pace.stance_time[:, None])
+    landing = roll_side(feet, landing_roll(feet, w.rig.tuning.loading * pace.stance_time[:, None]))
     facing, legs = s.facing[:, None], w.rig.legs
     if w.rolled is None:
         w.rolled = RolledFeet.sample(feet.lock, feet.angle, facing, legs)
     rolled = w.rolled = w.rolled.resampled(feet.lock, feet.angle, facing, legs)
     return Support(rolled, landing, flat, flat_ankles, pace)
+
+
+def roll_side(feet: Feet, landing: FloatArray) -> FloatArray:
+    """The roll (N, 2) whose side of flat each planted foot keeps this step (for
+    :func:`roll_limits`): the ``landing`` roll while it settles, else the foot's pitch.
+    A foot turns about its heel toe up and about its ball heel up, so it changes pivot
+    only at flat: from toe up to heel lift in one step neither point held (2 mm of slide
+    running up a 24° slope)."""
+    return np.where(landing != 0.0, landing, feet.pitch)
 
 
 def highest_hips(
@@ -146,12 +157,13 @@ def pelvis_goal(
     allowed = allowed_height(w, s, x_new, pace, support)
     stand = standing_height(w, s, x_new, pace, standing)
     goal = np.minimum(stand, allowed) - tune.crouch_drop * smoothstep(s.crouch)
-    if s.turning.any():
-        here = hips_x(w, s, x_new)
-        tall = highest_hips(w, s, support, here, gait.lock_extension)
-        goal = np.where(s.turning, tall.min(axis=1) - tune.flatten_margin / 4.0, goal)
     still_landing = s.turning & feet.swinging.any(axis=1)
-    return np.where(s.reversing | still_landing, allowed - tune.flatten_margin, goal)
+    goal = np.where(s.reversing | still_landing, allowed - tune.flatten_margin, goal)
+    if s.turning.any():
+        # pivoting, as tall as the flat feet allow through the rest of the turn
+        tall = pivot_ceiling(w, s, x_new, gait.lock_extension) - tune.flatten_margin / 4.0
+        goal = np.where(still_landing, np.minimum(goal, tall), np.where(s.turning, tall, goal))
+    return goal
 
 
 def allowed_height(
@@ -259,7 +271,7 @@ def roll_stance(w: World, s: WalkState, pace: Pace) -> None:
     # rolled only as far as the leg needs to stay inside its lock extension (the pelvis
     # aims lower, at the comfort extension, so this is the margin, not the rule)
     reach = (gait.lock_extension - w.rig.tuning.roll_margin) * legs.limb.reach
-    limits = roll_limits(hips[..., 0], feet.lock, facing, landing, legs)
+    limits = roll_limits(hips[..., 0], feet.lock, facing, roll_side(feet, landing), legs)
     need_up, need_down = needed_pitch(feet.lock, feet.angle, facing, hips, reach, limits, legs)
     # the landing roll settles on its own, the heel lifts on schedule, and whatever the
     # schedule the leg gets at least the roll it needs to reach (within the limits)

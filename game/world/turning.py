@@ -7,7 +7,14 @@ from __future__ import annotations
 import numpy as np
 
 from game.world.easing import braking_travel, clamp
-from game.world.feet import MIN_RISER, foot_axes, rest_on_ground
+from game.world.feet import (
+    FOOT_SIDE,
+    MIN_RISER,
+    foot_axes,
+    rest_on_ground,
+    sole_penetration,
+    sole_points,
+)
 from game.world.pivots import pivot_spots
 from game.world.timing import heel_off_nose, pivot_balls, standing_spots
 from game.world.walker_state import BoolArray, FloatArray, WalkState, World
@@ -32,20 +39,10 @@ def advance_turn(w: World, s: WalkState, reversing: BoolArray, dt: float) -> Non
     done = active & (s.turn >= 1.0)
     s.facing = np.where(active & (s.turn**2 >= 0.5), -s.turn_from, s.facing)
     if done.any():
-        ball = pivot_balls(w, s)
-        along, normal = foot_axes(feet.angle, -s.turn_from[:, None])
-        # rigid rear foot: the ankle sits (−ball, ankle_height) from the ball contact
-        relocked = ball - legs.ball * along + legs.ankle_height * normal
-        feet.lock = np.where(done[:, None, None], relocked, feet.lock)
-        s.settling |= done[:, None] & feet.planted
-        feet.pitch = np.where(done[:, None], 0.0, feet.pitch)
-        # the aims were the pivot's: standing on, the feet count where they are (counted
-        # at the pivot spots, the pelvis would stand past the balls, legs slanted back)
-        feet.aim = np.where(done[:, None], np.nan, feet.aim)
-        s.turn = np.where(done, 0.0, s.turn)
+        end_pivot(w, s, done)
     # ... and then rise onto it where the sole is in the ground: turned round at a slope's
     # foot, the heel swung onto the rise and stood 10 mm inside it (a pivot spot lets the
-    # ball hover 12 mm); slowly, as a planted foot's contact may move (0.5 mm a step)
+    # ball hover 5 mm); slowly, as a planted foot's contact may move (0.5 mm a step)
     s.settling &= feet.planted & ~s.turning[:, None]
     if s.settling.any():
         x, y = feet.lock[..., 0], feet.lock[..., 1]
@@ -53,6 +50,90 @@ def advance_turn(w: World, s: WalkState, reversing: BoolArray, dt: float) -> Non
         rise = np.where(s.settling, np.clip(rest - y, 0.0, w.rig.tuning.settle_speed * dt), 0.0)
         feet.lock[..., 1] = y + rise
         s.settling &= rest - feet.lock[..., 1] > 1e-6
+
+
+_PIVOT_LOOKS = 8  # poses of the rest of a pivot the pelvis's ceiling is read at
+_PIVOT_DESCENT = 0.8  # of max_pelvis_speed: the pace a pivot's pelvis is asked to come down
+_PIVOT_SOLE_DEPTH = 0.001  # m a pivoting sole may dip into ground that moved under it
+
+
+def pivot_path(w: World, s: WalkState) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The rest of each pivot in ``_PIVOT_LOOKS`` poses, now to its end: the seconds until
+    each and its spin (N, K), and the flat ankles turned about their balls then (N, K, 2, 2)
+    (:func:`game.world.timing.pivot_ankles` at each)."""
+    legs = w.rig.legs
+    t = s.turn[:, None] + (1.0 - s.turn[:, None]) * np.linspace(0.0, 1.0, _PIVOT_LOOKS)
+    wait = (t - s.turn[:, None]) * w.rig.gait.turn_time
+    spin = s.turn_from[:, None] * np.cos(np.pi * t**2)  # as WalkState.spin
+    along, normal = foot_axes(s.feet.angle[:, None], spin[..., None])
+    ankles = pivot_balls(w, s)[:, None] - legs.ball * along + legs.ankle_height * normal
+    return wait, spin, ankles
+
+
+def pivot_ceiling(w: World, s: WalkState, x: FloatArray, extension: float) -> FloatArray:
+    """The highest (N,) each pivoting pelvis at ``x`` may stand now for both legs to reach
+    their flat feet within ``extension`` through the rest of the pivot, coming down at
+    ``_PIVOT_DESCENT`` of its top speed: the least, over the pivot's remaining poses, of
+    the highest hip over both feet then plus the descent until then (+inf not pivoting).
+
+    A foot turning about its ball on a slope carries its ankle from uphill of the ball to
+    downhill of it (facing up the slope at the end), ``2·ball·sin(slope)`` lower: on a 24°
+    ramp 10 cm in the pivot's last quarter, faster than the pelvis may fall, so a pelvis
+    following only the feet as they are left the legs short and the planted balls slid."""
+    gait = w.rig.gait
+    reach = extension * w.rig.legs.limb.reach
+    wait, spin, ankles = pivot_path(w, s)
+    hip_x = x[:, None, None] + FOOT_SIDE * w.rig.body.hip_depth * np.abs(spin)[..., None]
+    dx = hip_x - ankles[..., 0]
+    # Pythagoras: a hip dx from the ankle is at most √(R² − dx²) above it
+    high = ankles[..., 1] + np.sqrt(np.maximum(reach * reach - dx * dx, 0.0))
+    # a critically damped spring follows a goal falling at v that far behind: v·halflife/ln 2
+    lag = w.rig.tuning.pivot_halflife / np.log(2.0)
+    descent = _PIVOT_DESCENT * gait.max_pelvis_speed * np.maximum(wait - lag, 0.0)
+    ceiling = (high.min(axis=-1) + descent).min(axis=-1)
+    return np.where(s.turning, ceiling, np.inf)
+
+
+def pivot_clear(w: World, s: WalkState) -> BoolArray:
+    """Pivoting characters (N,) whose soles stay out of the ground through the rest of
+    the pivot (within ``_PIVOT_SOLE_DEPTH``), turning about the balls as they are."""
+    _, spin, ankles = pivot_path(w, s)
+    angle = np.broadcast_to(s.feet.angle[:, None], ankles.shape[:-1])
+    soles = sole_points(ankles, angle, np.zeros_like(angle), spin[..., None], w.rig.legs)
+    depth = sole_penetration(w.terrain, soles).max(axis=(1, 2))
+    return s.turning & (depth <= _PIVOT_SOLE_DEPTH)
+
+
+def end_pivot(w: World, s: WalkState, done: BoolArray) -> None:
+    """End the pivots of ``done`` (N,): the feet re-locked facing the new way about the
+    balls they pivoted on, flat, rising onto the ground where it is above them
+    (``s.settling``). Writes ``feet.lock, pitch, aim``, ``s.turn``."""
+    feet, legs = s.feet, w.rig.legs
+    ball = pivot_balls(w, s)
+    along, normal = foot_axes(feet.angle, -s.turn_from[:, None])
+    # rigid rear foot: the ankle sits (−ball, ankle_height) from the ball contact
+    relocked = ball - legs.ball * along + legs.ankle_height * normal
+    feet.lock = np.where(done[:, None, None], relocked, feet.lock)
+    s.settling |= done[:, None] & feet.planted
+    feet.pitch = np.where(done[:, None], 0.0, feet.pitch)
+    # the aims were the pivot's: standing on, the feet count where they are (counted
+    # at the pivot spots, the pelvis would stand past the balls, legs slanted back)
+    feet.aim = np.where(done[:, None], np.nan, feet.aim)
+    s.turn = np.where(done, 0.0, s.turn)
+
+
+def interrupt_pivot(w: World, s: WalkState, stop: BoolArray) -> None:
+    """Pivots of ``stop`` (N,) end from where the feet are (a foot must step: the ground
+    moved under it): past the halfway flip, completed (:func:`end_pivot`); before it,
+    undone, facing the old way again (a reversal still wanted squares up and pivots
+    anew). Writes ``s.turn``, ``s.facing`` and, completing, the feet's locks."""
+    if not stop.any():
+        return
+    past = stop & (s.turn**2 >= 0.5)
+    end_pivot(w, s, past)
+    back = stop & ~past
+    s.facing = np.where(back, s.turn_from, s.facing)
+    s.turn = np.where(back, 0.0, s.turn)
 
 
 def ready_to_pivot(w: World, s: WalkState) -> BoolArray:
@@ -110,7 +191,8 @@ def settled(w: World, s: WalkState, v_target: FloatArray) -> BoolArray:
     mid-pivot both legs are straight under it and the knees pass the middle cleanly).
     A foot whose last step was aimed at its spot counts as there even where the ground
     moved its landing (a spot on a stair nose): stepping again would land it the same;
-    so does one that may not step back to its spot (:func:`above_spot_behind`)."""
+    so does one that may not step back to its spot (:func:`above_spot_behind`), except
+    braking to turn round."""
     feet = s.feet
     still = (
         feet.planted.all(axis=1)
@@ -121,7 +203,10 @@ def settled(w: World, s: WalkState, v_target: FloatArray) -> BoolArray:
         return still
     # a foot whose spot is down a stair behind it may not step there (it stands where it
     # is): left unsettled by it, the other foot stepped to its own spot and back for ever
-    return still & (on_spots(w, s, still) | above_spot_behind(w, s)).all(axis=1)
+    # (braking to turn round, the pivot needs both feet on their spots: one kept off its
+    # spot so, on a steep slope, left him braking on the spot for good)
+    kept = above_spot_behind(w, s) & ~s.reversing[:, None]
+    return still & (on_spots(w, s, still) | kept).all(axis=1)
 
 
 def above_spot_behind(w: World, s: WalkState) -> BoolArray:
