@@ -15,6 +15,7 @@ import ik
 from game.world.arms import blend_hands, elbow_poles, follow_hands, hinge_poles, swing_hands
 from game.world.easing import halflife_blend, smoothstep, xy
 from game.world.feet import FOOT_SIDE, sole_points
+from game.world.gait import run_fraction
 from game.world.rig import LegSpec, LimbSpec, Rig
 from game.world.swing import swing_pose, within_reach
 from game.world.timing import pivot_ankles, stance_feet
@@ -210,8 +211,9 @@ def foot_targets(
     stance_at = np.where(turning[..., None], pivot_at, stance_at)
     swinging = feet.swinging
     if swinging.any():
+        run = run_fraction(s.vx, w.rig.gait)
         swing_at, swing_angle, swing_bend, floor, hold = swing_pose(
-            feet, s.facing, w.swing_ground, legs, dt
+            feet, s.facing, w.swing_ground, legs, dt, run
         )
         feet.floor = np.where(swinging, floor, feet.floor)
         feet.hold = hold
