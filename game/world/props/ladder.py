@@ -586,6 +586,7 @@ class LadderClimb:
             pole_on=np.ones((1, 4), dtype=bool),
             foot_angle=np.zeros((1, 2)),
             foot_bend=np.zeros((1, 2)),
+            gaze=np.zeros(1),
         )
 
 
