@@ -286,6 +286,7 @@ def roll_stance(w: World, s: WalkState, pace: Pace) -> None:
 
 
 CONTACT = 0.01  # m: a sole point this close above the ground bears weight
+REST_INSET = 0.005  # m: a pelvis at rest outside its feet's support moves this far into it
 
 
 def support_span(w: World, s: WalkState) -> tuple[FloatArray, FloatArray]:
@@ -306,9 +307,12 @@ def support_span(w: World, s: WalkState) -> tuple[FloatArray, FloatArray]:
 
 def over_support(w: World, s: WalkState, x: FloatArray, dt: float) -> FloatArray:
     """Pelvis x (N,) this step for pelvises at ``x`` standing at rest (both feet planted,
-    none held, no walk wished, not turning round, stopped): moved toward the middle half of
-    their feet's support (:func:`support_span`) at ``shift_time`` (at most ``shift_speed``),
-    so a body at rest stands over its feet, over the tread both feet are on or between
+    none held, no walk wished, not turning round, stopped) outside their feet's support
+    (:func:`support_span`): moved to ``REST_INSET`` inside its nearer end (an eased
+    approach to the end itself would creep up to it for ever) at ``shift_time`` (at most
+    ``shift_speed``); inside it, it stays where it stands (a reach places the body: a hand
+    on a door's knob, the other carrying a cup clear of it). So a body at rest stands over
+    its feet, over the tread both feet are on or between
     two treads (stopped on a flight, a step aimed at its standing spot lands on the tread
     above a nose and left the pelvis over the tread below, about to topple backwards).
     The velocity is left alone: the shift is no walk (no step follows it)."""
@@ -320,8 +324,8 @@ def over_support(w: World, s: WalkState, x: FloatArray, dt: float) -> FloatArray
     lo, hi = support_span(w, s)
     touching = lo <= hi
     lo, hi = np.where(touching, lo, x), np.where(touching, hi, x)  # none touching: stays
-    quarter = 0.25 * (hi - lo)
-    goal = clamp(x, lo + quarter, hi - quarter)
+    inset = np.minimum(REST_INSET, 0.25 * (hi - lo))
+    goal = clamp(x, lo + inset, hi - inset)
     speed = clamp((goal - x) / tune.shift_time, -tune.shift_speed, tune.shift_speed)
     return np.where(resting, x + speed * dt, x)
 
