@@ -31,9 +31,10 @@ SHOE_WIDTH_M = 0.095  # a shoe seen from the front: the least a drawn foot is lo
 LEG_SPREAD_M = 0.045  # each leg's offset from the middle, seen from the front
 # The head in profile, in head radii from its centre, (forward, up) and a radius: a hair
 # cap on top and a little behind, the face's disc forward and a little down, the eye level
-# with the middle of the face's front. The line from the face's centre to the cap's leans
-# 32 degrees back of straight up: a cap further back, over the back of the head, with the
-# eye under its edge reads as a head tilted up, looking at the sky.
+# with the middle of the face's front; all of it turned by the pose's gaze (the head's
+# pitch) about the centre. The line from the face's centre to the cap's leans 32 degrees
+# back of straight up: a cap further back, over the back of the head, with the eye under
+# its edge reads as a head tilted up, looking at the sky.
 HEAD_HAIR = (-0.1, 0.45, 0.9)
 HEAD_FACE = (0.25, -0.1, 0.85)
 HEAD_EYE = (0.65, 0.0)
@@ -199,15 +200,25 @@ def _draw_body(pen: WorldPen, pose: PoseInputs, rig: Rig) -> None:
     )
     length = max(math.hypot(cx - px, cy - py), 1e-9)
     sx, sy = (cx - px) / length, (cy - py) / length  # the spine's direction
-    f = float(pose.facing[0])  # forward is (f, 0), up (0, 1)
+    f = float(pose.facing[0])
+    # the head's forward (fx, fy) and up (ux, uy): the facing's horizontal pitched by the gaze
+    pitch = float(pose.gaze[0])
+    fx, fy = f * math.cos(pitch), math.sin(pitch)
+    ux, uy = -f * math.sin(pitch), math.cos(pitch)
     to_px = pen.camera.point_to_screen
     pelvis_px, chest_px, head_px = to_px(px, py), to_px(cx, cy), to_px(hx, hy)
     waist_a = to_px(px + sx * 0.03, py + sy * 0.03)
     waist_b = to_px(px + sx * 0.1, py + sy * 0.1)
     radius = body.head_radius
-    hair = to_px(hx + HEAD_HAIR[0] * radius * f, hy + HEAD_HAIR[1] * radius)
-    face = to_px(hx + HEAD_FACE[0] * radius * f, hy + HEAD_FACE[1] * radius)
-    eye = to_px(hx + HEAD_EYE[0] * radius * f, hy + HEAD_EYE[1] * radius)
+
+    def on_head(forward: float, up: float) -> tuple[float, float]:
+        """A point ``forward`` and ``up`` head radii off the head's centre, in pixels."""
+        a, b = forward * radius, up * radius
+        return to_px(hx + a * fx + b * ux, hy + a * fy + b * uy)
+
+    hair = on_head(HEAD_HAIR[0], HEAD_HAIR[1])
+    face = on_head(HEAD_FACE[0], HEAD_FACE[1])
+    eye = on_head(*HEAD_EYE)
     torso = body.torso_width * scale
     shirt_edge = _hero_tones(colors)["shirt_edge"][0]
     bone(canvas, pelvis_px, chest_px, colors.shirt, torso * 0.8, torso, shirt_edge)

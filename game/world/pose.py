@@ -13,12 +13,19 @@ import numpy as np
 
 import ik
 from game.world.arms import blend_hands, elbow_poles, follow_hands, hinge_poles, swing_hands
-from game.world.easing import halflife_blend, smoothstep, xy
-from game.world.feet import FOOT_SIDE, sole_points
+from game.world.easing import clamp, halflife_blend, smoothstep, xy
+from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, sole_points
+from game.world.gait import run_fraction
 from game.world.rig import LegSpec, LimbSpec, Rig
 from game.world.swing import swing_pose, within_reach
 from game.world.timing import pivot_ankles, stance_feet
 from game.world.walker_state import ARMS, LEGS, BoolArray, FloatArray, WalkState, World
+
+GAZE_AHEAD = 1.0  # m: on stairs the eyes are on the treads this far ahead of the pelvis
+HEAD_SHARE = 0.5  # the head pitches this share of the way to what the eyes look at
+HEAD_DOWN = np.radians(40.0)  # the head pitches at most this far down ...
+HEAD_UP = np.radians(30.0)  # ... and this far up
+GAZE_HALFLIFE = 0.15  # s: the head eases to a new pitch with this halflife
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +49,9 @@ class PoseInputs:
         the default a pole-less rig falls back to.
     foot_angle, foot_bend : ndarray, shape (N, 2)
         Sole angles and toe bends (radians).
+    gaze : ndarray, shape (N,)
+        The head's pitch (radians, up > 0, 0 level): where the face is turned, forward
+        along the facing (:func:`head_pitch`).
     """
 
     pelvis: FloatArray
@@ -55,6 +65,7 @@ class PoseInputs:
     pole_on: BoolArray
     foot_angle: FloatArray
     foot_bend: FloatArray
+    gaze: FloatArray
 
     def lerp(self, later: PoseInputs, alpha: float) -> PoseInputs:
         """``alpha`` of the way from this pose to ``later`` (turns are continuous, so every
@@ -75,6 +86,7 @@ class PoseInputs:
             pole_on=later.pole_on,
             foot_angle=mix(self.foot_angle, later.foot_angle),
             foot_bend=mix(self.foot_bend, later.foot_bend),
+            gaze=mix(self.gaze, later.gaze),
         )
 
     def soles(self, ankles: FloatArray, rig: Rig) -> FloatArray:
@@ -158,6 +170,7 @@ def pose_inputs(
     shoulders = chest[:, None, :] + side * np.array([w.rig.body.shoulder_depth, 0.0])
     ankles, foot_angle, foot_bend = foot_targets(w, s, hips, dt)
     hands = hand_targets(w, s, shoulders, hips, ankles, previous, dt)
+    gaze = head_pitch(w, s, head, grade, previous, dt)
     knee_pole = knee_poles(hips, ankles, spin, w.rig.legs)
     elbow_pole = elbow_poles(shoulders, hands, spin, w.rig)
     pole_on = np.ones((s.count, 4), dtype=bool)  # elbows always; knees as switched
@@ -174,6 +187,7 @@ def pose_inputs(
         pole_on=pole_on,
         foot_angle=foot_angle,
         foot_bend=foot_bend,
+        gaze=gaze,
     )
 
 
@@ -181,12 +195,15 @@ def upper_body(
     w: World, s: WalkState, grade: FloatArray, dt: float
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Pelvis, chest (the shoulder point) and head centre (N, 2): the spine leans into the
-    direction of travel and the slope (forward uphill, back down), eased (writes
-    ``s.lean``), and a crouch stoops it forward on top (by the spin, so a pivot would pass
-    the middle upright), no further than keeps the head out of a wall ahead."""
+    direction of travel and into a climb ahead (the ground's ``grade`` rising along the
+    facing; facing down a slope or a flight it leans only with the speed: upright or a
+    little forward, never back), eased (writes ``s.lean``), and a crouch stoops it forward
+    on top (by the spin, so a pivot would pass the middle upright), no further than keeps
+    the head out of a wall ahead."""
     body, tune = w.rig.body, w.rig.tuning
     pelvis = xy(s.x, s.y)
-    lean = body.lean_per_speed * s.vx + body.lean_per_slope * np.arctan(grade)
+    climb = np.maximum(grade * s.facing, 0.0)  # rise per run along the facing, uphill only
+    lean = body.lean_per_speed * s.vx + s.facing * body.lean_per_slope * np.arctan(climb)
     s.lean += (lean - s.lean) * halflife_blend(dt or 1.0 / 60.0, tune.lean_halflife)
     spine = s.lean + s.spin * tune.crouch_stoop_rad * smoothstep(s.crouch)
     if (s.crouch > 0.0).any():
@@ -194,6 +211,42 @@ def upper_body(
     spine_dir = xy(np.sin(spine), np.cos(spine))
     chest = pelvis + body.spine * spine_dir
     return pelvis, chest, chest + (body.neck + body.head_radius) * spine_dir
+
+
+def head_pitch(
+    w: World,
+    s: WalkState,
+    head: FloatArray,
+    grade: FloatArray,
+    previous: PoseInputs | None,
+    dt: float,
+) -> FloatArray:
+    """The head's pitch (N,, radians, up > 0) from where the eyes look: along the path
+    (level on the flat, up or down a slope with it); on stairs, at the treads
+    ``GAZE_AHEAD`` ahead (down at the next treads: further down going down, the treads
+    lower than the feet); at what the hands reach for (a prop, the pointer), by the
+    hands' weight. The head turns ``HEAD_SHARE`` of that pitch (the eyes the rest), within
+    ``HEAD_DOWN`` and ``HEAD_UP``, eased from the ``previous`` pose's over ``dt``."""
+    facing, intent = s.facing, s.intent
+    path = np.arctan(grade * facing)
+    ahead_x = s.x + facing * GAZE_AHEAD
+    risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)[None, :]
+    low, high = np.minimum(s.x, ahead_x)[:, None], np.maximum(s.x, ahead_x)[:, None]
+    on_stairs = ((risers > low) & (risers < high)).any(axis=1)
+    tread = np.arctan2(w.terrain.height_at(ahead_x) - head[:, 1], GAZE_AHEAD)
+    look = np.where(on_stairs, tread, path)
+    weight = intent.hand_weight.max(axis=1)
+    if weight.any():  # (the reach is read only then)
+        share = intent.hand_weight / np.maximum(intent.hand_weight.sum(axis=1), 1e-9)[:, None]
+        target = (intent.hand_target * share[..., None]).sum(axis=1)
+        # a target overhead or behind is looked at no steeper than straight up or down
+        forward = np.maximum((target[:, 0] - head[:, 0]) * facing, 1e-3)
+        reach = np.arctan2(target[:, 1] - head[:, 1], forward)
+        look = look + (reach - look) * weight
+    pitch = clamp(HEAD_SHARE * look, -HEAD_DOWN, HEAD_UP)
+    if previous is None or dt <= 0.0:
+        return pitch
+    return previous.gaze + (pitch - previous.gaze) * halflife_blend(dt, GAZE_HALFLIFE)
 
 
 def foot_targets(
@@ -210,8 +263,9 @@ def foot_targets(
     stance_at = np.where(turning[..., None], pivot_at, stance_at)
     swinging = feet.swinging
     if swinging.any():
+        run = run_fraction(s.vx, w.rig.gait)
         swing_at, swing_angle, swing_bend, floor, hold = swing_pose(
-            feet, s.facing, w.swing_ground, legs, dt
+            feet, s.facing, w.swing_ground, legs, dt, run
         )
         feet.floor = np.where(swinging, floor, feet.floor)
         feet.hold = hold

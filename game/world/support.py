@@ -11,7 +11,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from game.world.easing import clamp, smoothstep, xy
-from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, Feet, rest_on_ground, sole_fits
+from game.world.feet import (
+    FOOT_SIDE,
+    MIN_RISER,
+    RISER_WINDOW,
+    Feet,
+    rest_on_ground,
+    sole_fits,
+    sole_points,
+)
 from game.world.gait import Pace, run_fraction, spring_step
 from game.world.stance import (
     RolledFeet,
@@ -20,7 +28,14 @@ from game.world.stance import (
     needed_pitch,
     roll_limits,
 )
-from game.world.timing import foot_phase, ground_grade, hips_x, pivot_ankles, stance_progress
+from game.world.timing import (
+    foot_phase,
+    ground_grade,
+    hips_x,
+    pivot_ankles,
+    stance_feet,
+    stance_progress,
+)
 from game.world.turning import pivot_ceiling
 from game.world.walker_state import BoolArray, FloatArray, WalkState, World
 
@@ -282,13 +297,60 @@ def roll_stance(w: World, s: WalkState, pace: Pace) -> None:
     feet.pitch = np.where(feet.planted & ~s.turning[:, None], pitch, 0.0)
 
 
+CONTACT = 0.01  # m: a sole point this close above the ground bears weight
+REST_INSET = 0.005  # m: a pelvis at rest outside its feet's support moves this far into it
+
+
+def support_span(w: World, s: WalkState) -> tuple[FloatArray, FloatArray]:
+    """The x interval (N,) each character's planted feet bear weight over: the lowest and
+    highest x of their sole points (heel, ball, toe at the stance roll) within ``CONTACT``
+    of the ground (a heel hanging off a stair nose bears none). Both feet on one tread, it
+    is that tread's part under them; on two treads, from the lower foot to the upper.
+    ``(inf, −inf)`` where no point touches."""
+    ankles, angles, bends = stance_feet(w, s)
+    facing = np.broadcast_to(s.facing[:, None], angles.shape)
+    soles = sole_points(ankles, angles, bends, facing, w.rig.legs)  # (N, 2, 3, 2)
+    x = soles[..., 0]
+    touching = (soles[..., 1] - w.terrain.height_at(x) <= CONTACT) & s.feet.planted[..., None]
+    lo = np.where(touching, x, np.inf).min(axis=(1, 2))
+    hi = np.where(touching, x, -np.inf).max(axis=(1, 2))
+    return lo, hi
+
+
+def over_support(w: World, s: WalkState, x: FloatArray, dt: float) -> FloatArray:
+    """Pelvis x (N,) this step for pelvises at ``x`` standing at rest (both feet planted,
+    none held, no walk wished, not turning round, stopped) outside their feet's support
+    (:func:`support_span`): moved to ``REST_INSET`` inside its nearer end (an eased
+    approach to the end itself would creep up to it for ever) at ``shift_time`` (at most
+    ``shift_speed``); inside it, it stays where it stands (a reach places the body: a hand
+    on a door's knob, the other carrying a cup clear of it). So a body at rest stands over
+    its feet, over the tread both feet are on or between
+    two treads (stopped on a flight, a step aimed at its standing spot lands on the tread
+    above a nose and left the pelvis over the tread below, about to topple backwards).
+    The velocity is left alone: the shift is no walk (no step follows it)."""
+    feet, tune = s.feet, w.rig.tuning
+    resting = feet.planted.all(axis=1) & ~feet.pinned.any(axis=1) & (s.wanted == 0.0)
+    resting &= ~s.turning & ~s.reversing & (np.abs(s.vx) < tune.still_speed)
+    if not resting.any():
+        return x
+    lo, hi = support_span(w, s)
+    touching = lo <= hi
+    lo, hi = np.where(touching, lo, x), np.where(touching, hi, x)  # none touching: stays
+    inset = np.minimum(REST_INSET, 0.25 * (hi - lo))
+    goal = clamp(x, lo + inset, hi - inset)
+    speed = clamp((goal - x) / tune.shift_time, -tune.shift_speed, tune.shift_speed)
+    return np.where(resting, x + speed * dt, x)
+
+
 def move_pelvis(
     w: World, s: WalkState, x_free: FloatArray, pace: Pace, support: Support, dt: float
 ) -> None:
-    """Move each pelvis to ``x_free`` (where its velocity takes it) at its height this step,
-    held back where a planted leg could not follow, lowered where one would over-stretch.
-    Writes ``s.x``, ``s.y``, ``s.vx`` (where held), ``s.vy``."""
+    """Move each pelvis to ``x_free`` (where its velocity takes it; at rest, toward over
+    its feet: :func:`over_support`) at its height this step, held back where a planted leg
+    could not follow, lowered where one would over-stretch. Writes ``s.x``, ``s.y``,
+    ``s.vx`` (where held), ``s.vy``."""
     x_old = s.x
+    x_free = over_support(w, s, x_free, dt)
     y_new = pelvis_height(w, s, x_free, pace, support, dt)
     x_new = hold_planted(w, s, x_old, x_free, y_new, support)
     y_new = cap_pelvis(w, s, x_new, y_new, support, dt)

@@ -40,6 +40,12 @@ _FLOOR_FALL = 2.0  # m/s: a swing's clearance floor sinks no faster (unless land
 _HEEL_RISE_END = 0.55  # fraction of the swing by which the early heel rise is over
 
 
+_CARRY_RISE = 0.12  # running, the foot is carried up within this first fraction of a swing ...
+
+
+_CARRY_FALL = 0.16  # ... and comes down to its landing only in this last fraction
+
+
 def sole_clearance(
     terrain: Terrain,
     ankle_x: FloatArray,
@@ -88,10 +94,16 @@ def sole_clearance(
 
 # -- swing -----------------------------------------------------------------------------
 def swing_pose(
-    feet: Feet, facing: FloatArray, terrain: Terrain, legs: LegSpec, dt: float = 0.0
+    feet: Feet,
+    facing: FloatArray,
+    terrain: Terrain,
+    legs: LegSpec,
+    dt: float = 0.0,
+    run: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
     """Ankle (N, 2, 2), sole angle, toe bend, clearance floor and hold (N, 2) along each
-    swing at ``u``, ``dt`` seconds after the last pose (0: the same instant again).
+    swing at ``u``, ``dt`` seconds after the last pose (0: the same instant again), for
+    characters running by ``run`` (N,, the run fraction in [0, 1]; None: walking).
 
     A swing's first pose (its floor not yet measured, at ``u`` 0 when it lifted this step)
     also measures its hold (:func:`swing_hold`) from the clearance it computes anyway; every
@@ -126,10 +138,19 @@ def swing_pose(
     # the sole clears the ground by ``lift`` at mid-swing; the heel rises behind early in
     # the swing (the shank trails the thigh), peaking at a quarter of it
     early = np.sin(np.pi * clamp(u / _HEEL_RISE_END, 0.0, 1.0)) ** 2
+    if run is not None:
+        early = early + (np.maximum(carried(u), early) - early) * run[:, None]
     # (the heel's rise within the floor's: lifting off before a riser, on top of it the
     # ankle rose 6-7 cm a step)
     y = np.maximum(blend_y + legs.heel_rise * early, floor) + feet.lift * np.sin(np.pi * u)
     return xy(x, y), angle, bend, floor, hold
+
+
+def carried(u: FloatArray) -> FloatArray:
+    """A running swing's heel rise at ``u`` (...), in [0, 1]: up within ``_CARRY_RISE`` of
+    the swing, held, and down to the landing in its last ``_CARRY_FALL``."""
+    up = smoothstep(u / _CARRY_RISE)
+    return up * (1.0 - smoothstep((u - (1.0 - _CARRY_FALL)) / _CARRY_FALL))
 
 
 def swing_hold(exact: FloatArray, wanted: FloatArray, duration: FloatArray) -> FloatArray:

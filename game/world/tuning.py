@@ -159,9 +159,9 @@ class Tuning:
         0.02, "m", 0.0, 0.5, "a sole lands at least this far off a thing on the ground"
     )
     shift_time: float = _setting(
-        0.5, "s", 0.01, 5.0, "on feet kept off their spots, the pelvis shifts over them in"
+        0.25, "s", 0.01, 5.0, "on feet kept off their spots, the pelvis shifts over them in"
     )
-    shift_speed: float = _setting(0.1, "m/s", 0.0, 2.0, "... at most this fast")
+    shift_speed: float = _setting(0.2, "m/s", 0.0, 2.0, "... at most this fast")
     pin_ground: float = _setting(
         0.03, "m", 0.0, 0.5, "a pinned ankle this close to its flat-foot height bears weight"
     )

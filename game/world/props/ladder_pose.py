@@ -114,4 +114,5 @@ def climb_pose(rig: Rig, pelvis_at: FloatArray, ends: FloatArray) -> PoseInputs:
         pole_on=np.ones((1, 4), dtype=bool),
         foot_angle=np.zeros((1, 2)),
         foot_bend=np.zeros((1, 2)),
+        gaze=np.zeros(1),
     )
