@@ -65,7 +65,7 @@ def main() -> None:
         for frame in range(MAX_FRAMES):
             app.run_frame(config.dt)
             sim = app.scene.sim
-            ball = sim.plug_ins[0]
+            ball = sim.prop("ball")
             hero = sim.crowd.pose.pelvis[0]
             lead = min(max(float(ball.centre()[0] - hero[0]) - 0.6, 0.45), ROLL_LEAD_M)
             frames.append(crop(app, hero + np.array([lead, -0.2]), TILE, 0.5))

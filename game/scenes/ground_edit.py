@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,7 @@ from numpy.typing import NDArray
 from game.assets import AssetError, decode_text, read_bytes
 from game.outputs import AtomicFile, OutputError
 from game.scenes.character_assets import EDITED_TERRAIN, TERRAIN_FILE
-from game.world.props import LOFT_DEPTH_M, PropHands
+from game.world.props.base import Grounded
 from game.world.rig import Rig
 from game.world.terrain import Terrain, load_terrain
 from game.world.terrain_edit import (
@@ -52,22 +52,11 @@ from game.world.terrain_edit import (
 CLIMBING_REFUSAL = "refused: not while he is on the ladder (its ground stays until he is off)"
 
 
-def prop_footprints(hands: PropHands | None) -> tuple[Footprint, ...]:
-    """The ground every prop stands on (door, table, ladder, the loft it leans on)."""
-    if hands is None:
-        return ()
-    props = hands.props
-    door, table, ladder = props.door, props.table, props.ladder
-    half = ladder.width / 2
-    prints = [
-        Footprint("door", door.x0, door.x0 + door.width, door.base),
-        Footprint("table", table.x0, table.x0 + table.width, table.base),
-        Footprint("ladder", ladder.x - half, ladder.x + half, ladder.base),
-    ]
-    if ladder.loft is not None:
-        edge, level = float(ladder.loft[0]), float(ladder.loft[1])
-        prints.append(Footprint("loft by the ladder", edge, edge + LOFT_DEPTH_M, level))
-    return tuple(prints)
+def prop_footprints(props: Sequence[object]) -> tuple[Footprint, ...]:
+    """The ground every prop stands on (those that are :class:`Grounded`), left to right:
+    an edit in the way of two names the leftmost."""
+    grounds = [ground for p in props if isinstance(p, Grounded) for ground in p.grounds()]
+    return tuple(sorted(grounds, key=lambda ground: ground.x0))
 
 
 def _number(values: Mapping[str, Any], key: str) -> float:
@@ -95,20 +84,21 @@ class GroundEditing:
         The terrain file in use (saved to and reloaded from).
     rig, terrain :
         What the limits come from and the ground to start with.
-    hands : PropHands or None
-        The props (their footprints must keep their ground) and the cup, which an edit
-        carries with the ground it rests on, or is refused when it would not stand there.
+    props : sequence of props, or None
+        The live props: those :class:`Grounded` keep their ground (their footprints), and
+        are carried with the ground they rest on, or refuse an edit they would not stand
+        on (the cup).
     """
 
     def __init__(
-        self, terrain_file: Path, rig: Rig, terrain: Terrain, hands: PropHands | None
+        self, terrain_file: Path, rig: Rig, terrain: Terrain, props: Sequence[object] | None
     ) -> None:
         self.terrain_file = terrain_file
         self.active = False
         self.message = ""
-        self.hands = hands
-        limits = EditLimits.for_rig(rig, prop_footprints(hands))
-        self.editor = TerrainEditor(terrain, limits, self._cup_stands)
+        self.grounded = [p for p in props or () if isinstance(p, Grounded)]
+        limits = EditLimits.for_rig(rig, prop_footprints(self.grounded))
+        self.editor = TerrainEditor(terrain, limits, self._props_stand)
         self.refused: Proposal | None = None  # the last edit refused, until the next edit
         self.name = terrain_name(terrain_file)  # the file's label, written back by a save
         self._drag: object = None  # the drag the last move belonged to
@@ -137,7 +127,7 @@ class GroundEditing:
             self.message = f"cannot reload: {bad}"
         changed = self.editor.terrain is not before
         if changed:
-            self._carry_cup(before)
+            self._carry_props(before)
         return changed
 
     def preview(self, op: str, values: Mapping[str, Any]) -> Proposal:
@@ -159,25 +149,15 @@ class GroundEditing:
         args = [_number(values, key) for key in PRESETS[op][1]]
         return self.editor.preset(op, _number(values, "x"), *args)
 
-    def _cup_stands(self, old: Terrain, new: Terrain) -> None:
-        """The editor's guard: a cup resting on the ground must stand on the new ground
-        (flush and no steeper than it takes, :meth:`Props.stands_at`), never on a face."""
-        hands = self.hands
-        if hands is None or not len(hands.floor_spans(old)):
-            return
-        x = float(hands.cup[0])
-        if not bool(hands.props.stands_at(np.array([x]), new)[0]):
-            spec = hands.props.cup
-            raise EditRefused(
-                f"the cup stands at x {x:.2f}: it would not stand on this ground (move it first)",
-                (x - 1.15 * spec.radius, x + spec.half_width),
-            )
+    def _props_stand(self, old: Terrain, new: Terrain) -> None:
+        """The editor's guard: every prop may stay on the new ground."""
+        for prop in self.grounded:
+            prop.check_ground(old, new)
 
-    def _carry_cup(self, old: Terrain) -> None:
-        """A cup resting on the ground moves with it (up or down, at once)."""
-        hands = self.hands
-        if hands is not None and len(hands.floor_spans(old)):
-            hands.cup[1] = float(self.terrain.height_at(float(hands.cup[0])))
+    def _carry_props(self, old: Terrain) -> None:
+        """Props resting on the ground move with it."""
+        for prop in self.grounded:
+            prop.follow_ground(old, self.terrain)
 
     def _run(self, op: str, values: Mapping[str, Any]) -> None:
         editor = self.editor
@@ -208,7 +188,7 @@ class GroundEditing:
             loaded = load_terrain(self.terrain_file)
             try:  # the props and the cup must stand on it, as on an edit
                 check_footprints(loaded, editor.limits.footprints)
-                self._cup_stands(editor.terrain, loaded)
+                self._props_stand(editor.terrain, loaded)
             except EditRefused as refused:
                 name = self.terrain_file.name
                 raise EditRefused(f"{name} not loaded: {refused}", refused.span) from None

@@ -1,36 +1,41 @@
-"""How each prop plug-in is drawn: one painter per prop name, through the renderer-neutral
-:class:`~game.canvas.WorldPen` (no pygame), plus the hint over a plug-in under the pointer.
+"""How each prop is drawn and answers the pointer in the walk view: one
+:class:`~game.view.hover.Look` per prop name in :data:`LOOKS`, through the
+renderer-neutral :class:`~game.canvas.WorldPen` (no pygame).
 
-Adding a prop plug-in adds its painter to :data:`PAINTERS`.
+Adding a prop adds its look here (its painter, and what hovering it says).
 """
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import NDArray
 
 from game.canvas import WorldPen
 from game.palette import PALETTE, mix
+from game.view.hover import PROP_CLICK_M, Box, Look
+from game.view.prop_painter import draw_cup, paint_door, paint_ladder, paint_table, static_sprite
+from game.world.props import CupProp, DoorProp, LadderProp
 from game.world.props.ball import KickBall
 
 if TYPE_CHECKING:
     from game.scenes.walk import WalkSim
-    from game.world.terrain import Terrain
 
-HOVER_M = 0.1  # the pointer this close to a plug-in shows what a click does
 BALL_PATCH_RADII = 0.42  # the ball's middle patch reaches this fraction of its radius
 SHADOW_FADE_M = 1.0  # a ball this high over the ground casts no shadow
+LADDER_HOVER_M = 0.06  # the pointer this close beside the ladder's rails is on it
+
+Point = NDArray[np.float64]
 
 
-def paint_ball(pen: WorldPen, ball: KickBall, terrain: Terrain) -> None:
+def paint_ball(pen: WorldPen, ball: KickBall, sim: WalkSim) -> None:
     """The ball: its shadow on the ground (narrower as it rises), a white ball with a dark
     rim, and a football's patch and seams turned by how far it has rolled."""
     centre, r = ball.state.centre, ball.spec.radius
-    ground = float(terrain.height_at(centre[0]))
+    ground = float(sim.terrain.height_at(centre[0]))
     lift = max(float(centre[1]) - r - ground, 0.0)
     shade = max(1.0 - lift / SHADOW_FADE_M, 0.0)
     if shade > 0.0:
@@ -51,24 +56,108 @@ def paint_ball(pen: WorldPen, ball: KickBall, terrain: Terrain) -> None:
     pen.circle(centre, r, ink, max(width, 2))
 
 
-PAINTERS: dict[str, Callable[[WorldPen, Any, Terrain], None]] = {"ball": paint_ball}
+def _ball_highlight(pen: WorldPen, ball: KickBall, sim: WalkSim, point: Point) -> str:
+    pen.ring_px(ball.state.centre, 0.18 * pen.camera.scale, PALETTE["white"], 2)
+    return "click: kick the ball"
 
-HINTS: dict[str, str] = {"ball": "click: kick the ball"}
+
+def _door_box(door: DoorProp) -> Box:
+    d = door.door
+    return (d.x0, d.base, d.x0 + d.width, d.base + d.height)
 
 
-def paint_plug_ins(pen: WorldPen, walk: WalkSim | None, pointer: ArrayLike | None) -> None:
-    """Every prop plug-in of ``walk`` (None: a scene without them), and over one under the
-    world ``pointer`` (None: none) that the hero is not already using, a ring and what a
-    click does."""
-    if walk is None:
-        return
-    for plug_in in walk.plug_ins:
-        PAINTERS[plug_in.name](pen, plug_in, walk.terrain)
-    if pointer is None:
-        return
-    at = np.asarray(pointer, dtype=float)
-    for plug_in in walk.plug_ins:
-        if plug_in.under(at, HOVER_M) and not plug_in.busy:
-            centre = plug_in.centre()
-            pen.ring_px(centre, 0.18 * pen.camera.scale, PALETTE["white"], 2)
-            pen.text(centre, HINTS[plug_in.name], PALETTE["white"], 15, "midbottom", (0, -40))
+def _paint_door(pen: WorldPen, door: DoorProp, sim: WalkSim) -> None:
+    """Swinging, drawn as it stands; shut, its cached sprite."""
+    paint = functools.partial(paint_door, door=door)
+    if door.swing > 0.0:
+        paint(pen)
+    else:
+        static_sprite(pen.canvas, pen.camera, (door, "door"), _door_box(door), paint)
+
+
+def _door_highlight(pen: WorldPen, door: DoorProp, sim: WalkSim, point: Point) -> str:
+    pen.ring_px(door.knob, 0.09 * pen.camera.scale, PALETTE["white"], 2)
+    on_knob = door.under(point, PROP_CLICK_M)
+    return "click: reach for the knob" if on_knob else "click: open the door"
+
+
+def _door_on(door: DoorProp, point: Point) -> bool:
+    return door.on_panel(point)
+
+
+def _ladder_box(ladder: LadderProp) -> Box:
+    lad, half = ladder.ladder, ladder.ladder.width / 2
+    return (lad.x - half, lad.base, lad.x + half, lad.base + lad.height)
+
+
+def _paint_ladder(pen: WorldPen, ladder: LadderProp, sim: WalkSim) -> None:
+    paint = functools.partial(paint_ladder, ladder=ladder.ladder)
+    static_sprite(pen.canvas, pen.camera, (ladder, "ladder"), _ladder_box(ladder), paint)
+
+
+def _ladder_on(ladder: LadderProp, point: Point) -> bool:
+    return ladder.on_it(point, LADDER_HOVER_M)
+
+
+def _ladder_highlight(pen: WorldPen, ladder: LadderProp, sim: WalkSim, point: Point) -> str:
+    x0, y0, x1, y1 = _ladder_box(ladder)
+    x0, x1 = x0 - LADDER_HOVER_M, x1 + LADDER_HOVER_M
+    outline = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    pen.polyline(outline, PALETTE["white"], 2, closed=True)
+    if sim.props is not None and sim.props.holding >= 0:
+        return "put the cup down to climb (click a surface)"
+    return "S by the edge: climb down" if sim.on_loft() else "W at its foot: climb"
+
+
+def _table_box(cup: CupProp) -> Box:
+    table = cup.props.table
+    left, _, right, top = table.top_box()
+    return (left, table.base, right, top)
+
+
+def _paint_cup(pen: WorldPen, cup: CupProp, sim: WalkSim) -> None:
+    """The table it stood on (a cached sprite), and the cup where it rests (in a hand it
+    is drawn with the hand: :func:`_cup_in_hand`)."""
+    table, colors = cup.props.table, sim.rig.colors
+    paint = functools.partial(paint_table, table=table, colors=colors)
+    static_sprite(pen.canvas, pen.camera, (cup, "table"), _table_box(cup), paint)
+    if not cup.held:
+        draw_cup(pen, cup.props, cup.bottom, cup.tilt(sim.terrain))
+
+
+def _cup_in_hand(pen: WorldPen, cup: CupProp, sim: WalkSim, hand: Point) -> None:
+    bottom = (float(hand[0]), float(hand[1]) - cup.props.cup.grip)
+    draw_cup(pen, cup.props, bottom, 0.0)
+
+
+def _cup_highlight(pen: WorldPen, cup: CupProp, sim: WalkSim, point: Point) -> str | None:
+    if cup.held:
+        return None
+    pen.ring_px(cup.centre(), 0.12 * pen.camera.scale, PALETTE["white"], 2)
+    return "click: pick up the cup"
+
+
+LOOKS: dict[str, Look] = {
+    "ball": Look(paint_ball, _ball_highlight),
+    "door": Look(_paint_door, _door_highlight, _door_on, True, _door_box),
+    "ladder": Look(_paint_ladder, _ladder_highlight, _ladder_on, False, _ladder_box),
+    "cup": Look(
+        _paint_cup,
+        _cup_highlight,
+        box=_table_box,
+        in_hand=_cup_in_hand,
+        held_tip="click: set the cup down there",
+    ),
+}
+
+
+def paint_props(pen: WorldPen, sim: WalkSim) -> None:
+    """Every prop of ``sim``, in the scene's order."""
+    for prop in sim.plug_ins:
+        LOOKS[prop.name].paint(pen, prop, sim)
+
+
+def prop_boxes(sim: WalkSim) -> list[Box]:
+    """The boxes (world x0, y0, x1, y1) of the props the ground's names keep off."""
+    boxes = (LOOKS[prop.name].box(prop) for prop in sim.plug_ins)
+    return [box for box in boxes if box is not None]

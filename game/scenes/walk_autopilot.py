@@ -14,9 +14,12 @@ import numpy as np
 from game.input_state import InputState
 from game.scene import SceneConfig
 from game.scenes.edit_tour import EditTour
-from game.scenes.walk import LADDER_NEAR_M, LOFT_PAUSE_STEPS, START_X, WalkSim
+from game.scenes.walk import START_X, WalkSim
 from game.world.props.ladder import LadderClimb
+from game.world.props.ladder_prop import LADDER_NEAR_M
 from game.world.props.scenery import PLUG_IN_NAMES as PLUG_INS
+
+LOFT_PAUSE_STEPS = 45  # the prop tour stands this long on the loft before climbing down
 
 
 class WalkAutopilot:
@@ -106,7 +109,7 @@ class PropTour:
 
     PLAN: tuple[tuple[str, str, Any], ...] = (
         ("reach_prop", "prop", "cup"),
-        ("reach_prop", "prop", "knob"),
+        ("reach_prop", "prop", "door"),
         ("put_down", "place_x", 2.55),
         ("reach_prop", "prop", "ball"),
     )
@@ -128,8 +131,7 @@ class PropTour:
             return InputState()
         if self.stage == len(self.PLAN):
             return self._ladder_input(sim, ladder)
-        busy = props.goal is not None or props.phase != ""
-        busy |= any(plug_in.busy for plug_in in sim.plug_ins)
+        busy = props.busy or any(plug_in.busy for plug_in in sim.plug_ins)
         if self.issued and not busy:
             self.stage += 1
             self.issued = False

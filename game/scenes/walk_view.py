@@ -23,13 +23,13 @@ from game.palette import PALETTE
 from game.profiling import PhaseTimer
 from game.scene import SceneSpec
 from game.scenes.ground_edit_view import GroundEditView
-from game.scenes.prop_painters import paint_plug_ins
+from game.scenes.prop_painters import LOOKS, paint_props, prop_boxes
 from game.scenes.side_view import seen_from_the_side
 from game.scenes.walk import WalkSim
 from game.scenes.walk_autopilot import walk_autopilot
 from game.view.follow import FollowCamera
 from game.view.hero_painter import HeldDrawing, HeroPainter
-from game.view.hover import PROP_CLICK_M, draw_hover
+from game.view.hover import PROP_CLICK_M, draw_hover, prop_under
 from game.view.labels import GroundLabels
 from game.view.overlay import (
     draw_feet_marks,
@@ -38,12 +38,11 @@ from game.view.overlay import (
     draw_overlay_legend,
     draw_rung_labels,
 )
-from game.view.prop_painter import draw_cup, draw_props, prop_boxes
 from game.view.scenery import Scenery
 from game.view.shadows import draw_contact_shadows
 from game.view.status import StatusBox
 from game.view.walk_hud import climbing, draw_walk_hud
-from game.world.character import PoseInputs
+from game.world.character import ARMS, PoseInputs
 from game.world.props.ladder import ClimbLatch
 
 VIEW_HEIGHT_M = 3.7  # world metres shown top to bottom
@@ -93,7 +92,7 @@ class WalkView:
         return self.status.box
 
     def takes_escape(self) -> bool:
-        """Esc leaves the ground editor while it is open (game.app.TakesEscape)."""
+        """Esc leaves the ground editor while it is open (game.global_keys.TakesEscape)."""
         editing = self.sim.editing
         return editing is not None and editing.active
 
@@ -150,30 +149,24 @@ class WalkView:
     def _click(
         self, point_w: NDArray[np.float64], actions: list[str], values: dict[str, Any]
     ) -> None:
-        """A left click at ``point_w`` (world): reach for the knob or the cup, grab a foot,
-        open the door by its knob, or set a held cup down there."""
-        grabbed = self.sim.foot_near(point_w)
-        props = self.sim.props
-        prop = (
-            None
-            if props is None
-            else props.props.prop_at(point_w, props.cup, PROP_CLICK_M, props.knob)
-        )
-        plug_in = self.sim.plug_in_at(point_w, PROP_CLICK_M)
-        if plug_in is not None or prop in ("knob", "cup"):  # before a foot (a cup or a ball
-            # by the feet stays clickable)
+        """A left click at ``point_w`` (world): use a prop there (walk up to it and reach
+        for it), grab a foot, or set a held cup down there. A prop under the point comes
+        before a foot (a cup or a ball by the feet stays clickable), a foot before a part
+        that takes a click behind it (the shut door's panel opens it by the knob)."""
+        sim = self.sim
+        grabbed = sim.foot_near(point_w)
+        prop = prop_under(sim, LOOKS, point_w, grabbed is not None)
+        if prop is not None and (
+            prop.under(point_w, PROP_CLICK_M) or LOOKS[prop.name].clicks_behind
+        ):
             actions.append("reach_prop")
-            values["prop"] = plug_in or prop
+            values["prop"] = prop.name
         elif grabbed is not None:
             self._dragging = grabbed
             values["drag_foot"] = grabbed
-        elif prop == "door":  # the shut door opens by its knob (a click on the panel a
-            # little off the knob must not set a carried cup down on the floor)
-            actions.append("reach_prop")
-            values["prop"] = "knob"
-        elif props is not None and props.holding >= 0:
+        elif sim.props is not None and sim.props.holding >= 0:
             actions.append("put_down")
-            values["place_x"] = props.props.place_for_click(point_w)
+            values["place_x"] = sim.props.props.place_for_click(point_w)
 
     # -- drawing -----------------------------------------------------------------------
     def _interpolated(self, alpha: float) -> tuple[PoseInputs, Any]:
@@ -216,34 +209,36 @@ class WalkView:
         the props (drawn after them)."""
         boxes = (self.subject_box, self.status.box, self.hud_cover)
         avoid = [b for b in boxes if b is not None]
-        for x_0, y_0, x_1, y_1 in prop_boxes(self.sim.props):
+        for x_0, y_0, x_1, y_1 in prop_boxes(self.sim):
             (left, upper), (right, lower) = pen.px((x_0, y_1)), pen.px((x_1, y_0))
             avoid.append((left, upper, right - left, lower - upper))
         return avoid
 
     def _draw_hero(self, pen: WorldPen, pose: PoseInputs, sol: Any) -> None:
-        """The props, a cup on the ground, the hero holding what he holds, and the hover
-        highlight over him (a foot's ring and tip stay visible)."""
-        sim, hands = self.sim, self.sim.props
-        if hands is not None:
-            draw_props(pen.canvas, self.camera, hands, sim.rig.colors)
-            paint_plug_ins(pen, sim, self._pointer_w)
-            if hands.holding < 0:
-                draw_cup(pen, hands, sim.terrain, sol)
+        """The props, the hero holding what he holds, and the hover highlight over him (a
+        foot's ring and tip stay visible)."""
+        sim = self.sim
+        paint_props(pen, sim)
         self.painter.draw(pen, pose, sol, sim.rig, self.held(pen, sol))
         editing = sim.editing
         if self._pointer_w is None or self._dragging is not None:
             return
         if editing is not None and editing.active:  # clicks edit the ground
             return
-        draw_hover(pen, sim, sol, self._pointer_w, self.subject_box)
+        draw_hover(pen, sim, sol, self._pointer_w, self.subject_box, LOOKS)
 
     def held(self, pen: WorldPen, sol: Any) -> HeldDrawing | None:
-        """The hand that holds the cup and what draws the cup in it, if he holds it."""
+        """The hand that holds a prop and what draws it in that hand (this frame's solved
+        hand), if he holds one."""
         hands = self.sim.props
         if hands is None or hands.holding < 0:
             return None
-        return hands.holding, functools.partial(draw_cup, pen, hands, self.sim.terrain, sol)
+        held = next((p for p in self.sim.plug_ins if p is hands.carried), None)
+        in_hand = None if held is None else LOOKS[held.name].in_hand
+        if held is None or in_hand is None:
+            return None
+        hand = sol.hand[0, ARMS.start + hands.holding]
+        return hands.holding, functools.partial(in_hand, pen, held, self.sim, hand)
 
     # -- overlay -----------------------------------------------------------------------
     def draw_overlay(self, canvas: Canvas, alpha: float) -> None:

@@ -1,8 +1,11 @@
 """The walk's hover highlight: a ring or outline on what a click under the pointer takes
-(the knob, the door, the cup, a foot, the ladder) and a tip saying what the click does."""
+(a prop, a foot) and a tip saying what the click does. How each prop answers the pointer
+is its :class:`Look` (the registry is :data:`game.scenes.prop_painters.LOOKS`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -11,65 +14,89 @@ from numpy.typing import NDArray
 from game.canvas import WorldPen
 from game.layout import font_px, intersects, ui_scale
 from game.palette import PALETTE
+from game.world.props.reach import ReachPhase
 from game.world.rig import LIMBS
 
 if TYPE_CHECKING:
     from game.scenes.walk import WalkSim
 
-PROP_CLICK_M = 0.12  # a click this close to the knob or the cup sends a hand to it
+PROP_CLICK_M = 0.12  # a click this close to a prop (the knob, the cup, the ball) takes it
 
 Box = tuple[float, float, float, float]
 
 
+def _never(prop: Any, point: NDArray[np.float64]) -> bool:
+    return False
+
+
+def _nothing(pen: WorldPen, prop: Any, sim: WalkSim, point: NDArray[np.float64]) -> str | None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """How a prop is drawn and answers the pointer in the walk view.
+
+    ``paint(pen, prop, sim)`` draws it; ``highlight(pen, prop, sim, point)`` rings it and
+    says what a click at ``point`` on it does (None: nothing); ``behind(prop, point)``: ``point`` is on a
+    part of it that takes a click only where no foot does (the door's panel, the ladder),
+    and ``clicks_behind`` whether a click there uses it; ``box(prop)`` the world box
+    (x0, y0, x1, y1) the ground's names keep off, if any; ``in_hand(pen, prop, sim,
+    hand)`` draws it held at the hand point, and ``held_tip`` what a click elsewhere does
+    with it then.
+    """
+
+    paint: Callable[[WorldPen, Any, WalkSim], None]
+    highlight: Callable[[WorldPen, Any, WalkSim, NDArray[np.float64]], str | None] = _nothing
+    behind: Callable[[Any, NDArray[np.float64]], bool] = _never
+    clicks_behind: bool = False
+    box: Callable[[Any], Box | None] = lambda prop: None
+    in_hand: Callable[[WorldPen, Any, WalkSim, NDArray[np.float64]], None] | None = None
+    held_tip: str | None = None
+
+
+def prop_under(
+    sim: WalkSim, looks: Mapping[str, Look], point: NDArray[np.float64], near_foot: bool
+) -> Any:
+    """The prop a click at ``point`` (world) takes: one it is on (``under``), else, with no
+    foot there (``near_foot``), one whose part behind takes it (:attr:`Look.behind`)."""
+    on = next((p for p in sim.plug_ins if p.under(point, PROP_CLICK_M)), None)
+    if on is None and not near_foot:
+        on = next((p for p in sim.plug_ins if looks[p.name].behind(p, point)), None)
+    return on
+
+
 def draw_hover(
-    pen: WorldPen, sim: WalkSim, sol: Any, pointer: NDArray[np.float64], hero: Box | None
+    pen: WorldPen,
+    sim: WalkSim,
+    sol: Any,
+    pointer: NDArray[np.float64],
+    hero: Box | None,
+    looks: Mapping[str, Look],
 ) -> None:
     """A highlight on what a click at ``pointer`` (world) takes and what the click does
-    with it, the words kept off the hero's box ``hero`` (pixels)."""
+    with it, the words kept off the hero's box ``hero`` (pixels). Nothing over a prop the
+    hero is already going for, or while a hand eases back from one (its ring and words
+    would lie on his hand and face)."""
     hands = sim.props
-    hover = (
-        None if hands is None else hands.props.prop_at(pointer, hands.cup, PROP_CLICK_M, hands.knob)
-    )
-    if hands is not None and hover in ("knob", "cup", "door"):
-        if {"door": "knob"}.get(hover, hover) == hands.goal or hands.phase == "release":
-            return  # he is going for it: its ring and words would lie on his hand and face
     foot = sim.foot_near(pointer)
-    tip = _highlight(pen, sim, sol, hover, foot)
+    prop = prop_under(sim, looks, pointer, foot is not None)
+    if prop is not None and (
+        prop.busy or (hands is not None and hands.phase == ReachPhase.RELEASE)
+    ):
+        return
+    tip = None
+    if prop is not None:
+        tip = looks[prop.name].highlight(pen, prop, sim, pointer)
+    elif foot is not None:
+        ankle = sol.hand[0, LIMBS.index(foot)]  # as drawn this frame
+        pen.ring_px(ankle, 0.08 * pen.camera.scale, PALETTE["white"], 2)
+        tip = "drag: move the foot"
+    elif hands is not None and hands.holding >= 0:
+        held = next((p for p in sim.plug_ins if p is hands.carried), None)
+        tip = None if held is None else looks[held.name].held_tip
     if tip is not None:
         _tip(pen, pointer, tip, hero, foot is not None)
-
-
-def _highlight(
-    pen: WorldPen, sim: WalkSim, sol: Any, hover: str | None, foot: str | None
-) -> str | None:
-    """Ring or outline what a click takes (``hover``: the prop under the pointer,
-    ``foot``: the foot near it); the tip for it, or None when a click takes nothing."""
-    hands, color, scale = sim.props, PALETTE["white"], pen.camera.scale
-    if hands is not None and hover == "knob":
-        pen.ring_px(hands.knob, 0.09 * scale, color, 2)
-        return "click: reach for the knob"
-    if hands is not None and hover == "door" and foot is None:
-        pen.ring_px(hands.knob, 0.09 * scale, color, 2)
-        return "click: open the door"
-    if hands is not None and hover == "cup" and hands.holding < 0:
-        centre = np.asarray(hands.cup) + np.array([0.0, hands.props.cup.height / 2])
-        pen.ring_px(centre, 0.12 * scale, color, 2)
-        return "click: pick up the cup"
-    if foot is not None:
-        ankle = sol.hand[0, LIMBS.index(foot)]  # as drawn this frame
-        pen.ring_px(ankle, 0.08 * scale, color, 2)
-        return "drag: move the foot"
-    if hands is not None and hover == "ladder":
-        ladder = hands.props.ladder
-        x0, x1 = ladder.x - ladder.width / 2 - 0.06, ladder.x + ladder.width / 2 + 0.06
-        y0, y1 = ladder.base, ladder.base + ladder.height
-        pen.polyline(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]), color, 2, closed=True)
-        if hands.holding >= 0:
-            return "put the cup down to climb (click a surface)"
-        return "S by the edge: climb down" if sim.on_loft() else "W at its foot: climb"
-    if hands is not None and hands.holding >= 0 and hover is None:
-        return "click: set the cup down there"  # (the table or the floor under the pointer)
-    return None
 
 
 def _tip(

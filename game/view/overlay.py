@@ -21,7 +21,7 @@ from game.world.rig import LIMBS, Rig
 
 if TYPE_CHECKING:
     from game.world.feet import Feet
-    from game.world.ladder import LadderClimb
+    from game.world.props.ladder import LadderClimb
     from game.world.props import PropHands
     from game.world.terrain import Terrain
 

@@ -1,26 +1,25 @@
-"""The walk's props drawn through a :class:`~game.canvas.WorldPen`: the door, the table and
-the ladder (static, each a cached sprite that follows the camera) and the cup."""
+"""The walk's props drawn through a :class:`~game.canvas.WorldPen`: the door, the table, the
+ladder and the cup, and the cached sprite a still prop is drawn into once (per window
+scale) to follow the camera. Which prop is drawn how is
+:mod:`game.scenes.prop_painters`'."""
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from game.camera import Camera2D
 from game.canvas import Canvas, WorldPen
 from game.palette import PALETTE, Color, mix
 from game.view.scenery import SCENERY_BACKDROP
-from game.world.character import ARMS
 
 if TYPE_CHECKING:
-    from game.world.props import Ladder, PropHands, Table
+    from game.world.props import DoorProp, Ladder, Props, Table
     from game.world.rig import RigColors
-    from game.world.terrain import Terrain
 
 DOORWAY: Color = (12, 12, 16)  # the dark room behind an open door
 DOOR_NEAR_M = 0.05  # an open door's free edge, nearer the viewer, shows this much taller
@@ -29,37 +28,6 @@ DOOR_NEAR_M = 0.05  # an open door's free edge, nearer the viewer, shows this mu
 SPRITE_PAD_PX = 8
 
 BoxW = tuple[float, float, float, float]
-
-
-def draw_props(canvas: Canvas, camera: Camera2D, hands: PropHands, colors: RigColors) -> None:
-    """The door, the table and the ladder: static, so each is drawn once (per props and
-    window scale) into a cached sprite that follows the camera."""
-    props = hands.props
-    paints: tuple[Callable[[WorldPen], None], ...] = (
-        functools.partial(paint_door, hands=hands),
-        functools.partial(paint_table, table=props.table, colors=colors),
-        functools.partial(paint_ladder, ladder=props.ladder),
-    )
-    for index, (box_w, paint) in enumerate(zip(prop_boxes(hands), paints, strict=True)):
-        if index == 0 and hands.door_swing > 0.0:
-            paint(WorldPen(canvas, camera))  # swinging: drawn as it stands
-        else:
-            static_sprite(canvas, camera, (props, index), box_w, paint)
-
-
-def prop_boxes(hands: PropHands | None) -> list[BoxW]:
-    """The door's, the table's and the ladder's boxes in the world (x0, y0, x1, y1);
-    none in a scene without props."""
-    if hands is None:
-        return []
-    props = hands.props
-    door, table, ladder = props.door, props.table, props.ladder
-    half = ladder.width / 2
-    return [
-        (door.x0, door.base, door.x0 + door.width, door.base + door.height),
-        (table.top_box()[0], table.base, table.top_box()[2], table.top),
-        (ladder.x - half, ladder.base, ladder.x + half, ladder.base + ladder.height),
-    ]
 
 
 def static_sprite(
@@ -93,20 +61,19 @@ def static_sprite(
     )
 
 
-def paint_door(pen: WorldPen, hands: PropHands) -> None:
+def paint_door(pen: WorldPen, door: DoorProp) -> None:
     """The door as it stands: frame, two panels, knob. Open, the dark doorway shows
     behind a leaf that narrows toward its hinge (a side view of a door open by an
     angle shows its cosine of the width) and darkens as it turns from the light, its
     free edge a little taller as it swings toward the viewer; the knob goes with it."""
-    door = hands.props.door
+    knob, angle, shut = door.knob, door.angle, door.door
     wood, edge = PALETTE["wood"], mix(PALETTE["wood"], PALETTE["black"], 0.45)
-    x0, x1, y0, y1 = door.x0, door.x0 + door.width, door.base, door.base + door.height
+    x0, x1, y0, y1 = shut.x0, shut.x0 + shut.width, shut.base, shut.base + shut.height
     outline = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-    angle = hands.door_angle
     if angle > 0.0:
         pen.polygon(outline, DOORWAY)
         pen.polygon(outline, edge, 3)
-    leaf = door_leaf(hands.door_hinge_x, door.width, y0, door.height, angle)
+    leaf = door_leaf(shut.hinge_x, shut.width, y0, shut.height, angle)
     fill = mix(mix(wood, PALETTE["background"], 0.35), PALETTE["black"], 0.4 * math.sin(angle))
     pen.polygon(leaf(outline), fill)
     pen.polygon(leaf(outline), edge, 3)
@@ -115,7 +82,7 @@ def paint_door(pen: WorldPen, hands: PropHands) -> None:
     lower = np.array([[x0, y0], [x1, y0], [x1, y0 + 0.95], [x0, y0 + 0.95]]) + inset
     pen.polygon(leaf(upper), edge, 2)
     pen.polygon(leaf(lower), edge, 2)
-    pen.disc(hands.knob, max(0.035 * pen.camera.scale, 3.0), PALETTE["accent"])
+    pen.disc(knob, max(0.035 * pen.camera.scale, 3.0), PALETTE["accent"])
 
 
 def paint_table(pen: WorldPen, table: Table, colors: RigColors) -> None:
@@ -140,17 +107,11 @@ def paint_ladder(pen: WorldPen, ladder: Ladder) -> None:
         pen.line((lx0, y), (lx1, y), wood, max(rail - 2, 2))
 
 
-def draw_cup(pen: WorldPen, hands: PropHands, terrain: Terrain, sol: Any) -> None:
-    """The cup at its bottom centre; a held cup sits under this frame's solved hand."""
-    spec = hands.props.cup
-    if hands.holding >= 0:
-        hand = sol.hand[0, ARMS.start + hands.holding]
-        x, y = float(hand[0]), float(hand[1]) - spec.grip
-    else:
-        x, y = (float(v) for v in hands.cup)
-    tilt = hands.cup_tilt(terrain)  # (0 in a hand) standing flush on a slope
-    canvas, camera, h = pen.canvas, pen.camera, spec.height
-    points = camera.to_screen(hands.props.cup_outline((x, y), tilt)).tolist()
+def draw_cup(pen: WorldPen, props: Props, bottom: ArrayLike, tilt: float) -> None:
+    """The cup with its bottom centre at ``bottom`` (2,), tilted ``tilt`` radians with its
+    base."""
+    canvas, camera, h = pen.canvas, pen.camera, props.cup.height
+    points = camera.to_screen(props.cup_outline(bottom, tilt)).tolist()
     body, handle = points[:4], points[4]
     canvas.polygon(body, PALETTE["white"])
     canvas.polygon(body, PALETTE["metal"], 2)

@@ -9,13 +9,13 @@ import numpy as np
 
 from game.canvas import Canvas
 from game.palette import PALETTE
-from game.scenes.walk import LADDER_NEAR_M
 from game.view.status import OVERLAY_HINT, StatusBox, digits_as_8
 from game.world.character import LEGS
+from game.world.props.ladder_prop import LADDER_NEAR_M
 
 if TYPE_CHECKING:
     from game.scenes.walk import WalkSim
-    from game.world.ladder import LadderClimb
+    from game.world.props.ladder import LadderClimb
 
 WALK_HINT = (
     "A/D walk · Shift run · move or hold the mouse: hands reach · H hands follow · "

@@ -133,7 +133,7 @@ def test_a_mouse_outside_the_window_is_no_pointer() -> None:
     ("action", "key", "value", "done"),
     [
         ("reach_prop", "prop", "cup", lambda props: props.holding >= 0),
-        ("reach_prop", "prop", "knob", lambda props: props.phase == "hold"),
+        ("reach_prop", "prop", "door", lambda props: props.phase == "hold"),
     ],
 )
 def test_a_prop_reach_completes_with_the_pointer_moving_elsewhere(action, key, value, done) -> None:
@@ -164,7 +164,7 @@ def test_the_shared_lifted_cup_steps_on_as_one_lifted_afresh(cup_lifted, lift_th
         sim.step(inp, DT, timer)
         copied.step(inp, DT, copied_timer)
         assert copied.trace_characters() == sim.trace_characters()
-        assert copied.props.cup.tolist() == sim.props.cup.tolist()
+        assert copied.prop("cup").bottom.tolist() == sim.prop("cup").bottom.tolist()
 
 
 def test_setting_the_cup_down_completes_with_the_pointer_elsewhere(cup_lifted) -> None:
@@ -181,7 +181,7 @@ def test_setting_the_cup_down_completes_with_the_pointer_elsewhere(cup_lifted) -
             break
         sim.step(InputState(pointer=away, actions=("pointer_moved",)), DT, timer)
     assert sim.props.holding < 0
-    assert sim.props.cup[0] == pytest.approx(2.55, abs=0.05)
+    assert sim.prop("cup").bottom[0] == pytest.approx(2.55, abs=0.05)
 
 
 def _set_the_cup_down(sim: WalkSim, timer: PhaseTimer, offset: float) -> None:
@@ -194,7 +194,7 @@ def _set_the_cup_down(sim: WalkSim, timer: PhaseTimer, offset: float) -> None:
             break
     for _ in range(60):  # the cup falls, the feet settle
         sim.step(InputState(), DT, timer)
-    assert sim.props.holding < 0 and sim.props.cup[1] == pytest.approx(0.0, abs=1e-9)
+    assert sim.props.holding < 0 and sim.prop("cup").bottom[1] == pytest.approx(0.0, abs=1e-9)
 
 
 @pytest.mark.parametrize("offset", [-0.1, -0.2, -0.4, -1.0, -2.0])
@@ -207,7 +207,7 @@ def test_a_cup_set_down_on_the_floor_lands_clear_of_the_feet(offset: float, cup_
     crowd = sim.crowd
     soles = crowd.pose.soles(crowd.solution.hand[:1, LEGS], sim.rig)[0, ..., 0]
     radius = sim.props.props.cup.radius
-    cup_x = float(sim.props.cup[0])
+    cup_x = float(sim.prop("cup").bottom[0])
     assert cup_x + radius < soles.min() or cup_x - radius > soles.max(), (cup_x, soles)
 
 
@@ -217,8 +217,8 @@ def test_a_click_on_a_cup_by_the_feet_reaches_for_it_rather_than_grabbing_a_foot
     assert sim.props is not None
     view = WalkView(sim)
     ankles = sim.crowd.solution.hand[0, LEGS]
-    sim.props.cup[:] = [ankles[1, 0] + 0.12, 0.0]  # on the floor by the toes
-    cup = sim.props.cup + np.array([0.0, sim.props.props.cup.height / 2])
+    sim.prop("cup").bottom[:] = [ankles[1, 0] + 0.12, 0.0]  # on the floor by the toes
+    cup = sim.prop("cup").bottom + np.array([0.0, sim.props.props.cup.height / 2])
     assert np.hypot(*(ankles - cup).T).min() < 0.25  # within a foot's grab radius
     at = tuple(float(v) for v in view.camera.to_screen(cup))
     inp = view.map_input(RawInput(pointer_px=at, pointer_inside=True, clicks=[(1, at)]))

@@ -137,7 +137,7 @@ def test_f5_with_a_bad_edit_shows_it_and_keeps_the_last_good_assets(
         assert sim.props is not None and sim.props.props.cup.home[0] == pytest.approx(2.3)
         # a cup set down elsewhere goes back on its table, and F5 says so (not
         # silently)
-        sim.props.cup = sim.props.cup + np.array([3.0, 0.0])
+        sim.prop("cup").bottom = sim.prop("cup").bottom + np.array([3.0, 0.0])
         app.reload_assets()
         assert app.message == "assets reloaded: the cup back on its table, footsteps from 0"
 

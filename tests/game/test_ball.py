@@ -145,7 +145,7 @@ def _course_folder(tmp_path: Path, ball_x: float) -> Path:
 
 
 def _ball(sim: WalkSim) -> KickBall:
-    ball = sim.plug_ins[0]
+    ball = sim.prop("ball")
     assert isinstance(ball, KickBall)
     return ball
 

@@ -45,8 +45,8 @@ def test_a_cup_set_down_on_the_floor_is_put_there_by_hand_not_dropped(
         sim.step(InputState(), DT, timer)
         lowest_pelvis = min(lowest_pelvis, float(crowd.y[0]))
         if props.holding < 0 and released_at is None:
-            released_at = float(props.cup[1]) - props.props.surface_at(
-                float(props.cup[0]), sim.terrain
+            released_at = float(sim.prop("cup").bottom[1]) - props.props.surface_at(
+                float(sim.prop("cup").bottom[0]), sim.terrain
             )
             hand = crowd.solution.hand[0, ARMS]
         if released_at is not None and props.phase == "":
@@ -67,13 +67,13 @@ def test_the_cup_on_the_floor_is_picked_up_from_there_not_pulled_up_to_the_hand(
     props, crowd = sim.props, sim.crowd
     assert props is not None
     sim.step(InputState(), DT, timer)
-    props.cup[:] = [float(crowd.x[0]) - 1.1, 0.0]
+    sim.prop("cup").bottom[:] = [float(crowd.x[0]) - 1.1, 0.0]
     sim.step(InputState(actions=("reach_prop",), values={"prop": "cup"}), DT, timer)
-    previous, largest = props.cup.copy(), 0.0
+    previous, largest = sim.prop("cup").bottom.copy(), 0.0
     for _ in range(int(6.0 / DT)):
         sim.step(InputState(), DT, timer)
-        largest = max(largest, float(np.hypot(*(props.cup - previous))))
-        previous = props.cup.copy()
+        largest = max(largest, float(np.hypot(*(sim.prop("cup").bottom - previous))))
+        previous = sim.prop("cup").bottom.copy()
         if props.holding >= 0 and float(crowd.y[0]) > _standing(sim) - 0.03:
             break
     assert props.holding >= 0

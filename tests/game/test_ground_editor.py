@@ -324,16 +324,16 @@ def test_an_edit_under_a_standing_cup_moves_it_with_the_ground_or_is_refused(
 ) -> None:
     sim = _walk(_course(tmp_path / "course"))
     assert sim.props is not None
-    sim.props.cup[:] = (-1.0, 0.0)  # set down on the floor
+    sim.prop("cup").bottom[:] = (-1.0, 0.0)  # set down on the floor
     before = sim.terrain
     _edit(sim, op="platform", x=-1.0, height=0.2, width=0.4)  # a riser under it
     assert sim.terrain is before
     assert sim.editing.message.startswith("refused: the cup stands at x -1.00")
     _edit(sim, op="bump", x=-2.0, height=0.08, width=2.0)  # smooth: it rides up with it
     assert sim.terrain is not before
-    assert sim.props.cup[1] == pytest.approx(0.08)
+    assert sim.prop("cup").bottom[1] == pytest.approx(0.08)
     sim.step(InputState(), DT, PhaseTimer())
-    assert sim.props.cup_tilt(sim.terrain) == pytest.approx(0.0, abs=0.02)  # upright on top
+    assert sim.prop("cup").tilt(sim.terrain) == pytest.approx(0.0, abs=0.02)  # upright on top
 
 
 # -- the smaller rules -------------------------------------------------------------------------

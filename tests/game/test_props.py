@@ -31,6 +31,7 @@ from game.world.props import (
     DOORWAY_M,
     HOLD_KNOB_S,
     KNOB_TURN_S,
+    CupProp,
     load_props,
 )
 from game.world.rig import LIMBS
@@ -39,6 +40,13 @@ from game.world.terrain import load_terrain
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 DT = 1.0 / 60.0
 TOUR_STEPS = 4200  # the tour walks (and pivots) between the props, then climbs
+
+
+def _cup_xy(sim: WalkSim) -> np.ndarray:
+    """The cup's bottom centre (2,), world metres: its live array."""
+    cup = sim.prop("cup")
+    assert isinstance(cup, CupProp)
+    return cup.bottom
 
 
 @dataclass
@@ -83,7 +91,7 @@ def tour() -> Tour:
         rows.append(sim.trace_characters()[0])
         spin.append(float(sim.crowd.pose.spin[0]))
         assert sim.props is not None
-        cup.append(sim.props.cup.copy())
+        cup.append(_cup_xy(sim).copy())
         holding.append(sim.props.holding)
         goal.append(sim.props.goal)
         phase.append(sim.props.phase)
@@ -423,7 +431,7 @@ def door_opened() -> tuple[WalkSim, list[tuple[str, float, float, float]]]:
     timer = PhaseTimer()
     for _ in range(30):
         sim.step(InputState(), DT, timer)
-    sim.step(InputState(actions=("reach_prop",), values={"prop": "knob"}), DT, timer)
+    sim.step(InputState(actions=("reach_prop",), values={"prop": "door"}), DT, timer)
     props = sim.props
     assert props is not None
     steps, open_s = [], 0.0
@@ -431,11 +439,11 @@ def door_opened() -> tuple[WalkSim, list[tuple[str, float, float, float]]]:
         # standing where he let go of the knob (in the doorway), then walking out of it
         leave = open_s > DOOR_STAY_S + 1.0
         sim.step(InputState(move=1.0 if leave else 0.0), DT, timer)
-        open_s += DT if props.door_swing == 1.0 and props.phase == "" else 0.0
+        open_s += DT if sim.prop("door").swing == 1.0 and props.phase == "" else 0.0
         hand = sim.crowd.solution.hand[0, max(props.hand, 0)]
-        reach = float(np.hypot(*(hand - props.knob))) if props.hand >= 0 else np.inf
-        steps.append((props.phase, props.door_swing, float(props.knob[0]), reach))
-        if props.door_swing == 0.0 and any(step[1] == 1.0 for step in steps):
+        reach = float(np.hypot(*(hand - sim.prop("door").knob))) if props.hand >= 0 else np.inf
+        steps.append((props.phase, sim.prop("door").swing, float(sim.prop("door").knob[0]), reach))
+        if sim.prop("door").swing == 0.0 and any(step[1] == 1.0 for step in steps):
             break
     return sim, steps
 
@@ -498,16 +506,18 @@ def test_a_spot_he_cannot_walk_to_is_set_down_on_the_nearest_in_reach(
             break
     assert props.holding < 0 and props.goal is None  # set down, the hands free again
     shoulder = sim.crowd.pose.roots[0, ARMS]
-    surface = props.props.surface_at(float(props.cup[0]), sim.terrain)
-    assert float(props.cup[1]) == pytest.approx(surface)  # resting on what is there
-    assert float(np.abs(shoulder[:, 0] - props.cup[0]).min()) <= 0.6  # beside him
+    surface = props.props.surface_at(float(_cup_xy(sim)[0]), sim.terrain)
+    assert float(_cup_xy(sim)[1]) == pytest.approx(surface)  # resting on what is there
+    assert float(np.abs(shoulder[:, 0] - _cup_xy(sim)[0]).min()) <= 0.6  # beside him
 
 
-def _cup_in_table_top(props: Any) -> float:
+def _cup_in_table_top(sim: WalkSim) -> float:
     """How deep the cup (as drawn: the body 1.15 radii wide at the rim on the left, the
     handle's ring to 1.5 radii + 0.3 height on the right) is in the table top's slab,
     metres (0: clear)."""
-    spec, (x, y) = props.props.cup, props.cup
+    assert sim.props is not None
+    props = sim.props
+    spec, (x, y) = props.props.cup, _cup_xy(sim)
     cup = (x - 1.15 * spec.radius, y, x + 1.5 * spec.radius + 0.3 * spec.height, y + spec.height)
     table = props.props.table  # its top as drawn: 5 cm past each end, 5 cm thick
     left, right, top = table.x0 - 0.05, table.x0 + table.width + 0.05, table.top
@@ -546,19 +556,19 @@ def test_a_cup_lifted_from_the_floor_by_the_table_keeps_out_of_the_table_top(
     assert props is not None
     table, spec = props.props.table, props.props.cup
     cup_x = table.x0 + table.width + spec.radius + 0.03 if end == "right" else table.x0 - 0.07
-    props.cup[:] = (cup_x, float(sim.terrain.height_at(cup_x)))  # on the floor by that end
+    _cup_xy(sim)[:] = (cup_x, float(sim.terrain.height_at(cup_x)))  # on the floor by that end
     for _ in range(30):
         sim.step(InputState(), DT, timer)
     sim.step(InputState(actions=("reach_prop",), values={"prop": "cup"}), DT, timer)
     deepest = 0.0
     for _ in range(int(6.0 / DT)):
         sim.step(InputState(), DT, timer)
-        deepest = max(deepest, _cup_in_table_top(props))
+        deepest = max(deepest, _cup_in_table_top(sim))
     assert props.holding >= 0 and props.goal is None  # lifted
     assert deepest == 0.0, f"the cup went {deepest * 100:.1f} cm into the table top"
     # carried over the table, it is held above its top
-    if table.x0 < float(props.cup[0]) < table.x0 + table.width:
-        assert float(props.cup[1]) >= table.top + 0.02
+    if table.x0 < float(_cup_xy(sim)[0]) < table.x0 + table.width:
+        assert float(_cup_xy(sim)[1]) >= table.top + 0.02
 
 
 @pytest.mark.parametrize(("x", "facing"), [(1.2, 1.0), (3.4, -1.0)])
@@ -578,7 +588,7 @@ def test_turning_round_at_the_table_with_the_cup_keeps_it_out_of_the_table_top(
     back = -float(sim.crowd.facing[0])
     for step in range(150):  # a step back the other way turns him round
         sim.step(InputState(move=back) if step < 40 else InputState(), DT, timer)
-        deepest = max(deepest, _cup_in_table_top(props))
+        deepest = max(deepest, _cup_in_table_top(sim))
     assert float(sim.crowd.facing[0]) == back and props.holding >= 0
     assert deepest == 0.0, f"the cup went {deepest * 100:.1f} cm into the table top"
 
@@ -594,13 +604,13 @@ def test_carrying_the_cup_to_the_door_it_keeps_clear_of_the_hand_on_the_knob() -
         sim.step(InputState(), DT, timer)
     props = sim.props
     assert props is not None and props.holding >= 0
-    sim.step(InputState(actions=("reach_prop",), values={"prop": "knob"}), DT, timer)
+    sim.step(InputState(actions=("reach_prop",), values={"prop": "door"}), DT, timer)
     gaps = []
     for _ in range(320):
         sim.step(InputState(), DT, timer)
         if props.phase == "hold":
-            middle = props.cup + np.array([0.0, props.props.cup.height / 2])
-            gaps.append(float(np.hypot(*(middle - props.knob))))
+            middle = _cup_xy(sim) + np.array([0.0, props.props.cup.height / 2])
+            gaps.append(float(np.hypot(*(middle - sim.prop("door").knob))))
     assert len(gaps) > 60 and min(gaps) >= 0.1
 
 
@@ -613,8 +623,8 @@ def test_walking_over_a_cup_set_down_on_the_floor_the_feet_step_over_it(run: boo
     props = sim.props
     assert props is not None
     spec, cup_x = props.props.cup, 1.5
-    props.cup[:] = (cup_x, float(sim.terrain.height_at(cup_x)))
-    top = float(props.cup[1]) + spec.height
+    _cup_xy(sim)[:] = (cup_x, float(sim.terrain.height_at(cup_x)))
+    top = float(_cup_xy(sim)[1]) + spec.height
     box = np.array([[cup_x - spec.half_width, cup_x + spec.half_width, top]])
     ground = sim.terrain.with_boxes(box)  # the floor with the cup on it
     deepest, slowest = 0.0, np.inf
@@ -628,9 +638,9 @@ def test_walking_over_a_cup_set_down_on_the_floor_the_feet_step_over_it(run: boo
     assert float(sim.crowd.x[0]) > cup_x + 1.0  # walked on past it
     assert deepest <= 1e-6, f"a sole went {deepest * 100:.1f} cm into the cup"
     assert slowest >= (2.0 if run else 1.2)  # no hesitation at it
-    assert props.cup[0] == cup_x  # not kicked along
+    assert _cup_xy(sim)[0] == cup_x  # not kicked along
     assert sim.crowd.obstacles.shape == (1, 3)
-    props.cup[1] += 0.5  # lifted off the floor (in a hand, or on the table): nothing to keep off
+    _cup_xy(sim)[1] += 0.5  # lifted off the floor (in a hand, or on the table): nothing to keep off
     sim.step(InputState(), DT, timer)
     assert sim.crowd.obstacles.shape == (0, 3)
 
@@ -641,7 +651,7 @@ def _under_the_ladder_with_the_cup() -> tuple[WalkSim, PhaseTimer, Any]:
     sim, timer = _hero_at(31.5, 1.0)
     props = sim.props
     assert props is not None
-    props.holding = 1
+    props.holding, props.carried = 1, sim.prop("cup")
     for _ in range(int(3.0 / DT)):
         sim.step(InputState(move=1.0), DT, timer)
     return sim, timer, props
@@ -659,7 +669,7 @@ def test_a_cup_set_down_by_a_wall_stands_on_the_floor_not_on_the_wall_face(place
         if props.holding < 0 and props.phase == "":
             break
     assert props.holding < 0  # set down
-    x, y = (float(v) for v in props.cup)
+    x, y = (float(v) for v in _cup_xy(sim))
     assert y == pytest.approx(0.0)  # on the floor (the wall's foot is at 34.27)
     spec = props.props.cup
     assert x + spec.half_width < 34.2712  # the handle too, clear of the wall
@@ -687,12 +697,12 @@ def test_a_cup_set_down_on_a_slope_stands_there_flush_with_it(x: float) -> None:
     sim, timer = _hero_at(x - 0.7, 1.0)
     props = sim.props
     assert props is not None
-    props.holding = 1
+    props.holding, props.carried = 1, sim.prop("cup")
     sim.step(InputState(actions=("put_down",), values={"place_x": x}), DT, timer)
     for _ in range(int(6.0 / DT)):
         sim.step(InputState(), DT, timer)
-    assert props.holding < 0 and abs(float(props.cup[0]) - x) < 0.01  # where it was put
-    outline = props.props.cup_outline(props.cup, props.cup_tilt(sim.terrain))
+    assert props.holding < 0 and abs(float(_cup_xy(sim)[0]) - x) < 0.01  # where it was put
+    outline = props.props.cup_outline(_cup_xy(sim), sim.prop("cup").tilt(sim.terrain))
     base = outline[:2]
     assert np.abs(base[:, 1] - sim.terrain.height_at(base[:, 0])).max() <= 0.003
 
@@ -704,7 +714,7 @@ def test_a_cup_set_down_at_his_feet_on_a_slope_goes_clear_of_them(x: float) -> N
     sim, timer = _hero_at(x, 1.0)
     props = sim.props
     assert props is not None
-    props.holding = 1
+    props.holding, props.carried = 1, sim.prop("cup")
     for _ in range(60):
         sim.step(InputState(), DT, timer)
     soles = sim.crowd.pose.soles(sim.crowd.solve().hand[:, LEGS], sim.crowd.rig)[0, ..., 0]
@@ -713,10 +723,10 @@ def test_a_cup_set_down_at_his_feet_on_a_slope_goes_clear_of_them(x: float) -> N
     for _ in range(int(6.0 / DT)):
         sim.step(InputState(), DT, timer)
     assert props.holding < 0
-    cup_x, rim = float(props.cup[0]), 1.15 * props.props.cup.radius  # its body's near side
+    cup_x, rim = float(_cup_xy(sim)[0]), 1.15 * props.props.cup.radius  # its body's near side
     toes = sim.crowd.pose.soles(sim.crowd.solve().hand[:, LEGS], sim.crowd.rig)[0, ..., 0].max()
     assert cup_x - rim > toes  # ahead of the toes (inside the shoe before)
-    assert float(props.cup[1]) == pytest.approx(sim.terrain.height_at(cup_x))  # on the ground
+    assert float(_cup_xy(sim)[1]) == pytest.approx(sim.terrain.height_at(cup_x))  # on the ground
 
 
 def test_a_spot_the_hand_cannot_get_to_is_given_up_not_crouched_over_for_ever() -> None:
@@ -741,7 +751,7 @@ def test_a_cup_on_a_stair_blocking_the_way_is_named_as_what_stops_him() -> None:
     sim, timer = _hero_at(14.3, 1.0)
     props = sim.props
     assert props is not None
-    props.cup = np.array([15.33, float(sim.terrain.height_at(15.33))])
+    sim.prop("cup").bottom = np.array([15.33, float(sim.terrain.height_at(15.33))])
     for _ in range(int(6.0 / DT)):
         sim.step(InputState(move=1.0), DT, timer)
     hint = sim.blocked_hint()

@@ -28,10 +28,11 @@ from game.profiling import PhaseTimer
 from game.pygame_canvas import PygameCanvas
 from game.scene import SceneConfig
 from game.scenes import walk_view
+from game.scenes.prop_painters import paint_props
 from game.scenes.walk import WalkSim
 from game.scenes.walk_view import VIEW_HEIGHT_M, WalkView
 from game.view.hero_painter import ARM_WIDTHS_M, HAND_RADIUS_M, HEAD_TOP, _hero_tones
-from game.view.prop_painter import DOORWAY, draw_props
+from game.view.prop_painter import DOORWAY
 from game.view.scenery import (
     GROUND_DEEP,
     SCENERY_TILE_PX,
@@ -52,7 +53,7 @@ ASSETS = Path(__file__).resolve().parents[2] / "assets"
 def _draw_props(view: WalkView, canvas: PygameCanvas) -> None:
     """The door, the table and the ladder as the walk view draws them."""
     assert view.sim.props is not None
-    draw_props(canvas, view.camera, view.sim.props, view.sim.rig.colors)
+    paint_props(WorldPen(canvas, view.camera), view.sim)
 
 
 def _knob_pixel(view: WalkView, canvas: PygameCanvas) -> tuple[int, int]:
@@ -253,7 +254,7 @@ def test_at_the_ladder_holding_the_cup_the_hint_says_to_put_it_down(view: WalkVi
     assert sim.ladder is not None and sim.props is not None
     sim.crowd.x[0] = sim.ladder.spot_x
     assert ladder_hint(view.sim) == ["at the ladder: W climbs on"]
-    sim.props.holding = 1
+    sim.props.holding, sim.props.carried = 1, sim.prop("cup")
     assert "put it down" in ladder_hint(view.sim)[0]
 
 
@@ -354,7 +355,7 @@ def test_the_hero_is_drawn_in_front_of_the_door_the_table_and_the_ladder(
     full = frame()
     monkeypatch.setattr(view.painter, "draw", lambda *args: None)
     bare = frame()
-    monkeypatch.setattr(walk_view, "draw_props", lambda *args: None)
+    monkeypatch.setattr(walk_view, "paint_props", lambda *args: None)
     empty = frame()
     on_prop = (bare != empty).any(axis=-1)  # where the prop is drawn
     hero_over_prop = on_prop & (full != bare).any(axis=-1)
@@ -369,7 +370,7 @@ def _carrying(view: WalkView, hand: int, move: float) -> None:
     sim = view.sim
     assert sim.props is not None
     sim.crowd.x[0] = 1.3
-    sim.props.holding = hand
+    sim.props.holding, sim.props.carried = hand, sim.prop("cup")
     timer = PhaseTimer()
     for inp in [InputState(move=move)] * 60 + [InputState()] * 120:
         sim.step(inp, sim.dt, timer)
@@ -436,7 +437,7 @@ def test_the_knobs_hover_ring_and_words_go_once_he_goes_for_it(view: WalkView) -
     # "click: reach for the knob" and its ring lay on his hand and face while
     # he reached for it; the pointer here stays on the knob as the door opens
     sim, timer = view.sim, PhaseTimer()
-    props = sim.props
+    props, door = sim.props, sim.prop("door")
     assert props is not None
     pygame.font.init()
     canvas = PygameCanvas(pygame.Surface((1280, 720)))
@@ -461,9 +462,9 @@ def test_the_knobs_hover_ring_and_words_go_once_he_goes_for_it(view: WalkView) -
     def hover() -> tuple[list[str], int]:
         texts.clear()
         rings.clear()
-        view._pointer_w = props.knob.copy()
+        view._pointer_w = door.knob.copy()
         view.draw(canvas, 0.0, timer)
-        knob = view.camera.point_to_screen(*props.knob.tolist())
+        knob = view.camera.point_to_screen(*door.knob.tolist())
         ring = 0.09 * view.camera.scale  # the hover's white ring round the knob
         ringed = [
             at
@@ -472,7 +473,7 @@ def test_the_knobs_hover_ring_and_words_go_once_he_goes_for_it(view: WalkView) -
         ]
         return [t for t in texts if t.startswith("click")], len(ringed)
 
-    pointer = tuple(props.knob.tolist())
+    pointer = tuple(door.knob.tolist())
     for _ in range(60):  # the hands reach for the pointer, on the knob
         sim.step(InputState(pointer, actions=("pointer_moved",)), sim.dt, timer)
     assert hover() == (["click: reach for the knob"], 1)  # before the click ...
@@ -481,10 +482,10 @@ def test_the_knobs_hover_ring_and_words_go_once_he_goes_for_it(view: WalkView) -
     hero = pygame.surfarray.array3d(canvas.surface).any(axis=-1)
     assert hero.sum() > 1000
     assert not hero[words.left : words.right, words.top : words.bottom].any()  # ... off him
-    sim.step(InputState(pointer, actions=("reach_prop",), values={"prop": "knob"}), sim.dt, timer)
+    sim.step(InputState(pointer, actions=("reach_prop",), values={"prop": "door"}), sim.dt, timer)
     phases = []
     for step in range(int(3.0 / sim.dt)):
-        sim.step(InputState(tuple(props.knob.tolist())), sim.dt, timer)
+        sim.step(InputState(tuple(door.knob.tolist())), sim.dt, timer)
         if step % 10 == 0:
             phases.append(props.phase)
             assert hover() == ([], 0), props.phase
@@ -557,14 +558,15 @@ def test_an_open_door_is_drawn_narrowed_to_its_hinge_with_the_knob_on_it(
     view.camera.center_w = (door.x0 + door.width / 2, door.base + door.height / 2)
     shut_knob = _knob_pixel(view, canvas)
     assert _is_knob(canvas, shut_knob)
-    props.door_swing = 1.0  # wide open
-    knob = view.camera.point_to_screen(*(float(v) for v in props.knob))
+    sim_door = view.sim.prop("door")
+    sim_door.swing = 1.0  # wide open
+    knob = view.camera.point_to_screen(*(float(v) for v in sim_door.knob))
     assert knob[0] < shut_knob[0] - 0.5 * door.width * view.camera.scale  # toward the hinge
     canvas.surface.fill((0, 0, 0))
     _draw_props(view, canvas)
     assert _is_knob(canvas, (round(knob[0]), round(knob[1])))
     assert tuple(canvas.surface.get_at(shut_knob))[:3] == DOORWAY
-    props.door_swing = 0.0  # shut again: the cached sprite, knob where it was
+    sim_door.swing = 0.0  # shut again: the cached sprite, knob where it was
     assert _is_knob(canvas, _knob_pixel(view, canvas))
 
 
@@ -690,7 +692,7 @@ def test_a_click_on_the_shut_door_off_its_knob_opens_it_and_keeps_the_cup(
     sim = view.sim
     assert sim.props is not None
     sim.crowd.x[0] = 0.4
-    sim.props.holding = 1
+    sim.props.holding, sim.props.carried = 1, sim.prop("cup")
     view.layout((1280, 720))
     view.camera.center_w = (-0.4, 1.2)
     door = sim.props.props.door
@@ -698,14 +700,14 @@ def test_a_click_on_the_shut_door_off_its_knob_opens_it_and_keeps_the_cup(
     raw = RawInput(pointer_px=panel, pointer_inside=True, clicks=[(1, panel)])
     inp = view.map_input(raw)
     assert "put_down" not in inp.actions
-    assert "reach_prop" in inp.actions and inp.values["prop"] == "knob"
+    assert "reach_prop" in inp.actions and inp.values["prop"] == "door"
     timer = PhaseTimer()
     for _ in range(int(6.0 / sim.dt)):
         sim.step(inp, sim.dt, timer)
         inp = InputState()
-        if sim.props.door_swing >= 1.0:
+        if sim.prop("door").swing >= 1.0:
             break
-    assert sim.props.door_swing >= 1.0  # opened
+    assert sim.prop("door").swing >= 1.0  # opened
     assert sim.props.holding == 1  # the cup still in his hand
 
 
@@ -715,7 +717,7 @@ def test_hover_words_stay_inside_the_window_and_go_with_the_pointer(view: WalkVi
     # stayed in the corner
     sim, timer = view.sim, PhaseTimer()
     assert sim.props is not None
-    sim.props.holding = 1
+    sim.props.holding, sim.props.carried = 1, sim.prop("cup")
     pygame.font.init()
     canvas = PygameCanvas(pygame.Surface((1280, 720)))
     boxes: dict[str, pygame.Rect] = {}

@@ -1,15 +1,17 @@
 """The walk scene's props, one module each (no pygame).
 
 - :mod:`~game.world.props.base`: what they share (flat footprints, the :class:`Prop`
-  protocol of a prop that moves and drives the hero through intents)
-- :mod:`~game.world.props.door`, :mod:`~game.world.props.table`,
-  :mod:`~game.world.props.cup`, :mod:`~game.world.props.ladder` (with the climb):
-  each prop's dataclass, asset section and range table
-- :mod:`~game.world.props.scenery`: all of them read from ``props.json``, and where the cup
-  may be set down
-- :mod:`~game.world.props.hands`: the hero's hands on the knob and the cup
-- :mod:`~game.world.props.ball` (its physics in :mod:`~game.world.props.ball_physics`):
-  the first prop plug-in
+  protocol of a prop that drives the hero through intents, :class:`Body`, :class:`Intent`)
+- :mod:`~game.world.props.door` (the door and its knob), :mod:`~game.world.props.table`,
+  :mod:`~game.world.props.cup` (its size) and :mod:`~game.world.props.cup_prop` (the live
+  cup), :mod:`~game.world.props.ladder` (with the climb) and
+  :mod:`~game.world.props.ladder_prop` (the ladder as a prop), and
+  :mod:`~game.world.props.ball` (its physics in :mod:`~game.world.props.ball_physics`):
+  each prop's dataclass, asset section, range table and live prop
+- :mod:`~game.world.props.reach`: the hero's hands on a prop's grip (one goal at a time,
+  one thing carried)
+- :mod:`~game.world.props.scenery`: all of them read from ``props.json``, where the cup
+  may be set down, and the live props made in the walk scene's order
 
 How to add a prop plug-in (the ball is the example): a module here with its asset
 section's dataclass, range table and loader, a phase enum, and a class following
@@ -25,18 +27,20 @@ from __future__ import annotations
 
 from game.world.props.base import FLAT_TOLERANCE_M, FloatArray
 from game.world.props.cup import CupSpec
-from game.world.props.door import Door
-from game.world.props.hands import (
+from game.world.props.cup_prop import CupProp
+from game.world.props.door import (
     DOOR_STAY_S,
     DOOR_SWING_S,
     DOORWAY_M,
     HOLD_KNOB_S,
     KNOB_TURN_S,
-    REACH_FRACTION,
-    PropHands,
+    Door,
+    DoorProp,
 )
 from game.world.props.ladder import LOFT_DEPTH_M, Ladder
-from game.world.props.scenery import PROPS_RANGES, Props, load_props
+from game.world.props.ladder_prop import LadderProp
+from game.world.props.reach import REACH_FRACTION, PropHands
+from game.world.props.scenery import PROPS_RANGES, Props, create_props, load_props
 from game.world.props.table import Table
 
 __all__ = [
@@ -49,12 +53,16 @@ __all__ = [
     "LOFT_DEPTH_M",
     "PROPS_RANGES",
     "REACH_FRACTION",
+    "CupProp",
     "CupSpec",
     "Door",
+    "DoorProp",
     "FloatArray",
     "Ladder",
+    "LadderProp",
     "PropHands",
     "Props",
     "Table",
+    "create_props",
     "load_props",
 ]

@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -21,6 +21,10 @@ from numpy.typing import NDArray
 from game.world.rig import Rig
 from game.world.schema import Fields, Range
 from game.world.terrain import Terrain
+from game.world.terrain_edit import Footprint
+
+if TYPE_CHECKING:
+    from game.world.character import PoseInputs
 
 FloatArray = NDArray[np.float64]
 FLAT_TOLERANCE_M = 0.01  # a footprint whose ground varies more than this is not flat
@@ -77,6 +81,15 @@ class Body:
         Each foot's heel, ball and toe points.
     rig : Rig
         His proportions.
+    shoulders, hands : ndarray, shape (2, 2)
+        The arms' roots and solved hands (left, right).
+    feet_targets : ndarray, shape (2, 2)
+        The legs' ankle targets as posed.
+    pelvis : ndarray, shape (2,)
+    climb : float
+        The player's climb keys (W +1, S −1), and ``run`` Shift.
+    hands_full : bool
+        A hand carries something.
     """
 
     x: float
@@ -88,6 +101,13 @@ class Body:
     knees: FloatArray
     soles: FloatArray
     rig: Rig
+    shoulders: FloatArray
+    hands: FloatArray
+    feet_targets: FloatArray
+    pelvis: FloatArray
+    climb: float = 0.0
+    run: bool = False
+    hands_full: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,13 +117,25 @@ class Intent:
     :meth:`~game.world.character.Crowd.turn_to`, 0 none; ``foot`` and ``foot_target``:
     :meth:`~game.world.character.Crowd.pin_foot` and the step's pinned mask;
     ``keep_off``: the feet step over the prop, :meth:`Prop.footprint`, through
-    :meth:`~game.world.character.Crowd.set_obstacles`). The default asks nothing."""
+    :meth:`~game.world.character.Crowd.set_obstacles`; ``walk_to``: the x the walk stops
+    at, :meth:`~game.world.character.Crowd.walk_to`; ``pose`` and ``pelvis``: the prop's
+    pose replaces the gait's this step, :meth:`~game.world.character.Crowd.take_pose`,
+    and ``stand_at`` (ankles (2, 2)) stands him there after it,
+    :meth:`~game.world.character.Crowd.stand_at`; ``says``: words for the player now;
+    ``blocked_why``: what to say if his walk is stopped by ground). The default asks
+    nothing. Of two props asking for a walk, the first in the scene's order wins."""
 
     walk: float | None = None
     face: float = 0.0
     foot: int = -1
     foot_target: FloatArray | None = None
     keep_off: bool = False
+    walk_to: float | None = None
+    pose: PoseInputs | None = None
+    pelvis: FloatArray | None = None
+    stand_at: FloatArray | None = None
+    says: str | None = None
+    blocked_why: str | None = None
 
 
 class Prop(Protocol):
@@ -147,8 +179,9 @@ class Prop(Protocol):
         """Its own motion over the step, after the hero's solve."""
         ...
 
-    def centre(self) -> FloatArray:
-        """Its centre (2,), world metres: the trace's ``props`` entry."""
+    def centre(self) -> FloatArray | None:
+        """Its centre (2,), world metres: the trace's ``props`` entry (None: it does not
+        move, no entry)."""
         ...
 
     def footprint(self) -> FloatArray:
@@ -167,3 +200,22 @@ class PlugIn:
     ranges: dict[str, Range]
     load: Callable[[Fields, Terrain], Any]
     create: Callable[[Any], Prop]
+
+
+@runtime_checkable
+class Grounded(Protocol):
+    """A prop whose ground the ground editor keeps or checks (a prop may follow this as
+    well as :class:`Prop`)."""
+
+    def grounds(self) -> tuple[Footprint, ...]:
+        """The stretches of ground it stands on, which an edit must keep level."""
+        ...
+
+    def check_ground(self, old: Terrain, new: Terrain) -> None:
+        """Raise :class:`~game.world.terrain_edit.EditRefused` (why, and where) if it could
+        not stay on ``new`` ground as it stands on ``old``."""
+        ...
+
+    def follow_ground(self, old: Terrain, new: Terrain) -> None:
+        """The ground it rests on changed from ``old`` to ``new``: it moves with it."""
+        ...

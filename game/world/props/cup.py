@@ -1,6 +1,6 @@
 """The cup: its size and where it starts on the table top (no pygame). Where it may be set
-down is :class:`game.world.props.scenery.Props`'s; the hands that carry it are
-:class:`game.world.props.hands.PropHands`."""
+down is :class:`game.world.props.scenery.Props`'s; the live cup, carried by the hero's
+:class:`game.world.props.reach.PropHands`, is :class:`game.world.props.cup_prop.CupProp`."""
 
 from __future__ import annotations
 

@@ -1,20 +1,46 @@
 """The door: a panel standing on flat ground with a knob, swinging about the hinge on the
-edge away from the knob (no pygame). The hands that open it are
-:class:`game.world.props.hands.PropHands`."""
+edge away from the knob (no pygame). :class:`DoorProp` is the live door: a click sends a
+hand to its knob (:class:`KnobGrip`, through the hero's
+:class:`~game.world.props.reach.PropHands`), a turned knob opens it, and it swings shut
+by itself.
+
+Phases (:class:`DoorPhase`)::
+
+    SHUT ──knob turned──▶ OPENING ──fully open──▶ OPEN ──stay over──▶ CLOSING ──▶ SHUT
+                             ▲                                          │
+                             └────────────── knob turned ───────────────┘
+"""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import Enum
 
 import numpy as np
 
 from game.world.easing import smoothstep
-from game.world.props.base import WORLD_X, FloatArray, flat_base, pair
+from game.world.props.base import WORLD_X, Body, FloatArray, Intent, flat_base, pair
+from game.world.props.reach import OnGrip, PropHands, ReachPhase, arm_allowance, within
+from game.world.rig import Rig
 from game.world.schema import Fields, Range
 from game.world.terrain import Terrain
+from game.world.terrain_edit import Footprint
 
 DOOR_SWING_RAD = math.radians(75.0)  # the door's widest opening about its hinge
+HOLD_KNOB_S = 0.6  # a hand rests on the knob at least this long (then until the door is open)
+KNOB_TURN_S = 0.2  # ... turning it this long before the door moves
+# A knob is reached for at this fraction of arm reach, not REACH_FRACTION: he stops for it
+# with his shoulders dipped by the braking step (pelvis 0.83 m against 0.95 standing), and
+# standing up the knob was 0.554 m from the shoulder, over 0.9 of the 0.58 m arm
+KNOB_REACH_FRACTION = 0.97
+DOOR_SWING_S = 1.0  # the door swings fully open, or shut, in this long
+DOOR_STAY_S = 2.5  # it stands open this long after the knob is let go, then swings shut
+DOORWAY_M = 0.15  # ... nor while he stands within this of its shut panel's span ...
+DOORWAY_STAY_S = 0.5  # ... and stays open this long after he leaves it
+DOOR_PUSH_S = 1.6  # ... held by the knob, it opens as fast as he steps after it
+KNOB_LEAD_S = 0.3  # he steps for where the knob will be this much later
+KNOB_FOLLOW_M = 0.15  # ... at full walk when it is this far beyond his reach, slower nearer
 
 RANGES: dict[str, Range] = {
     "door.x": WORLD_X,
@@ -34,6 +60,12 @@ class Door:
     height: float
     knob: FloatArray  # (2,)
 
+    @property
+    def hinge_x(self) -> float:
+        """The door's hinge: the edge away from the knob."""
+        right = self.knob[0] - self.x0 < self.width / 2
+        return self.x0 + self.width if right else self.x0
+
 
 def load_door(fields: Fields, terrain: Terrain) -> Door:
     """The ``door`` section of a props file, standing on flat ground."""
@@ -51,3 +83,161 @@ def door_angle(swing: float) -> float:
     """How far a door ``swing`` (0 shut … 1 open) through its swing stands open about its
     hinge, radians (each swing eased in and out)."""
     return DOOR_SWING_RAD * float(smoothstep(min(max(swing, 0.0), 1.0)))
+
+
+class DoorPhase(Enum):
+    """The door's state (see the module's table)."""
+
+    SHUT = "shut"
+    OPENING = "opening"
+    OPEN = "open"
+    CLOSING = "closing"
+
+
+class KnobGrip:
+    """The knob as a hand's goal: held on (at ``KNOB_REACH_FRACTION`` of the arm) while the
+    door swings open, the hero stepping after it."""
+
+    name = "knob"
+    reach_fraction = KNOB_REACH_FRACTION
+    low = False
+    by_carrying_hand = False
+    on_grip = OnGrip.HOLD
+    give_up_s = math.inf
+
+    def __init__(self, door: DoorProp) -> None:
+        self.owner = door
+
+    def point(self) -> FloatArray:
+        return self.owner.knob  # the hand holding it goes with the opening door
+
+    def hand_goal(self, shoulder: FloatArray, reach: float) -> FloatArray:
+        return within(shoulder, self.point(), reach)
+
+    def follow(self, shoulder: FloatArray, rig: Rig) -> float | None:
+        """Holding the knob as the door swings toward its hinge: he steps after it, the arm
+        at the reach it took the knob with (stood still, the knob slid out of the hand)."""
+        door = self.owner
+        soon = door.knob_at(door.swing + KNOB_LEAD_S / DOOR_PUSH_S)
+        hold = KNOB_REACH_FRACTION * rig.arms.limb.reach
+        dx = float(soon[0] - shoulder[0])
+        need = abs(dx) - arm_allowance(shoulder, soon, hold)
+        return math.copysign(min(need / KNOB_FOLLOW_M, 1.0), dx) if need > 0.0 else None
+
+    def let_go(self, shoulder: FloatArray, rig: Rig) -> bool:
+        """After ``HOLD_KNOB_S``, once the door is open or the knob has left the arm's
+        reach (the door swung on by itself)."""
+        door = self.owner
+        if door.hands.phase_time < HOLD_KNOB_S:
+            return False
+        beyond = float(np.hypot(*(door.knob - shoulder))) > rig.arms.limb.reach
+        return door.swing >= 1.0 or beyond
+
+    def stuck(self, shoulder: FloatArray, reach: float, terrain: Terrain) -> None:
+        """The knob stays where it is."""
+
+    def settle(self, feet: tuple[float, float], facing: float, terrain: Terrain) -> None:
+        """The knob is never low."""
+
+    def gripped(self, hand: FloatArray) -> None:
+        """Held: the door swings as :meth:`DoorProp.advance` says."""
+
+
+class DoorProp:
+    """The live door. ``swing`` is how far through its swing it is, 0 shut to 1 open
+    (:func:`door_angle`): a hand that has turned the knob (``KNOB_TURN_S`` of its hold)
+    opens it, and ``DOOR_STAY_S`` after the hand lets go it swings shut, each swing in
+    ``DOOR_SWING_S`` (held by the knob, opening, in ``DOOR_PUSH_S``: his pace)."""
+
+    name = "door"
+
+    def __init__(self, door: Door, hands: PropHands) -> None:
+        self.door = door
+        self.hands = hands
+        self.grip = KnobGrip(self)
+        self.swing = 0.0
+        self._stay = 0.0  # seconds the door stays open before swinging shut
+        self._toward = -1.0
+
+    @property
+    def phase(self) -> DoorPhase:
+        if self.swing <= 0.0:
+            return DoorPhase.SHUT
+        if self.swing >= 1.0:
+            return DoorPhase.OPEN
+        return DoorPhase.OPENING if self._toward > 0.0 else DoorPhase.CLOSING
+
+    @property
+    def angle(self) -> float:
+        """How far the door stands open about its hinge, radians."""
+        return door_angle(self.swing)
+
+    @property
+    def knob(self) -> FloatArray:
+        """The knob's world point (2,) as the door stands."""
+        return self.knob_at(self.swing)
+
+    def knob_at(self, swing: float) -> FloatArray:
+        """The knob's world point (2,) with the door at ``swing``: seen from the side, a
+        door open by an angle shows its cosine of the knob's distance from the hinge."""
+        knob, hinge = self.door.knob, self.door.hinge_x
+        if swing <= 0.0:
+            return knob  # shut: where the door has it, to the bit
+        return np.array([hinge + (knob[0] - hinge) * math.cos(door_angle(swing)), knob[1]])
+
+    def on_panel(self, point: FloatArray) -> bool:
+        """``point`` (2,) is on the shut door's panel (a click there opens it by the knob)."""
+        door = self.door
+        on_door = door.x0 <= point[0] <= door.x0 + door.width and door.base <= point[1]
+        return self.swing <= 0.0 and on_door and point[1] <= door.base + door.height
+
+    def under(self, point: FloatArray, radius: float) -> bool:
+        return float(np.hypot(*(point - self.knob))) <= radius
+
+    def use(self) -> None:
+        self.hands.reach_for(self.grip)
+
+    def cancel(self) -> None:
+        if self.busy:
+            self.hands.cancel()
+
+    @property
+    def busy(self) -> bool:
+        return self.hands.grip is self.grip
+
+    def intent(self, body: Body, terrain: Terrain, dt: float) -> Intent:
+        return Intent()
+
+    def advance(self, body: Body, terrain: Terrain, dt: float) -> None:
+        """The door's swing this step; an open door does not swing shut on the hero standing
+        in its doorway (his shoulders' middle; it must not shut through him)."""
+        door, hands = self.door, self.hands
+        body_x = float(body.shoulders[:, 0].mean())
+        in_doorway = door.x0 - DOORWAY_M <= body_x <= door.x0 + door.width + DOORWAY_M
+        held = self.busy and hands.phase == ReachPhase.HOLD
+        if held and hands.phase_time >= KNOB_TURN_S:
+            self._stay = DOOR_STAY_S
+        elif self.swing > 0.0 and in_doorway:
+            self._stay = max(self._stay, DOORWAY_STAY_S)
+        else:
+            self._stay = max(self._stay - dt, 0.0)
+        self._toward = 1.0 if self._stay > 0.0 else -1.0
+        swing_s = DOOR_PUSH_S if held else DOOR_SWING_S  # pushed at the pace he follows it
+        self.swing = min(max(self.swing + self._toward * dt / swing_s, 0.0), 1.0)
+
+    def centre(self) -> FloatArray | None:
+        return None  # it swings where it stands: no trace entry
+
+    def footprint(self) -> FloatArray:
+        door = self.door
+        return np.array([[door.x0, door.x0 + door.width, door.base + door.height]])
+
+    def grounds(self) -> tuple[Footprint, ...]:
+        door = self.door
+        return (Footprint("door", door.x0, door.x0 + door.width, door.base),)
+
+    def check_ground(self, old: Terrain, new: Terrain) -> None:
+        """Its ground is kept by :meth:`grounds`."""
+
+    def follow_ground(self, old: Terrain, new: Terrain) -> None:
+        """Its ground does not move."""

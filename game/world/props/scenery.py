@@ -23,9 +23,13 @@ from game.world.props import table as table_prop
 from game.world.props.ball import PLUG_IN as BALL
 from game.world.props.base import FLAT_TOLERANCE_M, FloatArray, PlugIn, Prop
 from game.world.props.cup import CUP_MAX_TILT, FEET_CLEAR_M, CupSpec
-from game.world.props.door import Door
+from game.world.props.cup_prop import CupProp
+from game.world.props.door import Door, DoorProp
 from game.world.props.ladder import Ladder
+from game.world.props.ladder_prop import LadderProp
+from game.world.props.reach import PropHands
 from game.world.props.table import Table
+from game.world.rig import Rig
 from game.world.schema import Fields, Range
 from game.world.terrain import Terrain
 
@@ -123,31 +127,6 @@ class Props:
         ok = self.stands_at(xs, terrain)
         return float(xs[np.argmax(ok)]) if ok.any() else x
 
-    def prop_at(
-        self, point: ArrayLike, cup: ArrayLike, radius: float, knob: ArrayLike | None = None
-    ) -> str | None:
-        """``"knob"``, ``"cup"``, ``"door"`` or ``"ladder"`` when ``point`` (2,) is on that
-        prop (the knob, at ``knob`` (2,) if the door stands open, else the door's, and the
-        cup, whose bottom is at ``cup`` (2,), within ``radius``; the door: its shut panel,
-        which a click opens by the knob), else None."""
-        p = np.asarray(point, dtype=float)
-        knob_at = self.door.knob if knob is None else np.asarray(knob, dtype=float)
-        if float(np.hypot(*(p - knob_at))) <= radius:
-            return "knob"
-        cup_centre = np.asarray(cup, dtype=float) + np.array([0.0, self.cup.height / 2])
-        if float(np.hypot(*(p - cup_centre))) <= radius + self.cup.height / 2:
-            return "cup"
-        door = self.door
-        shut = knob is None or bool(np.allclose(knob_at, door.knob))
-        on_door = door.x0 <= p[0] <= door.x0 + door.width and door.base <= p[1]
-        if shut and on_door and p[1] <= door.base + door.height:
-            return "door"
-        ladder = self.ladder
-        on_ladder = abs(p[0] - ladder.x) <= ladder.width / 2 + radius
-        if on_ladder and ladder.base <= p[1] <= ladder.base + ladder.height:
-            return "ladder"
-        return None
-
 
 def load_props(path: str | Path, terrain: Terrain) -> Props:
     """Read and validate a props file against ``terrain`` (every base on flat ground).
@@ -182,3 +161,12 @@ def create_plug_ins(props: Props) -> list[Prop]:
     """The live prop plug-ins of ``props`` (those its file has a section for), in
     :data:`PLUG_INS` order."""
     return [p.create(props.plug_ins[p.name]) for p in PLUG_INS if p.name in props.plug_ins]
+
+
+def create_props(props: Props, rig: Rig) -> tuple[PropHands, list[Prop]]:
+    """The hero's hands on the props and every live prop of ``props``, in the order the
+    walk scene asks them (the first asking for a walk wins): the ladder (its climb takes
+    the whole step), the door, the plug-ins, the cup."""
+    hands = PropHands(props)
+    fixed: list[Prop] = [LadderProp(props.ladder, rig), DoorProp(props.door, hands)]
+    return hands, [*fixed, *create_plug_ins(props), CupProp(props, hands)]

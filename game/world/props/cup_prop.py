@@ -1,0 +1,287 @@
+"""The live cup (no pygame): lifted from where it stands by a hand
+(:class:`LiftGrip`), carried clear of the table top, set down where a click says
+(:class:`PlaceGrip`: on a spot where it stands, clear of the feet, or the nearest one in
+reach), and falling onto its surface when let go above it. Where it may stand is
+:class:`~game.world.props.scenery.Props`'s (the table top or level enough ground).
+
+Phases (:class:`CupPhase`)::
+
+    STANDING ──lifted──▶ CARRIED ──set down──▶ STANDING
+                            └──let go above its spot──▶ FALLING ──lands──▶ STANDING
+"""
+
+from __future__ import annotations
+
+import math
+from enum import Enum
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from game.world.props.base import FLAT_TOLERANCE_M, Body, FloatArray, Intent
+from game.world.props.cup import CUP_MAX_TILT, FEET_CLEAR_M
+from game.world.props.reach import OnGrip, PropHands, within
+from game.world.rig import Rig
+from game.world.terrain import Terrain
+from game.world.terrain_edit import EditRefused, Footprint
+
+if TYPE_CHECKING:
+    from game.world.props.scenery import Props
+
+GRAVITY = 9.81  # m/s², for a cup let go above its surface
+PLACE_GIVE_UP_S = 3.5  # reaching this long to set the cup down, he gives up and stands with it
+CUP_CLEAR_M = 0.03  # a carried cup keeps this far off the table top
+LIFT_OVER_M = 0.1  # ... and one rising beside it is wanted this much higher ...
+LIFT_ASIDE_M = 0.05  # ... and this much further out (see CupProp.carry_point)
+
+
+class CupPhase(Enum):
+    """The cup's state (see the module's table)."""
+
+    STANDING = "standing"
+    CARRIED = "carried"
+    FALLING = "falling"
+
+
+class LiftGrip:
+    """The cup where it stands, as a hand's goal: taken into the hand."""
+
+    name = "cup"
+    reach_fraction = 0.9
+    low = True
+    by_carrying_hand = False
+    on_grip = OnGrip.TAKE
+    give_up_s = math.inf
+
+    def __init__(self, cup: CupProp) -> None:
+        self.owner = cup
+
+    def point(self) -> FloatArray:
+        return self.owner.bottom + np.array([0.0, self.owner.props.cup.grip])
+
+    def hand_goal(self, shoulder: FloatArray, reach: float) -> FloatArray:
+        return within(shoulder, self.point(), reach)
+
+    def follow(self, shoulder: FloatArray, rig: Rig) -> float | None:
+        return None  # never held on to
+
+    def let_go(self, shoulder: FloatArray, rig: Rig) -> bool:
+        return True
+
+    def stuck(self, shoulder: FloatArray, reach: float, terrain: Terrain) -> None:
+        """The cup stays where it stands: the hand goes as near as it reaches."""
+
+    def settle(self, feet: tuple[float, float], facing: float, terrain: Terrain) -> None:
+        """The cup stays where it stands."""
+
+    def gripped(self, hand: FloatArray) -> None:
+        """Taken: the hands carry it."""
+
+
+class PlaceGrip:
+    """A spot to set the carried cup down (its bottom centre ``place`` (2,)), as the
+    carrying hand's goal."""
+
+    name = "place"
+    reach_fraction = 0.9
+    low = True
+    by_carrying_hand = True
+    on_grip = OnGrip.LEAVE
+    give_up_s = PLACE_GIVE_UP_S
+
+    def __init__(self, cup: CupProp, place: FloatArray) -> None:
+        self.owner = cup
+        self.place = place
+
+    def point(self) -> FloatArray:
+        return self.place + np.array([0.0, self.owner.props.cup.grip])
+
+    def hand_goal(self, shoulder: FloatArray, reach: float) -> FloatArray:
+        """The spot itself within ``reach`` of the shoulder; beyond it and below the
+        shoulder, straight above the spot as low as the arm goes (the cup falls onto it)."""
+        goal = self.point()
+        dx = float(goal[0] - shoulder[0])
+        below = goal[1] < shoulder[1] and float(np.hypot(*(goal - shoulder))) > reach
+        if abs(dx) < reach and below:
+            # Pythagoras: at dx from the shoulder the arm reaches down √(R² − dx²)
+            lowest = float(shoulder[1]) - math.sqrt(reach * reach - dx * dx)
+            return np.array([float(goal[0]), max(float(goal[1]), lowest)])
+        return within(shoulder, goal, reach)
+
+    def follow(self, shoulder: FloatArray, rig: Rig) -> float | None:
+        return None  # never held on to
+
+    def let_go(self, shoulder: FloatArray, rig: Rig) -> bool:
+        return True
+
+    def stuck(self, shoulder: FloatArray, reach: float, terrain: Terrain) -> None:
+        """The surface point nearest the wanted spot (in x) that the hand at ``shoulder``
+        can set the cup on: within ``reach``, or below the shoulder (crouching, or let
+        fall)."""
+        props = self.owner.props
+        xs = float(shoulder[0]) + np.linspace(-reach, reach, 49)
+        ys = props.surfaces(xs, terrain)
+        grip = ys + props.cup.grip
+        ok = (np.hypot(xs - shoulder[0], grip - shoulder[1]) <= reach) | (grip < shoulder[1])
+        ok &= props.stands_at(xs, terrain)
+        best = int(np.argmin(np.where(ok, np.abs(xs - self.place[0]), np.inf)))
+        self.place = np.array([xs[best], ys[best]])
+
+    def settle(self, feet: tuple[float, float], facing: float, terrain: Terrain) -> None:
+        """Move a spot on the floor ahead of the toes (``feet``: the soles' span in x), or,
+        where the ground ahead is not the spot's (a wall, a step), behind the heels: a cup
+        set down on the feet hid behind the shoes."""
+        props = self.owner.props
+        toe, heel = (feet[1], feet[0]) if facing > 0 else (feet[0], feet[1])
+        clear = FEET_CLEAR_M + props.cup.radius
+        ahead, behind = toe + facing * clear, heel - facing * clear
+        if (ahead - self.place[0]) * facing <= 0.0 or (self.place[0] - behind) * facing <= 0.0:
+            return  # clear of the feet already
+        for x in (ahead, behind):
+            # the same ground: no higher or lower than a slope the cup stands on rises over
+            # the way
+            y = props.surface_at(x, terrain)
+            rise = abs(x - float(self.place[0])) * math.tan(CUP_MAX_TILT) + FLAT_TOLERANCE_M
+            if abs(y - float(self.place[1])) <= rise and props.stands_at(np.array([x]), terrain)[0]:
+                self.place = np.array([x, y])
+                return
+
+    def gripped(self, hand: FloatArray) -> None:
+        """Let go: the cup's bottom under the hand (it falls onto its spot from there)."""
+        self.owner.bottom = hand - np.array([0.0, self.owner.props.cup.grip])
+
+
+class CupProp:
+    """The live cup: its bottom centre ``bottom`` (2,), world metres, and its fall."""
+
+    name = "cup"
+
+    def __init__(self, props: Props, hands: PropHands) -> None:
+        self.props = props
+        self.hands = hands
+        self.bottom = props.cup.home.copy()
+        self.vy = 0.0
+        self.lift = LiftGrip(self)
+
+    @property
+    def held(self) -> bool:
+        """A hand carries it."""
+        return self.hands.carried is self and self.hands.holding >= 0
+
+    @property
+    def phase(self) -> CupPhase:
+        if self.held:
+            return CupPhase.CARRIED
+        return CupPhase.FALLING if self.vy != 0.0 else CupPhase.STANDING
+
+    def under(self, point: FloatArray, radius: float) -> bool:
+        height = self.props.cup.height
+        centre = self.bottom + np.array([0.0, height / 2])
+        return float(np.hypot(*(point - centre))) <= radius + height / 2
+
+    def use(self) -> None:
+        if not self.held:
+            self.hands.reach_for(self.lift)
+
+    def cancel(self) -> None:
+        if self.busy:
+            self.hands.cancel()
+
+    @property
+    def busy(self) -> bool:
+        grip = self.hands.grip
+        return grip is not None and grip.owner is self
+
+    def intent(self, body: Body, terrain: Terrain, dt: float) -> Intent:
+        """Resting on the ground, the feet step over it (not on it)."""
+        return Intent(keep_off=self._on_the_ground(terrain))
+
+    def _on_the_ground(self, terrain: Terrain) -> bool:
+        x, y = float(self.bottom[0]), float(self.bottom[1])
+        return not self.held and y <= float(terrain.height_at(x)) + 1e-6
+
+    def advance(self, body: Body, terrain: Terrain, dt: float) -> None:
+        """In a hand it goes with the hand; let go above its surface it falls onto it."""
+        if self.held:
+            self.bottom = body.hands[self.hands.holding] - np.array([0.0, self.props.cup.grip])
+            self.vy = 0.0
+            return
+        surface = self.props.surface_at(float(self.bottom[0]), terrain)
+        if self.bottom[1] > surface:
+            self.vy -= GRAVITY * dt
+            self.bottom[1] = max(self.bottom[1] + self.vy * dt, surface)
+        if self.bottom[1] <= surface:
+            self.bottom[1], self.vy = surface, 0.0
+
+    def centre(self) -> FloatArray:
+        return self.bottom + np.array([0.0, self.props.cup.height / 2])
+
+    def footprint(self) -> FloatArray:
+        """Its width, handle and all, and its rim's height: one row ``(x0, x1, top)``."""
+        x, y = float(self.bottom[0]), float(self.bottom[1])
+        spec = self.props.cup
+        return np.array([[x - spec.half_width, x + spec.half_width, y + spec.height]])
+
+    def grounds(self) -> tuple[Footprint, ...]:
+        """The table's legs' stretch of ground."""
+        table = self.props.table
+        return (Footprint("table", table.x0, table.x0 + table.width, table.base),)
+
+    def check_ground(self, old: Terrain, new: Terrain) -> None:
+        """Resting on the ground, it must stand on the new ground (flush and no steeper than
+        it takes, :meth:`Props.stands_at`), never on a face."""
+        if not self._on_the_ground(old):
+            return
+        x = float(self.bottom[0])
+        if not bool(self.props.stands_at(np.array([x]), new)[0]):
+            spec = self.props.cup
+            raise EditRefused(
+                f"the cup stands at x {x:.2f}: it would not stand on this ground (move it first)",
+                (x - 1.15 * spec.radius, x + spec.half_width),
+            )
+
+    def follow_ground(self, old: Terrain, new: Terrain) -> None:
+        """Resting on the ground, it moves with it (up or down, at once)."""
+        if self._on_the_ground(old):
+            self.bottom[1] = float(new.height_at(float(self.bottom[0])))
+
+    def tilt(self, terrain: Terrain) -> float:
+        """The angle the cup stands at: its surface's slope where it rests, else 0 (in a
+        hand, or falling)."""
+        x, y = float(self.bottom[0]), float(self.bottom[1])
+        if self.held or y > self.props.surface_at(x, terrain) + 1e-6:
+            return 0.0
+        return self.props.tilt_at(x, terrain)
+
+    # -- carried (reach.Carried) -------------------------------------------------------
+    def carry_point(self, shoulder: FloatArray, facing: float, other_busy: bool) -> FloatArray:
+        """Where the carrying hand goes: in front of the hip, or, while the other hand goes
+        for something, down by the thigh (carried in front, the near hand's cup hid the far
+        hand on the knob); kept out of the table top (:meth:`_clear_of_table`)."""
+        carry = shoulder + np.array([0.2 * facing, -0.38])
+        if other_busy:
+            carry = shoulder + np.array([0.05 * facing, -0.5])
+        return self._clear_of_table(carry)
+
+    def _clear_of_table(self, grip: FloatArray) -> FloatArray:
+        """Where the hand carrying the cup goes instead of ``grip`` so the cup keeps out of
+        the table top: over the table, at least ``CUP_CLEAR_M`` above it; and a cup still
+        below the top (just lifted off the floor beside the table) goes up beside the
+        table's nearer end first, over the top only once above it."""
+        table, spec = self.props.table, self.props.cup
+        left, _, right, top = table.top_box()
+        reach = spec.half_width + CUP_CLEAR_M  # a cup centre nearer the slab than this touches it
+        x, y = float(grip[0]), float(grip[1])
+        if not left - reach < x < right + reach:
+            return grip
+        above = top + CUP_CLEAR_M  # the lowest a cup over the table is held
+        if float(self.bottom[1]) < above:  # below it: rise beside the nearer end first
+            side = reach + LIFT_ASIDE_M
+            x = left - side if float(self.bottom[0]) < (left + right) / 2 else right + side
+            above += LIFT_OVER_M
+        return np.array([x, max(y, above + spec.grip)])
+
+    def place_grip(self, x: float, terrain: Terrain) -> PlaceGrip:
+        """Setting it down at ``x``: at the nearest spot where it stands."""
+        x = self.props.standing_spot(x, terrain)
+        return PlaceGrip(self, np.array([x, self.props.surface_at(x, terrain)]))

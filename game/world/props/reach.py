@@ -1,0 +1,373 @@
+"""The hero's hands on the props (no pygame): one goal at a time, and one thing carried.
+
+A prop that wants a hand (the door's knob, the cup, a spot to set the cup down) hands
+:class:`PropHands` a :class:`Grip`: the hands walk him within reach of its point, ease the
+nearer hand on (the props' ``reach_halflife``), and on the grip the grip says what happens
+(hold on, take it, let go of what is carried). What the hands carry follows
+:class:`Carried` (the cup). Nothing here knows a prop by name.
+
+Phases (:class:`ReachPhase`), per goal::
+
+    IDLE ──reach_for──▶ WALK ──within reach──▶ REACH ──hand on the point──▶ HOLD (a knob)
+      ▲                   │                      │                            │
+      │                   └─cancel──▶ IDLE       ├─▶ IDLE (taken / let go)    │
+      └──── RELEASE ◀──cancel / given up─────────┴──── let go ◀───────────────┘
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from enum import Enum
+from typing import TYPE_CHECKING, Protocol, cast
+
+import numpy as np
+
+from game.world.easing import halflife_blend
+from game.world.props.base import FloatArray
+from game.world.rig import Rig
+from game.world.terrain import Terrain
+
+if TYPE_CHECKING:
+    from game.world.props.scenery import Props
+
+REACH_FRACTION = 0.9  # the hero stops walking once the goal is this fraction of arm reach away
+RELEASE_S = 0.35  # a freed hand eases back this long before the gait's arm swing takes it
+LOW_REACH_WAIT_S = 1.5  # a crouch takes 0.7 s: a goal still out of reach then is reached as near as
+# the arm goes (the cup falls onto a spot down a step)
+STUCK_S = 0.6  # walking to a goal stopped this long by ground (a wall), he reaches from there
+FLOOR_CLEAR_M = 0.5  # the hero stops this close to a spot below the hand's reach
+
+
+class ReachPhase(str, Enum):
+    """What the hands are doing with their goal (see the module's table)."""
+
+    IDLE = ""
+    WALK = "walk"
+    REACH = "reach"
+    HOLD = "hold"
+    RELEASE = "release"
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class OnGrip(Enum):
+    """What a grip does once the hand is on its point."""
+
+    HOLD = "hold"  # the hand stays on it (a knob) until the grip lets go
+    TAKE = "take"  # the hand carries it away (the cup)
+    LEAVE = "leave"  # the hand lets go of what it carries there (a cup set down)
+
+
+class Grip(Protocol):
+    """A goal for a hand: a point a prop wants a hand on, and how it is reached."""
+
+    name: str  # what the overlay shows
+    reach_fraction: float  # of the arm's reach the hand goes for it from its shoulder
+    low: bool  # below the standing reach he crouches for it (on the floor)
+    by_carrying_hand: bool  # the hand that carries something goes (setting it down)
+    on_grip: OnGrip
+    give_up_s: float  # reaching this long without a grip, the hands give it up
+
+    @property
+    def owner(self) -> object:
+        """The prop it belongs to."""
+        ...
+
+    def point(self) -> FloatArray:
+        """Where the hand goes (2,), world metres."""
+        ...
+
+    def hand_goal(self, shoulder: FloatArray, reach: float) -> FloatArray:
+        """Where the engaged hand goes for the point from ``shoulder`` (2,) within
+        ``reach``."""
+        ...
+
+    def follow(self, shoulder: FloatArray, rig: Rig) -> float | None:
+        """Holding on: the walk input that keeps the point within reach, or None."""
+        ...
+
+    def let_go(self, shoulder: FloatArray, rig: Rig) -> bool:
+        """Holding on: whether the hand lets go now."""
+        ...
+
+    def stuck(self, shoulder: FloatArray, reach: float, terrain: Terrain) -> None:
+        """The walk toward the point is stopped by ground: move it within reach if it may."""
+        ...
+
+    def settle(self, feet: tuple[float, float], facing: float, terrain: Terrain) -> None:
+        """Reaching down for it: keep it clear of the feet (``feet``: the soles' x span)."""
+        ...
+
+    def gripped(self, hand: FloatArray) -> None:
+        """The hand, at ``hand`` (2,), is on the point."""
+        ...
+
+
+class Carried(Protocol):
+    """What a hand carries (the cup)."""
+
+    def carry_point(self, shoulder: FloatArray, facing: float, other_busy: bool) -> FloatArray:
+        """Where the carrying hand goes from ``shoulder`` (2,); ``other_busy``: the other
+        hand is going for something."""
+        ...
+
+    def place_grip(self, x: float, terrain: Terrain) -> Grip:
+        """The goal of setting it down at ``x``."""
+        ...
+
+
+def arm_allowance(shoulder: FloatArray, goal: FloatArray, reach: float) -> float:
+    """How far horizontally ``goal`` may be from ``shoulder`` for a hand to reach it."""
+    dy = float(goal[1] - shoulder[1])
+    # Pythagoras: within a circle of radius R, at height dy the reach is √(R² − dy²)
+    return math.sqrt(max(reach * reach - dy * dy, 0.0))
+
+
+def within(shoulder: FloatArray, goal: FloatArray, reach: float) -> FloatArray:
+    """``goal`` pulled onto the circle of radius ``reach`` round ``shoulder`` if beyond it."""
+    offset = goal - shoulder
+    distance = float(np.hypot(*offset))
+    return goal if distance <= reach else shoulder + offset * (reach / distance)
+
+
+class PropHands:
+    """The hero's hands on the props: one :class:`Grip` at a time, and what is carried.
+
+    A goal first makes the hero walk until its point is within ``REACH_FRACTION`` of arm
+    reach of the hand's shoulder, then that hand's target eases onto it. A low goal (the
+    floor) stops him with it ahead of his toes, and he crouches for it (the walk scene);
+    one no crouch brings within reach is reached as near as the arm goes after
+    ``LOW_REACH_WAIT_S``.
+
+    Attributes
+    ----------
+    props : Props
+        The scene's props (the reach settings).
+    grip : Grip or None
+        The current goal; ``hand`` the arm engaged (−1 none), ``phase`` a
+        :class:`ReachPhase`.
+    holding : int
+        The arm (0 left, 1 right) carrying :attr:`carried`, or −1.
+    reaches : int
+        Goals completed (a grip taken).
+    """
+
+    def __init__(self, props: Props) -> None:
+        self.props = props
+        self.grip: Grip | None = None
+        self.carried: Carried | None = None
+        self.holding = -1
+        self.hand = -1
+        self.phase = ReachPhase.IDLE
+        self.phase_time = 0.0
+        self.reaches = 0
+        self._engaged: frozenset[int] = frozenset()  # arms this object drove last step
+
+    @property
+    def goal(self) -> str | None:
+        """The current goal's name, or None."""
+        return None if self.grip is None else self.grip.name
+
+    @property
+    def busy(self) -> bool:
+        """A goal under way, or a hand still easing back from one."""
+        return self.grip is not None or self.phase != ReachPhase.IDLE
+
+    @property
+    def engaged(self) -> frozenset[int]:
+        """The arms (0 left, 1 right) the props drove this step: the pointer leaves them."""
+        return self._engaged
+
+    # -- commands ----------------------------------------------------------------------
+    def reach_for(self, grip: Grip) -> None:
+        """Go for ``grip``, dropping the goal before it."""
+        if self.phase in (ReachPhase.REACH, ReachPhase.HOLD) and self.hand != self.holding:
+            self.hand = -1
+        self.grip = grip
+        self.phase = ReachPhase.WALK
+        self.phase_time = 0.0
+
+    def put_down(self, x: object, terrain: Terrain) -> None:
+        """Set what is carried down at the world ``x`` (a finite number), if anything is."""
+        if self.carried is not None and self.holding >= 0 and isinstance(x, int | float):
+            if math.isfinite(float(x)):
+                self.reach_for(self.carried.place_grip(float(x), terrain))
+
+    def cancel(self) -> None:
+        """Drop the goal (the player took the controls); what is carried stays carried."""
+        if self.grip is not None:
+            if self.phase in (ReachPhase.REACH, ReachPhase.HOLD):
+                self._release()
+            else:
+                self.grip = None
+                self._idle()
+
+    def _idle(self) -> None:
+        self.phase, self.hand = ReachPhase.IDLE, -1
+
+    def _release(self) -> None:
+        self.grip = None
+        free = self.hand >= 0 and self.hand != self.holding
+        self.phase = ReachPhase.RELEASE if free else ReachPhase.IDLE
+        self.phase_time = 0.0
+
+    # -- per step ----------------------------------------------------------------------
+    def goal_point(self) -> FloatArray | None:
+        """Where the engaged hand is to go (the grip point), or None."""
+        return None if self.grip is None else self.grip.point()
+
+    def crouch_point(self) -> FloatArray | None:
+        """A low goal the body crouches for while walking to it or reaching (None: none)."""
+        low = self.grip is not None and self.grip.low
+        walking = self.phase in (ReachPhase.WALK, ReachPhase.REACH)
+        return self.goal_point() if low and walking else None
+
+    def _on_the_floor(self, shoulder: FloatArray, reach: float) -> bool:
+        """A low goal below the standing hand's reach (the floor): the hero stops with it
+        ahead of his toes and crouches for it (the walk scene)."""
+        goal = self.goal_point()
+        low = goal is not None and goal[1] < shoulder[1] - reach
+        return low and self.grip is not None and self.grip.low
+
+    def walk_intent(
+        self, shoulders: FloatArray, facing: float, rig: Rig, terrain: Terrain, blocked: float
+    ) -> float | None:
+        """The walk input while a goal is out of reach (None: the player's input stands).
+
+        ``shoulders`` (2, 2) are this step's shoulder points; ``blocked`` the seconds the
+        walk has been stopped by ground a step cannot take (a wall, a ledge): after
+        ``STUCK_S`` the goal is reached for from there (:meth:`Grip.stuck`).
+        """
+        grip = self.grip
+        if grip is not None and self.phase == ReachPhase.HOLD:
+            return grip.follow(shoulders[self.hand], rig)
+        if grip is None or self.phase != ReachPhase.WALK:
+            return None
+        goal = grip.point()
+        arm = self._arm_for(goal, shoulders)
+        reach = REACH_FRACTION * rig.arms.limb.reach
+        dx = float(goal[0] - shoulders[arm, 0])
+        allowance = arm_allowance(shoulders[arm], goal, reach)
+        if self._on_the_floor(shoulders[arm], reach):
+            # stop with the spot ahead, moved clear of the feet once there (:meth:`aim`)
+            allowance = FLOOR_CLEAR_M
+        need = abs(dx) - allowance
+        if need > 0.02 and blocked < STUCK_S:
+            # slow down on the approach: full speed from 0.6 m out, a creep at the end
+            return math.copysign(min(max(need / 0.6, 0.15), 1.0), dx)
+        if need > 0.02:
+            grip.stuck(shoulders[arm], reach, terrain)
+            dx = float(grip.point()[0] - shoulders[arm, 0])
+        if dx * facing < -0.05:
+            return math.copysign(0.1, dx)  # turn to face the goal
+        self.hand = arm
+        self.phase = ReachPhase.REACH
+        self.phase_time = 0.0
+        return 0.0
+
+    def _arm_for(self, goal: FloatArray, shoulders: FloatArray) -> int:
+        if self.grip is not None and self.grip.by_carrying_hand:
+            return self.holding
+        if self.holding >= 0:
+            return 1 - self.holding
+        return int(np.argmin(np.hypot(*(shoulders - goal).T)))
+
+    def aim(
+        self,
+        hand_weight: FloatArray,
+        hand_target: FloatArray,
+        hands: FloatArray,
+        shoulders: FloatArray,
+        facing: float,
+        rig: Rig,
+        dt: float,
+        feet: Callable[[], tuple[float, float]],
+        terrain: Terrain,
+    ) -> tuple[FloatArray, FloatArray]:
+        """The hands' goals (the hero's ``aim_hands`` command): the engaged and the carrying
+        hand's eased target, at full reach weight, the other hand's as it was.
+
+        ``hand_weight`` (2,) and ``hand_target`` (2, 2) are the hero's hand goals as they
+        stand (read, not written); ``hands`` (2, 2) are the last solved hands; ``feet()`` the
+        soles' span in x (asked only while reaching for a low goal). Returns the new
+        ``(targets (2, 2), weights (2,))``. The hands set here are :attr:`engaged` until the
+        next call.
+        """
+        hand_weight, hand_target = hand_weight.copy(), hand_target.copy()
+        self.phase_time += dt
+        grip = self.grip
+        if grip is not None and self.phase == ReachPhase.REACH:
+            if self.phase_time > grip.give_up_s:
+                self.cancel()  # a point the hand cannot get to: he stands up with the cup
+            elif self._on_the_floor(shoulders[self.hand], self._reach(rig)):
+                grip.settle(feet(), facing, terrain)  # every step: a foot may still settle
+        goals = self._goals(shoulders, facing, rig)
+        blend = halflife_blend(dt, self.props.reach_halflife)
+        for arm, point in goals.items():
+            if arm not in self._engaged:
+                hand_target[arm] = hands[arm]  # a hand that starts reaching sets off from here
+            if self.phase == ReachPhase.HOLD and arm == self.hand:
+                hand_target[arm] = point  # on the knob: it goes with the door, not after it
+            else:
+                hand_target[arm] += (point - hand_target[arm]) * blend
+            hand_weight[arm] = 1.0
+        self._engaged = frozenset(goals)
+        return hand_target, hand_weight
+
+    def _goals(self, shoulders: FloatArray, facing: float, rig: Rig) -> dict[int, FloatArray]:
+        """Each engaged arm's point this step: the carrying hand's, then the reaching or
+        releasing hand's."""
+        goals: dict[int, FloatArray] = {}
+        if self.carried is not None and self.holding >= 0:
+            other_busy = self.grip is not None and not self.grip.by_carrying_hand
+            goals[self.holding] = self.carried.carry_point(
+                shoulders[self.holding], facing, other_busy
+            )
+        goal = self.goal_point()
+        if self.phase in (ReachPhase.REACH, ReachPhase.HOLD) and goal is not None:
+            assert self.grip is not None
+            goals[self.hand] = self.grip.hand_goal(shoulders[self.hand], self._reach(rig))
+        elif self.phase == ReachPhase.RELEASE:
+            goals[self.hand] = shoulders[self.hand] + np.array([0.0, -0.92 * rig.arms.limb.reach])
+            if self.phase_time >= RELEASE_S:
+                self._idle()
+        return goals
+
+    def after_solve(self, hands: FloatArray, shoulders: FloatArray, rig: Rig) -> None:
+        """Grip checks on the solved ``hands`` (2, 2)."""
+        grip = self.grip
+        if grip is not None and self.phase == ReachPhase.REACH:
+            reach = self._reach(rig)
+            shoulder = shoulders[self.hand]
+            goal = grip.point()
+            aim = grip.hand_goal(shoulder, reach)
+            # a goal the body is still crouching toward is gripped once the hand is on it
+            # (a goal no crouch brings within reach: as near as it goes, after a wait)
+            reached = float(np.hypot(*(goal - shoulder))) <= reach
+            there = reached or self.phase_time >= LOW_REACH_WAIT_S
+            if there and float(np.hypot(*(hands[self.hand] - aim))) <= self.props.grip_tolerance:
+                self._gripped(grip, hands)
+        elif grip is not None and self.phase == ReachPhase.HOLD:
+            if grip.let_go(shoulders[self.hand], rig):
+                self._release()
+
+    def _reach(self, rig: Rig) -> float:
+        """How far from its shoulder the engaged hand goes for the goal (metres)."""
+        fraction = REACH_FRACTION if self.grip is None else self.grip.reach_fraction
+        return fraction * rig.arms.limb.reach
+
+    def _gripped(self, grip: Grip, hands: FloatArray) -> None:
+        self.reaches += 1
+        if grip.on_grip is OnGrip.HOLD:
+            self.phase, self.phase_time = ReachPhase.HOLD, 0.0
+        elif grip.on_grip is OnGrip.TAKE:
+            self.holding = self.hand
+            self.carried = cast(Carried, grip.owner)
+            self.grip = None
+            self._idle()
+        else:
+            self.holding, self.carried = -1, None
+            grip.gripped(hands[self.hand])
+            self._release()
