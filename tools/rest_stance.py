@@ -27,27 +27,13 @@ from game.scenes.walk import character_records  # noqa: E402
 from game.trace import TraceWriter  # noqa: E402
 from game.world.character import Crowd  # noqa: E402
 from game.world.rig import Rig, load_rig  # noqa: E402
-from game.world.terrain import Terrain, load_terrain  # noqa: E402
+from game.world.terrain import Terrain, load_terrain, stairs_up_and_down  # noqa: E402
 
 DT = 1.0 / 60.0
 REST = 1.5  # seconds of rest before the stance is read
 WATCH = 60  # frames watched after the rest for a foot that steps again
 CONTACT = 0.01  # m: a sole point this close to the ground touches it
 FLIGHTS = ((0.17, 0.30), (0.15, 0.36), (0.19, 0.26))  # built flights' (rise, tread), m
-
-
-def built_stairs(rise: float = 0.17, tread: float = 0.30, count: int = 6) -> Terrain:
-    """Flat, ``count`` stairs up, a landing of three treads, ``count`` stairs down, flat."""
-    points = [[-6.0, 0.0], [0.0, 0.0]]
-    x, y = 0.0, 0.0
-    for step in (rise,) * count + (0.0,) + (-rise,) * count:
-        if step:
-            x, y = x + 0.01, y + step  # a riser, 1 cm deep
-            points.append([x, y])
-        x += tread if step else 3.0 * tread
-        points.append([x, y])
-    points.append([x + 6.0, y])
-    return Terrain(np.array(points))
 
 
 def support_offset(terrain: Terrain, characters: list[dict]) -> np.ndarray:
@@ -123,7 +109,9 @@ def main() -> None:
         starts = [(9.5, 1.0), (19.0, -1.0)]  # before the two flights, either way
         frames = np.arange(30, 600, 7)
     else:
-        grounds = [(f"{r:.2f}x{t:.2f}", built_stairs(r, t)) for r, t in FLIGHTS]
+        grounds = [
+            (f"{r:.2f}x{t:.2f}", stairs_up_and_down(r, t, 6, landing=3.0)) for r, t in FLIGHTS
+        ]
         frames = np.arange(30, 600, 5)
     with tempfile.TemporaryDirectory() as scratch:
         path = args.keep or Path(scratch) / "rest.jsonl"

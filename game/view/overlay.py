@@ -21,8 +21,8 @@ from game.world.rig import LIMBS, Rig
 
 if TYPE_CHECKING:
     from game.world.feet import Feet
-    from game.world.props.ladder import LadderClimb
     from game.world.props import PropHands
+    from game.world.props.ladder import LadderClimb
     from game.world.terrain import Terrain
 
 # the overlay's faint colours: the reach, dead-zone and soft-band rings; the pole's line

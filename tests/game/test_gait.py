@@ -31,7 +31,7 @@ from game.world.gait import cadence, duty_factor
 from game.world.landing import plan_landing
 from game.world.rig import load_rig
 from game.world.swing import swing_pose, within_reach
-from game.world.terrain import Terrain
+from game.world.terrain import Terrain, stairs_up_and_down
 
 RIG = load_rig(ASSETS_DIR / "rig.json")
 A = RIG.legs.ankle_height
@@ -42,21 +42,7 @@ STAIR = Terrain(
 FLAT = Terrain(np.array([[-30.0, 0.0], [30.0, 0.0]]))
 
 
-def _stairs(rise: float, tread: float, count: int) -> Terrain:
-    """Flat, ``count`` stairs up, a landing of two treads, ``count`` stairs down, flat."""
-    points = [[-6.0, 0.0], [0.0, 0.0]]
-    x, y = 0.0, 0.0
-    for step in (rise,) * count + (0.0,) + (-rise,) * count:
-        if step:
-            x, y = x + 0.01, y + step  # a riser, 1 cm deep
-            points.append([x, y])
-        x += tread if step else 2.0 * tread
-        points.append([x, y])
-    points.append([x + 6.0, y])
-    return Terrain(np.array(points))
-
-
-STAIRS = _stairs(0.16, 0.34, 4)
+STAIRS = stairs_up_and_down(0.16, 0.34, 4)
 DT = 1.0 / 60.0
 
 

@@ -12,27 +12,13 @@ from game.world.character import Crowd
 from game.world.feet import MIN_RISER, sole_points
 from game.world.rig import load_rig
 from game.world.support import support_span
-from game.world.terrain import Terrain
+from game.world.terrain import Terrain, stairs_up_and_down
 
 RIG = load_rig(ASSETS_DIR / "rig.json")
 DT = 1.0 / 60.0
 STANCE = 120  # steps: 2 s with no intent before the stance is read
 CONTACT = 0.01  # m: a sole point this close to the ground touches it
 MARGIN = 0.02  # m: how far outside its feet's support a resting pelvis may be
-
-
-def _flight_up_and_down(rise: float, tread: float, count: int = 5) -> Terrain:
-    """Flat, ``count`` stairs up, a landing three treads long, ``count`` stairs down, flat."""
-    points = [[-6.0, 0.0], [0.0, 0.0]]
-    x, y = 0.0, 0.0
-    for step in (rise,) * count + (0.0,) + (-rise,) * count:
-        if step:
-            x, y = x + 0.01, y + step  # a riser, 1 cm deep
-            points.append([x, y])
-        x += tread if step else 3.0 * tread
-        points.append([x, y])
-    points.append([x + 6.0, y])
-    return Terrain(np.array(points))
 
 
 def _support_offset(crowd: Crowd) -> np.ndarray:
@@ -55,7 +41,7 @@ def test_at_rest_on_every_tread_of_a_flight_the_pelvis_stands_over_its_feet(
 ) -> None:
     # walkers walk and run up and down the flight from either side, each letting go at
     # its own moment, so that the stops fall on every tread
-    terrain = _flight_up_and_down(rise, tread)
+    terrain = stairs_up_and_down(rise, tread, 5, landing=3.0)
     end = float(terrain.xs[-1])
     frames = np.arange(30, 420, 6)
     starts = [(-2.0, 1.0), (end - 4.0, -1.0)]
