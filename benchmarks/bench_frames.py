@@ -8,8 +8,8 @@ all trees share the machine's state; the table gives, per scene and tree, the me
 repeats of the run's frame p50 and p99 (ms) and each tree's ratio to this one, with the
 spread (lowest–highest) of the p50 over the repeats and the median p50 of the simulation and
 the drawing (``sim``, ``render``), which tell where a difference lies; and the process's CPU
-time per frame over the run (``cpu``, a mean), which waiting for a core on a busy host does
-not inflate. The machine is shared
+time per frame over the run (``cpu``, a mean; the median over repeats and its spread), which
+waiting for a core on a busy host does not inflate. The machine is shared
 and noisy: read the ratios of one run, not absolute numbers across runs.
 """
 
@@ -85,7 +85,7 @@ def main() -> int:
     print(f"{args.frames} frames per run, median of {args.repeats} interleaved runs (ms)")
     print(
         "| scene | tree | frame p50 (spread) | frame p99 | p99 / now | sim p50 | render p50 "
-        "| cpu / frame |"
+        "| cpu / frame (spread) |"
     )
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     for scene in args.scenes.split(","):
@@ -98,11 +98,12 @@ def main() -> int:
             sim, render = (
                 statistics.median(r[phase]["p50"] for r in runs) for phase in ("sim", "render")
             )
-            cpu = statistics.median(r["cpu"]["mean"] for r in runs)
+            cpus = [r["cpu"]["mean"] for r in runs]
             print(
                 f"| {scene} | {name} | {statistics.median(p50s):.2f} "
                 f"({min(p50s):.2f}–{max(p50s):.2f}) | {p99:.2f} | {p99 / now_p99:.2f}× "
-                f"| {sim:.2f} | {render:.2f} | {cpu:.2f} |"
+                f"| {sim:.2f} | {render:.2f} "
+                f"| {statistics.median(cpus):.2f} ({min(cpus):.2f}–{max(cpus):.2f}) |"
             )
     return 0
 

@@ -163,11 +163,14 @@ class PygameCanvas:
         return kept
 
     def shade(self, layers: Sequence[ArrayLike], color: Color, alphas: Sequence[int]) -> None:
-        drawn = [(finite_px(layer), alpha) for layer, alpha in zip(layers, alphas, strict=True)]
-        drawn = [(p, alpha) for p, alpha in drawn if p.ndim == 2 and len(p) >= 3]
+        polygons = [np.asarray(layer, dtype=float) for layer in layers]
+        drawn = [
+            (p, a) for p, a in zip(polygons, alphas, strict=True) if p.ndim == 2 and len(p) >= 3
+        ]
         if not drawn:
             return
-        points = np.concatenate([p for p, _ in drawn])
+        # all the polygons' points in one array: checked, boxed and moved in one call each
+        points = finite_px(np.concatenate([p for p, _ in drawn]))
         # the polygons' pixels, clipped to the surface: a sheet just that big is drawn on
         x0, y0 = (math.floor(v) for v in points.min(axis=0))
         x1, y1 = (math.ceil(v) + 1 for v in points.max(axis=0))
@@ -176,8 +179,11 @@ class PygameCanvas:
             return
         sheet = pygame.Surface(box.size, pygame.SRCALPHA)
         sheet.fill((*color, 0))
+        on_sheet = (points - box.topleft).tolist()
+        start = 0
         for polygon, alpha in drawn:
-            pygame.draw.polygon(sheet, (*color, alpha), (polygon - box.topleft).tolist())
+            pygame.draw.polygon(sheet, (*color, alpha), on_sheet[start : start + len(polygon)])
+            start += len(polygon)
         self.surface.blit(sheet, box.topleft)
 
     def circle(self, center: Point, radius: float, color: Color, width: int = 0) -> None:

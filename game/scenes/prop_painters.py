@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 BALL_PATCH_RADII = 0.42  # the ball's middle patch reaches this fraction of its radius
 SHADOW_FADE_M = 1.0  # a ball this high over the ground casts no shadow
+_SHADOW_TURNS = np.linspace(0.0, math.tau, 20, endpoint=False)  # the shadow's 20 corners
+_SHADOW_COS, _SHADOW_SIN = np.cos(_SHADOW_TURNS), np.sin(_SHADOW_TURNS)
+_PATCH_TURNS = np.arange(5) * math.tau / 5  # the patch's corners, from its first
 LADDER_HOVER_M = 0.06  # the pointer this close beside the ladder's rails is on it
 
 Point = NDArray[np.float64]
@@ -39,20 +42,20 @@ def paint_ball(pen: WorldPen, ball: KickBall, sim: WalkSim) -> None:
     lift = max(float(centre[1]) - r - ground, 0.0)
     shade = max(1.0 - lift / SHADOW_FADE_M, 0.0)
     if shade > 0.0:
-        angles = np.linspace(0.0, math.tau, 20, endpoint=False)
         half = r * (0.6 + 0.4 * shade)
-        shadow = np.stack([centre[0] + half * np.cos(angles), ground + 0.02 * np.sin(angles)], -1)
+        shadow = np.stack([centre[0] + half * _SHADOW_COS, ground + 0.02 * _SHADOW_SIN], -1)
         pen.polygon(shadow, mix(PALETTE["ground"], PALETTE["black"], 0.45 * shade))
     ink = mix(PALETTE["black"], PALETTE["background"], 0.2)
     pen.circle(centre, r, mix(PALETTE["white"], PALETTE["metal"], 0.15), 0)
     # the middle patch: a pentagon, and a seam from each corner to the rim
-    corners = ball.state.angle + math.pi / 2 + np.arange(5) * math.tau / 5
+    corners = ball.state.angle + math.pi / 2 + _PATCH_TURNS
     ring = np.stack([np.cos(corners), np.sin(corners)], -1)
     patch = centre + BALL_PATCH_RADII * r * ring
     pen.polygon(patch, ink)
     width = max(int(pen.camera.length_px(0.012)), 1)
-    for corner, way in zip(patch, ring, strict=True):
-        pen.line(corner, centre + 0.97 * r * way, ink, width)
+    (x, y), rim = centre.tolist(), 0.97 * r
+    for corner, (way_x, way_y) in zip(patch.tolist(), ring.tolist(), strict=True):
+        pen.line(corner, (x + rim * way_x, y + rim * way_y), ink, width)
     pen.circle(centre, r, ink, max(width, 2))
 
 

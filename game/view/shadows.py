@@ -32,6 +32,7 @@ SHRINK_AT_FADE = 0.4  # a shadow about to fade out is this much shorter than on 
 LAYERS = 3  # nested layers, each inner one shorter, shallower and darker: a soft edge
 SAMPLES = 13  # points along a shadow, besides the terrain's own vertices under it
 SHADOW_COLOR = PALETTE["black"]
+_STEPS = np.arange(SAMPLES, dtype=float)  # 0, 1, ... SAMPLES − 1
 
 
 def draw_contact_shadows(
@@ -102,27 +103,35 @@ def _bands(
     surface. Each is sampled evenly and at every terrain vertex inside it (found by binary
     search), so it bends where the ground does; all bands' points go through one height
     query and one camera transform."""
-    even = np.linspace(centres - halves, centres + halves, SAMPLES, axis=-1)  # (B, SAMPLES)
+    # SAMPLES points evenly from centre − half to centre + half (as np.linspace lays them)
+    start, stop = centres - halves, centres + halves
+    even = _STEPS * ((stop - start) / (SAMPLES - 1))[:, None] + start[:, None]  # (B, SAMPLES)
+    even[:, -1] = stop
     vertices = terrain.xs
-    first = np.searchsorted(vertices, even[:, 0], side="right")  # the first past the left end
-    counts = np.searchsorted(vertices, even[:, -1], side="left") - first  # and before the right
-    band = np.repeat(np.arange(len(centres)), counts)
-    # vertex j of band b: index first[b] + j, j = its place in the run minus where b starts
-    starts = np.cumsum(counts) - counts
-    inside = vertices[first[band] + np.arange(len(band)) - starts[band]]
-    band = np.concatenate([np.repeat(np.arange(len(centres)), SAMPLES), band])
-    xs = np.concatenate([even.ravel(), inside])
-    order = np.lexsort((xs, band))  # by band, then along the ground
-    xs, band = xs[order], band[order]
-    surface = np.stack([xs, terrain.height_at(xs)], axis=-1)
+    first = np.searchsorted(vertices, start, side="right")  # the first past the left end
+    counts = np.searchsorted(vertices, stop, side="left") - first  # and before the right
+    band = np.repeat(np.arange(len(centres)), SAMPLES)
+    xs = even.ravel()
+    if counts.any():  # terrain vertices inside some bands: merged in along the ground
+        inside_band = np.repeat(np.arange(len(centres)), counts)
+        # vertex j of band b: index first[b] + j, j = its place in the run minus where b starts
+        starts = np.cumsum(counts) - counts
+        inside = vertices[first[inside_band] + np.arange(len(inside_band)) - starts[inside_band]]
+        band = np.concatenate([band, inside_band])
+        xs = np.concatenate([xs, inside])
+        order = np.lexsort((xs, band))  # by band, then along the ground
+        xs, band = xs[order], band[order]
     u = (xs - centres[band]) / np.maximum(halves, 1e-9)[band]
-    under = surface - np.stack(
-        [np.zeros_like(xs), depths[band] * np.sqrt(np.clip(1.0 - u * u, 0.0, 1.0))], -1
-    )
-    top = pen.camera.to_screen(surface) - (0.0, EDGE_PX / 2)  # screen rows grow downward
-    bottom = pen.camera.to_screen(under)
+    # the surface (top) and the band's bottom under it, in one array for one camera transform
+    world = np.empty((2, len(xs), 2))
+    world[:, :, 0] = xs
+    world[:, :, 1] = terrain.height_at(xs)
+    world[1, :, 1] -= depths[band] * np.sqrt(np.clip(1.0 - u * u, 0.0, 1.0))
+    screen = pen.camera.to_screen(world)
+    screen[0, :, 1] -= EDGE_PX / 2  # the top of the edge line (screen rows grow downward)
+    # each band's outline: its top left to right, then its bottom right to left
     ends = np.cumsum(counts + SAMPLES).tolist()
     return [
-        np.concatenate([top[start:end], bottom[start:end][::-1]])
+        np.concatenate([screen[0, start:end], screen[1, start:end][::-1]])
         for start, end in zip([0, *ends[:-1]], ends, strict=True)
     ]

@@ -27,8 +27,9 @@ from game.world.props import load_props
 from game.world.props.ball import BallPhase, KickBall
 from game.world.props.ball_physics import (
     BallState,
+    Ground,
     Pushers,
-    closest_on_segments,
+    closest_on_segment,
     ground_polyline,
     step_ball,
 )
@@ -55,11 +56,16 @@ COURSE = [
 ]
 
 
-def _gap_to_ground(centre: np.ndarray, ground: np.ndarray) -> float:
+def _gap_to_ground(centre: np.ndarray, ground: Ground) -> float:
     """The distance from ``centre`` to the ground polyline, negative under it."""
-    points, _ = closest_on_segments(centre, ground[:-1], ground[1:])
-    distance = float(np.hypot(*(centre - points).T).min())
-    below = centre[1] < float(np.interp(centre[0], ground[:, 0], ground[:, 1]))
+    (x, y), xs, ys = centre.tolist(), ground.xs, ground.ys
+    distance = min(
+        float(np.hypot(x - px, y - py))
+        for px, py, _ in (
+            closest_on_segment(x, y, xs[i], ys[i], xs[i + 1], ys[i + 1]) for i in range(len(xs) - 1)
+        )
+    )
+    below = y < float(np.interp(x, xs, ys))
     return -distance if below else distance
 
 

@@ -21,6 +21,7 @@ import numpy as np
 from game.world.easing import smoothstep
 from game.world.props.ball_physics import (
     BallState,
+    Ground,
     Pushers,
     ground_polyline,
     step_ball,
@@ -140,7 +141,7 @@ class KickBall:
         self._over = np.zeros((0, 3))  # what the feet step over (x0, x1, top), or no rows
         self._keys = np.zeros((4, 2))  # the kick's start, back-swing, strike, follow-through
         self._last_pushers: tuple[FloatArray, FloatArray] | None = None
-        self._ground: tuple[Terrain, FloatArray] | None = None
+        self._ground: tuple[Terrain, Ground] | None = None
 
     # -- the Prop protocol ---------------------------------------------------------------
     def under(self, point: FloatArray, radius: float) -> bool:

@@ -17,12 +17,15 @@ One step (:func:`step_ball`), in stages:
    slope to overcome the rolling resistance, it stops and stays until pushed.
 
 Coordinates are world metres, y-up; beyond either end of the polyline the ground stays
-level (as :class:`game.world.terrain.Terrain`).
+level (as :class:`game.world.terrain.Terrain`). One ball's step is a few dozen small
+vector operations: they are done on plain floats (numpy's fixed cost per call is many times
+the arithmetic of a 2-vector); only the arguments and the returned state are arrays.
 """
 
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 import numpy as np
@@ -90,74 +93,124 @@ class Pushers:
         return cls(empty, empty, empty, empty, np.zeros(0))
 
 
-def closest_on_segments(
-    p: FloatArray, a: FloatArray, b: FloatArray
-) -> tuple[FloatArray, FloatArray]:
-    """The point of each segment ``a`` → ``b`` (K, 2) nearest ``p`` (2,), and its
-    parameter ``t`` in [0, 1] along the segment: ``(points (K, 2), t (K,))``."""
-    ab = b - a
-    len2 = np.einsum("kj,kj->k", ab, ab)
-    # projection: t = (p − a)·(b − a) / |b − a|², clamped to the segment (a point: t = 0)
-    t = np.clip(np.einsum("kj,kj->k", p - a, ab) / np.where(len2 > 0.0, len2, 1.0), 0.0, 1.0)
-    return a + t[:, None] * ab, t
+@dataclass(frozen=True, slots=True)
+class Ground:
+    """The ground polyline with level ground ``_FAR_M`` beyond each end (:func:`ground_polyline`).
+
+    Attributes
+    ----------
+    points : ndarray, shape (M + 2, 2)
+        Its vertices, x strictly increasing.
+    xs, ys : tuple of float
+        The same vertices' coordinates as plain floats, for the step.
+    """
+
+    points: FloatArray
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
 
 
-def ground_polyline(points: FloatArray) -> FloatArray:
-    """The terrain's polyline with level ground ``_FAR_M`` beyond each end, shape (M + 2, 2)."""
+def ground_polyline(points: FloatArray) -> Ground:
+    """The terrain's polyline ``points`` (M, 2) with level ground ``_FAR_M`` beyond each end."""
     first, last = points[0], points[-1]
-    return np.concatenate([[[first[0] - _FAR_M, first[1]]], points, [[last[0] + _FAR_M, last[1]]]])
+    ends = np.concatenate([[[first[0] - _FAR_M, first[1]]], points, [[last[0] + _FAR_M, last[1]]]])
+    return Ground(ends, tuple(ends[:, 0].tolist()), tuple(ends[:, 1].tolist()))
+
+
+def closest_on_segment(
+    px: float, py: float, ax: float, ay: float, bx: float, by: float
+) -> tuple[float, float, float]:
+    """The point of the segment ``a`` → ``b`` nearest ``p``, and its parameter ``t`` in
+    [0, 1] along the segment: ``(x, y, t)``."""
+    abx, aby = bx - ax, by - ay
+    len2 = abx * abx + aby * aby
+    # projection: t = (p − a)·(b − a) / |b − a|², clamped to the segment (a point: t = 0)
+    t = ((px - ax) * abx + (py - ay) * aby) / (len2 if len2 > 0.0 else 1.0)
+    t = min(max(t, 0.0), 1.0)
+    return ax + t * abx, ay + t * aby, t
+
+
+def _length(x: float, y: float) -> float:
+    """``sqrt(x² + y²)`` rounded as numpy's ``hypot`` (the C library's) rounds it;
+    ``math.hypot`` may differ in the last bit."""
+    return float(np.hypot(x, y))
+
+
+def _dot(ax: float, ay: float, bx: float, by: float) -> float:
+    """``a · b`` rounded as numpy's ``dot`` rounds it (BLAS fuses the second product into
+    the sum); with :func:`_length`, the ball's path is the same to the bit as the same
+    stages computed on arrays."""
+    return float(np.dot((ax, ay), (bx, by)))
 
 
 def _deepest_contact(
-    centre: FloatArray, radius: float, ground: FloatArray
-) -> tuple[float, FloatArray]:
-    """How deep the ball at ``centre`` sinks into the ``ground`` polyline (M, 2) at its
-    deepest touching segment, and that contact's unit normal (pointing out of the ground);
-    depth ≤ 0 when it touches nothing. A centre under a segment (pushed through it) is
-    that far plus a radius deep, and goes back out upward: the polyline bounds the solid
-    ground from above (x strictly increasing), so the side of a segment is the sign of
-    the cross product (b − a) × (c − a), positive above."""
+    cx: float, cy: float, radius: float, ground: Ground
+) -> tuple[float, float, float]:
+    """How deep the ball at ``(cx, cy)`` sinks into the ``ground`` at its deepest touching
+    segment, and that contact's unit normal (pointing out of the ground): ``(depth, nx,
+    ny)``, ``(0, 0, 1)`` when it touches nothing. A centre under a segment (pushed through it)
+    is that far plus a radius deep, and goes back out upward: the polyline bounds the solid
+    ground from above (x strictly increasing), so the side of a segment is the sign of the
+    cross product (b − a) × (c − a), positive above."""
+    xs, ys = ground.xs, ground.ys
     # the segments whose x span meets [x − r, x + r]: a run found by binary search (x
     # strictly increasing), segment i from vertex i to i + 1
-    xs = ground[:, 0]
-    first = max(int(np.searchsorted(xs, centre[0] - radius, side="left")) - 1, 0)
-    stop = min(int(np.searchsorted(xs, centre[0] + radius, side="right")), len(xs) - 1)
-    a, b = ground[first:stop], ground[first + 1 : stop + 1]
-    if not len(a):
-        return 0.0, np.array([0.0, 1.0])
-    points, _ = closest_on_segments(centre, a, b)
-    offset = centre - points
-    distance = np.hypot(offset[:, 0], offset[:, 1])
-    d = b - a
-    above = d[:, 0] * (centre[1] - a[:, 1]) - d[:, 1] * (centre[0] - a[:, 0]) >= 0.0
-    depth = np.where(above, radius - distance, radius + distance)
-    k = int(np.argmax(depth))
-    if distance[k] < 1e-9 or not above[k]:  # on or under the line: out along its normal
-        normal = np.array([-d[k, 1], d[k, 0]]) / max(float(np.hypot(*d[k])), 1e-12)
-        return float(depth[k]), normal
-    return float(depth[k]), offset[k] / distance[k]
+    first = max(bisect_left(xs, cx - radius) - 1, 0)
+    stop = min(bisect_right(xs, cx + radius), len(xs) - 1)
+    clear2 = radius * radius * (1.0 + 1e-9)  # farther above a segment: depth < 0 for sure
+    deepest: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    for i in range(first, stop):
+        ax, ay, bx, by = xs[i], ys[i], xs[i + 1], ys[i + 1]
+        px, py, _ = closest_on_segment(cx, cy, ax, ay, bx, by)
+        ox, oy = cx - px, cy - py
+        dx, dy = bx - ax, by - ay
+        above = dx * (cy - ay) - dy * (cx - ax) >= 0.0
+        if above and ox * ox + oy * oy > clear2:  # not touching: never the deepest contact
+            continue
+        distance = _length(ox, oy)
+        depth = radius - distance if above else radius + distance
+        if not depth > deepest[0]:  # the first of equally deep ones
+            continue
+        if distance < 1e-9 or not above:  # on or under the line: out along its normal
+            length = max(_length(dx, dy), 1e-12)
+            deepest = (depth, -dy / length, dx / length)
+        else:
+            deepest = (depth, ox / distance, oy / distance)
+    return deepest
 
 
 def _push(state: BallState, radius: float, pushers: Pushers) -> BallState:
     """Stage 1: the pushers move the ball out of them and hit it (see the module doc)."""
-    centre, velocity, resting = state.centre.copy(), state.velocity.copy(), state.resting
-    for k in range(len(pushers.radius)):
-        a, b = pushers.a[k : k + 1], pushers.b[k : k + 1]
-        points, t = closest_on_segments(centre, a, b)
-        offset = centre - points[0]
-        distance = float(np.hypot(*offset))
-        reach = radius + float(pushers.radius[k])
+    if not len(pushers.radius):
+        return state
+    (cx, cy), (vx, vy), resting = state.centre.tolist(), state.velocity.tolist(), state.resting
+    capsules = zip(
+        pushers.a.tolist(),
+        pushers.b.tolist(),
+        pushers.va.tolist(),
+        pushers.vb.tolist(),
+        pushers.radius.tolist(),
+        strict=True,
+    )
+    for (ax, ay), (bx, by), (vax, vay), (vbx, vby), thickness in capsules:
+        px, py, t = closest_on_segment(cx, cy, ax, ay, bx, by)
+        ox, oy = cx - px, cy - py
+        distance = _length(ox, oy)
+        reach = radius + thickness
         if distance >= reach or distance < 1e-9:
             continue
-        normal = offset / distance
-        centre = points[0] + normal * reach
-        pusher_v = pushers.va[k] + (pushers.vb[k] - pushers.va[k]) * float(t[0])
-        approach = float(np.dot(velocity - pusher_v, normal))
+        nx, ny = ox / distance, oy / distance
+        cx, cy = px + nx * reach, py + ny * reach
+        ux, uy = vax + (vbx - vax) * t, vay + (vby - vay) * t  # the pusher's velocity there
+        approach = _dot(vx - ux, vy - uy, nx, ny)
         if approach < 0.0:
             # an infinitely heavy pusher: v' = v − (1 + e)·((v − u)·n)·n
-            velocity = velocity - (1.0 + PUSH_BOUNCE) * approach * normal
+            vx, vy = (
+                vx - (1.0 + PUSH_BOUNCE) * approach * nx,
+                vy - (1.0 + PUSH_BOUNCE) * approach * ny,
+            )
         resting = False
-    return BallState(centre, velocity, state.angle, state.spin, resting)
+    return BallState(np.array([cx, cy]), np.array([vx, vy]), state.angle, state.spin, resting)
 
 
 def step_ball(
@@ -165,7 +218,7 @@ def step_ball(
     radius: float,
     bounce: float,
     rolling: float,
-    ground: FloatArray,
+    ground: Ground,
     pushers: Pushers,
     dt: float,
 ) -> BallState:
@@ -181,7 +234,7 @@ def step_ball(
         Its restitution off the ground, in [0, 1).
     rolling : float
         Its rolling-resistance coefficient: rolling, it slows by ``rolling·g·cos θ``.
-    ground : ndarray, shape (M, 2)
+    ground : Ground
         The ground polyline (:func:`ground_polyline`).
     pushers : Pushers
         What pushes it this step (the feet).
@@ -191,53 +244,51 @@ def step_ball(
     state = _push(state, radius, pushers)
     if state.resting:
         return state
-    centre, velocity = state.centre.copy(), state.velocity.copy()
+    (cx, cy), (vx, vy) = state.centre.tolist(), state.velocity.tolist()
     angle, spin = state.angle, state.spin
     h = dt / SUBSTEPS
-    touching, normal = False, np.array([0.0, 1.0])
+    touching, nx, ny = False, 0.0, 1.0
     for _ in range(SUBSTEPS):
-        velocity[1] -= GRAVITY * h
+        vy -= GRAVITY * h
         if touching:  # rolling: the part of the slope's pull that spins the ball up is lost
-            tangent = np.array([normal[1], -normal[0]])
-            velocity -= (1.0 - ROLLING_PULL) * float(np.dot([0.0, -GRAVITY * h], tangent)) * tangent
-        centre += velocity * h
+            tx, ty = ny, -nx
+            lost = (1.0 - ROLLING_PULL) * _dot(0.0, -GRAVITY * h, tx, ty)
+            vx, vy = vx - lost * tx, vy - lost * ty
+        cx, cy = cx + vx * h, cy + vy * h
         touching = False
         for _ in range(CONTACT_PASSES):
-            depth, n = _deepest_contact(centre, radius, ground)
+            depth, contact_x, contact_y = _deepest_contact(cx, cy, radius, ground)
             if depth <= 0.0:
                 break
-            touching, normal = True, n
-            centre += n * depth
-            inward = float(np.dot(velocity, n))
+            touching, nx, ny = True, contact_x, contact_y
+            cx, cy = cx + nx * depth, cy + ny * depth
+            inward = _dot(vx, vy, nx, ny)
             if inward < 0.0:
                 e = bounce if -inward > BOUNCE_MIN_SPEED else 0.0
-                velocity -= (1.0 + e) * inward * n
+                vx, vy = vx - (1.0 + e) * inward * nx, vy - (1.0 + e) * inward * ny
         if touching:
-            velocity, spin = _roll(velocity, normal, rolling, radius, h)
+            vx, vy, spin = _roll(vx, vy, nx, ny, rolling, radius, h)
         angle += spin * h
-    resting = touching and _can_rest(velocity, normal, rolling)
+    resting = touching and _can_rest(vx, vy, nx, ny, rolling)
     if resting:
-        velocity = np.zeros(2)
-        spin = 0.0
+        vx = vy = spin = 0.0
+    centre, velocity = np.array([cx, cy]), np.array([vx, vy])
     return BallState(centre, velocity, math.remainder(angle, math.tau), spin, resting)
 
 
 def _roll(
-    velocity: FloatArray, normal: FloatArray, rolling: float, radius: float, h: float
-) -> tuple[FloatArray, float]:
-    """Rolling resistance over ``h`` seconds on ground of ``normal``: the speed along the
-    ground drops by ``rolling·g·cos θ·h`` (not below 0). Returns the velocity and the spin
-    of a ball rolling without slipping (ω = −v_t / r)."""
-    tangent = np.array([normal[1], -normal[0]])  # along the ground, toward +x
-    along = float(np.dot(velocity, tangent))
-    slowed = math.copysign(
-        max(abs(along) - rolling * GRAVITY * max(normal[1], 0.0) * h, 0.0), along
-    )
-    return velocity + (slowed - along) * tangent, -slowed / radius
+    vx: float, vy: float, nx: float, ny: float, rolling: float, radius: float, h: float
+) -> tuple[float, float, float]:
+    """Rolling resistance over ``h`` seconds on ground of normal ``(nx, ny)``: the speed
+    along the ground drops by ``rolling·g·cos θ·h`` (not below 0). Returns the velocity and
+    the spin of a ball rolling without slipping (ω = −v_t / r)."""
+    tx, ty = ny, -nx  # along the ground, toward +x
+    along = _dot(vx, vy, tx, ty)
+    slowed = math.copysign(max(abs(along) - rolling * GRAVITY * max(ny, 0.0) * h, 0.0), along)
+    return vx + (slowed - along) * tx, vy + (slowed - along) * ty, -slowed / radius
 
 
-def _can_rest(velocity: FloatArray, normal: FloatArray, rolling: float) -> bool:
+def _can_rest(vx: float, vy: float, nx: float, ny: float, rolling: float) -> bool:
     """Slow enough, on ground whose slope pulls less than rolling resistance holds:
     g·sin θ·ROLLING_PULL ≤ rolling·g·cos θ (sin θ = |n_x|, cos θ = n_y)."""
-    slow = float(np.hypot(*velocity)) < REST_SPEED
-    return slow and abs(float(normal[0])) * ROLLING_PULL <= rolling * float(normal[1])
+    return _length(vx, vy) < REST_SPEED and abs(nx) * ROLLING_PULL <= rolling * ny
