@@ -30,15 +30,15 @@ _CANDIDATE_SHIFTS = np.array([0.0, -0.04, 0.04, -0.08, 0.08, -0.12, 0.12, -0.17,
 
 # Shorter steps, as fractions of the way from lift-off, 5 % apart: even a 1.3 m step then
 # tries a spot every 6.5 cm, so at least one lands a sole (0.23 m) wholly on any tread of
-# 0.3 m or more (sparser, a long step down stairs found none that fit and landed across a
-# stair nose, tilted 24°, its ball hovering 2 cm over the tread)
+# 0.3 m or more (sparser, a long step down stairs could find none that fits, and land
+# across a stair nose)
 _SHORTER_STEPS = np.linspace(0.9, 0.1, 17)
 
 
 # A squaring step for a pivot may also go this much farther from its spot, and takes a
 # shorter step only if that is 0.5 m nearer: both feet then find the same turnable spot
-# (where the ground under the pelvis curves up, each foot found its own on its own side,
-# and the body pivoted in a 0.45 m lunge)
+# (where the ground under the pelvis curves up, each foot would otherwise find its own on
+# its own side, and the body pivot in a lunge)
 _PIVOT_SHIFTS = np.array([-0.3, 0.3, -0.38, 0.38, -0.46, 0.46])
 
 

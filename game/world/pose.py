@@ -100,9 +100,9 @@ def knee_poles(
 ) -> FloatArray:
     """Knee pole locators ``pole_forward`` off the hip→ankle midpoint, on the front of the
     leg (:func:`hinge_poles` with ``−facing``: straight ahead for an upright leg). Turning
-    with the leg, a knee keeps bending the one way a knee bends: a fixed point ahead of the
-    midpoint fell behind the line when a dragged foot went up behind the hip (the knee
-    flipped). ``hips``, ``ankles`` (N, 2, 2), ``facing`` (N,); returns (N, 2, 2)."""
+    with the leg, a knee keeps bending the one way a knee bends, even with a foot dragged
+    up behind the hip (a fixed point ahead of the midpoint would fall behind the hip→ankle
+    line there and flip the knee). ``hips``, ``ankles`` (N, 2, 2), ``facing`` (N,); returns (N, 2, 2)."""
     return hinge_poles(hips, ankles, -facing, legs.pole_forward)
 
 
@@ -142,8 +142,8 @@ def stoop_clear_of_walls(
 ) -> FloatArray:
     """``spine`` (N,, radians forward) tipped no further than keeps the head (a head's
     radius off) behind a wall ahead: ground rising above the pelvis within the torso's
-    length (crouched to set the cup down at the loft's wall, his head and shoulders went
-    15 cm into it)."""
+    length (crouching to set the cup down by a wall, the stoop would put his head into
+    it)."""
     body = w.rig.body
     torso = body.spine + body.neck + 2.0 * body.head_radius
     ahead = np.linspace(0.0, torso, 16)

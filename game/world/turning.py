@@ -139,8 +139,8 @@ def interrupt_pivot(w: World, s: WalkState, stop: BoolArray) -> None:
 def ready_to_pivot(w: World, s: WalkState) -> BoolArray:
     """Characters that may start a pivot (N,): stopped, both feet flat on their pivot
     spots, or one there and the other's squaring swing landing on its spot within
-    ``pivot_overlap`` (it turns about its ball as it comes down: waiting for it, the body
-    stood still facing the old way for a fifth of a second), no foot pinned."""
+    ``pivot_overlap`` (it turns about its ball as it comes down, so the body need not
+    stand still facing the old way while it lands), no foot pinned."""
     feet = s.feet
     left = (1.0 - feet.u) * feet.duration  # seconds a swing has to go
     landing = feet.swinging & feet.pivot_aim & (left <= w.rig.tuning.pivot_overlap)
@@ -159,9 +159,8 @@ def on_spots(w: World, s: WalkState, among: BoolArray) -> BoolArray:
     caller reads no other row."""
     feet, gait = s.feet, w.rig.gait
     reversing = s.reversing
-    # braking to turn round, the spots are where the hip will stop (a foot beside the
-    # running hip counted as on its spot, stayed, and was left 0.6 m behind: the pelvis
-    # sank 14 cm to reach it)
+    # braking to turn round, the spots are where the hip will stop, not where it is now:
+    # a foot beside a hip still moving would be left behind it for the pivot
     stop = braking_travel(s.vx, np.inf, gait.accel_halflife, w.rig.tuning.reversal_brake)
     ideal_x = standing_spots(w, s, s.x + np.where(reversing, stop, 0.0), reversing)
     tolerance = np.where(reversing, w.rig.tuning.pivot_tolerance, gait.idle_tolerance)
@@ -202,7 +201,7 @@ def settled(w: World, s: WalkState, v_target: FloatArray) -> BoolArray:
     if not still.any():  # walking or running: no spots to check
         return still
     # a foot whose spot is down a stair behind it may not step there (it stands where it
-    # is): left unsettled by it, the other foot stepped to its own spot and back for ever
+    # is) and counts as settled, or the other foot would keep stepping to its own spot
     # (braking to turn round, the pivot needs both feet on their spots: one kept off its
     # spot so, on a steep slope, left him braking on the spot for good)
     kept = above_spot_behind(w, s) & ~s.reversing[:, None]
@@ -236,8 +235,8 @@ def shift_over_feet(w: World, s: WalkState, v_target: FloatArray) -> FloatArray:
     """Standing on both feet over an obstacle (:meth:`set_obstacles`) with a step that was
     aimed at its standing spot landed off it (more than ``idle_tolerance``), the x velocity
     (N,) that brings the pelvis over the ankles' middle in ``shift_time`` (0 elsewhere):
-    stopped over a cup on the floor, both feet landed past it, and he stood with the
-    pelvis 18 cm behind the ankles for as long as he stood."""
+    stopped over a cup on the floor both feet land past it, and a body standing is over
+    its feet."""
     feet, tolerance = s.feet, w.rig.gait.idle_tolerance
     if not len(w.obstacles):
         return np.zeros(s.count)
