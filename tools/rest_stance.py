@@ -27,7 +27,8 @@ from game.scenes.walk import character_records  # noqa: E402
 from game.trace import TraceWriter  # noqa: E402
 from game.world.character import Crowd  # noqa: E402
 from game.world.rig import Rig, load_rig  # noqa: E402
-from game.world.terrain import Terrain, load_terrain, stairs_up_and_down  # noqa: E402
+from game.world.sample_grounds import stairs_up_and_down  # noqa: E402
+from game.world.terrain import Terrain, load_terrain  # noqa: E402
 
 DT = 1.0 / 60.0
 REST = 1.5  # seconds of rest before the stance is read

@@ -22,6 +22,8 @@ SIMULATION_MODULES = (
     "game.world.terrain_edit",
     "game.world.terrain_rules",
     "game.world.terrain_presets",
+    "game.world.heightfield",
+    "game.world.sample_grounds",
     "game.scenes.lab",
     "game.scenes.lab_sim",
     "game.scenes.walk",

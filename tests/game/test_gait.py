@@ -30,8 +30,9 @@ from game.world.feet import (
 from game.world.gait import cadence, duty_factor
 from game.world.landing import plan_landing
 from game.world.rig import load_rig
+from game.world.sample_grounds import stairs_up_and_down
 from game.world.swing import swing_pose, within_reach
-from game.world.terrain import Terrain, stairs_up_and_down
+from game.world.terrain import Terrain
 
 RIG = load_rig(ASSETS_DIR / "rig.json")
 A = RIG.legs.ankle_height
