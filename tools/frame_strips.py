@@ -130,6 +130,49 @@ def montage(
     return sheet
 
 
+Tiles = dict[str, list[tuple[int, pygame.Surface]]]
+
+
+def take_strips(
+    app: App,
+    dt: float,
+    strips: tuple[Strip, ...],
+    extra: Callable[[Any, Tiles], bool] | None = None,
+) -> Tiles:
+    """Play ``app`` frame by frame (closing it at the end), each strip's tiles from the
+    first frame its start condition holds, every ``every`` frames; ``extra(sim, tiles)`` runs after
+    each frame and must be true (its own shot taken) before the play may stop early."""
+    started: dict[str, int] = {}
+    taken: Tiles = {s.name: [] for s in strips}
+    try:
+        for frame in range(1, MAX_FRAMES + 1):
+            app.run_frame(dt)
+            sim = app.scene.sim
+            done = extra(sim, taken) if extra is not None else True
+            for strip in strips:
+                if strip.name not in started and strip.start(sim):
+                    started[strip.name] = frame
+                first = started.get(strip.name)
+                shots = taken[strip.name]
+                if first is not None and (frame - first) % strip.every == 0:
+                    if len(shots) < strip.tiles:
+                        shots.append((frame, crop(app, sim.crowd.pose.pelvis[0])))
+            if done and all(len(taken[s.name]) == s.tiles for s in strips):
+                break
+    finally:
+        app.close()
+    return taken
+
+
+def save_strips(taken: Tiles, strips: tuple[Strip, ...], out: Path) -> None:
+    """Each strip's tiles as one labelled montage in ``out``."""
+    for strip in strips:
+        path = out / strip.name
+        labelled = [(f"#{frame}", tile) for frame, tile in taken[strip.name]]
+        pygame.image.save(montage(labelled, strip.title), path)
+        print(f"{path}: frames {[f for f, _ in taken[strip.name]][:1]}...")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/img"))
@@ -144,33 +187,17 @@ def main() -> None:
     config = SceneConfig(extra={"tour": "edit"} if edit else {})
     app = App(options, build_scene("walk", config, options.size), config)
     app.show_overlay = False  # the figure alone (the overlay is a debugging view)
-    started: dict[str, int] = {}
-    taken: dict[str, list[tuple[int, pygame.Surface]]] = {s.name: [] for s in strips}
     shot_taken = not edit
-    try:
-        for frame in range(1, MAX_FRAMES + 1):
-            app.run_frame(config.dt)
-            sim = app.scene.sim
-            if not shot_taken and sim.editing.active and app.scene.autopilot.stage == 9:
-                pygame.image.save(app.screen, args.out / "edit_mode.png")  # the ground raised
-                shot_taken = True
-            for strip in strips:
-                if strip.name not in started and strip.start(app.scene.sim):
-                    started[strip.name] = frame
-                first = started.get(strip.name)
-                shots = taken[strip.name]
-                if first is not None and (frame - first) % strip.every == 0:
-                    if len(shots) < strip.tiles:
-                        shots.append((frame, crop(app, app.scene.sim.crowd.pose.pelvis[0])))
-            if shot_taken and all(len(taken[s.name]) == s.tiles for s in strips):
-                break
-    finally:
-        app.close()
-    for strip in strips:
-        path = args.out / strip.name
-        labelled = [(f"#{frame}", tile) for frame, tile in taken[strip.name]]
-        pygame.image.save(montage(labelled, strip.title), path)
-        print(f"{path}: frames {[f for f, _ in taken[strip.name]][:1]}...")
+
+    def edit_shot(sim: Any, _: Tiles) -> bool:  # edit mode once the ground is raised, taken once
+        nonlocal shot_taken
+        if not shot_taken and sim.editing.active and app.scene.autopilot.stage == 9:
+            pygame.image.save(app.screen, args.out / "edit_mode.png")
+            shot_taken = True
+        return shot_taken
+
+    taken = take_strips(app, config.dt, strips, edit_shot)
+    save_strips(taken, strips, args.out)
 
 
 if __name__ == "__main__":

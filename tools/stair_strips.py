@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pygame
-from frame_strips import Strip, crop, montage  # (a sibling script in tools/)
+from frame_strips import Strip, Tiles, save_strips, take_strips  # (a sibling script in tools/)
 
 from game.app import App, build_scene
 from game.input_state import InputState
@@ -83,35 +83,17 @@ def main() -> None:
     app = App(options, build_scene("walk", config, options.size), config)
     app.show_overlay = False
     app.scene.autopilot = WalkRight()
-    started: dict[str, int] = {}
-    taken: dict[str, list[tuple[int, pygame.Surface]]] = {s.name: [] for s in STRIPS}
     grabbed = False
-    try:
-        for frame in range(1, MAX_FRAMES + 1):
-            app.run_frame(config.dt)
-            sim = app.scene.sim
-            for strip in STRIPS:
-                if strip.name not in started and strip.start(sim):
-                    started[strip.name] = frame
-                first = started.get(strip.name)
-                shots = taken[strip.name]
-                if first is not None and (frame - first) % strip.every == 0:
-                    if len(shots) < strip.tiles:
-                        shots.append((frame, crop(app, sim.crowd.pose.pelvis[0])))
-            down = taken["stairs_down.png"]
-            if not grabbed and len(down) == 4:
-                window = str(args.out / "window.png")
-                subprocess.run(["import", "-window", "root", window], check=True)
-                grabbed = True
-            if all(len(taken[s.name]) == s.tiles for s in STRIPS):
-                break
-    finally:
-        app.close()
-    for strip in STRIPS:
-        path = args.out / strip.name
-        labelled = [(f"#{frame}", tile) for frame, tile in taken[strip.name]]
-        pygame.image.save(montage(labelled, strip.title), path)
-        print(f"{path}: frames {[f for f, _ in taken[strip.name]][:1]}...")
+
+    def window_shot(sim: Any, taken: Tiles) -> bool:  # the X window, at the 4th tile down
+        nonlocal grabbed
+        if not grabbed and len(taken["stairs_down.png"]) == 4:
+            subprocess.run(["import", "-window", "root", str(args.out / "window.png")], check=True)
+            grabbed = True
+        return grabbed
+
+    taken = take_strips(app, config.dt, STRIPS, window_shot)
+    save_strips(taken, STRIPS, args.out)
 
 
 if __name__ == "__main__":
