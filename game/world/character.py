@@ -36,7 +36,7 @@ from game.world.stepping import (
 from game.world.support import move_pelvis, planted_support, roll_stance, stand_feet
 from game.world.terrain import Terrain
 from game.world.timing import ground_grade, timed
-from game.world.turning import advance_turn
+from game.world.turning import advance_turn, leave_pivot
 from game.world.walker_state import (
     ARMS,
     LEGS,
@@ -199,10 +199,12 @@ class Crowd:
 
     # -- assets ------------------------------------------------------------------------
     def apply_assets(self, rig: Rig, terrain: Terrain) -> None:
-        """Swap the rig and terrain (live reload): feet are set down on the new ground."""
+        """Swap the rig and terrain (live reload): feet are set down on the new ground, a
+        pivot under way ends."""
         self.world.rig = rig
         self.world.terrain = terrain
         self.state.feet = stand_feet(self.world, self.state, self.feet.pinned)
+        leave_pivot(self.state, self.state.turning)
         self.pose = pose_inputs(self.world, self.state, ground_grade(self.world, self.state))
         self.prev_pose = self.pose
         self.solution = solve_pose(self.rig, self.pose)
@@ -253,7 +255,7 @@ class Crowd:
         grade = ground_grade(w, s)
         wish = read_wish(w, s, move, run)  # 1. the intent against the state
         begin_reversal(w, s, wish, dt)
-        advance_turn(w, s, wish.reversing, dt)  # 2. a pivot starts, turns or ends
+        advance_turn(w, s, dt)  # 2. a pivot starts, turns or ends
         v_target = advance_velocity(w, s, wish, dt)  # 3. the ground's caps, the velocity
         pace = Pace.at(timed(w, s, s.vx), grade, gait)
         x_free = s.x + s.vx * dt

@@ -2,7 +2,7 @@
 
 :func:`read_wish` turns the step's input into what each character wants this step (which
 way to face, whether a reversal starts, whether the walk stops or resumes);
-:func:`begin_reversal` keeps the braking flags; :func:`advance_velocity` chases the goal
+:func:`begin_reversal` decides the turn machine's ``motion`` (:func:`game.world.modes.next_motion`); :func:`advance_velocity` chases the goal
 speed (slowed by :func:`game.world.speed.unblocked`), brakes a reversal at a constant
 deceleration, shifts a pivot over its balls and eases a crouch while standing.
 """
@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from game.world.easing import clamp, finite_clamp, halflife_blend
+from game.world.modes import Motion, next_motion
 from game.world.speed import unblocked
 from game.world.timing import speed_halflife
 from game.world.turning import shift_over_balls, shift_over_feet
@@ -63,24 +64,26 @@ def read_wish(w: World, s: WalkState, move: ArrayLike, run: ArrayLike) -> Wish:
     # a swing in flight aimed for the walking pace re-aims when the walk's intent ends ...
     stopping = (s.wanted != 0.0) & ~walks
     # ... and when it comes back (or a reversal is dropped) it re-aims for the walk
-    resuming = (s.wanted == 0.0) | (s.reversing & ~s.turning)
+    braked = s.motion == Motion.BRAKE
+    resuming = (s.wanted == 0.0) | braked
     return Wish(
         move=move_a,
         run=run_a,
         facing=wanted,
         reversing=reversing,
-        braking=reversing & ~s.turning & ~s.reversing,
+        braking=reversing & ~s.turning & ~braked,
         stopping=stopping,
         resuming=resuming & walks & ~reversing,
     )
 
 
 def begin_reversal(w: World, s: WalkState, wish: Wish, dt: float) -> None:
-    """Keep this step's walk direction and how long a reversal (not yet a pivot) has been
-    wanted. Writes ``s.wanted``, ``s.reversing``, ``s.reversing_s``."""
+    """Keep this step's walk direction, the turn machine's motion from the wish (a pivot
+    under way goes on: :func:`~game.world.modes.next_motion`) and how long the brake has
+    run. Writes ``s.wanted``, ``s.motion``, ``s.reversing_s``."""
     s.wanted = np.where(np.abs(wish.move) > w.rig.tuning.move_deadband, np.sign(wish.move), 0.0)
-    s.reversing = wish.reversing & ~s.turning
-    s.reversing_s = np.where(s.reversing, s.reversing_s + dt, 0.0)
+    s.motion = next_motion(s.motion, s.wanted, wish.reversing)
+    s.reversing_s = np.where(s.motion == Motion.BRAKE, s.reversing_s + dt, 0.0)
 
 
 def advance_velocity(w: World, s: WalkState, wish: Wish, dt: float) -> FloatArray:

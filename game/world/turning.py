@@ -15,23 +15,27 @@ from game.world.feet import (
     sole_penetration,
     sole_points,
 )
+from game.world.modes import Motion, next_motion
 from game.world.pivots import pivot_spots
 from game.world.timing import heel_off_nose, pivot_balls, standing_spots
 from game.world.walker_state import BoolArray, FloatArray, WalkState, World
 
 
-def advance_turn(w: World, s: WalkState, reversing: BoolArray, dt: float) -> None:
-    """Start a pivot where a reversal is wanted, the body has stopped and both feet are
-    down flat near their standing spots; advance pivots; flip the facing halfway; at the end re-lock the feet facing
-    the new way about the balls they pivoted on."""
+def advance_turn(w: World, s: WalkState, dt: float) -> None:
+    """Start a pivot where the brake has run (``motion`` BRAKE), the body has stopped and
+    both feet are down flat near their standing spots (BRAKE → PIVOT); advance pivots;
+    flip the facing halfway; at the end re-lock the feet facing the new way about the
+    balls they pivoted on (PIVOT → GO or STAND). Writes ``s.motion``, ``s.turn``,
+    ``s.turn_from``, ``s.facing``, ``s.settling``; the ended pivots' feet (:func:`end_pivot`)."""
     feet, legs = s.feet, w.rig.legs
     # a wish held at least pivot_wish: with the feet already squared from a turn
     # before, a one-frame blip of the other key started a pivot, which then went on
-    ready = reversing & ~s.turning & (s.reversing_s >= w.rig.tuning.pivot_wish)
+    ready = (s.motion == Motion.BRAKE) & (s.reversing_s >= w.rig.tuning.pivot_wish)
     if ready.any():  # (only then is there anything to check)
         ready &= ready_to_pivot(w, s)
     s.turn_from = np.where(ready, s.facing, s.turn_from)
-    active = s.turning | ready
+    s.motion = next_motion(s.motion, s.wanted, s.reversing, pivot_ready=ready)
+    active = s.turning
     s.turn = np.where(active, s.turn + dt / w.rig.gait.turn_time, 0.0)
     # a foot still landing holds the pivot short of the halfway flip (it lands long before)
     held = active & feet.swinging.any(axis=1)
@@ -107,7 +111,8 @@ def pivot_clear(w: World, s: WalkState) -> BoolArray:
 def end_pivot(w: World, s: WalkState, done: BoolArray) -> None:
     """End the pivots of ``done`` (N,): the feet re-locked facing the new way about the
     balls they pivoted on, flat, rising onto the ground where it is above them
-    (``s.settling``). Writes ``feet.lock, pitch, aim``, ``s.turn``."""
+    (``s.settling``). Writes ``feet.lock, pitch, aim``, ``s.turn`` and ``s.motion``
+    (:func:`leave_pivot`)."""
     feet, legs = s.feet, w.rig.legs
     ball = pivot_balls(w, s)
     along, normal = foot_axes(feet.angle, -s.turn_from[:, None])
@@ -119,21 +124,30 @@ def end_pivot(w: World, s: WalkState, done: BoolArray) -> None:
     # the aims were the pivot's: standing on, the feet count where they are (counted
     # at the pivot spots, the pelvis would stand past the balls, legs slanted back)
     feet.aim = np.where(done[:, None], np.nan, feet.aim)
-    s.turn = np.where(done, 0.0, s.turn)
+    leave_pivot(s, done)
+
+
+def leave_pivot(s: WalkState, ended: BoolArray) -> None:
+    """The pivots of ``ended`` (N,) are over: ``turn`` back to 0 and ``motion`` out of
+    PIVOT (:func:`~game.world.modes.next_motion`: to what the walk wanted, or BRAKE where
+    the brake still runs in the pivot's first step). Writes ``s.turn``, ``s.motion``."""
+    s.turn = np.where(ended, 0.0, s.turn)
+    s.motion = next_motion(s.motion, s.wanted, s.reversing, pivot_ended=ended)
 
 
 def interrupt_pivot(w: World, s: WalkState, stop: BoolArray) -> None:
     """Pivots of ``stop`` (N,) end from where the feet are (a foot must step: the ground
     moved under it): past the halfway flip, completed (:func:`end_pivot`); before it,
     undone, facing the old way again (a reversal still wanted squares up and pivots
-    anew). Writes ``s.turn``, ``s.facing`` and, completing, the feet's locks."""
+    anew). Writes ``s.turn``, ``s.motion``, ``s.facing`` and, completing, the feet's
+    locks."""
     if not stop.any():
         return
     past = stop & (s.turn**2 >= 0.5)
     end_pivot(w, s, past)
     back = stop & ~past
     s.facing = np.where(back, s.turn_from, s.facing)
-    s.turn = np.where(back, 0.0, s.turn)
+    leave_pivot(s, back)
 
 
 def ready_to_pivot(w: World, s: WalkState) -> BoolArray:

@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from game.world.feet import Feet
+from game.world.modes import Modes, Motion
 from game.world.rig import Rig
 from game.world.stance import RolledFeet
 from game.world.terrain import Terrain
@@ -88,10 +89,9 @@ class Mode(enum.IntEnum):
     PIVOT      the feet are square and still: turning round on the balls (``turn_time``)
     ========== ============================================================================
 
-    The flags are decided in the step's stages: ``reversing`` from the intent against the
-    facing (:func:`game.world.locomotion.begin_reversal`), the pivot's start and end in
-    :func:`game.world.turning.advance_turn`, ``jogging`` and ``stair_run`` with the speed
-    caps in :func:`game.world.speed.unblocked`. A prop's own poses (the ladder) are the
+    BRAKE and PIVOT are the stored ``motion`` (:func:`game.world.modes.next_motion`);
+    ``jogging`` and ``stair_run`` are decided with the speed caps in
+    :func:`game.world.speed.unblocked`. A prop's own poses (the ladder) are the
     prop's phases, not walker modes.
     """
 
@@ -123,10 +123,15 @@ class WalkState:
         The spine's lean (radians forward), eased.
     crouch : ndarray, shape (N,)
         0 upright … 1 a full crouch, eased toward ``intent.crouch_goal``.
+    motion : ndarray of int8, shape (N,)
+        The turn machine's :class:`~game.world.modes.Motion` (STAND, GO, BRAKE, PIVOT),
+        written only through :func:`~game.world.modes.next_motion`.
     turn, turn_from : ndarray, shape (N,)
-        Pivot progress in [0, 1) (0: not turning) and the facing it started from.
-    reversing, reversing_s : ndarray, shape (N,)
-        Wants to turn round, not pivoting yet; for this many seconds.
+        Pivot progress in [0, 1) (> 0 exactly while ``motion`` is PIVOT) and the facing it
+        started from.
+    reversing_s : ndarray, shape (N,)
+        Seconds the brake has run (BRAKE; kept through the first step of the PIVOT it
+        leads to, 0 otherwise).
     settling : ndarray of bool, shape (N, 2)
         Feet rising onto the ground after a pivot.
     stair_run, jogging, sprinting : ndarray of bool, shape (N,)
@@ -155,9 +160,9 @@ class WalkState:
     idle: BoolArray
     lean: FloatArray
     crouch: FloatArray
+    motion: Modes
     turn: FloatArray
     turn_from: FloatArray
-    reversing: BoolArray
     reversing_s: FloatArray
     settling: BoolArray
     stair_run: BoolArray
@@ -185,9 +190,9 @@ class WalkState:
             idle=np.ones(n, dtype=bool),
             lean=np.zeros(n),
             crouch=np.zeros(n),
+            motion=np.full(n, Motion.STAND, dtype=np.int8),
             turn=np.zeros(n),
             turn_from=facing.copy(),
-            reversing=np.zeros(n, dtype=bool),
             reversing_s=np.zeros(n),
             settling=np.zeros((n, 2), dtype=bool),
             stair_run=np.zeros(n, dtype=bool),
@@ -209,8 +214,16 @@ class WalkState:
 
     @property
     def turning(self) -> BoolArray:
-        """Characters pivoting in place this step, shape (N,)."""
-        return self.turn > 0.0
+        """Characters pivoting in place this step (``motion`` PIVOT), shape (N,)."""
+        return np.asarray(self.motion == Motion.PIVOT)
+
+    @property
+    def reversing(self) -> BoolArray:
+        """Characters braking to turn round, shape (N,): ``motion`` BRAKE, and the first
+        step of the PIVOT it led to (the stages after the pivot's start still see that
+        step's brake; its timer ``reversing_s`` runs until the next step's transition)."""
+        braking = self.motion == Motion.BRAKE
+        return np.asarray(braking | ((self.motion == Motion.PIVOT) & (self.reversing_s > 0.0)))
 
     @property
     def spin(self) -> FloatArray:
