@@ -23,6 +23,7 @@ from game.world.feet import Feet
 from game.world.gait import Pace
 from game.world.ground_moved import ground_moved
 from game.world.locomotion import advance_velocity, begin_reversal, read_wish
+from game.world.modes import Mode
 from game.world.pose import PoseInputs, count_knee_flips, knee_poles, pose_inputs, solve_pose
 from game.world.rig import Rig
 from game.world.speed import taken_treads
@@ -43,7 +44,6 @@ from game.world.walker_state import (
     BoolArray,
     FloatArray,
     Intent,
-    Mode,
     WalkState,
     World,
     take_rows,

@@ -88,15 +88,16 @@ def begin_reversal(w: World, s: WalkState, wish: Wish, dt: float) -> None:
 
 def advance_velocity(w: World, s: WalkState, wish: Wish, dt: float) -> FloatArray:
     """The body's velocity this step; returns the speed aimed for (N,) after the ground's
-    caps. Writes ``s.vx``, ``s.v_goal``, ``s.sprinting``, ``s.blocked``, ``s.crouch`` (and,
-    through :func:`~game.world.speed.unblocked`, ``s.jogging`` and ``s.stair_run``)."""
+    caps. Writes ``s.vx``, ``s.v_goal``, ``s.blocked``, ``s.crouch`` and, through
+    :func:`~game.world.speed.unblocked`, ``s.pacing`` (the run input held while a walk
+    is wanted, as the ground allows it: :func:`~game.world.modes.next_pacing`)."""
     gait, tune = w.rig.gait, w.rig.tuning
     top_speed = gait.walk_speed + (gait.run_speed - gait.walk_speed) * wish.run
     # a reversal first slows down facing the old way, then pivots, then sets off
     v_goal = np.where(wish.reversing | s.turning, 0.0, wish.move * top_speed)
-    s.sprinting = (wish.run > 0.5) & (np.abs(wish.move) > tune.move_deadband)
+    run_held = (wish.run > 0.5) & (np.abs(wish.move) > tune.move_deadband)
     s.v_goal = v_goal
-    v_target = unblocked(w, s, v_goal, s.sprinting)
+    v_target = unblocked(w, s, v_goal, run_held)
     s.blocked = (v_goal != 0.0) & (v_target == 0.0)
     v_old = s.vx
     s.vx = v_old + (v_target - v_old) * halflife_blend(dt, speed_halflife(w, s, v_target))

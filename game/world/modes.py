@@ -1,11 +1,20 @@
-"""The walker's modes as stored state, each axis decided by one transition function.
+"""The walker's modes as stored state: two axes, each decided by one transition function.
 
-``motion`` (:class:`Motion`), kept in :class:`~game.world.walker_state.WalkState`, is the
-turn machine: standing, going, braking to turn round, pivoting. :func:`next_motion` decides
-it from the intent (the walk and facing wanted) and the pivot's events; ``turn`` (the
-pivot's progress) and ``reversing_s`` (how long the brake has run) stay continuous
-quantities beside it. The stages read it (through ``WalkState``'s read-only flags
-``reversing`` and ``turning``) and write it only through :func:`next_motion`.
+A character's mode is two numbers kept in its :class:`~game.world.walker_state.WalkState`,
+one per independent axis:
+
+- ``motion`` (:class:`Motion`), the turn machine: standing, going, braking to turn round,
+  pivoting. :func:`next_motion` decides it from the intent (the walk and facing wanted)
+  and the pivot's events; ``turn`` (the pivot's progress) and ``reversing_s`` (how long the
+  brake has run) stay continuous quantities beside it.
+- ``pacing`` (:class:`Pacing`), how the feet are timed while the run input is held: walk,
+  run, jog up a steep slope, run on a flight. :func:`next_pacing` decides it from the run
+  input and what the ground ahead allows.
+
+The stages read these (through ``WalkState``'s read-only flags ``reversing``, ``turning``,
+``sprinting``, ``jogging``, ``stair_run``) and write them only through the transition
+functions. :class:`Mode` is the one name a character's axes show as, for the overlay, the
+tools and tests (:func:`mode_of`).
 """
 
 from __future__ import annotations
@@ -31,6 +40,49 @@ class Motion(enum.IntEnum):
     GO = 1  # a walk wanted the way it faces
     BRAKE = 2  # a reversal wanted: slowing, then squaring the feet up for the pivot
     PIVOT = 3  # turning round on the balls (``turn`` in (0, 1))
+
+
+class Pacing(enum.IntEnum):
+    """How the feet are timed, stored as ``WalkState.pacing``.
+
+    Decided by :func:`next_pacing` (the table there).
+    """
+
+    WALK = 0  # the run input not held (or nowhere to go)
+    RUN = 1  # the run input held while a walk is wanted
+    JOG = 2  # ... on a slope too steep to run up (``jog_below``): quick steps with a flight
+    STAIR_RUN = 3  # ... on a flight: a tread a step at the quick stair pace
+
+
+class Mode(enum.IntEnum):
+    """What a character is doing, as one name: a view of its two stored axes
+    (:func:`mode_of`), for the overlay, the tools and tests.
+
+    ========== ============================================================================
+    mode       shown when … (``motion`` / ``pacing``, later rows win)
+    ========== ============================================================================
+    STAND      ``motion`` STAND, not coasting faster than ``still_speed``, upright
+    CROUCH     STAND with a crouch asked for (``crouch_to``) or still easing out of one
+    WALK       ``motion`` GO, or STAND still coasting at ``still_speed`` or more
+    RUN        ``pacing`` RUN
+    JOG        ``pacing`` JOG
+    STAIR_RUN  ``pacing`` STAIR_RUN
+    BRAKE      ``motion`` BRAKE
+    PIVOT      ``motion`` PIVOT
+    ========== ============================================================================
+
+    A prop's own poses (the ladder's climb, a kick) are the prop's phases, not walker
+    modes.
+    """
+
+    STAND = 0
+    CROUCH = 1
+    WALK = 2
+    RUN = 3
+    JOG = 4
+    STAIR_RUN = 5
+    BRAKE = 6
+    PIVOT = 7
 
 
 def next_motion(
@@ -83,3 +135,48 @@ def next_motion(
     if pivot_ended is not None:
         out = np.where(pivoting & pivot_ended, wished, out)
     return out.astype(np.int8)
+
+
+def next_pacing(run_held: BoolArray, jogging: BoolArray, stair_run: BoolArray) -> Modes:
+    """Each character's :class:`Pacing` (N,) this step, decided with the speed caps
+    (:func:`game.world.speed.unblocked`) from the run input and the ground ahead.
+
+    Parameters
+    ----------
+    run_held : ndarray of bool, shape (N,)
+        The run input held (> 0.5) while a walk is wanted.
+    jogging : ndarray of bool, shape (N,)
+        Held to a jog (:func:`game.world.speed.jogging`): a steep slope holds the body well
+        below a run, off stairs; once jogging, kept while slower than ``jog_timing``.
+    stair_run : ndarray of bool, shape (N,)
+        On a flight, up or down it (:func:`game.world.speed.stair_cap`).
+
+    ==================== ========== ====================================================
+    from                 to         when
+    ==================== ========== ====================================================
+    any                  WALK       not ``run_held``
+    any                  STAIR_RUN  ``run_held`` and ``stair_run``
+    any                  JOG        ``run_held`` and ``jogging`` (never with
+                                    ``stair_run``: a jog is off stairs; JOG → JOG is the
+                                    jog's hold, read by ``speed.jogging``)
+    any                  RUN        ``run_held`` otherwise
+    ==================== ========== ====================================================
+    """
+    pacing = np.where(run_held, Pacing.RUN, Pacing.WALK)
+    pacing = np.where(run_held & stair_run, Pacing.STAIR_RUN, pacing)
+    pacing = np.where(run_held & jogging, Pacing.JOG, pacing)
+    return pacing.astype(np.int8)
+
+
+def mode_of(motion: Modes, pacing: Modes, crouched: BoolArray, coasting: BoolArray) -> Modes:
+    """Each character's :class:`Mode` (N,) from its stored ``motion`` and ``pacing`` (N,),
+    whether it is ``crouched`` (crouch > 0) and ``coasting`` (its speed at least
+    ``still_speed``); the table is :class:`Mode`'s."""
+    mode = np.where(crouched, Mode.CROUCH, Mode.STAND)
+    mode = np.where((motion == Motion.GO) | coasting, Mode.WALK, mode)
+    mode = np.where(pacing == Pacing.RUN, Mode.RUN, mode)
+    mode = np.where(pacing == Pacing.JOG, Mode.JOG, mode)
+    mode = np.where(pacing == Pacing.STAIR_RUN, Mode.STAIR_RUN, mode)
+    mode = np.where(motion == Motion.BRAKE, Mode.BRAKE, mode)
+    mode = np.where(motion == Motion.PIVOT, Mode.PIVOT, mode)
+    return mode.astype(np.int8)

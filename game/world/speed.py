@@ -13,6 +13,7 @@ import numpy as np
 
 from game.world.easing import clamp
 from game.world.feet import MAX_TREAD, MIN_RISER, RISER_WINDOW
+from game.world.modes import next_pacing
 from game.world.timing import flight_between, flight_pace, ground_grade, trailing_foot
 from game.world.walker_state import BoolArray, FloatArray, WalkState, World
 
@@ -25,15 +26,17 @@ def unblocked(w: World, s: WalkState, v_target: FloatArray, sprinting: BoolArray
     """``v_target`` slowed on steep ground (the body climbs at most ``climb_speed``), on
     a flight to a tread a step (quicker steps ``sprinting``: ``stair_run``), eased toward
     a flight ahead, and stopped before a too-tall rise or drop, or the end of the world.
-    Writes ``s.jogging`` and ``s.stair_run``."""
+    Writes ``s.pacing`` (:func:`~game.world.modes.next_pacing`: ``sprinting``, held to a
+    jog or running on a flight)."""
     direction = np.sign(v_target)
     # look as far ahead as it takes to slow down: a halflife deceleration covers v·h / ln 2
     stopping = np.abs(s.vx) * w.rig.gait.accel_halflife / math.log(2.0)
     slope_cap, rise, probe_x = slope_ahead(w, s, direction, stopping)
     risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)
     treads = w.terrain.treads(MIN_RISER, RISER_WINDOW)
-    s.jogging = jogging(w, s, direction, stopping, slope_cap, sprinting)
-    cap, s.stair_run = stair_cap(w, s, slope_cap, direction, sprinting)
+    jog = jogging(w, s, direction, stopping, slope_cap, sprinting)
+    cap, quick = stair_cap(w, s, slope_cap, direction, sprinting)
+    s.pacing = next_pacing(sprinting, jog, quick)
     cap = np.minimum(cap, approach(w, s, risers, treads, direction, sprinting))
     v_target = clamp(v_target, -cap, cap)
     return np.where(blocked_ahead(w, s, direction, rise, probe_x), 0.0, v_target)

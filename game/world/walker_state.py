@@ -1,4 +1,4 @@
-"""The walkers' state as data: what each of N characters is (body, feet, locomotion flags),
+"""The walkers' state as data: what each of N characters is (body, feet, stored modes),
 what it is asked for (:class:`Intent`), and the world it walks in (:class:`World`).
 
 Every array is ``(N, ...)``. Growing or shrinking a crowd is derived from the dataclass
@@ -7,7 +7,6 @@ fields (:func:`take_rows`), so a new per-character array is one new field, nothi
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -15,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from game.world.feet import Feet
-from game.world.modes import Modes, Motion
+from game.world.modes import Modes, Motion, Pacing, mode_of
 from game.world.rig import Rig
 from game.world.stance import RolledFeet
 from game.world.terrain import Terrain
@@ -72,39 +71,6 @@ class Intent:
         )
 
 
-class Mode(enum.IntEnum):
-    """What a character is doing, as one name (derived from the state each step by
-    :meth:`WalkState.modes`; the stages decide with the flags it is read from).
-
-    ========== ============================================================================
-    mode       entered when … (left when it no longer holds)
-    ========== ============================================================================
-    STAND      no intent to move, feet settled (speed below ``still_speed``)
-    CROUCH     standing with a crouch asked for (``crouch_to``) or still easing out of one
-    WALK       moving (or asked to) without the run input
-    RUN        the run input held while moving
-    JOG        the run input on a slope too steep to run up (``jog_below``): quick steps
-    STAIR_RUN  the run input on a flight: a tread a step at the quick stair pace
-    BRAKE      a wish to face the other way: slowing, then squaring the feet up
-    PIVOT      the feet are square and still: turning round on the balls (``turn_time``)
-    ========== ============================================================================
-
-    BRAKE and PIVOT are the stored ``motion`` (:func:`game.world.modes.next_motion`);
-    ``jogging`` and ``stair_run`` are decided with the speed caps in
-    :func:`game.world.speed.unblocked`. A prop's own poses (the ladder) are the
-    prop's phases, not walker modes.
-    """
-
-    STAND = 0
-    CROUCH = 1
-    WALK = 2
-    RUN = 3
-    JOG = 4
-    STAIR_RUN = 5
-    BRAKE = 6
-    PIVOT = 7
-
-
 @dataclass(slots=True)
 class WalkState:
     """Every per-character array of N walkers; the step's stages read and write it.
@@ -134,9 +100,9 @@ class WalkState:
         leads to, 0 otherwise).
     settling : ndarray of bool, shape (N, 2)
         Feet rising onto the ground after a pivot.
-    stair_run, jogging, sprinting : ndarray of bool, shape (N,)
-        Running on a flight (quick stair steps); a run held to a jog by a steep slope; the
-        run input held while moving.
+    pacing : ndarray of int8, shape (N,)
+        How the feet are timed, :class:`~game.world.modes.Pacing` (WALK, RUN, JOG,
+        STAIR_RUN), written only through :func:`~game.world.modes.next_pacing`.
     v_goal, wanted : ndarray, shape (N,)
         The walk's wanted velocity before any slope or flight; last step's walk direction
         (+1, −1; 0: none).
@@ -165,9 +131,7 @@ class WalkState:
     turn_from: FloatArray
     reversing_s: FloatArray
     settling: BoolArray
-    stair_run: BoolArray
-    jogging: BoolArray
-    sprinting: BoolArray
+    pacing: Modes
     v_goal: FloatArray
     wanted: FloatArray
     blocked: BoolArray
@@ -195,9 +159,7 @@ class WalkState:
             turn_from=facing.copy(),
             reversing_s=np.zeros(n),
             settling=np.zeros((n, 2), dtype=bool),
-            stair_run=np.zeros(n, dtype=bool),
-            jogging=np.zeros(n, dtype=bool),
-            sprinting=np.zeros(n, dtype=bool),
+            pacing=np.full(n, Pacing.WALK, dtype=np.int8),
             v_goal=np.zeros(n),
             wanted=np.zeros(n),
             blocked=np.zeros(n, dtype=bool),
@@ -226,6 +188,21 @@ class WalkState:
         return np.asarray(braking | ((self.motion == Motion.PIVOT) & (self.reversing_s > 0.0)))
 
     @property
+    def sprinting(self) -> BoolArray:
+        """The run input held while moving (``pacing`` not WALK), shape (N,)."""
+        return np.asarray(self.pacing != Pacing.WALK)
+
+    @property
+    def jogging(self) -> BoolArray:
+        """A run held to a jog by a steep slope (``pacing`` JOG), shape (N,)."""
+        return np.asarray(self.pacing == Pacing.JOG)
+
+    @property
+    def stair_run(self) -> BoolArray:
+        """Running on a flight, quick stair steps (``pacing`` STAIR_RUN), shape (N,)."""
+        return np.asarray(self.pacing == Pacing.STAIR_RUN)
+
+    @property
     def spin(self) -> FloatArray:
         """The facing as it turns, shape (N,): ±1, through 0 mid-pivot (cosine of the
         pivot angle, so the foot's apparent length is its projection)."""
@@ -236,17 +213,11 @@ class WalkState:
         # through the pivot, has straightened the legs
         return np.where(turning, self.turn_from * np.cos(np.pi * self.turn**2), self.facing)
 
-    def modes(self, still_speed: float) -> NDArray[np.int8]:
-        """Each character's :class:`Mode` this step, shape (N,)."""
-        mode = np.where(self.crouch > 0.0, Mode.CROUCH, Mode.STAND)
-        moving = (np.abs(self.vx) >= still_speed) | (self.wanted != 0.0)
-        mode = np.where(moving, Mode.WALK, mode)
-        mode = np.where(moving & self.sprinting, Mode.RUN, mode)
-        mode = np.where(self.jogging, Mode.JOG, mode)
-        mode = np.where(self.stair_run, Mode.STAIR_RUN, mode)
-        mode = np.where(self.reversing, Mode.BRAKE, mode)
-        mode = np.where(self.turning, Mode.PIVOT, mode)
-        return mode.astype(np.int8)
+    def modes(self, still_speed: float) -> Modes:
+        """Each character's :class:`~game.world.modes.Mode` this step, shape (N,): its
+        stored axes named (:func:`~game.world.modes.mode_of`)."""
+        coasting = np.abs(self.vx) >= still_speed
+        return mode_of(self.motion, self.pacing, self.crouch > 0.0, coasting)
 
 
 def take_rows(mine: Any, kept: int, theirs: Any = None) -> Any:
