@@ -343,10 +343,6 @@ class Crowd:
         0: no wish. Walking overrides it."""
         self.state.intent.face_goal[n] = np.sign(facing)
 
-    def face(self, n: int, facing: float) -> None:
-        """Turn character ``n`` to ``facing`` (+1 or −1) at once (stepping on a ladder)."""
-        self.state.facing[n] = 1.0 if facing >= 0 else -1.0
-
     def stand_at(self, n: int, ankles: ArrayLike) -> None:
         """Put character ``n``'s feet down flat at ``ankles`` (2, 2) on level soles (off a
         ladder); its step count carries on."""

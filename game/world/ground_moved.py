@@ -45,7 +45,7 @@ def ground_moved(w: World, s: WalkState, old: Terrain, shown: PoseInputs) -> Non
     """The ground changed from ``old`` to ``w.terrain``: every foot on moved ground re-plants
     or steps again; ``shown`` is the pose the feet were last shown in (a swing re-aims from
     it). Writes ``s.feet`` (lock, angle, pitch, swings), ``s.settling`` and, where a pivot
-    is interrupted, ``s.turn`` and ``s.facing``."""
+    is interrupted, ``s.turn``, ``s.facing`` and ``s.motion`` (out of PIVOT)."""
     planted, swinging = moved_feet(w, s, old, shown)
     if not (planted.any() or swinging.any()):
         return
