@@ -2,9 +2,11 @@
 
 :func:`read_wish` turns the step's input into what each character wants this step (which
 way to face, whether a reversal starts, whether the walk stops or resumes);
-:func:`begin_reversal` decides the turn machine's ``motion`` (:func:`game.world.modes.next_motion`); :func:`advance_velocity` chases the goal
-speed (slowed by :func:`game.world.speed.unblocked`), brakes a reversal at a constant
-deceleration, shifts a pivot over its balls and eases a crouch while standing.
+:func:`begin_reversal` moves the turn machine's ``motion`` by the wish
+(:func:`game.world.modes.next_motion`); :func:`advance_velocity` chases the goal speed
+(slowed by :func:`game.world.speed.unblocked`, which decides the ``pacing``), brakes a
+reversal at a constant deceleration, shifts a pivot over its balls and eases a crouch
+while standing.
 """
 
 from __future__ import annotations

@@ -26,7 +26,8 @@ def advance_turn(w: World, s: WalkState, dt: float) -> None:
     both feet are down flat near their standing spots (BRAKE → PIVOT); advance pivots;
     flip the facing halfway; at the end re-lock the feet facing the new way about the
     balls they pivoted on (PIVOT → GO or STAND). Writes ``s.motion``, ``s.turn``,
-    ``s.turn_from``, ``s.facing``, ``s.settling``; the ended pivots' feet (:func:`end_pivot`)."""
+    ``s.turn_from``, ``s.facing``, ``s.settling``; the ended pivots' feet
+    (:func:`end_pivot`)."""
     feet, legs = s.feet, w.rig.legs
     # a wish held at least pivot_wish: with the feet already squared from a turn
     # before, a one-frame blip of the other key started a pivot, which then went on
@@ -35,7 +36,7 @@ def advance_turn(w: World, s: WalkState, dt: float) -> None:
         ready &= ready_to_pivot(w, s)
     s.turn_from = np.where(ready, s.facing, s.turn_from)
     s.motion = next_motion(s.motion, s.wanted, s.reversing, pivot_ready=ready)
-    active = s.turning
+    active = s.turning  # (pivots under way and those starting now)
     s.turn = np.where(active, s.turn + dt / w.rig.gait.turn_time, 0.0)
     # a foot still landing holds the pivot short of the halfway flip (it lands long before)
     held = active & feet.swinging.any(axis=1)
