@@ -65,6 +65,8 @@ TURN_CRAWL = 0.3  # the least share of the wished speed kept while turned away f
 STILL_WISH = 0.05  # a wished speed below this share of a walk is standing still
 ANCHOR_AHEAD_M = PROFILE_STEP_M + 0.01  # the path turns this far beyond the planted soles,
 # a ground sample clear of them, so the 2-D ground under them stays the same
+LIFT_CHANGE_M_PER_S = 1.2  # a swinging sole point's lift onto its own ground changes at
+# most this fast (see walk3d_body.lift_soles)
 DROP_HALFLIFE = 0.12  # s: a lowered pelvis rises back with this halflife
 
 
@@ -149,6 +151,7 @@ class Walker3D:
         self.knee_flips = 0
         self.drop = 0.0
         self._knee_side = np.ones(2)
+        self._lift: FloatArray | None = None  # each sole point's lift last step (2, 7)
         self.pose = self._pose3d(0.0)
         self.prev_pose = self.pose
 
@@ -236,7 +239,10 @@ class Walker3D:
         pose, rig, body = self.crowd.pose, self.rig, self.body
         soles_2d = pose.soles(pose.targets[:, LEGS], rig)[0]  # (2, 3, 2)
         ground_2d = self.crowd.terrain.height_at(soles_2d[..., 0])
-        soles = lift_soles(soles_2d, ground_2d, self.path, self.field, body)
+        swinging = ~self.crowd.feet.planted[0]
+        most = LIFT_CHANGE_M_PER_S * dt
+        swing = None if self._lift is None else (swinging, self._lift, most)
+        soles, self._lift = lift_soles(soles_2d, ground_2d, self.path, self.field, body, swing)
         ankles = ankles_of(soles, rig)
         frame = self._frame(dt, pose.roots[0, LEGS], ankles)
         sides = np.concatenate([FOOT_SIDE * body.shoulder_half, FOOT_SIDE * body.hip_half])
@@ -272,7 +278,10 @@ class Walker3D:
         toes = soles[:, 1] - soles[:, 0]
         toes[:, 1] = 0.0
         toes /= np.maximum(np.linalg.norm(toes, axis=-1, keepdims=True), 1e-9)
-        toward = forward3 + toes
+        # the foot's direction counts as much as it agrees with the body's (a foot still
+        # pointing the old way through a sharp turn must not swing the knee round)
+        agree = np.clip(toes @ forward3, 0.0, 1.0)
+        toward = forward3 + agree[:, None] * toes
         toward /= np.maximum(np.linalg.norm(toward, axis=-1, keepdims=True), 1e-9)
         knees = hinge_pole(roots[LEGS], targets[LEGS], toward, self.rig.legs.pole_forward)
         right3 = np.array([frame.right[0], 0.0, frame.right[1]])

@@ -106,24 +106,35 @@ def lift_soles(
     path: PathFrame,
     field: Heightfield,
     body: Proportions,
-) -> FloatArray:
-    """The seven sole points of both feet, ``(2, 7, 3)`` in :data:`SOLE_POINTS` order.
+    swing: tuple[BoolArray, FloatArray, float] | None = None,
+) -> tuple[FloatArray, FloatArray]:
+    """The seven sole points of both feet, ``(2, 7, 3)`` in :data:`SOLE_POINTS` order, and
+    each point's lift ``(2, 7)`` over its 2-D height.
 
     ``soles_2d`` (2, 3, 2) is each foot's heel, ball and toe in the path frame, ``ground_2d``
-    (2, 3) the 2-D ground under them. Each point keeps its clearance over the 2-D ground,
-    over the heightfield under its own place; so no point is under the ground where the
-    2-D sole is not, and a planted foot's points stay where they are while the path behind
-    its anchor does."""
+    (2, 3) the 2-D ground under them. Each point is lifted by the heightfield under its own
+    place less the 2-D ground under the 2-D point (so it keeps its clearance over the
+    ground, and a planted foot's points stay where they are while the path behind its
+    anchor does). ``swing`` is ``(swinging (2,), last lift (2, 7), most change in m)``:
+    a swinging foot's lift changes by at most that much a step (a riser crossed slantwise
+    is under one foot line before the other, and the lift would jump there), never
+    leaving a point under the ground."""
     lateral = FOOT_SIDE[:, None] * body.hip_half  # the left foot's line to the left
-    clearance = soles_2d[..., 1] - ground_2d  # (2, 3)
     centre = path.at(soles_2d[..., 0], lateral)  # (2, 3, 2)
     across = right_of(path.direction(soles_2d[..., :2, 0])) * body.foot_half  # heel, ball
     outward = FOOT_SIDE[:, None, None] * across  # the outer edge away from the body
     xz = np.concatenate([centre, centre[:, :2] - outward, centre[:, :2] + outward], axis=1)
     xz = xz[:, [0, 1, 2, 3, 5, 4, 6]]  # heel, ball, toe, heel_in, heel_out, ball_in, ball_out
-    lift = clearance[:, [0, 1, 2, 0, 0, 1, 1]]
-    y = field.height_at(xz[..., 0], xz[..., 1]) + lift
-    return np.stack([xz[..., 0], y, xz[..., 1]], axis=-1)
+    source = [0, 1, 2, 0, 0, 1, 1]  # the 2-D point each sole point is carried from
+    ground = field.height_at(xz[..., 0], xz[..., 1])
+    lift = ground - ground_2d[:, source]
+    y_2d = soles_2d[..., 1][:, source]
+    if swing is not None:
+        swinging, last, most = swing
+        eased = last + np.clip(lift - last, -most, most)
+        lift = np.where(swinging[:, None], eased, lift)
+    y = np.maximum(y_2d + lift, np.where(ground_2d[:, source] <= y_2d, ground, -np.inf))
+    return np.stack([xz[..., 0], y, xz[..., 1]], axis=-1), y - y_2d
 
 
 def _unit(v: FloatArray) -> FloatArray:
