@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 from game.canvas import Canvas
 from game.input_state import InputState, RawInput
+from game.layout import font_px, ui_scale
 from game.palette import PALETTE
 from game.pen3d import Pen3D
 from game.profiling import PhaseTimer
@@ -163,9 +164,11 @@ class Walk3DView:
             f"speed {walker.speed:.2f} m/s   steps {int(walker.crowd.feet.steps.sum())}",
             f"ground: {self._feature_under()}",
         )
+        scale = ui_scale(self.size)  # the HUD is designed at 1280x720, as the others
         for row, text in enumerate(lines):
             color = PALETTE["warn"] if row == 0 and not walker.knee_poles else PALETTE["text"]
-            canvas.text((16, 48 + 22 * row), text, color, 16)
+            at = (16 * scale, (48 + 22 * row) * scale)
+            canvas.text(at, text, color, font_px(16, scale))
 
     def _feature_under(self) -> str:
         pelvis = self.sim.walker.pose.pelvis
