@@ -15,6 +15,7 @@ SCENE_MODULES: dict[str, str] = {
     "walk": "game.scenes.walk_view",
     "crowd": "game.scenes.crowd_view",
     "swivel": "game.scenes.swivel_view",
+    "walk3d": "game.scenes.walk3d_view",
 }
 
 # The scene plain `python main.py` plays.

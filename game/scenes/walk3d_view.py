@@ -1,0 +1,202 @@
+"""The walk in 3-D's view: the shaded heightfield through an orbit camera that follows the
+hero, the hero drawn with depth, contact shadows, the overlay; and the scene's SCENE.
+
+W/A/S/D walk relative to the camera (Shift runs), a left click on the ground walks there,
+right-drag orbits, the wheel zooms, K switches the knee poles, O the overlay.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.canvas import Canvas
+from game.input_state import InputState, RawInput
+from game.layout import font_px, ui_scale
+from game.palette import PALETTE
+from game.pen3d import Pen3D
+from game.profiling import PhaseTimer
+from game.projection import OrbitCamera
+from game.scene import SceneSpec
+from game.scenes.walk3d import Walk3DAutopilot, Walk3DSim
+from game.scenes.walk3d_ground import GroundPainter
+from game.scenes.walk3d_hero import draw_hero, draw_overlay, draw_shadows
+from game.world.heightfield import Heightfield
+from game.world.walk3d import Pose3D
+from game.world.walk3d_path import right_of
+
+ORBIT_RAD_PER_PX = 0.008
+ZOOM_PER_WHEEL = 0.9  # distance factor per wheel notch
+POINTER_LIMIT_PX = 1e6
+RAY_STEPS = 160  # samples along the pointer's ray looking for the ground ...
+RAY_REACH_M = 60.0  # ... this far from the eye
+FOLLOW_LIFT_M = 0.2  # the camera looks at a point this far above the pelvis
+HOME_CAMERA = OrbitCamera(
+    yaw=math.radians(-60.0),
+    pitch=math.radians(28.0),
+    distance=6.5,
+    look_at=(3.0, 1.0, 3.0),
+    fov_y=math.radians(50.0),
+)
+
+
+def ground_hit(
+    field: Heightfield, eye: NDArray[np.float64], ray: NDArray[np.float64]
+) -> NDArray[np.float64] | None:
+    """Where the ray from ``eye`` along ``ray`` (unit) first meets the ground: sampled, then
+    refined by bisection between the last sample above and the first below; None if it
+    does not within :data:`RAY_REACH_M`."""
+    t = np.linspace(0.0, RAY_REACH_M, RAY_STEPS)
+    p = eye + t[:, None] * ray
+    below = p[:, 1] < field.height_at(p[:, 0], p[:, 2])
+    if not below.any():
+        return None
+    k = int(np.argmax(below))
+    if k == 0:
+        return None  # the eye under the ground
+    lo, hi = t[k - 1], t[k]
+    for _ in range(20):
+        mid = (lo + hi) / 2
+        q = eye + mid * ray
+        if q[1] < field.height_at(q[0], q[2]):
+            hi = mid
+        else:
+            lo = mid
+    hit: NDArray[np.float64] = eye + lo * ray
+    return hit
+
+
+class Walk3DView:
+    """Draws the walk in 3-D and maps keys and the mouse to the walker's input."""
+
+    def __init__(self, sim: Walk3DSim) -> None:
+        self.sim = sim
+        self.camera = HOME_CAMERA
+        self.ground = GroundPainter(sim.field)
+        self._orbit_from: tuple[float, float] | None = None
+        self.size = (1280, 720)
+        self.layout(self.size)
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self.size = (max(size[0], 1), max(size[1], 1))
+        self.camera = OrbitCamera(
+            self.camera.yaw,
+            self.camera.pitch,
+            self.camera.distance,
+            self.camera.look_at,
+            self.camera.fov_y,
+            (0, 0, self.size[0], self.size[1]),
+        )
+
+    # -- input -----------------------------------------------------------------------
+    def map_input(self, raw: RawInput) -> InputState:
+        pointer = np.clip(
+            np.asarray(raw.pointer_px, dtype=float), -POINTER_LIMIT_PX, POINTER_LIMIT_PX
+        )
+        self._orbit_and_zoom(raw, pointer)
+        hit = None
+        if raw.pointer_inside:
+            hit = ground_hit(self.sim.field, self.camera.eye, self.camera.ray(pointer))
+        values: dict[str, list[float]] = {"wish": self._wish(raw.keys_down)}
+        for button, at in raw.clicks:
+            if button == 1:
+                spot = ground_hit(self.sim.field, self.camera.eye, self.camera.ray(np.asarray(at)))
+                if spot is not None:
+                    values["goal"] = [float(spot[0]), float(spot[2])]
+        actions = tuple("toggle_poles" for key in raw.keys_pressed if key == "k")
+        return InputState(
+            pointer=None if hit is None else (float(hit[0]), float(hit[1]), float(hit[2])),
+            run="shift" in raw.keys_down,
+            actions=actions,
+            values=values,
+        )
+
+    def _orbit_and_zoom(self, raw: RawInput, pointer: NDArray[np.float64]) -> None:
+        if 3 in raw.buttons_down:
+            if self._orbit_from is not None:
+                dx, dy = np.clip(pointer - self._orbit_from, -2000.0, 2000.0)
+                self.camera = self.camera.orbited(-dx * ORBIT_RAD_PER_PX, dy * ORBIT_RAD_PER_PX)
+            self._orbit_from = (float(pointer[0]), float(pointer[1]))
+        else:
+            self._orbit_from = None
+        if raw.wheel:
+            notches = min(max(raw.wheel, -10.0), 10.0)
+            self.camera = self.camera.zoomed(ZOOM_PER_WHEEL**notches)
+
+    def _wish(self, keys: frozenset[str]) -> list[float]:
+        """W/A/S/D (or the arrows) as a ground direction relative to the camera."""
+        ahead = float(("w" in keys) or ("up" in keys)) - float(("s" in keys) or ("down" in keys))
+        side = float(("d" in keys) or ("right" in keys)) - float(("a" in keys) or ("left" in keys))
+        if ahead == 0.0 and side == 0.0:
+            return [0.0, 0.0]
+        yaw = self.camera.yaw
+        forward = np.array([-math.sin(yaw), -math.cos(yaw)])  # the eye looks along −offset
+        wish = ahead * forward + side * right_of(forward)
+        wish /= np.linalg.norm(wish)
+        return [float(wish[0]), float(wish[1])]
+
+    # -- drawing ---------------------------------------------------------------------
+    def _pose(self, alpha: float) -> Pose3D:
+        walker = self.sim.walker
+        return walker.prev_pose.lerp(walker.pose, alpha)
+
+    def draw(self, canvas: Canvas, alpha: float, timer: PhaseTimer) -> None:
+        pose = self._pose(alpha)
+        look = (float(pose.pelvis[0]), float(pose.pelvis[1]) + FOLLOW_LIFT_M, float(pose.pelvis[2]))
+        cam = self.camera
+        self.camera = OrbitCamera(cam.yaw, cam.pitch, cam.distance, look, cam.fov_y, cam.viewport)
+        canvas.fill(PALETTE["background"])
+        self.ground.draw(canvas, self.camera)
+        draw_shadows(canvas, self.camera, self.sim.field, pose)
+        pen = Pen3D(canvas, self.camera)
+        draw_hero(pen, pose, self.sim.rig)
+        pen.flush()
+        pen.flush_on_top()
+        self._hud(canvas)
+
+    def _hud(self, canvas: Canvas) -> None:
+        walker = self.sim.walker
+        poles = "on" if walker.knee_poles else "OFF"
+        lines = (
+            f"knee poles {poles} (K)   knee flips {walker.knee_flips}",
+            f"speed {walker.speed:.2f} m/s   steps {int(walker.crowd.feet.steps.sum())}",
+            f"ground: {self._feature_under()}",
+        )
+        scale = ui_scale(self.size)  # the HUD is designed at 1280x720, as the others
+        for row, text in enumerate(lines):
+            color = PALETTE["warn"] if row == 0 and not walker.knee_poles else PALETTE["text"]
+            at = (16 * scale, (48 + 22 * row) * scale)
+            canvas.text(at, text, color, font_px(16, scale))
+
+    def _feature_under(self) -> str:
+        pelvis = self.sim.walker.pose.pelvis
+        for feature in self.sim.field.features:
+            (x0, x1), (z0, z1) = feature.x, feature.z
+            if x0 <= pelvis[0] <= x1 and z0 <= pelvis[2] <= z1:
+                return feature.name
+        return "open ground"
+
+    def draw_overlay(self, canvas: Canvas, alpha: float) -> None:
+        pen = Pen3D(canvas, self.camera)
+        draw_overlay(pen, self._pose(alpha), self.sim.rig)
+        pen.flush()
+        pen.flush_on_top()
+
+
+SCENE = SceneSpec(
+    name="walk3d",
+    title="Walk in 3-D: knee poles and feet on a heightfield",
+    controls=(
+        ("W / A / S / D", "walk relative to the camera (arrows too)"),
+        ("Shift", "run"),
+        ("left click", "walk to the spot on the ground"),
+        ("right-drag, wheel", "orbit and zoom the camera (it follows the hero)"),
+        ("K", "knee poles off / on (flips counted)"),
+        ("O", "overlay: swivel circles, poles, ground normals, planted pivots"),
+    ),
+    create=Walk3DSim,
+    view=Walk3DView,
+    autopilot=Walk3DAutopilot,
+)

@@ -1,0 +1,299 @@
+"""The walker in 3-D: the 2-D gait run in the frame of the character's own path, carried
+onto the heightfield (no pygame).
+
+Everything that does not depend on the dimension is the 2-D walker's, unchanged: gait phase
+and duty factor, lift rules, landing costs, support, pelvis, intent and modes run in one
+:class:`~game.world.character.Crowd` of one, whose x is the distance walked along the path
+(:mod:`game.world.walk3d_path`) and whose ground is the heightfield's profile along it. This
+module keeps what only 3-D has: the world position and the yaw, the steering, the path,
+and the 3-D pose (:mod:`game.world.walk3d_body`). One step:
+
+1. :meth:`Walker3D._steer`: the yaw turns toward the wished direction at a limited rate;
+   the 2-D walk slows the further the body is turned from where it is going (a reversal
+   brakes to a crawl and turns round on a tight circle).
+2. :meth:`Walker3D._follow_path`: beyond the anchor (the pelvis, or the front of the
+   furthest planted sole) the path heads along the new yaw; the 2-D ground is rebuilt when
+   the path turned or the pelvis nears its window's end (``Crowd.set_terrain``: the 2-D
+   walker's ground-moved event re-plans a swing whose landing moved).
+3. ``Crowd.step`` and ``Crowd.solve``: the 2-D gait.
+4. :meth:`Walker3D._pose3d`: the 2-D pose carried into 3-D (soles, ankles, hips, pelvis
+   drop, poles) and one ``ik.solve_3d`` for the four limbs; knee flips counted.
+"""
+
+from __future__ import annotations
+
+import math
+from contextlib import nullcontext
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+import ik
+from game.profiling import PhaseTimer
+from game.world.character import Crowd
+from game.world.easing import halflife_blend
+from game.world.feet import FOOT_SIDE
+from game.world.heightfield import Heightfield
+from game.world.rig import Rig
+from game.world.terrain import Terrain
+from game.world.walk3d_body import (
+    BodyFrame,
+    FloatArray,
+    Proportions,
+    ankles_of,
+    hinge_pole,
+    knee_side,
+    lift_soles,
+    pelvis_drop,
+    solve_limbs,
+)
+from game.world.walk3d_path import (
+    KEEP_BEHIND_M,
+    PROFILE_STEP_M,
+    PathFrame,
+    ground_window_stale,
+    heading_vector,
+    path_ground,
+    right_of,
+)
+from game.world.walker_state import ARMS, LEGS
+
+TURN_RATE_WALKING = 2.2  # rad/s the body turns at walking speed ...
+TURN_RATE_STILL = 3.5  # ... and setting off from still (a tighter turn at a crawl)
+TURN_CRAWL = 0.3  # the least share of the wished speed kept while turned away from it
+STILL_WISH = 0.05  # a wished speed below this share of a walk is standing still
+ANCHOR_AHEAD_M = PROFILE_STEP_M + 0.01  # the path turns this far beyond the planted soles,
+# a ground sample clear of them, so the 2-D ground under them stays the same
+LIFT_CHANGE_M_PER_S = 1.2  # a swinging sole point's lift onto its own ground changes at
+# most this fast (see walk3d_body.lift_soles)
+DROP_HALFLIFE = 0.12  # s: a lowered pelvis rises back with this halflife
+
+
+@dataclass(frozen=True, slots=True)
+class Pose3D:
+    """One step's 3-D pose of the walker.
+
+    Attributes
+    ----------
+    pelvis, chest, head : ndarray, shape (3,)
+    yaw : float
+        The body's heading, radians (0 faces +x, turning left positive).
+    roots, targets, poles : ndarray, shape (4, 3)
+        Shoulders and hips, hand and ankle targets, elbow and knee poles (limb order of
+        :data:`game.world.rig.LIMBS`).
+    elbows, ends : ndarray, shape (4, 3)
+        The solve: elbows and knees, hands and ankles.
+    soles : ndarray, shape (2, 7, 3)
+        Each foot's sole points (:data:`~game.world.walk3d_body.SOLE_POINTS`) at the
+        solved ankle.
+    normals : ndarray, shape (2, 3)
+        The ground's normal under each ankle.
+    planted : ndarray of bool, shape (2,)
+    """
+
+    pelvis: FloatArray
+    chest: FloatArray
+    head: FloatArray
+    yaw: float
+    roots: FloatArray
+    targets: FloatArray
+    poles: FloatArray
+    elbows: FloatArray
+    ends: FloatArray
+    soles: FloatArray
+    normals: FloatArray
+    planted: np.ndarray
+
+    def lerp(self, later: Pose3D, alpha: float) -> Pose3D:
+        """``alpha`` of the way to ``later`` (for drawing between steps)."""
+
+        def mix(a: FloatArray, b: FloatArray) -> FloatArray:
+            return a + (b - a) * alpha
+
+        turn = math.remainder(later.yaw - self.yaw, 2 * math.pi)
+        return Pose3D(
+            mix(self.pelvis, later.pelvis),
+            mix(self.chest, later.chest),
+            mix(self.head, later.head),
+            self.yaw + turn * alpha,
+            mix(self.roots, later.roots),
+            mix(self.targets, later.targets),
+            mix(self.poles, later.poles),
+            mix(self.elbows, later.elbows),
+            mix(self.ends, later.ends),
+            mix(self.soles, later.soles),
+            mix(self.normals, later.normals),
+            later.planted,
+        )
+
+
+class Walker3D:
+    """One walker on a heightfield, steered by a wished ground direction.
+
+    Parameters
+    ----------
+    rig, field :
+        The character type and the ground.
+    start_xz : array_like, shape (2,)
+        Where the pelvis starts on the ground plane.
+    yaw : float
+        The starting heading (radians, 0 faces +x).
+    """
+
+    def __init__(self, rig: Rig, field: Heightfield, start_xz: ArrayLike, yaw: float) -> None:
+        self.field = field
+        self.body = Proportions.of(rig)
+        self.yaw = float(yaw)
+        self.path = PathFrame.straight(start_xz, self.yaw)
+        self.crowd = Crowd(rig, self._ground(0.0), [0.0], [1.0])
+        self.knee_poles = True
+        self.knee_flips = 0
+        self.drop = 0.0
+        self._knee_side = np.ones(2)
+        self._lift: FloatArray | None = None  # each sole point's lift last step (2, 7)
+        self.pose = self._pose3d(0.0)
+        self.prev_pose = self.pose
+
+    @property
+    def rig(self) -> Rig:
+        return self.crowd.rig
+
+    @property
+    def s(self) -> float:
+        """The pelvis's distance along the path."""
+        return float(self.crowd.x[0])
+
+    @property
+    def speed(self) -> float:
+        """The pelvis's speed along the path, m/s."""
+        return float(self.crowd.vx[0])
+
+    def _ground(self, s: float) -> Terrain:
+        return path_ground(self.path, self.field, s, self.body.hip_half)
+
+    # -- one step --------------------------------------------------------------------
+    def step(self, wish: ArrayLike, run: bool, dt: float, timer: PhaseTimer | None = None) -> None:
+        """Advance one fixed step toward the ground direction ``wish`` (x, z; its length in
+        [0, 1] the share of a walk wished), running if ``run``; both solves are charged to
+        ``timer``'s ``ik`` phase."""
+        move = self._steer(np.asarray(wish, dtype=float), dt)
+        self._follow_path()
+        self.crowd.step([move], [1.0 if run else 0.0], dt)
+        with timer.phase("ik") if timer is not None else nullcontext():
+            self.crowd.solve()
+            self.prev_pose = self.pose
+            self.pose = self._pose3d(dt)
+
+    def _steer(self, wish: FloatArray, dt: float) -> float:
+        """Turn the yaw toward ``wish``; the 2-D walk intent (≥ 0: the path frame always
+        faces ahead)."""
+        amount = float(min(np.hypot(*wish), 1.0)) if np.all(np.isfinite(wish)) else 0.0
+        if amount < STILL_WISH:
+            return 0.0
+        goal = math.atan2(-wish[1], wish[0])  # inverse of heading_vector
+        error = math.remainder(goal - self.yaw, 2 * math.pi)
+        walk = self.rig.gait.walk_speed
+        still = max(0.0, 1.0 - abs(self.speed) / walk)
+        rate = TURN_RATE_WALKING + (TURN_RATE_STILL - TURN_RATE_WALKING) * still
+        self.yaw = math.remainder(
+            self.yaw + float(np.clip(error, -rate * dt, rate * dt)), 2 * math.pi
+        )
+        return amount * max(math.cos(error), TURN_CRAWL)
+
+    def _anchor(self) -> float:
+        """Where the path may turn: past the pelvis and every planted sole point."""
+        planted = self.crowd.feet.planted[0]
+        pose = self.crowd.pose
+        soles = pose.soles(pose.targets[:, LEGS], self.rig)[0, ..., 0]  # (2, 3) s
+        front = float(soles[planted].max()) if planted.any() else -math.inf
+        return max(self.s, front) + ANCHOR_AHEAD_M
+
+    def _follow_path(self) -> None:
+        """The path ahead along the yaw; the 2-D ground rebuilt when it changed."""
+        turned = self.path.turned(self._anchor(), self.yaw, self.s - KEEP_BEHIND_M)
+        turned = turned.extended(self.s)
+        moved = turned is not self.path
+        self.path = turned
+        if moved or ground_window_stale(self.crowd.terrain, self.s):
+            self.crowd.set_terrain(self._ground(self.s))
+
+    def use_knee_poles(self, on: bool) -> None:
+        """Knees follow their poles (off: they bend where the leg leans them, and flip)."""
+        self.knee_poles = bool(on)
+
+    # -- the 3-D pose ----------------------------------------------------------------
+    def _frame(self, dt: float, hips: FloatArray, ankles: FloatArray) -> BodyFrame:
+        """The body's frame this step with the pelvis lowered so each leg reaches."""
+        forward = heading_vector(self.yaw)
+        centre = self.path.at(self.s)
+        frame = BodyFrame(centre, self.s, forward, right_of(forward), 0.0)
+        raised = frame.place(hips, FOOT_SIDE * self.body.hip_half)
+        reach = self.rig.legs.limb.reach * (1.0 - self.body.reach_margin)
+        need = pelvis_drop(raised, ankles, reach)
+        eased = self.drop + (0.0 - self.drop) * halflife_blend(dt, DROP_HALFLIFE) if dt else 0.0
+        self.drop = max(need, float(eased))
+        return BodyFrame(centre, self.s, forward, right_of(forward), self.drop)
+
+    def _pose3d(self, dt: float) -> Pose3D:
+        pose, rig, body = self.crowd.pose, self.rig, self.body
+        soles_2d = pose.soles(pose.targets[:, LEGS], rig)[0]  # (2, 3, 2)
+        ground_2d = self.crowd.terrain.height_at(soles_2d[..., 0])
+        swinging = ~self.crowd.feet.planted[0]
+        most = LIFT_CHANGE_M_PER_S * dt
+        swing = None if self._lift is None else (swinging, self._lift, most)
+        soles, self._lift = lift_soles(soles_2d, ground_2d, self.path, self.field, body, swing)
+        ankles = ankles_of(soles, rig)
+        frame = self._frame(dt, pose.roots[0, LEGS], ankles)
+        sides = np.concatenate([FOOT_SIDE * body.shoulder_half, FOOT_SIDE * body.hip_half])
+        roots = frame.place(pose.roots[0], sides)
+        hands = frame.place(pose.targets[0, ARMS], FOOT_SIDE * (body.shoulder_half + 0.02))
+        targets = np.concatenate([hands, ankles])
+        poles = self._poles(frame, roots, targets, soles)
+        solution = solve_limbs(rig, roots, targets, poles, self.knee_poles)
+        self.solution = solution
+        self._count_flips(roots, solution, poles)
+        shift = solution.hand[LEGS] - ankles  # the soles go with the solved ankles
+        return Pose3D(
+            pelvis=frame.place(pose.pelvis[0], 0.0),
+            chest=frame.place(pose.chest[0], 0.0),
+            head=frame.place(pose.head[0], 0.0),
+            yaw=self.yaw,
+            roots=roots,
+            targets=targets,
+            poles=poles,
+            elbows=solution.elbow.copy(),
+            ends=solution.hand.copy(),
+            soles=soles + shift[:, None, :],
+            normals=self.field.normal_at(ankles[:, 0], ankles[:, 2]),
+            planted=self.crowd.feet.planted[0].copy(),
+        )
+
+    def _poles(
+        self, frame: BodyFrame, roots: FloatArray, targets: FloatArray, soles: FloatArray
+    ) -> FloatArray:
+        """Knee poles in front of the knee, between the body's yaw and the foot's
+        direction; elbow poles behind and below the shoulder."""
+        forward3 = np.array([frame.forward[0], 0.0, frame.forward[1]])
+        toes = soles[:, 1] - soles[:, 0]
+        toes[:, 1] = 0.0
+        toes /= np.maximum(np.linalg.norm(toes, axis=-1, keepdims=True), 1e-9)
+        # the foot's direction counts as much as it agrees with the body's (a foot still
+        # pointing the old way through a sharp turn must not swing the knee round)
+        agree = np.clip(toes @ forward3, 0.0, 1.0)
+        toward = forward3 + agree[:, None] * toes
+        toward /= np.maximum(np.linalg.norm(toward, axis=-1, keepdims=True), 1e-9)
+        knees = hinge_pole(roots[LEGS], targets[LEGS], toward, self.rig.legs.pole_forward)
+        right3 = np.array([frame.right[0], 0.0, frame.right[1]])
+        behind = -self.body.elbow_back * forward3 - self.body.elbow_down * np.array([0, 1.0, 0])
+        elbows = roots[ARMS] + behind + (FOOT_SIDE * 0.1)[:, None] * right3
+        return np.concatenate([elbows, knees])
+
+    def _count_flips(self, roots: FloatArray, solution: ik.Solution3D, poles: FloatArray) -> None:
+        """A knee crossing to the other side of its hip→ankle line from where it was
+        counts as a flip (with the poles on, every knee stays on its pole's side)."""
+        knees = np.asarray(solution.elbow[LEGS], dtype=float)
+        ankles = np.asarray(solution.hand[LEGS], dtype=float)
+        side = knee_side(roots[LEGS], knees, ankles, poles[LEGS])
+        self.knee_flips += int(np.count_nonzero(side != self._knee_side))
+        self._knee_side = side

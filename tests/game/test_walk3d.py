@@ -1,0 +1,143 @@
+"""The walk in 3-D: the path frame, the walker on a small heightfield each test builds, and
+the scene's trace contract from a headless run."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from game.scenes.walk3d_trace import read_trace
+from game.world.heightfield import Heightfield
+from game.world.rig import load_rig
+from game.world.walk3d import Walker3D
+from game.world.walk3d_body import knee_side
+from game.world.walk3d_path import PathFrame
+
+REPO = Path(__file__).resolve().parents[2]
+RIG = load_rig(REPO / "assets" / "rig.json")
+DT = 1.0 / 60.0
+
+
+def sloped_field() -> Heightfield:
+    """A 12 × 12 m field: flat, then a 10° slope rising along z (walked across along x),
+    then a 0.12 m step up at x = 8."""
+    s = 0.1
+    xs, zs = np.arange(121) * s, np.arange(121) * s
+    heights = np.clip(zs[:, None] - 4.0, 0.0, None) * math.tan(math.radians(10.0))
+    heights = heights + np.where(xs[None, :] >= 8.0, 0.12, 0.0)
+    return Heightfield((0.0, 0.0), s, heights)
+
+
+def walk(walker: Walker3D, wishes: list[tuple[float, float]], steps: int) -> list:
+    """Each wish held for ``steps`` steps; the 3-D poses."""
+    poses = []
+    for wish in wishes:
+        for _ in range(steps):
+            walker.step(wish, False, DT)
+            poses.append(walker.pose)
+    return poses
+
+
+@pytest.fixture(scope="module")
+def tour() -> tuple[Heightfield, Walker3D, list]:
+    """Across the side slope along +x, a turn to −z, back along −x over the step."""
+    field = sloped_field()
+    walker = Walker3D(RIG, field, (1.5, 6.0), 0.0)
+    poses = walk(walker, [(1.0, 0.0), (0.0, -1.0), (-1.0, 0.0)], 180)
+    return field, walker, poses
+
+
+def test_turning_the_path_keeps_every_point_behind_the_anchor_where_it_was() -> None:
+    path = PathFrame.straight((1.0, 2.0), 0.0)
+    s = np.linspace(-1.0, 2.0, 31)
+    before = path.at(s, 0.09)
+    turned = path.turned(2.05, 0.5, -3.0)
+    np.testing.assert_allclose(turned.at(s, 0.09), before, atol=1e-12)
+    assert not np.allclose(turned.at(4.0), path.at(4.0))
+
+
+def test_walker_poses_are_finite_and_bones_keep_their_lengths(tour) -> None:
+    _, _, poses = tour
+    leg, arm = RIG.legs.limb, RIG.arms.limb
+    uppers = np.array([arm.upper, arm.upper, leg.upper, leg.upper])
+    lowers = np.array([arm.lower, arm.lower, leg.lower, leg.lower])
+    for pose in poses:
+        assert np.isfinite(pose.ends).all() and np.isfinite(pose.soles).all()
+        upper = np.linalg.norm(pose.elbows - pose.roots, axis=-1)
+        lower = np.linalg.norm(pose.ends - pose.elbows, axis=-1)
+        np.testing.assert_allclose(upper, uppers, atol=1e-6)
+        np.testing.assert_allclose(lower, lowers, atol=1e-6)
+
+
+def test_no_sole_point_goes_under_the_heightfield(tour) -> None:
+    field, _, poses = tour
+    soles = np.array([pose.soles for pose in poses])
+    clearance = soles[..., 1] - field.height_at(soles[..., 0], soles[..., 2])
+    assert clearance.min() > -0.005
+
+
+def test_a_planted_foot_lies_flush_across_a_slope_walked_across(tour) -> None:
+    field, _, poses = tour
+    pose = next(p for p in poses[60:180] if p.planted.all())
+    edges = pose.soles[:, 3:7]  # heel and ball, inner and outer
+    clearance = edges[..., 1] - field.height_at(edges[..., 0], edges[..., 2])
+    # inner and outer edges at one height over the sloping ground (the heel or the toe
+    # may be up: heel-toe roll), and the edge on the ground is on it
+    np.testing.assert_allclose(clearance[:, [0, 2]], clearance[:, [1, 3]], atol=1e-6)
+    assert np.abs(clearance).min(axis=1).max() < 1e-6
+    across = pose.soles[:, 4] - pose.soles[:, 3]  # heel_in → heel_out
+    assert np.abs(across[:, 1]).max() > 0.005  # the sole rolled with the slope
+
+
+def test_planted_feet_do_not_slide(tour) -> None:
+    _, _, poses = tour
+    slides = [
+        np.linalg.norm(b.soles[:, :2] - a.soles[:, :2], axis=-1).min(axis=-1)[a.planted & b.planted]
+        for a, b in zip(poses, poses[1:], strict=False)
+    ]
+    assert max(float(s.max()) if s.size else 0.0 for s in slides) < 0.0005
+
+
+def test_knees_stay_on_their_poles_side_with_poles_on(tour) -> None:
+    _, walker, poses = tour
+    assert walker.knee_flips == 0
+    for pose in poses:
+        side = knee_side(pose.roots[2:], pose.elbows[2:], pose.ends[2:], pose.poles[2:])
+        assert (side > 0).all()
+
+
+def test_knees_flip_and_are_counted_without_poles() -> None:
+    walker = Walker3D(RIG, sloped_field(), (1.5, 2.0), 0.0)
+    walker.use_knee_poles(False)
+    walk(walker, [(1.0, 0.0)], 240)
+    assert walker.knee_flips > 0
+
+
+def test_the_walker_turns_toward_the_wish_and_walks_that_way() -> None:
+    walker = Walker3D(RIG, sloped_field(), (3.0, 3.0), 0.0)
+    walk(walker, [(0.0, 1.0)], 240)  # +z: a quarter turn to the right
+    assert walker.yaw == pytest.approx(-math.pi / 2, abs=0.02)
+    assert walker.pose.pelvis[2] > 5.0
+
+
+def test_a_headless_run_writes_the_3d_trace_contract(run_main, tmp_path: Path) -> None:
+    trace, stats = tmp_path / "t.jsonl", tmp_path / "s.json"
+    args = ["--scene", "walk3d", "--headless", "--autopilot", "--frames", "90"]
+    result = run_main([*args, "--trace", str(trace), "--stats", str(stats)])
+    assert result.returncode == 0, result.stdout + result.stderr
+    header, steps = read_trace(trace)
+    assert len(steps) == 90
+    assert len(header["heightfield"]["heights"]) > 1
+    assert json.loads(stats.read_text())["walk3d"]["knee_flips"] == 0
+
+
+def test_the_trace_reader_names_what_breaks_the_contract(tmp_path: Path) -> None:
+    header = {"scene": "walk3d", "dt": DT, "terrain": None, "limbs": {}}
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps(header) + "\n")
+    with pytest.raises(ValueError, match="header"):
+        read_trace(path)
