@@ -20,6 +20,7 @@ from game.world.props.ladder_prop import LADDER_NEAR_M
 from game.world.props.scenery import PLUG_IN_NAMES as PLUG_INS
 
 LOFT_PAUSE_STEPS = 45  # the prop tour stands this long on the loft before climbing down
+STALL_S = 1.0  # walking and stopped this long (a shut door), the course turns round there
 
 
 class WalkAutopilot:
@@ -48,6 +49,8 @@ class WalkAutopilot:
         self.phase = float(rng.uniform(0.0, 2.0 * math.pi))
         self.direction = 1.0
         self.stopped = 0  # steps spent at the stop (outbound)
+        self.stalled_s = 0.0  # seconds walked without moving (the way on is shut)
+        self.asked = 0.0  # the walk input it gave last
         lo, hi = sim.terrain.walkable_range(START_X, sim.rig.gait.max_step_height)
         self.turn_at = (lo + 1.5, hi - 1.6)
 
@@ -60,9 +63,10 @@ class WalkAutopilot:
             self.tour = None
         t = sim.step_index * self.dt
         x = float(sim.crowd.x[0])
-        if self.direction > 0 and x > self.turn_at[1]:
+        stalled = self._stalled(sim)
+        if self.direction > 0 and (x > self.turn_at[1] or stalled):
             self.direction = -1.0
-        elif self.direction < 0 and x < self.turn_at[0]:
+        elif self.direction < 0 and (x < self.turn_at[0] or stalled):
             self.direction = 1.0
             if not self.toured and sim.props is not None:
                 # after the first round trip, one visit to every prop, then the course again
@@ -76,6 +80,7 @@ class WalkAutopilot:
             move = 0.0
         run = outbound and x > self.RUN_FROM
         idle = not outbound and x > self.IDLE_UNTIL and not self.toured
+        self.asked = move
         if idle:  # no pointer at all: the arms swing freely
             return InputState(move=move, run=run)
         toggle = ("toggle_hands",) if sim.step_index % 480 == 420 else ()
@@ -85,6 +90,18 @@ class WalkAutopilot:
             run=run,
             actions=("pointer_moved", *toggle),
         )
+
+    def _stalled(self, sim: WalkSim) -> bool:
+        """Walked for ``STALL_S`` facing the way asked without moving (a shut door ahead):
+        turn there."""
+        crowd = sim.crowd
+        facing = float(crowd.facing[0]) * self.asked > 0.5
+        walking = facing and not bool(crowd.turning[0]) and abs(float(crowd.vx[0])) < 0.05
+        self.stalled_s = self.stalled_s + self.dt if walking else 0.0
+        if self.stalled_s < STALL_S:
+            return False
+        self.stalled_s = 0.0
+        return True
 
     def _pointer(self, sim: WalkSim, t: float) -> tuple[float, float]:
         """A point circling in front of the chest, 0.25 … 1.15 m from it: inside and beyond

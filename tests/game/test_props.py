@@ -619,7 +619,7 @@ def test_walking_over_a_cup_set_down_on_the_floor_the_feet_step_over_it(run: boo
     # a cup set down on the floor: the swinging foot went through it, and feet landed on it
     # (soles up to 10 cm deep in it, its full height); he now lands short of it and past it,
     # and the swing clears it, at a walk and at a run, without slowing for it
-    sim, timer = _hero_at(-2.0, 1.0)  # up to speed by the cup
+    sim, timer = _hero_at(-0.3, 1.0)  # up to speed by the cup
     props = sim.props
     assert props is not None
     spec, cup_x = props.props.cup, 1.5

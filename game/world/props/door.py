@@ -4,6 +4,10 @@ hand to its knob (:class:`KnobGrip`, through the hero's
 :class:`~game.world.props.reach.PropHands`), a turned knob opens it, and it swings shut
 by itself.
 
+Shut, it stops a walk as a wall does; from its hinge side (the wall side) the knob is out
+of reach, so shut it is not opened from there (he says why), and open it does not swing shut
+on him there.
+
 Phases (:class:`DoorPhase`)::
 
     SHUT ──knob turned──▶ OPENING ──fully open──▶ OPEN ──stay over──▶ CLOSING ──▶ SHUT
@@ -41,6 +45,12 @@ DOORWAY_STAY_S = 0.5  # ... and stays open this long after he leaves it
 DOOR_PUSH_S = 1.6  # ... held by the knob, it opens as fast as he steps after it
 KNOB_LEAD_S = 0.3  # he steps for where the knob will be this much later
 KNOB_FOLLOW_M = 0.15  # ... at full walk when it is this far beyond his reach, slower nearer
+DOOR_STOP_M = 0.4  # a walk into the shut door brakes this much before its stopping distance
+# takes the pelvis to the panel's edge (the toes stop short of it: a braking stride lands
+# ahead of the pelvis)
+SAY_S = 2.5  # why a click on the door is refused is said this long
+SHUT_HINT = "no way on: the door is shut (click its knob to open it)"
+FAR_SIDE_HINT = "the knob is on the door's far side: he cannot get to it from here"
 
 RANGES: dict[str, Range] = {
     "door.x": WORLD_X,
@@ -158,6 +168,8 @@ class DoorProp:
         self.swing = 0.0
         self._stay = 0.0  # seconds the door stays open before swinging shut
         self._toward = -1.0
+        self._clicked = False  # used: the hand goes for the knob (or he says why not)
+        self._refused_s = 0.0  # seconds left of saying why a click was refused
 
     @property
     def phase(self) -> DoorPhase:
@@ -195,7 +207,14 @@ class DoorProp:
         return float(np.hypot(*(point - self.knob))) <= radius
 
     def use(self) -> None:
-        self.hands.reach_for(self.grip)
+        self._clicked = True
+
+    def _behind(self, x: float) -> bool:
+        """``x`` is on the door's hinge side (the wall side): the knob, on its far edge,
+        is not in reach from there without passing the panel."""
+        door = self.door
+        knob_side = math.copysign(1.0, float(door.knob[0]) - door.hinge_x)
+        return (x - (door.x0 + door.width / 2)) * knob_side < 0.0
 
     def cancel(self) -> None:
         if self.busy:
@@ -206,7 +225,31 @@ class DoorProp:
         return self.hands.grip is self.grip
 
     def intent(self, body: Body, terrain: Terrain, dt: float) -> Intent:
-        return Intent()
+        """A click sends a hand to the knob, or, shut and clicked from the wall side, he
+        says why not; a walk into the shut panel stops short of it as at a wall."""
+        if self._clicked:
+            self._clicked = False
+            if self.swing <= 0.0 and self._behind(body.x):
+                self._refused_s = SAY_S
+            else:
+                self.hands.reach_for(self.grip)
+        self._refused_s = max(self._refused_s - dt, 0.0)
+        says = FAR_SIDE_HINT if self._refused_s > 0.0 else None
+        if self._stops(body):
+            return Intent(halt=body.facing, says=says, blocked_why=SHUT_HINT)
+        return Intent(says=says)
+
+    def _stops(self, body: Body) -> bool:
+        """The shut door is ahead of him within his stopping distance (a walk halving its
+        speed every ``accel_halflife`` covers v·h / ln 2) and ``DOOR_STOP_M``: a walk on
+        toward it stops there."""
+        if self.swing > 0.0 or self.busy:
+            return False
+        door = self.door
+        edge = door.x0 if body.facing > 0 else door.x0 + door.width
+        gap = (edge - body.x) * body.facing  # the pelvis to the panel ahead (< 0: in it)
+        stopping = abs(body.speed) * body.rig.gait.accel_halflife / math.log(2.0)
+        return -door.width < gap <= stopping + DOOR_STOP_M
 
     def advance(self, body: Body, terrain: Terrain, dt: float) -> None:
         """The door's swing this step; an open door does not swing shut on the hero standing
@@ -217,7 +260,9 @@ class DoorProp:
         held = self.busy and hands.phase == ReachPhase.HOLD
         if held and hands.phase_time >= KNOB_TURN_S:
             self._stay = DOOR_STAY_S
-        elif self.swing > 0.0 and in_doorway:
+        elif self.swing > 0.0 and (in_doorway or self._behind(body_x)):
+            # not shut through him, nor on him behind it (the knob on its far side, he
+            # would have no way back)
             self._stay = max(self._stay, DOORWAY_STAY_S)
         else:
             self._stay = max(self._stay - dt, 0.0)
