@@ -79,7 +79,13 @@ def _paint_door(pen: WorldPen, door: DoorProp, sim: WalkSim) -> None:
 
 
 def _door_highlight(pen: WorldPen, door: DoorProp, sim: WalkSim, point: Point) -> str:
+    """The knob ringed, and what a click does: from the wall side, shut, nothing (the knob
+    is on its far side); open, he walks round to it first."""
     pen.ring_px(door.knob, 0.09 * pen.camera.scale, PALETTE["white"], 2)
+    if door.behind(float(sim.crowd.x[0])):
+        if door.swing <= 0.0:
+            return "the knob is on the far side: no way to it from here"
+        return "click: walk round to the knob"
     on_knob = door.under(point, PROP_CLICK_M)
     return "click: reach for the knob" if on_knob else "click: open the door"
 

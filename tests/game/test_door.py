@@ -13,7 +13,8 @@ from game.scenes.walk import WalkSim
 from game.scenes.walk_view import WalkView
 from game.world.character import LEGS
 from game.world.props import DoorProp
-from game.world.props.door import FAR_SIDE_HINT, SHUT_HINT
+from game.world.props.door import FAR_SIDE_HINT, SHUT_BEHIND_HINT, SHUT_HINT
+from game.world.props.reach import ReachPhase
 
 DT = 1.0 / 60.0
 
@@ -63,6 +64,7 @@ def test_clicked_from_the_wall_side_he_says_the_knob_is_out_of_reach() -> None:
     view, door = _view_at(-2.3, 1.0)
     spans = _play(view, [RawInput(keys_down=frozenset({"d"}))] * int(3.0 / DT))
     assert max(hi for _, hi in spans) < door.door.x0  # stopped on the wall side
+    assert view.sim.blocked_hint() == SHUT_BEHIND_HINT  # not "click its knob": no way to it
     panel = np.array([door.door.x0 + 0.2, door.door.base + 1.0])
     _play(view, [_click(view, panel)] + [RawInput()] * 30)
     hands = view.sim.props
@@ -83,3 +85,22 @@ def test_the_open_door_does_not_shut_on_him_behind_it(stay_s: float) -> None:
     assert float(view.sim.crowd.x[0]) > door.door.x0 + door.door.width
     _play(view, [RawInput()] * int(4.0 / DT))
     assert door.swing == 0.0  # out of the doorway, it swings shut behind him
+
+
+def test_clicked_open_from_the_wall_side_he_walks_round_to_the_knob_and_takes_it() -> None:
+    # from the hinge side the open door's knob is on its far face: he goes round through
+    # the doorway to the knob side first, the door staying open for him, then takes it
+    view, door = _view_at(-2.3, 1.0)
+    door.swing = 1.0  # open: it stays so while he is on the wall side
+    sim, passed, held = view.sim, False, False
+    hands = sim.props
+    assert hands is not None
+    _play(view, [_click(view, door.knob)])
+    for _ in range(int(8.0 / DT)):
+        _play(view, [RawInput()])
+        passed = passed or float(sim.crowd.x[0]) > door.door.x0 + door.door.width
+        held = hands.grip is door.grip and hands.phase == ReachPhase.HOLD
+        if held:
+            break
+        assert door.swing > 0.0  # never shut on him on the way
+    assert passed and held  # round to the knob side first, then the hand on the knob
