@@ -499,24 +499,28 @@ def test_he_holds_the_knob_and_steps_after_it_until_the_door_is_open(
 
 
 @pytest.mark.parametrize("place_x", [-3.1, -4.5])
-def test_a_spot_he_cannot_walk_to_is_set_down_on_the_nearest_in_reach(
+def test_a_spot_he_cannot_walk_to_is_refused_there_and_he_keeps_the_cup(
     place_x: float, cup_lifted: tuple[WalkSim, PhaseTimer]
 ) -> None:
     # holding the cup, a click on the high ledge beyond the course's start wall
-    # walked him to the wall, where he stood for good ("place: walk"), the cup in his hand
+    # walked him to the wall, where he stood for good ("place: walk"), the cup in his hand;
+    # then the cup went down on the nearest spot in reach, the floor, with no word. Stopped
+    # on the way (the shut door, the wall), he now keeps it, the goal dropped, and says why
+    # at the place
     sim, timer = cup_lifted
     props = sim.props
-    assert props is not None
+    cup = sim.prop("cup")
+    assert props is not None and isinstance(cup, CupProp)
     sim.step(InputState(actions=("put_down",), values={"place_x": place_x}), DT, timer)
+    said = None
     for _ in range(int(8.0 / DT)):
         sim.step(InputState(), DT, timer)
-        if props.holding < 0 and props.phase == "":
+        said = said or cup.refused
+        if props.goal is None:
             break
-    assert props.holding < 0 and props.goal is None  # set down, the hands free again
-    shoulder = sim.crowd.pose.roots[0, ARMS]
-    surface = props.props.surface_at(float(_cup_xy(sim)[0]), sim.terrain)
-    assert float(_cup_xy(sim)[1]) == pytest.approx(surface)  # resting on what is there
-    assert float(np.abs(shoulder[:, 0] - _cup_xy(sim)[0]).min()) <= 0.6  # beside him
+    assert props.goal is None and props.holding >= 0  # the goal given up, the cup kept
+    assert said is not None and "out of his reach" in said[1]
+    assert float(said[0][0]) == pytest.approx(place_x)  # said at the place
 
 
 def _cup_in_table_top(sim: WalkSim) -> float:
@@ -668,13 +672,13 @@ def _under_the_ladder_with_the_cup() -> tuple[WalkSim, PhaseTimer, Any]:
     return sim, timer, props
 
 
-@pytest.mark.parametrize("place_x", [34.28, 34.6, 35.5])
-def test_a_cup_set_down_by_a_wall_stands_on_the_floor_not_on_the_wall_face(place_x: float) -> None:
-    # under the ladder, a click on the loft's wall (34.28) or on the loft above
-    # it: the cup was set down on the wall's face, 0.8 m up in mid-air (the ground's riser,
-    # 2 cm wide, gave it a height between the floor and the loft)
+def test_a_cup_set_down_at_a_walls_foot_stands_on_the_floor_not_on_the_wall_face() -> None:
+    # under the ladder, a click by the loft's wall: the cup was set down on the wall's
+    # face, 0.8 m up in mid-air (the ground's riser, 2 cm wide, gave it a height between
+    # the floor and the loft); the loft's top itself is out of reach from the floor and
+    # refused (tests/game/test_cup_places.py)
     sim, timer, props = _under_the_ladder_with_the_cup()
-    sim.step(InputState(actions=("put_down",), values={"place_x": place_x}), DT, timer)
+    sim.step(InputState(actions=("put_down",), values={"place_x": 34.22}), DT, timer)
     for _ in range(int(8.0 / DT)):
         sim.step(InputState(), DT, timer)
         if props.holding < 0 and props.phase == "":
@@ -691,7 +695,7 @@ def test_crouching_to_set_the_cup_down_at_a_wall_keeps_his_head_out_of_it() -> N
     # his head and shoulders went about 15 cm into the wall (the shoulders 5 cm past its
     # face); the stoop now stops a head's radius short of a wall ahead
     sim, timer, props = _under_the_ladder_with_the_cup()
-    sim.step(InputState(actions=("put_down",), values={"place_x": 35.5}), DT, timer)
+    sim.step(InputState(actions=("put_down",), values={"place_x": 34.22}), DT, timer)
     nearest = -1.0
     for _ in range(int(6.0 / DT)):
         sim.step(InputState(), DT, timer)
@@ -700,25 +704,7 @@ def test_crouching_to_set_the_cup_down_at_a_wall_keeps_his_head_out_of_it() -> N
     assert nearest <= 34.2712 - 0.1  # 5 cm past the face before
 
 
-@pytest.mark.parametrize("x", [19.6, 25.0])  # the steep slope (18°), the long one
-def test_a_cup_set_down_on_a_slope_stands_there_flush_with_it(x: float) -> None:
-    # set down on the steep slope, the cup stood level, one corner of its base
-    # 2.5 cm in the ground (a spot counted only where the surface was level, and a slope
-    # has none within a metre); it now stands tilted with a plane it sits flush on
-    sim, timer = _hero_at(x - 0.7, 1.0)
-    props = sim.props
-    assert props is not None
-    props.holding, props.carried = 1, sim.prop("cup")
-    sim.step(InputState(actions=("put_down",), values={"place_x": x}), DT, timer)
-    for _ in range(int(6.0 / DT)):
-        sim.step(InputState(), DT, timer)
-    assert props.holding < 0 and abs(float(_cup_xy(sim)[0]) - x) < 0.01  # where it was put
-    outline = props.props.cup_outline(_cup_xy(sim), sim.prop("cup").tilt(sim.terrain))
-    base = outline[:2]
-    assert np.abs(base[:, 1] - sim.terrain.height_at(base[:, 0])).max() <= 0.003
-
-
-@pytest.mark.parametrize("x", [5.0, 19.3, 25.0])  # gentle, steep and long slopes
+@pytest.mark.parametrize("x", [5.0, 25.0])  # the gentle and the long slopes
 def test_a_cup_set_down_at_his_feet_on_a_slope_goes_clear_of_them(x: float) -> None:
     # reading the round's change: a spot clear of the toes counted only on level ground, so
     # on any slope a click at his feet set the cup down inside his shoe

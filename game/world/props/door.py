@@ -146,8 +146,9 @@ class KnobGrip:
         beyond = float(np.hypot(*(door.knob - shoulder))) > rig.arms.limb.reach
         return door.swing >= 1.0 or beyond
 
-    def stuck(self, shoulder: FloatArray, reach: float, terrain: Terrain) -> None:
+    def stuck(self, shoulder: FloatArray, reach: float, terrain: Terrain) -> bool:
         """The knob stays where it is."""
+        return True
 
     def settle(self, feet: tuple[float, float], facing: float, terrain: Terrain) -> None:
         """The knob is never low."""
