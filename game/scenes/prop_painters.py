@@ -79,7 +79,13 @@ def _paint_door(pen: WorldPen, door: DoorProp, sim: WalkSim) -> None:
 
 
 def _door_highlight(pen: WorldPen, door: DoorProp, sim: WalkSim, point: Point) -> str:
+    """The knob ringed, and what a click does: from the wall side, shut, nothing (the knob
+    is on its far side); open, he walks round to it first."""
     pen.ring_px(door.knob, 0.09 * pen.camera.scale, PALETTE["white"], 2)
+    if door.behind(float(sim.crowd.x[0])):
+        if door.swing <= 0.0:
+            return "the knob is on the far side: no way to it from here"
+        return "click: walk round to the knob"
     on_knob = door.under(point, PROP_CLICK_M)
     return "click: reach for the knob" if on_knob else "click: open the door"
 
@@ -125,12 +131,16 @@ def _paint_cup(pen: WorldPen, cup: CupProp, sim: WalkSim) -> None:
     paint = functools.partial(paint_table, table=table, colors=colors)
     static_sprite(pen.canvas, pen.camera, (cup, "table"), _table_box(cup), paint)
     if not cup.held:
-        draw_cup(pen, cup.props, cup.bottom, cup.tilt(sim.terrain))
+        draw_cup(pen, cup.props, cup.bottom)
+    if cup.refused is not None:  # a place it cannot be set: why, said there
+        place, why = cup.refused
+        pen.cross(place, 7, PALETTE["bad"], 2)
+        pen.text(place, why, PALETTE["bad"], 15, "midbottom", (0, -10))
 
 
 def _cup_in_hand(pen: WorldPen, cup: CupProp, sim: WalkSim, hand: Point) -> None:
     bottom = (float(hand[0]), float(hand[1]) - cup.props.cup.grip)
-    draw_cup(pen, cup.props, bottom, 0.0)
+    draw_cup(pen, cup.props, bottom)
 
 
 def _cup_highlight(pen: WorldPen, cup: CupProp, sim: WalkSim, point: Point) -> str | None:

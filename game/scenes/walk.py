@@ -71,6 +71,7 @@ class WalkSim(CharacterAssets, PointerReach):
         self.meter = FeetMeter()
         self.moving = False
         self.blocked_s = 0.0  # seconds the walk has been stopped by ground a step cannot take
+        self._halted = False  # ... or by a prop this step (a shut door)
         self._says: str | None = None  # what a prop says to the player this step
         self._blocked_why: str | None = None  # ... and what it says if the walk is blocked
         props_path = self.assets_dir / PROPS_FILE
@@ -168,7 +169,8 @@ class WalkSim(CharacterAssets, PointerReach):
             ]
             crowd.set_obstacles(np.concatenate([np.zeros((0, 3)), *keep_off]))
         crowd.step([move], [1.0 if inp.run else 0.0], dt, pinned)
-        self.blocked_s = self.blocked_s + dt if crowd.blocked[0] else 0.0
+        blocked = bool(crowd.blocked[0]) or self._halted  # by ground, or by a prop
+        self.blocked_s = self.blocked_s + dt if blocked else 0.0
         solution = crowd.solve(timer)
         self.counters.record(solution)
         if self.props is not None:
@@ -202,8 +204,8 @@ class WalkSim(CharacterAssets, PointerReach):
 
     def _prop_walk(self, intents: list[Intent], move: float, dt: float) -> float:
         """The walk input this step: the first prop's that asks for one, else the hands'
-        (walking to a grip), else the player's ``move``; the props' turns and where the
-        walk stops."""
+        (walking to a grip), else the player's ``move``, none toward a prop's ``halt``;
+        the props' turns and where the walk stops."""
         crowd, hands = self.crowd, self.props
         for intent in intents:
             if intent.face:
@@ -225,7 +227,9 @@ class WalkSim(CharacterAssets, PointerReach):
                 self.terrain,
             )
             crowd.aim_hands(0, targets, weights)
-        return next((i.walk for i in intents if i.walk is not None), move)
+        move = next((i.walk for i in intents if i.walk is not None), move)
+        self._halted = any(move * i.halt > 0.0 for i in intents)
+        return 0.0 if self._halted else move
 
     def _take_pose(self, intent: Intent, inp: InputState, dt: float, timer: PhaseTimer) -> None:
         """A step in a prop's pose instead of the gait's (on the ladder)."""
@@ -271,6 +275,7 @@ class WalkSim(CharacterAssets, PointerReach):
             hands=sol.hand[0, ARMS].copy(),
             feet_targets=pose.targets[0, LEGS].copy(),
             pelvis=pose.pelvis[0].copy(),
+            walk=float(finite_clamp(inp.move, -1.0, 1.0)),
             climb=inp.climb,
             run=inp.run,
             hands_full=self.props is not None and self.props.holding >= 0,

@@ -15,11 +15,14 @@ from game.input_state import InputState
 from game.scene import SceneConfig
 from game.scenes.edit_tour import EditTour
 from game.scenes.walk import START_X, WalkSim
+from game.world.props.door import DoorPhase, DoorProp
 from game.world.props.ladder import LadderClimb
 from game.world.props.ladder_prop import LADDER_NEAR_M
 from game.world.props.scenery import PLUG_IN_NAMES as PLUG_INS
 
 LOFT_PAUSE_STEPS = 45  # the prop tour stands this long on the loft before climbing down
+STALL_S = 1.0  # walking and stopped this long (by ground), the course turns round there
+DOOR_NEAR_M = 1.5  # the shut door's middle this near ahead, the course opens it (its knob)
 
 
 class WalkAutopilot:
@@ -29,9 +32,9 @@ class WalkAutopilot:
     moment at the foot of the steep slope, walks up it and runs the long descent to the far
     end, where it turns from a run; homebound it walks with no pointer at all (the idle
     arms swing) until past the steep slope, then walks the stairs and the bump back with the
-    pointer and turns from a walk at the start. The pointer circles in front of the chest,
-    in and out of the hands' reach; the hand mode toggles now and then. Deterministic: the
-    seed only shifts the sweep's phase.
+    pointer, opens the shut door by its knob and turns from a walk at the start. The
+    pointer circles in front of the chest, in and out of the hands' reach; the hand mode
+    toggles now and then. Deterministic: the seed only shifts the sweep's phase.
     """
 
     STOP_AT = 17.4  # outbound, the walker stops here (the foot of the steep slope) ...
@@ -48,6 +51,9 @@ class WalkAutopilot:
         self.phase = float(rng.uniform(0.0, 2.0 * math.pi))
         self.direction = 1.0
         self.stopped = 0  # steps spent at the stop (outbound)
+        self.stalled_s = 0.0  # seconds walked without moving (the way on is shut)
+        self.asked = 0.0  # the walk input it gave last
+        self.opening = False  # it clicked the shut door ahead: waits while the hand opens it
         lo, hi = sim.terrain.walkable_range(START_X, sim.rig.gait.max_step_height)
         self.turn_at = (lo + 1.5, hi - 1.6)
 
@@ -58,11 +64,19 @@ class WalkAutopilot:
             if not self.tour.done:
                 return self.tour.next_input(sim)
             self.tour = None
+        if self.opening and any(plug_in.busy for plug_in in sim.plug_ins):
+            return InputState()  # the hand on the knob: a walk key would drop it
+        self.opening = False
         t = sim.step_index * self.dt
         x = float(sim.crowd.x[0])
-        if self.direction > 0 and x > self.turn_at[1]:
+        door = self._shut_door(sim)
+        if door is not None:  # as its hint says: the knob opens it
+            self.opening = True
+            return InputState(actions=("reach_prop",), values={"prop": door.name})
+        stalled = self._stalled(sim)
+        if self.direction > 0 and (x > self.turn_at[1] or stalled):
             self.direction = -1.0
-        elif self.direction < 0 and x < self.turn_at[0]:
+        elif self.direction < 0 and (x < self.turn_at[0] or stalled):
             self.direction = 1.0
             if not self.toured and sim.props is not None:
                 # after the first round trip, one visit to every prop, then the course again
@@ -76,6 +90,7 @@ class WalkAutopilot:
             move = 0.0
         run = outbound and x > self.RUN_FROM
         idle = not outbound and x > self.IDLE_UNTIL and not self.toured
+        self.asked = move
         if idle:  # no pointer at all: the arms swing freely
             return InputState(move=move, run=run)
         toggle = ("toggle_hands",) if sim.step_index % 480 == 420 else ()
@@ -85,6 +100,27 @@ class WalkAutopilot:
             run=run,
             actions=("pointer_moved", *toggle),
         )
+
+    def _stalled(self, sim: WalkSim) -> bool:
+        """Walked for ``STALL_S`` facing the way asked without moving (ground a step cannot
+        take)."""
+        crowd = sim.crowd
+        facing = float(crowd.facing[0]) * self.asked > 0.5
+        walking = facing and not bool(crowd.turning[0]) and abs(float(crowd.vx[0])) < 0.05
+        self.stalled_s = self.stalled_s + self.dt if walking else 0.0
+        if self.stalled_s < STALL_S:
+            return False
+        self.stalled_s = 0.0
+        return True
+
+    def _shut_door(self, sim: WalkSim) -> DoorProp | None:
+        """The door, shut, just ahead of him the way he goes, from its knob side."""
+        door = next((p for p in sim.plug_ins if isinstance(p, DoorProp)), None)
+        x = float(sim.crowd.x[0])
+        if door is None or door.phase != DoorPhase.SHUT or door.behind(x):
+            return None
+        middle = door.door.x0 + door.door.width / 2
+        return door if 0.0 < (middle - x) * self.direction < DOOR_NEAR_M else None
 
     def _pointer(self, sim: WalkSim, t: float) -> tuple[float, float]:
         """A point circling in front of the chest, 0.25 … 1.15 m from it: inside and beyond

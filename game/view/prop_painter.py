@@ -107,11 +107,10 @@ def paint_ladder(pen: WorldPen, ladder: Ladder) -> None:
         pen.line((lx0, y), (lx1, y), wood, max(rail - 2, 2))
 
 
-def draw_cup(pen: WorldPen, props: Props, bottom: ArrayLike, tilt: float) -> None:
-    """The cup with its bottom centre at ``bottom`` (2,), tilted ``tilt`` radians with its
-    base."""
+def draw_cup(pen: WorldPen, props: Props, bottom: ArrayLike) -> None:
+    """The cup, upright, with its bottom centre at ``bottom`` (2,)."""
     canvas, camera, h = pen.canvas, pen.camera, props.cup.height
-    points = camera.to_screen(props.cup_outline(bottom, tilt)).tolist()
+    points = camera.to_screen(props.cup_outline(bottom)).tolist()
     body, handle = points[:4], points[4]
     canvas.polygon(body, PALETTE["white"])
     canvas.polygon(body, PALETTE["metal"], 2)

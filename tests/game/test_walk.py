@@ -24,6 +24,7 @@ from game.scenes.walk_autopilot import WalkAutopilot
 from game.scenes.walk_view import SCENE
 from game.world.character import LEGS
 from game.world.feet import sole_penetration
+from game.world.props import DoorProp
 from game.world.rig import LIMBS
 
 DT = 1.0 / 60.0
@@ -215,6 +216,9 @@ def _walk_straight(move: float, steps: int = 90) -> WalkSim:
     sim = WalkSim(SceneConfig(dt=DT))
     sim.crowd.facing[0] = np.sign(move)  # set off facing the way it walks: no turn first
     sim.crowd.apply_assets(sim.rig, sim.terrain)
+    door = sim.prop("door")
+    assert isinstance(door, DoorProp)
+    door.swing = 1.0  # open: walking left he passes through its doorway
     for _ in range(steps):
         sim.step(InputState(move=move), DT, PhaseTimer())
     return sim

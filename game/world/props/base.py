@@ -86,8 +86,8 @@ class Body:
     feet_targets : ndarray, shape (2, 2)
         The legs' ankle targets as posed.
     pelvis : ndarray, shape (2,)
-    climb : float
-        The player's climb keys (W +1, S −1), and ``run`` Shift.
+    walk, climb : float
+        The player's walk keys (−1 … 1) and climb keys (W +1, S −1); ``run`` Shift.
     hands_full : bool
         A hand carries something.
     """
@@ -105,6 +105,7 @@ class Body:
     hands: FloatArray
     feet_targets: FloatArray
     pelvis: FloatArray
+    walk: float = 0.0
     climb: float = 0.0
     run: bool = False
     hands_full: bool = False
@@ -122,7 +123,8 @@ class Intent:
     pose replaces the gait's this step, :meth:`~game.world.character.Crowd.take_pose`,
     and ``stand_at`` (ankles (2, 2)) stands him there after it,
     :meth:`~game.world.character.Crowd.stand_at`; ``says``: words for the player now;
-    ``blocked_why``: what to say if his walk is stopped by ground). The default asks
+    ``blocked_why``: what to say if his walk is stopped by ground; ``halt``: +1 or −1, a
+    walk that way stops, whoever asks for it: a wall the prop makes). The default asks
     nothing. Of two props asking for a walk, the first in the scene's order wins."""
 
     walk: float | None = None
@@ -136,6 +138,7 @@ class Intent:
     stand_at: FloatArray | None = None
     says: str | None = None
     blocked_why: str | None = None
+    halt: float = 0.0
 
 
 class Prop(Protocol):

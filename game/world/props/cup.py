@@ -13,8 +13,13 @@ from game.world.props.base import WORLD_X, FloatArray
 from game.world.props.table import Table
 from game.world.schema import Fields, Range
 
-CUP_MAX_TILT = math.radians(25.0)  # a cup stands on ground no steeper than this
+CUP_MAX_SLOPE = math.radians(10.0)  # a cup is set down upright on ground no steeper than
+# this: the edge of its base then stands at most r·tan 10° (7 mm for a 4 cm cup) off the
+# ground, under a pixel at the view's scale; steeper, it would read as spilling
 FEET_CLEAR_M = 0.03  # a cup set down on the floor drops at least this far ahead of the toes
+SNAP_M = 0.15  # a click this near a spot where the cup stands sets it there (by a slope's
+# foot, a table's end, a wall's face: the click's slip); farther, the place is refused
+REFUSED_S = 3.0  # why a place was refused is shown there this long
 
 RANGES: dict[str, Range] = {
     "cup.x": WORLD_X,

@@ -1,8 +1,10 @@
 """The live cup (no pygame): lifted from where it stands by a hand
 (:class:`LiftGrip`), carried clear of the table top, set down where a click says
-(:class:`PlaceGrip`: on a spot where it stands, clear of the feet, or the nearest one in
-reach), and falling onto its surface when let go above it. Where it may stand is
-:class:`~game.world.props.scenery.Props`'s (the table top or level enough ground).
+(:class:`PlaceGrip`: upright on a spot where it stands, clear of the feet, or the nearest
+one on the same surface in reach), and falling onto its surface when let go above it. Where
+it may stand is :class:`~game.world.props.scenery.Props`'s (the table top or level enough
+ground). A place it cannot be set (a slope too steep, a surface out of reach) is refused,
+and why is said at the place (:attr:`CupProp.refused`).
 
 Phases (:class:`CupPhase`)::
 
@@ -17,9 +19,10 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import NDArray
 
 from game.world.props.base import FLAT_TOLERANCE_M, Body, FloatArray, Intent
-from game.world.props.cup import CUP_MAX_TILT, FEET_CLEAR_M
+from game.world.props.cup import CUP_MAX_SLOPE, FEET_CLEAR_M, REFUSED_S, SNAP_M
 from game.world.props.reach import OnGrip, PropHands, within
 from game.world.rig import Rig
 from game.world.terrain import Terrain
@@ -68,8 +71,9 @@ class LiftGrip:
     def let_go(self, shoulder: FloatArray, rig: Rig) -> bool:
         return True
 
-    def stuck(self, shoulder: FloatArray, reach: float, terrain: Terrain) -> None:
+    def stuck(self, shoulder: FloatArray, reach: float, terrain: Terrain) -> bool:
         """The cup stays where it stands: the hand goes as near as it reaches."""
+        return True
 
     def settle(self, feet: tuple[float, float], facing: float, terrain: Terrain) -> None:
         """The cup stays where it stands."""
@@ -114,18 +118,29 @@ class PlaceGrip:
     def let_go(self, shoulder: FloatArray, rig: Rig) -> bool:
         return True
 
-    def stuck(self, shoulder: FloatArray, reach: float, terrain: Terrain) -> None:
-        """The surface point nearest the wanted spot (in x) that the hand at ``shoulder``
-        can set the cup on: within ``reach``, or below the shoulder (crouching, or let
-        fall)."""
+    def stuck(self, shoulder: FloatArray, reach: float, terrain: Terrain) -> bool:
+        """The spot nearest the wanted one (in x) on the same surface that the hand at
+        ``shoulder`` can set the cup on: within ``reach``, or below the shoulder (crouching,
+        or let fall). None there (the loft's top from the floor below): refused, and said
+        at the wanted spot; False."""
         props = self.owner.props
         xs = float(shoulder[0]) + np.linspace(-reach, reach, 49)
         ys = props.surfaces(xs, terrain)
         grip = ys + props.cup.grip
         ok = (np.hypot(xs - shoulder[0], grip - shoulder[1]) <= reach) | (grip < shoulder[1])
-        ok &= props.stands_at(xs, terrain)
+        ok &= props.stands_at(xs, terrain) & self._same_surface(xs, ys)
+        if not ok.any():
+            self.owner.refuse(self.place, "out of his reach from here: not set down there")
+            return False
         best = int(np.argmin(np.where(ok, np.abs(xs - self.place[0]), np.inf)))
         self.place = np.array([xs[best], ys[best]])
+        return True
+
+    def _same_surface(self, xs: FloatArray, ys: FloatArray) -> NDArray[np.bool_]:
+        """Points (``xs``, ``ys``) on the wanted spot's surface: no higher or lower than a
+        slope the cup stands on rises over the way."""
+        rise = np.abs(xs - float(self.place[0])) * math.tan(CUP_MAX_SLOPE) + FLAT_TOLERANCE_M
+        return np.abs(ys - float(self.place[1])) <= rise
 
     def settle(self, feet: tuple[float, float], facing: float, terrain: Terrain) -> None:
         """Move a spot on the floor ahead of the toes (``feet``: the soles' span in x), or,
@@ -138,12 +153,10 @@ class PlaceGrip:
         if (ahead - self.place[0]) * facing <= 0.0 or (self.place[0] - behind) * facing <= 0.0:
             return  # clear of the feet already
         for x in (ahead, behind):
-            # the same ground: no higher or lower than a slope the cup stands on rises over
-            # the way
-            y = props.surface_at(x, terrain)
-            rise = abs(x - float(self.place[0])) * math.tan(CUP_MAX_TILT) + FLAT_TOLERANCE_M
-            if abs(y - float(self.place[1])) <= rise and props.stands_at(np.array([x]), terrain)[0]:
-                self.place = np.array([x, y])
+            xs = np.array([x])
+            ys = props.surfaces(xs, terrain)
+            if self._same_surface(xs, ys)[0] and props.stands_at(xs, terrain)[0]:
+                self.place = np.array([x, float(ys[0])])
                 return
 
     def gripped(self, hand: FloatArray) -> None:
@@ -162,6 +175,14 @@ class CupProp:
         self.bottom = props.cup.home.copy()
         self.vy = 0.0
         self.lift = LiftGrip(self)
+        self.refused: tuple[FloatArray, str] | None = None  # a place refused and why
+        self._refused_s = 0.0  # ... said there this long more
+
+    def refuse(self, place: FloatArray, why: str) -> None:
+        """Setting it down at ``place`` (2,) is refused: ``why`` is said there for
+        ``REFUSED_S``."""
+        self.refused = (np.array(place, dtype=float), why)
+        self._refused_s = REFUSED_S
 
     @property
     def held(self) -> bool:
@@ -201,7 +222,11 @@ class CupProp:
         return not self.held and y <= float(terrain.height_at(x)) + 1e-6
 
     def advance(self, body: Body, terrain: Terrain, dt: float) -> None:
-        """In a hand it goes with the hand; let go above its surface it falls onto it."""
+        """In a hand it goes with the hand; let go above its surface it falls onto it. A
+        refusal is said for its time."""
+        self._refused_s = max(self._refused_s - dt, 0.0)
+        if self._refused_s <= 0.0:
+            self.refused = None
         if self.held:
             self.bottom = body.hands[self.hands.holding] - np.array([0.0, self.props.cup.grip])
             self.vy = 0.0
@@ -245,14 +270,6 @@ class CupProp:
         if self._on_the_ground(old):
             self.bottom[1] = float(new.height_at(float(self.bottom[0])))
 
-    def tilt(self, terrain: Terrain) -> float:
-        """The angle the cup stands at: its surface's slope where it rests, else 0 (in a
-        hand, or falling)."""
-        x, y = float(self.bottom[0]), float(self.bottom[1])
-        if self.held or y > self.props.surface_at(x, terrain) + 1e-6:
-            return 0.0
-        return self.props.tilt_at(x, terrain)
-
     # -- carried (reach.Carried) -------------------------------------------------------
     def carry_point(self, shoulder: FloatArray, facing: float, other_busy: bool) -> FloatArray:
         """Where the carrying hand goes: in front of the hip, or, while the other hand goes
@@ -281,7 +298,15 @@ class CupProp:
             above += LIFT_OVER_M
         return np.array([x, max(y, above + spec.grip)])
 
-    def place_grip(self, x: float, terrain: Terrain) -> PlaceGrip:
-        """Setting it down at ``x``: at the nearest spot where it stands."""
-        x = self.props.standing_spot(x, terrain)
-        return PlaceGrip(self, np.array([x, self.props.surface_at(x, terrain)]))
+    def place_grip(self, x: float, terrain: Terrain) -> PlaceGrip | None:
+        """Setting it down at ``x``: at the nearest spot within ``SNAP_M`` where it stands
+        upright; None, and why said at the place, if there is none (a slope too steep)."""
+        spot = self.props.standing_spot(x, terrain, SNAP_M)
+        if spot is None:
+            place = np.array([x, self.props.surface_at(x, terrain)])
+            slope = self.props.slope_deg(x, terrain)
+            limit = math.degrees(CUP_MAX_SLOPE)
+            why = f"a {slope:.0f}° slope: the cup stands on {limit:.0f}° at most"
+            self.refuse(place, why if slope > limit else "no level spot here for the cup")
+            return None
+        return PlaceGrip(self, np.array([spot, self.props.surface_at(spot, terrain)]))

@@ -4,6 +4,11 @@ hand to its knob (:class:`KnobGrip`, through the hero's
 :class:`~game.world.props.reach.PropHands`), a turned knob opens it, and it swings shut
 by itself.
 
+Shut, it stops a walk as a wall does; from its hinge side (the wall side) the knob is out
+of reach, so shut it is not opened from there (he says why); open or swinging, a click from
+there walks him round through the doorway to the knob side, and then the hand goes for the
+knob. Open, it does not swing shut on him on the wall side.
+
 Phases (:class:`DoorPhase`)::
 
     SHUT ──knob turned──▶ OPENING ──fully open──▶ OPEN ──stay over──▶ CLOSING ──▶ SHUT
@@ -41,6 +46,14 @@ DOORWAY_STAY_S = 0.5  # ... and stays open this long after he leaves it
 DOOR_PUSH_S = 1.6  # ... held by the knob, it opens as fast as he steps after it
 KNOB_LEAD_S = 0.3  # he steps for where the knob will be this much later
 KNOB_FOLLOW_M = 0.15  # ... at full walk when it is this far beyond his reach, slower nearer
+DOOR_STOP_M = 0.4  # a walk into the shut door brakes this much before its stopping distance
+# takes the pelvis to the panel's edge (the toes stop short of it: a braking stride lands
+# ahead of the pelvis)
+SAY_S = 2.5  # why a click on the door is refused is said this long
+ROUND_CLEAR_M = 0.3  # going round, he walks this far past the panel's knob-side edge
+SHUT_HINT = "no way on: the door is shut (click its knob to open it)"
+FAR_SIDE_HINT = "the knob is on the door's far side: he cannot get to it from here"
+SHUT_BEHIND_HINT = "no way on: the door is shut, and its knob is on the far side"
 
 RANGES: dict[str, Range] = {
     "door.x": WORLD_X,
@@ -133,8 +146,9 @@ class KnobGrip:
         beyond = float(np.hypot(*(door.knob - shoulder))) > rig.arms.limb.reach
         return door.swing >= 1.0 or beyond
 
-    def stuck(self, shoulder: FloatArray, reach: float, terrain: Terrain) -> None:
+    def stuck(self, shoulder: FloatArray, reach: float, terrain: Terrain) -> bool:
         """The knob stays where it is."""
+        return True
 
     def settle(self, feet: tuple[float, float], facing: float, terrain: Terrain) -> None:
         """The knob is never low."""
@@ -158,6 +172,9 @@ class DoorProp:
         self.swing = 0.0
         self._stay = 0.0  # seconds the door stays open before swinging shut
         self._toward = -1.0
+        self._clicked = False  # used: the hand goes for the knob (or he says why not)
+        self._refused_s = 0.0  # seconds left of saying why a click was refused
+        self._round = False  # clicked from the wall side, open: walking round to the knob
 
     @property
     def phase(self) -> DoorPhase:
@@ -195,9 +212,17 @@ class DoorProp:
         return float(np.hypot(*(point - self.knob))) <= radius
 
     def use(self) -> None:
-        self.hands.reach_for(self.grip)
+        self._clicked = True
+
+    def behind(self, x: float) -> bool:
+        """``x`` is on the door's hinge side (the wall side): the knob, on its far edge,
+        is not in reach from there without passing the panel."""
+        door = self.door
+        knob_side = math.copysign(1.0, float(door.knob[0]) - door.hinge_x)
+        return (x - (door.x0 + door.width / 2)) * knob_side < 0.0
 
     def cancel(self) -> None:
+        self._round = False
         if self.busy:
             self.hands.cancel()
 
@@ -206,7 +231,55 @@ class DoorProp:
         return self.hands.grip is self.grip
 
     def intent(self, body: Body, terrain: Terrain, dt: float) -> Intent:
-        return Intent()
+        """A click sends a hand to the knob; from the wall side he first walks round through
+        the doorway to the knob side, or, the door shut, says why he cannot. A walk into
+        the shut panel stops short of it as at a wall."""
+        if self._clicked:
+            self._clicked = False
+            if not self.behind(body.x):
+                self.hands.reach_for(self.grip)
+            elif self.swing > 0.0:
+                self._round = True
+            else:
+                self._refused_s = SAY_S
+        self._refused_s = max(self._refused_s - dt, 0.0)
+        says = FAR_SIDE_HINT if self._refused_s > 0.0 else None
+        if self._round:
+            walk = self._walk_round(body)
+            if walk is not None:
+                return Intent(walk=walk, says=says)
+        if self._stops(body):
+            why = SHUT_BEHIND_HINT if self.behind(body.x) else SHUT_HINT
+            return Intent(halt=body.facing, says=says, blocked_why=why)
+        return Intent(says=says)
+
+    def _walk_round(self, body: Body) -> float | None:
+        """Walking round to the knob side: the walk input there (None: there, the hand goes
+        for the knob; or the door shut on the way, he stops and says why)."""
+        door = self.door
+        knob_side = math.copysign(1.0, float(door.knob[0]) - door.hinge_x)
+        edge = door.x0 + door.width if knob_side > 0 else door.x0
+        if self.swing <= 0.0:
+            self._round = False
+            self._refused_s = SAY_S
+            return None
+        if (edge + knob_side * ROUND_CLEAR_M - body.x) * knob_side > 0.0:
+            return knob_side
+        self._round = False
+        self.hands.reach_for(self.grip)
+        return None
+
+    def _stops(self, body: Body) -> bool:
+        """The shut door is ahead of him within his stopping distance (a walk halving its
+        speed every ``accel_halflife`` covers v·h / ln 2) and ``DOOR_STOP_M``: a walk on
+        toward it stops there."""
+        if self.swing > 0.0 or self.busy or self._round:
+            return False
+        door = self.door
+        edge = door.x0 if body.facing > 0 else door.x0 + door.width
+        gap = (edge - body.x) * body.facing  # the pelvis to the panel ahead (< 0: in it)
+        stopping = abs(body.speed) * body.rig.gait.accel_halflife / math.log(2.0)
+        return -door.width < gap <= stopping + DOOR_STOP_M
 
     def advance(self, body: Body, terrain: Terrain, dt: float) -> None:
         """The door's swing this step; an open door does not swing shut on the hero standing
@@ -217,7 +290,9 @@ class DoorProp:
         held = self.busy and hands.phase == ReachPhase.HOLD
         if held and hands.phase_time >= KNOB_TURN_S:
             self._stay = DOOR_STAY_S
-        elif self.swing > 0.0 and in_doorway:
+        elif self.swing > 0.0 and (in_doorway or self.behind(body_x) or self._round):
+            # not shut through him, nor on him behind it (the knob on its far side, he
+            # would have no way back), nor while he walks round to its knob
             self._stay = max(self._stay, DOORWAY_STAY_S)
         else:
             self._stay = max(self._stay - dt, 0.0)

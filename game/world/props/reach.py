@@ -92,8 +92,9 @@ class Grip(Protocol):
         """Holding on: whether the hand lets go now."""
         ...
 
-    def stuck(self, shoulder: FloatArray, reach: float, terrain: Terrain) -> None:
-        """The walk toward the point is stopped by ground: move it within reach if it may."""
+    def stuck(self, shoulder: FloatArray, reach: float, terrain: Terrain) -> bool:
+        """The walk toward the point is stopped by ground: move it within reach if it may;
+        False: it is given up (the prop says why)."""
         ...
 
     def settle(self, feet: tuple[float, float], facing: float, terrain: Terrain) -> None:
@@ -113,8 +114,9 @@ class Carried(Protocol):
         hand is going for something."""
         ...
 
-    def place_grip(self, x: float, terrain: Terrain) -> Grip:
-        """The goal of setting it down at ``x``."""
+    def place_grip(self, x: float, terrain: Terrain) -> Grip | None:
+        """The goal of setting it down at ``x``; None: it cannot be set there (it says
+        why)."""
         ...
 
 
@@ -192,8 +194,9 @@ class PropHands:
     def put_down(self, x: object, terrain: Terrain) -> None:
         """Set what is carried down at the world ``x`` (a finite number), if anything is."""
         if self.carried is not None and self.holding >= 0 and isinstance(x, int | float):
-            if math.isfinite(float(x)):
-                self.reach_for(self.carried.place_grip(float(x), terrain))
+            grip = self.carried.place_grip(float(x), terrain) if math.isfinite(x) else None
+            if grip is not None:
+                self.reach_for(grip)
 
     def cancel(self) -> None:
         """Drop the goal (the player took the controls); what is carried stays carried."""
@@ -258,7 +261,9 @@ class PropHands:
             # slow down on the approach: full speed from 0.6 m out, a creep at the end
             return math.copysign(min(max(need / 0.6, 0.15), 1.0), dx)
         if need > 0.02:
-            grip.stuck(shoulders[arm], reach, terrain)
+            if not grip.stuck(shoulders[arm], reach, terrain):
+                self.cancel()
+                return 0.0
             dx = float(grip.point()[0] - shoulders[arm, 0])
         if dx * facing < -0.05:
             return math.copysign(0.1, dx)  # turn to face the goal
@@ -345,8 +350,10 @@ class PropHands:
             aim = grip.hand_goal(shoulder, reach)
             # a goal the body is still crouching toward is gripped once the hand is on it
             # (a goal no crouch brings within reach: as near as it goes, after a wait)
+            # (never one above the shoulder: let go up there, it would fall anywhere)
             reached = float(np.hypot(*(goal - shoulder))) <= reach
-            there = reached or self.phase_time >= LOW_REACH_WAIT_S
+            waited = self.phase_time >= LOW_REACH_WAIT_S and goal[1] < shoulder[1]
+            there = reached or waited
             if there and float(np.hypot(*(hands[self.hand] - aim))) <= self.props.grip_tolerance:
                 self._gripped(grip, hands)
         elif grip is not None and self.phase == ReachPhase.HOLD:

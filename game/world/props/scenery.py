@@ -22,7 +22,7 @@ from game.world.props import ladder as ladder_prop
 from game.world.props import table as table_prop
 from game.world.props.ball import PLUG_IN as BALL
 from game.world.props.base import FLAT_TOLERANCE_M, FloatArray, PlugIn, Prop
-from game.world.props.cup import CUP_MAX_TILT, FEET_CLEAR_M, CupSpec
+from game.world.props.cup import CUP_MAX_SLOPE, FEET_CLEAR_M, CupSpec
 from game.world.props.cup_prop import CupProp
 from game.world.props.door import Door, DoorProp
 from game.world.props.ladder import Ladder
@@ -85,47 +85,43 @@ class Props:
         return np.where(on_table, table.top, terrain.height_at(xs))
 
     def stands_at(self, xs: FloatArray, terrain: Terrain) -> NDArray[np.bool_]:
-        """Whether the cup set down at each of ``xs`` stands: the surface under it as drawn
-        (1.15 radii left, the handle's ring to :attr:`CupSpec.half_width` right) within
-        ``FLAT_TOLERANCE_M`` of one plane, not across a table's end or on a wall's face (a
-        riser's 1-2 cm of width gives heights between floor and top: set down by the loft's
-        wall, the cup would hang on its face in mid-air)."""
+        """Whether the cup set down upright at each of ``xs`` stands: the surface under it
+        as drawn (1.15 radii left, the handle's ring to :attr:`CupSpec.half_width` right)
+        within ``FLAT_TOLERANCE_M`` of one plane, not across a table's end or on a wall's
+        face (a riser's 1-2 cm of width gives heights between floor and top: set down by
+        the loft's wall, the cup would hang on its face in mid-air), and that plane no
+        steeper than ``CUP_MAX_SLOPE``."""
         cup = self.cup
         across = np.linspace(-1.15 * cup.radius, cup.half_width, 5)
         heights = self.surfaces(np.asarray(xs)[None, :] + across[:, None], terrain)
         # flush on a plane: off the straight line through its ends by at most the tolerance
-        # (on a slope it stands tilted with it: held level, a corner sank 2.5 cm into the
-        # steep slope), and no steeper than CUP_MAX_TILT
         ends = heights[0], heights[-1]
         slope = (ends[1] - ends[0]) / (across[-1] - across[0])
         line = ends[0] + slope * (across - across[0])[:, None]
         flush = np.abs(heights - line).max(axis=0) <= FLAT_TOLERANCE_M
-        return flush & (np.abs(slope) <= math.tan(CUP_MAX_TILT))
+        return flush & (np.abs(slope) <= math.tan(CUP_MAX_SLOPE))
 
-    def cup_outline(self, bottom: ArrayLike, tilt: float = 0.0) -> FloatArray:
-        """The cup as drawn, world points (5, 2): its body's four corners (base left and
-        right, rim right and left) and its handle ring's centre, for its bottom centre at
-        ``bottom`` (2,), tilted ``tilt`` radians with its base."""
-        r, h = self.cup.radius, self.cup.height
-        local = np.array([[-r, 0.0], [r, 0.0], [1.15 * r, h], [-1.15 * r, h], [1.5 * r, 0.55 * h]])
-        cos, sin = math.cos(tilt), math.sin(tilt)
-        turned = local @ np.array([[cos, sin], [-sin, cos]])
-        return np.asarray(bottom, dtype=float) + turned
-
-    def tilt_at(self, x: float, terrain: Terrain) -> float:
-        """The angle (radians, counter-clockwise) a cup resting at ``x`` stands at: the
-        surface's slope under its base."""
+    def slope_deg(self, x: float, terrain: Terrain) -> float:
+        """The surface's slope under the cup's base at ``x``, degrees (unsigned)."""
         r = self.cup.radius
         left, right = self.surfaces(np.array([x - r, x + r]), terrain)
-        return math.atan2(float(right - left), 2.0 * r)
+        return abs(math.degrees(math.atan2(float(right - left), 2.0 * r)))
 
-    def standing_spot(self, x: float, terrain: Terrain) -> float:
+    def cup_outline(self, bottom: ArrayLike) -> FloatArray:
+        """The cup as drawn, upright, world points (5, 2): its body's four corners (base left
+        and right, rim right and left) and its handle ring's centre, for its bottom centre
+        at ``bottom`` (2,)."""
+        r, h = self.cup.radius, self.cup.height
+        local = np.array([[-r, 0.0], [r, 0.0], [1.15 * r, h], [-1.15 * r, h], [1.5 * r, 0.55 * h]])
+        return np.asarray(bottom, dtype=float) + local
+
+    def standing_spot(self, x: float, terrain: Terrain, within: float) -> float | None:
         """The x nearest ``x`` where the cup stands (:meth:`stands_at`), in 5 mm steps up to
-        a metre either way; ``x`` itself if none does."""
-        offsets = np.arange(1, 201) * 0.005
+        ``within`` either way; None if none does."""
+        offsets = np.arange(1, int(round(within / 0.005)) + 1) * 0.005
         xs = x + np.concatenate([[0.0], np.ravel(np.column_stack([-offsets, offsets]))])
         ok = self.stands_at(xs, terrain)
-        return float(xs[np.argmax(ok)]) if ok.any() else x
+        return float(xs[np.argmax(ok)]) if ok.any() else None
 
 
 def load_props(path: str | Path, terrain: Terrain) -> Props:

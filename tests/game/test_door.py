@@ -1,0 +1,106 @@
+"""The shut door is a wall to the walk, opened by its knob from the knob side; driven
+through the walk view's input layer (keys and clicks as the window sends them)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from game.input_state import RawInput
+from game.profiling import PhaseTimer
+from game.scene import SceneConfig
+from game.scenes.walk import WalkSim
+from game.scenes.walk_view import WalkView
+from game.world.character import LEGS
+from game.world.props import DoorProp
+from game.world.props.door import FAR_SIDE_HINT, SHUT_BEHIND_HINT, SHUT_HINT
+from game.world.props.reach import ReachPhase
+
+DT = 1.0 / 60.0
+
+
+def _view_at(x: float, facing: float) -> tuple[WalkView, DoorProp]:
+    """The walk view with the hero standing at ``x`` facing ``facing``, and the door."""
+    sim = WalkSim(SceneConfig(dt=DT))
+    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
+    sim.crowd.resize(1, [x], [facing])
+    view = WalkView(sim)
+    view.layout((1280, 720))
+    door = sim.prop("door")
+    assert isinstance(door, DoorProp)
+    return view, door
+
+
+def _play(view: WalkView, raws: list[RawInput]) -> list[float]:
+    """Each frame's input mapped by the view and stepped; the soles' x span per step."""
+    timer, spans = PhaseTimer(), []
+    sim = view.sim
+    for raw in raws:
+        sim.step(view.map_input(raw), DT, timer)
+        soles = sim.crowd.pose.soles(sim.crowd.solution.hand[:1, LEGS], sim.rig)[0, ..., 0]
+        spans.append((float(soles.min()), float(soles.max())))
+    return spans
+
+
+def _click(view: WalkView, point: np.ndarray) -> RawInput:
+    px = view.camera.point_to_screen(float(point[0]), float(point[1]))
+    return RawInput(pointer_px=px, pointer_inside=True, clicks=[(1, px)])
+
+
+def test_a_walk_into_the_shut_door_stops_short_of_it_and_says_the_knob_opens_it() -> None:
+    view, door = _view_at(1.0, -1.0)
+    x1 = door.door.x0 + door.door.width
+    spans = _play(view, [RawInput(keys_down=frozenset({"a"}))] * int(4.0 / DT))
+    assert min(lo for lo, _ in spans) > x1  # the toes never in the panel's span
+    assert view.sim.blocked_hint() == SHUT_HINT
+    # the knob opens it, and then the same key walks him through
+    _play(view, [_click(view, door.knob)] + [RawInput()] * int(4.0 / DT))
+    assert door.swing > 0.0
+    _play(view, [RawInput(keys_down=frozenset({"a"}))] * int(2.5 / DT))
+    assert float(view.sim.crowd.x[0]) < door.door.x0
+
+
+def test_clicked_from_the_wall_side_he_says_the_knob_is_out_of_reach() -> None:
+    view, door = _view_at(-2.3, 1.0)
+    spans = _play(view, [RawInput(keys_down=frozenset({"d"}))] * int(3.0 / DT))
+    assert max(hi for _, hi in spans) < door.door.x0  # stopped on the wall side
+    assert view.sim.blocked_hint() == SHUT_BEHIND_HINT  # not "click its knob": no way to it
+    panel = np.array([door.door.x0 + 0.2, door.door.base + 1.0])
+    _play(view, [_click(view, panel)] + [RawInput()] * 30)
+    hands = view.sim.props
+    assert hands is not None and hands.grip is None  # no hand goes for it
+    assert view.sim.blocked_hint() == FAR_SIDE_HINT
+    assert door.swing == 0.0
+
+
+@pytest.mark.parametrize("stay_s", [6.0])
+def test_the_open_door_does_not_shut_on_him_behind_it(stay_s: float) -> None:
+    view, door = _view_at(0.3, -1.0)
+    _play(view, [_click(view, door.knob)] + [RawInput()] * int(3.0 / DT))
+    _play(view, [RawInput(keys_down=frozenset({"a"}))] * int(2.0 / DT))
+    assert float(view.sim.crowd.x[0]) < door.door.x0  # through, on the wall side
+    _play(view, [RawInput()] * int(stay_s / DT))
+    assert door.swing > 0.0  # still open: shut, the knob would be out of his reach
+    _play(view, [RawInput(keys_down=frozenset({"d"}))] * int(3.0 / DT))
+    assert float(view.sim.crowd.x[0]) > door.door.x0 + door.door.width
+    _play(view, [RawInput()] * int(4.0 / DT))
+    assert door.swing == 0.0  # out of the doorway, it swings shut behind him
+
+
+def test_clicked_open_from_the_wall_side_he_walks_round_to_the_knob_and_takes_it() -> None:
+    # from the hinge side the open door's knob is on its far face: he goes round through
+    # the doorway to the knob side first, the door staying open for him, then takes it
+    view, door = _view_at(-2.3, 1.0)
+    door.swing = 1.0  # open: it stays so while he is on the wall side
+    sim, passed, held = view.sim, False, False
+    hands = sim.props
+    assert hands is not None
+    _play(view, [_click(view, door.knob)])
+    for _ in range(int(8.0 / DT)):
+        _play(view, [RawInput()])
+        passed = passed or float(sim.crowd.x[0]) > door.door.x0 + door.door.width
+        held = hands.grip is door.grip and hands.phase == ReachPhase.HOLD
+        if held:
+            break
+        assert door.swing > 0.0  # never shut on him on the way
+    assert passed and held  # round to the knob side first, then the hand on the knob
