@@ -15,6 +15,10 @@ The stages read these (through ``WalkState``'s read-only flags ``reversing``, ``
 ``sprinting``, ``jogging``, ``stair_run``) and write them only through the transition
 functions. :class:`Mode` is the one name a character's axes show as, for the overlay, the
 tools and tests (:func:`mode_of`).
+
+The arrays hold the members' ``.value``, and the code compares with ``.value``: numpy reads
+an enum member as a number through the enum class's attribute lookup, five times slower
+than a plain int, and the flags are read some thirty times a step.
 """
 
 from __future__ import annotations
@@ -126,12 +130,12 @@ def next_motion(
     ====================== ========= ===========================================================
     """
     wished = np.where(
-        reversal, Motion.BRAKE, np.where(wanted != 0.0, Motion.GO, Motion.STAND)
+        reversal, Motion.BRAKE.value, np.where(wanted != 0.0, Motion.GO.value, Motion.STAND.value)
     ).astype(np.int8)
-    pivoting = motion == Motion.PIVOT
+    pivoting = motion == Motion.PIVOT.value
     out = np.where(pivoting, motion, wished)
     if pivot_ready is not None:
-        out = np.where((motion == Motion.BRAKE) & pivot_ready, Motion.PIVOT, out)
+        out = np.where((motion == Motion.BRAKE.value) & pivot_ready, Motion.PIVOT.value, out)
     if pivot_ended is not None:
         out = np.where(pivoting & pivot_ended, wished, out)
     return out.astype(np.int8)
@@ -162,9 +166,9 @@ def next_pacing(run_held: BoolArray, jogging: BoolArray, stair_run: BoolArray) -
     any                  RUN        ``run_held`` otherwise
     ==================== ========== ====================================================
     """
-    pacing = np.where(run_held, Pacing.RUN, Pacing.WALK)
-    pacing = np.where(run_held & stair_run, Pacing.STAIR_RUN, pacing)
-    pacing = np.where(run_held & jogging, Pacing.JOG, pacing)
+    pacing = np.where(run_held, Pacing.RUN.value, Pacing.WALK.value)
+    pacing = np.where(run_held & stair_run, Pacing.STAIR_RUN.value, pacing)
+    pacing = np.where(run_held & jogging, Pacing.JOG.value, pacing)
     return pacing.astype(np.int8)
 
 
@@ -172,11 +176,11 @@ def mode_of(motion: Modes, pacing: Modes, crouched: BoolArray, coasting: BoolArr
     """Each character's :class:`Mode` (N,) from its stored ``motion`` and ``pacing`` (N,),
     whether it is ``crouched`` (crouch > 0) and ``coasting`` (its speed at least
     ``still_speed``); the table is :class:`Mode`'s."""
-    mode = np.where(crouched, Mode.CROUCH, Mode.STAND)
-    mode = np.where((motion == Motion.GO) | coasting, Mode.WALK, mode)
-    mode = np.where(pacing == Pacing.RUN, Mode.RUN, mode)
-    mode = np.where(pacing == Pacing.JOG, Mode.JOG, mode)
-    mode = np.where(pacing == Pacing.STAIR_RUN, Mode.STAIR_RUN, mode)
-    mode = np.where(motion == Motion.BRAKE, Mode.BRAKE, mode)
-    mode = np.where(motion == Motion.PIVOT, Mode.PIVOT, mode)
+    mode = np.where(crouched, Mode.CROUCH.value, Mode.STAND.value)
+    mode = np.where((motion == Motion.GO.value) | coasting, Mode.WALK.value, mode)
+    mode = np.where(pacing == Pacing.RUN.value, Mode.RUN.value, mode)
+    mode = np.where(pacing == Pacing.JOG.value, Mode.JOG.value, mode)
+    mode = np.where(pacing == Pacing.STAIR_RUN.value, Mode.STAIR_RUN.value, mode)
+    mode = np.where(motion == Motion.BRAKE.value, Mode.BRAKE.value, mode)
+    mode = np.where(motion == Motion.PIVOT.value, Mode.PIVOT.value, mode)
     return mode.astype(np.int8)

@@ -154,12 +154,12 @@ class WalkState:
             idle=np.ones(n, dtype=bool),
             lean=np.zeros(n),
             crouch=np.zeros(n),
-            motion=np.full(n, Motion.STAND, dtype=np.int8),
+            motion=np.full(n, Motion.STAND.value, dtype=np.int8),
             turn=np.zeros(n),
             turn_from=facing.copy(),
             reversing_s=np.zeros(n),
             settling=np.zeros((n, 2), dtype=bool),
-            pacing=np.full(n, Pacing.WALK, dtype=np.int8),
+            pacing=np.full(n, Pacing.WALK.value, dtype=np.int8),
             v_goal=np.zeros(n),
             wanted=np.zeros(n),
             blocked=np.zeros(n, dtype=bool),
@@ -177,30 +177,30 @@ class WalkState:
     @property
     def turning(self) -> BoolArray:
         """Characters pivoting in place this step (``motion`` PIVOT), shape (N,)."""
-        return np.asarray(self.motion == Motion.PIVOT)
+        return np.asarray(self.motion == Motion.PIVOT.value)
 
     @property
     def reversing(self) -> BoolArray:
         """Characters braking to turn round, shape (N,): ``motion`` BRAKE, and the first
         step of the PIVOT it led to (the stages after the pivot's start still see that
-        step's brake; its timer ``reversing_s`` runs until the next step's transition)."""
-        braking = self.motion == Motion.BRAKE
-        return np.asarray(braking | ((self.motion == Motion.PIVOT) & (self.reversing_s > 0.0)))
+        step's brake; its timer ``reversing_s`` runs until the next step's transition and
+        is 0 in every other motion)."""
+        return np.asarray((self.motion == Motion.BRAKE.value) | (self.reversing_s > 0.0))
 
     @property
     def sprinting(self) -> BoolArray:
         """The run input held while moving (``pacing`` not WALK), shape (N,)."""
-        return np.asarray(self.pacing != Pacing.WALK)
+        return np.asarray(self.pacing != Pacing.WALK.value)
 
     @property
     def jogging(self) -> BoolArray:
         """A run held to a jog by a steep slope (``pacing`` JOG), shape (N,)."""
-        return np.asarray(self.pacing == Pacing.JOG)
+        return np.asarray(self.pacing == Pacing.JOG.value)
 
     @property
     def stair_run(self) -> BoolArray:
         """Running on a flight, quick stair steps (``pacing`` STAIR_RUN), shape (N,)."""
-        return np.asarray(self.pacing == Pacing.STAIR_RUN)
+        return np.asarray(self.pacing == Pacing.STAIR_RUN.value)
 
     @property
     def spin(self) -> FloatArray:

@@ -271,6 +271,7 @@ def test_random_walk_and_run_input_follows_the_tables(plans: list) -> None:
             if before[n] == PIVOT and s.motion[n] != PIVOT:
                 assert s.motion[n] == (GO if walks[n] else STAND)  # (wanted: not turning)
         assert np.array_equal(s.motion == PIVOT, s.turn > 0.0)
+        assert not s.reversing_s[(s.motion == STAND) | (s.motion == GO)].any()
         assert np.array_equal(s.pacing != Pacing.WALK, walks & (run > 0.5))
 
 
