@@ -235,12 +235,11 @@ class WalkSim(CharacterAssets, PointerReach):
         """A step in a prop's pose instead of the gait's (on the ladder)."""
         crowd = self.crowd
         assert intent.pose is not None and intent.pelvis is not None
-        crowd.take_pose(0, intent.pose, intent.pelvis)
+        crowd.pose_as(0, intent.pose, intent.pelvis, intent.stand_at)
+        crowd.step([0.0], [0.0], dt)
         solution = crowd.solve(timer)
         self.counters.record(solution)
         self.meter.last = None  # the pose is not the gait: measuring resumes off it
-        if intent.stand_at is not None:
-            crowd.stand_at(0, intent.stand_at)
         self._advance_props(inp, dt)
         self.step_index += 1
         self.time = self.step_index * dt

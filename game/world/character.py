@@ -23,7 +23,7 @@ from game.world.feet import Feet
 from game.world.gait import Pace
 from game.world.ground_moved import ground_moved
 from game.world.locomotion import advance_velocity, begin_reversal, read_wish
-from game.world.modes import Mode
+from game.world.modes import Mode, next_motion
 from game.world.pose import PoseInputs, count_knee_flips, knee_poles, pose_inputs, solve_pose
 from game.world.rig import Rig
 from game.world.speed import taken_treads
@@ -46,8 +46,13 @@ from game.world.walker_state import (
     Intent,
     WalkState,
     World,
+    put_rows,
+    rows_of,
     take_rows,
 )
+
+Posed = tuple[PoseInputs, FloatArray, FloatArray | None]
+"""A pose asked for by :meth:`Crowd.pose_as`: the pose, the pelvis, the ankles to stand at."""
 
 __all__ = ["ARMS", "LEGS", "Crowd", "Mode", "PoseInputs", "knee_poles", "solve_pose"]
 
@@ -88,6 +93,7 @@ class Crowd:
         self.prev_pose = self.pose
         self.solution = solve_pose(self.rig, self.pose)
         self.prev_solution = self.solution  # the solve of prev_pose (for drawing LOD)
+        self._posed: dict[int, Posed] = {}  # poses asked for the next step (pose_as)
 
     # -- read-only shortcuts into the world and the state ------------------------------
     @property
@@ -249,7 +255,25 @@ class Crowd:
         pinned : ndarray of bool, shape (N, 2), optional
             Feet held at ``intent.pin_target`` (by the mouse, or a kick); a released foot
             swings back into the gait.
+
+        A character a prop holds in its pose this step (:meth:`pose_as`) skips the gait:
+        when every character is posed its stages do not run; otherwise they run for the
+        crowd and the posed characters' rows are put back as they were before the step.
         """
+        posed, self._posed = self._posed, {}
+        rows = np.array(sorted(posed), dtype=np.intp)
+        if len(rows) == self.count:
+            self.prev_pose = self.pose
+        else:
+            kept = rows_of(self.state, rows) if len(rows) else None
+            self._walk(move, run, dt, pinned)
+            if kept is not None:
+                put_rows(self.state, rows, kept)
+        if len(rows):
+            self._hold_poses(posed, rows)
+
+    def _walk(self, move: ArrayLike, run: ArrayLike, dt: float, pinned: BoolArray | None) -> None:
+        """The gait's stages, in order, for every character (``docs/ARCHITECTURE.md``)."""
         w, s, gait = self.world, self.state, self.rig.gait
         self.prev_pose = self.pose
         grade = ground_grade(w, s)
@@ -308,20 +332,35 @@ class Crowd:
         self.state.intent.hand_target[n] = targets
         self.state.intent.hand_weight[n] = clamp(weights, 0.0, 1.0)
 
-    def take_pose(self, n: int, pose: PoseInputs, pelvis: ArrayLike) -> None:
-        """Show character ``n`` in ``pose`` (a one-character pose, e.g. a ladder's) this
-        step instead of the gait's, its pelvis at ``pelvis``, standing still and its hands
-        off the pointer; then :meth:`solve` as usual."""
-        self.prev_pose = self.pose
-        self.pose = PoseInputs(
-            **{
-                f.name: _with_row(getattr(self.pose, f.name), n, getattr(pose, f.name)[0])
-                for f in fields(PoseInputs)
-            }
-        )
-        self.state.x[n], self.state.y[n] = np.asarray(pelvis, dtype=float)
-        self.state.vx[n] = 0.0
-        self.state.intent.hand_weight[n] = 0.0
+    def pose_as(
+        self, n: int, pose: PoseInputs, pelvis: ArrayLike, stand_at: ArrayLike | None = None
+    ) -> None:
+        """Hold character ``n`` in ``pose`` (a one-character pose, a ladder's) at the next
+        :meth:`step` instead of the gait's: its pelvis at ``pelvis``, standing still, its
+        hands off the pointer, its motion POSED. ``stand_at`` (ankles (2, 2)): its feet are
+        then put down flat there (stepping off). Asked anew each step; a step without it
+        returns the character to the gait."""
+        at = None if stand_at is None else np.asarray(stand_at, dtype=float)
+        self._posed[n] = (pose, np.asarray(pelvis, dtype=float), at)
+
+    def _hold_poses(self, posed: dict[int, Posed], rows: NDArray[np.intp]) -> None:
+        """The posed characters' rows of this step's pose and state (:meth:`pose_as`)."""
+        s = self.state
+        for n, (pose, pelvis, stand_at) in posed.items():
+            self.pose = PoseInputs(
+                **{
+                    f.name: _with_row(getattr(self.pose, f.name), n, getattr(pose, f.name)[0])
+                    for f in fields(PoseInputs)
+                }
+            )
+            s.x[n], s.y[n] = pelvis
+            s.vx[n] = 0.0
+            s.intent.hand_weight[n] = 0.0
+            if stand_at is not None:
+                self.stand_at(n, stand_at)
+        mask = np.zeros(s.count, dtype=bool)
+        mask[rows] = True
+        s.motion = next_motion(s.motion, s.wanted, s.reversing, posed=mask)
 
     def walk_to(self, n: int, x: float | None) -> None:
         """Let character ``n`` walk right up to ``x`` (None: no such spot): a drop or a wall
@@ -344,8 +383,10 @@ class Crowd:
         self.state.intent.face_goal[n] = np.sign(facing)
 
     def stand_at(self, n: int, ankles: ArrayLike) -> None:
-        """Put character ``n``'s feet down flat at ``ankles`` (2, 2) on level soles (off a
-        ladder); its step count carries on."""
+        """Put character ``n``'s feet down flat at ``ankles`` (2, 2) on level soles now: a
+        placement, as :meth:`resize` places new characters (setting a scene up; a prop
+        stepping a character off does it through :meth:`pose_as`); its step count carries
+        on."""
         at = np.asarray(ankles, dtype=float)[None]
         ray_from = at + np.array([0.0, self.rig.legs.limb.reach])
         standing = Feet.standing(at, np.zeros((1, 2)), ray_from)

@@ -4,8 +4,8 @@ A character's mode is two numbers kept in its :class:`~game.world.walker_state.W
 one per independent axis:
 
 - ``motion`` (:class:`Motion`), the turn machine: standing, going, braking to turn round,
-  pivoting. :func:`next_motion` decides it from the intent (the walk and facing wanted)
-  and the pivot's events; ``turn`` (the pivot's progress) and ``reversing_s`` (how long the
+  pivoting, or held in a prop's pose (the ladder's climb). :func:`next_motion` decides it
+  from the intent (the walk and facing wanted, a pose asked for) and the pivot's events; ``turn`` (the pivot's progress) and ``reversing_s`` (how long the
   brake has run) stay continuous quantities beside it.
 - ``pacing`` (:class:`Pacing`), how the feet are timed while the run input is held: walk,
   run, jog up a steep slope, run on a flight. :func:`next_pacing` decides it from the run
@@ -44,6 +44,7 @@ class Motion(enum.IntEnum):
     GO = 1  # a walk wanted the way it faces
     BRAKE = 2  # a reversal wanted: slowing, then squaring the feet up for the pivot
     PIVOT = 3  # turning round on the balls (``turn`` in (0, 1))
+    POSED = 4  # a prop holds the pose (the ladder's climb): the gait's stages skip it
 
 
 class Pacing(enum.IntEnum):
@@ -73,10 +74,11 @@ class Mode(enum.IntEnum):
     STAIR_RUN  ``pacing`` STAIR_RUN
     BRAKE      ``motion`` BRAKE
     PIVOT      ``motion`` PIVOT
+    POSED      ``motion`` POSED
     ========== ============================================================================
 
-    A prop's own poses (the ladder's climb, a kick) are the prop's phases, not walker
-    modes.
+    What a prop does with a posed character (which rung, which limb moves) is the prop's
+    own phase; a kick is a pinned foot inside the gait, not a mode.
     """
 
     STAND = 0
@@ -87,6 +89,7 @@ class Mode(enum.IntEnum):
     STAIR_RUN = 5
     BRAKE = 6
     PIVOT = 7
+    POSED = 8
 
 
 def next_motion(
@@ -95,6 +98,7 @@ def next_motion(
     reversal: BoolArray,
     pivot_ready: BoolArray | None = None,
     pivot_ended: BoolArray | None = None,
+    posed: BoolArray | None = None,
 ) -> Modes:
     """Each character's next :class:`Motion` (N,) from ``motion`` (N,).
 
@@ -115,6 +119,9 @@ def next_motion(
         A pivot ends: turned round (``turn`` reached 1), cut short by ground moved under a
         foot (:func:`game.world.turning.interrupt_pivot`), or the feet set down anew
         (``Crowd.apply_assets``).
+    posed : ndarray of bool, shape (N,), optional
+        A prop holds the character's pose this step (``Crowd.pose_as``), asked anew each
+        step; the step's transition for the rows a pose was not asked for.
 
     ====================== ========= ===========================================================
     from                   to        when
@@ -127,6 +134,9 @@ def next_motion(
     PIVOT                  BRAKE,    ``pivot_ended``: by ``reversal`` and ``wanted`` as above
                            GO, STAND (``reversal`` there is the brake still running in the
                                      pivot's first step; a new reversal is read next step)
+    any                    POSED     ``posed``
+    POSED                  BRAKE,    not ``posed`` (the next step the gait's stages run): by
+                           GO, STAND ``reversal`` and ``wanted`` as from STAND
     ====================== ========= ===========================================================
     """
     wished = np.where(
@@ -138,6 +148,8 @@ def next_motion(
         out = np.where((motion == Motion.BRAKE.value) & pivot_ready, Motion.PIVOT.value, out)
     if pivot_ended is not None:
         out = np.where(pivoting & pivot_ended, wished, out)
+    if posed is not None:
+        out = np.where(posed, Motion.POSED.value, out)
     return out.astype(np.int8)
 
 
@@ -183,4 +195,5 @@ def mode_of(motion: Modes, pacing: Modes, crouched: BoolArray, coasting: BoolArr
     mode = np.where(pacing == Pacing.STAIR_RUN.value, Mode.STAIR_RUN.value, mode)
     mode = np.where(motion == Motion.BRAKE.value, Mode.BRAKE.value, mode)
     mode = np.where(motion == Motion.PIVOT.value, Mode.PIVOT.value, mode)
+    mode = np.where(motion == Motion.POSED.value, Mode.POSED.value, mode)
     return mode.astype(np.int8)

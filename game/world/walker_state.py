@@ -245,6 +245,17 @@ def rows_of(mine: Any, rows: NDArray[np.intp]) -> Any:
     return type(mine)(**{f.name: rows_of(getattr(mine, f.name), rows) for f in fields(mine)})
 
 
+def put_rows(mine: Any, rows: NDArray[np.intp], part: Any) -> None:
+    """Write ``part`` (the dataclass :func:`rows_of` took at ``rows``) back into ``mine``'s
+    arrays at ``rows``, in place: the characters a step leaves as they were."""
+    for f in fields(mine):
+        into, back = getattr(mine, f.name), getattr(part, f.name)
+        if isinstance(into, np.ndarray):
+            into[rows] = back
+        else:
+            put_rows(into, rows, back)
+
+
 @dataclass(slots=True)
 class World:
     """What the characters walk in, fixed within a step: the rig, the ground, the things

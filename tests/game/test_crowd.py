@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,10 @@ from game.scene import ASSETS_DIR, SceneConfig
 from game.scenes.crowd import TRACE_SAMPLE, CrowdAutopilot, CrowdSim
 from game.scenes.crowd_view import CrowdView
 from game.world.character import Crowd, solve_pose
+from game.world.modes import Mode, Motion
 from game.world.rig import load_rig
 from game.world.terrain import Terrain
+from game.world.walker_state import rows_of
 
 DT = 1.0 / 60.0
 
@@ -178,21 +181,63 @@ def test_f5_starts_the_footstep_and_knee_flip_counters_again_together() -> None:
     assert sim.stats_sections()["feet"]["knee_flips"] == 0
 
 
+def _rows_equal(a: Any, b: Any, rows: Any) -> None:
+    """Every array of the dataclasses ``a`` and ``b`` (nested too) equal at ``rows``."""
+    for f in fields(a):
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if isinstance(x, np.ndarray):
+            np.testing.assert_array_equal(x[rows], y[rows], err_msg=f.name)
+        else:
+            _rows_equal(x, y, rows)
+
+
+def test_a_posed_character_holds_its_pose_while_the_others_walk_on_as_without_it() -> None:
+    """A prop's pose (``pose_as``) holds its character, its motion POSED, its feet as they
+    were (or put down at the ankles asked for); every other character steps exactly as in a
+    crowd where nobody is posed; the next step without a pose returns it to the gait."""
+    posed_sim, twin = CrowdSim(SceneConfig(characters=50)), CrowdSim(SceneConfig(characters=50))
+    _run(posed_sim, 30)
+    _run(twin, 30)
+    crowd = posed_sim.crowd
+    others = np.arange(crowd.count) != 1
+    feet_before = rows_of(crowd.feet, np.array([1]))
+    lone = CrowdSim(SceneConfig(characters=1)).crowd  # a one-character pose, as a ladder's
+    crowd.pose_as(1, lone.pose, (4.0, 1.2))
+    _run(posed_sim, 1)
+    _run(twin, 1)
+    _rows_equal(crowd.state, twin.crowd.state, others)
+    _rows_equal(crowd.pose, twin.crowd.pose, others)
+    assert (crowd.x[1], crowd.y[1], crowd.vx[1]) == (4.0, 1.2, 0.0)
+    assert crowd.state.motion[1] == Motion.POSED.value and crowd.modes[1] == Mode.POSED.value
+    np.testing.assert_array_equal(crowd.pose.pelvis[1], lone.pose.pelvis[0])
+    _rows_equal(rows_of(crowd.feet, np.array([1])), feet_before, np.array([0]))
+    steps = crowd.feet.steps.copy()
+    crowd.pose_as(1, lone.pose, (4.0, 1.2), stand_at=[[3.9, 0.07], [4.1, 0.07]])
+    _run(posed_sim, 1)
+    np.testing.assert_array_equal(crowd.feet.lock[1], [[3.9, 0.07], [4.1, 0.07]])
+    assert crowd.feet.planted[1].all()
+    np.testing.assert_array_equal(crowd.feet.steps[1], steps[1])  # the count carries on
+    _run(posed_sim, 1)
+    assert crowd.state.motion[1] != Motion.POSED.value
+
+
+def test_a_whole_posed_crowd_skips_the_gait() -> None:
+    """Every character posed: the gait's stages do not run, the state keeps its rows but
+    for the pelvis and speed the pose sets."""
+    crowd = CrowdSim(SceneConfig(characters=1)).crowd
+    feet_before = rows_of(crowd.feet, np.array([0]))
+    crowd.pose_as(0, crowd.pose, (crowd.x[0] + 0.3, crowd.y[0]))
+    crowd.step([1.0], [1.0], DT)
+    _rows_equal(crowd.feet, feet_before, np.array([0]))
+    assert crowd.state.phase[0] == 0.0 and crowd.state.motion[0] == Motion.POSED.value
+
+
 def test_commands_change_only_the_character_they_name() -> None:
-    """A scene drives one character through Crowd's commands (a ladder's pose, feet set
-    down off it, hands aimed, a foot pinned); the others walk on untouched."""
+    """A scene drives one character through Crowd's commands (feet set down, hands aimed,
+    a foot pinned); the others are untouched."""
     sim = CrowdSim(SceneConfig(characters=50))
     crowd = sim.crowd
     _run(sim, 30)
-    before = {name: np.array(getattr(crowd, name)) for name in ("x", "y", "vx")}
-    others = np.arange(crowd.count) != 1
-    lone = CrowdSim(SceneConfig(characters=1)).crowd  # a one-character pose, as a ladder's
-    crowd.take_pose(1, lone.pose, (4.0, 1.2))
-    assert (crowd.x[1], crowd.y[1], crowd.vx[1]) == (4.0, 1.2, 0.0)
-    np.testing.assert_array_equal(crowd.pose.pelvis[1], lone.pose.pelvis[0])
-    np.testing.assert_array_equal(crowd.pose.pelvis[others], crowd.prev_pose.pelvis[others])
-    for name, value in before.items():
-        np.testing.assert_array_equal(np.asarray(getattr(crowd, name))[others], value[others])
     steps = crowd.feet.steps.copy()
     crowd.stand_at(1, [[3.9, 0.07], [4.1, 0.07]])
     np.testing.assert_array_equal(crowd.feet.lock[1], [[3.9, 0.07], [4.1, 0.07]])

@@ -96,6 +96,19 @@ def test_an_ended_pivot_stands_goes_or_brakes_as_wanted() -> None:
     assert list(out) == [STAND, GO, BRAKE]
 
 
+def test_a_pose_asked_for_is_posed_from_any_motion() -> None:
+    posed = np.ones(4, dtype=bool)
+    out = next_motion(_motion(*ALL), np.ones(4), np.zeros(4, dtype=bool), posed=posed)
+    assert list(out) == [Motion.POSED] * 4
+
+
+def test_a_pose_no_longer_asked_for_stands_goes_or_brakes_as_wanted() -> None:
+    wanted = np.array([0.0, 1.0, 1.0])
+    reversal = np.array([False, False, True])
+    out = next_motion(_motion(*[Motion.POSED] * 3), wanted, reversal, posed=np.zeros(3, bool))
+    assert list(out) == [STAND, GO, BRAKE]
+
+
 @given(
     st.lists(
         st.tuples(

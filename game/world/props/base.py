@@ -120,9 +120,8 @@ class Intent:
     ``keep_off``: the feet step over the prop, :meth:`Prop.footprint`, through
     :meth:`~game.world.character.Crowd.set_obstacles`; ``walk_to``: the x the walk stops
     at, :meth:`~game.world.character.Crowd.walk_to`; ``pose`` and ``pelvis``: the prop's
-    pose replaces the gait's this step, :meth:`~game.world.character.Crowd.take_pose`,
-    and ``stand_at`` (ankles (2, 2)) stands him there after it,
-    :meth:`~game.world.character.Crowd.stand_at`; ``says``: words for the player now;
+    pose replaces the gait's this step, and ``stand_at`` (ankles (2, 2)) stands him
+    there in it, :meth:`~game.world.character.Crowd.pose_as`; ``says``: words for the player now;
     ``blocked_why``: what to say if his walk is stopped by ground; ``halt``: +1 or −1, a
     walk that way stops, whoever asks for it: a wall the prop makes). The default asks
     nothing. Of two props asking for a walk, the first in the scene's order wins."""
