@@ -197,6 +197,56 @@ class Tuning:
     bent: float = _setting(
         2.0, "degrees", 0.0, 45.0, "a knee counts as bent (for flips) past this hip angle"
     )
+    # -- the ladder's climb (game/world/props/ladder_sizes.py) ----------------------------------
+    climb_rails_offset: float = _setting(
+        0.32, "m", 0.05, 2.0, "the pelvis stays this far in front of the rails (facing +x)"
+    )
+    climb_hip_above_foot: float = _setting(
+        0.72, "m", 0.1, 3.0, "pelvis height above the lower ankle while on the ladder"
+    )
+    climb_foot_toe_in: float = _setting(
+        0.08, "m", 0.0, 2.0, "ankles this far before the rails (the sole's ball on the rung)"
+    )
+    climb_hands_above_feet: float = _setting(
+        1.2, "m", 0.05, 3.0, "the hands' rung this far over the feet's in the resting grip"
+    )
+    climb_hands_apart: float = _setting(
+        0.6, "m", 0.05, 3.0, "the hands' rungs at most this far apart"
+    )
+    climb_rest_side: float = _setting(
+        0.02, "m", 0.0, 2.0, "a hand off the rungs hangs this far to its side of the pelvis"
+    )
+    climb_arc_out: float = _setting(
+        0.1, "m", 0.0, 2.0, "a limb moving rung to rung swings this far out from the rails ..."
+    )
+    climb_arc_rise: float = _setting(0.04, "m", 0.0, 2.0, "... and this far up, at its middle")
+    climb_loft_left_foot: float = _setting(
+        0.1, "m", 0.0, 2.0, "the left ankle standing this far beyond the loft's edge"
+    )
+    climb_loft_right_foot: float = _setting(0.28, "m", 0.0, 2.0, "... the right")
+    climb_loft_pelvis: float = _setting(
+        0.2, "m", 0.0, 2.0, "the standing pelvis this far beyond the edge (the loft's spot)"
+    )
+    climb_loft_spot: float = _setting(
+        0.03, "m", 0.0, 2.0, "standing farther than this right of the spot, he steps back to it"
+    )
+    climb_stride_back: float = _setting(0.3, "m", 0.0, 2.0, "... in strides of up to this")
+    climb_step_back_lift: float = _setting(
+        0.06, "m", 0.0, 2.0, "... a foot clearing the floor by this much"
+    )
+    climb_loft_foot_lift: float = _setting(
+        0.12, "m", 0.0, 2.0, "a foot stepping between the top rung and the loft lifts this"
+    )
+    climb_over_x: float = _setting(
+        0.15, "m", 0.0, 2.0, "the pelvis over the rails: this far beyond their line ..."
+    )
+    climb_over_y: float = _setting(0.8, "m", 0.0, 2.0, "... this high over the loft's ankles")
+    climb_rail_hold: float = _setting(
+        1.05, "m", 0.0, 2.0, "stepping across, a hand holds the far rail this high over the loft"
+    )
+    climb_loft_hands: float = _setting(
+        0.9, "m", 0.05, 3.0, "by a loft the hands climb to the rung this far over it, no higher"
+    )
 
     def scaled(self, leg: float) -> Tuning:
         """These settings for a leg ``leg`` metres long: every length times

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from game.assets import AssetError
+from game.world.props.ladder_sizes import ClimbSizes
 from game.world.rig import load_rig
 from game.world.tuning import Tuning
 
@@ -63,3 +64,13 @@ def test_a_rig_without_the_section_walks_on_the_defaults(tmp_path: Path) -> None
     path = tmp_path / "rig.json"
     path.write_text(json.dumps(data))
     assert load_rig(path).tuning == Tuning()
+
+
+def test_the_rig_file_sets_the_ladder_climbs_lengths_scaled_to_the_leg(tmp_path: Path) -> None:
+    hero = ClimbSizes.for_rig(load_rig(_rig_with(tmp_path, tuning__climb_hip_above_foot=0.7)))
+    assert hero.hip_above_foot == pytest.approx(0.7)
+    child = ClimbSizes.for_rig(load_rig(ASSETS / "child" / "rig.json"))
+    leg_ratio = load_rig(ASSETS / "child" / "rig.json").legs.limb.reach / Tuning().reference_leg
+    assert child.rails_offset == pytest.approx(Tuning().climb_rails_offset * leg_ratio)
+    with pytest.raises(AssetError, match=r"tuning\.climb_hands_apart"):
+        load_rig(_rig_with(tmp_path, tuning__climb_hands_apart=9.0))

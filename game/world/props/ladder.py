@@ -133,7 +133,7 @@ class LadderClimb:
     @property
     def spot_x(self) -> float:
         """Where the pelvis stands to climb."""
-        return self.ladder.x - self.sizes.climb_offset
+        return self.ladder.x - self.sizes.rails_offset
 
     def grip_point(self, limb: int, rung: int) -> FloatArray:
         """The end target of ``limb`` on ``rung`` (a hand's −1 is its resting place, a
