@@ -189,12 +189,13 @@ SCENE = SceneSpec(
     name="walk3d",
     title="Walk in 3-D: knee poles and feet on a heightfield",
     controls=(
-        ("W / A / S / D", "walk relative to the camera (arrows too)"),
+        (
+            "W / A / S / D, click",
+            "walk relative to the camera, or to the spot clicked on the ground",
+        ),
         ("Shift", "run"),
-        ("left click", "walk to the spot on the ground"),
-        ("right-drag, wheel", "orbit and zoom the camera (it follows the hero)"),
-        ("K", "knee poles off / on (flips counted)"),
-        ("O", "overlay: swivel circles, poles, ground normals, planted pivots"),
+        ("K", "knee pole hints on/off (off: knees flip, counted)"),
+        ("right-drag, wheel", "orbit and zoom the camera"),
     ),
     create=Walk3DSim,
     view=Walk3DView,
