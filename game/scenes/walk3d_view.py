@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 from game.canvas import Canvas
 from game.input_state import InputState, RawInput
 from game.layout import font_px, ui_scale
+from game.orbit_drag import OrbitDrag
 from game.palette import PALETTE
 from game.pen3d import Pen3D
 from game.profiling import PhaseTimer
@@ -27,8 +28,6 @@ from game.world.heightfield import Heightfield
 from game.world.walk3d import Pose3D
 from game.world.walk3d_path import right_of
 
-ORBIT_RAD_PER_PX = 0.008
-ZOOM_PER_WHEEL = 0.9  # distance factor per wheel notch
 POINTER_LIMIT_PX = 1e6
 RAY_STEPS = 160  # samples along the pointer's ray looking for the ground ...
 RAY_REACH_M = 60.0  # ... this far from the eye
@@ -75,7 +74,7 @@ class Walk3DView:
         self.sim = sim
         self.camera = HOME_CAMERA
         self.ground = GroundPainter(sim.field)
-        self._orbit_from: tuple[float, float] | None = None
+        self._orbit = OrbitDrag()
         self.size = (1280, 720)
         self.layout(self.size)
 
@@ -95,7 +94,7 @@ class Walk3DView:
         pointer = np.clip(
             np.asarray(raw.pointer_px, dtype=float), -POINTER_LIMIT_PX, POINTER_LIMIT_PX
         )
-        self._orbit_and_zoom(raw, pointer)
+        self.camera = self._orbit.moved(self.camera, raw, pointer)
         hit = None
         if raw.pointer_inside:
             hit = ground_hit(self.sim.field, self.camera.eye, self.camera.ray(pointer))
@@ -112,18 +111,6 @@ class Walk3DView:
             actions=actions,
             values=values,
         )
-
-    def _orbit_and_zoom(self, raw: RawInput, pointer: NDArray[np.float64]) -> None:
-        if 3 in raw.buttons_down:
-            if self._orbit_from is not None:
-                dx, dy = np.clip(pointer - self._orbit_from, -2000.0, 2000.0)
-                self.camera = self.camera.orbited(-dx * ORBIT_RAD_PER_PX, dy * ORBIT_RAD_PER_PX)
-            self._orbit_from = (float(pointer[0]), float(pointer[1]))
-        else:
-            self._orbit_from = None
-        if raw.wheel:
-            notches = min(max(raw.wheel, -10.0), 10.0)
-            self.camera = self.camera.zoomed(ZOOM_PER_WHEEL**notches)
 
     def _wish(self, keys: frozenset[str]) -> list[float]:
         """W/A/S/D (or the arrows) as a ground direction relative to the camera."""
