@@ -302,7 +302,9 @@ class Walker3D:
         where it was and eased onto it by its touchdown (the shift shrinks in proportion
         to the swing time left), so it lands where the 2-D gait put it."""
         lateral = FOOT_SIDE * self.body.hip_half
-        moved = self.path.at(heel_s, lateral) - self._old_path.at(heel_s, lateral)
+        moved = np.zeros((2, 2))
+        if self.path is not self._old_path and swinging.any():
+            moved = self.path.at(heel_s, lateral) - self._old_path.at(heel_s, lateral)
         feet = self.crowd.feet
         left = (1.0 - feet.u[0]) * feet.duration[0]  # s of swing to go
         fade = np.clip(1.0 - dt / np.maximum(left, 1e-9), 0.0, 1.0)

@@ -15,7 +15,7 @@ from game.world.heightfield import Heightfield
 from game.world.rig import load_rig
 from game.world.walk3d import Walker3D
 from game.world.walk3d_body import knee_side
-from game.world.walk3d_path import ROUND_M, PathFrame
+from game.world.walk3d_path import ROUND_M, PathFrame, path_ground
 
 REPO = Path(__file__).resolve().parents[2]
 RIG = load_rig(REPO / "assets" / "rig.json")
@@ -142,3 +142,14 @@ def test_the_trace_reader_names_what_breaks_the_contract(tmp_path: Path) -> None
     path.write_text(json.dumps(header) + "\n")
     with pytest.raises(ValueError, match="header"):
         read_trace(path)
+
+
+def test_a_rebuilt_ground_keeps_its_samples_below_the_cut() -> None:
+    field = sloped_field()
+    straight = PathFrame.straight((1.0, 6.0), 0.0)
+    old = path_ground(straight, field, 1.0, 0.09)
+    turned = straight.turned(1.5, math.radians(60.0), -3.0)
+    rebuilt = path_ground(turned, field, 1.2, 0.09, kept=(old, 1.5))
+    below = rebuilt.xs < 1.5
+    np.testing.assert_array_equal(rebuilt.ys[below], old.height_at(rebuilt.xs[below]))
+    assert not np.allclose(rebuilt.height_at(4.0), old.height_at(4.0))
