@@ -31,6 +31,7 @@ from game.world.walk3d_path import right_of
 POINTER_LIMIT_PX = 1e6
 RAY_STEPS = 160  # samples along the pointer's ray looking for the ground ...
 RAY_REACH_M = 60.0  # ... this far from the eye
+NEAR_CHEST_M = 0.7  # the mouse ray passing this close to the chest points in his reach
 FOLLOW_LIFT_M = 0.2  # the camera looks at a point this far above the pelvis
 HOME_CAMERA = OrbitCamera(
     yaw=math.radians(-60.0),
@@ -95,9 +96,7 @@ class Walk3DView:
             np.asarray(raw.pointer_px, dtype=float), -POINTER_LIMIT_PX, POINTER_LIMIT_PX
         )
         self.camera = self._orbit.moved(self.camera, raw, pointer)
-        hit = None
-        if raw.pointer_inside:
-            hit = ground_hit(self.sim.field, self.camera.eye, self.camera.ray(pointer))
+        hit = self._pointer_3d(pointer) if raw.pointer_inside else None
         values: dict[str, list[float]] = {"wish": self._wish(raw.keys_down)}
         for button, at in raw.clicks:
             if button == 1:
@@ -111,6 +110,16 @@ class Walk3DView:
             actions=actions,
             values=values,
         )
+
+    def _pointer_3d(self, pointer: NDArray[np.float64]) -> NDArray[np.float64] | None:
+        """The 3-D pointer: the mouse ray's point nearest the hero's chest when it passes
+        within :data:`NEAR_CHEST_M` of it (his reachable space), else its hit on the ground."""
+        eye, ray = self.camera.eye, self.camera.ray(pointer)
+        chest = self.sim.walker.pose.chest
+        nearest = eye + max(float((chest - eye) @ ray), 0.0) * ray
+        if float(np.linalg.norm(nearest - chest)) < NEAR_CHEST_M:
+            return nearest
+        return ground_hit(self.sim.field, eye, ray)
 
     def _wish(self, keys: frozenset[str]) -> list[float]:
         """W/A/S/D (or the arrows) as a ground direction relative to the camera."""

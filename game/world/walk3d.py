@@ -71,6 +71,8 @@ ANCHOR_AHEAD_M = ROUND_M + PROFILE_STEP_M + 0.01  # the path turns this far beyo
 # them stays the same
 LIFT_CHANGE_M_PER_S = 1.2  # a swinging sole point's lift onto its own ground changes at
 # most this fast (see walk3d_body.lift_soles)
+REACH_SHARE = 1.6  # a hand reaches for a point within this many arm's lengths of it
+HAND_HALFLIFE = 0.12  # s: a hand eases onto (and off) the point with this halflife
 DROP_HALFLIFE = 0.12  # s: a lowered pelvis rises back with this halflife
 
 
@@ -161,6 +163,8 @@ class Walker3D:
         self._ground_path = self.path  # the path the 2-D ground was built along
         self._ground_stale = False  # the path turned since the 2-D ground was built
         self._was_planted = np.ones(2, dtype=bool)  # the feet planted the step before
+        self._aim: FloatArray | None = None  # what the nearer hand reaches for
+        self._hand_weight = np.zeros(2)  # each hand's share of the way to it
         self.pose = self._pose3d(0.0)
         self.prev_pose = self.pose
 
@@ -239,6 +243,30 @@ class Walker3D:
             )
             self._ground_path, self._ground_stale = self.path, False
 
+    def aim_hand(self, point: ArrayLike | None) -> None:
+        """The nearer hand reaches for ``point`` (x, y, z) while it is within
+        :data:`REACH_SHARE` of an arm's length of a shoulder (None: the hands swing)."""
+        self._aim = None if point is None else np.asarray(point, dtype=float)
+
+    def _reach(self, shoulders: FloatArray, swing: FloatArray, dt: float) -> FloatArray:
+        """The hand targets (2, 3): the swing, eased toward the aimed point for the nearer
+        hand (the point pulled within the arm's reach)."""
+        arm = self.rig.arms.limb.reach
+        wanted = np.zeros(2)
+        goal = swing
+        if self._aim is not None:
+            offset = self._aim - shoulders
+            gap = np.linalg.norm(offset, axis=-1)
+            near = int(np.argmin(gap))
+            if gap[near] < REACH_SHARE * arm:
+                wanted[near] = 1.0
+                goal = swing.copy()
+                goal[near] = shoulders[near] + offset[near] * min(1.0, 0.98 * arm / gap[near])
+        blend = halflife_blend(dt, HAND_HALFLIFE) if dt else 1.0
+        self._hand_weight = self._hand_weight + (wanted - self._hand_weight) * blend
+        result: FloatArray = swing + (goal - swing) * self._hand_weight[:, None]
+        return result
+
     def use_knee_poles(self, on: bool) -> None:
         """Knees follow their poles (off: they bend where the leg leans them, and flip)."""
         self.knee_poles = bool(on)
@@ -275,7 +303,7 @@ class Walker3D:
         sides = np.concatenate([FOOT_SIDE * body.shoulder_half, FOOT_SIDE * body.hip_half])
         roots = frame.place(pose.roots[0], sides)
         hands = frame.place(pose.targets[0, ARMS], FOOT_SIDE * (body.shoulder_half + 0.02))
-        targets = np.concatenate([hands, ankles])
+        targets = np.concatenate([self._reach(roots[ARMS], hands, dt), ankles])
         poles = self._poles(frame, roots, targets, soles)
         solution = solve_limbs(rig, roots, targets, poles, self.knee_poles)
         self.solution = solution

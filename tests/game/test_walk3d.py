@@ -153,3 +153,16 @@ def test_a_rebuilt_ground_keeps_its_samples_below_the_cut() -> None:
     below = rebuilt.xs < 1.5
     np.testing.assert_array_equal(rebuilt.ys[below], old.height_at(rebuilt.xs[below]))
     assert not np.allclose(rebuilt.height_at(4.0), old.height_at(4.0))
+
+
+def test_the_nearer_hand_reaches_a_point_in_reach_and_lets_go() -> None:
+    walker = Walker3D(RIG, sloped_field(), (3.0, 3.0), 0.0)
+    shoulder = walker.pose.roots[1]  # the right arm's
+    point = shoulder + np.array([0.35, -0.2, 0.1])  # ahead, below and to his right
+    walker.aim_hand(point)
+    walk(walker, [(0.0, 0.0)], 60)
+    assert np.linalg.norm(walker.pose.ends[1] - point) < 0.01
+    assert np.linalg.norm(walker.pose.ends[0] - point) > 0.2  # the other hand swings
+    walker.aim_hand(None)
+    walk(walker, [(0.0, 0.0)], 60)
+    assert np.linalg.norm(walker.pose.ends[1] - point) > 0.1
