@@ -31,6 +31,7 @@ from game.layout import (
     intersects,
     ui_scale,
 )
+from game.orbit_drag import OrbitDrag
 from game.palette import PALETTE
 from game.pen3d import Pen3D
 from game.profiling import PhaseTimer
@@ -65,8 +66,6 @@ PANEL_WIDTH = 400
 # axes gizmo.
 FRAME_RADIUS = 0.4
 PICK_PX = 26.0  # a click this close to a locator grabs it
-ORBIT_RAD_PER_PX = 0.008
-ZOOM_PER_WHEEL = 0.9  # distance factor per wheel notch
 DEPTH_SPEED = 2.0  # metres per second along the view direction (W / S)
 TWIST_SPEED = math.radians(90.0)  # radians per second (Q / E held)
 TWIST_TAP = math.radians(5.0)  # each Q / E press turns this much at once (then TWIST_SPEED)
@@ -91,7 +90,7 @@ class SwivelView:
         self.hover: str | None = None
         self._dragging: str | None = None
         self._grab_offset = np.zeros(2)
-        self._orbit_from: tuple[float, float] | None = None
+        self._orbit = OrbitDrag()
         self._slider_active = False
         self.panel_rect = (0.0, 0.0, float(PANEL_WIDTH), 720.0)
         self.scale = 1.0
@@ -207,16 +206,7 @@ class SwivelView:
 
     def _camera_input(self, raw: RawInput, pointer: NDArray[np.float64]) -> None:
         """Right-drag orbits, the wheel zooms (view state only)."""
-        if 3 in raw.buttons_down:
-            if self._orbit_from is not None:
-                dx, dy = np.clip(pointer - self._orbit_from, -2000.0, 2000.0)
-                self.camera = self.camera.orbited(-dx * ORBIT_RAD_PER_PX, dy * ORBIT_RAD_PER_PX)
-            self._orbit_from = (float(pointer[0]), float(pointer[1]))
-        else:
-            self._orbit_from = None
-        if raw.wheel:
-            notches = min(max(raw.wheel, -10.0), 10.0)
-            self.camera = self.camera.zoomed(ZOOM_PER_WHEEL**notches)
+        self.camera = self._orbit.moved(self.camera, raw, pointer)
 
     def _moved_locator(
         self, raw: RawInput, pointer: NDArray[np.float64]

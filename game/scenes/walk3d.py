@@ -3,8 +3,10 @@
 Input ``values``: ``"wish"`` a ground direction ``[x, z]`` (its length the share of a walk,
 at most 1; from W/A/S/D relative to the camera, or the autopilot), ``"goal"`` ``[x, z]`` a
 spot to walk to (a click on the ground; the keys cancel it). ``run`` runs. Action
-``"toggle_poles"`` turns the knee poles off and on. ``pointer`` is the mouse ray's hit on
-the ground ``[x, y, z]`` (the trace's ``pointer``) or None.
+``"toggle_poles"`` turns the knee poles off and on. ``pointer`` ``[x, y, z]`` (the trace's
+``pointer``) is the 3-D pointer, or None: the nearer hand reaches for it when it is within
+reach (the view gives the mouse ray's point nearest the chest when that is near, else the
+ray's hit on the ground).
 
 The trace (``trace_header`` / ``trace_characters``) follows the 3-D contract: the header
 has ``heightfield`` (origin, spacing, heights) and ``limbs``; each step's character has
@@ -65,6 +67,7 @@ class Walk3DSim:
             self.walker.use_knee_poles(not self.walker.knee_poles)
         self.pointer = self._pointer(inp.pointer)
         self.wish = self._wish(inp)
+        self.walker.aim_hand(self.pointer)
         self.walker.step(self.wish, inp.run, dt, timer)
         self.counters.record(self.walker.solution)
         self.step_index += 1

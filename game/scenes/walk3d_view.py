@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 from game.canvas import Canvas
 from game.input_state import InputState, RawInput
 from game.layout import font_px, ui_scale
+from game.orbit_drag import OrbitDrag
 from game.palette import PALETTE
 from game.pen3d import Pen3D
 from game.profiling import PhaseTimer
@@ -27,11 +28,10 @@ from game.world.heightfield import Heightfield
 from game.world.walk3d import Pose3D
 from game.world.walk3d_path import right_of
 
-ORBIT_RAD_PER_PX = 0.008
-ZOOM_PER_WHEEL = 0.9  # distance factor per wheel notch
 POINTER_LIMIT_PX = 1e6
 RAY_STEPS = 160  # samples along the pointer's ray looking for the ground ...
 RAY_REACH_M = 60.0  # ... this far from the eye
+NEAR_CHEST_M = 0.7  # the mouse ray passing this close to the chest points in his reach
 FOLLOW_LIFT_M = 0.2  # the camera looks at a point this far above the pelvis
 HOME_CAMERA = OrbitCamera(
     yaw=math.radians(-60.0),
@@ -75,7 +75,7 @@ class Walk3DView:
         self.sim = sim
         self.camera = HOME_CAMERA
         self.ground = GroundPainter(sim.field)
-        self._orbit_from: tuple[float, float] | None = None
+        self._orbit = OrbitDrag()
         self.size = (1280, 720)
         self.layout(self.size)
 
@@ -95,10 +95,8 @@ class Walk3DView:
         pointer = np.clip(
             np.asarray(raw.pointer_px, dtype=float), -POINTER_LIMIT_PX, POINTER_LIMIT_PX
         )
-        self._orbit_and_zoom(raw, pointer)
-        hit = None
-        if raw.pointer_inside:
-            hit = ground_hit(self.sim.field, self.camera.eye, self.camera.ray(pointer))
+        self.camera = self._orbit.moved(self.camera, raw, pointer)
+        hit = self._pointer_3d(pointer) if raw.pointer_inside else None
         values: dict[str, list[float]] = {"wish": self._wish(raw.keys_down)}
         for button, at in raw.clicks:
             if button == 1:
@@ -113,17 +111,15 @@ class Walk3DView:
             values=values,
         )
 
-    def _orbit_and_zoom(self, raw: RawInput, pointer: NDArray[np.float64]) -> None:
-        if 3 in raw.buttons_down:
-            if self._orbit_from is not None:
-                dx, dy = np.clip(pointer - self._orbit_from, -2000.0, 2000.0)
-                self.camera = self.camera.orbited(-dx * ORBIT_RAD_PER_PX, dy * ORBIT_RAD_PER_PX)
-            self._orbit_from = (float(pointer[0]), float(pointer[1]))
-        else:
-            self._orbit_from = None
-        if raw.wheel:
-            notches = min(max(raw.wheel, -10.0), 10.0)
-            self.camera = self.camera.zoomed(ZOOM_PER_WHEEL**notches)
+    def _pointer_3d(self, pointer: NDArray[np.float64]) -> NDArray[np.float64] | None:
+        """The 3-D pointer: the mouse ray's point nearest the hero's chest when it passes
+        within :data:`NEAR_CHEST_M` of it (his reachable space), else its hit on the ground."""
+        eye, ray = self.camera.eye, self.camera.ray(pointer)
+        chest = self.sim.walker.pose.chest
+        nearest = eye + max(float((chest - eye) @ ray), 0.0) * ray
+        if float(np.linalg.norm(nearest - chest)) < NEAR_CHEST_M:
+            return nearest
+        return ground_hit(self.sim.field, eye, ray)
 
     def _wish(self, keys: frozenset[str]) -> list[float]:
         """W/A/S/D (or the arrows) as a ground direction relative to the camera."""
@@ -189,12 +185,13 @@ SCENE = SceneSpec(
     name="walk3d",
     title="Walk in 3-D: knee poles and feet on a heightfield",
     controls=(
-        ("W / A / S / D", "walk relative to the camera (arrows too)"),
+        (
+            "W / A / S / D, click",
+            "walk relative to the camera, or to the spot clicked on the ground",
+        ),
         ("Shift", "run"),
-        ("left click", "walk to the spot on the ground"),
-        ("right-drag, wheel", "orbit and zoom the camera (it follows the hero)"),
-        ("K", "knee poles off / on (flips counted)"),
-        ("O", "overlay: swivel circles, poles, ground normals, planted pivots"),
+        ("K", "knee pole hints on/off (off: knees flip, counted)"),
+        ("right-drag, wheel", "orbit and zoom the camera"),
     ),
     create=Walk3DSim,
     view=Walk3DView,

@@ -12,9 +12,10 @@ and the 3-D pose (:mod:`game.world.walk3d_body`). One step:
    the 2-D walk slows the further the body is turned from where it is going (a reversal
    brakes to a crawl and turns round on a tight circle).
 2. :meth:`Walker3D._follow_path`: beyond the anchor (the pelvis, or the front of the
-   furthest planted sole) the path heads along the new yaw; the 2-D ground is rebuilt when
-   the path turned or the pelvis nears its window's end (``Crowd.set_terrain``: the 2-D
-   walker's ground-moved event re-plans a swing whose landing moved).
+   furthest planted sole) the path heads along the new yaw; the 2-D ground is rebuilt
+   from it when no swing is far along, or when the pelvis nears its window's end
+   (``Crowd.set_terrain``: the 2-D walker's ground-moved event re-plans a swing whose
+   landing moved).
 3. ``Crowd.step`` and ``Crowd.solve``: the 2-D gait.
 4. :meth:`Walker3D._pose3d`: the 2-D pose carried into 3-D (soles, ankles, hips, pelvis
    drop, poles) and one ``ik.solve_3d`` for the four limbs; knee flips counted.
@@ -39,6 +40,7 @@ from game.world.rig import Rig
 from game.world.terrain import Terrain
 from game.world.walk3d_body import (
     BodyFrame,
+    BoolArray,
     FloatArray,
     Proportions,
     ankles_of,
@@ -51,6 +53,7 @@ from game.world.walk3d_body import (
 from game.world.walk3d_path import (
     KEEP_BEHIND_M,
     PROFILE_STEP_M,
+    ROUND_M,
     PathFrame,
     ground_window_stale,
     heading_vector,
@@ -63,10 +66,13 @@ TURN_RATE_WALKING = 2.2  # rad/s the body turns at walking speed ...
 TURN_RATE_STILL = 3.5  # ... and setting off from still (a tighter turn at a crawl)
 TURN_CRAWL = 0.3  # the least share of the wished speed kept while turned away from it
 STILL_WISH = 0.05  # a wished speed below this share of a walk is standing still
-ANCHOR_AHEAD_M = PROFILE_STEP_M + 0.01  # the path turns this far beyond the planted soles,
-# a ground sample clear of them, so the 2-D ground under them stays the same
+ANCHOR_AHEAD_M = ROUND_M + PROFILE_STEP_M + 0.01  # the path turns this far beyond the
+# planted soles: its rounding and a ground sample clear of them, so the 2-D ground under
+# them stays the same
 LIFT_CHANGE_M_PER_S = 1.2  # a swinging sole point's lift onto its own ground changes at
 # most this fast (see walk3d_body.lift_soles)
+REACH_SHARE = 1.6  # a hand reaches for a point within this many arm's lengths of it
+HAND_HALFLIFE = 0.12  # s: a hand eases onto (and off) the point with this halflife
 DROP_HALFLIFE = 0.12  # s: a lowered pelvis rises back with this halflife
 
 
@@ -152,6 +158,13 @@ class Walker3D:
         self.drop = 0.0
         self._knee_side = np.ones(2)
         self._lift: FloatArray | None = None  # each sole point's lift last step (2, 7)
+        self._shift = np.zeros((2, 2))  # each swinging foot shown off its path place (x, z)
+        self._old_path = self.path  # the path the feet were last placed on
+        self._ground_path = self.path  # the path the 2-D ground was built along
+        self._ground_stale = False  # the path turned since the 2-D ground was built
+        self._was_planted = np.ones(2, dtype=bool)  # the feet planted the step before
+        self._aim: FloatArray | None = None  # what the nearer hand reaches for
+        self._hand_weight = np.zeros(2)  # each hand's share of the way to it
         self.pose = self._pose3d(0.0)
         self.prev_pose = self.pose
 
@@ -210,13 +223,49 @@ class Walker3D:
         return max(self.s, front) + ANCHOR_AHEAD_M
 
     def _follow_path(self) -> None:
-        """The path ahead along the yaw; the 2-D ground rebuilt when it changed."""
+        """The path ahead along the yaw; the 2-D ground rebuilt from it when it changed,
+        at a moment no foot is in the air or one has just lifted (a rebuilt ground
+        re-plans a swing whose landing moved, from where it is: a swing re-planned every
+        step of a turn never lands), or at once when the pelvis is about to leave the
+        ground's window."""
         turned = self.path.turned(self._anchor(), self.yaw, self.s - KEEP_BEHIND_M)
-        turned = turned.extended(self.s)
-        moved = turned is not self.path
-        self.path = turned
-        if moved or ground_window_stale(self.crowd.terrain, self.s):
-            self.crowd.set_terrain(self._ground(self.s))
+        self.path = turned.extended(self.s)
+        self._ground_stale |= self.path is not turned or turned is not self._ground_path
+        planted = self.crowd.feet.planted[0].copy()
+        # no foot in the air, or one that lifted since the last step (its swing just begun)
+        early = bool(planted.all() or (self._was_planted & ~planted).any())
+        self._was_planted = planted
+        window = ground_window_stale(self.crowd.terrain, self.s)
+        if (self._ground_stale and early) or window:
+            kept = (self.crowd.terrain, self._anchor())
+            self.crowd.set_terrain(
+                path_ground(self.path, self.field, self.s, self.body.hip_half, kept)
+            )
+            self._ground_path, self._ground_stale = self.path, False
+
+    def aim_hand(self, point: ArrayLike | None) -> None:
+        """The nearer hand reaches for ``point`` (x, y, z) while it is within
+        :data:`REACH_SHARE` of an arm's length of a shoulder (None: the hands swing)."""
+        self._aim = None if point is None else np.asarray(point, dtype=float)
+
+    def _reach(self, shoulders: FloatArray, swing: FloatArray, dt: float) -> FloatArray:
+        """The hand targets (2, 3): the swing, eased toward the aimed point for the nearer
+        hand (the point pulled within the arm's reach)."""
+        arm = self.rig.arms.limb.reach
+        wanted = np.zeros(2)
+        goal = swing
+        if self._aim is not None:
+            offset = self._aim - shoulders
+            gap = np.linalg.norm(offset, axis=-1)
+            near = int(np.argmin(gap))
+            if gap[near] < REACH_SHARE * arm:
+                wanted[near] = 1.0
+                goal = swing.copy()
+                goal[near] = shoulders[near] + offset[near] * min(1.0, 0.98 * arm / gap[near])
+        blend = halflife_blend(dt, HAND_HALFLIFE) if dt else 1.0
+        self._hand_weight = self._hand_weight + (wanted - self._hand_weight) * blend
+        result: FloatArray = swing + (goal - swing) * self._hand_weight[:, None]
+        return result
 
     def use_knee_poles(self, on: bool) -> None:
         """Knees follow their poles (off: they bend where the leg leans them, and flip)."""
@@ -242,13 +291,19 @@ class Walker3D:
         swinging = ~self.crowd.feet.planted[0]
         most = LIFT_CHANGE_M_PER_S * dt
         swing = None if self._lift is None else (swinging, self._lift, most)
-        soles, self._lift = lift_soles(soles_2d, ground_2d, self.path, self.field, body, swing)
+        shift = self._swing_shift(soles_2d[:, 0, 0], swinging, dt)
+        feet = self.crowd.feet
+        ankle_s = pose.targets[0, LEGS, 0]
+        ref_s = np.where(feet.planted[0], feet.lock[0, :, 0], ankle_s)
+        soles, self._lift = lift_soles(
+            soles_2d, ground_2d, ref_s, self.path, self.field, body, swing, shift
+        )
         ankles = ankles_of(soles, rig)
         frame = self._frame(dt, pose.roots[0, LEGS], ankles)
         sides = np.concatenate([FOOT_SIDE * body.shoulder_half, FOOT_SIDE * body.hip_half])
         roots = frame.place(pose.roots[0], sides)
         hands = frame.place(pose.targets[0, ARMS], FOOT_SIDE * (body.shoulder_half + 0.02))
-        targets = np.concatenate([hands, ankles])
+        targets = np.concatenate([self._reach(roots[ARMS], hands, dt), ankles])
         poles = self._poles(frame, roots, targets, soles)
         solution = solve_limbs(rig, roots, targets, poles, self.knee_poles)
         self.solution = solution
@@ -268,6 +323,23 @@ class Walker3D:
             normals=self.field.normal_at(ankles[:, 0], ankles[:, 2]),
             planted=self.crowd.feet.planted[0].copy(),
         )
+
+    def _swing_shift(self, heel_s: FloatArray, swinging: BoolArray, dt: float) -> FloatArray:
+        """How far (2, 2) each swinging foot is shown from its place on the path: a turn
+        of the path ahead moves the place of a foot in the air at once; the foot is shown
+        where it was and eased onto it by its touchdown (the shift shrinks in proportion
+        to the swing time left), so it lands where the 2-D gait put it."""
+        lateral = FOOT_SIDE * self.body.hip_half
+        moved = np.zeros((2, 2))
+        if self.path is not self._old_path and swinging.any():
+            moved = self.path.at(heel_s, lateral) - self._old_path.at(heel_s, lateral)
+        feet = self.crowd.feet
+        left = (1.0 - feet.u[0]) * feet.duration[0]  # s of swing to go
+        fade = np.clip(1.0 - dt / np.maximum(left, 1e-9), 0.0, 1.0)
+        shift = (self._shift - moved) * fade[:, None]
+        self._shift = np.where(swinging[:, None], shift, 0.0)
+        self._old_path = self.path
+        return self._shift
 
     def _poles(
         self, frame: BodyFrame, roots: FloatArray, targets: FloatArray, soles: FloatArray

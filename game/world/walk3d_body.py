@@ -103,28 +103,37 @@ class BodyFrame:
 def lift_soles(
     soles_2d: FloatArray,
     ground_2d: FloatArray,
+    ref_s: FloatArray,
     path: PathFrame,
     field: Heightfield,
     body: Proportions,
     swing: tuple[BoolArray, FloatArray, float] | None = None,
+    shift: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """The seven sole points of both feet, ``(2, 7, 3)`` in :data:`SOLE_POINTS` order, and
     each point's lift ``(2, 7)`` over its 2-D height.
 
     ``soles_2d`` (2, 3, 2) is each foot's heel, ball and toe in the path frame, ``ground_2d``
-    (2, 3) the 2-D ground under them. Each point is lifted by the heightfield under its own
+    (2, 3) the 2-D ground under them, ``ref_s`` (2,) where along the path each foot is
+    laid out from: its 2-D sole is set down straight along the path's direction there
+    (rigid where the path bends under it), a planted foot's from the ankle it locked, so
+    its points stay put while the path behind its anchor does. Each point is lifted by the heightfield under its own
     place less the 2-D ground under the 2-D point (so it keeps its clearance over the
-    ground, and a planted foot's points stay where they are while the path behind its
-    anchor does). ``swing`` is ``(swinging (2,), last lift (2, 7), most change in m)``:
+    ground). ``swing`` is ``(swinging (2,), last lift (2, 7), most change in m)``:
     a swinging foot's lift changes by at most that much a step (a riser crossed slantwise
     is under one foot line before the other, and the lift would jump there), never
-    leaving a point under the ground."""
-    lateral = FOOT_SIDE[:, None] * body.hip_half  # the left foot's line to the left
-    centre = path.at(soles_2d[..., 0], lateral)  # (2, 3, 2)
-    across = right_of(path.direction(soles_2d[..., :2, 0])) * body.foot_half  # heel, ball
-    outward = FOOT_SIDE[:, None, None] * across  # the outer edge away from the body
+    leaving a point under the ground. ``shift`` (2, 2) moves each foot on the ground
+    plane (x, z) before it is lifted."""
+    lateral = FOOT_SIDE * body.hip_half  # the left foot's line to the left
+    # each foot laid out straight along the path's direction at its reference
+    along = path.direction(ref_s)  # (2, 2)
+    base = path.at(ref_s, lateral)
+    centre = base[:, None] + (soles_2d[..., 0] - ref_s[:, None])[..., None] * along[:, None]
+    outward = (FOOT_SIDE[:, None] * right_of(along) * body.foot_half)[:, None]
     xz = np.concatenate([centre, centre[:, :2] - outward, centre[:, :2] + outward], axis=1)
     xz = xz[:, [0, 1, 2, 3, 5, 4, 6]]  # heel, ball, toe, heel_in, heel_out, ball_in, ball_out
+    if shift is not None:
+        xz = xz + shift[:, None, :]
     source = [0, 1, 2, 0, 0, 1, 1]  # the 2-D point each sole point is carried from
     ground = field.height_at(xz[..., 0], xz[..., 1])
     lift = ground - ground_2d[:, source]

@@ -6,7 +6,7 @@ heightfield's profile along it, the facing is always +1. The path is a polyline 
 ground, nodes ``(s, x, z)`` with ``s`` increasing; beyond its last node it goes on straight.
 
 The path is fixed up to an *anchor*: the pelvis, or the front of the furthest planted sole
-if that is further on. Turning replaces everything beyond the anchor by a straight line
+if that is further on (with room for the rounding of its corners, :data:`ROUND_M`). Turning replaces everything beyond the anchor by a straight line
 along the new heading (:meth:`PathFrame.turned`), so a planted foot's place in the world
 never moves (its ``s`` maps to the same point) while the ground ahead, where the swinging
 foot will land, follows the body round. A curve is walked as many short straight pieces.
@@ -34,6 +34,7 @@ PROFILE_AHEAD_M = 6.0  # ... and this far ahead (a landing search, a flight ahea
 REFRESH_MARGIN_M = 2.0  # the window moves on once the pelvis is this close to its end
 STRAIGHT_M = 50.0  # the straight line beyond the anchor ends this far on (then level)
 KEEP_BEHIND_M = 8.0  # nodes further behind the pelvis than this are dropped
+ROUND_M = 0.25  # the path's direction is the chord over this much either side of a point
 SAME_HEADING = math.radians(0.05)  # a turn smaller than this leaves the path as it is
 
 
@@ -72,28 +73,39 @@ class PathFrame:
         t = (sa - self.s[k]) / (self.s[k + 1] - self.s[k])
         return k, t
 
-    def direction(self, s: ArrayLike) -> FloatArray:
-        """The unit direction of increasing ``s`` at each ``s``, shape ``(..., 2)``."""
+    def _centre(self, s: ArrayLike) -> FloatArray:
+        """The polyline's point at each ``s``, shape ``(..., 2)``."""
+        k, t = self._segment(s)
+        return self.xz[k] + (self.xz[k + 1] - self.xz[k]) * t[..., None]
+
+    def _heading(self, s: float) -> FloatArray:
+        """The direction of the piece of polyline ``s`` lies on, shape ``(2,)``."""
         k, _ = self._segment(s)
         d = self.xz[k + 1] - self.xz[k]
-        return d / np.linalg.norm(d, axis=-1, keepdims=True)
+        return d / np.linalg.norm(d)
+
+    def direction(self, s: ArrayLike) -> FloatArray:
+        """The unit direction of increasing ``s`` at each ``s``, shape ``(..., 2)``: the
+        chord from :data:`ROUND_M` behind to as far ahead, so it turns smoothly through the
+        polyline's corners (a foot's line to the side of it does not jump there)."""
+        sa = np.asarray(s, dtype=float)
+        d = self._centre(sa + ROUND_M) - self._centre(sa - ROUND_M)
+        return d / np.maximum(np.linalg.norm(d, axis=-1, keepdims=True), 1e-12)
 
     def at(self, s: ArrayLike, lateral: ArrayLike = 0.0) -> FloatArray:
         """The ground point ``(x, z)`` at distance ``s`` along the path and ``lateral`` metres
-        to its right, shape ``broadcast(s, lateral) + (2,)``."""
-        k, t = self._segment(s)
-        centre = self.xz[k] + (self.xz[k + 1] - self.xz[k]) * t[..., None]
-        d = self.direction(s)
-        return centre + right_of(d) * np.asarray(lateral, dtype=float)[..., None]
+        to its right (across :meth:`direction`), shape ``broadcast(s, lateral) + (2,)``."""
+        side = right_of(self.direction(s))
+        return self._centre(s) + side * np.asarray(lateral, dtype=float)[..., None]
 
     def turned(self, anchor: float, yaw: float, behind: float) -> PathFrame:
         """This path kept up to ``anchor``, then straight along ``yaw``; nodes before
         ``behind`` dropped (one is kept before it so ``behind`` still maps). Unchanged if
         the path beyond ``anchor`` already heads along ``yaw``."""
         ahead = heading_vector(yaw)
-        if float(self.direction(anchor + 1e-9) @ ahead) >= math.cos(SAME_HEADING):
+        if float(self._heading(anchor + 1e-9) @ ahead) >= math.cos(SAME_HEADING):
             return self
-        start = self.at(anchor)
+        start = self._centre(anchor)
         keep = self.s < anchor
         first = max(int(np.searchsorted(self.s, behind, side="right")) - 1, 0)
         keep[:first] = False
@@ -105,21 +117,37 @@ class PathFrame:
         """The path with its straight end reaching past ``beyond`` (walked far along it)."""
         if self.s[-1] > beyond + PROFILE_AHEAD_M:
             return self
-        end = self.xz[-1] + STRAIGHT_M * self.direction(self.s[-1])
+        end = self.xz[-1] + STRAIGHT_M * self._heading(self.s[-1])
         return PathFrame(np.append(self.s, self.s[-1] + STRAIGHT_M), np.vstack([self.xz, end]))
 
 
-def path_ground(path: PathFrame, field: Heightfield, centre_s: float, half_width: float) -> Terrain:
+def path_ground(
+    path: PathFrame,
+    field: Heightfield,
+    centre_s: float,
+    half_width: float,
+    kept: tuple[Terrain, float] | None = None,
+) -> Terrain:
     """The 2-D ground along ``path`` around ``centre_s``: at each sample (a fixed grid of
     :data:`PROFILE_STEP_M` in ``s``, so a piece of path that did not move gives the same
     heights) the lower of the heightfield under the two foot lines ``half_width`` either
     side. The 2-D gait plants its feet on that, so its pelvis is low enough for the lower
-    foot on a slope walked across; each 3-D foot then stands on its own ground."""
+    foot on a slope walked across; each 3-D foot then stands on its own ground.
+
+    ``kept`` is ``(old ground, cut)``: below ``cut`` the old ground's samples are kept
+    where it has them, so the ground under a planted foot never changes under it (the
+    path there may have turned since the old ground was built; the 3-D feet stand on
+    the heightfield anyway)."""
     lo = math.floor((centre_s - PROFILE_BEHIND_M) / PROFILE_STEP_M)
     hi = math.ceil((centre_s + PROFILE_AHEAD_M) / PROFILE_STEP_M)
     s = np.arange(lo, hi + 1) * PROFILE_STEP_M
     lines = path.at(s[:, None], np.array([-half_width, half_width]))  # (M, 2, 2)
     heights = field.height_at(lines[..., 0], lines[..., 1]).min(axis=1)
+    if kept is not None:
+        old, cut = kept
+        index = np.rint(old.xs / PROFILE_STEP_M).astype(np.intp) - lo  # the same grid
+        mine = (index >= 0) & (index < len(s)) & (old.xs < cut)
+        heights[index[mine]] = old.ys[mine]
     return Terrain(np.stack([s, heights], axis=1))
 
 

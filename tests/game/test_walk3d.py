@@ -15,7 +15,7 @@ from game.world.heightfield import Heightfield
 from game.world.rig import load_rig
 from game.world.walk3d import Walker3D
 from game.world.walk3d_body import knee_side
-from game.world.walk3d_path import PathFrame
+from game.world.walk3d_path import ROUND_M, PathFrame, path_ground
 
 REPO = Path(__file__).resolve().parents[2]
 RIG = load_rig(REPO / "assets" / "rig.json")
@@ -53,9 +53,10 @@ def tour() -> tuple[Heightfield, Walker3D, list]:
 
 def test_turning_the_path_keeps_every_point_behind_the_anchor_where_it_was() -> None:
     path = PathFrame.straight((1.0, 2.0), 0.0)
-    s = np.linspace(-1.0, 2.0, 31)
+    anchor = 2.05
+    s = np.linspace(-1.0, anchor - ROUND_M, 31)  # the corner is rounded over ROUND_M
     before = path.at(s, 0.09)
-    turned = path.turned(2.05, 0.5, -3.0)
+    turned = path.turned(anchor, 0.5, -3.0)
     np.testing.assert_allclose(turned.at(s, 0.09), before, atol=1e-12)
     assert not np.allclose(turned.at(4.0), path.at(4.0))
 
@@ -141,3 +142,27 @@ def test_the_trace_reader_names_what_breaks_the_contract(tmp_path: Path) -> None
     path.write_text(json.dumps(header) + "\n")
     with pytest.raises(ValueError, match="header"):
         read_trace(path)
+
+
+def test_a_rebuilt_ground_keeps_its_samples_below_the_cut() -> None:
+    field = sloped_field()
+    straight = PathFrame.straight((1.0, 6.0), 0.0)
+    old = path_ground(straight, field, 1.0, 0.09)
+    turned = straight.turned(1.5, math.radians(60.0), -3.0)
+    rebuilt = path_ground(turned, field, 1.2, 0.09, kept=(old, 1.5))
+    below = rebuilt.xs < 1.5
+    np.testing.assert_array_equal(rebuilt.ys[below], old.height_at(rebuilt.xs[below]))
+    assert not np.allclose(rebuilt.height_at(4.0), old.height_at(4.0))
+
+
+def test_the_nearer_hand_reaches_a_point_in_reach_and_lets_go() -> None:
+    walker = Walker3D(RIG, sloped_field(), (3.0, 3.0), 0.0)
+    shoulder = walker.pose.roots[1]  # the right arm's
+    point = shoulder + np.array([0.35, -0.2, 0.1])  # ahead, below and to his right
+    walker.aim_hand(point)
+    walk(walker, [(0.0, 0.0)], 60)
+    assert np.linalg.norm(walker.pose.ends[1] - point) < 0.01
+    assert np.linalg.norm(walker.pose.ends[0] - point) > 0.2  # the other hand swings
+    walker.aim_hand(None)
+    walk(walker, [(0.0, 0.0)], 60)
+    assert np.linalg.norm(walker.pose.ends[1] - point) > 0.1
