@@ -15,7 +15,7 @@ from game.layout import Rect, font_px, free_areas, intersects, ui_scale, wrap
 from game.palette import PALETTE, mix
 
 GLOBAL_CONTROLS: tuple[tuple[str, str], ...] = (
-    ("1 2 3 4", "switch scene"),
+    ("1 - 5", "switch scene"),
     ("O", "debug overlay on/off"),
     ("F3", "profiler panel"),
     ("P / .", "pause / single step"),
