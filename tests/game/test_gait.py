@@ -246,6 +246,7 @@ RUNS_INTO = [(BUMP[0], 1.0, FIRST_RISER_UP[1.0]), (24.0, -1.0, FIRST_RISER_UP[-1
 # (start x, facing): walking up a flight from 2.6-5 m before it, 0.6 m apart
 CLIMB_FROM = [(7.0, 1.0), (7.6, 1.0), (8.2, 1.0), (8.8, 1.0), (9.4, 1.0)]
 CLIMB_FROM += [(21.0, -1.0), (21.6, -1.0), (22.2, -1.0)]
+OFF_THE_FLIGHT = np.linspace(13.5, 15.1, 9)  # start x: walking left down a flight, on up the bump
 
 
 def _flat_walkers() -> dict[Any, Walker]:
@@ -317,6 +318,8 @@ def _course_walkers() -> dict[Any, Walker]:
         walkers["climb", start, facing] = Walker(start, facing, (Phase(facing, 0.0, 480),))
     for start, facing, _ in RUNS_INTO:
         walkers["run into", start, facing] = Walker(start, facing, (Phase(facing, 1.0, 420),))
+    for start in OFF_THE_FLIGHT:
+        walkers["off the flight", start] = Walker(start, -1.0, (Phase(-1.0, 0.0, 420),))
     return walkers
 
 
@@ -622,15 +625,16 @@ def test_off_the_landing_down_the_flight_the_body_slows_first_and_steps_from_the
     assert _below_standing(record, COURSE).min() >= -0.08
 
 
-def test_walking_off_the_foot_of_a_flight_onto_a_rise_the_steps_keep_up_with_the_body() -> None:
+def test_walking_off_the_foot_of_a_flight_onto_a_rise_the_steps_keep_up_with_the_body(
+    course: dict[Any, Record],
+) -> None:
     # walking left down the course's left flight and on up the bump, from nine starts: off
     # the flight's foot the body speeds up from the flight's pace, and the steps keep up
     # with it, each landing ahead of the hip (a step landing beside the hip leaves the next
     # to be taken from behind, the pelvis sinking on a bent stance knee). On the bump's
     # flank the stance knee bends at most 75° and the pelvis stays within 7 cm of standing
-    starts = np.linspace(13.5, 15.1, 9)
-    walkers = {i: Walker(x, -1.0, (Phase(-1.0, 0.0, 420),)) for i, x in enumerate(starts)}
-    for record in _walk_together(COURSE, walkers).values():
+    for start in OFF_THE_FLIGHT:
+        record = course["off the flight", start]
         on_rise = (record["x"] > 9.3) & (record["x"] < 11.3)  # the bump's flank
         assert on_rise.any()
         stance = np.where(record["planted"], _knee_bends(record), 0.0).max(axis=1)
