@@ -24,6 +24,20 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups off the items
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Keep the tests of a file that share a module-scoped fixture (a long headless run
+    recorded once) in one xdist group: with ``--dist loadgroup`` (pyproject's addopts) they
+    run on one worker, where the fixture runs once, and every other test goes to whichever
+    worker is free, so that no long file holds the suite up at the end."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:
+            continue
+        if any(defs[-1].scope == "module" for defs in info.name2fixturedefs.values()):
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))
+
+
 def _run_main(
     args: Sequence[str], timeout: float = 180.0, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:

@@ -103,8 +103,8 @@ def test_bad_asset_at_startup_exits_1_naming_file_and_key_before_any_window(
     assert not shot.exists()  # nothing was rendered
 
 
-def test_missing_assets_folder_is_a_bad_argument(run_main, tmp_path: Path) -> None:
-    result = run_main(["--headless", "--assets", str(tmp_path / "nowhere")])
+def test_missing_assets_folder_is_a_bad_argument(run_main_here, tmp_path: Path) -> None:
+    result = run_main_here(["--headless", "--assets", str(tmp_path / "nowhere")])
     assert result.returncode == 2
     assert "--assets" in result.stderr
 

@@ -59,8 +59,8 @@ def test_bench_sweep_fits_cost_per_character_and_draws_a_chart(run_main, tmp_pat
     assert set(sweep["us_per_character"]) >= {"sim", "ik", "render", "frame"}
 
 
-def test_bench_sweep_rejects_a_single_size(run_main) -> None:
-    result = run_main(["--bench-sweep", "50"])
+def test_bench_sweep_rejects_a_single_size(run_main_here) -> None:
+    result = run_main_here(["--bench-sweep", "50"])
     assert result.returncode == 2
     assert "at least two sizes" in result.stderr
 

@@ -133,12 +133,21 @@ def test_same_seed_gives_the_same_crowd_and_another_seed_does_not() -> None:
 
 
 def test_walkers_stay_on_the_terrain_and_turn_around() -> None:
+    # stepped (at most 15 s) until a walker has turned back at each end of the course and
+    # every walker has taken a step; every walker is on the terrain at every step
     sim = CrowdSim(SceneConfig(characters=50, seed=2))
-    start_direction = sim.direction.copy()
-    _run(sim, 900)
+    timer, pilot = PhaseTimer(), CrowdAutopilot(sim, SceneConfig())
     lo, hi = sim.terrain.x_range
-    assert ((sim.crowd.x >= lo) & (sim.crowd.x <= hi)).all()
-    assert (sim.direction != start_direction).any()
+    turned = set()  # the ends where a walker turned back: -1 the left, 1 the right
+    for _ in range(900):
+        direction = sim.direction.copy()
+        sim.step(pilot.next_input(sim), DT, timer)
+        assert ((sim.crowd.x >= lo) & (sim.crowd.x <= hi)).all()
+        back = sim.crowd.x[sim.direction != direction]
+        turned |= {1 if x > (lo + hi) / 2 else -1 for x in back.tolist()}
+        if turned == {-1, 1} and sim.crowd.feet.steps.min() > 0:
+            break
+    assert turned == {-1, 1}
     assert sim.crowd.feet.steps.min() > 0
 
 

@@ -62,6 +62,7 @@ def _row(crowd: Crowd) -> dict[str, np.ndarray]:
         "facing": crowd.facing.copy(),
         "vx": crowd.vx.copy(),
         "x": crowd.x.copy(),
+        "y": crowd.y.copy(),
         "turning": crowd.turning.copy(),
         "knee_flips": crowd.knee_flips.copy(),
         "lock": crowd.feet.lock.copy(),
@@ -245,6 +246,7 @@ RUNS_INTO = [(BUMP[0], 1.0, FIRST_RISER_UP[1.0]), (24.0, -1.0, FIRST_RISER_UP[-1
 # (start x, facing): walking up a flight from 2.6-5 m before it, 0.6 m apart
 CLIMB_FROM = [(7.0, 1.0), (7.6, 1.0), (8.2, 1.0), (8.8, 1.0), (9.4, 1.0)]
 CLIMB_FROM += [(21.0, -1.0), (21.6, -1.0), (22.2, -1.0)]
+OFF_THE_FLIGHT = np.linspace(13.5, 15.1, 9)  # start x: walking left down a flight, on up the bump
 
 
 def _flat_walkers() -> dict[Any, Walker]:
@@ -316,6 +318,8 @@ def _course_walkers() -> dict[Any, Walker]:
         walkers["climb", start, facing] = Walker(start, facing, (Phase(facing, 0.0, 480),))
     for start, facing, _ in RUNS_INTO:
         walkers["run into", start, facing] = Walker(start, facing, (Phase(facing, 1.0, 420),))
+    for start in OFF_THE_FLIGHT:
+        walkers["off the flight", start] = Walker(start, -1.0, (Phase(-1.0, 0.0, 420),))
     return walkers
 
 
@@ -332,6 +336,59 @@ def open_end() -> dict[Any, Record]:
     return _walk_together(
         ground, {run: Walker(0.0, 1.0, (Phase(1.0, run, 240),)) for run in (0.0, 1.0)}
     )
+
+
+# (start x, facing) of the runs across the course, held with the walk key and Shift: over
+# the flights (from before them, from the landing), onto and over the top landing, over
+# the bump, on the steep slope, off the stairs onto it (twelve starts), onto it
+RUNS_QUICKER = [(8.8, 1.0), (19.5, -1.0), (14.3, 1.0), (14.3, -1.0)]  # up and down a flight
+RUNS_ONTO_LANDING = [(11.54, 1.0), (17.02, -1.0)]
+RUNS_OVER_BUMP = [(x, 1.0 if x < 8.0 else -1.0) for x in np.linspace(3.0, 7.0, 21)]
+RUNS_OVER_BUMP += [(x, -1.0) for x in np.linspace(11.6, 13.0, 8)]
+RUNS_HOLDING_BACK = [(4.9872, 1.0), (6.7821, 1.0), (7.2308, 1.0)]  # the roll ends a step early
+RUNS_ON_STEEP = [(16.8, 1.0), (17.4, 1.0), (22.5, -1.0), (23.5, -1.0)]
+RUNS_OFF_STAIRS = [(x, 1.0) for x in np.linspace(6.0, 11.5, 12)]
+RUNS_UP_FLIGHTS = [(6.0, 1.0), (10.0, 1.0), (22.0, -1.0), (21.0, -1.0)]
+RUNS_ONTO_STEEP = [(16.9, 1.0), (14.6, 1.0)]
+COURSE_RUNS = {  # name: (starts, steps)
+    "quicker": (RUNS_QUICKER, 420),
+    "onto landing": (RUNS_ONTO_LANDING, 300),
+    "over bump": (RUNS_OVER_BUMP, 300),
+    "holding back": (RUNS_HOLDING_BACK, 300),
+    "on steep": (RUNS_ON_STEEP, 300),
+    "off stairs": (RUNS_OFF_STAIRS, 900),
+    "up flights": (RUNS_UP_FLIGHTS, 420),
+    "onto steep": (RUNS_ONTO_STEEP, 420),
+}
+
+
+@pytest.fixture(scope="module")
+def course_runs() -> dict[str, list[Record]]:
+    """By name in :data:`COURSE_RUNS`, the record of each run from its starts (in order),
+    all stepped together (:func:`_walk_together`), each for its own number of steps."""
+    walkers = {
+        (name, n): Walker(x, facing, (Phase(facing, 1.0, steps),))
+        for name, (starts, steps) in COURSE_RUNS.items()
+        for n, (x, facing) in enumerate(starts)
+    }
+    records = _walk_together(COURSE, walkers)
+    return {
+        name: [records[name, n] for n in range(len(starts))]
+        for name, (starts, _) in COURSE_RUNS.items()
+    }
+
+
+def _columns(records: list[Record], key: str) -> np.ndarray:
+    """``key`` of runs of as many steps, side by side: (T, runs, ...)."""
+    return np.stack([record[key] for record in records], axis=1)
+
+
+def _landed_locks(record: Record) -> list[np.ndarray]:
+    """The lock (x, y) of each foot landing in ``record``, in order (both feet are down at
+    the start)."""
+    planted = record["planted"]
+    before = np.concatenate([np.ones((1, 2), dtype=bool), planted[:-1]])
+    return [record["lock"][t, f] for t, f in np.argwhere(planted & ~before)]
 
 
 def test_a_walker_stepped_with_others_moves_exactly_as_it_would_alone(
@@ -568,15 +625,16 @@ def test_off_the_landing_down_the_flight_the_body_slows_first_and_steps_from_the
     assert _below_standing(record, COURSE).min() >= -0.08
 
 
-def test_walking_off_the_foot_of_a_flight_onto_a_rise_the_steps_keep_up_with_the_body() -> None:
+def test_walking_off_the_foot_of_a_flight_onto_a_rise_the_steps_keep_up_with_the_body(
+    course: dict[Any, Record],
+) -> None:
     # walking left down the course's left flight and on up the bump, from nine starts: off
     # the flight's foot the body speeds up from the flight's pace, and the steps keep up
     # with it, each landing ahead of the hip (a step landing beside the hip leaves the next
     # to be taken from behind, the pelvis sinking on a bent stance knee). On the bump's
     # flank the stance knee bends at most 75° and the pelvis stays within 7 cm of standing
-    starts = np.linspace(13.5, 15.1, 9)
-    walkers = {i: Walker(x, -1.0, (Phase(-1.0, 0.0, 420),)) for i, x in enumerate(starts)}
-    for record in _walk_together(COURSE, walkers).values():
+    for start in OFF_THE_FLIGHT:
+        record = course["off the flight", start]
         on_rise = (record["x"] > 9.3) & (record["x"] < 11.3)  # the bump's flank
         assert on_rise.any()
         stance = np.where(record["planted"], _knee_bends(record), 0.0).max(axis=1)
@@ -679,48 +737,37 @@ def test_a_short_squaring_step_is_quick(steps: int, limit: float, flat: dict[Any
     assert moving.any() and np.argmax(moving) * DT <= limit
 
 
-def test_running_up_a_flight_is_quicker_than_walking_it_one_tread_a_step() -> None:
+def test_running_up_a_flight_is_quicker_than_walking_it_one_tread_a_step(
+    course_runs: dict[str, list[Record]],
+) -> None:
     # Shift on a flight runs it quicker than the walk's stair pace (~0.7 m/s), still a
     # tread a step: up the left flight, up the right one, and down each
-    course = COURSE
-    starts, ways = np.array([8.8, 19.5, 14.3, 14.3]), np.array([1.0, -1.0, 1.0, -1.0])
+    runs = course_runs["quicker"]
     flights = np.array([[12.0, 13.4], [15.16, 16.56], [15.16, 16.56], [12.0, 13.4]])
-    crowd = Crowd(RIG, course, starts, ways)
-    xs, speeds, landings = [], [], [[] for _ in starts]
-    for _ in range(420):
-        was = crowd.feet.planted.copy()
-        crowd.step(ways, np.ones(4), DT)
-        xs.append(crowd.x.copy())
-        speeds.append(np.abs(crowd.vx))
-        for n, f in np.argwhere(crowd.feet.planted & ~was):
-            landings[n].append(crowd.feet.lock[n, f].copy())
-    x, speed = np.array(xs), np.array(speeds)
+    x, speed = _columns(runs, "x"), np.abs(_columns(runs, "vx"))
     assert (speed[:-1] - speed[1:]).max() <= 0.3  # never held back on the way
     for n, (lo, hi) in enumerate(flights):
         on = (x[:, n] > lo) & (x[:, n] < hi)
         assert on.sum() > 30
         assert np.median(speed[on, n]) >= (0.95 if n < 2 else 0.9)  # up, down
         # (the steps onto and off the flight too: quicker, they fall further out)
-        heights = np.array([y for x, y in landings[n] if lo - 0.4 < x < hi + 0.4])
+        heights = np.array([y for x, y in _landed_locks(runs[n]) if lo - 0.4 < x < hi + 0.4])
         assert len(heights) >= 5  # over the whole flight, a riser a step at most
         assert np.abs(np.diff(heights)).max() <= 0.16 + 1e-6
 
 
-def test_running_off_the_stairs_onto_the_slope_keeps_the_pelvis_up() -> None:
+def test_running_off_the_stairs_onto_the_slope_keeps_the_pelvis_up(
+    course_runs: dict[str, list[Record]],
+) -> None:
     # running from twelve starts over both flights and onto the steep slope 2 m past the
     # right flight's foot: the quick stair steps down the flight leave the feet where the
     # run meets the slope in stride, not in a lunge and then a crouch; in the median the
     # pelvis's lowest on the slope is within 12 cm of standing
-    course = COURSE
-    starts = np.linspace(6.0, 11.5, 12)
-    crowd = Crowd(RIG, course, starts, np.ones(12))
+    runs = course_runs["off stairs"]
+    x, y = _columns(runs, "x"), _columns(runs, "y")
     stand = A + RIG.gait.stand_extension * RIG.legs.limb.reach
-    lowest = np.full(12, np.inf)
-    for _ in range(900):
-        crowd.step(np.ones(12), np.ones(12), DT)
-        on = (crowd.x > 18.0) & (crowd.x < 21.0)
-        below = crowd.y - course.height_at(crowd.x) - stand
-        lowest = np.where(on, np.minimum(lowest, below), lowest)
+    on = (x > 18.0) & (x < 21.0)
+    lowest = np.where(on, y - COURSE.height_at(x) - stand, np.inf).min(axis=0)
     assert np.isfinite(lowest).all()  # every one ran onto the slope
     assert np.median(lowest) >= -0.12
 
@@ -815,36 +862,29 @@ def test_walking_up_a_flight_the_feet_take_a_tread_each(course: dict[Any, Record
     assert together == 0
 
 
-def test_running_onto_the_top_landing_does_not_hold_the_hip() -> None:
+def test_running_onto_the_top_landing_does_not_hold_the_hip(
+    course_runs: dict[str, list[Record]],
+) -> None:
     # running up onto the landing between the flights, from either side: a foot at the end
     # of its swing a centimetre or so out of reach of its spot (the pelvis a little high)
     # lands that little short of it, rather than hover while the other leg, at full
     # stretch, holds the hip; the speed never falls more than 0.3 m/s in a step
-    starts, ways = np.array([11.54, 17.02]), np.array([1.0, -1.0])
-    crowd = Crowd(RIG, COURSE, starts, ways)
-    speeds = []
-    for _ in range(300):
-        crowd.step(ways, np.ones(2), DT)
-        speeds.append(np.abs(crowd.vx))
-    speed = np.array(speeds)
-    assert ((crowd.x - 14.3) * ways > 0.5).all()  # over the landing
+    runs = course_runs["onto landing"]
+    ways = np.array([facing for _, facing in RUNS_ONTO_LANDING])
+    speed = np.abs(_columns(runs, "vx"))
+    assert ((_columns(runs, "x")[-1] - 14.3) * ways > 0.5).all()  # over the landing
     assert (speed[:-1] - speed[1:]).max() <= 0.3
 
 
-def test_running_over_the_bump_rarely_holds_the_hip() -> None:
+def test_running_over_the_bump_rarely_holds_the_hip(
+    course_runs: dict[str, list[Record]],
+) -> None:
     # running over the bump from 29 starts, either way: down its far side the pelvis
     # reaches its landing height ~0.1 s late (the spring's lag), and a foot a few
     # centimetres short of its spot must not hover while the other leg, at full stretch,
     # holds the hip; at most two runs lose over 0.3 m/s in a step, none over 0.7 m/s
-    starts = np.concatenate([np.linspace(3.0, 7.0, 21), np.linspace(11.6, 13.0, 8)])
-    ways = np.where(starts < 8.0, 1.0, -1.0)
-    crowd = Crowd(RIG, COURSE, starts, ways)
-    speeds, xs = [], []
-    for _ in range(300):
-        crowd.step(ways, np.ones(len(starts)), DT)
-        speeds.append(np.abs(crowd.vx))
-        xs.append(crowd.x.copy())
-    speed, x = np.array(speeds), np.array(xs)
+    runs = course_runs["over bump"]
+    speed, x = np.abs(_columns(runs, "vx")), _columns(runs, "x")
     on_bump = (x[1:] > 8.0) & (x[1:] < 11.0)
     assert on_bump.any(axis=0).all()  # every one ran over it
     lost = np.where(on_bump, speed[:-1] - speed[1:], 0.0).max(axis=0)  # the most in a step
@@ -1208,42 +1248,37 @@ def test_setting_off_from_a_stop_at_a_flights_foot_the_lifting_foot_rises_withou
     assert knee_jump <= 0.10
 
 
-def test_shift_on_the_steep_slope_jogs_with_a_flight_both_ways() -> None:
+def test_shift_on_the_steep_slope_jogs_with_a_flight_both_ways(
+    course_runs: dict[str, list[Record]],
+) -> None:
     # Shift up or down the steep slope (18.5-21 m): the speed is held to the climb's pace,
     # about a walk's, but the gait is a jog, quick steps with a flight phase, not a walk
     # with double support and, going up, a deeply bent stance knee
-    starts = np.array([16.8, 17.4, 22.5, 23.5])
-    ways = np.where(starts < 20.0, 1.0, -1.0)
-    crowd = Crowd(RIG, COURSE, starts, ways)
     airborne, double, on_slope, knee = 0, 0, 0, 0.0
-    for _ in range(300):
-        crowd.step(ways, np.ones(starts.size), DT)
-        record = {k: v[None] for k, v in _row(crowd).items()}
-        on = (crowd.x > 18.7) & (crowd.x < 20.8)
-        planted = crowd.feet.planted
+    for record in course_runs["on steep"]:
+        on = (record["x"] > 18.7) & (record["x"] < 20.8)
+        planted = record["planted"]
         airborne += int((on & ~planted.any(axis=1)).sum())
         double += int((on & planted.all(axis=1)).sum())
         on_slope += int(on.sum())
-        bends = np.where(planted, _knee_bends(record)[0], 0.0).max(axis=1)
+        bends = np.where(planted, _knee_bends(record), 0.0).max(axis=1)
         knee = max(knee, float(np.where(on, bends, 0.0).max()))
     assert airborne >= 0.15 * on_slope  # a flight phase
     assert double <= 0.03 * on_slope  # next to no double support
     assert knee <= 75.0
 
 
-def test_running_over_the_bump_no_planted_foot_holds_the_hip_back() -> None:
+def test_running_over_the_bump_no_planted_foot_holds_the_hip_back(
+    course_runs: dict[str, list[Record]],
+) -> None:
     # running right up the bump, from starts where the trailing foot reaches the end of
     # its roll a step before its lift is due: a foot whose leg cannot hold the hip where it
     # goes lifts that step, rather than hold the hip back; the speed falls at most
-    # 0.25 m/s in a step
-    starts = np.array([4.9872, 6.7821, 7.2308])
-    crowd = Crowd(RIG, COURSE, starts, np.ones(starts.size))
-    speed, worst = np.abs(crowd.vx), 0.0
-    for _ in range(300):
-        crowd.step(np.ones(starts.size), np.ones(starts.size), DT)
-        drop = np.where((crowd.x > 6.0) & (crowd.x < 12.0), speed - np.abs(crowd.vx), 0.0)
-        worst, speed = max(worst, float(drop.max())), np.abs(crowd.vx)
-    assert worst <= 0.25
+    # 0.25 m/s in a step (from a standing start: the first step only speeds up)
+    runs = course_runs["holding back"]
+    speed, x = np.abs(_columns(runs, "vx")), _columns(runs, "x")
+    on = (x[1:] > 6.0) & (x[1:] < 12.0)
+    assert np.where(on, speed[:-1] - speed[1:], 0.0).max() <= 0.25
 
 
 def test_a_cup_on_a_stair_tread_stops_the_walk_before_it_not_over_it() -> None:
@@ -1321,26 +1356,20 @@ def test_let_go_of_on_a_flight_no_foot_steps_back_down_to_stand() -> None:
     assert not stepped_down_back.any(), np.flatnonzero(stepped_down_back.any(axis=1))
 
 
-def test_running_up_a_flight_the_first_two_feet_land_on_two_treads() -> None:
+def test_running_up_a_flight_the_first_two_feet_land_on_two_treads(
+    course_runs: dict[str, list[Record]],
+) -> None:
     # running onto either flight: the second foot on the flight lands a tread above the
     # first, not beside it. Its step, planned as the body slows to the flight's pace, can
     # fall short of the next tread, so the middle of the tread beyond the other foot is
     # among the spots tried, and the other foot's tread (or one below it) costs 0.4 m of
     # miss
-    starts = np.array([6.0, 10.0, 22.0, 21.0])
-    ways = np.where(starts < 14.0, 1.0, -1.0)
-    crowd = Crowd(RIG, COURSE, starts, ways)
-    first = np.array([FIRST_RISER_UP[w] for w in ways])
-    grounds: list[list[float]] = [[] for _ in starts]
-    for _ in range(int(7.0 / DT)):
-        was = crowd.feet.planted.copy()
-        crowd.step(ways, np.ones(len(starts)), DT)
-        for i, f in np.argwhere(crowd.feet.planted & ~was):
-            x = float(crowd.feet.lock[i, f, 0])
-            if (x - first[i]) * ways[i] > 0.0:
-                grounds[i].append(float(COURSE.height_at(x)))
-    for i, on_flight in enumerate(grounds):
-        assert on_flight[1] > on_flight[0] + MIN_RISER, (starts[i], on_flight[:3])
+    for (start, way), record in zip(RUNS_UP_FLIGHTS, course_runs["up flights"], strict=True):
+        xs = [float(x) for x, _ in _landed_locks(record)]
+        on_flight = [
+            float(COURSE.height_at(x)) for x in xs if (x - FIRST_RISER_UP[way]) * way > 0.0
+        ]
+        assert on_flight[1] > on_flight[0] + MIN_RISER, (start, on_flight[:3])
 
 
 @pytest.mark.parametrize("stop_x", [12.5, 12.6])
@@ -1412,14 +1441,15 @@ def test_let_go_of_on_a_flight_he_stands_straight_on_one_tread_or_one_foot_up() 
     assert (bend.min(axis=1) <= 30.0).all(), (grounds, bend)
 
 
-def test_running_onto_the_steep_slope_no_lunge_then_crouch() -> None:
+def test_running_onto_the_steep_slope_no_lunge_then_crouch(
+    course_runs: dict[str, list[Record]],
+) -> None:
     # running onto the steep slope, where the body is held to the climb's pace: a step
     # planned on the flat is aimed for that pace where it lands, not for the run's (which
     # lands far ahead and up: a lunge), and a running pelvis left low rises back faster
     # than the slope climbs (~0.42 m/s at a run's pace); on the slope the stance knee is
     # bent past 70° for at most 0.35 s and the pelvis stays within 15 cm of standing
-    walkers = {x: Walker(x, 1.0, (Phase(1.0, 1.0, 420),)) for x in (16.9, 14.6)}
-    for x, record in _walk_together(COURSE, walkers).items():
+    for (x, _), record in zip(RUNS_ONTO_STEEP, course_runs["onto steep"], strict=True):
         on = (record["x"] > 18.3) & (record["x"] < 20.0)
         stance = np.where(record["planted"], _knee_bends(record), 0.0).max(axis=1)
         assert (stance[on] > 70.0).sum() * DT <= 0.35, x

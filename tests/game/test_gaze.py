@@ -30,44 +30,60 @@ def _flight() -> Terrain:
     return Terrain(np.array(points))
 
 
-def _walk(run: float) -> dict[str, tuple[float, float]]:
-    """Mean head pitch and torso lean (degrees, forward > 0) walking (or running) up the
-    flight and down it, and on the flat before it: by where the pelvis is."""
-    crowd = Crowd(RIG, _flight(), np.array([-5.0, END + 5.0]), np.array([1.0, -1.0]))
-    samples: dict[str, list[tuple[float, float]]] = {"flat": [], "up": [], "down": []}
+RUNS = (0.0, 1.0)  # walking, running
+
+
+@pytest.fixture(scope="module")
+def figures() -> dict[float, dict[str, tuple[float, float]]]:
+    """By run input: mean head pitch and torso lean (degrees, forward > 0) walking (or
+    running) up the flight and down it, and on the flat before it: by where the pelvis is.
+    The four walkers (up and down, walking and running) step together in one crowd."""
+    run = np.repeat(RUNS, 2)
+    facing = np.tile([1.0, -1.0], len(RUNS))
+    crowd = Crowd(RIG, _flight(), np.where(facing > 0, -5.0, END + 5.0), facing)
+    samples: list[dict[str, list[tuple[float, float]]]] = [
+        {"flat": [], "up": [], "down": []} for _ in RUNS
+    ]
     for _ in range(480):
-        crowd.step(crowd.facing.copy(), np.full(2, run), DT)
+        crowd.step(crowd.facing.copy(), run, DT)
         crowd.solve()
         gaze, lean = np.degrees(crowd.pose.gaze), np.degrees(crowd.lean * crowd.facing)
         x = crowd.x
-        if -4.0 < x[0] < -2.0:
-            samples["flat"].append((gaze[0], lean[0]))
         on_flight = (x > 0.3) & (x < END - 0.3)
-        if on_flight[0]:
-            samples["up"].append((gaze[0], lean[0]))
-        if on_flight[1]:
-            samples["down"].append((gaze[1], lean[1]))
-    assert all(len(v) > 20 for v in samples.values())
-    means = {k: np.mean(np.array(v), axis=0) for k, v in samples.items()}
-    return {k: (float(m[0]), float(m[1])) for k, m in means.items()}
+        for k, kept in enumerate(samples):
+            climber, descender = 2 * k, 2 * k + 1
+            if -4.0 < x[climber] < -2.0:
+                kept["flat"].append((gaze[climber], lean[climber]))
+            if on_flight[climber]:
+                kept["up"].append((gaze[climber], lean[climber]))
+            if on_flight[descender]:
+                kept["down"].append((gaze[descender], lean[descender]))
+    result = {}
+    for r, kept in zip(RUNS, samples, strict=True):
+        assert all(len(v) > 20 for v in kept.values())
+        means = {k: np.mean(np.array(v), axis=0) for k, v in kept.items()}
+        result[r] = {k: (float(m[0]), float(m[1])) for k, m in means.items()}
+    return result
 
 
-@pytest.mark.parametrize("run", [0.0, 1.0])
+@pytest.mark.parametrize("run", RUNS)
 def test_the_head_looks_down_at_the_treads_more_going_down_than_up_and_level_on_the_flat(
-    run: float,
+    run: float, figures: dict[float, dict[str, tuple[float, float]]]
 ) -> None:
-    figures = _walk(run)
-    flat, up, down = figures["flat"][0], figures["up"][0], figures["down"][0]
+    walked = figures[run]
+    flat, up, down = walked["flat"][0], walked["up"][0], walked["down"][0]
     assert abs(flat) < 2.0, flat
     assert up < -10.0, up  # down at the next treads, climbing too
     assert down < up - 3.0, (down, up)
     assert down >= -np.degrees(HEAD_DOWN) - 1e-6
 
 
-@pytest.mark.parametrize("run", [0.0, 1.0])
-def test_the_torso_leans_into_a_climb_and_never_back_going_down(run: float) -> None:
-    figures = _walk(run)
-    flat, up, down = figures["flat"][1], figures["up"][1], figures["down"][1]
+@pytest.mark.parametrize("run", RUNS)
+def test_the_torso_leans_into_a_climb_and_never_back_going_down(
+    run: float, figures: dict[float, dict[str, tuple[float, float]]]
+) -> None:
+    walked = figures[run]
+    flat, up, down = walked["flat"][1], walked["up"][1], walked["down"][1]
     assert up > flat + 3.0, (up, flat)  # into the climb
     assert 0.0 <= down <= flat + 1.0, (down, flat)  # upright or a little forward
 

@@ -74,7 +74,7 @@ def _private_null_device(folder: Path) -> Path:
 @pytest.mark.parametrize("flag", ["--record", "--profile-trace"])
 @pytest.mark.parametrize("kind", ["device", "symlink-to-device", "fifo"])
 def test_an_atomic_output_that_is_not_a_regular_file_is_refused(
-    run_main, tmp_path: Path, kind: str, flag: str
+    run_main_here, tmp_path: Path, kind: str, flag: str
 ) -> None:
     path = tmp_path / "out.rec"
     if kind == "device":
@@ -83,7 +83,7 @@ def test_an_atomic_output_that_is_not_a_regular_file_is_refused(
         path.symlink_to(_private_null_device(tmp_path))
     else:
         os.mkfifo(path)
-    result = run_main([*LAB, "--frames", "2", flag, str(path)])
+    result = run_main_here([*LAB, "--frames", "2", flag, str(path)])  # refused before a frame
     assert result.returncode == 2, result.stderr
     assert flag in result.stderr and str(path) in result.stderr
     assert "expected a regular file or a new path" in result.stderr

@@ -1,6 +1,10 @@
 """A hostile recording is refused quickly and clearly: a 400-digit number in any numeric
 field, a 60,000-character string in any string field, and edited or swapped lines each end
-the replay with exit 2 and one error line naming the line and the key, no traceback."""
+the replay with exit 2 and one error line naming the line and the key, no traceback.
+
+A recording is read before any window or frame, so each field's case runs ``main.py``'s
+entry point in this process (``run_main_here``); one case of each kind also runs it as
+its own process, the exit code and stderr as a user sees them."""
 
 from __future__ import annotations
 
@@ -203,9 +207,11 @@ STRING_CASES: list[Case] = [
 ]
 
 
-def _check_refused(run_main: Any, path: Path, line: int, key: str) -> None:
+def _check_refused(run: Callable[..., Any], path: Path, line: int, key: str) -> None:
+    """``run`` (``run_main`` or ``run_main_here``) replays ``path``: exit 2 and one short
+    error line naming ``path``, ``line`` and ``key``, no traceback."""
     start = time.perf_counter()
-    result = run_main(["--headless", "--replay", str(path)], timeout=30)
+    result = run(["--headless", "--replay", str(path)])
     seconds = time.perf_counter() - start  # printed with -s, never asserted
     print(f"{path.name}: exit {result.returncode} in {seconds:.2f} s")
     assert result.returncode == 2, result.stderr
@@ -220,21 +226,33 @@ def _check_refused(run_main: Any, path: Path, line: int, key: str) -> None:
     ("name", "lines", "put", "line", "key"), NUMBER_CASES, ids=[c[0] for c in NUMBER_CASES]
 )
 def test_a_400_digit_number_in_any_field_is_refused_naming_line_and_key(
-    run_main, tmp_path: Path, name: str, lines: Lines, put: Any, line: int, key: str
+    run_main_here, tmp_path: Path, name: str, lines: Lines, put: Any, line: int, key: str
 ) -> None:
     lines = json.loads(json.dumps(lines))
     put(lines, HUGE)
-    _check_refused(run_main, _write(tmp_path / f"{name}.rec", lines), line, key)
+    _check_refused(run_main_here, _write(tmp_path / f"{name}.rec", lines), line, key)
 
 
 @pytest.mark.parametrize(
     ("name", "lines", "put", "line", "key"), STRING_CASES, ids=[c[0] for c in STRING_CASES]
 )
 def test_a_60000_character_string_in_any_field_is_refused_naming_line_and_key(
-    run_main, tmp_path: Path, name: str, lines: Lines, put: Any, line: int, key: str
+    run_main_here, tmp_path: Path, name: str, lines: Lines, put: Any, line: int, key: str
 ) -> None:
     lines = json.loads(json.dumps(lines))
     put(lines, LONG)
+    _check_refused(run_main_here, _write(tmp_path / f"{name}.rec", lines), line, key)
+
+
+@pytest.mark.parametrize(
+    ("case", "value"), [(NUMBER_CASES[0], HUGE), (STRING_CASES[0], LONG)], ids=["number", "string"]
+)
+def test_a_hostile_recording_ends_the_process_with_exit_2_and_one_error_line(
+    run_main, tmp_path: Path, case: Case, value: Any
+) -> None:
+    name, lines, put, line, key = case
+    lines = json.loads(json.dumps(lines))
+    put(lines, value)
     _check_refused(run_main, _write(tmp_path / f"{name}.rec", lines), line, key)
 
 

@@ -135,13 +135,13 @@ def test_a_reload_line_in_a_format_2_recording_is_refused(tmp_path: Path) -> Non
 
 
 def test_a_reload_in_a_scene_without_assets_stops_the_replay_naming_the_line(
-    run_main, tmp_path: Path
+    run_main_here, tmp_path: Path
 ) -> None:
     path = tmp_path / "lab.rec"
     reload = _reload_line({"rig.json": RIG_TEXT})
     lines = ({**HEADER, "scene": "lab"}, STEP, reload, STEP, {"end": 2})
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
-    result = run_main(["--headless", "--replay", str(path)])
+    result = run_main_here(["--headless", "--replay", str(path)])
     assert result.returncode == 2, result.stderr
     assert result.stderr.strip() == (
         f"error: --replay: {path}: line 3: a reload in the 'lab' scene, which reads no asset files"

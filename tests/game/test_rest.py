@@ -33,6 +33,10 @@ def _flight_and_slope() -> Terrain:
     return Terrain(np.array(points))
 
 
+STARTS = [0.0, 1.4, 2.6, 4.5]  # x: flat, on the flight, on the landing, on the slope
+WALKERS = 30  # random key sequences searched: one walker each, all in one crowd
+
+
 @st.composite
 def _key_sequences(draw: st.DrawFn) -> list[tuple[float, float, int]]:
     """A few (move, run, steps held) key states in turn, as a player presses them."""
@@ -44,28 +48,53 @@ def _key_sequences(draw: st.DrawFn) -> list[tuple[float, float, int]]:
     return draw(st.lists(keys, min_size=1, max_size=8))
 
 
+Walker = tuple[list[tuple[float, float, int]], float]  # its key states in turn, its start x
+
+
+def _intents(walkers: list[Walker]) -> tuple[np.ndarray, np.ndarray]:
+    """Each walker's (move, run) at every step (T, N), the keys played so that every walker
+    lets go at the same step: a shorter sequence is preceded by standing still (no key)."""
+    moves = [np.repeat([m for m, _, _ in keys], [n for _, _, n in keys]) for keys, _ in walkers]
+    runs = [np.repeat([r for _, r, _ in keys], [n for _, _, n in keys]) for keys, _ in walkers]
+    steps = max(len(move) for move in moves)
+    move = np.stack([np.pad(m, (steps - len(m), 0)) for m in moves], axis=1)
+    run = np.stack([np.pad(r, (steps - len(r), 0)) for r in runs], axis=1)
+    return move, run
+
+
 @settings(
-    max_examples=30,
+    # Hypothesis tries the simplest batch first, then a random one: WALKERS random key
+    # sequences in all, as many as examples of one walker each would search
+    max_examples=2,
     deadline=None,
     derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(_key_sequences(), st.sampled_from([0.0, 1.4, 2.6, 4.5]))
+@given(
+    st.lists(
+        st.tuples(_key_sequences(), st.sampled_from(STARTS)),
+        min_size=WALKERS,
+        max_size=WALKERS,
+    )
+)
 # found by a batched random search: run up the flight, walk back down, a step up again,
 # let go with a foot a tread above its spot; the other stepped to and fro, 6 steps a second
-@example([(0.0, 1.0, 20), (1.0, 1.0, 49), (-1.0, 0.0, 61), (1.0, 0.0, 19)], 2.6)
-def test_feet_stay_planted_after_a_rest_whatever_the_keys_before(
-    keys: list[tuple[float, float, int]], start: float
-) -> None:
-    # a course with a flight (up from x = 0) and a slope down beyond its landing
-    crowd = Crowd(RIG, _flight_and_slope(), np.array([start]), np.array([1.0]))
-    for move, run, steps in keys:
-        for _ in range(steps):
-            crowd.step(np.array([move]), np.array([run]), DT)
+@example([([(0.0, 1.0, 20), (1.0, 1.0, 49), (-1.0, 0.0, 61), (1.0, 0.0, 19)], 2.6)])
+def test_feet_stay_planted_after_a_rest_whatever_the_keys_before(walkers: list[Walker]) -> None:
+    """Each walker plays its own key sequence on a course with a flight (up from x = 0) and
+    a slope down beyond its landing, then rests. The walkers of one crowd do not interact
+    (test_gait checks a walker stepped with others moves as it would alone), so a batch of
+    WALKERS walkers searches as many key sequences as WALKERS examples of one walker."""
+    n = len(walkers)
+    crowd = Crowd(RIG, _flight_and_slope(), np.array([x for _, x in walkers]), np.ones(n))
+    for move, run in zip(*_intents(walkers), strict=True):
+        crowd.step(move, run, DT)
     for _ in range(REST):
-        crowd.step(np.zeros(1), np.zeros(1), DT)
+        crowd.step(np.zeros(n), np.zeros(n), DT)
     steps_at_rest = crowd.feet.steps.copy()
     for _ in range(WATCH):
-        crowd.step(np.zeros(1), np.zeros(1), DT)
-        assert crowd.feet.planted.all()
-    assert (crowd.feet.steps == steps_at_rest).all()
+        crowd.step(np.zeros(n), np.zeros(n), DT)
+        lifted = ~crowd.feet.planted.all(axis=-1)  # (N,)
+        assert not lifted.any(), [walkers[i] for i in np.flatnonzero(lifted)]
+    stepped = crowd.feet.steps != steps_at_rest  # (N,)
+    assert not stepped.any(), [walkers[i] for i in np.flatnonzero(stepped)]

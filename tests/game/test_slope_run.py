@@ -30,11 +30,15 @@ def _ramp(angle_deg: float) -> Terrain:
 
 def _clear_flight(angle_deg: float) -> tuple[float, float]:
     """The share of steps on the ramp's middle with every sole point of both feet at
-    least ``CLEAR`` above the ground, for a walker running up it and one running down."""
+    least ``CLEAR`` above the ground, for a walker running up it and one running down
+    (stepped until both have run past the middle, at most 9 s)."""
     terrain = _ramp(angle_deg)
     crowd = Crowd(RIG, terrain, np.array([-6.0, RAMP + 6.0]), np.array([1.0, -1.0]))
     clear, counted = np.zeros(2), np.zeros(2)
+    beyond = np.array([RAMP - 3.0, -3.0])  # the middle's far end, times the way run
     for _ in range(540):
+        if (crowd.x * crowd.facing >= beyond).all():
+            break
         crowd.step(crowd.facing.copy(), np.ones(2), DT)
         crowd.solve()
         soles = crowd.pose.soles(crowd.solution.hand[:, 2:], RIG)  # (2, 2, 3, 2)
