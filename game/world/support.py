@@ -147,8 +147,7 @@ def pelvis_height(
     halflife = np.where(s.turning, tune.pivot_halflife, gait.pelvis_halflife)
     y, _ = spring_step(s.y, s.vy, goal, halflife, dt)
     limit = gait.max_pelvis_speed * dt
-    risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)
-    near = (np.abs(risers[None, :] - x_new[:, None]) <= gait.max_step_reach).any(axis=1)
+    near = w.terrain.riser_within(x_new, gait.max_step_reach, MIN_RISER, RISER_WINDOW)
     low = s.sprinting & ~near & (goal - s.y > tune.rise_back)
     climb = np.where(low, ground_grade(w, s) * (x_new - s.x), 0.0)
     return s.y + clamp(y - s.y, -limit, limit + np.maximum(climb, 0.0))
@@ -224,9 +223,8 @@ def standing_height(
     gait, legs = w.rig.gait, w.rig.legs
     ground = w.terrain.height_at(x_new)
     soon = x_new + s.vx * w.rig.tuning.stair_lead
-    risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)
-    lo, hi = np.minimum(x_new, soon)[:, None], np.maximum(x_new, soon)[:, None]
-    riser_soon = ((risers > lo) & (risers < hi)).any(axis=1)
+    lo, hi = np.minimum(x_new, soon), np.maximum(x_new, soon)
+    riser_soon = w.terrain.riser_between(lo, hi, MIN_RISER, RISER_WINDOW, closed=False)
     ground = np.where(riser_soon, np.maximum(ground, w.terrain.height_at(soon)), ground)
     feet_ground = w.terrain.height_at(s.feet.lock[..., 0]).min(axis=1)
     ground = np.where(standing, np.maximum(ground, feet_ground), ground)

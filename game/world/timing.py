@@ -128,9 +128,8 @@ def trailing_foot(
 
 def flight_between(w: World, s: WalkState, behind: FloatArray, ahead: FloatArray) -> BoolArray:
     """A stair's riser from ``behind`` to ``ahead`` (M,)."""
-    low, high = np.minimum(behind, ahead)[:, None], np.maximum(behind, ahead)[:, None]
-    risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)[None, :]
-    return np.asarray(((risers >= low) & (risers <= high)).any(axis=1))
+    low, high = np.minimum(behind, ahead), np.maximum(behind, ahead)
+    return w.terrain.riser_between(low, high, MIN_RISER, RISER_WINDOW)
 
 
 def standing_spots(w: World, s: WalkState, x: FloatArray, pivot: BoolArray) -> FloatArray:
