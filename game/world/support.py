@@ -149,7 +149,7 @@ def pelvis_height(
     limit = gait.max_pelvis_speed * dt
     near = w.terrain.riser_within(x_new, gait.max_step_reach, MIN_RISER, RISER_WINDOW)
     low = s.sprinting & ~near & (goal - s.y > tune.rise_back)
-    climb = np.where(low, ground_grade(w, s) * (x_new - s.x), 0.0)
+    climb = np.where(low, ground_grade(w, s) * (x_new - s.x), 0.0) if low.any() else 0.0
     return s.y + clamp(y - s.y, -limit, limit + np.maximum(climb, 0.0))
 
 
