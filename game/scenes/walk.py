@@ -38,6 +38,7 @@ from game.world.easing import finite_clamp
 from game.world.props import CupProp, LadderProp, PropHands, Props, create_props, load_props
 from game.world.props.base import Body, Intent, Prop
 from game.world.props.ladder import LadderClimb
+from game.world.types import FloatArray
 
 PROPS_FILE = "props.json"  # optional: an assets folder without it has no props
 START_X = 0.0
@@ -80,6 +81,7 @@ class WalkSim(CharacterAssets, PointerReach):
         self.terrain_changed = False  # the ground changed this step (an edit or a reload)
         self._reloaded = False
         self.reload_note = ""  # what the last F5 reset, for the player
+        self._soles: tuple[Any, Any, FloatArray] | None = None  # (solution, pose, soles)
 
     def _use_props(self, props: Props | None) -> None:
         """The hero's hands on the props (``props``: None, a scene without them) and the
@@ -268,7 +270,7 @@ class WalkSim(CharacterAssets, PointerReach):
             blocked=bool(crowd.blocked[0]),
             ankles=sol.hand[0, LEGS].copy(),
             knees=sol.elbow[0, LEGS].copy(),
-            soles=pose.soles(sol.hand[:1, LEGS], self.rig)[0],
+            soles=self._solved_soles(),
             rig=self.rig,
             shoulders=pose.roots[0, ARMS].copy(),
             hands=sol.hand[0, ARMS].copy(),
@@ -287,9 +289,21 @@ class WalkSim(CharacterAssets, PointerReach):
 
     def _soles_span(self) -> tuple[float, float]:
         """The hero's soles' extent in x, heel to toe of both feet (as last solved)."""
-        crowd = self.crowd
-        soles = crowd.pose.soles(crowd.solution.hand[:1, LEGS], self.rig)[0, ..., 0]
+        soles = self._solved_soles()[..., 0]
         return float(soles.min()), float(soles.max())
+
+    def _solved_soles(self) -> FloatArray:
+        """The hero's heel, ball and toe of each foot as last solved, shape (2, 3, 2),
+        read-only: computed once a solve, for the props (before and after the step), the
+        hands and the feel meter alike. The crowd replaces its pose and its solution on
+        every step and solve, never writing them in place, so they key the cache."""
+        crowd = self.crowd
+        cached = self._soles
+        if cached is None or cached[0] is not crowd.solution or cached[1] is not crowd.pose:
+            soles = crowd.pose.soles(crowd.solution.hand[:1, LEGS], self.rig)[0]
+            soles.setflags(write=False)
+            cached = self._soles = (crowd.solution, crowd.pose, soles)
+        return cached[2]
 
     def _edit_ground(self, inp: InputState) -> None:
         """E toggles edit mode; an edit changes the ground under the walker, whose feet
@@ -355,7 +369,7 @@ class WalkSim(CharacterAssets, PointerReach):
             ankles=sol.hand[0, LEGS].copy(),
             elbows=sol.elbow[0, ARMS].copy(),
             hands=sol.hand[0, ARMS].copy(),
-            soles=pose.soles(sol.hand[:, LEGS], self.rig)[0],
+            soles=self._solved_soles(),
             planted=planted,
             landed=planted & ~was_planted,
             speed=abs(float(crowd.vx[0])),

@@ -232,12 +232,12 @@ def fit_spots(
     fits, chords, bend = sole_fits(terrain, candidates, facing_k, rig)
     hang = np.zeros_like(candidates, dtype=bool)
     turned = 2.0 * legs.ball * facing_k  # a foot pivoted about its ball: its ankle's shift
-    if pivot is not None and pivot.any():
-        turnable, slope = pivot_spots(terrain, candidates, facing_k, legs)
-        fits = np.where(pivot[:, None], turnable, fits)
-        chords = np.where(pivot[:, None], slope, chords)
-        bend = np.where(pivot[:, None], 0.0, bend)
-        hang = pivot[:, None] & heel_hangs(terrain, candidates + turned, -facing_k, legs)
+    if pivot is not None and pivot.any():  # (read on the squaring feet's rows only)
+        p = np.flatnonzero(pivot)
+        at, way = candidates[p], facing_k[p]
+        fits[p], chords[p] = pivot_spots(terrain, at, way, legs)
+        bend[p] = 0.0
+        hang[p] = heel_hangs(terrain, at + turned[p], -way, legs)
     start_ground = terrain.height_at(start[:, :1])
     tilt = clamp(chords, -legs.max_tilt, legs.max_tilt)
     # how high the sole would rest there (a toe over a wall's top counts)
@@ -308,12 +308,16 @@ def stair_costs(
     terms, added to the cost in turn."""
     risers = terrain.risers(MIN_RISER, RISER_WINDOW)
     gap = flight_gaps(terrain, other, facing_k)
-    there = other[:, None, None]  # NaN: no risers counted
-    lo, hi = np.minimum(candidates[..., None], there), np.maximum(candidates[..., None], there)
-    between = (risers > lo) & (risers < hi)
-    crossed = between.sum(axis=-1)
-    skip = _SKIP_COST * np.maximum(crossed - 1, 0)
-    back = np.where(between, np.abs(risers - there), 0.0).max(axis=-1, initial=0.0)
+    there = other[:, None]  # NaN: no risers counted
+    # the risers strictly between each candidate and the other foot, by binary search
+    lo, hi = np.minimum(candidates, there), np.maximum(candidates, there)
+    first, stop = terrain.riser_span(lo, hi, MIN_RISER, RISER_WINDOW, closed=False)
+    crossed = np.maximum(stop - first, 0)
+    skip = np.asarray(_SKIP_COST * np.maximum(crossed - 1, 0), dtype=float)
+    # the farthest of them from the other foot: the one at the far end of the interval
+    # (|riser − there| grows away from there, which is one end)
+    far = np.where(candidates > there, stop - 1, first).clip(0, max(len(risers) - 1, 0))
+    back = np.where(crossed > 0, np.abs(risers[far] - there) if len(risers) else 0.0, 0.0)
     down = spots.ground_y < terrain.height_at(other)[:, None] - MIN_RISER  # (NaN: False)
     edge = _SKIP_COST * (down & (back > _EDGE_M))
     riser_ahead = ((gap > 0.0) & (gap < MAX_TREAD)).any(axis=1, keepdims=True)
@@ -324,11 +328,11 @@ def stair_costs(
         step_to &= ~pivot[:, None]  # (squaring up for a pivot: feet together)
     if settling is not None:  # (... or to stand)
         step_to &= ~settling[:, None]
-        spot = predicted_x[:, None, None]
-        lo, hi = np.minimum(candidates[..., None], spot), np.maximum(candidates[..., None], spot)
-        off_spot = ((risers > lo) & (risers < hi)).any(axis=-1)
+        spot = predicted_x[:, None]
+        lo, hi = np.minimum(candidates, spot), np.maximum(candidates, spot)
+        off_spot = terrain.riser_between(lo, hi, MIN_RISER, RISER_WINDOW, closed=False)
         step_to |= settling[:, None] & (crossed > 0) & off_spot
-    return skip, edge, _STEP_TO_COST * step_to
+    return skip, np.asarray(edge, dtype=float), _STEP_TO_COST * step_to
 
 
 def kind_costs(kinds: Kinds, squaring: BoolArray) -> tuple[FloatArray, FloatArray]:

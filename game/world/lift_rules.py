@@ -20,12 +20,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from game.world.gait import PHASE_OFFSET, Pace, run_fraction
 from game.world.support import Support, hip_x_range
 from game.world.timing import foot_phase, hips_x, timed
 from game.world.turning import above_spot_behind, on_spots, settled
-from game.world.walker_state import BoolArray, FloatArray, WalkState, World
+from game.world.walker_state import BoolArray, FloatArray, WalkState, World, rows_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,11 +173,15 @@ def squaring_up(w: World, s: WalkState, ctx: LiftContext, support: Support, mark
     (running, also while the other is in the air), whatever the phase; one on its spot
     stays (stepping again would land it there)."""
     due, strained = marks
-    if not s.reversing.any():
+    rows = np.flatnonzero(s.reversing)
+    if not len(rows):
         return due, strained
-    may = ctx.other_ok & ctx.settled_age
-    ready = ~on_spots(w, s, np.asarray(may.any(axis=1))) & may
-    return np.where(s.reversing[:, None], ready, due), strained
+    # (on the braking characters' rows only: the spots are read for them alone)
+    may = (ctx.other_ok & ctx.settled_age)[rows]
+    ready = ~on_spots(w, _rows(s, rows), np.asarray(may.any(axis=1))) & may
+    due = due.copy()
+    due[rows] = ready
+    return due, strained
 
 
 LIFT_RULES: tuple[LiftRule, ...] = (
@@ -201,10 +206,31 @@ def may_lift(
     can = feet.planted & ~feet.pinned & due & (ctx.other_ok | strained & ctx.into_run)
     can &= ~s.turning[:, None]
     can &= ~(feet.pinned[:, ::-1] & ctx.standing[:, None])
-    if not can.any():  # (most steps)
+    rows = np.flatnonzero(can.any(axis=1))
+    if not len(rows):  # (most steps)
         return can
-    can &= ~((ctx.standing & ~s.reversing)[:, None] & above_spot_behind(w, s))
-    return can & ~settled(w, s, v_target)[:, None]
+    # the spots are read for the characters with a foot that may lift only
+    few = _rows(s, rows)
+    behind = (ctx.standing & ~s.reversing)[rows, None] & above_spot_behind(w, few)
+    can[rows] &= ~behind & ~settled(w, few, v_target[rows])[:, None]
+    return can
+
+
+def settled_among(w: World, s: WalkState, v_target: FloatArray) -> BoolArray:
+    """:func:`settled` (N,), its spots read only for the characters that may be (both feet
+    down, not wanting to move): in a crowd, a few."""
+    feet = s.feet
+    rows = np.flatnonzero(feet.planted.all(axis=1) & (np.abs(v_target) < w.rig.tuning.still_speed))
+    calm = np.zeros(s.count, dtype=bool)
+    if len(rows):
+        calm[rows] = settled(w, _rows(s, rows), v_target[rows])
+    return calm
+
+
+def _rows(s: WalkState, rows: NDArray[np.intp]) -> WalkState:
+    """The state of the characters ``rows`` (:func:`rows_of`), or the state itself when
+    they are all of them in order (no copy)."""
+    return s if len(rows) == s.count else rows_of(s, rows)
 
 
 def choose_lifts(

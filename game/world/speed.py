@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import NDArray
 
 from game.world.easing import clamp
 from game.world.feet import MAX_TREAD, MIN_RISER, RISER_WINDOW
@@ -198,12 +199,13 @@ def approach(
     gait = w.rig.gait
     span = gait.max_step_reach
     here = s.x if x is None else x
-    beyond = (risers[None, :] - here[:, None]) * direction[:, None] - span
-    beyond = np.where((treads <= MAX_TREAD) & (beyond > 0.0), beyond, np.inf)
-    if not np.isfinite(beyond).any():
+    if len(risers):  # (without risers the terrain gives one tread, of inf)
+        flights = treads <= MAX_TREAD
+        risers, treads = risers[flights], treads[flights]
+    if not len(risers):
         return np.full(len(here), np.inf)
-    first = np.argmin(beyond, axis=1)  # the nearest riser of a flight ahead
-    gap, riser, tread = beyond[np.arange(len(here)), first], risers[first], treads[first]
+    gap, first = _next_riser(risers, here, direction, span)
+    riser, tread = risers[first], treads[first]
     # the flight's grade along the walk: its riser's rise (the ground half a tread either
     # side of it: a riser may be a few cm wide) over its tread
     half = np.where(np.isfinite(tread), 0.5 * tread, 0.0)[:, None] * [-1.0, 1.0]
@@ -215,3 +217,29 @@ def approach(
         flight_pace(tread, grade, quick, w.rig), climb / np.maximum(np.abs(grade), 1e-6)
     )
     return np.sqrt(pace * pace + 2.0 * w.rig.tuning.approach_brake * gap)  # (inf for none ahead)
+
+
+def _next_riser(
+    risers: FloatArray, here: FloatArray, direction: FloatArray, span: float
+) -> tuple[FloatArray, NDArray[np.intp]]:
+    """The nearest of the sorted ``risers`` (K ≥ 1,) more than ``span`` ahead of ``here``
+    along ``direction`` (M,): its distance past that, ``(riser − here)·direction − span``
+    (inf where none is, or ``direction`` is 0), and its index (any where none is).
+
+    That distance grows with the riser's x walking +x (falls walking −x), so the risers
+    ahead are a suffix (a prefix) of the sorted list: a binary search for ``here ± span``
+    finds its end to within one riser (the rounding of the two sums differs by ulps; risers
+    lie millimetres apart at least), and the exact test on the riser there and its two
+    neighbours picks the one a dense minimum over every riser would pick."""
+    forward = direction > 0.0
+    edge = np.searchsorted(risers, here + direction * span)
+    last = len(risers) - 1
+    # candidates nearest first: from the edge onward walking +x, from before it walking −x
+    steps = np.where(forward[:, None], [-1, 0, 1], [0, -1, -2])
+    candidates = np.clip(edge[:, None] + steps, 0, last)
+    beyond = (risers[candidates] - here[:, None]) * direction[:, None] - span
+    ahead = beyond > 0.0
+    pick = np.argmax(ahead, axis=1)  # the nearest candidate ahead
+    rows = np.arange(len(here))
+    gap = np.where(ahead[rows, pick], beyond[rows, pick], np.inf)
+    return gap, candidates[rows, pick]

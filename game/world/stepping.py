@@ -18,6 +18,7 @@ from game.world.lift_rules import (
     may_lift,
     read_context,
     resync_phase,
+    settled_among,
 )
 from game.world.locomotion import Wish
 from game.world.pose import PoseInputs
@@ -37,7 +38,6 @@ from game.world.timing import (
     stance_feet,
     timed,
 )
-from game.world.turning import settled
 from game.world.walker_state import LEGS, BoolArray, FloatArray, WalkState, World, rows_of
 
 
@@ -54,7 +54,7 @@ def advance_phase(
     )
     speed = timed(w, s, speed)
     rate = stride_rate(speed, grade * np.sign(s.vx), w.rig.gait)
-    hold = settled(w, s, v_target) | s.turning
+    hold = settled_among(w, s, v_target) | s.turning
     idle = hold | (np.abs(v_target) < w.rig.tuning.still_speed)
     starting = s.idle & ~idle
     if starting.any():

@@ -37,7 +37,7 @@ from game.world.timing import (
     stance_progress,
 )
 from game.world.turning import pivot_ceiling
-from game.world.walker_state import BoolArray, FloatArray, WalkState, World
+from game.world.walker_state import BoolArray, FloatArray, WalkState, World, rows_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,10 +147,9 @@ def pelvis_height(
     halflife = np.where(s.turning, tune.pivot_halflife, gait.pelvis_halflife)
     y, _ = spring_step(s.y, s.vy, goal, halflife, dt)
     limit = gait.max_pelvis_speed * dt
-    risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)
-    near = (np.abs(risers[None, :] - x_new[:, None]) <= gait.max_step_reach).any(axis=1)
+    near = w.terrain.riser_within(x_new, gait.max_step_reach, MIN_RISER, RISER_WINDOW)
     low = s.sprinting & ~near & (goal - s.y > tune.rise_back)
-    climb = np.where(low, ground_grade(w, s) * (x_new - s.x), 0.0)
+    climb = np.where(low, ground_grade(w, s) * (x_new - s.x), 0.0) if low.any() else 0.0
     return s.y + clamp(y - s.y, -limit, limit + np.maximum(climb, 0.0))
 
 
@@ -176,9 +175,21 @@ def pelvis_goal(
     goal = np.where(s.reversing | still_landing, allowed - tune.flatten_margin, goal)
     if s.turning.any():
         # pivoting, as tall as the flat feet allow through the rest of the turn
-        tall = pivot_ceiling(w, s, x_new, gait.lock_extension) - tune.flatten_margin / 4.0
+        tall = pivots_ceiling(w, s, x_new, gait.lock_extension) - tune.flatten_margin / 4.0
         goal = np.where(still_landing, np.minimum(goal, tall), np.where(s.turning, tall, goal))
     return goal
+
+
+def pivots_ceiling(w: World, s: WalkState, x_new: FloatArray, extension: float) -> FloatArray:
+    """:func:`pivot_ceiling` (N,), +inf not pivoting, read on the pivoting characters'
+    rows only (:func:`rows_of`) when they are fewer than all: its look along the rest of
+    each pivot is (N, K, 2, 2) samples, and a crowd has a few pivoting at a time."""
+    rows = np.flatnonzero(s.turning)
+    if len(rows) == s.count:
+        return pivot_ceiling(w, s, x_new, extension)
+    ceiling = np.full(s.count, np.inf)
+    ceiling[rows] = pivot_ceiling(w, rows_of(s, rows), x_new[rows], extension)
+    return ceiling
 
 
 def allowed_height(
@@ -224,9 +235,8 @@ def standing_height(
     gait, legs = w.rig.gait, w.rig.legs
     ground = w.terrain.height_at(x_new)
     soon = x_new + s.vx * w.rig.tuning.stair_lead
-    risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)
-    lo, hi = np.minimum(x_new, soon)[:, None], np.maximum(x_new, soon)[:, None]
-    riser_soon = ((risers > lo) & (risers < hi)).any(axis=1)
+    lo, hi = np.minimum(x_new, soon), np.maximum(x_new, soon)
+    riser_soon = w.terrain.riser_between(lo, hi, MIN_RISER, RISER_WINDOW, closed=False)
     ground = np.where(riser_soon, np.maximum(ground, w.terrain.height_at(soon)), ground)
     feet_ground = w.terrain.height_at(s.feet.lock[..., 0]).min(axis=1)
     ground = np.where(standing, np.maximum(ground, feet_ground), ground)
@@ -331,15 +341,20 @@ def over_support(w: World, s: WalkState, x: FloatArray, dt: float) -> FloatArray
     feet, tune = s.feet, w.rig.tuning
     resting = feet.planted.all(axis=1) & ~feet.pinned.any(axis=1) & (s.wanted == 0.0)
     resting &= ~s.turning & ~s.reversing & (np.abs(s.vx) < tune.still_speed)
-    if not resting.any():
+    rows = np.flatnonzero(resting)
+    if not len(rows):
         return x
-    lo, hi = support_span(w, s)
+    # (the support read on the resting characters' rows only)
+    lo, hi = support_span(w, s if len(rows) == s.count else rows_of(s, rows))
+    at = x[rows]
     touching = lo <= hi
-    lo, hi = np.where(touching, lo, x), np.where(touching, hi, x)  # none touching: stays
+    lo, hi = np.where(touching, lo, at), np.where(touching, hi, at)  # none touching: stays
     inset = np.minimum(REST_INSET, 0.25 * (hi - lo))
-    goal = clamp(x, lo + inset, hi - inset)
-    speed = clamp((goal - x) / tune.shift_time, -tune.shift_speed, tune.shift_speed)
-    return np.where(resting, x + speed * dt, x)
+    goal = clamp(at, lo + inset, hi - inset)
+    speed = clamp((goal - at) / tune.shift_time, -tune.shift_speed, tune.shift_speed)
+    moved = x.copy()
+    moved[rows] = at + speed * dt
+    return moved
 
 
 def move_pelvis(

@@ -82,14 +82,16 @@ def sole_clearance(
     near = np.where(ahead >= 0, edge, edge - reach) - slack
     far = np.where(ahead >= 0, edge + reach, edge) + slack
     window, v = terrain.vertices_between(near, far)
-    gap = (terrain.xs[v] - edge.ravel()[window]) * np.sign(ahead).ravel()[window]
-    r = reach.ravel()[window]
-    inside = (gap >= 0) & (gap <= r) & (r > 0)
-    vertex = np.full(edge.shape, -np.inf)
-    np.maximum.at(
-        vertex.reshape(-1), window[inside], (terrain.ys[v] - _APPROACH_SLOPE * gap)[inside]
-    )
-    return exact, np.maximum(exact, np.maximum(cone, vertex) - lowest)
+    if len(window):  # (most of the ground has no vertex in the window: the cone decides)
+        gap = (terrain.xs[v] - edge.ravel()[window]) * np.sign(ahead).ravel()[window]
+        r = reach.ravel()[window]
+        inside = (gap >= 0) & (gap <= r) & (r > 0)
+        vertex = np.full(edge.shape, -np.inf)
+        np.maximum.at(
+            vertex.reshape(-1), window[inside], (terrain.ys[v] - _APPROACH_SLOPE * gap)[inside]
+        )
+        cone = np.maximum(cone, vertex)
+    return exact, np.maximum(exact, cone - lowest)
 
 
 # -- swing -----------------------------------------------------------------------------

@@ -32,6 +32,9 @@ TERRAIN_RANGES: dict[str, Range] = {
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
+_NO_PAIRS: IntArray = np.zeros(0, dtype=np.intp)
+_NO_PAIRS.setflags(write=False)
+
 
 def index_span(sorted_x: FloatArray, lo: ArrayLike, hi: ArrayLike) -> tuple[IntArray, IntArray]:
     """The entries of ``sorted_x`` (M,) with ``lo ≤ x ≤ hi`` as index ranges ``[first,
@@ -135,6 +138,8 @@ class Terrain:
     points: FloatArray
     landmarks: tuple[Landmark, ...] = ()
     # derived once (the polyline never changes; an edit makes a new Terrain)
+    xs: FloatArray = field(init=False, repr=False)  # vertex x, (M,), contiguous for np.interp
+    ys: FloatArray = field(init=False, repr=False)  # vertex y, (M,)
     slopes: FloatArray = field(init=False, repr=False)  # dy/dx of each segment, (M − 1,)
     _heights: RangeMax = field(init=False, repr=False)  # range maxima of the vertex y
     _window_rises: dict[float, tuple[FloatArray, RangeMax]] = field(init=False, repr=False)
@@ -150,6 +155,11 @@ class Terrain:
             raise ValueError("expected strictly increasing x (the ground must be a function of x)")
         pts.setflags(write=False)
         object.__setattr__(self, "points", pts)
+        for name, column in (("xs", pts[:, 0]), ("ys", pts[:, 1])):
+            # a contiguous copy: np.interp copies a strided column on every call otherwise
+            values = np.ascontiguousarray(column)
+            values.setflags(write=False)
+            object.__setattr__(self, name, values)
         # slope of segment i: (y[i+1] − y[i]) / (x[i+1] − x[i])
         slopes = np.diff(pts[:, 1]) / np.diff(pts[:, 0])
         slopes.setflags(write=False)
@@ -157,16 +167,6 @@ class Terrain:
         object.__setattr__(self, "_heights", RangeMax.of(pts[:, 1]))
         object.__setattr__(self, "_window_rises", {})
         object.__setattr__(self, "_risers", {})
-
-    @property
-    def xs(self) -> FloatArray:
-        """Vertex x, shape ``(M,)``."""
-        return self.points[:, 0]
-
-    @property
-    def ys(self) -> FloatArray:
-        """Vertex y, shape ``(M,)``."""
-        return self.points[:, 1]
 
     @property
     def x_range(self) -> tuple[float, float]:
@@ -225,6 +225,8 @@ class Terrain:
         intervals hold, rather than the O(n·M) of a mask over every vertex."""
         first, stop = self.vertex_span(lo, hi)
         count = (stop - first).ravel()
+        if not count.any():  # (most spans a step asks about hold no vertex)
+            return _NO_PAIRS, _NO_PAIRS
         interval = np.repeat(np.arange(len(count)), count)
         # a pair's vertex: its position past its interval's first pair, plus that first vertex
         start = np.cumsum(count) - count
@@ -308,6 +310,28 @@ class Terrain:
         right = risers[np.minimum(after, len(risers) - 1)]
         left = risers[np.maximum(after - 1, 0)]
         return np.asarray((np.abs(left - xa) <= reach) | (np.abs(right - xa) <= reach))
+
+    def riser_between(
+        self, lo: ArrayLike, hi: ArrayLike, min_riser: float, window: float, closed: bool = True
+    ) -> NDArray[np.bool_]:
+        """Whether a riser (:meth:`risers`) lies between ``lo`` and ``hi``, broadcast shape
+        of the inputs (:meth:`riser_span`)."""
+        first, stop = self.riser_span(lo, hi, min_riser, window, closed)
+        return np.asarray(stop > first)
+
+    def riser_span(
+        self, lo: ArrayLike, hi: ArrayLike, min_riser: float, window: float, closed: bool = True
+    ) -> tuple[IntArray, IntArray]:
+        """The risers (:meth:`risers`) with ``lo ≤ x ≤ hi`` (``closed``) or ``lo < x < hi``
+        as index ranges ``[first, stop)``, broadcast shape of the inputs each (``stop ≤
+        first``: none, as where ``hi < lo`` or either is NaN). Two binary searches an
+        interval, O(log K)."""
+        risers = self.risers(min_riser, window)
+        lo_a, hi_a = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+        # the first riser at or past lo (past it, open), and the first past hi (at or past)
+        first = np.searchsorted(risers, lo_a, side="left" if closed else "right")
+        stop = np.searchsorted(risers, hi_a, side="right" if closed else "left")
+        return first, stop
 
     def shortest_tread(
         self, lo: ArrayLike, hi: ArrayLike, min_riser: float, window: float

@@ -54,9 +54,9 @@ def timed(w: World, s: WalkState, speed: FloatArray) -> FloatArray:
     its capped speed, a 10° run spent a fifth of its time in the air less than on the
     flat)."""
     gait = w.rig.gait
-    if s.sprinting.any():  # (the grade is read only then)
+    slope_run = s.sprinting & ~s.stair_run & ~s.jogging
+    if slope_run.any():  # (the grade is read only then)
         held = gait.run_speed * np.abs(ground_grade(w, s)) / gait.climb_speed
-        slope_run = s.sprinting & ~s.stair_run & ~s.jogging
         speed = np.where(slope_run, speed * np.maximum(held, 1.0), speed)
     jog = np.copysign(np.maximum(np.abs(speed), w.rig.tuning.jog_timing), speed)
     return np.where(s.jogging, jog, timing_speed(speed, s.stair_run, w.rig))
@@ -128,9 +128,8 @@ def trailing_foot(
 
 def flight_between(w: World, s: WalkState, behind: FloatArray, ahead: FloatArray) -> BoolArray:
     """A stair's riser from ``behind`` to ``ahead`` (M,)."""
-    low, high = np.minimum(behind, ahead)[:, None], np.maximum(behind, ahead)[:, None]
-    risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)[None, :]
-    return np.asarray(((risers >= low) & (risers <= high)).any(axis=1))
+    low, high = np.minimum(behind, ahead), np.maximum(behind, ahead)
+    return w.terrain.riser_between(low, high, MIN_RISER, RISER_WINDOW)
 
 
 def standing_spots(w: World, s: WalkState, x: FloatArray, pivot: BoolArray) -> FloatArray:

@@ -6,7 +6,16 @@ from pathlib import Path
 
 import numpy as np
 
-from game.world.landing import fit_spots, kind_costs, landing_candidates, miss_cost, stair_costs
+from game.world.feet import MIN_RISER, RISER_WINDOW
+from game.world.landing import (
+    _EDGE_M,
+    _SKIP_COST,
+    fit_spots,
+    kind_costs,
+    landing_candidates,
+    miss_cost,
+    stair_costs,
+)
 from game.world.rig import load_rig
 from game.world.terrain import Terrain
 
@@ -58,3 +67,37 @@ def test_a_spot_on_a_wall_too_tall_to_step_is_never_low_enough() -> None:
     wall = Terrain(np.array([[-10.0, 0.0], [1.0, 0.0], [1.01, 0.9], [10.0, 0.9]]))
     spots = _spots(wall, np.array([[0.5, 1.5]]))
     assert spots.low_enough[0, 0] and not spots.low_enough[0, 1]
+
+
+def test_stair_costs_count_the_risers_a_mask_over_every_riser_counts() -> None:
+    # random flights, candidates on and an ulp beside each riser, the other foot anywhere
+    rng = np.random.default_rng(7)
+    x, y, points = -5.0, 0.0, [[-6.0, 0.0]]
+    for _ in range(25):
+        x += float(rng.uniform(0.2, 0.5))
+        points.append([x, y])
+        y += float(rng.choice([-1.0, 1.0]) * rng.uniform(0.1, 0.2))
+        x += 0.01
+        points.append([x, y])
+    ground = Terrain(np.array([*points, [x + 2.0, y]]))
+    risers = ground.risers(MIN_RISER, RISER_WINDOW)
+    assert len(risers) > 10
+    near = np.concatenate([risers, np.nextafter(risers, np.inf), np.nextafter(risers, -np.inf)])
+    candidates = np.concatenate([near, rng.uniform(-6.0, x + 2.0, 40)])
+    candidates = np.tile(candidates, (8, 1))
+    other = np.concatenate([rng.uniform(-6.0, x + 2.0, 6), risers[3:4], [np.nan]])
+    facing = np.where(rng.random((8, 1)) < 0.5, -1.0, 1.0)
+    settling = np.array([True, False] * 4)
+    spots = fit_spots(ground, RIG, np.zeros((8, 2)), candidates, facing, None, np.zeros((0, 3)))
+    skip, edge, _ = stair_costs(
+        ground, candidates, spots, other, facing, None, settling, other + 0.3
+    )
+    # the dense form: every candidate against every riser
+    there = other[:, None, None]
+    lo, hi = np.minimum(candidates[..., None], there), np.maximum(candidates[..., None], there)
+    between = (risers > lo) & (risers < hi)
+    dense_skip = _SKIP_COST * np.maximum(between.sum(axis=-1) - 1, 0)
+    back = np.where(between, np.abs(risers - there), 0.0).max(axis=-1, initial=0.0)
+    down = spots.ground_y < ground.height_at(other)[:, None] - MIN_RISER
+    assert np.array_equal(skip, dense_skip)
+    assert np.array_equal(edge, _SKIP_COST * (down & (back > _EDGE_M)))

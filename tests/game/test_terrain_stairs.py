@@ -4,9 +4,10 @@ gives: the riser within reach of a point, the shortest tread between two points.
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from game.world.speed import _next_riser
 from game.world.terrain import Terrain
 
 MIN_RISER, WINDOW = 0.06, 0.03
@@ -57,6 +58,53 @@ def test_the_shortest_tread_between_two_points_is_the_masked_minimum(
     near = (risers >= lo[:, None]) & (risers <= hi[:, None])
     dense = np.where(near, treads, np.inf).min(axis=1, initial=np.inf)
     assert np.array_equal(ground.shortest_tread(lo, hi, MIN_RISER, WINDOW), dense)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    ends=st.lists(st.tuples(st.floats(-8.0, 20.0), st.floats(-8.0, 20.0)), max_size=40),
+    closed=st.booleans(),
+)
+def test_a_riser_between_two_points_is_the_one_a_mask_finds(
+    seed: int, ends: list[tuple[float, float]], closed: bool
+) -> None:
+    ground = _stairs(seed)
+    risers = ground.risers(MIN_RISER, WINDOW)[None, :]
+    lo, hi = np.array([e[0] for e in ends]), np.array([e[1] for e in ends])
+    # ends exactly on a riser too, where closed and open differ
+    on = risers[0, : len(lo)] if risers.size else np.zeros(0)
+    lo[: len(on)] = on
+    low, high = lo[:, None], hi[:, None]
+    inside = (risers >= low) & (risers <= high) if closed else (risers > low) & (risers < high)
+    found = ground.riser_between(lo, hi, MIN_RISER, WINDOW, closed=closed)
+    assert np.array_equal(found, inside.any(axis=1))
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    probes=st.lists(
+        st.tuples(st.floats(-8.0, 20.0), st.sampled_from([-1.0, 0.0, 1.0])), max_size=40
+    ),
+    span=st.floats(0.0, 1.0),
+)
+def test_the_next_riser_ahead_is_the_dense_nearest_one(
+    seed: int, probes: list[tuple[float, float]], span: float
+) -> None:
+    risers = _stairs(seed).risers(MIN_RISER, WINDOW)
+    assume(len(risers) > 0)
+    here, direction = np.array([p[0] for p in probes]), np.array([p[1] for p in probes])
+    # probes a span before or after a riser, exactly and an ulp either side
+    at = here[: len(risers)] + 0.0
+    at[:] = risers[: len(at)] - direction[: len(at)] * span
+    here[: len(at)] = np.nextafter(at, np.where(np.arange(len(at)) % 3 == 0, np.inf, -np.inf))
+    beyond = (risers[None, :] - here[:, None]) * direction[:, None] - span
+    beyond = np.where(beyond > 0.0, beyond, np.inf)
+    gap, index = _next_riser(risers, here, direction, span)
+    assert np.array_equal(gap, beyond.min(axis=1, initial=np.inf))
+    ahead = np.isfinite(gap)
+    assert np.array_equal(index[ahead], np.argmin(beyond, axis=1)[ahead])
 
 
 def test_no_riser_is_within_reach_on_ground_without_stairs() -> None:
