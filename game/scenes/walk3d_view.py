@@ -100,7 +100,8 @@ class Walk3DView:
         values: dict[str, list[float]] = {"wish": self._wish(raw.keys_down)}
         for button, at in raw.clicks:
             if button == 1:
-                spot = ground_hit(self.sim.field, self.camera.eye, self.camera.ray(np.asarray(at)))
+                at_px = np.clip(np.asarray(at, dtype=float), -POINTER_LIMIT_PX, POINTER_LIMIT_PX)
+                spot = ground_hit(self.sim.field, self.camera.eye, self.camera.ray(at_px))
                 if spot is not None:
                     values["goal"] = [float(spot[0]), float(spot[2])]
         actions = tuple("toggle_poles" for key in raw.keys_pressed if key == "k")
