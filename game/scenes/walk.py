@@ -29,6 +29,7 @@ from game.scenes.character_assets import (
 )
 from game.scenes.feel_meter import FeetMeter, GaitSample
 from game.scenes.ground_edit import GroundEditing
+from game.scenes.walk_hints import ground_in_the_way
 from game.scenes.walk_pointer import POINTER_LINGER_S as POINTER_LINGER_S
 from game.scenes.walk_pointer import PointerReach
 from game.scenes.walk_trace import character_records, trace_header
@@ -330,32 +331,15 @@ class WalkSim(CharacterAssets, PointerReach):
         return self.terrain.to_json() if self.terrain_changed else None
 
     def blocked_hint(self) -> str | None:
-        """What a prop says now (W at the ladder with the cup in hand), or why the walk key
-        does nothing once it has for ``BLOCKED_HINT_S``: what a prop says of it (the loft's
-        edge, the ladder), a stair the cup leaves no room on, a wall, a drop or the world's
-        end; else None."""
+        """What a prop says now, or why the walk key has done nothing for ``BLOCKED_HINT_S``
+        (a prop's reason, else the ground's: :func:`ground_in_the_way`); else None."""
         if self._says is not None:
             return self._says
         if self.blocked_s < BLOCKED_HINT_S:
             return None
         if self._blocked_why is not None:
             return self._blocked_why
-        crowd, terrain = self.crowd, self.terrain
-        x, facing = float(crowd.x[0]), float(crowd.facing[0])
-        # what the walk meets within a metre ahead (the gait's stop looks a step or two on)
-        taken = crowd.taken_treads()  # (x0, x1) rows: the stairs a cup leaves no room on
-        ahead = (np.where(facing > 0, taken[:, 0], taken[:, 1]) - x) * facing
-        if ((ahead > 0.0) & (ahead <= 1.0)).any():
-            return "no way on: the cup leaves no room on that stair (click it to pick it up)"
-        lo, hi = terrain.x_range
-        probe = np.clip(x + facing * np.linspace(0.0, 1.0, 21), lo, hi)
-        heights = terrain.height_at(probe)
-        here, step = float(heights[0]), crowd.rig.gait.max_step_height
-        if float(heights.max()) - here > step:
-            return "no way on: a wall ahead, too high to step up"
-        if here - float(heights.min()) > step:
-            return "no way on: a drop ahead, too deep to step down"
-        return "no way on: the world ends here"
+        return ground_in_the_way(self.crowd)
 
     def _measure(self, was_planted: NDArray[np.bool_], running: bool) -> None:
         crowd = self.crowd

@@ -57,13 +57,6 @@ Posed = tuple[PoseInputs, FloatArray, FloatArray | None]
 __all__ = ["ARMS", "LEGS", "Crowd", "Mode", "PoseInputs", "knee_poles", "solve_pose"]
 
 
-def _with_row(array: NDArray[Any], n: int, row: NDArray[Any]) -> NDArray[Any]:
-    """A copy of ``array`` with its row ``n`` replaced by ``row``."""
-    out = array.copy()
-    out[n] = row
-    return out
-
-
 class Crowd:
     """N characters walking one terrain; every array is ``(N, ...)``.
 
@@ -347,12 +340,7 @@ class Crowd:
         """The posed characters' rows of this step's pose and state (:meth:`pose_as`)."""
         s = self.state
         for n, (pose, pelvis, stand_at) in posed.items():
-            self.pose = PoseInputs(
-                **{
-                    f.name: _with_row(getattr(self.pose, f.name), n, getattr(pose, f.name)[0])
-                    for f in fields(PoseInputs)
-                }
-            )
+            self.pose = self.pose.with_character(n, pose)
             s.x[n], s.y[n] = pelvis
             s.vx[n] = 0.0
             s.intent.hand_weight[n] = 0.0

@@ -90,6 +90,15 @@ class PoseInputs:
             gaze=mix(self.gaze, later.gaze),
         )
 
+    def with_character(self, n: int, one: PoseInputs) -> PoseInputs:
+        """A copy of this pose whose character ``n`` is the one-character pose ``one``."""
+        rows = {}
+        for f in fields(PoseInputs):
+            array = getattr(self, f.name).copy()
+            array[n] = getattr(one, f.name)[0]
+            rows[f.name] = array
+        return PoseInputs(**rows)
+
     def soles(self, ankles: FloatArray, rig: Rig) -> FloatArray:
         """Heel, ball and toe of each foot with its ankle at ``ankles`` (N, 2, 2) (the
         solved ones): shape (N, 2, 3, 2)."""

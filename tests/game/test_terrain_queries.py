@@ -17,9 +17,10 @@ from game.scene import ASSETS_DIR
 from game.world.easing import clamp
 from game.world.feet import sole_depth as _sole_depth
 from game.world.feet import sole_penetration
+from game.world.range_query import RangeMax
 from game.world.rig import load_rig
 from game.world.swing import _APPROACH_SLOPE, _PROBES, sole_clearance
-from game.world.terrain import RangeMax, Terrain
+from game.world.terrain import Terrain
 
 # spans with infinite or NaN ends make the dense forms' arithmetic warn
 pytestmark = pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")
