@@ -173,8 +173,14 @@ class PointerReach:
     def _crouch(self, move: float) -> None:
         """Standing, the body crouches for what a hand wants below its standing reach: the
         cup on the floor or a spot there to set it down, or the pointer held low in front
-        (as deep as that point needs); otherwise, and walking, it stands up."""
+        (as deep as that point needs); reaching from a table's end for its top, it leans
+        over the top as deep as the hand needs; otherwise, and walking, it stands up."""
         crowd, hands = self.crowd, self.props
+        pelvis_x = float(crowd.x[0])
+        lean = None if hands is None else hands.table_lean(pelvis_x, crowd.rig, crowd.terrain)
+        if lean is not None:
+            crowd.crouch_to(0, lean)
+            return
         low = None if hands is None else hands.crouch_point()
         point = None
         if hands is not None and low is not None:

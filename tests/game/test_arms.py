@@ -143,7 +143,7 @@ def test_a_prop_reach_completes_with_the_pointer_moving_elsewhere(action, key, v
     # the mouse keeps moving (held, even) far from the prop, above the hero's head
     pointer = lambda i: (float(sim.crowd.x[0]) + 0.3 * np.sin(i / 9), 3.2)  # noqa: E731
     sim.step(InputState(pointer=pointer(0), actions=(action,), values={key: value}), DT, timer)
-    for i in range(1, int(3.0 / DT)):
+    for i in range(1, int(4.0 / DT)):
         if done(sim.props):
             break
         sim.step(
@@ -176,7 +176,7 @@ def test_setting_the_cup_down_completes_with_the_pointer_elsewhere(cup_lifted) -
         DT,
         timer,
     )
-    for _ in range(int(3.0 / DT)):
+    for _ in range(int(6.0 / DT)):
         if sim.props.holding < 0:
             break
         sim.step(InputState(pointer=away, actions=("pointer_moved",)), DT, timer)

@@ -583,12 +583,13 @@ def test_a_cup_lifted_from_the_floor_by_the_table_keeps_out_of_the_table_top(
         assert float(_cup_xy(sim)[1]) >= table.top + 0.02
 
 
-@pytest.mark.parametrize(("x", "facing"), [(1.2, 1.0), (3.4, -1.0)])
+@pytest.mark.parametrize(("x", "facing", "cup_x"), [(1.2, 1.0, 2.1), (3.4, -1.0, 2.6)])
 def test_turning_round_at_the_table_with_the_cup_keeps_it_out_of_the_table_top(
-    x: float, facing: float, lift_the_cup: Callable[..., None]
+    x: float, facing: float, cup_x: float, lift_the_cup: Callable[..., None]
 ) -> None:
     # holding the cup at the table while he turned round, it dipped into the top
     sim, timer = _hero_at(x, facing)
+    _cup_xy(sim)[0] = cup_x  # on the table, in reach from the end he comes to
     for _ in range(30):
         sim.step(InputState(), DT, timer)
     lift_the_cup(sim, timer)
@@ -605,15 +606,16 @@ def test_turning_round_at_the_table_with_the_cup_keeps_it_out_of_the_table_top(
     assert deepest == 0.0, f"the cup went {deepest * 100:.1f} cm into the table top"
 
 
-def test_carrying_the_cup_to_the_door_it_keeps_clear_of_the_hand_on_the_knob() -> None:
+def test_carrying_the_cup_to_the_door_it_keeps_clear_of_the_hand_on_the_knob(
+    lift_the_cup: Callable[..., None],
+) -> None:
     # carried in front at the hip, the cup in the near hand sat where the far
     # hand gripped the knob (its middle 6 cm from it): he seemed to push the door with the mug
     sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
     sim.crowd.resize(0, np.zeros(0), np.zeros(0))
     sim.crowd.resize(1, [4.5], [-1.0])  # right of the table, facing it and the door beyond
-    sim.step(InputState(actions=("reach_prop",), values={"prop": "cup"}), DT, timer)
-    for _ in range(200):
-        sim.step(InputState(), DT, timer)
+    _cup_xy(sim)[0] = 2.6  # on the table, in reach from its right end
+    lift_the_cup(sim, timer)
     props = sim.props
     assert props is not None and props.holding >= 0
     sim.step(InputState(actions=("reach_prop",), values={"prop": "door"}), DT, timer)

@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 from game.world.props.base import FLAT_TOLERANCE_M, Body, FloatArray, Intent
 from game.world.props.cup import CUP_MAX_SLOPE, FEET_CLEAR_M, REFUSED_S, SNAP_M
 from game.world.props.reach import OnGrip, PropHands, within
+from game.world.props.table_reach import on_table_top, table_stand
 from game.world.rig import Rig
 from game.world.terrain import Terrain
 from game.world.terrain_edit import EditRefused, Footprint
@@ -36,6 +37,7 @@ PLACE_GIVE_UP_S = 3.5  # reaching this long to set the cup down, he gives up and
 CUP_CLEAR_M = 0.03  # a carried cup keeps this far off the table top
 LIFT_OVER_M = 0.1  # ... and one rising beside it is wanted this much higher ...
 LIFT_ASIDE_M = 0.05  # ... and this much further out (see CupProp.carry_point)
+TABLE_OUT_OF_REACH = "out of his reach from either end of the table"
 
 
 class CupPhase(Enum):
@@ -72,8 +74,12 @@ class LiftGrip:
         return True
 
     def stuck(self, shoulder: FloatArray, reach: float, terrain: Terrain) -> bool:
-        """The cup stays where it stands: the hand goes as near as it reaches."""
-        return True
+        """The cup stays where it stands: the hand goes as near as it reaches; on the table
+        top out of reach from either end, it is refused there (False)."""
+        if self.owner.within_reach(self.point(), self.reach_fraction, terrain):
+            return True
+        self.owner.refuse(self.owner.bottom, TABLE_OUT_OF_REACH)
+        return False
 
     def settle(self, feet: tuple[float, float], facing: float, terrain: Terrain) -> None:
         """The cup stays where it stands."""
@@ -124,6 +130,9 @@ class PlaceGrip:
         or let fall). None there (the loft's top from the floor below): refused, and said
         at the wanted spot; False."""
         props = self.owner.props
+        if not self.owner.within_reach(self.point(), self.reach_fraction, terrain):
+            self.owner.refuse(self.place, TABLE_OUT_OF_REACH)
+            return False
         xs = float(shoulder[0]) + np.linspace(-reach, reach, 49)
         ys = props.surfaces(xs, terrain)
         grip = ys + props.cup.grip
@@ -165,13 +174,15 @@ class PlaceGrip:
 
 
 class CupProp:
-    """The live cup: its bottom centre ``bottom`` (2,), world metres, and its fall."""
+    """The live cup: its bottom centre ``bottom`` (2,), world metres, and its fall; ``rig``
+    the hero's, whose hands reach for it."""
 
     name = "cup"
 
-    def __init__(self, props: Props, hands: PropHands) -> None:
+    def __init__(self, props: Props, hands: PropHands, rig: Rig) -> None:
         self.props = props
         self.hands = hands
+        self.rig = rig
         self.bottom = props.cup.home.copy()
         self.vy = 0.0
         self.lift = LiftGrip(self)
@@ -203,6 +214,16 @@ class CupProp:
     def use(self) -> None:
         if not self.held:
             self.hands.reach_for(self.lift)
+
+    def within_reach(self, point: FloatArray, fraction: float, terrain: Terrain) -> bool:
+        """Whether a hand reaching ``fraction`` of the arm gets to ``point`` (2,): anywhere
+        but on the table top out of reach from either end (leaning over it as far as the
+        torso clears its top, :mod:`~game.world.props.table_reach`)."""
+        table = self.props.table
+        if not on_table_top(table, point):
+            return True
+        reach = fraction * self.rig.arms.limb.reach
+        return table_stand(table, self.rig, terrain, point, reach, float(point[0])) is not None
 
     def cancel(self) -> None:
         if self.busy:
@@ -300,13 +321,19 @@ class CupProp:
 
     def place_grip(self, x: float, terrain: Terrain) -> PlaceGrip | None:
         """Setting it down at ``x``: at the nearest spot within ``SNAP_M`` where it stands
-        upright; None, and why said at the place, if there is none (a slope too steep)."""
-        spot = self.props.standing_spot(x, terrain, SNAP_M)
+        upright; None, and why said at the place, if there is none (a slope too steep) or a
+        hand does not reach it (the table top's middle, from either end)."""
+        props = self.props
+        spot = props.standing_spot(x, terrain, SNAP_M)
         if spot is None:
-            place = np.array([x, self.props.surface_at(x, terrain)])
-            slope = self.props.slope_deg(x, terrain)
+            place = np.array([x, props.surface_at(x, terrain)])
+            slope = props.slope_deg(x, terrain)
             limit = math.degrees(CUP_MAX_SLOPE)
             why = f"a {slope:.0f}° slope: the cup stands on {limit:.0f}° at most"
             self.refuse(place, why if slope > limit else "no level spot here for the cup")
             return None
-        return PlaceGrip(self, np.array([spot, self.props.surface_at(spot, terrain)]))
+        grip = PlaceGrip(self, np.array([spot, props.surface_at(spot, terrain)]))
+        if not self.within_reach(grip.point(), grip.reach_fraction, terrain):
+            self.refuse(grip.place, TABLE_OUT_OF_REACH)
+            return None
+        return grip

@@ -1,9 +1,10 @@
 """The hero's hands on the props (no pygame): one goal at a time, and one thing carried.
 
 A prop that wants a hand (the door's knob, the cup, a spot to set the cup down) hands
-:class:`PropHands` a :class:`Grip`: the hands walk him within reach of its point, ease the
-nearer hand on (the props' ``reach_halflife``), and on the grip the grip says what happens
-(hold on, take it, let go of what is carried). What the hands carry follows
+:class:`PropHands` a :class:`Grip`: the hands walk him within reach of its point (a point
+on the table top: to the stand at one of its ends, :mod:`~game.world.props.table_reach`,
+and he leans over the top), ease the nearer hand on (the props' ``reach_halflife``), and on
+the grip the grip says what happens (hold on, take it, let go of what is carried). What the hands carry follows
 :class:`Carried` (the cup). Nothing here knows a prop by name.
 
 Phases (:class:`ReachPhase`), per goal::
@@ -25,6 +26,7 @@ import numpy as np
 
 from game.world.easing import halflife_blend
 from game.world.props.base import FloatArray
+from game.world.props.table_reach import TableStand, lean_for, on_table_top, table_stand
 from game.world.rig import Rig
 from game.world.terrain import Terrain
 
@@ -37,6 +39,9 @@ LOW_REACH_WAIT_S = 1.5  # a crouch takes 0.7 s: a goal still out of reach then i
 # the arm goes (the cup falls onto a spot down a step)
 STUCK_S = 0.6  # walking to a goal stopped this long by ground (a wall), he reaches from there
 FLOOR_CLEAR_M = 0.5  # the hero stops this close to a spot below the hand's reach
+TABLE_APPROACH_M = 1.0  # walking to a stand at the table, he slows down from this far out
+# (not 0.6 m as to other goals: a braking step at a brisk walk lands half a metre ahead,
+# under the table top)
 
 
 class ReachPhase(str, Enum):
@@ -166,6 +171,8 @@ class PropHands:
         self.phase_time = 0.0
         self.reaches = 0
         self._engaged: frozenset[int] = frozenset()  # arms this object drove last step
+        self._stand: TableStand | None = None  # where he reaches the goal on the table from
+        self._floor = False  # the goal reached for is on the floor (see walk_intent)
 
     @property
     def goal(self) -> str | None:
@@ -190,6 +197,8 @@ class PropHands:
         self.grip = grip
         self.phase = ReachPhase.WALK
         self.phase_time = 0.0
+        self._stand = None
+        self._floor = False
 
     def put_down(self, x: object, terrain: Terrain) -> None:
         """Set what is carried down at the world ``x`` (a finite number), if anything is."""
@@ -250,6 +259,8 @@ class PropHands:
             return None
         goal = grip.point()
         arm = self._arm_for(goal, shoulders)
+        if on_table_top(self.props.table, goal):
+            return self._walk_to_table(goal, shoulders, facing, rig, terrain, arm, blocked)
         reach = REACH_FRACTION * rig.arms.limb.reach
         dx = float(goal[0] - shoulders[arm, 0])
         allowance = arm_allowance(shoulders[arm], goal, reach)
@@ -270,7 +281,60 @@ class PropHands:
         self.hand = arm
         self.phase = ReachPhase.REACH
         self.phase_time = 0.0
+        # a spot on the floor stays one while he crouches for it (the crouched shoulder
+        # comes within reach of it): a foot that lands late is still kept clear of it
+        self._floor = self._on_the_floor(shoulders[arm], reach)
         return 0.0
+
+    def _walk_to_table(
+        self,
+        goal: FloatArray,
+        shoulders: FloatArray,
+        facing: float,
+        rig: Rig,
+        terrain: Terrain,
+        arm: int,
+        blocked: float,
+    ) -> float:
+        """The walk input to the stand at the table's end the ``goal`` on its top is reached
+        from, then the turn to face the table, then the reach (the lean is
+        :meth:`table_lean`'s). No stand reaches it: the goal is dropped and its prop says why
+        (:meth:`Grip.stuck`); the walk there stopped (``blocked`` seconds, ``STUCK_S``): the
+        goal is dropped (the hand never takes it from afar)."""
+        pelvis_x = float(shoulders[:, 0].mean())  # the spine stands upright at a walk's end
+        reach = self._reach(rig)
+        if self._stand is None:
+            self._stand = table_stand(self.props.table, rig, terrain, goal, reach, pelvis_x)
+        if self._stand is None:
+            assert self.grip is not None
+            self.grip.stuck(shoulders[arm], reach, terrain)  # refused: it says why
+            self.cancel()
+            return 0.0
+        if blocked >= STUCK_S:
+            self.cancel()
+            return 0.0
+        dx = self._stand.x - pelvis_x
+        if abs(dx) > 0.02:
+            # full speed from TABLE_APPROACH_M out, a slow creep at the end: the last steps
+            # land short of the table's legs
+            return math.copysign(min(max(abs(dx) / TABLE_APPROACH_M, 0.1), 1.0), dx)
+        if facing != self._stand.facing:
+            return math.copysign(0.1, self._stand.facing)  # turn to face the table
+        self.hand = arm
+        self.phase = ReachPhase.REACH
+        self.phase_time = 0.0
+        return 0.0
+
+    def table_lean(self, pelvis_x: float, rig: Rig, terrain: Terrain) -> float | None:
+        """Reaching for a goal on the table top from its stand: how deep the body leans
+        over the top (a crouch amount, :meth:`~game.world.character.Crowd.crouch_to`) from
+        where the pelvis stands, ``pelvis_x``; None: no such goal."""
+        stand = self._stand
+        if self.grip is None or stand is None or self.phase != ReachPhase.REACH:
+            return None
+        goal, table = self.grip.point(), self.props.table
+        lean = lean_for(table, rig, terrain, goal, self._reach(rig), pelvis_x, stand.facing)
+        return stand.lean if lean is None else lean
 
     def _arm_for(self, goal: FloatArray, shoulders: FloatArray) -> int:
         if self.grip is not None and self.grip.by_carrying_hand:
@@ -306,7 +370,7 @@ class PropHands:
         if grip is not None and self.phase == ReachPhase.REACH:
             if self.phase_time > grip.give_up_s:
                 self.cancel()  # a point the hand cannot get to: he stands up with the cup
-            elif self._on_the_floor(shoulders[self.hand], self._reach(rig)):
+            elif self._floor:
                 grip.settle(feet(), facing, terrain)  # every step: a foot may still settle
         goals = self._goals(shoulders, facing, rig)
         blend = halflife_blend(dt, self.props.reach_halflife)
@@ -351,8 +415,10 @@ class PropHands:
             # a goal the body is still crouching toward is gripped once the hand is on it
             # (a goal no crouch brings within reach: as near as it goes, after a wait)
             # (never one above the shoulder: let go up there, it would fall anywhere)
+            # (nor one on the table top: its stand and lean bring it within reach)
             reached = float(np.hypot(*(goal - shoulder))) <= reach
             waited = self.phase_time >= LOW_REACH_WAIT_S and goal[1] < shoulder[1]
+            waited &= self._stand is None
             there = reached or waited
             if there and float(np.hypot(*(hands[self.hand] - aim))) <= self.props.grip_tolerance:
                 self._gripped(grip, hands)

@@ -165,4 +165,4 @@ def create_props(props: Props, rig: Rig) -> tuple[PropHands, list[Prop]]:
     the whole step), the door, the plug-ins, the cup."""
     hands = PropHands(props)
     fixed: list[Prop] = [LadderProp(props.ladder, rig), DoorProp(props.door, hands)]
-    return hands, [*fixed, *create_plug_ins(props), CupProp(props, hands)]
+    return hands, [*fixed, *create_plug_ins(props), CupProp(props, hands, rig)]
