@@ -17,7 +17,8 @@ from game.world.arms import within_shoulder_range
 from game.world.character import ARMS, LEGS, Crowd
 from game.world.easing import clamp, halflife_blend
 from game.world.props.base import Prop
-from game.world.props.reach import REACH_FRACTION, PropHands, ReachPhase
+from game.world.props.grip import ReachPhase
+from game.world.props.reach import REACH_FRACTION, PropHands
 from game.world.rig import LIMBS
 
 LEG_NAMES = LIMBS[LEGS]

@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 from game.canvas import WorldPen
 from game.layout import font_px, intersects, ui_scale
 from game.palette import PALETTE
-from game.world.props.reach import ReachPhase
+from game.world.props.grip import ReachPhase
 from game.world.rig import LIMBS
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from game.scenes.walk_view import WalkView
 from game.world.character import LEGS
 from game.world.props import DoorProp
 from game.world.props.door import FAR_SIDE_HINT, SHUT_BEHIND_HINT, SHUT_HINT
-from game.world.props.reach import ReachPhase
+from game.world.props.grip import ReachPhase
 
 DT = 1.0 / 60.0
 

@@ -23,7 +23,8 @@ from numpy.typing import NDArray
 
 from game.world.props.base import FLAT_TOLERANCE_M, Body, FloatArray, Intent
 from game.world.props.cup import CUP_MAX_SLOPE, FEET_CLEAR_M, REFUSED_S, SNAP_M
-from game.world.props.reach import OnGrip, PropHands, within
+from game.world.props.grip import OnGrip, within
+from game.world.props.reach import PropHands
 from game.world.props.table_reach import on_table_top, table_stand
 from game.world.rig import Rig
 from game.world.terrain import Terrain

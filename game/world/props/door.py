@@ -26,7 +26,8 @@ import numpy as np
 
 from game.world.easing import smoothstep
 from game.world.props.base import WORLD_X, Body, FloatArray, Intent, flat_base, pair
-from game.world.props.reach import OnGrip, PropHands, ReachPhase, arm_allowance, within
+from game.world.props.grip import OnGrip, ReachPhase, arm_allowance, within
+from game.world.props.reach import PropHands
 from game.world.rig import Rig
 from game.world.schema import Fields, Range
 from game.world.terrain import Terrain

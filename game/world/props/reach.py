@@ -1,11 +1,12 @@
 """The hero's hands on the props (no pygame): one goal at a time, and one thing carried.
 
 A prop that wants a hand (the door's knob, the cup, a spot to set the cup down) hands
-:class:`PropHands` a :class:`Grip`: the hands walk him within reach of its point (a point
-on the table top: to the stand at one of its ends, :mod:`~game.world.props.table_reach`,
-and he leans over the top), ease the nearer hand on (the props' ``reach_halflife``), and on
-the grip the grip says what happens (hold on, take it, let go of what is carried). What the hands carry follows
-:class:`Carried` (the cup). Nothing here knows a prop by name.
+:class:`PropHands` a :class:`~game.world.props.grip.Grip`: the hands walk him within reach
+of its point (a point on the table top: to the stand at one of its ends,
+:mod:`~game.world.props.table_reach`, and he leans over the top), ease the nearer hand on
+(the props' ``reach_halflife``), and on the grip the grip says what happens (hold on, take
+it, let go of what is carried). What the hands carry follows
+:class:`~game.world.props.grip.Carried` (the cup). Nothing here knows a prop by name.
 
 Phases (:class:`ReachPhase`), per goal::
 
@@ -19,13 +20,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from enum import Enum
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from game.world.easing import halflife_blend
 from game.world.props.base import FloatArray
+from game.world.props.grip import Carried, Grip, OnGrip, ReachPhase, arm_allowance
 from game.world.props.table_reach import TableStand, lean_for, on_table_top, table_stand
 from game.world.rig import Rig
 from game.world.terrain import Terrain
@@ -42,101 +43,6 @@ FLOOR_CLEAR_M = 0.5  # the hero stops this close to a spot below the hand's reac
 TABLE_APPROACH_M = 1.0  # walking to a stand at the table, he slows down from this far out
 # (not 0.6 m as to other goals: a braking step at a brisk walk lands half a metre ahead,
 # under the table top)
-
-
-class ReachPhase(str, Enum):
-    """What the hands are doing with their goal (see the module's table)."""
-
-    IDLE = ""
-    WALK = "walk"
-    REACH = "reach"
-    HOLD = "hold"
-    RELEASE = "release"
-
-    def __str__(self) -> str:
-        return str(self.value)
-
-
-class OnGrip(Enum):
-    """What a grip does once the hand is on its point."""
-
-    HOLD = "hold"  # the hand stays on it (a knob) until the grip lets go
-    TAKE = "take"  # the hand carries it away (the cup)
-    LEAVE = "leave"  # the hand lets go of what it carries there (a cup set down)
-
-
-class Grip(Protocol):
-    """A goal for a hand: a point a prop wants a hand on, and how it is reached."""
-
-    name: str  # what the overlay shows
-    reach_fraction: float  # of the arm's reach the hand goes for it from its shoulder
-    low: bool  # below the standing reach he crouches for it (on the floor)
-    by_carrying_hand: bool  # the hand that carries something goes (setting it down)
-    on_grip: OnGrip
-    give_up_s: float  # reaching this long without a grip, the hands give it up
-
-    @property
-    def owner(self) -> object:
-        """The prop it belongs to."""
-        ...
-
-    def point(self) -> FloatArray:
-        """Where the hand goes (2,), world metres."""
-        ...
-
-    def hand_goal(self, shoulder: FloatArray, reach: float) -> FloatArray:
-        """Where the engaged hand goes for the point from ``shoulder`` (2,) within
-        ``reach``."""
-        ...
-
-    def follow(self, shoulder: FloatArray, rig: Rig) -> float | None:
-        """Holding on: the walk input that keeps the point within reach, or None."""
-        ...
-
-    def let_go(self, shoulder: FloatArray, rig: Rig) -> bool:
-        """Holding on: whether the hand lets go now."""
-        ...
-
-    def stuck(self, shoulder: FloatArray, reach: float, terrain: Terrain) -> bool:
-        """The walk toward the point is stopped by ground: move it within reach if it may;
-        False: it is given up (the prop says why)."""
-        ...
-
-    def settle(self, feet: tuple[float, float], facing: float, terrain: Terrain) -> None:
-        """Reaching down for it: keep it clear of the feet (``feet``: the soles' x span)."""
-        ...
-
-    def gripped(self, hand: FloatArray) -> None:
-        """The hand, at ``hand`` (2,), is on the point."""
-        ...
-
-
-class Carried(Protocol):
-    """What a hand carries (the cup)."""
-
-    def carry_point(self, shoulder: FloatArray, facing: float, other_busy: bool) -> FloatArray:
-        """Where the carrying hand goes from ``shoulder`` (2,); ``other_busy``: the other
-        hand is going for something."""
-        ...
-
-    def place_grip(self, x: float, terrain: Terrain) -> Grip | None:
-        """The goal of setting it down at ``x``; None: it cannot be set there (it says
-        why)."""
-        ...
-
-
-def arm_allowance(shoulder: FloatArray, goal: FloatArray, reach: float) -> float:
-    """How far horizontally ``goal`` may be from ``shoulder`` for a hand to reach it."""
-    dy = float(goal[1] - shoulder[1])
-    # Pythagoras: within a circle of radius R, at height dy the reach is √(R² − dy²)
-    return math.sqrt(max(reach * reach - dy * dy, 0.0))
-
-
-def within(shoulder: FloatArray, goal: FloatArray, reach: float) -> FloatArray:
-    """``goal`` pulled onto the circle of radius ``reach`` round ``shoulder`` if beyond it."""
-    offset = goal - shoulder
-    distance = float(np.hypot(*offset))
-    return goal if distance <= reach else shoulder + offset * (reach / distance)
 
 
 class PropHands:
