@@ -4,20 +4,24 @@ The mesh is built once: grid lines every :data:`MESH_CELL_M`, plus the heightfie
 lines wherever the ground bends sharply across them (a terrace's riser, the ramp's edges),
 so the drawn ground has the features' edges where the feet find them. Each quad is lit
 once (Lambert, light from a fixed direction, with a floor of ambient light). Each frame the
-visible quads are projected in one numpy pass and drawn far to near (painter's order); a
-camera that did not move puts down the cached picture instead (``Canvas.layer``).
+visible quads turned toward the eye are projected in one numpy pass and drawn far to near
+(painter's order), each followed by its share of a 1 m grid that fades out with distance
+(the grid lines lie on the quad, so the painter's order hides them as it hides the quad);
+far quads fade into the horizon's haze under a sky gradient. A camera that did not move
+puts down the cached picture instead (``Canvas.layer``).
 """
 
 from __future__ import annotations
 
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 from game.canvas import Canvas
-from game.palette import PALETTE
-from game.projection import OrbitCamera, clip_polygon
+from game.palette import PALETTE, mix
+from game.projection import OrbitCamera, clip_polygon, clip_segments
 from game.world.heightfield import Heightfield
 
 FloatArray = NDArray[np.float64]
@@ -30,6 +34,47 @@ LIGHT = np.array([-0.45, 0.8, 0.4]) / np.linalg.norm([-0.45, 0.8, 0.4])  # towar
 AMBIENT = 0.35  # the share of light a face turned away from the light still gets
 GRASS = (112, 150, 96)
 ROCK = (150, 140, 120)
+GRID_M = 1.0  # the grid drawn on the ground
+GRID_DARKEN = 0.22  # a grid line's colour: its quad's, this much darker up close ...
+GRID_FADE_M = 7.0  # ... fading into the quad's over this depth beyond the orbit centre
+GRID_MIN = 0.01  # fainter than this: not drawn
+SKY_TOP = (16, 22, 38)
+HAZE = (92, 110, 128)  # the sky at the horizon, where far ground fades
+HAZE_M = 25.0  # far quads fade toward the haze over this depth beyond the orbit centre
+HAZE_MAX = 0.7
+SKY_BANDS = 24
+
+
+class Mesh(NamedTuple):
+    """The drawn ground: vertices (V, 3), quads (Q, 4) of vertex indices, each quad's lit
+    colour (Q, 3), normal (Q, 3) and centre (Q, 3), and the grid lines on the quads: their
+    ends (S, 2, 3), sorted by quad, quad ``q``'s lines ``grid[first[q]:first[q + 1]]``."""
+
+    verts: FloatArray
+    quads: NDArray[np.intp]
+    colors: FloatArray
+    normals: FloatArray
+    centres: FloatArray
+    grid: FloatArray
+    first: NDArray[np.intp]
+
+
+def grid_lines(corners: FloatArray) -> tuple[FloatArray, NDArray[np.intp]]:
+    """The :data:`GRID_M` lines on each quad (Q, 4, 3) whose corners are (x0, z0), (x1, z0),
+    (x1, z1), (x0, z1) in order: their ends (S, 2, 3) on the quad's edges, and the quad
+    each belongs to (S,). A line on an edge two quads share belongs to both, so the nearer
+    one, drawn later, draws it again over its own fill."""
+    ends, owners = [], []
+    for q, (a, b, c, d) in enumerate(corners):
+        for g in np.arange(np.ceil(a[0] / GRID_M), np.floor(b[0] / GRID_M) + 1) * GRID_M:
+            t = (g - a[0]) / max(b[0] - a[0], 1e-12)  # x = g: from edge a-b to edge d-c
+            ends.append((a + (b - a) * t, d + (c - d) * t))
+            owners.append(q)
+        for g in np.arange(np.ceil(a[2] / GRID_M), np.floor(d[2] / GRID_M) + 1) * GRID_M:
+            t = (g - a[2]) / max(d[2] - a[2], 1e-12)  # z = g: from edge a-d to edge b-c
+            ends.append((a + (d - a) * t, b + (c - b) * t))
+            owners.append(q)
+    return np.array(ends, dtype=float).reshape(-1, 2, 3), np.array(owners, dtype=np.intp)
 
 
 def mesh_lines(heights: FloatArray, every: int, axis: int) -> NDArray[np.intp]:
@@ -84,8 +129,8 @@ class GroundPainter:
         self.field = field
         self._last_key: tuple[object, ...] | None = None
 
-    def _mesh(self, cell: float) -> tuple[FloatArray, NDArray[np.intp], FloatArray]:
-        """Vertices (V, 3), quads (Q, 4) of vertex indices and each quad's lit colour (Q, 3)."""
+    def _mesh(self, cell: float) -> Mesh:
+        """The mesh with grid lines every :data:`MESH_CELL_M` or ``cell``."""
         heights, s = self.field.heights, self.field.spacing
         every = max(int(round(cell / s)), 1)
         cols, rows = mesh_lines(heights, every, 1), mesh_lines(heights, every, 0)
@@ -101,14 +146,16 @@ class GroundPainter:
         lit = AMBIENT + (1 - AMBIENT) * np.clip(normal @ LIGHT, 0.0, 1.0)
         steep = np.clip((1.0 - normal[:, 1]) * 12.0, 0.0, 1.0)  # risers and walls look rocky
         base = np.asarray(GRASS) + (np.asarray(ROCK) - np.asarray(GRASS)) * steep[:, None]
-        return verts, quads, base * lit[:, None]
+        grid, owners = grid_lines(p)
+        first = np.searchsorted(owners, np.arange(len(quads) + 1)).astype(np.intp)
+        return Mesh(verts, quads, base * lit[:, None], normal, p.mean(axis=1), grid, first)
 
     @cached_property
-    def near_mesh(self) -> tuple[FloatArray, NDArray[np.intp], FloatArray]:
+    def near_mesh(self) -> Mesh:
         return self._mesh(MESH_CELL_M)
 
     @cached_property
-    def far_mesh(self) -> tuple[FloatArray, NDArray[np.intp], FloatArray]:
+    def far_mesh(self) -> Mesh:
         return self._mesh(FAR_CELL_M)
 
     def draw(self, canvas: Canvas, camera: OrbitCamera) -> None:
@@ -130,14 +177,17 @@ class GroundPainter:
             self._draw(canvas, camera)
 
     def _draw(self, canvas: Canvas, camera: OrbitCamera) -> None:
-        verts, quads, colors = self.far_mesh if camera.distance > FAR_DISTANCE_M else self.near_mesh
-        verts_c = camera.to_camera(verts)
+        _sky(canvas, camera)
+        mesh = self.far_mesh if camera.distance > FAR_DISTANCE_M else self.near_mesh
+        verts_c = camera.to_camera(mesh.verts)
         px = camera.camera_to_px(verts_c)
-        qd = verts_c[quads, 2]
-        qpx = px[quads]
+        qd = verts_c[mesh.quads, 2]
+        qpx = px[mesh.quads]
         _, _, width, height = camera.viewport
+        facing = np.einsum("ij,ij->i", mesh.normals, camera.eye - mesh.centres) > 0.0
         inside = (
-            (qd.max(axis=1) > camera.near)
+            facing
+            & (qd.max(axis=1) > camera.near)
             & (qpx[..., 0].max(axis=1) >= 0)
             & (qpx[..., 0].min(axis=1) <= width)
             & (qpx[..., 1].max(axis=1) >= 0)
@@ -146,14 +196,57 @@ class GroundPainter:
         order = np.flatnonzero(inside)
         depth = qd[order].mean(axis=1)
         order, depth = order[np.argsort(-depth, kind="stable")], np.sort(depth)[::-1]
-        # distance haze: far quads toward the sky colour
-        far = np.clip((depth - camera.distance) / 25.0, 0.0, 0.6)
-        sky = np.asarray(PALETTE["background"], dtype=float)
-        shaded = np.rint(colors[order] + (sky - colors[order]) * far[:, None]).astype(int)
-        for index, (r, g, b) in zip(order.tolist(), shaded.tolist(), strict=True):
-            if qd[index].min() > camera.near:
-                canvas.polygon(qpx[index], (r, g, b))
-                continue
-            clipped = clip_polygon(verts_c[quads[index]], camera.near)  # a quad by the eye
-            if len(clipped) >= 3:
-                canvas.polygon(camera.camera_to_px(clipped), (r, g, b))
+        colors = mesh.colors[order]
+        haze = np.clip((depth - camera.distance) / HAZE_M, 0.0, HAZE_MAX)[:, None]
+        shaded = colors + (np.asarray(HAZE, dtype=float) - colors) * haze
+        grid_k = GRID_DARKEN * (1.0 - np.clip((depth - camera.distance) / GRID_FADE_M, 0.0, 1.0))
+        lined = np.rint(shaded * (1.0 - grid_k[:, None])).astype(int).tolist()
+        fills = np.rint(shaded).astype(int).tolist()
+        near = qd[order].min(axis=1) > camera.near
+        segments, upto = self._grid_px(mesh, camera, order, grid_k > GRID_MIN)
+        quads_px = qpx[order].tolist()  # plain numbers: no numpy per polygon
+        for n, (index, fill, line, whole) in enumerate(
+            zip(order.tolist(), fills, lined, near.tolist(), strict=True)
+        ):
+            if whole:
+                canvas.polygon(quads_px[n], fill)
+            else:
+                clipped = clip_polygon(verts_c[mesh.quads[index]], camera.near)  # by the eye
+                if len(clipped) >= 3:
+                    canvas.polygon(camera.camera_to_px(clipped), fill)
+            if upto[n] < upto[n + 1]:
+                canvas.segments(segments[upto[n] : upto[n + 1]], line)
+
+    @staticmethod
+    def _grid_px(
+        mesh: Mesh, camera: OrbitCamera, order: NDArray[np.intp], lined: NDArray[np.bool_]
+    ) -> tuple[list[list[list[float]]], list[int]]:
+        """The grid lines of the quads ``order`` where ``lined``, in pixels (clipped by the
+        near plane; one wholly behind it is a point off the screen), and where each quad's
+        lines start in that list (``upto[n]:upto[n + 1]`` for ``order[n]``)."""
+        counts = np.where(lined, mesh.first[order + 1] - mesh.first[order], 0)
+        upto = np.concatenate([[0], np.cumsum(counts)])
+        picked = np.repeat(mesh.first[order] - upto[:-1], counts) + np.arange(upto[-1])
+        ends_c = camera.to_camera(mesh.grid[picked].reshape(-1, 3)).reshape(-1, 2, 3)
+        a_c, b_c, seen = clip_segments(ends_c[:, 0], ends_c[:, 1], camera.near)
+        grid_c = np.stack([a_c, b_c], axis=1)
+        grid_c[~seen] = (0.0, 0.0, 1.0)  # wholly behind the eye: a safe stand-in ...
+        grid_px = camera.camera_to_px(grid_c.reshape(-1, 3)).reshape(-1, 2, 2)
+        grid_px[~seen] = -1.0  # ... drawn as a point off the screen: nothing
+        segments: list[list[list[float]]] = grid_px.tolist()
+        return segments, upto.tolist()
+
+
+def _sky(canvas: Canvas, camera: OrbitCamera) -> None:
+    """A vertical gradient from :data:`SKY_TOP` to :data:`HAZE` at the horizon (where
+    the camera's level gaze meets the screen), haze below it."""
+    _, _, width, height = camera.viewport
+    level = camera.eye + np.array([-np.sin(camera.yaw), 0.0, -np.cos(camera.yaw)]) * 1e4
+    horizon = float(np.clip(camera.project(level[None])[0][0, 1], 1.0, height))
+    top = 0.0
+    for band in range(SKY_BANDS):
+        bottom = horizon * (band + 1) / SKY_BANDS
+        t = (band + 0.5) / SKY_BANDS
+        canvas.rect((0, top, width, bottom - top + 1), mix(SKY_TOP, HAZE, t * t))
+        top = bottom
+    canvas.rect((0, horizon, width, height - horizon + 1), HAZE)

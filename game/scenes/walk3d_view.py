@@ -77,6 +77,7 @@ class Walk3DView:
         self.ground = GroundPainter(sim.field)
         self._orbit = OrbitDrag()
         self.size = (1280, 720)
+        self.overlay_shown = False  # opens on the scene, not its debugging (as the walk)
         self.layout(self.size)
 
     def layout(self, size: tuple[int, int]) -> None:
@@ -144,8 +145,7 @@ class Walk3DView:
         look = (float(pose.pelvis[0]), float(pose.pelvis[1]) + FOLLOW_LIFT_M, float(pose.pelvis[2]))
         cam = self.camera
         self.camera = OrbitCamera(cam.yaw, cam.pitch, cam.distance, look, cam.fov_y, cam.viewport)
-        canvas.fill(PALETTE["background"])
-        self.ground.draw(canvas, self.camera)
+        self.ground.draw(canvas, self.camera)  # the sky, then the ground
         draw_shadows(canvas, self.camera, self.sim.field, pose)
         pen = Pen3D(canvas, self.camera)
         draw_hero(pen, pose, self.sim.rig)

@@ -1,0 +1,56 @@
+"""The walk in 3-D's drawn ground: the grid lies on the drawn quads, the mesh's faces turn
+up, and the scene opens on the walker rather than its debugging overlay."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from game.scenes.walk3d_ground import GRID_M, GroundPainter, grid_lines
+from game.world.heightfield import Heightfield
+
+
+def terraced_field() -> Heightfield:
+    """8 × 6 m: flat, a 10° slope along x, then a 0.2 m step up at z = 4."""
+    s = 0.1
+    xs, zs = np.arange(81) * s, np.arange(61) * s
+    heights = np.clip(xs[None, :] - 3.0, 0.0, None) * math.tan(math.radians(10.0))
+    heights = heights + np.where(zs[:, None] >= 4.0, 0.2, 0.0)
+    return Heightfield((0.0, 0.0), s, heights)
+
+
+def test_grid_lines_lie_on_their_quad_at_whole_metres() -> None:
+    mesh = GroundPainter(terraced_field()).near_mesh
+    corners = mesh.verts[mesh.quads]
+    for q in range(len(mesh.quads)):
+        a, b, _, d = corners[q]
+        for end in mesh.grid[mesh.first[q] : mesh.first[q + 1]].reshape(-1, 3):
+            assert a[0] - 1e-9 <= end[0] <= b[0] + 1e-9
+            assert a[2] - 1e-9 <= end[2] <= d[2] + 1e-9
+        for start, stop in mesh.grid[mesh.first[q] : mesh.first[q + 1]]:
+            along = np.flatnonzero(np.abs(start - stop)[[0, 2]] < 1e-9)
+            assert along.size == 1  # a line of constant x or constant z ...
+            fixed = start[[0, 2]][along[0]]
+            assert abs(fixed / GRID_M - round(fixed / GRID_M)) < 1e-9  # ... on the grid
+
+
+def test_grid_lines_on_a_plane_quad_keep_to_its_plane() -> None:
+    corners = np.array([[[0.0, 0.0, 0.0], [3.0, 0.6, 0.0], [3.0, 0.6, 2.0], [0.0, 0.0, 2.0]]])
+    ends, owners = grid_lines(corners)
+    assert len(ends) == 4 + 3 and set(owners.tolist()) == {0}  # x = 0..3, z = 0..2
+    np.testing.assert_allclose(ends[..., 1], 0.2 * ends[..., 0])
+
+
+def test_every_ground_face_turns_up() -> None:
+    mesh = GroundPainter(terraced_field()).near_mesh
+    assert (mesh.normals[:, 1] > 0.0).all()
+    np.testing.assert_allclose(np.linalg.norm(mesh.normals, axis=1), 1.0)
+
+
+def test_the_scene_opens_with_the_overlay_off() -> None:
+    from game.scene import SceneConfig
+    from game.scenes.walk3d import Walk3DSim
+    from game.scenes.walk3d_view import Walk3DView
+
+    assert Walk3DView(Walk3DSim(SceneConfig())).overlay_shown is False
