@@ -29,12 +29,6 @@ from game.pygame_text import measure_text, render_text
 # frame; a render costs ~10 µs, a measure ~3 µs, a new alpha surface ~30 µs); the caches are
 # emptied when this full.
 _CACHE_LIMIT = 512
-# Text sizes are kept for every canvas at once (each sets the default font, so a size and
-# weight measure alike on all): a balanced wrap measures a paragraph's trial lines at many
-# widths (a few thousand strings), and a new canvas (a window resized, a new app) measured
-# them all again. Emptied when this full.
-_SIZE_CACHE_LIMIT = 8192
-_SIZES: dict[tuple[str, int, bool], tuple[int, int]] = {}
 # Outlined circles of these radii are blitted from cached ring sprites (see _ring): a
 # 1-px ring of radius 173 costs ~7 µs blitted, ~48 µs drawn; one of radius 5, 0.6 against
 # 3.6 µs. A sprite of the largest radius takes ~1.5 MB; the cache is emptied when it holds
@@ -73,6 +67,7 @@ class PygameCanvas:
         self._layers: dict[Hashable, pygame.Surface] = {}
         self._discs: dict[tuple[float, tuple[int, ...]], tuple[pygame.Surface, int]] = {}
         self._sprites: dict[Hashable, pygame.Surface] = {}
+        self._sizes: dict[tuple[str, int, bool], tuple[int, int]] = {}  # HUD layout measures
         # the boxes of the HUD panels and sprites put down since the app last cleared this
         # (each frame): the F1 help, drawn after them, goes where it covers none
         self.hud_boxes: list[tuple[float, float, float, float]] = []
@@ -327,11 +322,11 @@ class PygameCanvas:
 
     def text_size(self, text: str, size: int = 16, bold: bool = False) -> tuple[int, int]:
         key = (text, size, bold)
-        measured = _SIZES.get(key)
+        measured = self._sizes.get(key)
         if measured is None:
-            if len(_SIZES) >= _SIZE_CACHE_LIMIT:
-                _SIZES.clear()
-            measured = _SIZES[key] = measure_text(self._font(size, bold), text)
+            if len(self._sizes) >= _CACHE_LIMIT:
+                self._sizes.clear()
+            measured = self._sizes[key] = measure_text(self._font(size, bold), text)
         return measured
 
     def layer(
