@@ -34,7 +34,7 @@ class WalkAutopilot:
     arms swing) until past the steep slope, then walks the stairs and the bump back with the
     pointer, opens the shut door by its knob and turns from a walk at the start. The
     pointer circles in front of the chest, in and out of the hands' reach; the hand mode
-    toggles now and then. Deterministic: the seed only shifts the sweep's phase.
+    toggles now and then. Deterministic: ``--seed`` only shifts the sweep's phase.
     """
 
     STOP_AT = 17.4  # outbound, the walker stops here (the foot of the steep slope) ...
