@@ -27,6 +27,7 @@ from game.world.heightfield import Heightfield
 from game.world.terrain import Terrain
 
 FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
 
 PROFILE_STEP_M = 0.05  # the 2-D ground's samples along the path: half the heightfield's grid
 PROFILE_BEHIND_M = 3.0  # the 2-D ground reaches this far behind the pelvis ...
@@ -36,6 +37,8 @@ STRAIGHT_M = 50.0  # the straight line beyond the anchor ends this far on (then 
 KEEP_BEHIND_M = 8.0  # nodes further behind the pelvis than this are dropped
 ROUND_M = 0.25  # the path's direction is the chord over this much either side of a point
 SAME_HEADING = math.radians(0.05)  # a turn smaller than this leaves the path as it is
+EDGE_INSET_M = 0.4  # the world ends this far inside the heightfield's edge (a sole's reach)
+EDGE_WALL_M = 2.0  # ... as a wall this high on the path's ground: the gait stops at it
 
 
 def heading_vector(yaw: float) -> FloatArray:
@@ -143,12 +146,23 @@ def path_ground(
     s = np.arange(lo, hi + 1) * PROFILE_STEP_M
     lines = path.at(s[:, None], np.array([-half_width, half_width]))  # (M, 2, 2)
     heights = field.height_at(lines[..., 0], lines[..., 1]).min(axis=1)
+    # the world ends where the path leaves the heightfield: a wall, as at the 2-D course's ends
+    heights = np.where(_off_the_field(path.at(s, 0.0), field), heights + EDGE_WALL_M, heights)
     if kept is not None:
         old, cut = kept
         index = np.rint(old.xs / PROFILE_STEP_M).astype(np.intp) - lo  # the same grid
         mine = (index >= 0) & (index < len(s)) & (old.xs < cut)
         heights[index[mine]] = old.ys[mine]
     return Terrain(np.stack([s, heights], axis=1))
+
+
+def _off_the_field(points: FloatArray, field: Heightfield) -> BoolArray:
+    """Which ground points ``(M, 2)`` (x, z) lie within :data:`EDGE_INSET_M` of the
+    heightfield's edge or beyond it."""
+    (x_lo, x_hi), (z_lo, z_hi) = field.extent
+    x, z = points[..., 0], points[..., 1]
+    inside = (x >= x_lo + EDGE_INSET_M) & (x <= x_hi - EDGE_INSET_M)
+    return ~(inside & (z >= z_lo + EDGE_INSET_M) & (z <= z_hi - EDGE_INSET_M))
 
 
 def ground_window_stale(terrain: Terrain, s: float) -> bool:

@@ -178,3 +178,17 @@ def test_a_recorded_walk3d_run_replays_to_the_same_trace(run_main, tmp_path: Pat
     result = run_main(["--headless", "--replay", str(recording), "--trace", str(second)])
     assert result.returncode == 0, result.stderr
     assert first.read_bytes() == second.read_bytes()
+
+
+@pytest.mark.parametrize("wish", [(-1.0, 0.0), (0.0, 1.0)])
+def test_the_walk_stops_at_the_heightfields_edge(wish: tuple[float, float]) -> None:
+    """The world ends at the heightfield's edge as the 2-D course ends at its own: walking
+    on toward it, the walker stops with every sole point on the field."""
+    field = sloped_field()
+    walker = Walker3D(RIG, field, (3.0, 6.0), 0.0)
+    poses = walk(walker, [wish], 600)
+    (x_lo, x_hi), (z_lo, z_hi) = field.extent
+    for pose in poses:
+        x, z = pose.soles[..., 0], pose.soles[..., 2]
+        assert (x > x_lo).all() and (x < x_hi).all() and (z > z_lo).all() and (z < z_hi).all()
+    assert walker.speed < 0.05  # stopped at the edge, not still walking
