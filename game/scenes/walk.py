@@ -83,10 +83,10 @@ class WalkSim(CharacterAssets, PointerReach):
         self._reloaded = False
         self.reload_note = ""  # what the last F5 reset, for the player
         self._soles: tuple[Any, Any, FloatArray] | None = None  # (solution, pose, soles)
+        self._walk_key = 0.0  # the player's walk keys this step, clamped (the props' Body.walk)
 
     def _use_props(self, props: Props | None) -> None:
-        """The hero's hands on the props (``props``: None, a scene without them) and the
-        live props, in the order they are asked each step."""
+        """The hero's hands on ``props`` (None: none) and the live props, in the order asked."""
         self.props: PropHands | None = None
         self.plug_ins: list[Prop] = []
         if props is not None:
@@ -145,7 +145,7 @@ class WalkSim(CharacterAssets, PointerReach):
         moved = "pointer_moved" in inp.actions or inp.pointer_down
         self.pointer_still_s = 0.0 if moved else self.pointer_still_s + dt
         self.offered = None
-        move = float(finite_clamp(inp.move, -1.0, 1.0))
+        move = self._walk_key = float(finite_clamp(inp.move, -1.0, 1.0))
         intents = self._ask_props(inp, move, dt)
         if intents and intents[-1].pose is not None:
             self._take_pose(intents[-1], inp, dt, timer)
@@ -277,7 +277,7 @@ class WalkSim(CharacterAssets, PointerReach):
             hands=sol.hand[0, ARMS].copy(),
             feet_targets=pose.targets[0, LEGS].copy(),
             pelvis=pose.pelvis[0].copy(),
-            walk=float(finite_clamp(inp.move, -1.0, 1.0)),
+            walk=self._walk_key,
             climb=inp.climb,
             run=inp.run,
             hands_full=self.props is not None and self.props.holding >= 0,
