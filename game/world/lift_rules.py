@@ -81,7 +81,7 @@ def read_context(
     w: World, s: WalkState, x_new: FloatArray, v_target: FloatArray, pace: Pace
 ) -> LiftContext:
     """The lift rules' shared reads for pelvises going to ``x_new`` aiming at ``v_target``."""
-    gait, tune, feet = w.rig.gait, w.rig.tuning, s.feet
+    gait, tune, feet, reversing = w.rig.gait, w.rig.tuning, s.feet, s.reversing
     # a foot pinned on the ground bears weight; one dragged up in the air does not
     bearing = feet.planted.copy()
     if feet.pinned.any():  # (a foot dragged by the mouse: the hero only)
@@ -95,9 +95,9 @@ def read_context(
     hip_x = hips_x(w, s, x_new)
     behind = (hip_x - feet.lock[..., 0]) * np.sign(s.vx)[:, None] > tune.left_behind
     standing = np.abs(v_target) < tune.still_speed
-    stopping = standing[:, None] & behind & ~s.reversing[:, None]
+    stopping = standing[:, None] & behind & ~reversing[:, None]
     running = running | (stopping & (run_fraction(s.vx, gait)[:, None] > 0.0))
-    walking = ~standing & ~running[:, 0] & ~s.reversing
+    walking = ~standing & ~running[:, 0] & ~reversing
     forward = np.sign(v_target)[:, None]
     ahead = (feet.lock[..., 0] - feet.lock[:, ::-1, 0]) * forward > tune.ahead
     both_down = (walking & feet.planted.all(axis=1))[:, None]
@@ -106,7 +106,7 @@ def read_context(
         other_down=other_down,
         other_ok=other_down | (running & (feet.u[:, ::-1] < 1.0)),
         stopping=stopping,
-        into_run=(s.sprinting & ~s.reversing)[:, None] & (feet.u[:, ::-1] < 1.0),
+        into_run=(s.sprinting & ~reversing)[:, None] & (feet.u[:, ::-1] < 1.0),
         settled_age=feet.stance_age >= tune.min_stance * pace.stance_time[:, None],
         trails=both_down & ahead[:, ::-1],
         walking=walking,

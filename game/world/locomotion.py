@@ -93,10 +93,10 @@ def advance_velocity(w: World, s: WalkState, wish: Wish, dt: float) -> FloatArra
     caps. Writes ``s.vx``, ``s.v_goal``, ``s.blocked``, ``s.crouch`` and, through
     :func:`~game.world.speed.unblocked`, ``s.pacing`` (the run input held while a walk
     is wanted, as the ground allows it: :func:`~game.world.modes.next_pacing`)."""
-    gait, tune = w.rig.gait, w.rig.tuning
+    gait, tune, turning = w.rig.gait, w.rig.tuning, s.turning
     top_speed = gait.walk_speed + (gait.run_speed - gait.walk_speed) * wish.run
     # a reversal first slows down facing the old way, then pivots, then sets off
-    v_goal = np.where(wish.reversing | s.turning, 0.0, wish.move * top_speed)
+    v_goal = np.where(wish.reversing | turning, 0.0, wish.move * top_speed)
     run_held = (wish.run > 0.5) & (np.abs(wish.move) > tune.move_deadband)
     s.v_goal = v_goal
     v_target = unblocked(w, s, v_goal, run_held)
@@ -109,10 +109,10 @@ def advance_velocity(w: World, s: WalkState, wish: Wish, dt: float) -> FloatArra
     nearer = np.abs(braked) < np.abs(s.vx)
     s.vx = np.where(s.reversing & nearer, braked, s.vx)
     # ... pivoting, it shifts over the balls it turns on
-    if s.turning.any():  # (the balls are read only then)
-        s.vx = np.where(s.turning, shift_over_balls(w, s), s.vx)
+    if turning.any():  # (the balls are read only then)
+        s.vx = np.where(turning, shift_over_balls(w, s), s.vx)
     # a crouch is held only standing: walking or turning round, the body rises
-    still = (wish.facing == 0.0) & ~wish.reversing & ~s.turning
+    still = (wish.facing == 0.0) & ~wish.reversing & ~turning
     still &= np.abs(s.vx) < tune.still_speed
     # ... and standing on feet kept off their spots (by a cup on the floor), over them
     s.vx = np.where(still, s.vx + shift_over_feet(w, s, v_target), s.vx)

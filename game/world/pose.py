@@ -173,13 +173,13 @@ def pose_inputs(
     ``previous`` step's pose, ``dt`` seconds ago, they move on from where they were at a
     hand's speed), and the knee and elbow poles. Writes ``s.lean`` and the swinging feet's
     ``floor`` and ``hold``."""
-    spin = s.spin
-    pelvis, chest, head = upper_body(w, s, grade, dt)
+    spin = s.spin  # (a property: read once, passed on)
+    pelvis, chest, head = upper_body(w, s, grade, spin, dt)
     side = FOOT_SIDE[:, None] * np.abs(spin)[:, None, None]
     hips = pelvis[:, None, :] + side * np.array([w.rig.body.hip_depth, 0.0])
     shoulders = chest[:, None, :] + side * np.array([w.rig.body.shoulder_depth, 0.0])
-    ankles, foot_angle, foot_bend = foot_targets(w, s, hips, dt)
-    hands = hand_targets(w, s, shoulders, hips, ankles, previous, dt)
+    ankles, foot_angle, foot_bend = foot_targets(w, s, hips, spin, dt)
+    hands = hand_targets(w, s, shoulders, hips, ankles, spin, previous, dt)
     gaze = head_pitch(w, s, head, grade, previous, dt)
     knee_pole = knee_poles(hips, ankles, spin, w.rig.legs)
     elbow_pole = elbow_poles(shoulders, hands, spin, w.rig)
@@ -202,20 +202,20 @@ def pose_inputs(
 
 
 def upper_body(
-    w: World, s: WalkState, grade: FloatArray, dt: float
+    w: World, s: WalkState, grade: FloatArray, spin: FloatArray, dt: float
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Pelvis, chest (the shoulder point) and head centre (N, 2): the spine leans into the
     direction of travel and into a climb ahead (the ground's ``grade`` rising along the
     facing; facing down a slope or a flight it leans only with the speed: upright or a
     little forward, never back), eased (writes ``s.lean``), and a crouch stoops it forward
     on top (by the spin, so a pivot would pass the middle upright), no further than keeps
-    the head out of a wall ahead."""
+    the head out of a wall ahead; ``spin`` is :attr:`WalkState.spin`."""
     body, tune = w.rig.body, w.rig.tuning
     pelvis = xy(s.x, s.y)
     climb = np.maximum(grade * s.facing, 0.0)  # rise per run along the facing, uphill only
     lean = body.lean_per_speed * s.vx + s.facing * body.lean_per_slope * np.arctan(climb)
     s.lean += (lean - s.lean) * halflife_blend(dt or 1.0 / 60.0, tune.lean_halflife)
-    spine = s.lean + s.spin * tune.crouch_stoop_rad * smoothstep(s.crouch)
+    spine = s.lean + spin * tune.crouch_stoop_rad * smoothstep(s.crouch)
     if (s.crouch > 0.0).any():
         spine = stoop_clear_of_walls(w, s, pelvis, spine)
     spine_dir = xy(np.sin(spine), np.cos(spine))
@@ -260,16 +260,18 @@ def head_pitch(
 
 
 def foot_targets(
-    w: World, s: WalkState, hips: FloatArray, dt: float
+    w: World, s: WalkState, hips: FloatArray, spin: FloatArray, dt: float
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Each foot's ankle (N, 2, 2), sole angle and toe bend (N, 2): a planted foot at its
     stance roll (pivoting, turning about its ball), a swinging one on its path (within its
     leg's comfort reach of ``hips``; one landing as a pivot starts turns about its ball
-    too), a pinned one at its pin. Writes the swinging feet's ``floor`` and ``hold``."""
-    legs, feet, spin = w.rig.legs, s.feet, s.spin
+    too), a pinned one at its pin (``spin``: :attr:`WalkState.spin`). Writes the swinging
+    feet's ``floor`` and ``hold``."""
+    legs, feet = w.rig.legs, s.feet
     stance_at, stance_angle, stance_bend = stance_feet(w, s)
-    turning = s.turning[:, None]
-    pivot_at = pivot_ankles(w, s) if s.turning.any() else stance_at
+    pivoting = s.turning
+    turning = pivoting[:, None]
+    pivot_at = pivot_ankles(w, s) if pivoting.any() else stance_at
     stance_at = np.where(turning[..., None], pivot_at, stance_at)
     swinging = feet.swinging
     if swinging.any():
@@ -279,9 +281,9 @@ def foot_targets(
         )
         feet.floor = np.where(swinging, floor, feet.floor)
         feet.hold = hold
-        if s.turning.any():
+        if pivoting.any():
             # the ankle moves by ball · (from − spin) along the sole, as a pivoting one does
-            shift = np.where(s.turning, legs.ball * (s.turn_from - spin), 0.0)
+            shift = np.where(pivoting, legs.ball * (s.turn_from - spin), 0.0)
             sole = xy(np.cos(swing_angle), np.sin(swing_angle))
             swing_at = swing_at + shift[:, None, None] * sole
         reach = w.rig.gait.comfort_extension * legs.limb.reach
@@ -342,15 +344,16 @@ def hand_targets(
     shoulders: FloatArray,
     hips: FloatArray,
     ankles: FloatArray,
+    spin: FloatArray,
     previous: PoseInputs | None,
     dt: float,
 ) -> FloatArray:
     """Each hand's target (N, 2, 2): the arm swing against the legs (following the turning
     facing, so the arms too pass a pivot's middle smoothly), blended toward the hands'
     intent by its weight, moving on from last step's at a hand's speed, and kept above the
-    ground."""
+    ground (``spin``: :attr:`WalkState.spin`)."""
     rig, intent = w.rig, s.intent
-    swing = swing_hands(shoulders, hips, ankles, s.spin, s.vx, rig)
+    swing = swing_hands(shoulders, hips, ankles, spin, s.vx, rig)
     reaching = intent.hand_weight.any()
     hands = blend_hands(swing, intent.hand_target, intent.hand_weight) if reaching else swing
     if previous is not None:

@@ -72,12 +72,11 @@ def planted_support(w: World, s: WalkState, pace: Pace) -> Support:
     feet = s.feet
     # pivoting, or about to (stopped, squaring up): flat feet only (braking, a foot left
     # behind the stopping hip still rolls: held flat, the pelvis sank 12 cm to reach it)
+    turning = s.turning
     about_to = s.reversing & (np.abs(s.vx) < w.rig.tuning.pivot_speed)
-    flat = (s.turning | about_to)[:, None]
+    flat = (turning | about_to)[:, None]
     flat_ankles = (
-        np.where(s.turning[:, None, None], pivot_ankles(w, s), feet.lock)
-        if flat.any()
-        else feet.lock
+        np.where(turning[:, None, None], pivot_ankles(w, s), feet.lock) if flat.any() else feet.lock
     )
     landing = roll_side(feet, landing_roll(feet, w.rig.tuning.loading * pace.stance_time[:, None]))
     facing, legs = s.facing[:, None], w.rig.legs
@@ -161,22 +160,22 @@ def pelvis_goal(
     lowered by a crouch; pivoting, as tall as the flat feet allow (straight legs: the
     knees pass the middle with the least sideways room); about to pivot, or while the
     last squaring foot lands, just low enough that both feet come down flat."""
-    gait, tune, feet = w.rig.gait, w.rig.tuning, s.feet
+    gait, tune, feet, turning = w.rig.gait, w.rig.tuning, s.feet, s.turning
     # standing still, only flat feet count: the pelvis settles until both rest flat (a
     # roll lets a walking leg reach, but is no pose to stand in)
-    standing = feet.planted.all(axis=1) & (np.abs(s.vx) < tune.still_speed) & ~s.turning
+    standing = feet.planted.all(axis=1) & (np.abs(s.vx) < tune.still_speed) & ~turning
     if standing.any():
         flat_ankles = np.where(standing[:, None, None], feet.lock, support.flat_ankles)
         support = replace(support, flat=support.flat | standing[:, None], flat_ankles=flat_ankles)
     allowed = allowed_height(w, s, x_new, pace, support)
     stand = standing_height(w, s, x_new, pace, standing)
     goal = np.minimum(stand, allowed) - tune.crouch_drop * smoothstep(s.crouch)
-    still_landing = s.turning & feet.swinging.any(axis=1)
+    still_landing = turning & feet.swinging.any(axis=1)
     goal = np.where(s.reversing | still_landing, allowed - tune.flatten_margin, goal)
-    if s.turning.any():
+    if turning.any():
         # pivoting, as tall as the flat feet allow through the rest of the turn
         tall = pivots_ceiling(w, s, x_new, gait.lock_extension) - tune.flatten_margin / 4.0
-        goal = np.where(still_landing, np.minimum(goal, tall), np.where(s.turning, tall, goal))
+        goal = np.where(still_landing, np.minimum(goal, tall), np.where(turning, tall, goal))
     return goal
 
 
