@@ -206,10 +206,11 @@ def may_lift(
     can = feet.planted & ~feet.pinned & due & (ctx.other_ok | strained & ctx.into_run)
     can &= ~s.turning[:, None]
     can &= ~(feet.pinned[:, ::-1] & ctx.standing[:, None])
-    rows = np.flatnonzero(can.any(axis=1))
+    # the spots below matter only standing (settled asks for no wish to move, as standing
+    # does): they are read for the standing characters with a foot that may lift only
+    rows = np.flatnonzero(can.any(axis=1) & ctx.standing)
     if not len(rows):  # (most steps)
         return can
-    # the spots are read for the characters with a foot that may lift only
     few = _rows(s, rows)
     behind = (ctx.standing & ~s.reversing)[rows, None] & above_spot_behind(w, few)
     can[rows] &= ~behind & ~settled(w, few, v_target[rows])[:, None]
