@@ -88,17 +88,16 @@ class PointerReach:
         """The pointer as an intent, not a leash: offered to the hands while the button is
         held or for ``POINTER_LINGER_S`` after the mouse moved, with H on, no foot being
         dragged or under the pointer, the ground not being edited and no prop goal under
-        way (a prop goal wins over the pointer)."""
-        busy = self.props is not None and self.props.busy
-        busy |= any(plug_in.busy for plug_in in self.plug_ins)
+        way (a prop goal wins over the pointer). The tests are pure reads, cheapest first."""
         if (
             self.pointer is None
             or not self.hands_follow
             or self.drag_foot is not None
-            or self.foot_near(self.pointer) is not None
-            or self.editing.active
-            or busy
             or self.pointer_still_s > POINTER_LINGER_S
+            or self.editing.active
+            or (self.props is not None and self.props.busy)
+            or any(plug_in.busy for plug_in in self.plug_ins)
+            or self.foot_near(self.pointer) is not None
         ):
             return None
         return self.pointer

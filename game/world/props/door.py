@@ -286,7 +286,8 @@ class DoorProp:
         """The door's swing this step; an open door does not swing shut on the hero standing
         in its doorway (his shoulders' middle; it must not shut through him)."""
         door, hands = self.door, self.hands
-        body_x = float(body.shoulders[:, 0].mean())
+        left, right = body.shoulders[:, 0].tolist()
+        body_x = (left + right) / 2.0  # (the mean of two, as numpy's rounds it)
         in_doorway = door.x0 - DOORWAY_M <= body_x <= door.x0 + door.width + DOORWAY_M
         held = self.busy and hands.phase == ReachPhase.HOLD
         if held and hands.phase_time >= KNOB_TURN_S:
