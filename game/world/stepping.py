@@ -168,12 +168,14 @@ def lift_feet(
     lift = choose_lifts(w, s, ctx, can, marks[1])
     if lift.any():
         resync_phase(s, lift, marks[1], pace.duty)
-        # the lifting feet's poses, read for their characters only (the rest stay NaN)
+        # the lifting feet's poses, read for their characters only (the rest stay NaN);
+        # one foot a character, so these are the rows start_swings reads too
         rows = np.flatnonzero(lift.any(axis=1))
+        lifting = rows_of(s, rows)
         ankles = np.full(s.feet.lock.shape, np.nan)
         angles, bends = np.full(lift.shape, np.nan), np.full(lift.shape, np.nan)
-        ankles[rows], angles[rows], bends[rows] = stance_feet(w, rows_of(s, rows))
-        start_swings(w, s, lift, ankles, angles, bends, x_new, v_target, grade, support)
+        ankles[rows], angles[rows], bends[rows] = stance_feet(w, lifting)
+        start_swings(w, s, lift, ankles, angles, bends, x_new, v_target, grade, support, lifting)
 
 
 def start_swings(
@@ -187,15 +189,19 @@ def start_swings(
     v_target: FloatArray,
     grade: FloatArray,
     support: Support,
+    lifting: WalkState | None = None,
 ) -> None:
     """Lift the feet in ``mask`` (N, 2) from ``ankles`` (N, 2, 2), sole ``angles`` and
     toe ``bends`` (N, 2) toward spots predicted from the body's velocity on ground of
     ``grade`` (N,), within what the other foot's ``support`` allows: the swing's timing,
     where the hip will be at touchdown, the spot predicted from it, the landing fitted to
-    the ground there (:func:`game.world.gait.plan_landing`), then the swing begins."""
+    the ground there (:func:`game.world.gait.plan_landing`), then the swing begins.
+    ``lifting``: the rows of ``s`` that ``mask``'s feet are on (:func:`rows_of`, one per
+    foot, in order), when the caller has them already."""
     n, f = np.nonzero(mask)
     # the swing's timing and the hip at touchdown read only these characters' rows
-    lifting = rows_of(s, n)
+    if lifting is None:
+        lifting = rows_of(s, n)
     duration, squaring = swing_timing(w, lifting, v_target[n], grade[n])
     hip_land, v_land = hip_at_touchdown(
         w, lifting, f, mask[n], x_new[n], v_target[n], duration, support_rows(support, n)
