@@ -5,7 +5,7 @@ exactly what it would be alone."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from numpy.typing import ArrayLike
 
 from game.scene import ASSETS_DIR
 from game.scenes.side_view import seen_from_the_side
@@ -48,9 +49,9 @@ DT = 1.0 / 60.0
 
 
 def _row(crowd: Crowd) -> dict[str, np.ndarray]:
-    """What the tests read of every character after a step (the pose solved); the joints
-    as the side view draws them (a pivot's limbs foreshortened)."""
-    sol = seen_from_the_side(crowd.pose, crowd.solve())
+    """What the tests read of every character after a step and its solve; the joints as
+    the side view draws them (a pivot's limbs foreshortened)."""
+    sol = seen_from_the_side(crowd.pose, crowd.solution)
     return {
         "pelvis": crowd.pose.pelvis.copy(),
         "planted": crowd.feet.planted.copy(),
@@ -75,6 +76,7 @@ def _run(crowd: Crowd, move: float, run: float, steps: int) -> list[dict[str, np
     rows = []
     for _ in range(steps):
         crowd.step(np.full(crowd.count, move), np.full(crowd.count, run), DT)
+        crowd.solve()
         rows.append(_row(crowd))
     return rows
 
@@ -109,39 +111,102 @@ STAND = Phase(0.0, 0.0)  # a walker whose script is done
 Record = dict[str, np.ndarray]  # one character's :func:`_row` values after each step (T, ...)
 
 
-def _walk_together(terrain: Terrain, walkers: dict[Any, Walker]) -> dict[Any, Record]:
-    """Each walker's script stepped in one crowd on ``terrain``, and its record: every
-    :func:`_row` key for that character and ``phase`` (the phase it was in) after each of
-    its steps; a walker whose script is done stands still and records no more.
+Moves = tuple[ArrayLike, ArrayLike]  # the move and run inputs of a play's characters
+Play = Generator[Moves, None, Any]
+
+
+@dataclass(frozen=True)
+class Cast:
+    """A play's characters, their starts (pelvis ``x``, ``facing``, each (n,)) and the play:
+    ``play(crowd, rows)`` gets the crowd and its characters' rows in it, yields their
+    inputs for each step (the crowd then steps and solves: the solve moves nothing but the
+    knee-flip counts, no foot being pinned) and returns its figures."""
+
+    x: ArrayLike
+    facing: ArrayLike
+    play: Callable[[Crowd, slice], Play]
+
+
+def _play_together(terrain: Terrain, casts: dict[str, Cast]) -> dict[str, Any]:
+    """Each cast's play on ``terrain``, all in one crowd, and by name the figures each
+    returned; the characters of a play that is done stand still.
 
     Characters do not interact: stepped together each moves exactly as it would alone (bit
-    for bit), so one run serves many tests at the cost of little more than one.
+    for bit), so one run serves many tests at the cost of little more than one (a crowd's
+    step costs nearly the same for 1 character as for 200).
     """
-    scripts = list(walkers.values())
-    crowd = Crowd(RIG, terrain, [w.x for w in scripts], [w.facing for w in scripts])
-    phase = [0] * len(scripts)  # each walker's phase, and the steps it has taken in it
-    taken = [0] * len(scripts)
-    rows, going = [], []
+    starts = {name: np.atleast_1d(np.asarray(cast.x, dtype=float)) for name, cast in casts.items()}
+    rows, first = {}, 0
+    for name, x in starts.items():
+        rows[name], first = slice(first, first + x.size), first + x.size
+    facing = [
+        np.broadcast_to(np.asarray(c.facing, dtype=float), starts[n].shape)
+        for n, c in casts.items()
+    ]
+    crowd = Crowd(RIG, terrain, np.concatenate(list(starts.values())), np.concatenate(facing))
+    plays = {name: cast.play(crowd, rows[name]) for name, cast in casts.items()}
+    figures: dict[str, Any] = {}
     while True:
-        for n, walker in enumerate(scripts):
-            while phase[n] < len(walker.phases) and walker.phases[phase[n]].over(
-                crowd, n, taken[n]
-            ):
-                phase[n], taken[n] = phase[n] + 1, 0
-        now = [p < len(w.phases) for p, w in zip(phase, scripts, strict=True)]
-        if not any(now):
-            break
-        held = [w.phases[p] if on else STAND for p, w, on in zip(phase, scripts, now, strict=True)]
-        crowd.step(np.array([h.move for h in held]), np.array([h.run for h in held]), DT)
-        rows.append(_row(crowd) | {"phase": np.array(phase)})
-        going.append(now)
-        taken = [t + 1 for t in taken]
-    mask = np.array(going)
-    columns = {key: np.stack([row[key] for row in rows]) for key in rows[0]}
-    return {
-        name: {key: column[mask[:, n], n] for key, column in columns.items()}
-        for n, name in enumerate(walkers)
-    }
+        move, run = np.zeros(crowd.count), np.zeros(crowd.count)
+        for name, play in list(plays.items()):
+            try:
+                move[rows[name]], run[rows[name]] = next(play)
+            except StopIteration as done:
+                figures[name] = done.value
+                del plays[name]
+        if not plays:
+            return figures
+        crowd.step(move, run, DT)
+        crowd.solve()
+
+
+def _scripted(walkers: dict[Any, Walker]) -> Callable[[Crowd, slice], Play]:
+    """The play of ``walkers``' scripts; its figures are each walker's record: every
+    :func:`_row` key for that character and ``phase`` (the phase it was in) after each of
+    its steps; a walker whose script is done stands still and records no more."""
+    scripts = list(walkers.values())
+
+    def play(crowd: Crowd, rows: slice) -> Play:
+        phase = [0] * len(scripts)  # each walker's phase, and the steps it has taken in it
+        taken = [0] * len(scripts)
+        records, going = [], []
+        while True:
+            for n, walker in enumerate(scripts):
+                while phase[n] < len(walker.phases) and walker.phases[phase[n]].over(
+                    crowd, rows.start + n, taken[n]
+                ):
+                    phase[n], taken[n] = phase[n] + 1, 0
+            now = [p < len(w.phases) for p, w in zip(phase, scripts, strict=True)]
+            if not any(now):
+                break
+            held = [
+                w.phases[p] if on else STAND for p, w, on in zip(phase, scripts, now, strict=True)
+            ]
+            yield np.array([h.move for h in held]), np.array([h.run for h in held])
+            row = {key: value[rows] for key, value in _row(crowd).items()}
+            records.append(row | {"phase": np.array(phase)})
+            going.append(now)
+            taken = [t + 1 for t in taken]
+        mask = np.array(going)
+        columns = {key: np.stack([row[key] for row in records]) for key in records[0]}
+        return {
+            name: {key: column[mask[:, n], n] for key, column in columns.items()}
+            for n, name in enumerate(walkers)
+        }
+
+    return play
+
+
+def _cast(walkers: dict[Any, Walker]) -> Cast:
+    """``walkers`` cast in their :func:`_scripted` play."""
+    scripts = walkers.values()
+    return Cast([w.x for w in scripts], [w.facing for w in scripts], _scripted(walkers))
+
+
+def _walk_together(terrain: Terrain, walkers: dict[Any, Walker]) -> dict[Any, Record]:
+    """Each walker's script stepped in one crowd on ``terrain``, and its record
+    (:func:`_scripted`)."""
+    return _play_together(terrain, {"walkers": _cast(walkers)})["walkers"]
 
 
 def _from(record: Record, phase: int) -> Record:
@@ -247,6 +312,7 @@ RUNS_INTO = [(BUMP[0], 1.0, FIRST_RISER_UP[1.0]), (24.0, -1.0, FIRST_RISER_UP[-1
 CLIMB_FROM = [(7.0, 1.0), (7.6, 1.0), (8.2, 1.0), (8.8, 1.0), (9.4, 1.0)]
 CLIMB_FROM += [(21.0, -1.0), (21.6, -1.0), (22.2, -1.0)]
 OFF_THE_FLIGHT = np.linspace(13.5, 15.1, 9)  # start x: walking left down a flight, on up the bump
+ROLLING = np.linspace(-5.0, 5.0, 6)  # start x: walking 2 s on flat ground
 
 
 def _flat_walkers() -> dict[Any, Walker]:
@@ -267,13 +333,24 @@ def _flat_walkers() -> dict[Any, Walker]:
         way = -1.0 if steps else 1.0  # back the way he came, or away from where he faces
         square = (Phase(-way if steps else 0.0, 0.0, steps or 60), Phase(way, 0.0, 120))
         walkers["square", steps] = Walker(0.0, -way, square)
+    for x in ROLLING:
+        walkers["rolling", x] = Walker(x, 1.0, (Phase(1.0, 0.0, 120),))
     return walkers
 
 
+ON_FLAT: dict[str, Cast] = {"walkers": _cast(_flat_walkers())}  # and the plays below
+
+
 @pytest.fixture(scope="module")
-def flat() -> dict[Any, Record]:
-    """:func:`_flat_walkers` stepped together (:func:`_walk_together`)."""
-    return _walk_together(FLAT, _flat_walkers())
+def on_flat() -> dict[str, Any]:
+    """The figures of every play of :data:`ON_FLAT`, stepped together on :data:`FLAT`."""
+    return _play_together(FLAT, ON_FLAT)
+
+
+@pytest.fixture(scope="module")
+def flat(on_flat: dict[str, Any]) -> dict[Any, Record]:
+    """The record of each of :func:`_flat_walkers`."""
+    return on_flat["walkers"]
 
 
 def _stairs_walkers() -> dict[Any, Walker]:
@@ -940,13 +1017,12 @@ def test_mid_pivot_the_knees_pass_the_legs_without_a_jump(
     assert np.linalg.norm(moved, axis=-1).max() <= 0.05
 
 
-def test_the_crowd_rolls_its_feet_too() -> None:
-    crowd = Crowd(RIG, FLAT, np.linspace(-5.0, 5.0, 6), np.ones(6))
-    rows = _run(crowd, 1.0, 0.0, 120)
-    soles = _stack(rows, "soles")  # (T, N, 2, 3, 2)
-    heel_up = soles[..., 0, 1] > 0.03  # a lifted heel on a planted foot
-    assert (heel_up & _stack(rows, "planted")).any(axis=(0, 2)).all()
-    assert _stack(rows, "joints")[:, :, ARMS].shape[1:] == (6, 2, 2)
+def test_the_crowd_rolls_its_feet_too(flat: dict[Any, Record]) -> None:
+    for x in ROLLING:
+        record = flat["rolling", x]
+        heel_up = record["soles"][..., 0, 1] > 0.03  # (T, 2): a lifted heel on a planted foot
+        assert (heel_up & record["planted"]).any(), x
+        assert record["joints"][:, ARMS].shape[1:] == (2, 2)
 
 
 @given(st.floats(0.001, 0.05), st.floats(0.01, 1.0), st.integers(1, 8))
@@ -989,11 +1065,10 @@ BRAKE_BEFORE = np.linspace(2.0, 3.0, 24)  # seconds of walking or running before
 STOP_AFTER = np.arange(1.0, 3.3, 0.25)  # seconds of walking or running before the stop
 
 
-def _walking_and_running(count: int) -> tuple[Crowd, np.ndarray]:
-    """A crowd of ``count`` walkers from x = 0 (facing right) and as many runners, all on
-    flat ground, and the run input of each (0 for the first half, 1 for the second)."""
-    run = np.repeat([0.0, 1.0], count)
-    return Crowd(RIG, FLAT, np.zeros(run.size), np.ones(run.size)), run
+def _walking_and_running(count: int) -> np.ndarray:
+    """The run inputs of ``count`` walkers and as many runners (0 for the first half, 1 for
+    the second); each play casts them from x = 0, facing right."""
+    return np.repeat([0.0, 1.0], count)
 
 
 Columns = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -1004,25 +1079,26 @@ def _by_run(run: np.ndarray, *columns: np.ndarray) -> dict[float, Columns]:
     return {r: tuple(column[..., run == r] for column in columns) for r in (0.0, 1.0)}
 
 
-@pytest.fixture(scope="module")
-def set_offs() -> dict[float, Columns]:
-    """By run input, the walkers of :data:`SET_OFF_BEFORE` and :data:`SET_OFF_THEN` (all
-    in one crowd, 5 s): their pelvis heights, speeds and turning, each (T, 24)."""
-    crowd, run = _walking_and_running(SET_OFF_BEFORE.size)
+def _set_offs(crowd: Crowd, rows: slice) -> Play:
+    """By run input, the walkers of :data:`SET_OFF_BEFORE` and :data:`SET_OFF_THEN` (5 s):
+    their pelvis heights, speeds and turning, each (T, 24)."""
+    run = _walking_and_running(SET_OFF_BEFORE.size)
     before, then = np.tile(SET_OFF_BEFORE, 2), np.tile(SET_OFF_THEN, 2)
-    rows = []
+    figures = []
     for step in range(int(5.0 / DT)):
         t = step * DT
         later = np.where(then == 0.0, 1.0, then)  # the stop ends after a second
-        move = np.where(t < before, 1.0, np.where(t < before + 1.0, then, later))
-        crowd.step(move, run, DT)
-        rows.append((crowd.y.copy(), np.abs(crowd.vx), crowd.turning.copy()))
-    return _by_run(run, *(np.array(column) for column in zip(*rows, strict=True)))
+        yield np.where(t < before, 1.0, np.where(t < before + 1.0, then, later)), run
+        figures.append((crowd.y[rows].copy(), np.abs(crowd.vx[rows]), crowd.turning[rows].copy()))
+    return _by_run(run, *(np.array(column) for column in zip(*figures, strict=True)))
+
+
+ON_FLAT["set offs"] = Cast(np.zeros(2 * SET_OFF_BEFORE.size), 1.0, _set_offs)
 
 
 @pytest.mark.parametrize("run", [0.0, 1.0], ids=["walk", "run"])
 def test_setting_off_the_hip_is_never_held_back_and_the_pelvis_does_not_dip(
-    run: float, set_offs: dict[float, Columns]
+    run: float, on_flat: dict[str, Any]
 ) -> None:
     # setting off after a stop and after turning round (on flat ground, the stop or turn at
     # 8 phases of the gait): the body speeds up in a quarter second, so the first steps are
@@ -1030,7 +1106,7 @@ def test_setting_off_the_hip_is_never_held_back_and_the_pelvis_does_not_dip(
     # planted foot and is held back; for 1.5 s the speed never falls more than 0.05 m/s in
     # a step and the pelvis stays within 2 cm of its steady gait's lowest point
     before, then = SET_OFF_BEFORE, SET_OFF_THEN
-    height, speed, turning = set_offs[run]
+    height, speed, turning = on_flat["set offs"][run]
     steady = height[int(3.0 / DT) :, then == 1.0].min()  # the gait's own lowest point
     window = int(1.5 / DT)
     set_offs_seen = 0
@@ -1045,24 +1121,25 @@ def test_setting_off_the_hip_is_never_held_back_and_the_pelvis_does_not_dip(
     assert set_offs_seen == 16  # after every stop and every turn
 
 
-@pytest.fixture(scope="module")
-def brakes() -> dict[float, Columns]:
-    """By run input, the walkers of :data:`BRAKE_BEFORE` turning round (all in one crowd,
-    4.5 s): their pelvis heights, speeds and turning round (reversing or pivoting), each
-    (T, 24)."""
-    crowd, run = _walking_and_running(BRAKE_BEFORE.size)
+def _brakes(crowd: Crowd, rows: slice) -> Play:
+    """By run input, the walkers of :data:`BRAKE_BEFORE` turning round (4.5 s): their
+    pelvis heights, speeds and turning round (reversing or pivoting), each (T, 24)."""
+    run = _walking_and_running(BRAKE_BEFORE.size)
     before = np.tile(BRAKE_BEFORE, 2)
-    rows = []
+    figures = []
     for step in range(int(4.5 / DT)):
-        move = np.where(step * DT < before, 1.0, -1.0)
-        crowd.step(move, run, DT)
-        rows.append((crowd.y.copy(), crowd.vx.copy(), crowd.reversing | crowd.turning))
-    return _by_run(run, *(np.array(column) for column in zip(*rows, strict=True)))
+        yield np.where(step * DT < before, 1.0, -1.0), run
+        turning_round = crowd.reversing[rows] | crowd.turning[rows]
+        figures.append((crowd.y[rows].copy(), crowd.vx[rows].copy(), turning_round))
+    return _by_run(run, *(np.array(column) for column in zip(*figures, strict=True)))
+
+
+ON_FLAT["brakes"] = Cast(np.zeros(2 * BRAKE_BEFORE.size), 1.0, _brakes)
 
 
 @pytest.mark.parametrize(("run", "sink"), [(0.0, 0.05), (1.0, 0.08)], ids=["walk", "run"])
 def test_turning_round_brakes_without_a_hold_or_a_sink(
-    run: float, sink: float, brakes: dict[float, Columns]
+    run: float, sink: float, on_flat: dict[str, Any]
 ) -> None:
     # walking or running 2-3 s, then the other key: braking to square up for the pivot, no
     # foot is left behind to hold the hip. The pivot spots are read where the hip will
@@ -1071,7 +1148,7 @@ def test_turning_round_brakes_without_a_hold_or_a_sink(
     # behind; the speed changes at most by the brake law's 0.25 m/s a step and the pelvis
     # stays within 5 cm (walking) or 8 cm (running) of the gait's lowest point
     before = BRAKE_BEFORE
-    height, vx, turning_round = brakes[run]
+    height, vx, turning_round = on_flat["brakes"][run]
     steady = height[int(1.5 / DT) : int(2.0 / DT)].min()  # the gait's own lowest point
     for n in range(before.size):
         brake = slice(int(before[n] / DT), int(before[n] / DT) + int(1.0 / DT))
@@ -1080,69 +1157,93 @@ def test_turning_round_brakes_without_a_hold_or_a_sink(
         assert height[brake, n].min() >= steady - sink, n
 
 
-@pytest.fixture(scope="module")
-def stops() -> dict[float, Columns]:
-    """By run input, the walkers of :data:`STOP_AFTER` stopping (all in one crowd, 1.5 s
-    past the last stop): their speeds at the end, and their pelvis heights as each stop
-    began and the lowest since, each (10,)."""
-    crowd, run = _walking_and_running(STOP_AFTER.size)
+def _stops(crowd: Crowd, rows: slice) -> Play:
+    """By run input, the walkers of :data:`STOP_AFTER` stopping (1.5 s past the last stop):
+    their speeds at the end, and their pelvis heights as each stop began and the lowest
+    since, each (10,)."""
+    run = _walking_and_running(STOP_AFTER.size)
     walks = np.tile(STOP_AFTER, 2)
     at_stop, lowest = np.full(walks.size, np.nan), np.full(walks.size, np.inf)
     for step in range(int((walks.max() + 1.5) / DT)):
         walking = step * DT < walks
-        crowd.step(walking.astype(float), run, DT)
-        at_stop = np.where(np.isnan(at_stop) & ~walking, crowd.y, at_stop)
-        lowest = np.where(walking, lowest, np.minimum(lowest, crowd.y))
-    return _by_run(run, crowd.vx, at_stop, lowest)
+        yield walking.astype(float), run
+        y = crowd.y[rows]
+        at_stop = np.where(np.isnan(at_stop) & ~walking, y, at_stop)
+        lowest = np.where(walking, lowest, np.minimum(lowest, y))
+    return _by_run(run, crowd.vx[rows].copy(), at_stop, lowest)
 
 
-def test_keys_pressed_in_turn_never_keep_a_foot_in_the_air_long() -> None:
+ON_FLAT["stops"] = Cast(np.zeros(2 * STOP_AFTER.size), 1.0, _stops)
+
+KEY_PHASES = np.linspace(0.0, 0.6, 12, endpoint=False)  # s into the D-and-A rhythm at start
+
+
+def _keys_in_turn(crowd: Crowd, rows: slice) -> Play:
+    """D and A in turn every 0.6 s for 4 s, at :data:`KEY_PHASES`: the longest time each
+    walker had a foot in the air (s, (12,))."""
+    airborne = np.zeros((KEY_PHASES.size, 2))
+    longest = np.zeros(KEY_PHASES.size)
+    for step in range(int(4.0 / DT)):
+        yield np.where(((step * DT + KEY_PHASES) // 0.6) % 2 == 0, 1.0, -1.0), 0.0
+        airborne = np.where(crowd.feet.planted[rows], 0.0, airborne + DT)
+        longest = np.maximum(longest, airborne.max(axis=1))
+    return longest
+
+
+ON_FLAT["keys in turn"] = Cast(np.zeros(KEY_PHASES.size), 1.0, _keys_in_turn)
+
+
+def test_keys_pressed_in_turn_never_keep_a_foot_in_the_air_long(on_flat: dict[str, Any]) -> None:
     # D and A in turn every 0.6 s, at 12 phases: a swing re-aimed in the air as the walk
     # stops is not re-timed for the stop's slow pace, so no foot stays up more than 0.8 s
     # (a cancelled step must not leave a foot in the air)
-    phases = np.linspace(0.0, 0.6, 12, endpoint=False)
-    crowd = Crowd(RIG, FLAT, np.zeros(phases.size), np.ones(phases.size))
-    airborne = np.zeros((phases.size, 2))
-    longest = np.zeros(phases.size)
-    for step in range(int(4.0 / DT)):
-        keys = np.where(((step * DT + phases) // 0.6) % 2 == 0, 1.0, -1.0)
-        crowd.step(keys, np.zeros(phases.size), DT)
-        airborne = np.where(crowd.feet.planted, 0.0, airborne + DT)
-        longest = np.maximum(longest, airborne.max(axis=1))
-    assert longest.max() <= 0.8
+    assert on_flat["keys in turn"].max() <= 0.8
 
 
-def test_turning_round_while_still_speeding_up_the_pelvis_stays_up() -> None:
+SPEEDING_BEFORE = np.tile(np.linspace(0.8, 2.0, 25), 2)  # s walking (25), running (25) first
+
+
+def _still_speeding_up(crowd: Crowd, rows: slice) -> Play:
+    """Walking or running :data:`SPEEDING_BEFORE`, then the other key: how far each
+    pelvis fell below standing over 1.2 s of braking (50,)."""
+    before, run = SPEEDING_BEFORE, np.repeat([0.0, 1.0], 25)
+    stand = A + RIG.gait.stand_extension * RIG.legs.limb.reach
+    lowest = np.full(before.size, np.inf)
+    for step in range(int(3.2 / DT)):
+        t = step * DT
+        yield np.where(t < before, 1.0, -1.0), run
+        braking = (t >= before) & (t < before + 1.2)
+        lowest = np.where(braking, np.minimum(lowest, crowd.y[rows] - stand), lowest)
+    return -lowest
+
+
+ON_FLAT["still speeding up"] = Cast(np.zeros(SPEEDING_BEFORE.size), 1.0, _still_speeding_up)
+
+
+def test_turning_round_while_still_speeding_up_the_pelvis_stays_up(
+    on_flat: dict[str, Any],
+) -> None:
     # walking or running 0.8-2 s, then the other key: braking, the pelvis is not yet
     # lowered to where flat feet reach, as for the pivot (a foot left behind the stopping
     # hip, held flat, would pull it down: a sag), and a swing re-aimed in the air is no
     # step up, swung at the slow pace; over 1.2 s of braking the pelvis stays within 8 cm
     # of standing walking (3 cm in the median) and 9.5 cm running
-    before = np.tile(np.linspace(0.8, 2.0, 25), 2)  # seconds of walking or running first
-    run = np.repeat([0.0, 1.0], 25)
-    crowd = Crowd(RIG, FLAT, np.zeros(before.size), np.ones(before.size))
-    stand = A + RIG.gait.stand_extension * RIG.legs.limb.reach
-    lowest = np.full(before.size, np.inf)
-    for step in range(int(3.2 / DT)):
-        t = step * DT
-        crowd.step(np.where(t < before, 1.0, -1.0), run, DT)
-        braking = (t >= before) & (t < before + 1.2)
-        lowest = np.where(braking, np.minimum(lowest, crowd.y - stand), lowest)
-    walk, running = -lowest[:25], -lowest[25:]
+    sunk = on_flat["still speeding up"]
+    walk, running = sunk[:25], sunk[25:]
     assert walk.max() <= 0.08 and np.median(walk) <= 0.03
     assert running.max() <= 0.095
 
 
 @pytest.mark.parametrize("run", [0.0, 1.0], ids=["walk", "run"])
 def test_stopping_the_pelvis_sinks_no_further_the_feet_step_under_it(
-    run: float, stops: dict[float, Columns]
+    run: float, on_flat: dict[str, Any]
 ) -> None:
     # stopping after 1 to 3.25 s of walking or running on flat ground: walking, a foot in
     # flight as the stop begins lands under the stopping hip, not on its walking-pace spot
     # beyond it; running, the trailing foot steps up rather than stay down while the braking
     # body carries on past it. Either foot left out would let the pelvis sink until the leg
     # reached it; it sinks at most 3 cm below its height as the stop began
-    vx, at_stop, lowest = stops[run]
+    vx, at_stop, lowest = on_flat["stops"][run]
     assert (np.abs(vx) < 0.05).all()
     assert (at_stop - lowest).max() <= 0.03
 
@@ -1534,17 +1635,26 @@ def test_turned_round_at_a_slopes_foot_the_heel_rises_out_of_the_rise() -> None:
     assert rise.max() <= 0.0005, rise
 
 
-def test_every_bone_keeps_its_length_through_walks_runs_and_pivots() -> None:
-    crowd = Crowd(RIG, FLAT, np.array([0.0, 3.0]), np.array([1.0, -1.0]))
+def _bones(crowd: Crowd, rows: slice) -> Play:
+    """Walking, running, turning round and standing: the largest change of any bone's
+    length (m)."""
     upper = np.array([RIG.arms.limb.upper] * 2 + [RIG.legs.limb.upper] * 2)
     lower = np.array([RIG.arms.limb.lower] * 2 + [RIG.legs.limb.lower] * 2)
     worst = 0.0
     for move, run, steps in ((1.0, 0.0, 90), (1.0, 1.0, 90), (-1.0, 0.0, 120), (0.0, 0.0, 60)):
         for _ in range(steps):
-            crowd.step(np.full(2, move), np.full(2, run), DT)
-            sol = crowd.solve()
-            roots = crowd.pose.roots
-            first = np.linalg.norm(sol.elbow - roots, axis=-1) - upper
-            second = np.linalg.norm(sol.hand - sol.elbow, axis=-1) - lower
+            yield move, run
+            sol, roots = crowd.solution, crowd.pose.roots[rows]
+            first = np.linalg.norm(sol.elbow[rows] - roots, axis=-1) - upper
+            second = np.linalg.norm(sol.hand[rows] - sol.elbow[rows], axis=-1) - lower
             worst = max(worst, float(np.abs(first).max()), float(np.abs(second).max()))
-    assert worst <= 1e-9
+    return worst
+
+
+ON_FLAT["bones"] = Cast([0.0, 3.0], [1.0, -1.0], _bones)
+
+
+def test_every_bone_keeps_its_length_through_walks_runs_and_pivots(
+    on_flat: dict[str, Any],
+) -> None:
+    assert on_flat["bones"] <= 1e-9
