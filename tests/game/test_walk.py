@@ -446,9 +446,9 @@ def test_the_scene_is_registered_with_its_controls() -> None:
         assert word in keys
 
 
-def test_headless_app_run_writes_trace_and_feet_stats(run_main, tmp_path: Path) -> None:
+def test_headless_app_run_writes_trace_and_feet_stats(run_main_here, tmp_path: Path) -> None:
     trace, stats, shot = tmp_path / "t.jsonl", tmp_path / "s.json", tmp_path / "shot.png"
-    result = run_main(
+    result = run_main_here(
         [
             "--scene",
             "walk",
