@@ -1,7 +1,7 @@
 """Foot placement and the gait cycle: rolling feet, landing spots, swings, speed curves,
 runs, turns. Motion is checked on short headless runs from solved poses; the runs on one
-terrain are stepped together in one crowd (:func:`_walk_together`), a character's run
-exactly what it would be alone."""
+terrain are stepped together in one crowd (:func:`_play_together`: a test's loop is a
+play that yields each step's inputs), a character's run exactly what it would be alone."""
 
 from __future__ import annotations
 
