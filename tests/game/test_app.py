@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from game import scenes
+from game import cli, scenes
 from game.recording import read_recording
 from game.scenes.walk3d_trace import read_trace
 
@@ -112,9 +112,17 @@ def test_each_scene_runs_120_frames_with_valid_outputs_and_a_rerun_traces_the_sa
 
 
 def test_plain_main_without_a_display_plays_the_default_scene_and_writes_a_screenshot(
-    run_main, tmp_path: Path
+    run_main_here, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    result = run_main([], cwd=tmp_path, timeout=300)
+    # the documented 600 frames are what the options say; the run itself plays 60 of them
+    # (every frame past the first takes the same path)
+    monkeypatch.chdir(tmp_path)  # where the fallback's screenshot folder is made
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert cli.parse([]).frames == cli.HEADLESS_DEFAULT_FRAMES == 600
+    monkeypatch.setattr(cli, "HEADLESS_DEFAULT_FRAMES", 60)
+    result = run_main_here([], cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("No display found")
@@ -122,14 +130,14 @@ def test_plain_main_without_a_display_plays_the_default_scene_and_writes_a_scree
     shot = tmp_path / "screenshots" / f"{default}.png"
     assert shot.is_file()
     assert f"Screenshot written to {Path('screenshots') / f'{default}.png'}" in result.stdout
-    assert "600 frames" in result.stdout
+    assert "60 frames" in result.stdout
     assert "p50 ms" in result.stdout and "frame" in result.stdout
 
 
-def test_record_then_replay_gives_a_byte_identical_trace(run_main, tmp_path: Path) -> None:
+def test_record_then_replay_gives_a_byte_identical_trace(run_main_here, tmp_path: Path) -> None:
     recording, first, second = tmp_path / "run.rec", tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     scene = scenes.default_scene()
-    result = run_main(
+    result = run_main_here(
         [
             "--scene",
             scene,
@@ -147,15 +155,15 @@ def test_record_then_replay_gives_a_byte_identical_trace(run_main, tmp_path: Pat
     )
     assert result.returncode == 0, result.stderr
     assert not list(tmp_path.glob(".*.tmp")), "temporary recording left behind"
-    result = run_main(["--headless", "--replay", str(recording), "--trace", str(second)])
+    result = run_main_here(["--headless", "--replay", str(recording), "--trace", str(second)])
     assert result.returncode == 0, result.stderr
     assert first.read_bytes() == second.read_bytes()
 
 
-def test_malformed_recording_is_rejected_with_file_and_line(run_main, tmp_path: Path) -> None:
+def test_malformed_recording_is_rejected_with_file_and_line(run_main_here, tmp_path: Path) -> None:
     bad = tmp_path / "bad.rec"
     bad.write_text('{"record": 1, "scene": "lab", "seed": 0, "hz": 60}\n{not json\n')
-    result = run_main(["--headless", "--replay", str(bad)])
+    result = run_main_here(["--headless", "--replay", str(bad)])
     assert result.returncode == 2
     assert "bad.rec: line 2" in result.stdout + result.stderr
 

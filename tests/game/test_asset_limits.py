@@ -176,10 +176,14 @@ def test_every_shipped_numeric_field_has_a_documented_range() -> None:
     assert numeric_keys(props) <= set(PROPS_RANGES)
 
 
-def test_a_bad_asset_run_exits_1_with_one_line_and_no_traceback(run_main, tmp_path: Path) -> None:
+def test_a_bad_asset_run_exits_1_with_one_line_and_no_traceback(
+    run_main_here, tmp_path: Path
+) -> None:
     folder = _copy(tmp_path)
     _set_raw(folder / "props.json", "ladder.rung_spacing", "1e-9")
-    result = run_main(["--headless", "--frames", "2", "--scene", "walk", "--assets", str(folder)])
+    result = run_main_here(
+        ["--headless", "--frames", "2", "--scene", "walk", "--assets", str(folder)]
+    )
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr
     assert result.stderr.strip().count("\n") == 0, result.stderr

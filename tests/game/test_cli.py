@@ -146,16 +146,18 @@ def test_a_screenshot_path_naming_no_image_format_is_rejected(
 
 @pytest.mark.parametrize(("name", "magic"), [("x.jpg", b"\xff\xd8\xff"), ("x.BMP", b"BM")])
 def test_a_screenshot_is_written_in_the_format_its_suffix_names(
-    run_main, tmp_path: Path, name: str, magic: bytes
+    run_main_here, tmp_path: Path, name: str, magic: bytes
 ) -> None:
     shot = tmp_path / name
-    result = run_main(["--headless", "--scene", "lab", "--frames", "2", "--screenshot", str(shot)])
+    result = run_main_here(
+        ["--headless", "--scene", "lab", "--frames", "2", "--screenshot", str(shot)]
+    )
     assert result.returncode == 0, result.stderr
     assert shot.read_bytes().startswith(magic)
 
 
-def test_characters_outside_the_crowd_scene_is_warned_about(run_main) -> None:
-    result = run_main(["--headless", "--scene", "lab", "--frames", "2", "--characters", "5"])
+def test_characters_outside_the_crowd_scene_is_warned_about(run_main_here) -> None:
+    result = run_main_here(["--headless", "--scene", "lab", "--frames", "2", "--characters", "5"])
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip() == (
         "warning: --characters 5 sizes the crowd scene; this run starts in the 'lab' scene "
@@ -172,11 +174,11 @@ def test_characters_beside_a_sweep_or_a_replay_is_rejected(run_main_here, tmp_pa
     _assert_rejected_before_running(replay, "--replay plays the scene", "drop --characters")
 
 
-def test_a_crowd_replay_plays_with_the_recorded_crowd_size(run_main, tmp_path: Path) -> None:
+def test_a_crowd_replay_plays_with_the_recorded_crowd_size(run_main_here, tmp_path: Path) -> None:
     recording, stats = tmp_path / "crowd.rec", tmp_path / "stats.json"
     args = ["--headless", "--scene", "crowd", "--autopilot", "--frames", "5"]
-    assert run_main([*args, "--characters", "7", "--record", str(recording)]).returncode == 0
-    replay = run_main(["--headless", "--replay", str(recording), "--stats", str(stats)])
+    assert run_main_here([*args, "--characters", "7", "--record", str(recording)]).returncode == 0
+    replay = run_main_here(["--headless", "--replay", str(recording), "--stats", str(stats)])
     assert replay.returncode == 0, replay.stderr
     assert json.loads(stats.read_text())["characters"] == 7
 

@@ -45,11 +45,11 @@ def _all_finite(value: Any) -> bool:
 
 
 def test_headless_run_with_fifty_characters_reports_them_and_traces_no_nan(
-    run_main, tmp_path: Path
+    run_main_here, tmp_path: Path
 ) -> None:
     stats_path, trace_path = tmp_path / "s.json", tmp_path / "t.jsonl"
     args = ["--scene", "crowd", "--headless", "--autopilot", "--frames", "60"]
-    result = run_main(
+    result = run_main_here(
         [*args, "--characters", "50", "--stats", str(stats_path), "--trace", str(trace_path)]
     )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,11 +22,13 @@ def _report(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def walk_lines(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+def walk_lines(
+    tmp_path_factory: pytest.TempPathFactory, run_main_here: Callable[..., Any]
+) -> list[str]:
     """A short autopilot walk's trace lines (header first)."""
     out = tmp_path_factory.mktemp("trace") / "walk.jsonl"
     args = ["--scene", "walk", "--headless", "--autopilot", "--frames", "90", "--trace", str(out)]
-    subprocess.run([sys.executable, str(ROOT / "main.py"), *args], check=True, timeout=120)
+    assert run_main_here(args).returncode == 0
     return out.read_text().splitlines()
 
 

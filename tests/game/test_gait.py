@@ -1,11 +1,11 @@
 """Foot placement and the gait cycle: rolling feet, landing spots, swings, speed curves,
 runs, turns. Motion is checked on short headless runs from solved poses; the runs on one
-terrain are stepped together in one crowd (:func:`_walk_together`), a character's run
-exactly what it would be alone."""
+terrain are stepped together in one crowd (:func:`_play_together`: a test's loop is a
+play that yields each step's inputs), a character's run exactly what it would be alone."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from numpy.typing import ArrayLike
 
 from game.scene import ASSETS_DIR
 from game.scenes.side_view import seen_from_the_side
@@ -48,9 +49,9 @@ DT = 1.0 / 60.0
 
 
 def _row(crowd: Crowd) -> dict[str, np.ndarray]:
-    """What the tests read of every character after a step (the pose solved); the joints
-    as the side view draws them (a pivot's limbs foreshortened)."""
-    sol = seen_from_the_side(crowd.pose, crowd.solve())
+    """What the tests read of every character after a step and its solve; the joints as
+    the side view draws them (a pivot's limbs foreshortened)."""
+    sol = seen_from_the_side(crowd.pose, crowd.solution)
     return {
         "pelvis": crowd.pose.pelvis.copy(),
         "planted": crowd.feet.planted.copy(),
@@ -75,6 +76,7 @@ def _run(crowd: Crowd, move: float, run: float, steps: int) -> list[dict[str, np
     rows = []
     for _ in range(steps):
         crowd.step(np.full(crowd.count, move), np.full(crowd.count, run), DT)
+        crowd.solve()
         rows.append(_row(crowd))
     return rows
 
@@ -109,39 +111,106 @@ STAND = Phase(0.0, 0.0)  # a walker whose script is done
 Record = dict[str, np.ndarray]  # one character's :func:`_row` values after each step (T, ...)
 
 
-def _walk_together(terrain: Terrain, walkers: dict[Any, Walker]) -> dict[Any, Record]:
-    """Each walker's script stepped in one crowd on ``terrain``, and its record: every
-    :func:`_row` key for that character and ``phase`` (the phase it was in) after each of
-    its steps; a walker whose script is done stands still and records no more.
+Moves = tuple[ArrayLike, ArrayLike]  # the move and run inputs of a play's characters
+Play = Generator[Moves, None, Any]
+
+
+@dataclass(frozen=True)
+class Cast:
+    """A play's characters, their starts (pelvis ``x``, ``facing``, each (n,)) and the play:
+    ``play(crowd, rows)`` gets the crowd and its characters' rows in it, yields their
+    inputs for each step (the crowd then steps and solves: the solve moves nothing but the
+    knee-flip counts, no foot being pinned) and returns its figures."""
+
+    x: ArrayLike
+    facing: ArrayLike
+    play: Callable[[Crowd, slice], Play]
+
+
+def _play_together(
+    terrain: Terrain, casts: dict[Any, Cast], obstacles: ArrayLike = ()
+) -> dict[Any, Any]:
+    """Each cast's play on ``terrain`` (``obstacles`` set down on it:
+    :meth:`Crowd.set_obstacles`), all in one crowd, and by name the figures each returned;
+    the characters of a play that is done stand still.
 
     Characters do not interact: stepped together each moves exactly as it would alone (bit
-    for bit), so one run serves many tests at the cost of little more than one.
+    for bit), so one run serves many tests at the cost of little more than one (a crowd's
+    step costs nearly the same for 1 character as for 200).
     """
-    scripts = list(walkers.values())
-    crowd = Crowd(RIG, terrain, [w.x for w in scripts], [w.facing for w in scripts])
-    phase = [0] * len(scripts)  # each walker's phase, and the steps it has taken in it
-    taken = [0] * len(scripts)
-    rows, going = [], []
+    starts = {name: np.atleast_1d(np.asarray(cast.x, dtype=float)) for name, cast in casts.items()}
+    rows, first = {}, 0
+    for name, x in starts.items():
+        rows[name], first = slice(first, first + x.size), first + x.size
+    facing = [
+        np.broadcast_to(np.asarray(c.facing, dtype=float), starts[n].shape)
+        for n, c in casts.items()
+    ]
+    crowd = Crowd(RIG, terrain, np.concatenate(list(starts.values())), np.concatenate(facing))
+    crowd.set_obstacles(obstacles)
+    plays = {name: cast.play(crowd, rows[name]) for name, cast in casts.items()}
+    figures: dict[str, Any] = {}
     while True:
-        for n, walker in enumerate(scripts):
-            while phase[n] < len(walker.phases) and walker.phases[phase[n]].over(
-                crowd, n, taken[n]
-            ):
-                phase[n], taken[n] = phase[n] + 1, 0
-        now = [p < len(w.phases) for p, w in zip(phase, scripts, strict=True)]
-        if not any(now):
-            break
-        held = [w.phases[p] if on else STAND for p, w, on in zip(phase, scripts, now, strict=True)]
-        crowd.step(np.array([h.move for h in held]), np.array([h.run for h in held]), DT)
-        rows.append(_row(crowd) | {"phase": np.array(phase)})
-        going.append(now)
-        taken = [t + 1 for t in taken]
-    mask = np.array(going)
-    columns = {key: np.stack([row[key] for row in rows]) for key in rows[0]}
-    return {
-        name: {key: column[mask[:, n], n] for key, column in columns.items()}
-        for n, name in enumerate(walkers)
-    }
+        move, run = np.zeros(crowd.count), np.zeros(crowd.count)
+        for name, play in list(plays.items()):
+            try:
+                move[rows[name]], run[rows[name]] = next(play)
+            except StopIteration as done:
+                figures[name] = done.value
+                del plays[name]
+        if not plays:
+            return figures
+        crowd.step(move, run, DT)
+        crowd.solve()
+
+
+def _scripted(walkers: dict[Any, Walker]) -> Callable[[Crowd, slice], Play]:
+    """The play of ``walkers``' scripts; its figures are each walker's record: every
+    :func:`_row` key for that character and ``phase`` (the phase it was in) after each of
+    its steps; a walker whose script is done stands still and records no more."""
+    scripts = list(walkers.values())
+
+    def play(crowd: Crowd, rows: slice) -> Play:
+        phase = [0] * len(scripts)  # each walker's phase, and the steps it has taken in it
+        taken = [0] * len(scripts)
+        records, going = [], []
+        while True:
+            for n, walker in enumerate(scripts):
+                while phase[n] < len(walker.phases) and walker.phases[phase[n]].over(
+                    crowd, rows.start + n, taken[n]
+                ):
+                    phase[n], taken[n] = phase[n] + 1, 0
+            now = [p < len(w.phases) for p, w in zip(phase, scripts, strict=True)]
+            if not any(now):
+                break
+            held = [
+                w.phases[p] if on else STAND for p, w, on in zip(phase, scripts, now, strict=True)
+            ]
+            yield np.array([h.move for h in held]), np.array([h.run for h in held])
+            row = {key: value[rows] for key, value in _row(crowd).items()}
+            records.append(row | {"phase": np.array(phase)})
+            going.append(now)
+            taken = [t + 1 for t in taken]
+        mask = np.array(going)
+        columns = {key: np.stack([row[key] for row in records]) for key in records[0]}
+        return {
+            name: {key: column[mask[:, n], n] for key, column in columns.items()}
+            for n, name in enumerate(walkers)
+        }
+
+    return play
+
+
+def _cast(walkers: dict[Any, Walker]) -> Cast:
+    """``walkers`` cast in their :func:`_scripted` play."""
+    scripts = walkers.values()
+    return Cast([w.x for w in scripts], [w.facing for w in scripts], _scripted(walkers))
+
+
+def _walk_together(terrain: Terrain, walkers: dict[Any, Walker]) -> dict[Any, Record]:
+    """Each walker's script stepped in one crowd on ``terrain``, and its record
+    (:func:`_scripted`)."""
+    return _play_together(terrain, {"walkers": _cast(walkers)})["walkers"]
 
 
 def _from(record: Record, phase: int) -> Record:
@@ -247,6 +316,7 @@ RUNS_INTO = [(BUMP[0], 1.0, FIRST_RISER_UP[1.0]), (24.0, -1.0, FIRST_RISER_UP[-1
 CLIMB_FROM = [(7.0, 1.0), (7.6, 1.0), (8.2, 1.0), (8.8, 1.0), (9.4, 1.0)]
 CLIMB_FROM += [(21.0, -1.0), (21.6, -1.0), (22.2, -1.0)]
 OFF_THE_FLIGHT = np.linspace(13.5, 15.1, 9)  # start x: walking left down a flight, on up the bump
+ROLLING = np.linspace(-5.0, 5.0, 6)  # start x: walking 2 s on flat ground
 
 
 def _flat_walkers() -> dict[Any, Walker]:
@@ -267,13 +337,24 @@ def _flat_walkers() -> dict[Any, Walker]:
         way = -1.0 if steps else 1.0  # back the way he came, or away from where he faces
         square = (Phase(-way if steps else 0.0, 0.0, steps or 60), Phase(way, 0.0, 120))
         walkers["square", steps] = Walker(0.0, -way, square)
+    for x in ROLLING:
+        walkers["rolling", x] = Walker(x, 1.0, (Phase(1.0, 0.0, 120),))
     return walkers
 
 
+ON_FLAT: dict[str, Cast] = {"walkers": _cast(_flat_walkers())}  # and the plays below
+
+
 @pytest.fixture(scope="module")
-def flat() -> dict[Any, Record]:
-    """:func:`_flat_walkers` stepped together (:func:`_walk_together`)."""
-    return _walk_together(FLAT, _flat_walkers())
+def on_flat() -> dict[str, Any]:
+    """The figures of every play of :data:`ON_FLAT`, stepped together on :data:`FLAT`."""
+    return _play_together(FLAT, ON_FLAT)
+
+
+@pytest.fixture(scope="module")
+def flat(on_flat: dict[str, Any]) -> dict[Any, Record]:
+    """The record of each of :func:`_flat_walkers`."""
+    return on_flat["walkers"]
 
 
 def _stairs_walkers() -> dict[Any, Walker]:
@@ -324,12 +405,6 @@ def _course_walkers() -> dict[Any, Walker]:
 
 
 @pytest.fixture(scope="module")
-def course() -> dict[Any, Record]:
-    """:func:`_course_walkers` stepped together (:func:`_walk_together`)."""
-    return _walk_together(COURSE, _course_walkers())
-
-
-@pytest.fixture(scope="module")
 def open_end() -> dict[Any, Record]:
     """Walking and running (by run) to the open end of the world at x = 3."""
     ground = Terrain(np.array([[-30.0, 0.0], [3.0, 0.0]]))
@@ -362,18 +437,37 @@ COURSE_RUNS = {  # name: (starts, steps)
 }
 
 
-@pytest.fixture(scope="module")
-def course_runs() -> dict[str, list[Record]]:
-    """By name in :data:`COURSE_RUNS`, the record of each run from its starts (in order),
-    all stepped together (:func:`_walk_together`), each for its own number of steps."""
-    walkers = {
-        (name, n): Walker(x, facing, (Phase(facing, 1.0, steps),))
+def _course_run_walkers() -> dict[Any, Walker]:
+    """The runs of :data:`COURSE_RUNS`, by ``("run", name, n)``: ``n`` the start's index."""
+    return {
+        ("run", name, n): Walker(x, facing, (Phase(facing, 1.0, steps),))
         for name, (starts, steps) in COURSE_RUNS.items()
         for n, (x, facing) in enumerate(starts)
     }
-    records = _walk_together(COURSE, walkers)
+
+
+ON_COURSE = {"walkers": _cast(_course_walkers() | _course_run_walkers())}  # and plays below
+
+
+@pytest.fixture(scope="module")
+def on_course() -> dict[str, Any]:
+    """The figures of every play of :data:`ON_COURSE`, stepped together on :data:`COURSE`."""
+    return _play_together(COURSE, ON_COURSE)
+
+
+@pytest.fixture(scope="module")
+def course(on_course: dict[str, Any]) -> dict[Any, Record]:
+    """The record of each of :func:`_course_walkers`."""
+    return {name: on_course["walkers"][name] for name in _course_walkers()}
+
+
+@pytest.fixture(scope="module")
+def course_runs(on_course: dict[str, Any]) -> dict[str, list[Record]]:
+    """By name in :data:`COURSE_RUNS`, the record of each run from its starts (in order),
+    each for its own number of steps."""
+    records = on_course["walkers"]
     return {
-        name: [records[name, n] for n in range(len(starts))]
+        name: [records["run", name, n] for n in range(len(starts))]
         for name, (starts, _) in COURSE_RUNS.items()
     }
 
@@ -940,13 +1034,12 @@ def test_mid_pivot_the_knees_pass_the_legs_without_a_jump(
     assert np.linalg.norm(moved, axis=-1).max() <= 0.05
 
 
-def test_the_crowd_rolls_its_feet_too() -> None:
-    crowd = Crowd(RIG, FLAT, np.linspace(-5.0, 5.0, 6), np.ones(6))
-    rows = _run(crowd, 1.0, 0.0, 120)
-    soles = _stack(rows, "soles")  # (T, N, 2, 3, 2)
-    heel_up = soles[..., 0, 1] > 0.03  # a lifted heel on a planted foot
-    assert (heel_up & _stack(rows, "planted")).any(axis=(0, 2)).all()
-    assert _stack(rows, "joints")[:, :, ARMS].shape[1:] == (6, 2, 2)
+def test_the_crowd_rolls_its_feet_too(flat: dict[Any, Record]) -> None:
+    for x in ROLLING:
+        record = flat["rolling", x]
+        heel_up = record["soles"][..., 0, 1] > 0.03  # (T, 2): a lifted heel on a planted foot
+        assert (heel_up & record["planted"]).any(), x
+        assert record["joints"][:, ARMS].shape[1:] == (2, 2)
 
 
 @given(st.floats(0.001, 0.05), st.floats(0.01, 1.0), st.integers(1, 8))
@@ -989,11 +1082,10 @@ BRAKE_BEFORE = np.linspace(2.0, 3.0, 24)  # seconds of walking or running before
 STOP_AFTER = np.arange(1.0, 3.3, 0.25)  # seconds of walking or running before the stop
 
 
-def _walking_and_running(count: int) -> tuple[Crowd, np.ndarray]:
-    """A crowd of ``count`` walkers from x = 0 (facing right) and as many runners, all on
-    flat ground, and the run input of each (0 for the first half, 1 for the second)."""
-    run = np.repeat([0.0, 1.0], count)
-    return Crowd(RIG, FLAT, np.zeros(run.size), np.ones(run.size)), run
+def _walking_and_running(count: int) -> np.ndarray:
+    """The run inputs of ``count`` walkers and as many runners (0 for the first half, 1 for
+    the second); each play casts them from x = 0, facing right."""
+    return np.repeat([0.0, 1.0], count)
 
 
 Columns = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -1004,25 +1096,26 @@ def _by_run(run: np.ndarray, *columns: np.ndarray) -> dict[float, Columns]:
     return {r: tuple(column[..., run == r] for column in columns) for r in (0.0, 1.0)}
 
 
-@pytest.fixture(scope="module")
-def set_offs() -> dict[float, Columns]:
-    """By run input, the walkers of :data:`SET_OFF_BEFORE` and :data:`SET_OFF_THEN` (all
-    in one crowd, 5 s): their pelvis heights, speeds and turning, each (T, 24)."""
-    crowd, run = _walking_and_running(SET_OFF_BEFORE.size)
+def _set_offs(crowd: Crowd, rows: slice) -> Play:
+    """By run input, the walkers of :data:`SET_OFF_BEFORE` and :data:`SET_OFF_THEN` (5 s):
+    their pelvis heights, speeds and turning, each (T, 24)."""
+    run = _walking_and_running(SET_OFF_BEFORE.size)
     before, then = np.tile(SET_OFF_BEFORE, 2), np.tile(SET_OFF_THEN, 2)
-    rows = []
+    figures = []
     for step in range(int(5.0 / DT)):
         t = step * DT
         later = np.where(then == 0.0, 1.0, then)  # the stop ends after a second
-        move = np.where(t < before, 1.0, np.where(t < before + 1.0, then, later))
-        crowd.step(move, run, DT)
-        rows.append((crowd.y.copy(), np.abs(crowd.vx), crowd.turning.copy()))
-    return _by_run(run, *(np.array(column) for column in zip(*rows, strict=True)))
+        yield np.where(t < before, 1.0, np.where(t < before + 1.0, then, later)), run
+        figures.append((crowd.y[rows].copy(), np.abs(crowd.vx[rows]), crowd.turning[rows].copy()))
+    return _by_run(run, *(np.array(column) for column in zip(*figures, strict=True)))
+
+
+ON_FLAT["set offs"] = Cast(np.zeros(2 * SET_OFF_BEFORE.size), 1.0, _set_offs)
 
 
 @pytest.mark.parametrize("run", [0.0, 1.0], ids=["walk", "run"])
 def test_setting_off_the_hip_is_never_held_back_and_the_pelvis_does_not_dip(
-    run: float, set_offs: dict[float, Columns]
+    run: float, on_flat: dict[str, Any]
 ) -> None:
     # setting off after a stop and after turning round (on flat ground, the stop or turn at
     # 8 phases of the gait): the body speeds up in a quarter second, so the first steps are
@@ -1030,7 +1123,7 @@ def test_setting_off_the_hip_is_never_held_back_and_the_pelvis_does_not_dip(
     # planted foot and is held back; for 1.5 s the speed never falls more than 0.05 m/s in
     # a step and the pelvis stays within 2 cm of its steady gait's lowest point
     before, then = SET_OFF_BEFORE, SET_OFF_THEN
-    height, speed, turning = set_offs[run]
+    height, speed, turning = on_flat["set offs"][run]
     steady = height[int(3.0 / DT) :, then == 1.0].min()  # the gait's own lowest point
     window = int(1.5 / DT)
     set_offs_seen = 0
@@ -1045,24 +1138,25 @@ def test_setting_off_the_hip_is_never_held_back_and_the_pelvis_does_not_dip(
     assert set_offs_seen == 16  # after every stop and every turn
 
 
-@pytest.fixture(scope="module")
-def brakes() -> dict[float, Columns]:
-    """By run input, the walkers of :data:`BRAKE_BEFORE` turning round (all in one crowd,
-    4.5 s): their pelvis heights, speeds and turning round (reversing or pivoting), each
-    (T, 24)."""
-    crowd, run = _walking_and_running(BRAKE_BEFORE.size)
+def _brakes(crowd: Crowd, rows: slice) -> Play:
+    """By run input, the walkers of :data:`BRAKE_BEFORE` turning round (4.5 s): their
+    pelvis heights, speeds and turning round (reversing or pivoting), each (T, 24)."""
+    run = _walking_and_running(BRAKE_BEFORE.size)
     before = np.tile(BRAKE_BEFORE, 2)
-    rows = []
+    figures = []
     for step in range(int(4.5 / DT)):
-        move = np.where(step * DT < before, 1.0, -1.0)
-        crowd.step(move, run, DT)
-        rows.append((crowd.y.copy(), crowd.vx.copy(), crowd.reversing | crowd.turning))
-    return _by_run(run, *(np.array(column) for column in zip(*rows, strict=True)))
+        yield np.where(step * DT < before, 1.0, -1.0), run
+        turning_round = crowd.reversing[rows] | crowd.turning[rows]
+        figures.append((crowd.y[rows].copy(), crowd.vx[rows].copy(), turning_round))
+    return _by_run(run, *(np.array(column) for column in zip(*figures, strict=True)))
+
+
+ON_FLAT["brakes"] = Cast(np.zeros(2 * BRAKE_BEFORE.size), 1.0, _brakes)
 
 
 @pytest.mark.parametrize(("run", "sink"), [(0.0, 0.05), (1.0, 0.08)], ids=["walk", "run"])
 def test_turning_round_brakes_without_a_hold_or_a_sink(
-    run: float, sink: float, brakes: dict[float, Columns]
+    run: float, sink: float, on_flat: dict[str, Any]
 ) -> None:
     # walking or running 2-3 s, then the other key: braking to square up for the pivot, no
     # foot is left behind to hold the hip. The pivot spots are read where the hip will
@@ -1071,7 +1165,7 @@ def test_turning_round_brakes_without_a_hold_or_a_sink(
     # behind; the speed changes at most by the brake law's 0.25 m/s a step and the pelvis
     # stays within 5 cm (walking) or 8 cm (running) of the gait's lowest point
     before = BRAKE_BEFORE
-    height, vx, turning_round = brakes[run]
+    height, vx, turning_round = on_flat["brakes"][run]
     steady = height[int(1.5 / DT) : int(2.0 / DT)].min()  # the gait's own lowest point
     for n in range(before.size):
         brake = slice(int(before[n] / DT), int(before[n] / DT) + int(1.0 / DT))
@@ -1080,69 +1174,93 @@ def test_turning_round_brakes_without_a_hold_or_a_sink(
         assert height[brake, n].min() >= steady - sink, n
 
 
-@pytest.fixture(scope="module")
-def stops() -> dict[float, Columns]:
-    """By run input, the walkers of :data:`STOP_AFTER` stopping (all in one crowd, 1.5 s
-    past the last stop): their speeds at the end, and their pelvis heights as each stop
-    began and the lowest since, each (10,)."""
-    crowd, run = _walking_and_running(STOP_AFTER.size)
+def _stops(crowd: Crowd, rows: slice) -> Play:
+    """By run input, the walkers of :data:`STOP_AFTER` stopping (1.5 s past the last stop):
+    their speeds at the end, and their pelvis heights as each stop began and the lowest
+    since, each (10,)."""
+    run = _walking_and_running(STOP_AFTER.size)
     walks = np.tile(STOP_AFTER, 2)
     at_stop, lowest = np.full(walks.size, np.nan), np.full(walks.size, np.inf)
     for step in range(int((walks.max() + 1.5) / DT)):
         walking = step * DT < walks
-        crowd.step(walking.astype(float), run, DT)
-        at_stop = np.where(np.isnan(at_stop) & ~walking, crowd.y, at_stop)
-        lowest = np.where(walking, lowest, np.minimum(lowest, crowd.y))
-    return _by_run(run, crowd.vx, at_stop, lowest)
+        yield walking.astype(float), run
+        y = crowd.y[rows]
+        at_stop = np.where(np.isnan(at_stop) & ~walking, y, at_stop)
+        lowest = np.where(walking, lowest, np.minimum(lowest, y))
+    return _by_run(run, crowd.vx[rows].copy(), at_stop, lowest)
 
 
-def test_keys_pressed_in_turn_never_keep_a_foot_in_the_air_long() -> None:
+ON_FLAT["stops"] = Cast(np.zeros(2 * STOP_AFTER.size), 1.0, _stops)
+
+KEY_PHASES = np.linspace(0.0, 0.6, 12, endpoint=False)  # s into the D-and-A rhythm at start
+
+
+def _keys_in_turn(crowd: Crowd, rows: slice) -> Play:
+    """D and A in turn every 0.6 s for 4 s, at :data:`KEY_PHASES`: the longest time each
+    walker had a foot in the air (s, (12,))."""
+    airborne = np.zeros((KEY_PHASES.size, 2))
+    longest = np.zeros(KEY_PHASES.size)
+    for step in range(int(4.0 / DT)):
+        yield np.where(((step * DT + KEY_PHASES) // 0.6) % 2 == 0, 1.0, -1.0), 0.0
+        airborne = np.where(crowd.feet.planted[rows], 0.0, airborne + DT)
+        longest = np.maximum(longest, airborne.max(axis=1))
+    return longest
+
+
+ON_FLAT["keys in turn"] = Cast(np.zeros(KEY_PHASES.size), 1.0, _keys_in_turn)
+
+
+def test_keys_pressed_in_turn_never_keep_a_foot_in_the_air_long(on_flat: dict[str, Any]) -> None:
     # D and A in turn every 0.6 s, at 12 phases: a swing re-aimed in the air as the walk
     # stops is not re-timed for the stop's slow pace, so no foot stays up more than 0.8 s
     # (a cancelled step must not leave a foot in the air)
-    phases = np.linspace(0.0, 0.6, 12, endpoint=False)
-    crowd = Crowd(RIG, FLAT, np.zeros(phases.size), np.ones(phases.size))
-    airborne = np.zeros((phases.size, 2))
-    longest = np.zeros(phases.size)
-    for step in range(int(4.0 / DT)):
-        keys = np.where(((step * DT + phases) // 0.6) % 2 == 0, 1.0, -1.0)
-        crowd.step(keys, np.zeros(phases.size), DT)
-        airborne = np.where(crowd.feet.planted, 0.0, airborne + DT)
-        longest = np.maximum(longest, airborne.max(axis=1))
-    assert longest.max() <= 0.8
+    assert on_flat["keys in turn"].max() <= 0.8
 
 
-def test_turning_round_while_still_speeding_up_the_pelvis_stays_up() -> None:
+SPEEDING_BEFORE = np.tile(np.linspace(0.8, 2.0, 25), 2)  # s walking (25), running (25) first
+
+
+def _still_speeding_up(crowd: Crowd, rows: slice) -> Play:
+    """Walking or running :data:`SPEEDING_BEFORE`, then the other key: how far each
+    pelvis fell below standing over 1.2 s of braking (50,)."""
+    before, run = SPEEDING_BEFORE, np.repeat([0.0, 1.0], 25)
+    stand = A + RIG.gait.stand_extension * RIG.legs.limb.reach
+    lowest = np.full(before.size, np.inf)
+    for step in range(int(3.2 / DT)):
+        t = step * DT
+        yield np.where(t < before, 1.0, -1.0), run
+        braking = (t >= before) & (t < before + 1.2)
+        lowest = np.where(braking, np.minimum(lowest, crowd.y[rows] - stand), lowest)
+    return -lowest
+
+
+ON_FLAT["still speeding up"] = Cast(np.zeros(SPEEDING_BEFORE.size), 1.0, _still_speeding_up)
+
+
+def test_turning_round_while_still_speeding_up_the_pelvis_stays_up(
+    on_flat: dict[str, Any],
+) -> None:
     # walking or running 0.8-2 s, then the other key: braking, the pelvis is not yet
     # lowered to where flat feet reach, as for the pivot (a foot left behind the stopping
     # hip, held flat, would pull it down: a sag), and a swing re-aimed in the air is no
     # step up, swung at the slow pace; over 1.2 s of braking the pelvis stays within 8 cm
     # of standing walking (3 cm in the median) and 9.5 cm running
-    before = np.tile(np.linspace(0.8, 2.0, 25), 2)  # seconds of walking or running first
-    run = np.repeat([0.0, 1.0], 25)
-    crowd = Crowd(RIG, FLAT, np.zeros(before.size), np.ones(before.size))
-    stand = A + RIG.gait.stand_extension * RIG.legs.limb.reach
-    lowest = np.full(before.size, np.inf)
-    for step in range(int(3.2 / DT)):
-        t = step * DT
-        crowd.step(np.where(t < before, 1.0, -1.0), run, DT)
-        braking = (t >= before) & (t < before + 1.2)
-        lowest = np.where(braking, np.minimum(lowest, crowd.y - stand), lowest)
-    walk, running = -lowest[:25], -lowest[25:]
+    sunk = on_flat["still speeding up"]
+    walk, running = sunk[:25], sunk[25:]
     assert walk.max() <= 0.08 and np.median(walk) <= 0.03
     assert running.max() <= 0.095
 
 
 @pytest.mark.parametrize("run", [0.0, 1.0], ids=["walk", "run"])
 def test_stopping_the_pelvis_sinks_no_further_the_feet_step_under_it(
-    run: float, stops: dict[float, Columns]
+    run: float, on_flat: dict[str, Any]
 ) -> None:
     # stopping after 1 to 3.25 s of walking or running on flat ground: walking, a foot in
     # flight as the stop begins lands under the stopping hip, not on its walking-pace spot
     # beyond it; running, the trailing foot steps up rather than stay down while the braking
     # body carries on past it. Either foot left out would let the pelvis sink until the leg
     # reached it; it sinks at most 3 cm below its height as the stop began
-    vx, at_stop, lowest = stops[run]
+    vx, at_stop, lowest = on_flat["stops"][run]
     assert (np.abs(vx) < 0.05).all()
     assert (at_stop - lowest).max() <= 0.03
 
@@ -1150,100 +1268,177 @@ def test_stopping_the_pelvis_sinks_no_further_the_feet_step_under_it(
 CUP_ON_THE_FLOOR = np.array([[1.41, 1.59, 0.1]])  # (x0, x1, top): a cup set down at x = 1.5
 
 
-@pytest.mark.parametrize(
-    ("x", "run", "steps", "stand"),
-    [(0.25, 0.0, 60, 0), (0.69, 1.0, 30, 40)],
-)
-def test_turning_round_beside_a_cup_on_the_floor_no_sole_swings_into_it(
+BESIDE_THE_CUP = [(0.25, 0.0, 60, 0), (0.69, 1.0, 30, 40)]  # (x, run, steps, steps stood)
+
+
+def _turned_beside_the_cup(
     x: float, run: float, steps: int, stand: int
+) -> Callable[[Crowd, slice], Play]:
+    """The play: from ``x`` and mirrored from ``3 − x``, ``steps`` toward the cup (running
+    or not), ``stand`` still, then the other key for 2.5 s: the facings at the end, and
+    the deepest any sole went into the cup (m)."""
+
+    def play(crowd: Crowd, rows: slice) -> Play:
+        ground = COURSE.with_boxes(CUP_ON_THE_FLOOR)
+        way, deepest = np.array([1.0, -1.0]), 0.0
+        for i in range(steps + stand + 150):
+            yield way if i < steps else 0.0 * way if i < steps + stand else -way, run
+            soles = crowd.pose.soles(crowd.solution.hand[:, LEGS], RIG)[rows]
+            deepest = max(deepest, float(sole_penetration(ground, soles).max()))
+        return crowd.facing[rows].copy(), deepest
+
+    return play
+
+
+WITH_A_CUP = {  # the plays on :data:`COURSE` with :data:`CUP_ON_THE_FLOOR` set down
+    ("beside the cup", *start): Cast(
+        [start[0], 3.0 - start[0]], [1.0, -1.0], _turned_beside_the_cup(*start)
+    )
+    for start in BESIDE_THE_CUP
+}
+
+
+@pytest.fixture(scope="module")
+def with_a_cup() -> dict[Any, Any]:
+    """The figures of every play of :data:`WITH_A_CUP`, stepped together."""
+    return _play_together(COURSE, WITH_A_CUP, CUP_ON_THE_FLOOR)
+
+
+@pytest.mark.parametrize(("x", "run", "steps", "stand"), BESIDE_THE_CUP)
+def test_turning_round_beside_a_cup_on_the_floor_no_sole_swings_into_it(
+    x: float, run: float, steps: int, stand: int, with_a_cup: dict[Any, Any]
 ) -> None:
     # turning round with the toes just short of a cup set down, mirrored from either side:
     # a foot turns about its ball, so its heel sweeps where its toes were; neither the
     # squaring step nor a foot that stays down to pivot where it stands swings a sole into
     # the cup
-    crowd = Crowd(RIG, COURSE, [x, 3.0 - x], [1.0, -1.0])
-    crowd.set_obstacles(CUP_ON_THE_FLOOR)
-    ground = COURSE.with_boxes(CUP_ON_THE_FLOOR)
-    way, deepest = np.array([1.0, -1.0]), 0.0
-    for i in range(steps + stand + 150):
-        move = way if i < steps else 0.0 * way if i < steps + stand else -way
-        crowd.step(move, np.full(2, run), DT)
-        soles = crowd.pose.soles(crowd.solve().hand[:, LEGS], RIG)
-        deepest = max(deepest, float(sole_penetration(ground, soles).max()))
-    assert (crowd.facing == -way).all()  # turned round
+    facing, deepest = with_a_cup["beside the cup", x, run, steps, stand]
+    assert (facing == [-1.0, 1.0]).all()  # turned round
     assert deepest <= 1e-6, f"a sole went {deepest * 100:.1f} cm into the cup"
 
 
-def test_stopped_over_a_cup_on_the_floor_the_pelvis_stays_over_the_feet_turning_or_not() -> None:
-    # stopped with the hips over a cup set down (mirrored from either side), the feet
-    # stand beside it and the pelvis over them: turning round (the other key for 0.5 s),
-    # the ankles swing about the balls but stay within a stride's reach of the pelvis,
-    # which does not hang low; and where the pivot never starts, he stands over his feet
-    way = np.array([1.0, 1.0, -1.0, -1.0])
-    walk = np.array([80, 60, 80, 60])  # steps of walking toward the cup, then 1 s still
-    crowd = Crowd(RIG, COURSE, [0.0, 0.4, 3.0, 2.6], way)
-    crowd.set_obstacles(CUP_ON_THE_FLOOR)
+OVER_THE_CUP_WAY = np.array([1.0, 1.0, -1.0, -1.0])
+OVER_THE_CUP_WALK = np.array([80, 60, 80, 60])  # steps walking toward the cup, then 1 s still
+
+
+def _stopped_over_the_cup(crowd: Crowd, rows: slice) -> Play:
+    """From x = 0, 0.4 walking right and 3, 2.6 left, :data:`OVER_THE_CUP_WALK` steps,
+    stopped a second, the first and third then the other key for 0.5 s, 350 steps in all:
+    the facings at the end, each step's ankles' distance from the pelvis once stopped
+    (T, 4), and the pelvis's lowest under standing then (m)."""
+    way, walk = OVER_THE_CUP_WAY, OVER_THE_CUP_WALK
     stand = A + RIG.gait.stand_extension * RIG.legs.limb.reach
     off, lowest = np.zeros((0, 4)), np.inf
     for i in range(350):
         t = i - walk
-        crowd.step(np.where(t < 0, way, np.where((t >= 60) & (t < 90), -way, 0.0)), 0.0, DT)
-        ankles_x = crowd.solve().hand[:, LEGS, 0]
-        off = np.vstack([off, np.where(t >= 60, np.abs(crowd.x - ankles_x.mean(axis=1)), 0.0)])
+        yield np.where(t < 0, way, np.where((t >= 60) & (t < 90), -way, 0.0)), 0.0
+        ankles_x = crowd.solution.hand[rows, LEGS, 0]
+        x, y = crowd.x[rows], crowd.y[rows]
+        off = np.vstack([off, np.where(t >= 60, np.abs(x - ankles_x.mean(axis=1)), 0.0)])
         ground = COURSE.height_at(ankles_x).min(axis=1)
-        lowest = min(lowest, float(np.where(t >= 60, crowd.y - ground - stand, 0.0).min()))
-    assert (crowd.facing[::2] == -way[::2]).all()  # turned round
+        lowest = min(lowest, float(np.where(t >= 60, y - ground - stand, 0.0).min()))
+    return crowd.facing[rows].copy(), off, lowest
+
+
+WITH_A_CUP["stopped over the cup"] = Cast(
+    [0.0, 0.4, 3.0, 2.6], OVER_THE_CUP_WAY, _stopped_over_the_cup
+)
+
+
+def test_stopped_over_a_cup_on_the_floor_the_pelvis_stays_over_the_feet_turning_or_not(
+    with_a_cup: dict[Any, Any],
+) -> None:
+    # stopped with the hips over a cup set down (mirrored from either side), the feet
+    # stand beside it and the pelvis over them: turning round (the other key for 0.5 s),
+    # the ankles swing about the balls but stay within a stride's reach of the pelvis,
+    # which does not hang low; and where the pivot never starts, he stands over his feet
+    way = OVER_THE_CUP_WAY
+    facing, off, lowest = with_a_cup["stopped over the cup"]
+    assert (facing[::2] == -way[::2]).all()  # turned round
     assert off.max() <= 0.3  # a stride's feet are 0.2-0.25 m off the pelvis
     assert lowest >= -0.06
     assert off[-1].max() <= 0.05  # standing: over his feet
 
 
-def test_turning_round_standing_on_the_bumps_curved_flank_is_no_lunge() -> None:
+FLANK_WALKS = np.array([180, 294])  # steps walking right from x = 4.33: x = 8.10, 8.55
+
+
+def _turned_on_the_flank(crowd: Crowd, rows: slice) -> Play:
+    """Walked :data:`FLANK_WALKS` steps up the bump, stopped a second, then the other key
+    for 1.5 s: the facing at the end, and while turning the ankles' furthest from the
+    pelvis and the pelvis's lowest under standing (m)."""
+    walks = FLANK_WALKS
+    stand = A + RIG.gait.stand_extension * RIG.legs.limb.reach
+    off, lowest = 0.0, 0.0
+    for i in range(walks.max() + 60 + 90):
+        t = i - walks
+        yield np.where(t < 0, 1.0, np.where(t < 60, 0.0, -1.0)), 0.0
+        ankles_x = crowd.solution.hand[rows, LEGS, 0]
+        x, y = crowd.x[rows], crowd.y[rows]
+        turning = t >= 60
+        gap = np.abs(x - ankles_x.mean(axis=1))
+        sink = y - COURSE.height_at(ankles_x).min(axis=1) - stand
+        off = max(off, float(np.where(turning, gap, 0.0).max()))
+        lowest = min(lowest, float(np.where(turning, sink, 0.0).min()))
+    return crowd.facing[rows].copy(), off, lowest
+
+
+ON_COURSE["turned on the flank"] = Cast(np.full(2, 4.33), 1.0, _turned_on_the_flank)
+
+
+def test_turning_round_standing_on_the_bumps_curved_flank_is_no_lunge(
+    on_course: dict[str, Any],
+) -> None:
     # stopped facing up the bump's flank, the other key: a sole resting on heel and toes on
     # the curved ground lifts its ball 2-12 mm there, and such a spot still passes as a
     # pivot spot; the squaring steps do not go back to flat ground leaving the pelvis
     # hanging over nothing: the ankles stay within 0.3 m of it, and it within 7 cm of
     # standing
-    walks = np.array([180, 294])  # steps walking right from x = 4.33: x = 8.10, 8.55
-    crowd = Crowd(RIG, COURSE, np.full(2, 4.33), np.ones(2))
-    stand = A + RIG.gait.stand_extension * RIG.legs.limb.reach
-    off, lowest = 0.0, 0.0
-    for i in range(walks.max() + 60 + 90):
-        t = i - walks
-        crowd.step(np.where(t < 0, 1.0, np.where(t < 60, 0.0, -1.0)), 0.0, DT)
-        ankles_x = crowd.solve().hand[:, LEGS, 0]
-        turning = t >= 60
-        gap = np.abs(crowd.x - ankles_x.mean(axis=1))
-        sink = crowd.y - COURSE.height_at(ankles_x).min(axis=1) - stand
-        off = max(off, float(np.where(turning, gap, 0.0).max()))
-        lowest = min(lowest, float(np.where(turning, sink, 0.0).min()))
-    assert (crowd.facing == -1.0).all()
+    facing, off, lowest = on_course["turned on the flank"]
+    assert (facing == -1.0).all()
     assert off <= 0.3
     assert lowest >= -0.07
 
 
-def test_setting_off_from_a_stop_at_a_flights_foot_the_lifting_foot_rises_without_a_snap() -> None:
-    # set off from standing with a foot on the flight: the lifting foot's clearance floor
-    # rises with the swing, not at full speed at once with the heel's rise on top, so early
-    # in the swing the foot rises at most 4 cm a step, and no knee moves more than 10 cm a
-    # step relative to the pelvis
-    lets = np.array([35, 47, 59, 71, 83, 95])  # steps walking from x = 11.3 before the stop
-    crowd = Crowd(RIG, COURSE, np.full(lets.size, 11.3), np.ones(lets.size))
+SET_OFF_LETS = np.array([35, 47, 59, 71, 83, 95])  # steps walking from x = 11.3 to the stop
+
+
+def _set_off_at_a_flights_foot(crowd: Crowd, rows: slice) -> Play:
+    """Walked :data:`SET_OFF_LETS` steps toward the flight, stopped a second, then walking
+    on: early in each swing the foot's largest rise in a step, and any knee's largest move
+    in a step (m), both relative to the pelvis."""
+    lets = SET_OFF_LETS
     last, first_rise, knee_jump = None, 0.0, 0.0
     for i in range(lets.max() + 60 + 60):
         t = i - lets
-        crowd.step(np.where((t >= 0) & (t < 60), 0.0, 1.0), 0.0, DT)
-        sol = crowd.solve()
-        pelvis = crowd.pose.pelvis[:, None, :]
-        now = (sol.hand[:, LEGS] - pelvis, sol.elbow[:, LEGS] - pelvis)
+        yield np.where((t >= 0) & (t < 60), 0.0, 1.0), 0.0
+        sol, feet = crowd.solution, crowd.feet
+        pelvis = crowd.pose.pelvis[rows, None, :]
+        now = (sol.hand[rows, LEGS] - pelvis, sol.elbow[rows, LEGS] - pelvis)
         if last is not None:
             going = (t >= 60)[:, None]
             rise = now[0][..., 1] - last[0][..., 1]
-            early = going & ~crowd.feet.planted & (crowd.feet.u < 0.13)
+            early = going & ~feet.planted[rows] & (feet.u[rows] < 0.13)
             first_rise = max(first_rise, float(np.where(early, rise, 0.0).max()))
             moved = np.hypot(*np.moveaxis(now[1] - last[1], -1, 0))
             knee_jump = max(knee_jump, float(np.where(going, moved, 0.0).max()))
         last = now
+    return first_rise, knee_jump
+
+
+ON_COURSE["set off at a flight's foot"] = Cast(
+    np.full(SET_OFF_LETS.size, 11.3), 1.0, _set_off_at_a_flights_foot
+)
+
+
+def test_setting_off_from_a_stop_at_a_flights_foot_the_lifting_foot_rises_without_a_snap(
+    on_course: dict[str, Any],
+) -> None:
+    # set off from standing with a foot on the flight: the lifting foot's clearance floor
+    # rises with the swing, not at full speed at once with the heel's rise on top, so early
+    # in the swing the foot rises at most 4 cm a step, and no knee moves more than 10 cm a
+    # step relative to the pelvis
+    first_rise, knee_jump = on_course["set off at a flight's foot"]
     assert first_rise <= 0.04
     assert knee_jump <= 0.10
 
@@ -1330,29 +1525,47 @@ def test_a_jog_ends_before_stairs_ahead_either_way_along_the_walk() -> None:
         assert crowd.sprinting[0] and not crowd.jogging[0]
 
 
-def test_let_go_of_on_a_flight_no_foot_steps_back_down_to_stand() -> None:
+LET_GO_DELAYS = np.array([45, 48, 51, 27, 30])  # steps after the first foot is on the flight
+LET_GO_RUN = np.array([0.0, 0.0, 0.0, 1.0, 1.0])
+
+
+def _let_go_of_on_a_flight(crowd: Crowd, rows: slice) -> Play:
+    """Walking or running up the flight from x = 10.6 (:data:`LET_GO_RUN`), the key let
+    go of :data:`LET_GO_DELAYS` steps after a foot is first on it, 7 s in all: whether each
+    ends standing, and each foot's steps back down once let go of (5, 2)."""
+    delays, run = LET_GO_DELAYS, LET_GO_RUN
+    first_riser = FIRST_RISER_UP[1.0]
+    on_flight_at = np.full(5, -1)
+    last_lock = crowd.feet.lock[rows, :, 0].copy()  # where each foot was last planted
+    stepped_down_back = np.zeros((5, 2), dtype=bool)
+    for i in range(420):
+        feet = crowd.feet
+        on = feet.planted[rows] & (feet.lock[rows, :, 0] > first_riser + 0.05)
+        on_flight_at = np.where((on_flight_at < 0) & on.any(axis=1), i, on_flight_at)
+        let_go = (on_flight_at >= 0) & (i >= on_flight_at + delays)
+        was_up = ~feet.planted[rows]
+        yield np.where(let_go, 0.0, 1.0), run
+        feet = crowd.feet
+        landed = was_up & feet.planted[rows]
+        lock = feet.lock[rows, :, 0]
+        lower = COURSE.height_at(lock) < COURSE.height_at(last_lock) - MIN_RISER
+        stepped_down_back |= landed & (lock < last_lock - 0.05) & lower & let_go[:, None]
+        last_lock = np.where(feet.planted[rows], lock, last_lock)
+    standing = (np.abs(crowd.vx[rows]) < 0.02) & crowd.feet.planted[rows].all(axis=1)
+    return standing, stepped_down_back
+
+
+ON_COURSE["let go of on a flight"] = Cast(np.full(5, 10.6), 1.0, _let_go_of_on_a_flight)
+
+
+def test_let_go_of_on_a_flight_no_foot_steps_back_down_to_stand(
+    on_course: dict[str, Any],
+) -> None:
     # the walk key let go of as the feet reach a flight's first treads (walking and
     # running, at five moments): a foot a riser above its standing spot behind it stays up,
     # and no foot steps back down a tread (or to the floor) to make the standing stance
-    delays = np.array([45, 48, 51, 27, 30])  # steps after the first foot is on the flight
-    run = np.array([0.0, 0.0, 0.0, 1.0, 1.0])
-    crowd = Crowd(RIG, COURSE, np.full(5, 10.6), np.ones(5))
-    first_riser = FIRST_RISER_UP[1.0]
-    on_flight_at = np.full(5, -1)
-    last_lock = crowd.feet.lock[..., 0].copy()  # where each foot was last planted
-    stepped_down_back = np.zeros((5, 2), dtype=bool)
-    for i in range(420):
-        on = crowd.feet.planted & (crowd.feet.lock[..., 0] > first_riser + 0.05)
-        on_flight_at = np.where((on_flight_at < 0) & on.any(axis=1), i, on_flight_at)
-        let_go = (on_flight_at >= 0) & (i >= on_flight_at + delays)
-        was_up = ~crowd.feet.planted
-        crowd.step(np.where(let_go, 0.0, 1.0), run, DT)
-        landed = was_up & crowd.feet.planted
-        lock = crowd.feet.lock[..., 0]
-        lower = COURSE.height_at(lock) < COURSE.height_at(last_lock) - MIN_RISER
-        stepped_down_back |= landed & (lock < last_lock - 0.05) & lower & let_go[:, None]
-        last_lock = np.where(crowd.feet.planted, lock, last_lock)
-    assert (np.abs(crowd.vx) < 0.02).all() and crowd.feet.planted.all()  # standing
+    standing, stepped_down_back = on_course["let go of on a flight"]
+    assert standing.all()
     assert not stepped_down_back.any(), np.flatnonzero(stepped_down_back.any(axis=1))
 
 
@@ -1372,69 +1585,126 @@ def test_running_up_a_flight_the_first_two_feet_land_on_two_treads(
         assert on_flight[1] > on_flight[0] + MIN_RISER, (start, on_flight[:3])
 
 
-@pytest.mark.parametrize("stop_x", [12.5, 12.6])
-def test_turned_round_and_back_on_a_flight_no_heel_hangs_off_a_nose(stop_x: float) -> None:
+TURNED_BACK_AT = [12.5, 12.6]  # x stopped at on the flight, walking up it from x = 10.8
+
+
+def _turned_round_and_back(stop_x: float) -> Callable[[Crowd, slice], Play]:
+    """The play: walked up the flight to ``stop_x``, turned round and back (39 steps
+    each), then 3 s still: whether he ends facing up it, both feet down and no pivot under
+    way, and his feet's locks (2,)."""
+
+    def play(crowd: Crowd, rows: slice) -> Play:
+        k = rows.start
+        while float(crowd.x[k]) < stop_x:
+            yield 1.0, 0.0
+        for facing in (-1.0, 1.0):
+            crowd.turn_to(k, facing)
+            for _ in range(39):
+                yield 0.0, 0.0
+        for _ in range(int(3.0 / DT)):
+            yield 0.0, 0.0
+        settled = crowd.facing[k] == 1.0 and crowd.feet.planted[k].all() and not crowd.turning[k]
+        return settled, crowd.feet.lock[k, :, 0].copy()
+
+    return play
+
+
+for stop_x in TURNED_BACK_AT:
+    ON_COURSE[f"turned round and back at {stop_x}"] = Cast(
+        10.8, 1.0, _turned_round_and_back(stop_x)
+    )
+
+
+@pytest.mark.parametrize("stop_x", TURNED_BACK_AT)
+def test_turned_round_and_back_on_a_flight_no_heel_hangs_off_a_nose(
+    stop_x: float, on_course: dict[str, Any]
+) -> None:
     # stopped on a flight, turned round and back: a foot that pivoted about its ball on a
     # stair nose, its heel out over the drop, re-squares onto its tread without another key
     # press. (The heel may overhang by HEEL_HANG, 3 cm: turned round about its ball on a
     # 0.35 m tread no spot keeps the whole sole on it both ways, and holding the heel's last
     # centimetre on would cost every turn on a flight a fourth step, up a riser and back
     # down)
-    crowd = Crowd(RIG, COURSE, [10.8], [1.0])
-    while float(crowd.x[0]) < stop_x:
-        crowd.step([1.0], [0.0], DT)
-    for facing in (-1.0, 1.0):
-        crowd.turn_to(0, facing)
-        for _ in range(39):
-            crowd.step([0.0], [0.0], DT)
-    for _ in range(int(3.0 / DT)):
-        crowd.step([0.0], [0.0], DT)
-    assert crowd.facing[0] == 1.0 and crowd.feet.planted.all() and not crowd.turning[0]
-    lock = crowd.feet.lock[0, :, 0]
+    settled, lock = on_course[f"turned round and back at {stop_x}"]
+    assert settled
     heel = COURSE.height_at(lock - (RIG.legs.heel - HEEL_HANG))
     ball = COURSE.height_at(lock + RIG.legs.ball)
     assert (heel >= ball - MIN_RISER).all(), (lock, heel, ball)
 
 
-def test_a_tap_to_turn_on_a_flight_turns_on_one_tread_not_up_a_riser_and_back() -> None:
-    # walking down either flight and stopped on it (at seven spots), a 0.33 s tap of the
-    # other key turns him on one tread: a few landings, all on that tread, never a foot up
-    # the riser ahead to pivot and back down, which leaves him split across the riser
-    lets = np.array([88, 120, 148, 88, 116, 120, 148])  # steps walked down before letting go
-    ways = np.array([-1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0])
-    crowd = Crowd(RIG, COURSE, np.where(ways < 0, 14.6, 14.0), ways)
+TAP_LETS = np.array([88, 120, 148, 88, 116, 120, 148])  # steps walked down before letting go
+TAP_WAYS = np.array([-1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0])  # down the right flight, the left
+
+
+def _tapped_to_turn(crowd: Crowd, rows: slice) -> Play:
+    """Walked down a flight from the landing (:data:`TAP_LETS`, :data:`TAP_WAYS`), stopped
+    a second, then a 0.33 s tap of the other key and 3 s still: whether each ended turned
+    round standing, and the height of the ground under each landing after the tap."""
+    lets, ways = TAP_LETS, TAP_WAYS
     heights: list[list[float]] = [[] for _ in lets]
     for i in range(int(lets.max()) + 60 + 40 + 180):
         t = i - lets
-        crowd_move = np.where(t < 0, ways, np.where((t >= 60) & (t < 100), -ways, 0.0))
-        was = crowd.feet.planted.copy()
-        crowd.step(crowd_move, np.zeros(len(lets)), DT)
-        for k, f in np.argwhere(crowd.feet.planted & ~was & (t >= 60)[:, None]):
-            heights[k].append(float(COURSE.height_at(crowd.feet.lock[k, f, 0])))
-    assert (crowd.facing == -ways).all() and crowd.feet.planted.all()
+        was = crowd.feet.planted[rows].copy()
+        yield np.where(t < 0, ways, np.where((t >= 60) & (t < 100), -ways, 0.0)), 0.0
+        feet = crowd.feet
+        for k, f in np.argwhere(feet.planted[rows] & ~was & (t >= 60)[:, None]):
+            heights[k].append(float(COURSE.height_at(feet.lock[rows.start + k, f, 0])))
+    turned = (crowd.facing[rows] == -ways) & crowd.feet.planted[rows].all(axis=1)
+    return turned, heights
+
+
+ON_COURSE["tapped to turn"] = Cast(np.where(TAP_WAYS < 0, 14.6, 14.0), TAP_WAYS, _tapped_to_turn)
+
+
+def test_a_tap_to_turn_on_a_flight_turns_on_one_tread_not_up_a_riser_and_back(
+    on_course: dict[str, Any],
+) -> None:
+    # walking down either flight and stopped on it (at seven spots), a 0.33 s tap of the
+    # other key turns him on one tread: a few landings, all on that tread, never a foot up
+    # the riser ahead to pivot and back down, which leaves him split across the riser
+    lets, ways = TAP_LETS, TAP_WAYS
+    turned, heights = on_course["tapped to turn"]
+    assert turned.all()
     for k, landed in enumerate(heights):
         assert len(landed) <= 4, (lets[k], ways[k], landed)  # square, pivot, settle
         assert max(landed) - min(landed) < MIN_RISER, (lets[k], ways[k], landed)  # one tread
 
 
-def test_let_go_of_on_a_flight_he_stands_straight_on_one_tread_or_one_foot_up() -> None:
+STAND_DELAYS = np.array([30, 42, 93])  # steps after the first foot is on the flight
+
+
+def _stood_on_a_flight(crowd: Crowd, rows: slice) -> Play:
+    """Walking up the flight from x = 10.6, the key let go of :data:`STAND_DELAYS` steps
+    after a foot is first on it, 8 s in all: whether each ends standing, each knee's bend
+    (degrees, (3, 2)) and the ground under each foot's lock (3, 2)."""
+    delays = STAND_DELAYS
+    on_flight_at = np.full(3, -1)
+    for i in range(480):
+        feet = crowd.feet
+        on = feet.planted[rows] & (feet.lock[rows, :, 0] > FIRST_RISER_UP[1.0] + 0.05)
+        on_flight_at = np.where((on_flight_at < 0) & on.any(axis=1), i, on_flight_at)
+        let_go = (on_flight_at >= 0) & (i >= on_flight_at + delays)
+        yield np.where(let_go, 0.0, 1.0), 0.0
+    sol, feet = crowd.solution, crowd.feet
+    standing = (np.abs(crowd.vx[rows]) < 0.02) & feet.planted[rows].all(axis=1)
+    hips, knees = crowd.pose.roots[rows, LEGS], sol.elbow[rows, LEGS]
+    ankles = sol.hand[rows, LEGS]
+    bend = _knee_bends({"hips": hips[None], "knees": knees[None], "ankles": ankles[None]})[0]
+    return standing, bend, COURSE.height_at(feet.lock[rows, :, 0])
+
+
+ON_COURSE["stood on a flight"] = Cast(np.full(3, 10.6), 1.0, _stood_on_a_flight)
+
+
+def test_let_go_of_on_a_flight_he_stands_straight_on_one_tread_or_one_foot_up(
+    on_course: dict[str, Any],
+) -> None:
     # the walk key let go of on a flight (at three moments): a step to stand lands on the
     # other foot's tread or its own spot's where it can, not a tread further on, so he
     # stands straight, never with both feet on one tread, the pelvis still over the riser
     # below and both knees bent
-    delays = np.array([30, 42, 93])  # steps after the first foot is on the flight
-    crowd = Crowd(RIG, COURSE, np.full(3, 10.6), np.ones(3))
-    on_flight_at = np.full(3, -1)
-    for i in range(480):
-        on = crowd.feet.planted & (crowd.feet.lock[..., 0] > FIRST_RISER_UP[1.0] + 0.05)
-        on_flight_at = np.where((on_flight_at < 0) & on.any(axis=1), i, on_flight_at)
-        let_go = (on_flight_at >= 0) & (i >= on_flight_at + delays)
-        crowd.step(np.where(let_go, 0.0, 1.0), np.zeros(3), DT)
-    sol = crowd.solve()
-    assert (np.abs(crowd.vx) < 0.02).all() and crowd.feet.planted.all()  # standing
-    hips, knees, ankles = crowd.pose.roots[:, LEGS], sol.elbow[:, LEGS], sol.hand[:, LEGS]
-    bend = _knee_bends({"hips": hips[None], "knees": knees[None], "ankles": ankles[None]})[0]
-    grounds = COURSE.height_at(crowd.feet.lock[..., 0])
+    standing, bend, grounds = on_course["stood on a flight"]
+    assert standing.all()
     together = np.abs(grounds[:, 0] - grounds[:, 1]) < 0.01
     # on one tread both legs straight; astride a riser, one foot up on the step above
     assert (bend[together] <= 30.0).all(), (grounds, bend)
@@ -1456,95 +1726,150 @@ def test_running_onto_the_steep_slope_no_lunge_then_crouch(
         assert _below_standing(record, COURSE)[on].min() >= -0.15, x
 
 
-def test_a_run_let_go_of_for_an_instant_walks_on_without_a_lunge() -> None:
+RUN_RELEASE = np.array([1.8, 1.85, 1.9, 2.9, 3.95, 4.55])  # x where the keys let go of
+
+
+def _run_let_go_of(crowd: Crowd, rows: slice) -> Play:
+    """Running right from x = −1.5, 3 steps without intent once past :data:`RUN_RELEASE`,
+    then walking, 4 s in all: by step (T, 6), the first 1.5 s of each walk (``live``),
+    the planted feet (T, 6, 2), and hips, knees, ankles and pelvis."""
+    n = len(RUN_RELEASE)
+    switched = np.full(n, -1)
+    rows_seen = []
+    for i in range(int(4.0 / DT)):
+        gap = (switched >= 0) & (i - switched < 3)
+        yield np.where(gap, 0.0, 1.0), np.where(switched >= 0, 0.0, 1.0)
+        switched = np.where((switched < 0) & (crowd.x[rows] >= RUN_RELEASE), i, switched)
+        sol, pose = crowd.solution, crowd.pose
+        row = {"hips": pose.roots[rows, LEGS], "knees": sol.elbow[rows, LEGS]}
+        rows_seen.append(row | {"ankles": sol.hand[rows, LEGS], "pelvis": pose.pelvis[rows]})
+        rows_seen[-1]["live"] = (switched >= 0) & (i - switched < int(1.5 / DT))
+        rows_seen[-1]["planted"] = crowd.feet.planted[rows].copy()
+    return {key: _stack(rows_seen, key) for key in rows_seen[0]}
+
+
+ON_COURSE["run let go of"] = Cast(np.full(RUN_RELEASE.size, -1.5), 1.0, _run_let_go_of)
+
+
+def test_a_run_let_go_of_for_an_instant_walks_on_without_a_lunge(
+    on_course: dict[str, Any],
+) -> None:
     # running, Shift and the key let go of and the key pressed again at once (3 frames
     # without intent, at six points of the run): after a swing the stop re-aims beside the
     # other foot, the walk that follows does not lift the front foot while the hip runs on
     # past the one left behind (a lunge); for 1.5 s the planted knee bends under 95° and
     # the pelvis stays within 22 cm of standing
-    release = np.array([1.8, 1.85, 1.9, 2.9, 3.95, 4.55])
-    n = len(release)
-    crowd = Crowd(RIG, COURSE, np.full(n, -1.5), np.ones(n))
-    switched = np.full(n, -1)
-    rows = []
-    for i in range(int(4.0 / DT)):
-        gap = (switched >= 0) & (i - switched < 3)
-        crowd.step(np.where(gap, 0.0, 1.0), np.where(switched >= 0, 0.0, 1.0), DT)
-        switched = np.where((switched < 0) & (crowd.x >= release), i, switched)
-        sol = crowd.solve()
-        row = {"hips": crowd.pose.roots[:, LEGS], "knees": sol.elbow[:, LEGS]}
-        rows.append(row | {"ankles": sol.hand[:, LEGS], "pelvis": crowd.pose.pelvis})
-        rows[-1]["live"] = (switched >= 0) & (i - switched < int(1.5 / DT))
-        rows[-1]["planted"] = crowd.feet.planted.copy()
-    live, planted = _stack(rows, "live"), _stack(rows, "planted")
+    release = RUN_RELEASE
+    columns = on_course["run let go of"]
+    live, planted = columns["live"], columns["planted"]
     assert live.any(axis=0).all()  # every one switched to the walk
-    for k in range(n):
-        record = {key: _stack(rows, key)[:, k] for key in ("hips", "knees", "ankles", "pelvis")}
+    for k in range(len(release)):
+        record = {key: columns[key][:, k] for key in ("hips", "knees", "ankles", "pelvis")}
         bend = np.where(planted[:, k], _knee_bends(record), 0.0).max(axis=1)
         low = _below_standing(record, COURSE)
         assert bend[live[:, k]].max() < 95.0, (release[k], bend[live[:, k]].max())
         assert low[live[:, k]].min() > -0.22, (release[k], low[live[:, k]].min())
 
 
-def test_a_blip_of_the_other_key_in_a_run_leaves_no_glide() -> None:
-    # running, a 0.07 s press of the other key (too short for the walk scene to take it
-    # for a turn), at 22 points of the run: swings re-aimed in the air for the reversal's
-    # stop, behind the running hip, do not hover there once it is dropped, so a foot soon
-    # touches down: no glide with both feet up (a plain run's flight is 9 frames)
-    release = np.arange(0.8, 3.0, 0.1)
-    n = len(release)
-    crowd = Crowd(RIG, COURSE, np.full(n, -1.5), np.ones(n))
+BLIP_AT = np.arange(0.8, 3.0, 0.1)  # x where the other key is pressed, running right
+
+
+def _blipped(crowd: Crowd, rows: slice) -> Play:
+    """Running right from x = −1.5, a 0.07 s press of the other key once past
+    :data:`BLIP_AT`, 3.5 s in all: whether each ended facing right blipped, and each one's
+    longest time with both feet up in the 1.5 s after the blip (steps)."""
+    n = len(BLIP_AT)
     blip = np.full(n, -1)
     air, longest = np.zeros(n, int), np.zeros(n, int)
     for i in range(int(3.5 / DT)):
         pressed = (blip >= 0) & (i - blip < 4)
-        crowd.step(np.where(pressed, -1.0, 1.0), np.where(pressed, 0.0, 1.0), DT)
+        yield np.where(pressed, -1.0, 1.0), np.where(pressed, 0.0, 1.0)
         after = (blip >= 0) & (i - blip < int(1.5 / DT))
-        blip = np.where((blip < 0) & (crowd.x >= release), i, blip)
-        air = np.where(crowd.feet.planted.any(axis=1), 0, air + 1)
+        blip = np.where((blip < 0) & (crowd.x[rows] >= BLIP_AT), i, blip)
+        air = np.where(crowd.feet.planted[rows].any(axis=1), 0, air + 1)
         longest = np.where(after, np.maximum(longest, air), longest)
-    assert (crowd.facing == 1.0).all() and (blip >= 0).all()
+    return (crowd.facing[rows] == 1.0) & (blip >= 0), longest
+
+
+ON_COURSE["blipped"] = Cast(np.full(BLIP_AT.size, -1.5), 1.0, _blipped)
+
+
+def test_a_blip_of_the_other_key_in_a_run_leaves_no_glide(on_course: dict[str, Any]) -> None:
+    # running, a 0.07 s press of the other key (too short for the walk scene to take it
+    # for a turn), at 22 points of the run: swings re-aimed in the air for the reversal's
+    # stop, behind the running hip, do not hover there once it is dropped, so a foot soon
+    # touches down: no glide with both feet up (a plain run's flight is 9 frames)
+    on_and_blipped, longest = on_course["blipped"]
+    assert on_and_blipped.all()
     assert np.median(longest) <= 20, longest
     assert longest.max() <= 40, longest
 
 
-def test_turned_round_at_a_slopes_foot_the_heel_rises_out_of_the_rise() -> None:
-    # stopped just before the gentle slope and turned round: the foot pivots about its ball
-    # on the flat and its heel swings onto the rise (a pivot spot lets the ball hover
-    # 12 mm); the planted foot then rises onto the ground, no sole point left a millimetre
-    # inside the slope, at most 0.5 mm a step (a planted foot's contact may move, not jump)
-    lets = np.array([84, 86, 88, 90])  # steps walked from x 1.2 before letting go
+SLOPE_LETS = np.array([84, 86, 88, 90])  # steps walked from x 1.2 before letting go
+
+
+def _turned_at_the_slopes_foot(crowd: Crowd, rows: slice) -> Play:
+    """Walked :data:`SLOPE_LETS` steps toward the gentle slope, stopped, turned round a
+    second later, then 2.5 s still: the facings at the end, each one's deepest flat-sole
+    point in the ground then (m), and its planted feet's largest rise in a step once
+    turned (m)."""
+    lets = SLOPE_LETS
     n = len(lets)
-    crowd = Crowd(RIG, COURSE, np.full(n, 1.2), np.ones(n))
     depth, rise = np.zeros(n), np.zeros(n)
     for i in range(int(lets.max()) + 60 + 150):
         t = i - lets
         for k in np.flatnonzero(t == 60):
-            crowd.turn_to(int(k), -1.0)
-        before = crowd.feet.lock[..., 1].copy()
-        crowd.step(np.where(t < 0, 1.0, 0.0), np.zeros(n), DT)
-        feet = crowd.feet
-        done = (t > 60) & (crowd.facing < 0) & ~crowd.turning & feet.planted.all(axis=1)
-        flat = np.zeros_like(feet.angle)
-        soles = sole_points(feet.lock, feet.angle, flat, crowd.facing[:, None], RIG.legs)
+            crowd.turn_to(rows.start + int(k), -1.0)
+        before = crowd.feet.lock[rows, :, 1].copy()
+        yield np.where(t < 0, 1.0, 0.0), 0.0
+        feet, facing = crowd.feet, crowd.facing[rows]
+        planted, lock = feet.planted[rows], feet.lock[rows]
+        done = (t > 60) & (facing < 0) & ~crowd.turning[rows] & planted.all(axis=1)
+        flat = np.zeros_like(feet.angle[rows])
+        soles = sole_points(lock, feet.angle[rows], flat, facing[:, None], RIG.legs)
         depth = (COURSE.height_at(soles[..., 0]) - soles[..., 1]).max(axis=(1, 2))
-        rise = np.where(done, np.maximum(rise, (feet.lock[..., 1] - before).max(axis=1)), rise)
-    assert (crowd.facing < 0).all()
+        rise = np.where(done, np.maximum(rise, (lock[..., 1] - before).max(axis=1)), rise)
+    return crowd.facing[rows].copy(), depth, rise
+
+
+ON_COURSE["turned at the slope's foot"] = Cast(
+    np.full(SLOPE_LETS.size, 1.2), 1.0, _turned_at_the_slopes_foot
+)
+
+
+def test_turned_round_at_a_slopes_foot_the_heel_rises_out_of_the_rise(
+    on_course: dict[str, Any],
+) -> None:
+    # stopped just before the gentle slope and turned round: the foot pivots about its ball
+    # on the flat and its heel swings onto the rise (a pivot spot lets the ball hover
+    # 12 mm); the planted foot then rises onto the ground, no sole point left a millimetre
+    # inside the slope, at most 0.5 mm a step (a planted foot's contact may move, not jump)
+    facing, depth, rise = on_course["turned at the slope's foot"]
+    assert (facing < 0).all()
     assert depth.max() < 1e-3, depth
     assert rise.max() <= 0.0005, rise
 
 
-def test_every_bone_keeps_its_length_through_walks_runs_and_pivots() -> None:
-    crowd = Crowd(RIG, FLAT, np.array([0.0, 3.0]), np.array([1.0, -1.0]))
+def _bones(crowd: Crowd, rows: slice) -> Play:
+    """Walking, running, turning round and standing: the largest change of any bone's
+    length (m)."""
     upper = np.array([RIG.arms.limb.upper] * 2 + [RIG.legs.limb.upper] * 2)
     lower = np.array([RIG.arms.limb.lower] * 2 + [RIG.legs.limb.lower] * 2)
     worst = 0.0
     for move, run, steps in ((1.0, 0.0, 90), (1.0, 1.0, 90), (-1.0, 0.0, 120), (0.0, 0.0, 60)):
         for _ in range(steps):
-            crowd.step(np.full(2, move), np.full(2, run), DT)
-            sol = crowd.solve()
-            roots = crowd.pose.roots
-            first = np.linalg.norm(sol.elbow - roots, axis=-1) - upper
-            second = np.linalg.norm(sol.hand - sol.elbow, axis=-1) - lower
+            yield move, run
+            sol, roots = crowd.solution, crowd.pose.roots[rows]
+            first = np.linalg.norm(sol.elbow[rows] - roots, axis=-1) - upper
+            second = np.linalg.norm(sol.hand[rows] - sol.elbow[rows], axis=-1) - lower
             worst = max(worst, float(np.abs(first).max()), float(np.abs(second).max()))
-    assert worst <= 1e-9
+    return worst
+
+
+ON_FLAT["bones"] = Cast([0.0, 3.0], [1.0, -1.0], _bones)
+
+
+def test_every_bone_keeps_its_length_through_walks_runs_and_pivots(
+    on_flat: dict[str, Any],
+) -> None:
+    assert on_flat["bones"] <= 1e-9

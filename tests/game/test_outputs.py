@@ -37,11 +37,11 @@ def _one_error_line(stderr: str, *fragments: str) -> None:
 
 
 def test_recording_through_a_symlink_writes_its_target_with_the_umask_mode(
-    run_main, tmp_path: Path
+    run_main_here, tmp_path: Path
 ) -> None:
     target, link = tmp_path / "real.rec", tmp_path / "link.rec"
     link.symlink_to(target)
-    result = run_main([*LAB, "--frames", "5", "--record", str(link)])
+    result = run_main_here([*LAB, "--frames", "5", "--record", str(link)])
     assert result.returncode == 0, result.stderr
     assert link.is_symlink() and os.readlink(link) == str(target)
     assert _steps(target) == 5
@@ -51,10 +51,10 @@ def test_recording_through_a_symlink_writes_its_target_with_the_umask_mode(
     assert not list(tmp_path.glob(".*.tmp"))
 
 
-def test_the_profile_trace_is_written_through_a_symlink(run_main, tmp_path: Path) -> None:
+def test_the_profile_trace_is_written_through_a_symlink(run_main_here, tmp_path: Path) -> None:
     target, link = tmp_path / "real.json", tmp_path / "link.json"
     link.symlink_to(target)
-    result = run_main([*LAB, "--frames", "3", "--profile-trace", str(link)])
+    result = run_main_here([*LAB, "--frames", "3", "--profile-trace", str(link)])
     assert result.returncode == 0, result.stderr
     assert link.is_symlink()
     assert json.loads(target.read_text())["traceEvents"]
@@ -112,18 +112,18 @@ def test_a_full_device_is_a_one_line_write_error_with_its_own_exit_code(
     _one_error_line(result.stderr, flag, "/dev/full", "No space left on device")
 
 
-def test_bench_that_cannot_write_its_folder_names_it(run_main, tmp_path: Path) -> None:
+def test_bench_that_cannot_write_its_folder_names_it(run_main_here, tmp_path: Path) -> None:
     (tmp_path / "bench").write_text("a file where the bench folder would go")
-    result = run_main(["--bench", "--scene", "lab", "--frames", "3"], cwd=tmp_path)
+    result = run_main_here(["--bench", "--scene", "lab", "--frames", "3"], cwd=tmp_path)
     assert result.returncode == EXIT_OUTPUT, result.stderr
     _one_error_line(result.stderr, "--bench", "bench/lab-stats.json")
 
 
 def test_the_no_display_fallback_names_its_own_screenshot_not_a_flag(
-    run_main, tmp_path: Path
+    run_main_here, tmp_path: Path
 ) -> None:
     (tmp_path / "screenshots").write_text("a file where the folder would go")
-    result = run_main(["--scene", "lab", "--frames", "3"], cwd=tmp_path)
+    result = run_main_here(["--scene", "lab", "--frames", "3"], cwd=tmp_path)
     assert result.returncode == EXIT_OUTPUT, result.stderr
     _one_error_line(result.stderr, "no-display screenshot", "screenshots/lab.png")
     assert "--screenshot" not in result.stderr

@@ -35,10 +35,12 @@ def _parents(events: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[st
 
 
 @pytest.mark.parametrize("scene", ["walk", "swivel"])
-def test_profile_trace_is_nested_trace_event_json(run_main, tmp_path: Path, scene: str) -> None:  # type: ignore[no-untyped-def]
+def test_profile_trace_is_nested_trace_event_json(
+    run_main_here, tmp_path: Path, scene: str
+) -> None:  # type: ignore[no-untyped-def]
     trace, stats = tmp_path / "frames.json", tmp_path / "stats.json"
     args = ["--scene", scene, "--headless", "--autopilot", "--frames", "25"]
-    result = run_main(
+    result = run_main_here(
         [*args, "--profile-trace", str(trace), "--stats", str(stats), "--show-profiler"]
     )
     assert result.returncode == 0, result.stderr

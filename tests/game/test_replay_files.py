@@ -107,15 +107,15 @@ def test_a_recording_without_steps_is_refused_not_played_as_nothing(
     )
 
 
-def test_a_recording_the_app_writes_ends_with_its_step_count(run_main, tmp_path: Path) -> None:
+def test_a_recording_the_app_writes_ends_with_its_step_count(run_main_here, tmp_path: Path) -> None:
     recording = tmp_path / "run.rec"
     args = ["--headless", "--scene", "lab", "--autopilot", "--frames", "7"]
-    assert run_main([*args, "--record", str(recording)]).returncode == 0
+    assert run_main_here([*args, "--record", str(recording)]).returncode == 0
     lines = recording.read_text().splitlines()
     assert json.loads(lines[-1])["end"] == 7 and len(lines) == 9
     cut = tmp_path / "cut.rec"
     cut.write_text("\n".join(lines[:-1]) + "\n")  # cut exactly at a line boundary
-    result = run_main(["--headless", "--replay", str(cut)])
+    result = run_main_here(["--headless", "--replay", str(cut)])
     assert result.returncode == 2
     assert result.stderr.strip() == (
         f'error: --replay: {cut}: line 8: expected the end line {{"end": 7}} after it '
@@ -186,10 +186,10 @@ def test_flags_a_replay_would_ignore_are_rejected(
     assert flag[0] in result.stderr and "--replay plays the scene, seed and hz" in result.stderr
 
 
-def test_a_replay_with_other_assets_than_recorded_is_refused(run_main, tmp_path: Path) -> None:
+def test_a_replay_with_other_assets_than_recorded_is_refused(run_main_here, tmp_path: Path) -> None:
     recording = tmp_path / "walk.rec"
     args = ["--headless", "--scene", "walk", "--autopilot", "--frames", "20"]
-    assert run_main([*args, "--record", str(recording)]).returncode == 0
+    assert run_main_here([*args, "--record", str(recording)]).returncode == 0
     assert read_recording(recording)[0].assets == DIGEST  # type: ignore[union-attr]
     same, other = tmp_path / "same", tmp_path / "other"
     shutil.copytree(ASSETS_DIR, same)
@@ -197,8 +197,8 @@ def test_a_replay_with_other_assets_than_recorded_is_refused(run_main, tmp_path:
     rig = json.loads((other / "rig.json").read_text())
     rig["legs"]["upper"] = 0.5
     (other / "rig.json").write_text(json.dumps(rig))
-    refused = run_main(["--headless", "--replay", str(recording), "--assets", str(other)])
+    refused = run_main_here(["--headless", "--replay", str(recording), "--assets", str(other)])
     assert refused.returncode == 2, refused.stderr
     assert "recorded with other asset files" in refused.stderr and str(other) in refused.stderr
-    same_run = run_main(["--headless", "--replay", str(recording), "--assets", str(same)])
+    same_run = run_main_here(["--headless", "--replay", str(recording), "--assets", str(same)])
     assert same_run.returncode == 0, same_run.stderr

@@ -333,10 +333,10 @@ def test_a_format_3_recording_has_no_checksum_and_still_reads(tmp_path: Path) ->
     assert len(read_recording(path)) == 3
 
 
-def test_the_recorder_seals_every_line(run_main, tmp_path: Path) -> None:
+def test_the_recorder_seals_every_line(run_main_here, tmp_path: Path) -> None:
     recording = tmp_path / "run.rec"
     args = ["--headless", "--scene", "walk", "--autopilot", "--frames", "5"]
-    assert run_main([*args, "--record", str(recording)]).returncode == 0
+    assert run_main_here([*args, "--record", str(recording)]).returncode == 0
     lines = recording.read_text().splitlines()
     assert len(lines) == 7 and all('"sum":"' in line[-26:] for line in lines)
     assert len(read_recording(recording)) == 6

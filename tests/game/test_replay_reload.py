@@ -54,7 +54,7 @@ def _record_with_f5(headless_app: Any, folder: Path, recording: Path, trace: Pat
 
 
 def test_a_replay_loads_the_assets_f5_read_at_the_same_step(
-    run_main, headless_app, tmp_path: Path
+    run_main_here, headless_app, tmp_path: Path
 ) -> None:
     folder, recording = tmp_path / "assets", tmp_path / "run.rec"
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
@@ -67,7 +67,7 @@ def test_a_replay_loads_the_assets_f5_read_at_the_same_step(
     assert index == 31  # the header, 30 steps, then the reload
     assert json.loads(reload.snapshot.files["rig.json"])["legs"]["upper"] == 0.5
     assert set(reload.snapshot.files) == {"rig.json", "terrain.json", "props.json"}
-    result = run_main(
+    result = run_main_here(
         ["--headless", "--replay", str(recording), "--assets", str(folder), "--trace", str(second)]
     )
     assert result.returncode == 0, result.stderr
@@ -169,14 +169,14 @@ def _record_with_ctrl_o(
 
 @pytest.mark.parametrize("change_file", [False, True])
 def test_a_ctrl_o_reload_replays_only_with_the_file_it_read(
-    run_main, headless_app, tmp_path: Path, change_file: bool
+    run_main_here, headless_app, tmp_path: Path, change_file: bool
 ) -> None:
     folder, recording = tmp_path / "assets", tmp_path / "run.rec"
     shutil.copytree(ASSETS_DIR, folder)
     _record_with_ctrl_o(headless_app, folder, recording, change_file)
     checks = [item for item in read_recording(recording) if isinstance(item, ReadCheck)]
     assert [check.line for check in checks] == [7]  # the header, 5 steps, then the check
-    result = run_main(["--headless", "--replay", str(recording), "--assets", str(folder)])
+    result = run_main_here(["--headless", "--replay", str(recording), "--assets", str(folder)])
     if not change_file:
         assert result.returncode == 0, result.stderr
         return

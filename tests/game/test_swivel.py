@@ -2,10 +2,9 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import subprocess
 import sys
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -28,7 +27,6 @@ from game.scenes.swivel import (
 )
 from game.scenes.swivel_view import SwivelView
 
-REPO = Path(__file__).resolve().parents[2]
 REACH = UPPER_LEN + LOWER_LEN
 FOLD = abs(UPPER_LEN - LOWER_LEN)
 TOL = 1e-4  # trace coordinates are rounded to 1e-6 m; derived quantities carry a few of those
@@ -44,28 +42,15 @@ def _unit(v: np.ndarray) -> np.ndarray:
 
 
 @pytest.fixture(scope="module")
-def headless_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict[str, Any]], Any]:
-    """240 autopilot frames of ``python main.py`` in a subprocess: (trace lines, stats)."""
+def headless_run(
+    tmp_path_factory: pytest.TempPathFactory, run_main_here: Callable[..., Any]
+) -> tuple[list[dict[str, Any]], Any]:
+    """240 autopilot frames of ``python main.py`` (run in this process): (trace lines,
+    stats)."""
     folder = tmp_path_factory.mktemp("swivel")
     trace, stats = folder / "trace.jsonl", folder / "stats.json"
     args = ["--scene", "swivel", "--headless", "--autopilot", "--frames", "240"]
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "main.py"),
-            *args,
-            "--trace",
-            str(trace),
-            "--stats",
-            str(stats),
-        ],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
+    done = run_main_here([*args, "--trace", str(trace), "--stats", str(stats)])
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in trace.read_text().splitlines()]
     return lines, json.loads(stats.read_text())

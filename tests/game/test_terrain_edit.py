@@ -351,7 +351,7 @@ def test_the_crowd_scene_stands_on_the_edited_ground() -> None:
     assert "edited_terrain" not in config.extra
 
 
-def test_the_trace_gets_the_terrain_on_the_step_it_changed(run_main, tmp_path: Path) -> None:
+def test_the_trace_gets_the_terrain_on_the_step_it_changed(run_main_here, tmp_path: Path) -> None:
     from game.input_state import InputState
     from game.recording import Recorder
 
@@ -364,7 +364,7 @@ def test_the_trace_gets_the_terrain_on_the_step_it_changed(run_main, tmp_path: P
         recorder.step(InputState(actions=actions, values=values))
     recorder.close()
     trace = tmp_path / "t.jsonl"
-    result = run_main(["--headless", "--replay", str(recording), "--trace", str(trace)])
+    result = run_main_here(["--headless", "--replay", str(recording), "--trace", str(trace)])
     assert result.returncode == 0, result.stdout + result.stderr
     lines = [json.loads(line) for line in trace.read_text().splitlines()[1:]]
     changed = [line["step"] for line in lines if "terrain" in line]

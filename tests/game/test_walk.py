@@ -6,6 +6,7 @@ of the gait's own counters), then compared with the stats the scene reports.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 from collections.abc import Callable
@@ -352,27 +353,55 @@ def test_a_tap_of_the_other_key_turns_him_round(walk_first: int, tap: int) -> No
     assert abs(float(sim.crowd.vx[0])) < 0.05  # turned round where he stopped, standing
 
 
-@pytest.mark.parametrize("blip", [1, 2, 3])
-def test_keys_let_go_or_pressed_a_few_frames_apart_do_not_turn_him(blip: int) -> None:
-    # the other key alone for one to three frames (both held, D let go 30 ms before A; or
-    # A pressed 30 ms before D) is no tap: it does not turn him round
-    sim = WalkSim(SceneConfig(dt=DT))
-    timer = PhaseTimer()
-    for move, steps in ((1.0, 60), (0.0, 30), (-1.0, blip), (0.0, 90)):
+Keys = tuple[tuple[float, int], ...]  # (move, steps) held in turn
+
+
+def _keyed(keys: Keys, sim: WalkSim | None = None, timer: PhaseTimer | None = None) -> Any:
+    """``sim`` and ``timer`` (a new walk scene's hero at 60 Hz by default) after ``keys``."""
+    sim = sim or WalkSim(SceneConfig(dt=DT))
+    timer = timer or PhaseTimer()
+    for move, steps in keys:
         for _ in range(steps):
             sim.step(InputState(move=move), DT, timer)
+    return sim, timer
+
+
+WALKED_AND_STOPPED: Keys = ((1.0, 60), (0.0, 30))  # 1 s walking right, 0.5 s still
+TAP_TURNED: Keys = ((-1.0, 60), (0.0, 90), (1.0, 6), (0.0, 90))  # ... then turned by a tap
+
+
+@pytest.fixture(scope="module")
+def _keyed_once() -> dict[Keys, tuple[WalkSim, PhaseTimer]]:
+    return {keys: _keyed(keys) for keys in (WALKED_AND_STOPPED, TAP_TURNED)}
+
+
+@pytest.fixture
+def keyed(
+    _keyed_once: dict[Keys, tuple[WalkSim, PhaseTimer]],
+) -> Callable[[Keys], tuple[WalkSim, PhaseTimer]]:
+    """``keyed(keys)``: ``sim, timer`` after :data:`WALKED_AND_STOPPED` or :data:`TAP_TURNED`
+    (:func:`_keyed`): a copy of one keyed once a module, which steps on exactly (bit for
+    bit) as one keyed afresh (a copied walk scene does: test_arms.py's shared lifted cup)."""
+    return lambda keys: copy.deepcopy(_keyed_once[keys])
+
+
+@pytest.mark.parametrize("blip", [1, 2, 3])
+def test_keys_let_go_or_pressed_a_few_frames_apart_do_not_turn_him(
+    blip: int, keyed: Callable[[Keys], tuple[WalkSim, PhaseTimer]]
+) -> None:
+    # the other key alone for one to three frames (both held, D let go 30 ms before A; or
+    # A pressed 30 ms before D) is no tap: it does not turn him round
+    sim, _ = _keyed(((-1.0, blip), (0.0, 90)), *keyed(WALKED_AND_STOPPED))
     assert sim.crowd.facing[0] == 1.0 and not sim.crowd.turning[0]
 
 
 @pytest.mark.parametrize("blip", [1, 2, 3])
-def test_a_blip_of_the_other_key_after_a_tap_turn_does_not_turn_him_back(blip: int) -> None:
+def test_a_blip_of_the_other_key_after_a_tap_turn_does_not_turn_him_back(
+    blip: int, keyed: Callable[[Keys], tuple[WalkSim, PhaseTimer]]
+) -> None:
     # after a tap has turned him his feet are squared for a pivot already, yet a blip of
     # the other key (one to three frames) is still no tap: it starts no pivot
-    sim = WalkSim(SceneConfig(dt=DT))
-    timer = PhaseTimer()
-    for move, steps in ((-1.0, 60), (0.0, 90), (1.0, 6), (0.0, 90), (-1.0, blip), (0.0, 120)):
-        for _ in range(steps):
-            sim.step(InputState(move=move), DT, timer)
+    sim, _ = _keyed(((-1.0, blip), (0.0, 120)), *keyed(TAP_TURNED))
     assert sim.crowd.facing[0] == 1.0 and not sim.crowd.turning[0]
 
 
@@ -446,9 +475,9 @@ def test_the_scene_is_registered_with_its_controls() -> None:
         assert word in keys
 
 
-def test_headless_app_run_writes_trace_and_feet_stats(run_main, tmp_path: Path) -> None:
+def test_headless_app_run_writes_trace_and_feet_stats(run_main_here, tmp_path: Path) -> None:
     trace, stats, shot = tmp_path / "t.jsonl", tmp_path / "s.json", tmp_path / "shot.png"
-    result = run_main(
+    result = run_main_here(
         [
             "--scene",
             "walk",

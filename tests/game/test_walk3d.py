@@ -125,10 +125,10 @@ def test_the_walker_turns_toward_the_wish_and_walks_that_way() -> None:
     assert walker.pose.pelvis[2] > 5.0
 
 
-def test_a_headless_run_writes_the_3d_trace_contract(run_main, tmp_path: Path) -> None:
+def test_a_headless_run_writes_the_3d_trace_contract(run_main_here, tmp_path: Path) -> None:
     trace, stats = tmp_path / "t.jsonl", tmp_path / "s.json"
     args = ["--scene", "walk3d", "--headless", "--autopilot", "--frames", "90"]
-    result = run_main([*args, "--trace", str(trace), "--stats", str(stats)])
+    result = run_main_here([*args, "--trace", str(trace), "--stats", str(stats)])
     assert result.returncode == 0, result.stdout + result.stderr
     header, steps = read_trace(trace)
     assert len(steps) == 90
@@ -168,14 +168,14 @@ def test_the_nearer_hand_reaches_a_point_in_reach_and_lets_go() -> None:
     assert np.linalg.norm(walker.pose.ends[1] - point) > 0.1
 
 
-def test_a_recorded_walk3d_run_replays_to_the_same_trace(run_main, tmp_path: Path) -> None:
+def test_a_recorded_walk3d_run_replays_to_the_same_trace(run_main_here, tmp_path: Path) -> None:
     """Record and replay work for the 3-D walk as for the other scenes: the replay's trace
     is the recorded run's, byte for byte."""
     recording, first, second = tmp_path / "run.rec", tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     args = ["--scene", "walk3d", "--headless", "--autopilot", "--frames", "120", "--seed", "2"]
-    result = run_main([*args, "--record", str(recording), "--trace", str(first)])
+    result = run_main_here([*args, "--record", str(recording), "--trace", str(first)])
     assert result.returncode == 0, result.stderr
-    result = run_main(["--headless", "--replay", str(recording), "--trace", str(second)])
+    result = run_main_here(["--headless", "--replay", str(recording), "--trace", str(second)])
     assert result.returncode == 0, result.stderr
     assert first.read_bytes() == second.read_bytes()
 

@@ -13,6 +13,7 @@ import pygame
 import pytest
 
 import game.app
+import game.cli
 from game import scenes
 from game.app import App, build_scene
 from game.input_state import InputState
@@ -118,19 +119,24 @@ def test_a_paused_window_sleeps_and_redraws_only_on_input(
     assert waits == [round(1000 / IDLE_FPS)]  # playing: the frame cap, no idle sleep
 
 
-def test_a_headless_replay_plays_the_whole_recording(run_main, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_headless_replay_plays_the_whole_recording(
+    run_main_here: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a headless run stops at HEADLESS_DEFAULT_FRAMES (600), a replay only at its end; with
+    # that default set to 60 here, a recording of 70 steps is the longer one
+    monkeypatch.setattr(game.cli, "HEADLESS_DEFAULT_FRAMES", 60)
     recording, stats = tmp_path / "run.rec", tmp_path / "stats.json"
-    recorder = Recorder(recording)  # 700 steps: longer than a headless run's 600 frames
+    recorder = Recorder(recording)  # 70 steps: longer than a headless run's 60 frames
     recorder.scene("lab", 0, 60)
-    for _ in range(700):
+    for _ in range(70):
         recorder.step(InputState())
     recorder.close()
-    result = run_main(["--headless", "--replay", str(recording), "--stats", str(stats)])
+    result = run_main_here(["--headless", "--replay", str(recording), "--stats", str(stats)])
     assert result.returncode == 0, result.stderr
-    assert json.loads(stats.read_text())["steps"] == 700
+    assert json.loads(stats.read_text())["steps"] == 70
     assert "cut short" not in result.stdout
-    result = run_main(["--headless", "--replay", str(recording), "--frames", "100"])
-    assert "replay cut short by --frames 100: played 100 of 700 steps" in result.stdout
+    result = run_main_here(["--headless", "--replay", str(recording), "--frames", "10"])
+    assert "replay cut short by --frames 10: played 10 of 70 steps" in result.stdout
 
 
 def test_every_plus_and_minus_pressed_within_one_frame_counts(display: None) -> None:
