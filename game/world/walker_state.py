@@ -14,7 +14,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from game.world.feet import Feet
-from game.world.modes import Modes, Motion, Pacing, mode_of
+from game.world.modes import (
+    MOTION_BRAKE,
+    MOTION_PIVOT,
+    MOTION_STAND,
+    PACING_JOG,
+    PACING_STAIR_RUN,
+    PACING_WALK,
+    Modes,
+    mode_of,
+)
 from game.world.rig import Rig
 from game.world.stance import RolledFeet
 from game.world.terrain import Terrain
@@ -154,12 +163,12 @@ class WalkState:
             idle=np.ones(n, dtype=bool),
             lean=np.zeros(n),
             crouch=np.zeros(n),
-            motion=np.full(n, Motion.STAND.value, dtype=np.int8),
+            motion=np.full(n, MOTION_STAND, dtype=np.int8),
             turn=np.zeros(n),
             turn_from=facing.copy(),
             reversing_s=np.zeros(n),
             settling=np.zeros((n, 2), dtype=bool),
-            pacing=np.full(n, Pacing.WALK.value, dtype=np.int8),
+            pacing=np.full(n, PACING_WALK, dtype=np.int8),
             v_goal=np.zeros(n),
             wanted=np.zeros(n),
             blocked=np.zeros(n, dtype=bool),
@@ -177,7 +186,7 @@ class WalkState:
     @property
     def turning(self) -> BoolArray:
         """Characters pivoting in place this step (``motion`` PIVOT), shape (N,)."""
-        return np.asarray(self.motion == Motion.PIVOT.value)
+        return np.asarray(self.motion == MOTION_PIVOT)
 
     @property
     def reversing(self) -> BoolArray:
@@ -185,22 +194,22 @@ class WalkState:
         step of the PIVOT it led to (the stages after the pivot's start still see that
         step's brake; its timer ``reversing_s`` runs until the next step's transition and
         is 0 in every other motion)."""
-        return np.asarray((self.motion == Motion.BRAKE.value) | (self.reversing_s > 0.0))
+        return np.asarray((self.motion == MOTION_BRAKE) | (self.reversing_s > 0.0))
 
     @property
     def sprinting(self) -> BoolArray:
         """The run input held while moving (``pacing`` not WALK), shape (N,)."""
-        return np.asarray(self.pacing != Pacing.WALK.value)
+        return np.asarray(self.pacing != PACING_WALK)
 
     @property
     def jogging(self) -> BoolArray:
         """A run held to a jog by a steep slope (``pacing`` JOG), shape (N,)."""
-        return np.asarray(self.pacing == Pacing.JOG.value)
+        return np.asarray(self.pacing == PACING_JOG)
 
     @property
     def stair_run(self) -> BoolArray:
         """Running on a flight, quick stair steps (``pacing`` STAIR_RUN), shape (N,)."""
-        return np.asarray(self.pacing == Pacing.STAIR_RUN.value)
+        return np.asarray(self.pacing == PACING_STAIR_RUN)
 
     @property
     def spin(self) -> FloatArray:
