@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from numpy._core.multiarray import interp as _compiled_interp
 from numpy.typing import ArrayLike, NDArray
 
 from game.assets import AssetError, read_json
@@ -131,7 +132,9 @@ class Terrain:
 
     def height_at(self, x: ArrayLike) -> FloatArray:
         """Ground height under ``x``, same shape as ``x`` (level beyond the ends)."""
-        return np.interp(np.asarray(x, dtype=float), self.xs, self.ys)
+        # np.interp's own routine for real heights, called without the wrapper's per-call
+        # checks (complex heights, a period): a third of its cost, asked ~30 times a step
+        return _compiled_interp(np.asarray(x, dtype=float), self.xs, self.ys)
 
     def slope_at(self, x: ArrayLike) -> FloatArray:
         """dy/dx of the segment under ``x``, same shape (0 beyond the ends)."""
