@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from game.world.easing import clamp, smoothstep
+from game.world.easing import all_true, clamp, smoothstep
 from game.world.feet import Feet, foot_axes, stance_pose
 from game.world.rig import LegSpec, Rig
 from game.world.types import FloatArray
@@ -66,7 +66,7 @@ def needed_pitch(
     base = lock - legs.ankle_height * normal
     # both contact pivots of the flat foot at once (heel: toe up; ball: heel lift), and the
     # ankle's distance and world direction from each
-    pivot = np.stack([base - legs.heel * along, base + legs.ball * along])
+    pivot = np.array([base - legs.heel * along, base + legs.ball * along])
     arm = lock - pivot
     r, phi0 = np.hypot(arm[..., 0], arm[..., 1]), np.arctan2(arm[..., 1], arm[..., 0])
     to_hip = hip - pivot
@@ -163,11 +163,9 @@ class RolledFeet:
             legs is self.legs
             and lock.shape == self.lock.shape
             and facing.shape == self.facing.shape
-            and bool(
-                (lock == self.lock).all()
-                & (ground == self.ground).all()
-                & (facing == self.facing).all()
-            )
+            and all_true(lock == self.lock)
+            and all_true(ground == self.ground)
+            and all_true(facing == self.facing)
         )
 
     def rows(self, rows: NDArray[np.intp]) -> RolledFeet:

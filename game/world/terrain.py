@@ -15,7 +15,7 @@ from numpy._core.multiarray import interp as _compiled_interp
 from numpy.typing import ArrayLike, NDArray
 
 from game.assets import AssetError, read_json
-from game.world.easing import xy
+from game.world.easing import any_true, xy
 from game.world.range_query import RangeMax, index_span
 from game.world.schema import Fields, Range
 
@@ -170,7 +170,7 @@ class Terrain:
         intervals hold, rather than the O(n·M) of a mask over every vertex."""
         first, stop = self.vertex_span(lo, hi)
         count = (stop - first).ravel()
-        if not count.any():  # (most spans a step asks about hold no vertex)
+        if not any_true(count):  # (most spans a step asks about hold no vertex)
             return _NO_PAIRS, _NO_PAIRS
         interval = np.repeat(np.arange(len(count)), count)
         # a pair's vertex: its position past its interval's first pair, plus that first vertex

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from game.world.easing import any_true
 from game.world.feet import Feet
 from game.world.modes import (
     MOTION_BRAKE,
@@ -216,7 +217,7 @@ class WalkState:
         """The facing as it turns, shape (N,): ±1, through 0 mid-pivot (cosine of the
         pivot angle, so the foot's apparent length is its projection)."""
         turning = self.turning
-        if not turning.any():
+        if not any_true(turning):
             return self.facing.copy()
         # the turn eases in (t²): the middle comes at t = 1/√2, when the pelvis, rising
         # through the pivot, has straightened the legs
