@@ -11,7 +11,7 @@ import numpy as np
 
 from game.world.easing import any_true
 from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, foot_axes, heel_hangs, stance_pose
-from game.world.gait import PHASE_OFFSET, stride_rate
+from game.world.gait import PHASE_OFFSET, quickened_rate, slope_quickening
 from game.world.rig import Rig
 from game.world.walker_state import BoolArray, FloatArray, WalkState, World
 
@@ -31,8 +31,10 @@ def flight_pace(tread: FloatArray, grade: FloatArray, quick: BoolArray, rig: Rig
     the walk): ``tread · 2 · stride_rate``, a fixed point because the steps quicken with speed
     (it converges in a few rounds), timed by :func:`timing_speed`."""
     pace = np.full(np.shape(tread), rig.gait.walk_speed)
+    stride = tread * 2.0  # the rounds read the same stride and grade: computed once
+    quickening = slope_quickening(grade, rig.gait)
     for _ in range(4):
-        pace = tread * 2.0 * stride_rate(timing_speed(pace, quick, rig), grade, rig.gait)
+        pace = stride * quickened_rate(timing_speed(pace, quick, rig), quickening, rig.gait)
     return pace
 
 
