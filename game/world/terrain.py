@@ -140,7 +140,7 @@ class Terrain:
         """dy/dx of the segment under ``x``, same shape (0 beyond the ends)."""
         xa = np.asarray(x, dtype=float)
         xs = self.xs
-        seg = np.minimum(np.maximum(np.searchsorted(xs, xa, side="right") - 1, 0), len(xs) - 2)
+        seg = np.minimum(np.maximum(xs.searchsorted(xa, side="right") - 1, 0), len(xs) - 2)
         inside = (xa >= xs[0]) & (xa <= xs[-1])
         return np.where(inside, self.slopes[seg], 0.0)
 
@@ -251,7 +251,7 @@ class Terrain:
         risers = self.risers(min_riser, window)
         if not len(risers):
             return np.zeros(np.broadcast(xa, np.asarray(reach)).shape, dtype=bool)
-        after = np.searchsorted(risers, xa)  # the first riser at or past x
+        after = risers.searchsorted(xa)  # the first riser at or past x
         right = risers[np.minimum(after, len(risers) - 1)]
         left = risers[np.maximum(after - 1, 0)]
         return np.asarray((np.abs(left - xa) <= reach) | (np.abs(right - xa) <= reach))
@@ -274,8 +274,8 @@ class Terrain:
         risers = self.risers(min_riser, window)
         lo_a, hi_a = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
         # the first riser at or past lo (past it, open), and the first past hi (at or past)
-        first = np.searchsorted(risers, lo_a, side="left" if closed else "right")
-        stop = np.searchsorted(risers, hi_a, side="right" if closed else "left")
+        first = risers.searchsorted(lo_a, side="left" if closed else "right")
+        stop = risers.searchsorted(hi_a, side="right" if closed else "left")
         return first, stop
 
     def shortest_tread(
