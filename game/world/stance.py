@@ -171,12 +171,12 @@ class RolledFeet:
     def rows(self, rows: NDArray[np.intp]) -> RolledFeet:
         """These samples for the characters ``rows`` (M,) only (a stage reading a few)."""
         return RolledFeet(
-            self.lock[rows],
-            self.ground[rows],
-            self.facing[rows],
+            self.lock.take(rows, axis=0),  # (rows_of: cheaper than a fancy index)
+            self.ground.take(rows, axis=0),
+            self.facing.take(rows, axis=0),
             self.legs,
             self.pitches,
-            self.ankles[rows],
+            self.ankles.take(rows, axis=0),
         )
 
     def highest_hip(

@@ -7,6 +7,7 @@ fields (:func:`take_rows`), so a new per-character array is one new field, nothi
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -230,6 +231,13 @@ class WalkState:
         return mode_of(self.motion, self.pacing, self.crouch > 0.0, coasting)
 
 
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    """The field names of the dataclass ``kind`` (``dataclasses.fields`` builds them anew
+    on every call)."""
+    return tuple(f.name for f in fields(kind))
+
+
 def take_rows(mine: Any, kept: int, theirs: Any = None) -> Any:
     """The first ``kept`` rows of every array in the dataclass ``mine`` (nested dataclasses
     too), followed by ``theirs``'s rows where given (same type): how a crowd grows or
@@ -239,8 +247,8 @@ def take_rows(mine: Any, kept: int, theirs: Any = None) -> Any:
         return part.copy() if theirs is None else np.concatenate([part, theirs])
     return type(mine)(
         **{
-            f.name: take_rows(getattr(mine, f.name), kept, theirs and getattr(theirs, f.name))
-            for f in fields(mine)
+            name: take_rows(getattr(mine, name), kept, theirs and getattr(theirs, name))
+            for name in _field_names(mine.__class__)
         }
     )
 
@@ -251,15 +259,18 @@ def rows_of(mine: Any, rows: NDArray[np.intp]) -> Any:
     Each query of the stages works row by row, so it reads the same numbers on these rows
     as on the whole crowd."""
     if isinstance(mine, np.ndarray):
-        return mine[rows]
-    return type(mine)(**{f.name: rows_of(getattr(mine, f.name), rows) for f in fields(mine)})
+        # (take: a fancy index over the first axis of an (N, 2, ...) array costs several
+        # times more for a few hundred rows)
+        return mine.take(rows, axis=0)
+    kind = mine.__class__
+    return kind(**{name: rows_of(getattr(mine, name), rows) for name in _field_names(kind)})
 
 
 def put_rows(mine: Any, rows: NDArray[np.intp], part: Any) -> None:
     """Write ``part`` (the dataclass :func:`rows_of` took at ``rows``) back into ``mine``'s
     arrays at ``rows``, in place: the characters a step leaves as they were."""
-    for f in fields(mine):
-        into, back = getattr(mine, f.name), getattr(part, f.name)
+    for name in _field_names(mine.__class__):
+        into, back = getattr(mine, name), getattr(part, name)
         if isinstance(into, np.ndarray):
             into[rows] = back
         else:
