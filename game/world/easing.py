@@ -31,6 +31,18 @@ def xy(x: ArrayLike, y: ArrayLike) -> FloatArray:
     return out
 
 
+def any_true(mask: ArrayLike) -> bool:
+    """Whether any element of ``mask`` is true (non-zero): ``mask.any()`` at a fifth of
+    its per-call cost, for the guards that skip a stage no row needs."""
+    return bool(np.count_nonzero(mask))
+
+
+def all_true(mask: ArrayLike) -> bool:
+    """Whether every element of ``mask`` is true (non-zero): ``mask.all()`` at a fraction
+    of its per-call cost."""
+    return bool(np.count_nonzero(mask) == np.size(mask))
+
+
 def finite_clamp(x: ArrayLike, lo: float, hi: float) -> FloatArray:
     """``x`` as floats limited to ``[lo, hi]``, NaN read as 0 (±inf clamps to the ends):
     outside input of any kind becomes a usable value."""

@@ -68,12 +68,23 @@ def duty_factor(speed: FloatArray, gait: GaitSpec) -> FloatArray:
     return gait.duty_walk + (gait.duty_run - gait.duty_walk) * run_fraction(speed, gait)
 
 
-def stride_rate(speed: FloatArray, grade: FloatArray, gait: GaitSpec) -> FloatArray:
-    """Strides per second (two steps a stride); on a slope or stairs (``grade``: rise per
-    run along the walking direction) the steps quicken, so at one speed they shorten; more
-    uphill than down."""
+def slope_quickening(grade: FloatArray, gait: GaitSpec) -> FloatArray:
+    """The factor (≥ 1) the steps quicken by on a slope or stairs of ``grade`` (rise per
+    run along the walking direction), so at one speed they shorten; more uphill than down."""
     steep = clamp(grade, 0.0, 1.0) + 0.6 * clamp(-grade, 0.0, 1.0)
-    return cadence(speed, gait) / 120.0 * (1.0 + gait.uphill_cadence * steep)
+    return 1.0 + gait.uphill_cadence * steep
+
+
+def quickened_rate(speed: FloatArray, quickening: FloatArray, gait: GaitSpec) -> FloatArray:
+    """Strides per second (two steps a stride) at ``speed``, the steps quickened by
+    ``quickening`` (:func:`slope_quickening`)."""
+    return cadence(speed, gait) / 120.0 * quickening
+
+
+def stride_rate(speed: FloatArray, grade: FloatArray, gait: GaitSpec) -> FloatArray:
+    """Strides per second at ``speed`` on ``grade`` (rise per run along the walking
+    direction, :func:`slope_quickening`)."""
+    return quickened_rate(speed, slope_quickening(grade, gait), gait)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,9 +16,10 @@ The stages read these (through ``WalkState``'s read-only flags ``reversing``, ``
 functions. :class:`Mode` is the one name a character's axes show as, for the overlay, the
 tools and tests (:func:`mode_of`).
 
-The arrays hold the members' ``.value``, and the code compares with ``.value``: numpy reads
-an enum member as a number through the enum class's attribute lookup, five times slower
-than a plain int, and the flags are read some thirty times a step.
+The arrays hold the members' values, and the code compares them with the module's plain
+ints (``MOTION_PIVOT``, ``PACING_WALK``, ...): an enum member's ``.value`` is a Python-level
+property, slower than the array comparison it feeds, and the flags are read some thirty
+times a step.
 """
 
 from __future__ import annotations
@@ -57,6 +58,11 @@ class Pacing(enum.IntEnum):
     RUN = 1  # the run input held while a walk is wanted
     JOG = 2  # ... on a slope too steep to run up (``jog_below``): quick steps with a flight
     STAIR_RUN = 3  # ... on a flight: a tread a step at the quick stair pace
+
+
+# each member's value as a plain int, what the stored arrays are compared with and filled from
+MOTION_STAND, MOTION_GO, MOTION_BRAKE, MOTION_PIVOT, MOTION_POSED = (m.value for m in Motion)
+PACING_WALK, PACING_RUN, PACING_JOG, PACING_STAIR_RUN = (p.value for p in Pacing)
 
 
 class Mode(enum.IntEnum):
@@ -140,16 +146,16 @@ def next_motion(
     ====================== ========= ===========================================================
     """
     wished = np.where(
-        reversal, Motion.BRAKE.value, np.where(wanted != 0.0, Motion.GO.value, Motion.STAND.value)
+        reversal, MOTION_BRAKE, np.where(wanted != 0.0, MOTION_GO, MOTION_STAND)
     ).astype(np.int8)
-    pivoting = motion == Motion.PIVOT.value
+    pivoting = motion == MOTION_PIVOT
     out = np.where(pivoting, motion, wished)
     if pivot_ready is not None:
-        out = np.where((motion == Motion.BRAKE.value) & pivot_ready, Motion.PIVOT.value, out)
+        out = np.where((motion == MOTION_BRAKE) & pivot_ready, MOTION_PIVOT, out)
     if pivot_ended is not None:
         out = np.where(pivoting & pivot_ended, wished, out)
     if posed is not None:
-        out = np.where(posed, Motion.POSED.value, out)
+        out = np.where(posed, MOTION_POSED, out)
     return out.astype(np.int8)
 
 
@@ -178,9 +184,9 @@ def next_pacing(run_held: BoolArray, jogging: BoolArray, stair_run: BoolArray) -
     any                  RUN        ``run_held`` otherwise
     ==================== ========== ====================================================
     """
-    pacing = np.where(run_held, Pacing.RUN.value, Pacing.WALK.value)
-    pacing = np.where(run_held & stair_run, Pacing.STAIR_RUN.value, pacing)
-    pacing = np.where(run_held & jogging, Pacing.JOG.value, pacing)
+    pacing = np.where(run_held, PACING_RUN, PACING_WALK)
+    pacing = np.where(run_held & stair_run, PACING_STAIR_RUN, pacing)
+    pacing = np.where(run_held & jogging, PACING_JOG, pacing)
     return pacing.astype(np.int8)
 
 
@@ -189,11 +195,11 @@ def mode_of(motion: Modes, pacing: Modes, crouched: BoolArray, coasting: BoolArr
     whether it is ``crouched`` (crouch > 0) and ``coasting`` (its speed at least
     ``still_speed``); the table is :class:`Mode`'s."""
     mode = np.where(crouched, Mode.CROUCH.value, Mode.STAND.value)
-    mode = np.where((motion == Motion.GO.value) | coasting, Mode.WALK.value, mode)
-    mode = np.where(pacing == Pacing.RUN.value, Mode.RUN.value, mode)
-    mode = np.where(pacing == Pacing.JOG.value, Mode.JOG.value, mode)
-    mode = np.where(pacing == Pacing.STAIR_RUN.value, Mode.STAIR_RUN.value, mode)
-    mode = np.where(motion == Motion.BRAKE.value, Mode.BRAKE.value, mode)
-    mode = np.where(motion == Motion.PIVOT.value, Mode.PIVOT.value, mode)
-    mode = np.where(motion == Motion.POSED.value, Mode.POSED.value, mode)
+    mode = np.where((motion == MOTION_GO) | coasting, Mode.WALK.value, mode)
+    mode = np.where(pacing == PACING_RUN, Mode.RUN.value, mode)
+    mode = np.where(pacing == PACING_JOG, Mode.JOG.value, mode)
+    mode = np.where(pacing == PACING_STAIR_RUN, Mode.STAIR_RUN.value, mode)
+    mode = np.where(motion == MOTION_BRAKE, Mode.BRAKE.value, mode)
+    mode = np.where(motion == MOTION_PIVOT, Mode.PIVOT.value, mode)
+    mode = np.where(motion == MOTION_POSED, Mode.POSED.value, mode)
     return mode.astype(np.int8)

@@ -20,8 +20,9 @@ def index_span(sorted_x: FloatArray, lo: ArrayLike, hi: ArrayLike) -> tuple[IntA
     stop)``, broadcast shape of ``lo`` and ``hi`` each (empty where ``hi < lo`` or either is
     NaN, as a mask's comparisons would be); a binary search, O(log M) an interval."""
     lo_a, hi_a = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
-    first = np.searchsorted(sorted_x, lo_a, side="left")  # the first x ≥ lo
-    stop = np.searchsorted(sorted_x, hi_a, side="right")  # the first x > hi
+    # (the array's own method: np.searchsorted's wrapper costs more than a short search)
+    first = sorted_x.searchsorted(lo_a, side="left")  # the first x ≥ lo
+    stop = sorted_x.searchsorted(hi_a, side="right")  # the first x > hi
     return first, np.where(hi_a >= lo_a, stop, first)
 
 
@@ -38,11 +39,19 @@ class RangeMax:
 
     Attributes
     ----------
-    table : ndarray, shape (K, M)
-        ``table[k, i] = max(values[i : i + 2**k])``, −inf where the run would pass the end.
+    table : ndarray, shape (K·M,)
+        Row after row, ``table[k·M + i] = max(values[i : i + 2**k])``, −inf where the run
+        would pass the end (flat: one gather an index, cheaper than a 2-D fancy index).
+    size : int
+        M, the number of values.
+    floor_log2 : ndarray of int, shape (M + 1,)
+        ``floor_log2[n]`` the largest k with 2**k ≤ n (0 for n = 0): the run length a
+        range of n values is covered by, looked up rather than computed every query.
     """
 
     table: FloatArray
+    size: int
+    floor_log2: IntArray
 
     @classmethod
     def of(cls, values: ArrayLike) -> RangeMax:
@@ -55,20 +64,24 @@ class RangeMax:
             row = np.maximum(row[:-width], row[width:])
             rows.append(row)
             width *= 2
-        table = np.full((len(rows), len(rows[0])), -np.inf)
+        size = len(rows[0])
+        table = np.full((len(rows), size), -np.inf)
         for k, r in enumerate(rows):
             table[k, : len(r)] = r
-        table.setflags(write=False)
-        return cls(table)
+        # frexp gives n = m·2**e with m in [0.5, 1), so 2**(e − 1) ≤ n < 2**e
+        floor_log2 = np.maximum(np.frexp(np.arange(size + 1))[1] - 1, 0)
+        for array in (table, floor_log2):
+            array.setflags(write=False)
+        return cls(table.ravel(), size, floor_log2)
 
     def over(self, first: IntArray, stop: IntArray, empty: float) -> FloatArray:
         """The maximum of ``values[first:stop]`` for each pair of indices (broadcast shape),
         ``empty`` where the range is empty."""
         length = np.maximum(stop - first, 1)
-        # the largest k with 2**k ≤ length: frexp gives length = m·2**e with m in [0.5, 1)
-        k = np.frexp(length)[1] - 1
+        k = self.floor_log2[length]  # the two runs of 2**k that cover the range
         last = np.maximum(stop - (1 << k), 0)  # the second run ends at stop
+        row = k * self.size
         both = np.maximum(
-            self.table[k, np.minimum(first, self.table.shape[1] - 1)], self.table[k, last]
+            self.table[row + np.minimum(first, self.size - 1)], self.table[row + last]
         )
         return np.where(stop > first, both, empty)

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from game.world.easing import any_true
 from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, foot_axes, heel_hangs, stance_pose
-from game.world.gait import PHASE_OFFSET, stride_rate
+from game.world.gait import PHASE_OFFSET, quickened_rate, slope_quickening
 from game.world.rig import Rig
 from game.world.walker_state import BoolArray, FloatArray, WalkState, World
+
+_BEHIND_AT_AHEAD = np.array([-1.0, 0.0, 1.0])  # ground_grade's samples, in slope spans
 
 
 def timing_speed(speed: FloatArray, quick: BoolArray, rig: Rig) -> FloatArray:
@@ -28,8 +31,10 @@ def flight_pace(tread: FloatArray, grade: FloatArray, quick: BoolArray, rig: Rig
     the walk): ``tread · 2 · stride_rate``, a fixed point because the steps quicken with speed
     (it converges in a few rounds), timed by :func:`timing_speed`."""
     pace = np.full(np.shape(tread), rig.gait.walk_speed)
+    stride = tread * 2.0  # the rounds read the same stride and grade: computed once
+    quickening = slope_quickening(grade, rig.gait)
     for _ in range(4):
-        pace = tread * 2.0 * stride_rate(timing_speed(pace, quick, rig), grade, rig.gait)
+        pace = stride * quickened_rate(timing_speed(pace, quick, rig), quickening, rig.gait)
     return pace
 
 
@@ -38,8 +43,9 @@ def ground_grade(w: World, s: WalkState) -> FloatArray:
     the sides the feet could walk: a side that rises or drops more than a step (the
     loft's edge, a wall) is left out. Read as a slope, the loft's 1.8 m edge leaned the
     body standing on the loft 22° into it (a banana facing the ladder)."""
-    at = s.x[:, None] + np.array([-w.rig.tuning.slope_span, 0.0, w.rig.tuning.slope_span])
-    rises = np.diff(w.terrain.height_at(at), axis=1)  # behind → pelvis → ahead
+    at = s.x[:, None] + w.rig.tuning.slope_span * _BEHIND_AT_AHEAD
+    heights = w.terrain.height_at(at)
+    rises = heights[:, 1:] - heights[:, :-1]  # behind → pelvis → ahead
     walkable = np.abs(rises) <= w.rig.gait.max_step_height
     sides = np.maximum(walkable.sum(axis=1), 1)
     return np.where(walkable, rises, 0.0).sum(axis=1) / (sides * w.rig.tuning.slope_span)
@@ -55,7 +61,7 @@ def timed(w: World, s: WalkState, speed: FloatArray) -> FloatArray:
     flat)."""
     gait = w.rig.gait
     slope_run = s.sprinting & ~s.stair_run & ~s.jogging
-    if slope_run.any():  # (the grade is read only then)
+    if any_true(slope_run):  # (the grade is read only then)
         held = gait.run_speed * np.abs(ground_grade(w, s)) / gait.climb_speed
         speed = np.where(slope_run, speed * np.maximum(held, 1.0), speed)
     jog = np.copysign(np.maximum(np.abs(speed), w.rig.tuning.jog_timing), speed)

@@ -7,14 +7,25 @@ fields (:func:`take_rows`), so a new per-character array is one new field, nothi
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from game.world.easing import any_true
 from game.world.feet import Feet
-from game.world.modes import Modes, Motion, Pacing, mode_of
+from game.world.modes import (
+    MOTION_BRAKE,
+    MOTION_PIVOT,
+    MOTION_STAND,
+    PACING_JOG,
+    PACING_STAIR_RUN,
+    PACING_WALK,
+    Modes,
+    mode_of,
+)
 from game.world.rig import Rig
 from game.world.stance import RolledFeet
 from game.world.terrain import Terrain
@@ -154,12 +165,12 @@ class WalkState:
             idle=np.ones(n, dtype=bool),
             lean=np.zeros(n),
             crouch=np.zeros(n),
-            motion=np.full(n, Motion.STAND.value, dtype=np.int8),
+            motion=np.full(n, MOTION_STAND, dtype=np.int8),
             turn=np.zeros(n),
             turn_from=facing.copy(),
             reversing_s=np.zeros(n),
             settling=np.zeros((n, 2), dtype=bool),
-            pacing=np.full(n, Pacing.WALK.value, dtype=np.int8),
+            pacing=np.full(n, PACING_WALK, dtype=np.int8),
             v_goal=np.zeros(n),
             wanted=np.zeros(n),
             blocked=np.zeros(n, dtype=bool),
@@ -177,7 +188,7 @@ class WalkState:
     @property
     def turning(self) -> BoolArray:
         """Characters pivoting in place this step (``motion`` PIVOT), shape (N,)."""
-        return np.asarray(self.motion == Motion.PIVOT.value)
+        return np.asarray(self.motion == MOTION_PIVOT)
 
     @property
     def reversing(self) -> BoolArray:
@@ -185,29 +196,29 @@ class WalkState:
         step of the PIVOT it led to (the stages after the pivot's start still see that
         step's brake; its timer ``reversing_s`` runs until the next step's transition and
         is 0 in every other motion)."""
-        return np.asarray((self.motion == Motion.BRAKE.value) | (self.reversing_s > 0.0))
+        return np.asarray((self.motion == MOTION_BRAKE) | (self.reversing_s > 0.0))
 
     @property
     def sprinting(self) -> BoolArray:
         """The run input held while moving (``pacing`` not WALK), shape (N,)."""
-        return np.asarray(self.pacing != Pacing.WALK.value)
+        return np.asarray(self.pacing != PACING_WALK)
 
     @property
     def jogging(self) -> BoolArray:
         """A run held to a jog by a steep slope (``pacing`` JOG), shape (N,)."""
-        return np.asarray(self.pacing == Pacing.JOG.value)
+        return np.asarray(self.pacing == PACING_JOG)
 
     @property
     def stair_run(self) -> BoolArray:
         """Running on a flight, quick stair steps (``pacing`` STAIR_RUN), shape (N,)."""
-        return np.asarray(self.pacing == Pacing.STAIR_RUN.value)
+        return np.asarray(self.pacing == PACING_STAIR_RUN)
 
     @property
     def spin(self) -> FloatArray:
         """The facing as it turns, shape (N,): ±1, through 0 mid-pivot (cosine of the
         pivot angle, so the foot's apparent length is its projection)."""
         turning = self.turning
-        if not turning.any():
+        if not any_true(turning):
             return self.facing.copy()
         # the turn eases in (t²): the middle comes at t = 1/√2, when the pelvis, rising
         # through the pivot, has straightened the legs
@@ -220,6 +231,13 @@ class WalkState:
         return mode_of(self.motion, self.pacing, self.crouch > 0.0, coasting)
 
 
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    """The field names of the dataclass ``kind`` (``dataclasses.fields`` builds them anew
+    on every call)."""
+    return tuple(f.name for f in fields(kind))
+
+
 def take_rows(mine: Any, kept: int, theirs: Any = None) -> Any:
     """The first ``kept`` rows of every array in the dataclass ``mine`` (nested dataclasses
     too), followed by ``theirs``'s rows where given (same type): how a crowd grows or
@@ -229,8 +247,8 @@ def take_rows(mine: Any, kept: int, theirs: Any = None) -> Any:
         return part.copy() if theirs is None else np.concatenate([part, theirs])
     return type(mine)(
         **{
-            f.name: take_rows(getattr(mine, f.name), kept, theirs and getattr(theirs, f.name))
-            for f in fields(mine)
+            name: take_rows(getattr(mine, name), kept, theirs and getattr(theirs, name))
+            for name in _field_names(mine.__class__)
         }
     )
 
@@ -241,15 +259,18 @@ def rows_of(mine: Any, rows: NDArray[np.intp]) -> Any:
     Each query of the stages works row by row, so it reads the same numbers on these rows
     as on the whole crowd."""
     if isinstance(mine, np.ndarray):
-        return mine[rows]
-    return type(mine)(**{f.name: rows_of(getattr(mine, f.name), rows) for f in fields(mine)})
+        # (take: a fancy index over the first axis of an (N, 2, ...) array costs several
+        # times more for a few hundred rows)
+        return mine.take(rows, axis=0)
+    kind = mine.__class__
+    return kind(**{name: rows_of(getattr(mine, name), rows) for name in _field_names(kind)})
 
 
 def put_rows(mine: Any, rows: NDArray[np.intp], part: Any) -> None:
     """Write ``part`` (the dataclass :func:`rows_of` took at ``rows``) back into ``mine``'s
     arrays at ``rows``, in place: the characters a step leaves as they were."""
-    for f in fields(mine):
-        into, back = getattr(mine, f.name), getattr(part, f.name)
+    for name in _field_names(mine.__class__):
+        into, back = getattr(mine, name), getattr(part, name)
         if isinstance(into, np.ndarray):
             into[rows] = back
         else:
