@@ -11,8 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from numpy._core.multiarray import interp as _compiled_interp
 from numpy.typing import ArrayLike, NDArray
+
+try:  # np.interp's compiled routine: numpy.core in numpy 1.x, numpy._core from 2.0
+    from numpy._core.multiarray import interp as _compiled_interp
+except ImportError:  # pragma: no cover (numpy 1.x)
+    from numpy.core.multiarray import interp as _compiled_interp  # type: ignore[no-redef]
 
 from game.assets import AssetError, read_json
 from game.world.easing import any_true, xy
