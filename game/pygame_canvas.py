@@ -167,24 +167,46 @@ class PygameCanvas:
         drawn = [
             (p, a) for p, a in zip(polygons, alphas, strict=True) if p.ndim == 2 and len(p) >= 3
         ]
-        if not drawn:
-            return
-        # all the polygons' points in one array: checked, boxed and moved in one call each
-        points = finite_px(np.concatenate([p for p, _ in drawn]))
-        # the polygons' pixels, clipped to the surface: a sheet just that big is drawn on
-        x0, y0 = (math.floor(v) for v in points.min(axis=0))
-        x1, y1 = (math.ceil(v) + 1 for v in points.max(axis=0))
-        box = pygame.Rect(x0, y0, x1 - x0, y1 - y0).clip(self.surface.get_rect())
-        if box.width <= 0 or box.height <= 0:
-            return
-        sheet = pygame.Surface(box.size, pygame.SRCALPHA)
-        sheet.fill((*color, 0))
-        on_sheet = (points - box.topleft).tolist()
-        start = 0
-        for polygon, alpha in drawn:
-            pygame.draw.polygon(sheet, (*color, alpha), on_sheet[start : start + len(polygon)])
-            start += len(polygon)
-        self.surface.blit(sheet, box.topleft)
+        if drawn:
+            outlines = np.concatenate([p for p, _ in drawn])
+            self.shades(
+                outlines, [len(p) for p, _ in drawn], [a for _, a in drawn], color, len(drawn)
+            )
+
+    def shades(
+        self,
+        outlines: ArrayLike,
+        sizes: Sequence[int],
+        alphas: Sequence[int],
+        color: Color,
+        per_shade: int,
+    ) -> None:
+        # every point checked and each shade's pixel box found in one numpy call each
+        points = finite_px(outlines)
+        counts = np.asarray(sizes, dtype=np.intp)
+        ends = np.cumsum(counts)
+        firsts = (ends - counts)[::per_shade]  # each shade's first point
+        lows = np.floor(np.minimum.reduceat(points, firsts)).astype(int).tolist()
+        highs = (np.ceil(np.maximum.reduceat(points, firsts)) + 1).astype(int).tolist()
+        visible = self.surface.get_rect()
+        boxes = [
+            pygame.Rect(x0, y0, x1 - x0, y1 - y0).clip(visible)
+            for (x0, y0), (x1, y1) in zip(lows, highs, strict=True)
+        ]
+        # each shade's polygons on a sheet just as big as its box (clipped to the surface)
+        per_box = np.diff([*firsts.tolist(), len(points)])
+        corners = np.repeat([box.topleft for box in boxes], per_box, axis=0)
+        on_sheets = (points - corners).tolist()
+        bounds = [0, *ends.tolist()]
+        for index, box in enumerate(boxes):
+            if box.width <= 0 or box.height <= 0:
+                continue
+            sheet = pygame.Surface(box.size, pygame.SRCALPHA)
+            sheet.fill((*color, 0))
+            for k in range(index * per_shade, min((index + 1) * per_shade, len(sizes))):
+                polygon = on_sheets[bounds[k] : bounds[k + 1]]
+                pygame.draw.polygon(sheet, (*color, alphas[k]), polygon)
+            self.surface.blit(sheet, box.topleft)
 
     def circle(self, center: Point, radius: float, color: Color, width: int = 0) -> None:
         radius = min(float(radius), PX_LIMIT)

@@ -362,3 +362,28 @@ def test_discs_put_down_the_pixels_of_circles_drawn_in_the_same_order(
         for center, r, c in zip(row, radii, colors, strict=True):
             single.circle(center, r, c)
     assert _same(batched, single)
+
+
+@given(st.integers(0, 2**32 - 1))
+def test_shades_put_down_what_each_shade_drawn_on_a_whole_canvas_sheet_would(seed: int) -> None:
+    # three shades of three nested polygons each, overlapping one another, inside the canvas
+    rng = np.random.default_rng(seed)
+    polygons = [
+        rng.uniform(0.0, 150.0, 2) + rng.uniform(0.0, 60.0 - 15.0 * k, (int(n), 2))
+        for k, n in zip([0, 1, 2] * 3, rng.integers(3, 12, 9), strict=True)
+    ]
+    alphas = rng.integers(0, 256, 9).tolist()
+    batched, single = _pair()
+    for canvas in (batched, single):
+        canvas.fill((200, 180, 160))
+    sizes = [len(p) for p in polygons]
+    batched.shades(np.concatenate(polygons), sizes, alphas, (10, 20, 30), 3)
+    for first in (0, 3, 6):
+        sheet = pygame.Surface(single.size, pygame.SRCALPHA)
+        sheet.fill((10, 20, 30, 0))
+        for polygon, alpha in zip(
+            polygons[first : first + 3], alphas[first : first + 3], strict=True
+        ):
+            pygame.draw.polygon(sheet, (10, 20, 30, alpha), polygon.tolist())
+        single.surface.blit(sheet, (0, 0))
+    assert _same(batched, single)
