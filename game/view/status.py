@@ -4,6 +4,7 @@ wrapped so their line breaks stay put while the texts change every step, then th
 from __future__ import annotations
 
 import itertools
+import re
 import weakref
 from typing import Any
 
@@ -20,9 +21,12 @@ OVERLAY_HINT = "O shows the IK: reach circles, targets, knee poles"
 STATUS_MAX_W = 520.0
 
 
+_DIGIT = re.compile(r"\d")  # (in a str pattern, \d is what str.isdecimal() accepts)
+
+
 def digits_as_8(text: str) -> str:
     """``text`` with every digit an 8 (the widest): a HUD line's longest width."""
-    return "".join("8" if c.isdecimal() else c for c in text)
+    return _DIGIT.sub("8", text)
 
 
 class StatusBox:
