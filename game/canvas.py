@@ -59,6 +59,20 @@ class Canvas(Protocol):
         soft edge)."""
         ...
 
+    def shades(
+        self,
+        outlines: ArrayLike,
+        sizes: Sequence[int],
+        alphas: Sequence[int],
+        color: Color,
+        per_shade: int,
+    ) -> None:
+        """Many :meth:`shade` calls in one batch, in order: ``outlines`` holds every
+        polygon's points end to end (pixels, shape ``(N, 2)``), polygon ``i`` being the
+        next ``sizes[i]`` of them (at least 3) at opacity ``alphas[i]``; each run of
+        ``per_shade`` polygons is one shade's layers."""
+        ...
+
     def circle(self, center: Point, radius: float, color: Color, width: int = 0) -> None: ...
 
     def arc(

@@ -6,6 +6,8 @@ With the helpers it draws with (:mod:`game.pygame_pixels`, :mod:`game.pygame_tex
 
 from __future__ import annotations
 
+import collections
+import itertools
 import math
 from collections.abc import Callable, Hashable, Sequence
 
@@ -19,31 +21,23 @@ from game.pygame_pixels import (
     PX_LIMIT,
     clamp_point,
     clamp_rect,
+    fill_by_cache_lines,
     finite_px,
     point_list,
 )
-from game.pygame_sprites import disc_sprite, premultiplied_sprite, ring_sprite
+from game.pygame_sprites import RingSprites, disc_sprite, premultiplied_sprite
 from game.pygame_text import measure_text, render_text
 
 # Rendered texts, text sizes and translucent panels are kept (most HUD strings repeat every
 # frame; a render costs ~10 µs, a measure ~3 µs, a new alpha surface ~30 µs); the caches are
 # emptied when this full.
 _CACHE_LIMIT = 512
-# Outlined circles of these radii are blitted from cached ring sprites (see _ring): a
-# 1-px ring of radius 173 costs ~7 µs blitted, ~48 µs drawn; one of radius 5, 0.6 against
-# 3.6 µs. A sprite of the largest radius takes ~1.5 MB; the cache is emptied when it holds
-# _RING_CACHE_LIMIT sprites or _RING_CACHE_BYTES of pixels, so a long run whose radii keep
-# changing (a zooming camera) stays within a few MB instead of creeping towards ~100 MB.
-_RING_SPRITE_MIN_PX = 1.0
-_RING_SPRITE_MAX_PX = 600.0
-_RING_SPRITE_AFTER = 8
-_RING_CACHE_LIMIT = 64
-_RING_CACHE_BYTES = 4 << 20
 # Filled discs of radii in this range are put down from cached sprites by discs() (a
 # crowd's heads: ~0.15 µs a blit against ~0.8 µs a draw.circle call); larger ones are drawn.
 _DISC_SPRITE_MIN_PX = 0.5
 _DISC_SPRITE_MAX_PX = 64.0
-# Filled rectangles of at least this many rows are split at cache-line boundaries (_fill).
+# Filled rectangles of at least this many rows are split at cache-line boundaries
+# (fill_by_cache_lines).
 _SPLIT_FILL_ROWS = 8
 # HUD sprites (see sprite): a few per scene and window size; emptied when this full.
 _SPRITE_CACHE_LIMIT = 32
@@ -61,11 +55,10 @@ class PygameCanvas:
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._texts: dict[tuple[str, tuple[int, ...], int, bool], pygame.Surface] = {}
         self._panels: dict[tuple[tuple[int, ...], int], pygame.Surface] = {}
-        self._rings: dict[tuple[int, tuple[int, ...], int], pygame.Surface] = {}
-        self._ring_requests: dict[tuple[int, tuple[int, ...], int], int] = {}
-        self._ring_bytes = 0  # pixel bytes of the sprites in _rings
+        self._rings = RingSprites()
         self._layers: dict[Hashable, pygame.Surface] = {}
         self._discs: dict[tuple[float, tuple[int, ...]], tuple[pygame.Surface, int]] = {}
+        self._pixels: dict[tuple[int, ...], int] = {}  # colours as the surface's pixel values
         self._sprites: dict[Hashable, pygame.Surface] = {}
         self._sizes: dict[tuple[str, int, bool], tuple[int, int]] = {}  # HUD layout measures
         # the boxes of the HUD panels and sprites put down since the app last cleared this
@@ -127,9 +120,29 @@ class PygameCanvas:
         pts = finite_px(lines)
         if pts.ndim != 3 or pts.shape[1] < 2:
             return
-        draw_lines, surface = pygame.draw.lines, self.surface
-        for line in pts.tolist():
-            draw_lines(surface, color, False, line, width)
+        # a crowd makes thousands of these calls a frame, each mostly overhead: the colour
+        # is passed as the surface's pixel value (no tuple to parse, the same pixels) and
+        # the calls are made by map(), not a Python loop (~0.13 µs of ~0.9 µs a call)
+        count, repeat = len(pts), itertools.repeat
+        draws = map(
+            pygame.draw.lines,
+            repeat(self.surface, count),
+            repeat(self._pixel(color), count),
+            repeat(False, count),
+            pts.tolist(),
+            repeat(width, count),
+        )
+        collections.deque(draws, maxlen=0)  # (runs the calls)
+
+    def _pixel(self, color: Color) -> int:
+        """``color`` as the surface's pixel value (what pygame maps a colour tuple to)."""
+        key = tuple(color)
+        pixel = self._pixels.get(key)
+        if pixel is None:
+            if len(self._pixels) >= _CACHE_LIMIT:
+                self._pixels.clear()
+            pixel = self._pixels[key] = self.surface.map_rgb(key)
+        return pixel
 
     def discs(self, centers: ArrayLike, radii: Sequence[float], colors: Sequence[Color]) -> None:
         pts = finite_px(centers)
@@ -143,13 +156,10 @@ class PygameCanvas:
         stamps = [self._disc(float(r), color) for r, color in zip(radii, colors, strict=True)]
         # draw.circle truncates a centre towards zero (int()); so is each sprite put down,
         # its disc drawn at the sprite's middle with the same radius: the same pixels
-        self.surface.fblits(
-            [
-                (sprite, (int(x) - half, int(y) - half))
-                for row in pts.tolist()
-                for (sprite, half), (x, y) in zip(stamps, row, strict=True)
-            ]
-        )
+        sprites = [sprite for sprite, _ in stamps]
+        halves = np.array([half for _, half in stamps])[:, None]  # (K, 1)
+        corners = (pts.astype(np.intp) - halves).reshape(-1, 2).tolist()  # (astype truncates)
+        self.surface.fblits(list(zip(itertools.cycle(sprites), corners)))
 
     def _disc(self, radius: float, color: Color) -> tuple[pygame.Surface, int]:
         """A filled aliased disc of ``radius`` as a colour-keyed sprite, and the offset of
@@ -167,24 +177,46 @@ class PygameCanvas:
         drawn = [
             (p, a) for p, a in zip(polygons, alphas, strict=True) if p.ndim == 2 and len(p) >= 3
         ]
-        if not drawn:
-            return
-        # all the polygons' points in one array: checked, boxed and moved in one call each
-        points = finite_px(np.concatenate([p for p, _ in drawn]))
-        # the polygons' pixels, clipped to the surface: a sheet just that big is drawn on
-        x0, y0 = (math.floor(v) for v in points.min(axis=0))
-        x1, y1 = (math.ceil(v) + 1 for v in points.max(axis=0))
-        box = pygame.Rect(x0, y0, x1 - x0, y1 - y0).clip(self.surface.get_rect())
-        if box.width <= 0 or box.height <= 0:
-            return
-        sheet = pygame.Surface(box.size, pygame.SRCALPHA)
-        sheet.fill((*color, 0))
-        on_sheet = (points - box.topleft).tolist()
-        start = 0
-        for polygon, alpha in drawn:
-            pygame.draw.polygon(sheet, (*color, alpha), on_sheet[start : start + len(polygon)])
-            start += len(polygon)
-        self.surface.blit(sheet, box.topleft)
+        if drawn:
+            outlines = np.concatenate([p for p, _ in drawn])
+            self.shades(
+                outlines, [len(p) for p, _ in drawn], [a for _, a in drawn], color, len(drawn)
+            )
+
+    def shades(
+        self,
+        outlines: ArrayLike,
+        sizes: Sequence[int],
+        alphas: Sequence[int],
+        color: Color,
+        per_shade: int,
+    ) -> None:
+        # every point checked and each shade's pixel box found in one numpy call each
+        points = finite_px(outlines)
+        counts = np.asarray(sizes, dtype=np.intp)
+        ends = np.cumsum(counts)
+        firsts = (ends - counts)[::per_shade]  # each shade's first point
+        lows = np.floor(np.minimum.reduceat(points, firsts)).astype(int).tolist()
+        highs = (np.ceil(np.maximum.reduceat(points, firsts)) + 1).astype(int).tolist()
+        visible = self.surface.get_rect()
+        boxes = [
+            pygame.Rect(x0, y0, x1 - x0, y1 - y0).clip(visible)
+            for (x0, y0), (x1, y1) in zip(lows, highs, strict=True)
+        ]
+        # each shade's polygons on a sheet just as big as its box (clipped to the surface)
+        per_box = np.diff([*firsts.tolist(), len(points)])
+        corners = np.repeat([box.topleft for box in boxes], per_box, axis=0)
+        on_sheets = (points - corners).tolist()
+        bounds = [0, *ends.tolist()]
+        for index, box in enumerate(boxes):
+            if box.width <= 0 or box.height <= 0:
+                continue
+            sheet = pygame.Surface(box.size, pygame.SRCALPHA)
+            sheet.fill((*color, 0))
+            for k in range(index * per_shade, min((index + 1) * per_shade, len(sizes))):
+                polygon = on_sheets[bounds[k] : bounds[k + 1]]
+                pygame.draw.polygon(sheet, (*color, alphas[k]), polygon)
+            self.surface.blit(sheet, box.topleft)
 
     def circle(self, center: Point, radius: float, color: Color, width: int = 0) -> None:
         radius = min(float(radius), PX_LIMIT)
@@ -196,42 +228,13 @@ class PygameCanvas:
         if width == 0 or radius > 2000:
             pygame.draw.circle(self.surface, color, (cx, cy), radius, width)
             return
-        sprite = _RING_SPRITE_MIN_PX <= radius <= _RING_SPRITE_MAX_PX
-        ring = self._ring(radius, color, width) if sprite else None
+        ring = self._rings.get(radius, color, width)
         if ring is None:
             pygame.draw.aacircle(self.surface, color, (cx, cy), radius, width)
         else:
             # aacircle truncates its centre to whole pixels (towards zero); so does the sprite
             half = ring.get_width() // 2
             self.surface.blit(ring, (int(cx) - half, int(cy) - half))
-
-    def _ring(self, radius: float, color: Color, width: int) -> pygame.Surface | None:
-        """An anti-aliased ring as a transparent, RLE-encoded sprite, or None.
-
-        The overlay's reach annuli, pole markers and pivot rings are the same circles every
-        frame; blitting the mostly empty sprite costs a fifth to a seventh of drawing the
-        ring again, but making one costs ~20 draws, so a sprite is made only for a ring
-        asked for ``_RING_SPRITE_AFTER`` times (a radius that keeps changing is drawn
-        directly)."""
-        key = (int(radius), tuple(color), width)  # aacircle truncates the radius too
-        ring = self._rings.get(key)
-        if ring is None:
-            asked = self._ring_requests.get(key, 0) + 1
-            if len(self._ring_requests) >= _CACHE_LIMIT:
-                self._ring_requests.clear()
-            self._ring_requests[key] = asked
-            if asked < _RING_SPRITE_AFTER:
-                return None
-            ring = ring_sprite(key[0], color, width)
-            pixel_bytes = 4 * ring.get_width() * ring.get_height()
-            if len(self._rings) >= _RING_CACHE_LIMIT or (
-                self._rings and self._ring_bytes + pixel_bytes > _RING_CACHE_BYTES
-            ):  # (one sprite bigger than the budget is still kept, alone)
-                self._rings.clear()
-                self._ring_bytes = 0
-            self._rings[key] = ring
-            self._ring_bytes += pixel_bytes
-        return ring
 
     def arc(
         self, center: Point, radius: float, start: float, stop: float, color: Color, width: int = 1
@@ -251,31 +254,9 @@ class PygameCanvas:
     def rect(self, rect: Sequence[float], color: Color, width: int = 0, radius: int = 0) -> None:
         box = clamp_rect(rect)
         if width == 0 and radius == 0 and box.height >= _SPLIT_FILL_ROWS:
-            self._fill(box, color)
+            fill_by_cache_lines(self.surface, box, color)
         else:
             pygame.draw.rect(self.surface, color, box, width, border_radius=radius)
-
-    def _fill(self, box: pygame.Rect, color: Color) -> None:
-        """Fill ``box``, split at cache lines where that is faster. SDL fills each row of
-        16 or more pixels with 64-byte streaming stores from a 16-byte boundary and the
-        rest of the row with plain stores; where both land in one cache line the line is
-        flushed half-written, ~0.4 µs a row (1280x720 surface: a 20x80 fill from x = 100
-        ~33 µs, 16x80 ~2 µs; 512x300 from x = 443 ~125 µs, from x = 448 ~40 µs). So a
-        fill is done as its middle of whole cache lines and the strips either side,
-        narrower than 16 pixels (plain stores only): the same pixels."""
-        surface = self.surface
-        box = box.clip(surface.get_clip())
-        # 16 pixels of 4 bytes are one cache line if the rows start on one (pitch % 64 == 0);
-        # a row of whole 64-byte runs from a 16-byte boundary needs no plain stores
-        plain = box.width < 16 or (box.left % 4 == 0 and box.width % 16 == 0)
-        if plain or surface.get_bytesize() != 4 or surface.get_pitch() % 64:
-            surface.fill(color, box)
-            return
-        left, right = box.left, box.right
-        middle_left, middle_right = -(-left // 16) * 16, right // 16 * 16
-        for x0, x1 in ((left, middle_left), (middle_left, middle_right), (middle_right, right)):
-            if x1 > x0:
-                surface.fill(color, (x0, box.top, x1 - x0, box.height))
 
     def panel(self, rect: Sequence[float], color: Color, alpha: int) -> None:
         # the translucent surface is only as big as its visible part

@@ -11,6 +11,7 @@ import pygame
 from numpy.typing import ArrayLike
 
 from game.canvas import Point
+from game.palette import Color
 
 # Coordinates beyond this many pixels are clamped before they reach SDL: a pointer flung to
 # 1e30 must draw a long line, not overflow SDL's integer maths.
@@ -63,3 +64,25 @@ def point_list(points: ArrayLike) -> Sequence[Sequence[float]]:
             pass
     result: Sequence[Sequence[float]] = finite_px(points).tolist()
     return result
+
+
+def fill_by_cache_lines(surface: pygame.Surface, box: pygame.Rect, color: Color) -> None:
+    """Fill ``box`` on ``surface``, split at cache lines where that is faster. SDL fills
+    each row of 16 or more pixels with 64-byte streaming stores from a 16-byte boundary
+    and the rest of the row with plain stores; where both land in one cache line the line
+    is flushed half-written, ~0.4 µs a row (1280x720 surface: a 20x80 fill from x = 100
+    ~33 µs, 16x80 ~2 µs; 512x300 from x = 443 ~125 µs, from x = 448 ~40 µs). So a fill
+    is done as its middle of whole cache lines and the strips either side, narrower than
+    16 pixels (plain stores only): the same pixels."""
+    box = box.clip(surface.get_clip())
+    # 16 pixels of 4 bytes are one cache line if the rows start on one (pitch % 64 == 0);
+    # a row of whole 64-byte runs from a 16-byte boundary needs no plain stores
+    plain = box.width < 16 or (box.left % 4 == 0 and box.width % 16 == 0)
+    if plain or surface.get_bytesize() != 4 or surface.get_pitch() % 64:
+        surface.fill(color, box)
+        return
+    left, right = box.left, box.right
+    middle_left, middle_right = -(-left // 16) * 16, right // 16 * 16
+    for x0, x1 in ((left, middle_left), (middle_left, middle_right), (middle_right, right)):
+        if x1 > x0:
+            surface.fill(color, (x0, box.top, x1 - x0, box.height))

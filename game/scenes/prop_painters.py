@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 BALL_PATCH_RADII = 0.42  # the ball's middle patch reaches this fraction of its radius
 SHADOW_FADE_M = 1.0  # a ball this high over the ground casts no shadow
+SHADOW_Y_M = 0.02  # the shadow's half height: it reaches this far above and below the ground
+BALL_PAD_PX = 8  # past the ball's and its shadow's outline, nothing it draws reaches this far
 _SHADOW_TURNS = np.linspace(0.0, math.tau, 20, endpoint=False)  # the shadow's 20 corners
 _SHADOW_COS, _SHADOW_SIN = np.cos(_SHADOW_TURNS), np.sin(_SHADOW_TURNS)
 _PATCH_TURNS = np.arange(5) * math.tau / 5  # the patch's corners, from its first
@@ -39,11 +41,13 @@ def paint_ball(pen: WorldPen, ball: KickBall, sim: WalkSim) -> None:
     rim, and a football's patch and seams turned by how far it has rolled."""
     centre, r = ball.state.centre, ball.spec.radius
     ground = float(sim.terrain.height_at(centre[0]))
+    if not _on_canvas(pen, centre, r, ground):
+        return
     lift = max(float(centre[1]) - r - ground, 0.0)
     shade = max(1.0 - lift / SHADOW_FADE_M, 0.0)
     if shade > 0.0:
         half = r * (0.6 + 0.4 * shade)
-        shadow = np.stack([centre[0] + half * _SHADOW_COS, ground + 0.02 * _SHADOW_SIN], -1)
+        shadow = np.stack([centre[0] + half * _SHADOW_COS, ground + SHADOW_Y_M * _SHADOW_SIN], -1)
         pen.polygon(shadow, mix(PALETTE["ground"], PALETTE["black"], 0.45 * shade))
     ink = mix(PALETTE["black"], PALETTE["background"], 0.2)
     pen.circle(centre, r, mix(PALETTE["white"], PALETTE["metal"], 0.15), 0)
@@ -57,6 +61,21 @@ def paint_ball(pen: WorldPen, ball: KickBall, sim: WalkSim) -> None:
     for corner, (way_x, way_y) in zip(patch.tolist(), ring.tolist(), strict=True):
         pen.line(corner, (x + rim * way_x, y + rim * way_y), ink, width)
     pen.circle(centre, r, ink, max(width, 2))
+
+
+def _on_canvas(pen: WorldPen, centre: Point, r: float, ground: float) -> bool:
+    """Whether any of what :func:`paint_ball` draws can land on the canvas: the ball
+    (radius ``r`` about ``centre``) and its shadow (no wider than the ball, ``SHADOW_Y_M``
+    about the ``ground`` under it), padded by ``BALL_PAD_PX`` for the rim's ring and line
+    widths. A ball off the canvas costs a height query, not ~50 µs of drawing clipped away."""
+    x, y = float(centre[0]), float(centre[1])
+    (left, top), (right, bottom) = (
+        pen.px((x - r, max(y + r, ground + SHADOW_Y_M))),
+        pen.px((x + r, min(y - r, ground - SHADOW_Y_M))),
+    )
+    width, height = pen.canvas.size
+    pad = BALL_PAD_PX
+    return right + pad >= 0 and left - pad <= width and bottom + pad >= 0 and top - pad <= height
 
 
 def _ball_highlight(pen: WorldPen, ball: KickBall, sim: WalkSim, point: Point) -> str:

@@ -84,10 +84,13 @@ def draw_shadows(
             centres.append(centre)
             halves.append(half * share)
             depths.append(depth * share)
-    bands = _bands(pen, terrain, np.array(centres), np.array(halves), np.array(depths))
-    for i, (_, fade, alpha) in enumerate(shown):
-        alphas = [round(alpha * (1.0 - fade) * (k + 1) / LAYERS) for k in range(LAYERS)]
-        pen.canvas.shade(bands[i * LAYERS : (i + 1) * LAYERS], SHADOW_COLOR, alphas)
+    outlines, sizes = _bands(pen, terrain, np.array(centres), np.array(halves), np.array(depths))
+    alphas = [
+        round(alpha * (1.0 - fade) * (k + 1) / LAYERS)
+        for _, fade, alpha in shown
+        for k in range(LAYERS)
+    ]
+    pen.canvas.shades(outlines, sizes, alphas, SHADOW_COLOR, LAYERS)
 
 
 def _bands(
@@ -96,13 +99,14 @@ def _bands(
     centres: NDArray[np.float64],
     halves: NDArray[np.float64],
     depths: NDArray[np.float64],
-) -> list[NDArray[np.float64]]:
+) -> tuple[NDArray[np.float64], list[int]]:
     """The outlines in pixels of bands along the ground, one per row of ``centres``,
     ``halves``, ``depths`` (B,): band ``b`` from ``centre − half`` to ``centre + half``, its
     top on the top of the edge line, its bottom ``depth · sqrt(1 − u²)`` metres under the
     surface. Each is sampled evenly and at every terrain vertex inside it (found by binary
     search), so it bends where the ground does; all bands' points go through one height
-    query and one camera transform."""
+    query and one camera transform. Returns the outlines end to end, shape ``(N, 2)``, and
+    each one's number of points."""
     # SAMPLES points evenly from centre − half to centre + half (as np.linspace lays them)
     start, stop = centres - halves, centres + halves
     even = _STEPS * ((stop - start) / (SAMPLES - 1))[:, None] + start[:, None]  # (B, SAMPLES)
@@ -129,9 +133,12 @@ def _bands(
     world[1, :, 1] -= depths[band] * np.sqrt(np.clip(1.0 - u * u, 0.0, 1.0))
     screen = pen.camera.to_screen(world)
     screen[0, :, 1] -= EDGE_PX / 2  # the top of the edge line (screen rows grow downward)
-    # each band's outline: its top left to right, then its bottom right to left
-    ends = np.cumsum(counts + SAMPLES).tolist()
-    return [
-        np.concatenate([screen[0, start:end], screen[1, start:end][::-1]])
-        for start, end in zip([0, *ends[:-1]], ends, strict=True)
-    ]
+    # each band's outline: its top left to right, then its bottom right to left; point i
+    # of band b (its points [s, e)) is the outline's point s + i, the bottom's e + (e − 1 − i)
+    runs = counts + SAMPLES
+    ends = np.cumsum(runs)
+    s, e, i = ends[band] - runs[band], ends[band], np.arange(len(xs))
+    picks = np.empty(2 * len(xs), dtype=np.intp)
+    picks[s + i] = i
+    picks[e + i] = len(xs) + s + e - 1 - i
+    return screen.reshape(-1, 2)[picks], (2 * runs).tolist()

@@ -4,6 +4,7 @@ wrapped so their line breaks stay put while the texts change every step, then th
 from __future__ import annotations
 
 import itertools
+import re
 import weakref
 from typing import Any
 
@@ -20,9 +21,12 @@ OVERLAY_HINT = "O shows the IK: reach circles, targets, knee poles"
 STATUS_MAX_W = 520.0
 
 
+_DIGIT = re.compile(r"\d")  # (in a str pattern, \d is what str.isdecimal() accepts)
+
+
 def digits_as_8(text: str) -> str:
     """``text`` with every digit an 8 (the widest): a HUD line's longest width."""
-    return "".join("8" if c.isdecimal() else c for c in text)
+    return _DIGIT.sub("8", text)
 
 
 class StatusBox:
@@ -63,7 +67,51 @@ def draw_status_panel(
     right: bool = False,
 ) -> tuple[float, float, float, float]:
     """The status box in the bottom-left corner (bottom-right if ``right``): ``items``
-    joined by dots and wrapped, then the hints.
+    joined by dots and wrapped, then the hints (laid out by :func:`_layout`). Returns the
+    box."""
+    key = (
+        canvas.size,
+        tuple(items),
+        color,
+        tuple(hints),
+        None if alternatives is None else tuple(alternatives),
+        at_least,
+        right,
+    )
+    kept = _LAYOUTS.setdefault(canvas, {})
+    layout = kept.get(key)
+    if layout is None:
+        if len(kept) >= 64:
+            kept.clear()
+        layout = kept[key] = _layout(canvas, items, color, hints, alternatives, at_least, right)
+    box, pad, lines = layout
+    canvas.panel(box, PALETTE["panel"], 200)
+    x, y = box[0] + pad, box[1] + pad
+    for text, px, text_color, h in lines:
+        canvas.text((x, y), text, text_color, px)
+        y += h
+    return box
+
+
+_Layout = tuple[Box, float, list[tuple[str, int, Color, float]]]
+# the status boxes laid out, per canvas: the status is drawn every frame, its texts mostly
+# as they were (laying one out measures ~25 texts, ~25 µs)
+_LAYOUTS: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], _Layout]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _layout(
+    canvas: Canvas,
+    items: list[str],
+    color: Color,
+    hints: list[str],
+    alternatives: list[tuple[str, ...]] | None,
+    at_least: float,
+    right: bool,
+) -> _Layout:
+    """The status box (see :func:`draw_status_panel`), its padding, and each line's text,
+    font size, colour and height.
 
     ``alternatives`` are, per item, the other texts it can show (digits as 8s, the
     widest figures); the status is laid out for the widest of each, so its line breaks
@@ -74,8 +122,8 @@ def draw_status_panel(
     a hint that comes and goes (the ladder's) adds rows but never widens the box.
 
     At most 55 % of the window wide (the right of the bottom edge is left to messages)
-    and ``STATUS_MAX_W``; sizes are designed for 1280x720 and scaled. The box is at least ``at_least`` wide.
-    Returns the box.
+    and ``STATUS_MAX_W``; sizes are designed for 1280x720 and scaled. The box is at least
+    ``at_least`` wide.
     """
     width, height = canvas.size
     s = ui_scale(canvas.size)
@@ -110,12 +158,8 @@ def draw_status_panel(
     box_h = sum(heights) + 2 * pad
     left = width - box_w - 10 * s if right else 10 * s
     box = (left, height - box_h - 10 * s, box_w, box_h)
-    canvas.panel(box, PALETTE["panel"], 200)
-    y = box[1] + pad
-    for (text, px, text_color), h in zip(lines, heights, strict=True):
-        canvas.text((box[0] + pad, y), text, text_color, px)
-        y += h
-    return box
+    drawn = [(text, px, c, h) for (text, px, c), h in zip(lines, heights, strict=True)]
+    return box, pad, drawn
 
 
 def _steady_wrap(

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from game.camera import Camera2D
 from game.canvas import Canvas, WorldPen, fill_under
 from game.layout import MIN_FONT_PX
-from game.pygame_canvas import _CACHE_LIMIT, _RING_SPRITE_AFTER, PygameCanvas
+from game.pygame_canvas import _CACHE_LIMIT, PygameCanvas
 from game.pygame_pixels import PX_LIMIT, finite_px
+from game.pygame_sprites import RING_CACHE_BYTES, RING_SPRITE_AFTER
 
 coord = st.floats(-1e4, 1e4, allow_nan=False)
 
@@ -79,10 +80,10 @@ def test_a_ring_asked_for_often_is_blitted_and_looks_like_the_drawn_one() -> Non
     drawn.fill((20, 24, 40))
     pygame.draw.aacircle(drawn, color, (200, 150), radius, 1)
     canvas = PygameCanvas(pygame.Surface((400, 300)))
-    for _ in range(_RING_SPRITE_AFTER + 2):
+    for _ in range(RING_SPRITE_AFTER + 2):
         canvas.surface.fill((20, 24, 40))
         canvas.circle((200, 150), radius, color, 1)
-    assert len(canvas._rings) == 1  # the sprite exists and was used for the last frames
+    assert len(canvas._rings.sprites) == 1  # the sprite exists and was used for the last frames
     a = pygame.surfarray.array3d(drawn).astype(int)
     b = pygame.surfarray.array3d(canvas.surface).astype(int)
     lit_a, lit_b = (a != (20, 24, 40)).any(-1), (b != (20, 24, 40)).any(-1)
@@ -158,7 +159,7 @@ def test_a_ring_whose_radius_keeps_changing_gets_no_sprites() -> None:
     canvas = PygameCanvas(pygame.Surface((400, 300)))
     for step in range(200):
         canvas.circle((200, 150), 60.0 + 0.7 * step, (200, 200, 200), 1)
-    assert canvas._rings == {}
+    assert canvas._rings.sprites == {}
 
 
 def test_a_line_to_a_point_far_off_screen_draws_its_visible_part(canvas: PygameCanvas) -> None:
@@ -194,15 +195,14 @@ def test_no_world_value_crashes_a_draw_primitive(canvas: PygameCanvas, big: floa
 def test_ring_sprites_stay_within_their_byte_budget() -> None:
     """A camera that zooms slowly asks for many radii, each often enough for a sprite; the
     cache is emptied by bytes, so a long run's memory stays flat (20,000 frames)."""
-    from game.pygame_canvas import _RING_CACHE_BYTES
 
     canvas = PygameCanvas(pygame.Surface((400, 300)))
     for radius in range(300, 600, 5):
-        for _ in range(_RING_SPRITE_AFTER):
+        for _ in range(RING_SPRITE_AFTER):
             canvas.circle((200, 150), float(radius), (200, 200, 200), 1)
-        sizes = [4 * s.get_width() * s.get_height() for s in canvas._rings.values()]
-        assert sum(sizes) <= _RING_CACHE_BYTES or len(sizes) == 1
-    assert canvas._rings  # sprites are still made and used
+        sizes = [4 * s.get_width() * s.get_height() for s in canvas._rings.sprites.values()]
+        assert sum(sizes) <= RING_CACHE_BYTES or len(sizes) == 1
+    assert canvas._rings.sprites  # sprites are still made and used
 
 
 @pytest.mark.parametrize("wave", [0.0, 40.0])
@@ -361,4 +361,29 @@ def test_discs_put_down_the_pixels_of_circles_drawn_in_the_same_order(
     for row in centers.tolist():
         for center, r, c in zip(row, radii, colors, strict=True):
             single.circle(center, r, c)
+    assert _same(batched, single)
+
+
+@given(st.integers(0, 2**32 - 1))
+def test_shades_put_down_what_each_shade_drawn_on_a_whole_canvas_sheet_would(seed: int) -> None:
+    # three shades of three nested polygons each, overlapping one another, inside the canvas
+    rng = np.random.default_rng(seed)
+    polygons = [
+        rng.uniform(0.0, 150.0, 2) + rng.uniform(0.0, 60.0 - 15.0 * k, (int(n), 2))
+        for k, n in zip([0, 1, 2] * 3, rng.integers(3, 12, 9), strict=True)
+    ]
+    alphas = rng.integers(0, 256, 9).tolist()
+    batched, single = _pair()
+    for canvas in (batched, single):
+        canvas.fill((200, 180, 160))
+    sizes = [len(p) for p in polygons]
+    batched.shades(np.concatenate(polygons), sizes, alphas, (10, 20, 30), 3)
+    for first in (0, 3, 6):
+        sheet = pygame.Surface(single.size, pygame.SRCALPHA)
+        sheet.fill((10, 20, 30, 0))
+        for polygon, alpha in zip(
+            polygons[first : first + 3], alphas[first : first + 3], strict=True
+        ):
+            pygame.draw.polygon(sheet, (10, 20, 30, alpha), polygon.tolist())
+        single.surface.blit(sheet, (0, 0))
     assert _same(batched, single)
