@@ -13,11 +13,6 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-try:  # np.interp's compiled routine: numpy.core in numpy 1.x, numpy._core from 2.0
-    from numpy._core.multiarray import interp as _compiled_interp
-except ImportError:  # pragma: no cover (numpy 1.x)
-    from numpy.core.multiarray import interp as _compiled_interp  # type: ignore[no-redef]
-
 from game.assets import AssetError, read_json
 from game.world.easing import any_true, xy
 from game.world.range_query import RangeMax, index_span
@@ -136,9 +131,7 @@ class Terrain:
 
     def height_at(self, x: ArrayLike) -> FloatArray:
         """Ground height under ``x``, same shape as ``x`` (level beyond the ends)."""
-        # np.interp's own routine for real heights, called without the wrapper's per-call
-        # checks (complex heights, a period): a third of its cost, asked ~30 times a step
-        return _compiled_interp(np.asarray(x, dtype=float), self.xs, self.ys)
+        return np.interp(np.asarray(x, dtype=float), self.xs, self.ys)
 
     def slope_at(self, x: ArrayLike) -> FloatArray:
         """dy/dx of the segment under ``x``, same shape (0 beyond the ends)."""
