@@ -196,6 +196,12 @@ class Crowd:
         self.solution = solve_pose(self.rig, self.pose)
         self.prev_solution = solve_pose(self.rig, self.prev_pose)
 
+    def stand_anew(self, x: ArrayLike, facing: ArrayLike) -> None:
+        """Every character replaced by new ones standing at ``x``, ``facing`` (shape (N,)):
+        a scene's crowd started over in place, as :meth:`resize` makes joiners."""
+        self.resize(0, np.zeros(0), np.zeros(0))
+        self.resize(len(np.atleast_1d(x)), x, facing)
+
     # -- assets ------------------------------------------------------------------------
     def apply_assets(self, rig: Rig, terrain: Terrain) -> None:
         """Swap the rig and terrain (live reload): feet are set down on the new ground, a

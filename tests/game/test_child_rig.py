@@ -80,8 +80,7 @@ def _climb_to_the_loft_and_back(sim: WalkSim, fast: bool) -> list[tuple[np.ndarr
     shortfall (4,)."""
     ladder, timer = sim.ladder, PhaseTimer()
     assert ladder is not None
-    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
-    sim.crowd.resize(1, [ladder.spot_x - 0.6], [1.0])
+    sim.crowd.stand_anew([ladder.spot_x - 0.6], [1.0])
     steps: list[tuple[np.ndarray, np.ndarray]] = []
     for climb, limit_s in ((1.0, 30.0), (-1.0, 40.0)):
         climbed = False

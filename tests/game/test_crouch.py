@@ -109,8 +109,7 @@ def test_from_a_crouch_he_stands_up_before_walking_off_or_turning_round(move: fl
     # tips back past upright
     sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
     crowd = sim.crowd
-    crowd.resize(0, np.zeros(0), np.zeros(0))
-    crowd.resize(1, [2.5], [1.0])  # flat floor either way, the shut door 2.5 s behind him
+    crowd.stand_anew([2.5], [1.0])  # flat floor either way, the shut door 2.5 s behind him
     for _ in range(20):
         sim.step(InputState(), DT, timer)
     low = tuple(crowd.pose.roots[0, ARMS].mean(axis=0) + [0.4, -1.3])

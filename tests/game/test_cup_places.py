@@ -24,8 +24,7 @@ LOFT_WALL_X = 34.2712  # the shipped course's loft: its wall's foot, its top 1.8
 def _holding_the_cup_at(x: float) -> tuple[WalkView, CupProp]:
     """The walk view with the hero standing at ``x`` facing right, the cup in his hand."""
     sim = WalkSim(SceneConfig(dt=DT))
-    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
-    sim.crowd.resize(1, [x], [1.0])
+    sim.crowd.stand_anew([x], [1.0])
     cup = sim.prop("cup")
     assert isinstance(cup, CupProp) and sim.props is not None
     sim.props.holding, sim.props.carried = 1, cup

@@ -22,8 +22,7 @@ DT = 1.0 / 60.0
 def _view_at(x: float, facing: float) -> tuple[WalkView, DoorProp]:
     """The walk view with the hero standing at ``x`` facing ``facing``, and the door."""
     sim = WalkSim(SceneConfig(dt=DT))
-    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
-    sim.crowd.resize(1, [x], [facing])
+    sim.crowd.stand_anew([x], [facing])
     view = WalkView(sim)
     view.layout((1280, 720))
     door = sim.prop("door")

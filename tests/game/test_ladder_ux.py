@@ -170,8 +170,7 @@ def test_w_at_the_ladders_foot_climbs_on_facing_it_without_turning_away() -> Non
         sim = WalkSim(SceneConfig(dt=DT))
         ladder = sim.ladder
         assert ladder is not None
-        sim.crowd.resize(0, np.zeros(0), np.zeros(0))
-        sim.crowd.resize(1, [ladder.spot_x - start], [1.0])
+        sim.crowd.stand_anew([ladder.spot_x - start], [1.0])
         _walk_rows(sim, [InputState()] * 60)
         timer, facing = PhaseTimer(), []
         for _ in range(round(2.5 / DT)):
@@ -191,8 +190,7 @@ def _on_the_loft(facing: float) -> WalkSim:
     spot = sim.ladder.loft_spot_x
     level = float(sim.terrain.height_at(spot))
     legs, gait = sim.rig.legs, sim.rig.gait
-    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
-    sim.crowd.resize(1, [spot], [facing])
+    sim.crowd.stand_anew([spot], [facing])
     sim.crowd.y[0] = level + legs.ankle_height + gait.stand_extension * legs.limb.reach
     sim.crowd.stand_at(0, [[spot - 0.05, level + legs.ankle_height]] * 2)
     _walk_rows(sim, [InputState()] * 60)
@@ -255,8 +253,7 @@ def _key_to_grip(sim: WalkSim, climb: float, limit_s: float) -> tuple[float, int
 
 def _standing_at(x: float, facing: float) -> WalkSim:
     sim = WalkSim(SceneConfig(dt=DT))
-    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
-    sim.crowd.resize(1, [x], [facing])
+    sim.crowd.stand_anew([x], [facing])
     _walk_rows(sim, [InputState()] * 60)
     return sim
 
@@ -348,8 +345,7 @@ def test_w_at_the_ladder_with_the_cup_in_hand_says_the_hands_are_full(cup_lifted
     sim, _ = cup_lifted
     ladder = sim.ladder
     assert ladder is not None and sim.props is not None
-    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
-    sim.crowd.resize(1, [ladder.spot_x - 0.4], [1.0])
+    sim.crowd.stand_anew([ladder.spot_x - 0.4], [1.0])
     _walk_rows(sim, [InputState()] * 30)
     assert sim.props.holding >= 0 and sim.blocked_hint() is None
     _walk_rows(sim, [InputState(climb=1.0)] * int(1.0 / DT))
@@ -361,8 +357,7 @@ def test_getting_on_the_ladder_a_hand_reaching_for_the_pointer_eases_to_its_rest
     # his right: as he got on, the hand not yet on a rung snapped to its resting place,
     # 0.9 m in one step; it now goes there at an arm's pace
     sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
-    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
-    sim.crowd.resize(1, [32.8], [1.0])
+    sim.crowd.stand_anew([32.8], [1.0])
     pointer = (34.2, 1.7)
     previous, largest = None, 0.0
     for _ in range(int(2.5 / DT)):

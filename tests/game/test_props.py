@@ -434,8 +434,7 @@ def door_opened() -> tuple[WalkSim, list[tuple[str, float, float, float]]]:
     the door has opened and shut again: the phase, the door's swing, the knob's x and its
     hand's distance from the knob."""
     sim = WalkSim(SceneConfig(dt=DT))
-    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
-    sim.crowd.resize(1, [-0.4], [-1.0])  # right of the door, facing it
+    sim.crowd.stand_anew([-0.4], [-1.0])  # right of the door, facing it
     timer = PhaseTimer()
     for _ in range(30):
         sim.step(InputState(), DT, timer)
@@ -541,8 +540,7 @@ def _cup_in_table_top(sim: WalkSim) -> float:
 
 def _hero_at(x: float, facing: float) -> tuple[WalkSim, PhaseTimer]:
     sim = WalkSim(SceneConfig(dt=DT))
-    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
-    sim.crowd.resize(1, [x], [facing])
+    sim.crowd.stand_anew([x], [facing])
     return sim, PhaseTimer()
 
 
@@ -612,8 +610,7 @@ def test_carrying_the_cup_to_the_door_it_keeps_clear_of_the_hand_on_the_knob(
     # carried in front at the hip, the cup in the near hand sat where the far
     # hand gripped the knob (its middle 6 cm from it): he seemed to push the door with the mug
     sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
-    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
-    sim.crowd.resize(1, [4.5], [-1.0])  # right of the table, facing it and the door beyond
+    sim.crowd.stand_anew([4.5], [-1.0])  # right of the table, facing it and the door beyond
     _cup_xy(sim)[0] = 2.6  # on the table, in reach from its right end
     lift_the_cup(sim, timer)
     props = sim.props

@@ -25,8 +25,7 @@ CHILD = Path(__file__).resolve().parents[2] / "assets" / "child"
 def _hero_at(x: float, facing: float, assets: Path | None = None) -> tuple[WalkView, CupProp]:
     config = SceneConfig(dt=DT) if assets is None else SceneConfig(dt=DT, assets_dir=assets)
     sim = WalkSim(config)
-    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
-    sim.crowd.resize(1, [x], [facing])
+    sim.crowd.stand_anew([x], [facing])
     view = WalkView(sim)
     view.layout((1280, 720))
     cup = sim.prop("cup")

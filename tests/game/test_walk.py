@@ -558,8 +558,7 @@ def test_turned_round_in_place_to_the_pointer_he_stands_over_his_feet() -> None:
     # which leaves the pelvis past them: after the turn the feet settle under him, so he
     # stands over his feet, not on legs slanted back
     sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
-    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
-    sim.crowd.resize(1, [0.4], [-1.0])
+    sim.crowd.stand_anew([0.4], [-1.0])
     for _ in range(60):
         sim.step(InputState(), DT, timer)
     behind = (1.0, 1.7)

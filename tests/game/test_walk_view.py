@@ -623,8 +623,7 @@ def test_held_against_the_end_wall_he_says_why_the_walk_key_does_nothing(
     # had no cue: once the walk has been stopped 0.4 s, the reason shows over
     # his head, and goes once the key is let go
     sim, timer = view.sim, PhaseTimer()
-    sim.crowd.resize(0, np.zeros(0), np.zeros(0))
-    sim.crowd.resize(1, [-2.2], [-1.0])  # left of the door (shut, a wall of its own)
+    sim.crowd.stand_anew([-2.2], [-1.0])  # left of the door (shut, a wall of its own)
     for _ in range(int(4.0 / sim.dt)):  # left: the wall at x -2.99
         sim.step(InputState(move=-1.0), sim.dt, timer)
     hint = sim.blocked_hint()
