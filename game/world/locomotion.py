@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from game.world.easing import clamp, finite_clamp, halflife_blend
-from game.world.modes import Motion, next_motion
+from game.world.modes import MOTION_BRAKE, next_motion
 from game.world.speed import unblocked
 from game.world.timing import speed_halflife
 from game.world.turning import shift_over_balls, shift_over_feet
@@ -66,7 +66,7 @@ def read_wish(w: World, s: WalkState, move: ArrayLike, run: ArrayLike) -> Wish:
     # a swing in flight aimed for the walking pace re-aims when the walk's intent ends ...
     stopping = (s.wanted != 0.0) & ~walks
     # ... and when it comes back (or a reversal is dropped) it re-aims for the walk
-    braked = s.motion == Motion.BRAKE.value
+    braked = s.motion == MOTION_BRAKE
     resuming = (s.wanted == 0.0) | braked
     return Wish(
         move=move_a,
@@ -85,7 +85,7 @@ def begin_reversal(w: World, s: WalkState, wish: Wish, dt: float) -> None:
     run. Writes ``s.wanted``, ``s.motion``, ``s.reversing_s``."""
     s.wanted = np.where(np.abs(wish.move) > w.rig.tuning.move_deadband, np.sign(wish.move), 0.0)
     s.motion = next_motion(s.motion, s.wanted, wish.reversing)
-    s.reversing_s = np.where(s.motion == Motion.BRAKE.value, s.reversing_s + dt, 0.0)
+    s.reversing_s = np.where(s.motion == MOTION_BRAKE, s.reversing_s + dt, 0.0)
 
 
 def advance_velocity(w: World, s: WalkState, wish: Wish, dt: float) -> FloatArray:

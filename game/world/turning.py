@@ -15,7 +15,7 @@ from game.world.feet import (
     sole_penetration,
     sole_points,
 )
-from game.world.modes import Motion, next_motion
+from game.world.modes import MOTION_BRAKE, next_motion
 from game.world.pivots import pivot_spots
 from game.world.timing import heel_off_nose, pivot_balls, standing_spots
 from game.world.walker_state import BoolArray, FloatArray, WalkState, World
@@ -31,7 +31,7 @@ def advance_turn(w: World, s: WalkState, dt: float) -> None:
     feet, legs = s.feet, w.rig.legs
     # a wish held at least pivot_wish: with the feet already squared from a turn
     # before, a one-frame blip of the other key started a pivot, which then went on
-    ready = (s.motion == Motion.BRAKE.value) & (s.reversing_s >= w.rig.tuning.pivot_wish)
+    ready = (s.motion == MOTION_BRAKE) & (s.reversing_s >= w.rig.tuning.pivot_wish)
     if ready.any():  # (only then is there anything to check)
         ready &= ready_to_pivot(w, s)
     s.turn_from = np.where(ready, s.facing, s.turn_from)
