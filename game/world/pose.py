@@ -318,6 +318,8 @@ def swinging_poses(
     planted-foot values: the stance's ankle and angle left to the caller, ``hold`` kept.
     The path is per foot, so these are the very numbers the whole batch gives (a foot
     whose floor is still unmeasured has its ``hold`` measured, swinging or not)."""
+    if swinging.size <= _FEW_PLANTED:  # (so few feet that not enough can be planted)
+        return swing_pose(feet, facing, terrain, legs, dt, run)
     n, f = np.nonzero(swinging | ~np.isfinite(feet.floor))
     if swinging.size - len(n) <= _FEW_PLANTED:
         return swing_pose(feet, facing, terrain, legs, dt, run)

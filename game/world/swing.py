@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.world.easing import clamp, smootherstep, smoothstep, xy
+from game.world.easing import all_true, clamp, smootherstep, smoothstep, xy
 from game.world.feet import Feet, sole_depth
 from game.world.rig import LegSpec
 from game.world.terrain import Terrain
-from game.world.types import FloatArray
+from game.world.types import BoolArray, FloatArray
 
 _PROBES = np.linspace(0.0, 1.0, 12)  # fractions of the look-ahead the ground is read at
 
@@ -46,6 +46,13 @@ _CARRY_RISE = 0.12  # running, the foot is carried up within this first fraction
 _CARRY_FALL = 0.16  # ... and comes down to its landing only in this last fraction
 
 
+# a swing's eases of its progress after the hold, smoothstep((on − start) / span), rows:
+# the ankle's travel, the sole's pitch to the landing (over 0.85 of it), the toes
+# straightening (the first 0.35) and bending for the landing (the last 0.35); shaped
+# (start or span, ease, 1, 1) against the feet's (N, 2)
+_EASES = np.array([[0.0, 0.0, 0.0, 0.65], [1.0, 0.85, 0.35, 0.35]])[..., None, None]
+
+
 def sole_clearance(
     terrain: Terrain,
     ankle_x: FloatArray,
@@ -56,7 +63,8 @@ def sole_clearance(
     legs: LegSpec,
 ) -> tuple[FloatArray, FloatArray]:
     """The lowest ankle height at which the sole clears the ground, and the height at which
-    it also clears the ground ahead, shape (...) each.
+    it also clears the ground ahead, shape (...) each: ``ahead`` has the shape of the soles
+    (the broadcast of the other arrays), which the look-ahead window's pairs index.
 
     Exact: heel, ball, toe and both sole segments on or above the ground (see
     :func:`sole_penetration`). Ahead: the sole's leading point also clears a cone over the
@@ -67,8 +75,9 @@ def sole_clearance(
     exact, offsets = sole_depth(terrain, ankle_x, angle, bend, facing, legs)
     xs = offsets[..., 0]
     reach = np.abs(ahead)
+    forward = ahead >= 0
     # the sole's leading point in the direction of travel, and its height off the ankle
-    lead = np.where(ahead >= 0, xs.argmax(axis=-1), xs.argmin(axis=-1)).ravel()
+    lead = np.where(forward, xs.argmax(axis=-1), xs.argmin(axis=-1)).ravel()
     points = offsets.reshape(-1, 3, 2)
     lead_point = points[np.arange(len(points)), lead].reshape(offsets.shape[:-2] + (2,))
     edge, lowest = lead_point[..., 0], lead_point[..., 1]
@@ -77,10 +86,9 @@ def sole_clearance(
     # terrain vertices inside the look-ahead window (a nosing between two probes): those
     # near it by binary search (widened by a few ulps: the window's ends are tested below
     # exactly as written, in the gap's own rounding), then the window's own test
-    edge, ahead, reach = np.broadcast_arrays(edge, ahead, reach)
     slack = 1e-12 * (1.0 + np.abs(edge) + reach)
-    near = np.where(ahead >= 0, edge, edge - reach) - slack
-    far = np.where(ahead >= 0, edge + reach, edge) + slack
+    near = np.where(forward, edge, edge - reach) - slack
+    far = np.where(forward, edge + reach, edge) + slack
     window, v = terrain.vertices_between(near, far)
     if len(window):  # (most of the ground has no vertex in the window: the cone decides)
         gap = (terrain.xs[v] - edge.ravel()[window]) * np.sign(ahead).ravel()[window]
@@ -120,23 +128,26 @@ def swing_pose(
     on = clamp((u - feet.hold) / (1.0 - feet.hold), 0.0, 1.0)  # after the hold
     s = feet.start
     e = feet.land
+    # the eases of ``on`` (:data:`_EASES`), all in one smoothstep
+    moving, pitching, straightening, bending = smoothstep((on - _EASES[0]) / _EASES[1])
     # the foot leaves and arrives at rest; a minimum-jerk path (smootherstep) would peak at
     # 1.875× its mean speed, smoothstep at 1.5×: their mean peaks at ~1.69×, 10 % slower, so
     # a long swing (a walk turning into a run) no longer moves its ankle over 10 cm a step
-    x = s[..., 0] + (e[..., 0] - s[..., 0]) * 0.5 * (smoothstep(on) + smootherstep(on))
+    x = s[..., 0] + (e[..., 0] - s[..., 0]) * 0.5 * (moving + smootherstep(on))
     blend_y = s[..., 1] + (e[..., 1] - s[..., 1]) * smoothstep(u)
-    angle = feet.start_angle + (feet.land_angle - feet.start_angle) * smoothstep(on / 0.85)
-    bend = feet.start_bend * (1.0 - smoothstep(on / 0.35)) + feet.land_bend * smoothstep(
-        (on - 0.65) / 0.35
-    )
+    angle = feet.start_angle + (feet.land_angle - feet.start_angle) * pitching
+    bend = feet.start_bend * (1.0 - straightening) + feet.land_bend * bending
     travel = e[..., 0] - x
     # the look-ahead closes onto the landing (opening the window instead would sweep its
     # far end up a riser's face: a jump as tall as the rise)
     ahead = np.sign(travel) * np.minimum(np.abs(travel), _LOOK_AHEAD)
     exact, wanted = sole_clearance(terrain, x, angle, bend, facing[:, None], ahead, legs)
-    floor = glide_floor(feet, exact, wanted, dt)
-    lifting = ~np.isfinite(feet.floor)  # −inf from lift-off until the first pose
-    hold = np.where(lifting, swing_hold(exact, wanted, feet.duration), feet.hold)
+    measured = np.isfinite(feet.floor)  # −inf from lift-off until the first pose
+    floor = glide_floor(feet, exact, wanted, dt, measured)
+    if all_true(measured):  # no foot lifted off this step: every hold is kept
+        hold = feet.hold
+    else:
+        hold = np.where(measured, feet.hold, swing_hold(exact, wanted, feet.duration))
     # the sole clears the ground by ``lift`` at mid-swing; the heel rises behind early in
     # the swing (the shank trails the thigh), peaking at a quarter of it
     early = np.sin(np.pi * clamp(u / _HEEL_RISE_END, 0.0, 1.0)) ** 2
@@ -177,8 +188,11 @@ def swing_hold(exact: FloatArray, wanted: FloatArray, duration: FloatArray) -> F
     return clamp(seconds / duration, 0.0, _MAX_HOLD)
 
 
-def glide_floor(feet: Feet, exact: FloatArray, wanted: FloatArray, dt: float) -> FloatArray:
-    """The swing's clearance floor (N, 2) ``dt`` seconds after the last (``feet.floor``):
+def glide_floor(
+    feet: Feet, exact: FloatArray, wanted: FloatArray, dt: float, measured: BoolArray
+) -> FloatArray:
+    """The swing's clearance floor (N, 2) ``dt`` seconds after the last (``feet.floor``,
+    ``measured``: finite, not −inf at lift-off):
     ``wanted`` (the sole clear of the ground under and ahead of it), never below ``exact``
     (the sole touching the ground), but rising from the last floor at most
     ``_FLOOR_RISE · dt`` during the hold (:func:`swing_hold`), and sinking at most
@@ -188,8 +202,7 @@ def glide_floor(feet: Feet, exact: FloatArray, wanted: FloatArray, dt: float) ->
     Going down stairs the required height drops by a whole rise in one step as the heel
     passes a stair nose; the floor makes that a glide over a few steps instead.
     """
-    last = feet.floor
-    measured = np.isfinite(last)  # −inf at lift-off: the first floor is the exact one
+    last = feet.floor  # −inf at lift-off: the first floor is the exact one
     du = dt / feet.duration
     before = feet.u - du  # the swing's progress at the last floor
     left = np.maximum(1.0 - before, du)
