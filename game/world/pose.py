@@ -13,7 +13,7 @@ import numpy as np
 
 import ik
 from game.world.arms import blend_hands, elbow_poles, follow_hands, hinge_poles, swing_hands
-from game.world.easing import clamp, halflife_blend, smoothstep, xy
+from game.world.easing import all_true, any_true, clamp, halflife_blend, smoothstep, xy
 from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, Feet, sole_points
 from game.world.gait import run_fraction
 from game.world.rig import LegSpec, LimbSpec, Rig
@@ -125,7 +125,7 @@ def solve_pose(rig: Rig, pose: PoseInputs) -> Any:
     """
     upper, lower, softness = _limb_constants(rig.arms.limb, rig.legs.limb)
     poles = pose.poles
-    if not pose.pole_on.all():  # a limb without its pole bends toward world up
+    if not all_true(pose.pole_on):  # a limb without its pole bends toward world up
         poles = np.where(pose.pole_on[..., None], poles, pose.roots + np.array([0.0, 1.0]))
     # fallback side where a pole lies on the root→target line: knees forward, elbows back
     bend = pose.facing[:, None] * np.array([-1.0, -1.0, 1.0, 1.0])
@@ -215,8 +215,9 @@ def upper_body(
     climb = np.maximum(grade * s.facing, 0.0)  # rise per run along the facing, uphill only
     lean = body.lean_per_speed * s.vx + s.facing * body.lean_per_slope * np.arctan(climb)
     s.lean += (lean - s.lean) * halflife_blend(dt or 1.0 / 60.0, tune.lean_halflife)
-    spine = s.lean + spin * tune.crouch_stoop_rad * smoothstep(s.crouch)
-    if (s.crouch > 0.0).any():
+    spine = s.lean
+    if any_true(s.crouch > 0.0):
+        spine = spine + spin * tune.crouch_stoop_rad * smoothstep(s.crouch)
         spine = stoop_clear_of_walls(w, s, pelvis, spine)
     spine_dir = xy(np.sin(spine), np.cos(spine))
     chest = pelvis + body.spine * spine_dir
@@ -240,13 +241,12 @@ def head_pitch(
     facing, intent = s.facing, s.intent
     path = np.arctan(grade * facing)
     ahead_x = s.x + facing * GAZE_AHEAD
-    risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)[None, :]
-    low, high = np.minimum(s.x, ahead_x)[:, None], np.maximum(s.x, ahead_x)[:, None]
-    on_stairs = ((risers > low) & (risers < high)).any(axis=1)
+    low, high = np.minimum(s.x, ahead_x), np.maximum(s.x, ahead_x)
+    on_stairs = w.terrain.riser_between(low, high, MIN_RISER, RISER_WINDOW, closed=False)
     tread = np.arctan2(w.terrain.height_at(ahead_x) - head[:, 1], GAZE_AHEAD)
     look = np.where(on_stairs, tread, path)
     weight = intent.hand_weight.max(axis=1)
-    if weight.any():  # (the reach is read only then)
+    if any_true(weight):  # (the reach is read only then)
         share = intent.hand_weight / np.maximum(intent.hand_weight.sum(axis=1), 1e-9)[:, None]
         target = (intent.hand_target * share[..., None]).sum(axis=1)
         # a target overhead or behind is looked at no steeper than straight up or down
@@ -270,18 +270,20 @@ def foot_targets(
     legs, feet = w.rig.legs, s.feet
     stance_at, stance_angle, stance_bend = stance_feet(w, s)
     pivoting = s.turning
-    turning = pivoting[:, None]
-    pivot_at = pivot_ankles(w, s) if pivoting.any() else stance_at
-    stance_at = np.where(turning[..., None], pivot_at, stance_at)
+    any_pivoting = any_true(pivoting)
+    if any_pivoting:  # a pivoting character's planted feet turn about their balls, toes flat
+        turning = pivoting[:, None]
+        stance_at = np.where(turning[..., None], pivot_ankles(w, s), stance_at)
+        stance_bend = np.where(turning, 0.0, stance_bend)
     swinging = feet.swinging
-    if swinging.any():
+    if any_true(swinging):
         run = run_fraction(s.vx, w.rig.gait)
         swing_at, swing_angle, swing_bend, floor, hold = swinging_poses(
             feet, swinging, s.facing, w.swing_ground, legs, dt, run
         )
         feet.floor = np.where(swinging, floor, feet.floor)
         feet.hold = hold
-        if pivoting.any():
+        if any_pivoting:
             # the ankle moves by ball · (from − spin) along the sole, as a pivoting one does
             shift = np.where(pivoting, legs.ball * (s.turn_from - spin), 0.0)
             sole = xy(np.cos(swing_angle), np.sin(swing_angle))
@@ -290,14 +292,13 @@ def foot_targets(
         swing_at = within_reach(swing_at, hips, reach)
     else:  # every foot down: nothing swings
         swing_at, swing_angle, swing_bend = stance_at, stance_angle, stance_bend
-    ankles = np.where(
-        feet.pinned[..., None],
-        s.intent.pin_target,
-        np.where(swinging[..., None], swing_at, stance_at),
-    )
+    ankles = np.where(swinging[..., None], swing_at, stance_at)
     foot_angle = np.where(swinging, swing_angle, stance_angle)
-    foot_bend = np.where(swinging, swing_bend, np.where(turning, 0.0, stance_bend))
-    return ankles, foot_angle, np.where(feet.pinned, 0.0, foot_bend)
+    foot_bend = np.where(swinging, swing_bend, stance_bend)
+    if any_true(feet.pinned):  # a pinned foot is at its pin, its toes flat
+        ankles = np.where(feet.pinned[..., None], s.intent.pin_target, ankles)
+        foot_bend = np.where(feet.pinned, 0.0, foot_bend)
+    return ankles, foot_angle, foot_bend
 
 
 _FEW_PLANTED = 64  # feet: with fewer planted, every foot's path is computed (see below)
@@ -356,12 +357,12 @@ def hand_targets(
     ground (``spin``: :attr:`WalkState.spin`)."""
     rig, intent = w.rig, s.intent
     swing = swing_hands(shoulders, hips, ankles, spin, s.vx, rig)
-    reaching = intent.hand_weight.any()
+    reaching = any_true(intent.hand_weight)
     hands = blend_hands(swing, intent.hand_target, intent.hand_weight) if reaching else swing
     if previous is not None:
         last = previous.targets[:, ARMS] - previous.roots[:, ARMS]
         hands = follow_hands(last, hands, shoulders, s.facing, dt, rig)
-    if reaching or (s.crouch > 0.0).any():
+    if reaching or any_true(s.crouch > 0.0):
         floor = w.terrain.height_at(hands[..., 0]) + rig.tuning.hand_clear
         hands = xy(hands[..., 0], np.maximum(hands[..., 1], floor))
     return hands
