@@ -15,7 +15,7 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
-from game.world.easing import clamp, smoothstep, xy
+from game.world.easing import all_true, clamp, smoothstep, xy
 from game.world.rig import LimbSpec, Rig
 
 FloatArray = NDArray[np.float64]
@@ -130,12 +130,13 @@ def follow_hands(
     # the bend is a function of the distance on the branch beyond the widest bend
     # (α is largest at d² = L1² − L2²), so a distance and a bend name the same hand
     nearest = max(NEAREST_HAND * limb.reach, math.sqrt(max(limb.upper**2 - limb.lower**2, 0.0)))
-    offset = wanted - shoulders
-    r0 = np.hypot(previous[..., 0], previous[..., 1])
-    r1 = np.hypot(offset[..., 0], offset[..., 1])
-    a0 = np.arctan2(previous[..., 1], previous[..., 0])
+    # the hands' places about their shoulders, where they were (0) and where they are
+    # wanted (1), each figure for both in one call: distances r and angles a
+    places = np.array([previous, wanted - shoulders])  # (2, N, 2, 2)
+    r0, r1 = np.hypot(places[..., 0], places[..., 1])
+    a0, a1 = np.arctan2(places[..., 1], places[..., 0])
     # a hand wanted on its shoulder has no direction: it keeps the one it had
-    a1 = np.where(r1 > 1e-9, np.arctan2(offset[..., 1], offset[..., 0]), a0)
+    a1 = np.where(r1 > 1e-9, a1, a0)
     r1 = np.maximum(r1, nearest)
     turn = (a1 - a0 + np.pi) % (2.0 * np.pi) - np.pi  # the shorter way round, in [−π, π)
     # about half a turn: not through up-behind-the-back (45° above the backward horizontal).
@@ -145,19 +146,19 @@ def follow_hands(
     through = np.where(turn >= 0.0, ahead < turn, ahead > 2.0 * np.pi + turn)
     other_way = turn - np.copysign(2.0 * np.pi, turn)
     turn = np.where((np.abs(turn) > _ABOUT_OPPOSITE) & through, other_way, turn)
-    bend0 = _shoulder_angle(clamp(r0, nearest, limb.reach), limb)
-    bend1 = _shoulder_angle(np.minimum(r1, limb.reach), limb)
+    bend0, bend1 = _shoulder_angle(
+        np.array([clamp(r0, nearest, limb.reach), np.minimum(r1, limb.reach)]), limb
+    )
     elbow_turn = np.abs(turn) + np.abs(bend1 - bend0)
     scale = np.minimum(1.0, ELBOW_TURN_RATE * dt / np.maximum(elbow_turn, 1e-12))
     # the hand's step at that fraction (radially, and along the arc at the mean distance)
-    d0 = _hand_distance(bend0, limb)
-    d = _hand_distance(bend0 + scale * (bend1 - bend0), limb)
+    d0, d = _hand_distance(np.array([bend0, bend0 + scale * (bend1 - bend0)]), limb)
     hand_step = np.hypot(d - d0, 0.5 * (d + d0) * scale * turn)
     scale = scale * np.minimum(1.0, HAND_SPEED * dt / np.maximum(hand_step, 1e-12))
     bend = bend0 + scale * (bend1 - bend0)
     # a straight arm's hand goes on to a target beyond reach (no visible motion)
     free = scale >= 1.0  # wanted within the limits: exactly there
-    if free.all():
+    if all_true(free):
         r = r1
     else:
         excess = np.where(bend <= 0.0, np.maximum(r1 - limb.reach, 0.0), 0.0)
