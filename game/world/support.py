@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from game.world.easing import clamp, smoothstep, xy
+from game.world.easing import any_true, clamp, smoothstep, xy
 from game.world.feet import (
     FOOT_SIDE,
     MIN_RISER,
@@ -76,7 +76,9 @@ def planted_support(w: World, s: WalkState, pace: Pace) -> Support:
     about_to = s.reversing & (np.abs(s.vx) < w.rig.tuning.pivot_speed)
     flat = (turning | about_to)[:, None]
     flat_ankles = (
-        np.where(turning[:, None, None], pivot_ankles(w, s), feet.lock) if flat.any() else feet.lock
+        np.where(turning[:, None, None], pivot_ankles(w, s), feet.lock)
+        if any_true(flat)
+        else feet.lock
     )
     landing = roll_side(feet, landing_roll(feet, w.rig.tuning.loading * pace.stance_time[:, None]))
     facing, legs = s.facing[:, None], w.rig.legs
@@ -105,7 +107,7 @@ def highest_hips(
     legs = w.rig.legs
     reach = extension * legs.limb.reach
     high = support.rolled.highest_hip(hip_x, reach, support.landing, legs)
-    if not support.flat.any():
+    if not any_true(support.flat):
         return high
     dx = hip_x - support.flat_ankles[..., 0]
     # Pythagoras, as in RolledFeet.highest_hip, for the one pose a flat foot has
@@ -124,7 +126,7 @@ def hip_x_range(
     reach = extension * w.rig.legs.limb.reach
     lo, hi = support.rolled.hip_x_range(hip_y, reach)
     flat = support.flat & s.turning[:, None]
-    if not flat.any():
+    if not any_true(flat):
         return lo, hi
     dy = hip_y - support.flat_ankles[..., 1]
     # Pythagoras, as in RolledFeet.hip_x_range, for the one pose a flat foot has
@@ -148,7 +150,7 @@ def pelvis_height(
     limit = gait.max_pelvis_speed * dt
     near = w.terrain.riser_within(x_new, gait.max_step_reach, MIN_RISER, RISER_WINDOW)
     low = s.sprinting & ~near & (goal - s.y > tune.rise_back)
-    climb = np.where(low, ground_grade(w, s) * (x_new - s.x), 0.0) if low.any() else 0.0
+    climb = np.where(low, ground_grade(w, s) * (x_new - s.x), 0.0) if any_true(low) else 0.0
     return s.y + clamp(y - s.y, -limit, limit + np.maximum(climb, 0.0))
 
 
@@ -164,15 +166,20 @@ def pelvis_goal(
     # standing still, only flat feet count: the pelvis settles until both rest flat (a
     # roll lets a walking leg reach, but is no pose to stand in)
     standing = feet.planted.all(axis=1) & (np.abs(s.vx) < tune.still_speed) & ~turning
-    if standing.any():
+    if any_true(standing):
         flat_ankles = np.where(standing[:, None, None], feet.lock, support.flat_ankles)
         support = replace(support, flat=support.flat | standing[:, None], flat_ankles=flat_ankles)
     allowed = allowed_height(w, s, x_new, pace, support)
     stand = standing_height(w, s, x_new, pace, standing)
-    goal = np.minimum(stand, allowed) - tune.crouch_drop * smoothstep(s.crouch)
-    still_landing = turning & feet.swinging.any(axis=1)
-    goal = np.where(s.reversing | still_landing, allowed - tune.flatten_margin, goal)
-    if turning.any():
+    goal = np.minimum(stand, allowed)
+    if any_true(s.crouch > 0.0):  # (no crouch lowers nothing)
+        goal = goal - tune.crouch_drop * smoothstep(s.crouch)
+    pivoting = any_true(turning)
+    still_landing = turning & feet.swinging.any(axis=1) if pivoting else turning
+    flatten = s.reversing | still_landing
+    if any_true(flatten):
+        goal = np.where(flatten, allowed - tune.flatten_margin, goal)
+    if pivoting:
         # pivoting, as tall as the flat feet allow through the rest of the turn
         tall = pivots_ceiling(w, s, x_new, gait.lock_extension) - tune.flatten_margin / 4.0
         goal = np.where(still_landing, np.minimum(goal, tall), np.where(turning, tall, goal))
@@ -202,13 +209,26 @@ def allowed_height(
     reached at touchdown: until then the pelvis may be as much higher as it can come down
     in the time left (at ``landing_descent``), which running downhill ends sooner by the
     spring's lag; a swing re-aimed after hovering has no time left."""
-    gait, tune, feet = w.rig.gait, w.rig.tuning, s.feet
-    comfort = gait.comfort_extension * w.rig.legs.limb.reach
+    gait, feet = w.rig.gait, s.feet
     until_lift = np.maximum(pace.duty[:, None] - foot_phase(w, s), 0.0) / pace.rate[:, None]
     lead = np.minimum(until_lift, 2.0 * gait.pelvis_halflife)
     hip_x = hips_x(w, s, x_new) + s.vx[:, None] * lead
     high = highest_hips(w, s, support, hip_x, gait.comfort_extension)
+    allowed = np.where(feet.planted, high, np.inf)
     swinging = feet.swinging
+    if any_true(swinging):  # (every foot down: no landing to reach)
+        allowed = np.where(swinging, landing_heights(w, s, x_new, hip_x, swinging), allowed)
+    return np.asarray(allowed.min(axis=1))
+
+
+def landing_heights(
+    w: World, s: WalkState, x_new: FloatArray, hip_x: FloatArray, swinging: BoolArray
+) -> FloatArray:
+    """The highest (N, 2) each ``swinging`` foot (N, 2) lets its hip at ``hip_x`` (N, 2)
+    be and still reach its landing in time (:func:`allowed_height`); the other feet's
+    values are not meaningful."""
+    gait, tune, feet = w.rig.gait, w.rig.tuning, s.feet
+    comfort = gait.comfort_extension * w.rig.legs.limb.reach
     hovering = swinging & (feet.u >= 1.0)
     dx = np.where(hovering, hip_x - feet.land[..., 0], feet.land_dx)
     # Pythagoras: a hip dx away from the foot is at most √(R² − dx²) above it; the floor
@@ -218,9 +238,7 @@ def allowed_height(
     down = landing_ground < w.terrain.height_at(x_new)[:, None] - tune.lower_landing
     lag = 2.0 * gait.pelvis_halflife * run_fraction(s.vx, gait)[:, None] * down
     left = np.maximum((1.0 - feet.u) * feet.duration - lag, 0.0) * tune.landing_descent
-    landing = feet.land[..., 1] + rise + np.where(feet.relaunched, 0.0, left)
-    allowed = np.where(feet.planted, high, np.where(swinging, landing, np.inf))
-    return np.asarray(allowed.min(axis=1))
+    return feet.land[..., 1] + rise + np.where(feet.relaunched, 0.0, left)
 
 
 def standing_height(
@@ -236,9 +254,11 @@ def standing_height(
     soon = x_new + s.vx * w.rig.tuning.stair_lead
     lo, hi = np.minimum(x_new, soon), np.maximum(x_new, soon)
     riser_soon = w.terrain.riser_between(lo, hi, MIN_RISER, RISER_WINDOW, closed=False)
-    ground = np.where(riser_soon, np.maximum(ground, w.terrain.height_at(soon)), ground)
-    feet_ground = w.terrain.height_at(s.feet.lock[..., 0]).min(axis=1)
-    ground = np.where(standing, np.maximum(ground, feet_ground), ground)
+    if any_true(riser_soon):
+        ground = np.where(riser_soon, np.maximum(ground, w.terrain.height_at(soon)), ground)
+    if any_true(standing):
+        feet_ground = w.terrain.height_at(s.feet.lock[..., 0]).min(axis=1)
+        ground = np.where(standing, np.maximum(ground, feet_ground), ground)
     run = run_fraction(s.vx, gait)
     reach = legs.limb.reach
     stand = ground + legs.ankle_height + gait.stand_extension * reach - gait.run_sink * run
