@@ -148,9 +148,13 @@ def pelvis_height(
     halflife = np.where(s.turning, tune.pivot_halflife, gait.pelvis_halflife)
     y, _ = spring_step(s.y, s.vy, goal, halflife, dt)
     limit = gait.max_pelvis_speed * dt
-    near = w.terrain.riser_within(x_new, gait.max_step_reach, MIN_RISER, RISER_WINDOW)
-    low = s.sprinting & ~near & (goal - s.y > tune.rise_back)
-    climb = np.where(low, ground_grade(w, s) * (x_new - s.x), 0.0) if any_true(low) else 0.0
+    climb: FloatArray | float = 0.0
+    low = s.sprinting
+    if any_true(low):  # (only a run rises back with the slope)
+        near = w.terrain.riser_within(x_new, gait.max_step_reach, MIN_RISER, RISER_WINDOW)
+        low = low & ~near & (goal - s.y > tune.rise_back)
+        if any_true(low):
+            climb = np.where(low, ground_grade(w, s) * (x_new - s.x), 0.0)
     return s.y + clamp(y - s.y, -limit, limit + np.maximum(climb, 0.0))
 
 
