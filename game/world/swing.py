@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.world.easing import all_true, clamp, smootherstep, smoothstep, xy
+from game.world.easing import all_true, any_true, clamp, smootherstep, smoothstep, xy
 from game.world.feet import Feet, sole_depth
 from game.world.rig import LegSpec
 from game.world.terrain import Terrain
@@ -151,7 +151,7 @@ def swing_pose(
     # the sole clears the ground by ``lift`` at mid-swing; the heel rises behind early in
     # the swing (the shank trails the thigh), peaking at a quarter of it
     early = np.sin(np.pi * clamp(u / _HEEL_RISE_END, 0.0, 1.0)) ** 2
-    if run is not None:
+    if run is not None and any_true(run):  # (every character walking: no carry)
         early = early + (np.maximum(carried(u), early) - early) * run[:, None]
     # (the heel's rise within the floor's: lifting off before a riser, on top of it the
     # ankle rose 6-7 cm a step)
