@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from game.world.easing import all_true, clamp, smoothstep, xy
-from game.world.rig import LimbSpec, Rig
+from game.world.rig import ArmSpec, LimbSpec, Rig
 
 FloatArray = NDArray[np.float64]
 
@@ -219,21 +219,27 @@ def elbow_poles(
 
     ``shoulders``, ``hands`` have shape (N, 2, 2); returns the poles, shape (N, 2, 2).
     """
-    arms = rig.arms
-    return hinge_poles(shoulders, hands, facing, float(np.hypot(arms.pole_back, arms.pole_down)))
+    return hinge_poles(shoulders, hands, facing[:, None], elbow_pole_distance(rig.arms))
+
+
+def elbow_pole_distance(arms: ArmSpec) -> float:
+    """How far an elbow pole sits off the shoulder→hand midpoint (metres): the rig's
+    ``pole_back`` and ``pole_down`` taken as the two legs of a right triangle."""
+    return float(np.hypot(arms.pole_back, arms.pole_down))
 
 
 def hinge_poles(
-    roots: FloatArray, ends: FloatArray, side: FloatArray, distance: float
+    roots: FloatArray, ends: FloatArray, side: FloatArray, distance: float | FloatArray
 ) -> FloatArray:
     """Pole locators ``distance`` off each root→end midpoint along the line's normal: its
-    direction ``u`` turned a right angle clockwise, times ``side`` (N,), ``side·(u_y, −u_x)``.
+    direction ``u`` turned a right angle clockwise, times ``side``, ``side·(u_y, −u_x)``.
     Turning with the limb, a pole never crosses the root→end line: the hinge bends one way.
     An end on its root has no direction: it is taken as hanging straight down.
-    ``roots``, ``ends`` (N, 2, 2); returns (N, 2, 2)."""
+    ``roots``, ``ends`` (N, L, 2) for L limbs, ``side`` (N, 1) or per limb (N, L),
+    ``distance`` one for all or per limb (L, 1); returns (N, L, 2)."""
     offset = ends - roots
     length = np.hypot(offset[..., 0], offset[..., 1])[..., None]
     hanging = np.array([0.0, -1.0])
     u = np.where(length > 1e-9, offset / np.maximum(length, 1e-9), hanging)
-    turned = side[:, None, None] * xy(u[..., 1], -u[..., 0])
+    turned = side[..., None] * xy(u[..., 1], -u[..., 0])
     return 0.5 * (roots + ends) + distance * turned
