@@ -38,7 +38,7 @@ def swing_hands(
     hips: FloatArray,
     ankles: FloatArray,
     facing: FloatArray,
-    speed: FloatArray,
+    run: FloatArray,
     rig: Rig,
 ) -> FloatArray:
     """The hands of freely swinging arms.
@@ -49,8 +49,9 @@ def swing_hands(
         Shoulder, hip and ankle target points (left, right), world metres.
     facing : ndarray, shape (N,)
         +1 facing +x, −1 facing −x.
-    speed : ndarray, shape (N,)
-        Horizontal body speed, m/s (its size bends the elbows toward a run).
+    run : ndarray, shape (N,)
+        How much the body runs (:func:`game.world.gait.run_fraction`, in [0, 1]): it
+        bends the elbows toward a run.
     rig : Rig
         Arm lengths and the ``swing`` gain.
 
@@ -61,16 +62,14 @@ def swing_hands(
         same-side foot is behind the hip), the elbow bending more on the forward swing and
         more the faster the body runs.
     """
-    arms, gait = rig.arms, rig.gait
+    arms = rig.arms
     foot_ahead = ankles[..., 0] - hips[..., 0]  # (N, 2), world x
     # counter to the legs: half the same-side foot's lag plus half the other foot's lead
     # (zero with the feet together, the full gain when they straddle the hip)
     angle = clamp(0.5 * arms.swing * (foot_ahead[:, ::-1] - foot_ahead), -MAX_SWING, MAX_SWING)
     forward = clamp(angle * facing[:, None] / _FULL_BEND_SWING, 0.0, 1.0)
-    span = max(gait.run_speed - gait.walk_speed, 1e-6)
-    run = clamp((np.abs(speed) - gait.walk_speed) / span, 0.0, 1.0)[:, None]
     extension = _WALK_EXTENSION - _FORWARD_BEND * forward
-    extension = extension + (_RUN_EXTENSION - extension) * run
+    extension = extension + (_RUN_EXTENSION - extension) * run[:, None]
     distance = extension * arms.limb.reach
     # the hand on a circle about the shoulder, ``angle`` from straight down toward +x
     return shoulders + distance[..., None] * xy(np.sin(angle), -np.cos(angle))

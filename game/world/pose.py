@@ -205,8 +205,9 @@ def pose_inputs(
     side = FOOT_SIDE[:, None] * np.abs(spin)[:, None, None]
     hips = pelvis[:, None, :] + side * np.array([w.rig.body.hip_depth, 0.0])
     shoulders = chest[:, None, :] + side * np.array([w.rig.body.shoulder_depth, 0.0])
-    ankles, foot_angle, foot_bend = foot_targets(w, s, hips, spin, dt)
-    hands = hand_targets(w, s, shoulders, hips, ankles, spin, previous, dt)
+    run = run_fraction(s.vx, w.rig.gait)
+    ankles, foot_angle, foot_bend = foot_targets(w, s, hips, spin, run, dt)
+    hands = hand_targets(w, s, shoulders, hips, ankles, spin, run, previous, dt)
     gaze = head_pitch(w, s, head, grade, previous, dt)
     roots = np.concatenate([shoulders, hips], axis=1)
     targets = np.concatenate([hands, ankles], axis=1)
@@ -270,8 +271,10 @@ def head_pitch(
     ahead_x = s.x + facing * GAZE_AHEAD
     low, high = np.minimum(s.x, ahead_x), np.maximum(s.x, ahead_x)
     on_stairs = w.terrain.riser_between(low, high, MIN_RISER, RISER_WINDOW, closed=False)
-    tread = np.arctan2(w.terrain.height_at(ahead_x) - head[:, 1], GAZE_AHEAD)
-    look = np.where(on_stairs, tread, path)
+    look = path
+    if any_true(on_stairs):  # (the treads are read only then)
+        tread = np.arctan2(w.terrain.height_at(ahead_x) - head[:, 1], GAZE_AHEAD)
+        look = np.where(on_stairs, tread, path)
     weight = intent.hand_weight.max(axis=1)
     if any_true(weight):  # (the reach is read only then)
         share = intent.hand_weight / np.maximum(intent.hand_weight.sum(axis=1), 1e-9)[:, None]
@@ -287,13 +290,14 @@ def head_pitch(
 
 
 def foot_targets(
-    w: World, s: WalkState, hips: FloatArray, spin: FloatArray, dt: float
+    w: World, s: WalkState, hips: FloatArray, spin: FloatArray, run: FloatArray, dt: float
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Each foot's ankle (N, 2, 2), sole angle and toe bend (N, 2): a planted foot at its
     stance roll (pivoting, turning about its ball), a swinging one on its path (within its
     leg's comfort reach of ``hips``; one landing as a pivot starts turns about its ball
-    too), a pinned one at its pin (``spin``: :attr:`WalkState.spin`). Writes the swinging
-    feet's ``floor`` and ``hold``."""
+    too), a pinned one at its pin (``spin``: :attr:`WalkState.spin`; ``run`` (N,): the
+    run fraction, :func:`run_fraction`). Writes the swinging feet's ``floor`` and
+    ``hold``."""
     legs, feet = w.rig.legs, s.feet
     stance_at, stance_angle, stance_bend = stance_feet(w, s)
     pivoting = s.turning
@@ -304,7 +308,6 @@ def foot_targets(
         stance_bend = np.where(turning, 0.0, stance_bend)
     swinging = feet.swinging
     if any_true(swinging):
-        run = run_fraction(s.vx, w.rig.gait)
         swing_at, swing_angle, swing_bend, floor, hold = swinging_poses(
             feet, swinging, s.facing, w.swing_ground, legs, dt, run
         )
@@ -375,15 +378,16 @@ def hand_targets(
     hips: FloatArray,
     ankles: FloatArray,
     spin: FloatArray,
+    run: FloatArray,
     previous: PoseInputs | None,
     dt: float,
 ) -> FloatArray:
     """Each hand's target (N, 2, 2): the arm swing against the legs (following the turning
     facing, so the arms too pass a pivot's middle smoothly), blended toward the hands'
     intent by its weight, moving on from last step's at a hand's speed, and kept above the
-    ground (``spin``: :attr:`WalkState.spin`)."""
+    ground (``spin``: :attr:`WalkState.spin`; ``run`` (N,): the run fraction)."""
     rig, intent = w.rig, s.intent
-    swing = swing_hands(shoulders, hips, ankles, spin, s.vx, rig)
+    swing = swing_hands(shoulders, hips, ankles, spin, run, rig)
     reaching = any_true(intent.hand_weight)
     hands = blend_hands(swing, intent.hand_target, intent.hand_weight) if reaching else swing
     if previous is not None:

@@ -209,11 +209,13 @@ def glide_floor(
     # a straight line from the last floor to the landing ankle, reached at u = 1
     glide = np.where(measured, last - feet.land[..., 1], 0.0) * (du / np.maximum(left, 1e-9))
     low = np.where(measured, last - np.maximum(_FLOOR_FALL * dt, glide), -np.inf)
+    high = np.where(measured, np.inf, -np.inf)  # rising limited only during the hold
     holding = before < feet.hold
-    # rising from rest: its speed grows at _FLOOR_ACCEL to _FLOOR_RISE (at once, the ankle
-    # rose 6-7 cm in the swing's first step: a pop, lifting off a tread from standing)
-    rate = np.minimum(_FLOOR_ACCEL * (before * feet.duration + 0.5 * dt), _FLOOR_RISE)
-    high = np.where(measured, np.where(holding, last + rate * dt, np.inf), -np.inf)
+    if any_true(holding):  # (most swings have no hold, or are past it)
+        # rising from rest: its speed grows at _FLOOR_ACCEL to _FLOOR_RISE (at once, the
+        # ankle rose 6-7 cm in the swing's first step: a pop, lifting off a tread from standing)
+        rate = np.minimum(_FLOOR_ACCEL * (before * feet.duration + 0.5 * dt), _FLOOR_RISE)
+        high = np.where(measured & holding, last + rate * dt, high)
     return np.maximum(exact, clamp(wanted, low, high))
 
 
