@@ -10,6 +10,7 @@ every array is ``(N, 2, ...)`` (left, right).
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -242,3 +243,24 @@ def hinge_poles(
     u = np.where(length > 1e-9, offset / np.maximum(length, 1e-9), hanging)
     turned = side[..., None] * xy(u[..., 1], -u[..., 0])
     return 0.5 * (roots + ends) + distance * turned
+
+
+_POLE_SIDE = np.array([1.0, 1.0, -1.0, -1.0])  # per limb: elbows to the back, knees forward
+
+
+def limb_poles(roots: FloatArray, targets: FloatArray, spin: FloatArray, rig: Rig) -> FloatArray:
+    """Every limb's pole locator (N, 4, 2) in one :func:`hinge_poles` call: the arms' as
+    :func:`elbow_poles` places them, the legs' as :func:`game.world.pose.knee_poles`. ``roots``,
+    ``targets`` (N, 4, 2) in :data:`game.world.rig.LIMBS` order, ``spin`` (N,)."""
+    distances = _pole_distances(rig.arms, rig.legs.pole_forward)
+    return hinge_poles(roots, targets, spin[:, None] * _POLE_SIDE, distances)
+
+
+@functools.lru_cache(maxsize=8)  # one rig's constants, asked for every step
+def _pole_distances(arms: ArmSpec, leg: float) -> FloatArray:
+    """Each limb's pole distance off its root→target midpoint (the knees' ``leg``),
+    shape (4, 1), read-only."""
+    arm = elbow_pole_distance(arms)
+    distances = np.array([arm, arm, leg, leg])[:, None]
+    distances.setflags(write=False)
+    return distances

@@ -12,17 +12,11 @@ from typing import Any
 import numpy as np
 
 import ik
-from game.world.arms import (
-    blend_hands,
-    elbow_pole_distance,
-    follow_hands,
-    hinge_poles,
-    swing_hands,
-)
+from game.world.arms import blend_hands, follow_hands, hinge_poles, limb_poles, swing_hands
 from game.world.easing import all_true, any_true, clamp, halflife_blend, smoothstep, xy
 from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, Feet, sole_points
 from game.world.gait import run_fraction
-from game.world.rig import ArmSpec, LegSpec, LimbSpec, Rig
+from game.world.rig import LegSpec, LimbSpec, Rig
 from game.world.swing import swing_pose, within_reach
 from game.world.terrain import Terrain
 from game.world.timing import pivot_ankles, stance_feet
@@ -120,27 +114,6 @@ def knee_poles(
     up behind the hip (a fixed point ahead of the midpoint would fall behind the hip→ankle
     line there and flip the knee). ``hips``, ``ankles`` (N, 2, 2), ``facing`` (N,); returns (N, 2, 2)."""
     return hinge_poles(hips, ankles, -facing[:, None], legs.pole_forward)
-
-
-_POLE_SIDE = np.array([1.0, 1.0, -1.0, -1.0])  # per limb: elbows to the back, knees forward
-
-
-def limb_poles(roots: FloatArray, targets: FloatArray, spin: FloatArray, rig: Rig) -> FloatArray:
-    """Every limb's pole locator (N, 4, 2) in one :func:`hinge_poles` call: the arms' as
-    :func:`elbow_poles` places them, the legs' as :func:`knee_poles`. ``roots``,
-    ``targets`` (N, 4, 2) in :data:`game.world.rig.LIMBS` order, ``spin`` (N,)."""
-    distances = _pole_distances(rig.arms, rig.legs.pole_forward)
-    return hinge_poles(roots, targets, spin[:, None] * _POLE_SIDE, distances)
-
-
-@functools.lru_cache(maxsize=8)  # one rig's constants, asked for every step
-def _pole_distances(arms: ArmSpec, leg: float) -> FloatArray:
-    """Each limb's pole distance off its root→target midpoint (the knees' ``leg``),
-    shape (4, 1), read-only."""
-    arm = elbow_pole_distance(arms)
-    distances = np.array([arm, arm, leg, leg])[:, None]
-    distances.setflags(write=False)
-    return distances
 
 
 def solve_pose(rig: Rig, pose: PoseInputs) -> Any:

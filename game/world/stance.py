@@ -44,6 +44,15 @@ def roll_limits(
     return np.where(landing < 0.0, 0.0, up), np.where(landing > 0.0, 0.0, down)
 
 
+def roll_side(feet: Feet, landing: FloatArray) -> FloatArray:
+    """The roll (N, 2) whose side of flat each planted foot keeps this step (for
+    :func:`roll_limits`): the ``landing`` roll while it settles, else the foot's pitch.
+    A foot turns about its heel toe up and about its ball heel up, so it changes pivot
+    only at flat: from toe up to heel lift in one step neither point held (2 mm of slide
+    running up a 24° slope)."""
+    return np.where(landing != 0.0, landing, feet.pitch)
+
+
 def needed_pitch(
     lock: FloatArray,
     ground: FloatArray,

@@ -27,6 +27,7 @@ from game.world.stance import (
     landing_roll,
     needed_pitch,
     roll_limits,
+    roll_side,
 )
 from game.world.timing import (
     foot_phase,
@@ -75,26 +76,15 @@ def planted_support(w: World, s: WalkState, pace: Pace) -> Support:
     turning = s.turning
     about_to = s.reversing & (np.abs(s.vx) < w.rig.tuning.pivot_speed)
     flat = (turning | about_to)[:, None]
-    flat_ankles = (
-        np.where(turning[:, None, None], pivot_ankles(w, s), feet.lock)
-        if any_true(flat)
-        else feet.lock
-    )
+    flat_ankles = feet.lock
+    if any_true(flat):
+        flat_ankles = np.where(turning[:, None, None], pivot_ankles(w, s), feet.lock)
     landing = roll_side(feet, landing_roll(feet, w.rig.tuning.loading * pace.stance_time[:, None]))
     facing, legs = s.facing[:, None], w.rig.legs
     if w.rolled is None:
         w.rolled = RolledFeet.sample(feet.lock, feet.angle, facing, legs)
     rolled = w.rolled = w.rolled.resampled(feet.lock, feet.angle, facing, legs)
     return Support(rolled, landing, flat, flat_ankles, pace)
-
-
-def roll_side(feet: Feet, landing: FloatArray) -> FloatArray:
-    """The roll (N, 2) whose side of flat each planted foot keeps this step (for
-    :func:`roll_limits`): the ``landing`` roll while it settles, else the foot's pitch.
-    A foot turns about its heel toe up and about its ball heel up, so it changes pivot
-    only at flat: from toe up to heel lift in one step neither point held (2 mm of slide
-    running up a 24° slope)."""
-    return np.where(landing != 0.0, landing, feet.pitch)
 
 
 def highest_hips(
@@ -148,13 +138,11 @@ def pelvis_height(
     halflife = np.where(s.turning, tune.pivot_halflife, gait.pelvis_halflife)
     y, _ = spring_step(s.y, s.vy, goal, halflife, dt)
     limit = gait.max_pelvis_speed * dt
-    climb: FloatArray | float = 0.0
     low = s.sprinting
-    if any_true(low):  # (only a run rises back with the slope)
+    if any_true(low):  # (only a run rises back with the slope: no riser search else)
         near = w.terrain.riser_within(x_new, gait.max_step_reach, MIN_RISER, RISER_WINDOW)
         low = low & ~near & (goal - s.y > tune.rise_back)
-        if any_true(low):
-            climb = np.where(low, ground_grade(w, s) * (x_new - s.x), 0.0)
+    climb = np.where(low, ground_grade(w, s) * (x_new - s.x), 0.0) if any_true(low) else 0.0
     return s.y + clamp(y - s.y, -limit, limit + np.maximum(climb, 0.0))
 
 
@@ -180,9 +168,7 @@ def pelvis_goal(
         goal = goal - tune.crouch_drop * smoothstep(s.crouch)
     pivoting = any_true(turning)
     still_landing = turning & feet.swinging.any(axis=1) if pivoting else turning
-    flatten = s.reversing | still_landing
-    if any_true(flatten):
-        goal = np.where(flatten, allowed - tune.flatten_margin, goal)
+    goal = np.where(s.reversing | still_landing, allowed - tune.flatten_margin, goal)
     if pivoting:
         # pivoting, as tall as the flat feet allow through the rest of the turn
         tall = pivots_ceiling(w, s, x_new, gait.lock_extension) - tune.flatten_margin / 4.0
@@ -213,7 +199,7 @@ def allowed_height(
     reached at touchdown: until then the pelvis may be as much higher as it can come down
     in the time left (at ``landing_descent``), which running downhill ends sooner by the
     spring's lag; a swing re-aimed after hovering has no time left."""
-    gait, feet = w.rig.gait, s.feet
+    gait, tune, feet = w.rig.gait, w.rig.tuning, s.feet
     until_lift = np.maximum(pace.duty[:, None] - foot_phase(w, s), 0.0) / pace.rate[:, None]
     lead = np.minimum(until_lift, 2.0 * gait.pelvis_halflife)
     hip_x = hips_x(w, s, x_new) + s.vx[:, None] * lead
@@ -221,28 +207,19 @@ def allowed_height(
     allowed = np.where(feet.planted, high, np.inf)
     swinging = feet.swinging
     if any_true(swinging):  # (every foot down: no landing to reach)
-        allowed = np.where(swinging, landing_heights(w, s, x_new, hip_x, swinging), allowed)
+        comfort = gait.comfort_extension * w.rig.legs.limb.reach
+        hovering = swinging & (feet.u >= 1.0)
+        dx = np.where(hovering, hip_x - feet.land[..., 0], feet.land_dx)
+        # Pythagoras: a hip dx away from the foot is at most √(R² − dx²) above it; the
+        # floor keeps a wildly far foot from sinking the pelvis below half a leg
+        rise = np.sqrt(np.maximum(comfort * comfort - dx * dx, (0.5 * comfort) ** 2))
+        landing_ground = w.terrain.height_at(feet.land_lock[..., 0])
+        down = landing_ground < w.terrain.height_at(x_new)[:, None] - tune.lower_landing
+        lag = 2.0 * gait.pelvis_halflife * run_fraction(s.vx, gait)[:, None] * down
+        left = np.maximum((1.0 - feet.u) * feet.duration - lag, 0.0) * tune.landing_descent
+        landing = feet.land[..., 1] + rise + np.where(feet.relaunched, 0.0, left)
+        allowed = np.where(swinging, landing, allowed)
     return np.asarray(allowed.min(axis=1))
-
-
-def landing_heights(
-    w: World, s: WalkState, x_new: FloatArray, hip_x: FloatArray, swinging: BoolArray
-) -> FloatArray:
-    """The highest (N, 2) each ``swinging`` foot (N, 2) lets its hip at ``hip_x`` (N, 2)
-    be and still reach its landing in time (:func:`allowed_height`); the other feet's
-    values are not meaningful."""
-    gait, tune, feet = w.rig.gait, w.rig.tuning, s.feet
-    comfort = gait.comfort_extension * w.rig.legs.limb.reach
-    hovering = swinging & (feet.u >= 1.0)
-    dx = np.where(hovering, hip_x - feet.land[..., 0], feet.land_dx)
-    # Pythagoras: a hip dx away from the foot is at most √(R² − dx²) above it; the floor
-    # keeps a wildly far foot from sinking the pelvis below half a leg
-    rise = np.sqrt(np.maximum(comfort * comfort - dx * dx, (0.5 * comfort) ** 2))
-    landing_ground = w.terrain.height_at(feet.land_lock[..., 0])
-    down = landing_ground < w.terrain.height_at(x_new)[:, None] - tune.lower_landing
-    lag = 2.0 * gait.pelvis_halflife * run_fraction(s.vx, gait)[:, None] * down
-    left = np.maximum((1.0 - feet.u) * feet.duration - lag, 0.0) * tune.landing_descent
-    return feet.land[..., 1] + rise + np.where(feet.relaunched, 0.0, left)
 
 
 def standing_height(

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
-from game.world.arms import elbow_poles
-from game.world.pose import knee_poles, limb_poles
+from game.world.arms import elbow_poles, limb_poles
+from game.world.pose import knee_poles
 from game.world.rig import load_rig
 
 RIG = load_rig(Path(__file__).resolve().parents[2] / "assets" / "rig.json")
