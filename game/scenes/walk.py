@@ -10,6 +10,7 @@ measured feel of the feet for the stats file.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,35 @@ from game.world.types import FloatArray
 PROPS_FILE = "props.json"  # optional: an assets folder without it has no props
 START_X = 0.0
 BLOCKED_HINT_S = 0.4  # held against ground he cannot step onto this long, he says why
+
+
+@dataclass(frozen=True, slots=True)
+class SolvedHero:
+    """The hero's joints as last solved (world metres), read-only: each pair ``(2, 2)``
+    (left, right), made once a solve for the props, the hands and the feel meter alike.
+
+    Attributes
+    ----------
+    shoulders, elbows, hands : ndarray, shape (2, 2)
+        The arms' roots and solved joints.
+    hips, knees, ankles : ndarray, shape (2, 2)
+        The legs' roots and solved joints.
+    feet_targets : ndarray, shape (2, 2)
+        The legs' ankle targets as posed.
+    pelvis : ndarray, shape (2,)
+    soles : ndarray, shape (2, 3, 2)
+        Each foot's heel, ball and toe points.
+    """
+
+    shoulders: FloatArray
+    elbows: FloatArray
+    hands: FloatArray
+    hips: FloatArray
+    knees: FloatArray
+    ankles: FloatArray
+    feet_targets: FloatArray
+    pelvis: FloatArray
+    soles: FloatArray
 
 
 class WalkSim(CharacterAssets, PointerReach):
@@ -82,7 +112,7 @@ class WalkSim(CharacterAssets, PointerReach):
         self.terrain_changed = False  # the ground changed this step (an edit or a reload)
         self._reloaded = False
         self.reload_note = ""  # what the last F5 reset, for the player
-        self._soles: tuple[Any, Any, FloatArray] | None = None  # (solution, pose, soles)
+        self._solved: tuple[Any, Any, SolvedHero] | None = None  # (solution, pose, joints)
         self._walk_key = 0.0  # the player's walk keys this step, clamped (the props' Body.walk)
 
     def _use_props(self, props: Props | None) -> None:
@@ -177,7 +207,8 @@ class WalkSim(CharacterAssets, PointerReach):
         solution = crowd.solve(timer)
         self.counters.record(solution)
         if self.props is not None:
-            self.props.after_solve(solution.hand[0, ARMS], crowd.pose.roots[0, ARMS], self.rig)
+            solved = self._solved_hero()
+            self.props.after_solve(solved.hands, solved.shoulders, self.rig)
         self._advance_props(inp, dt)
         self._measure(was_planted, inp.run)
         self.step_index += 1
@@ -215,13 +246,14 @@ class WalkSim(CharacterAssets, PointerReach):
                 crowd.turn_to(0, intent.face)
         crowd.walk_to(0, next((i.walk_to for i in intents if i.walk_to is not None), None))
         if hands is not None:
-            shoulders, facing = crowd.pose.roots[0, ARMS], float(crowd.facing[0])
+            solved, facing = self._solved_hero(), float(crowd.facing[0])
+            shoulders = solved.shoulders
             walk = hands.walk_intent(shoulders, facing, self.rig, self.terrain, self.blocked_s)
             move = move if walk is None else walk
             targets, weights = hands.aim(
                 crowd.intent.hand_weight[0],
                 crowd.intent.hand_target[0],
-                crowd.solution.hand[0, ARMS],
+                solved.hands,
                 shoulders,
                 facing,
                 self.rig,
@@ -256,8 +288,7 @@ class WalkSim(CharacterAssets, PointerReach):
 
     def _body(self, inp: InputState) -> Body:
         """The hero as the props see him (as last solved), and the player's climb keys."""
-        crowd = self.crowd
-        sol, pose = crowd.solution, crowd.pose
+        crowd, solved = self.crowd, self._solved_hero()
         settled = (
             bool(crowd.feet.planted[0].all())
             and not bool(crowd.turning[0])
@@ -269,14 +300,14 @@ class WalkSim(CharacterAssets, PointerReach):
             facing=float(crowd.facing[0]),
             settled=settled,
             blocked=bool(crowd.blocked[0]),
-            ankles=sol.hand[0, LEGS].copy(),
-            knees=sol.elbow[0, LEGS].copy(),
-            soles=self._solved_soles(),
+            ankles=solved.ankles,
+            knees=solved.knees,
+            soles=solved.soles,
             rig=self.rig,
-            shoulders=pose.roots[0, ARMS].copy(),
-            hands=sol.hand[0, ARMS].copy(),
-            feet_targets=pose.targets[0, LEGS].copy(),
-            pelvis=pose.pelvis[0].copy(),
+            shoulders=solved.shoulders,
+            hands=solved.hands,
+            feet_targets=solved.feet_targets,
+            pelvis=solved.pelvis,
             walk=self._walk_key,
             climb=inp.climb,
             run=inp.run,
@@ -290,20 +321,35 @@ class WalkSim(CharacterAssets, PointerReach):
 
     def _soles_span(self) -> tuple[float, float]:
         """The hero's soles' extent in x, heel to toe of both feet (as last solved)."""
-        soles = self._solved_soles()[..., 0]
+        soles = self._solved_hero().soles[..., 0]
         return float(soles.min()), float(soles.max())
 
-    def _solved_soles(self) -> FloatArray:
-        """The hero's heel, ball and toe of each foot as last solved, shape (2, 3, 2),
-        read-only: computed once a solve, for the props (before and after the step), the
-        hands and the feel meter alike. The crowd replaces its pose and its solution on
-        every step and solve, never writing them in place, so they key the cache."""
+    def _solved_hero(self) -> SolvedHero:
+        """The hero's joints as last solved: made once a solve (the props see the same
+        solve after one step and before the next) and shared read-only. The crowd replaces
+        its pose and its solution on every step and solve, never writing them in place, so
+        they key the cache."""
         crowd = self.crowd
-        cached = self._soles
+        cached = self._solved
         if cached is None or cached[0] is not crowd.solution or cached[1] is not crowd.pose:
-            soles = crowd.pose.soles(crowd.solution.hand[:1, LEGS], self.rig)[0]
-            soles.setflags(write=False)
-            cached = self._soles = (crowd.solution, crowd.pose, soles)
+            sol, pose = crowd.solution, crowd.pose
+            roots, elbows, hands = (
+                _read_only(pose.roots[0]),
+                _read_only(sol.elbow[0]),
+                _read_only(sol.hand[0]),
+            )
+            solved = SolvedHero(
+                shoulders=roots[ARMS],
+                elbows=elbows[ARMS],
+                hands=hands[ARMS],
+                hips=roots[LEGS],
+                knees=elbows[LEGS],
+                ankles=hands[LEGS],
+                feet_targets=_read_only(pose.targets[0, LEGS]),
+                pelvis=_read_only(pose.pelvis[0]),
+                soles=_read_only(pose.soles(sol.hand[:1, LEGS], self.rig)[0]),
+            )
+            cached = self._solved = (sol, pose, solved)
         return cached[2]
 
     def _edit_ground(self, inp: InputState) -> None:
@@ -342,18 +388,17 @@ class WalkSim(CharacterAssets, PointerReach):
         return ground_in_the_way(self.crowd)
 
     def _measure(self, was_planted: NDArray[np.bool_], running: bool) -> None:
-        crowd = self.crowd
-        pose, sol = crowd.pose, crowd.solution
+        crowd, solved = self.crowd, self._solved_hero()
         planted = crowd.feet.planted[0].copy()
         sample = GaitSample(
             time=self.time + self.dt,
-            pelvis=pose.pelvis[0].copy(),
-            hips=pose.roots[0, LEGS].copy(),
-            knees=sol.elbow[0, LEGS].copy(),
-            ankles=sol.hand[0, LEGS].copy(),
-            elbows=sol.elbow[0, ARMS].copy(),
-            hands=sol.hand[0, ARMS].copy(),
-            soles=self._solved_soles(),
+            pelvis=solved.pelvis,
+            hips=solved.hips,
+            knees=solved.knees,
+            ankles=solved.ankles,
+            elbows=solved.elbows,
+            hands=solved.hands,
+            soles=solved.soles,
             planted=planted,
             landed=planted & ~was_planted,
             speed=abs(float(crowd.vx[0])),
@@ -398,3 +443,10 @@ class WalkSim(CharacterAssets, PointerReach):
                 "cup": [round(float(v), 6) for v in cup.bottom],
             }
         }
+
+
+def _read_only(values: FloatArray) -> FloatArray:
+    """A read-only copy of ``values``: shared by whoever reads the solve, written by none."""
+    copy = values.copy()
+    copy.setflags(write=False)
+    return copy
