@@ -196,10 +196,11 @@ class WalkSim(CharacterAssets, PointerReach):
             crowd.pin_foot(0, pin.foot, pin.foot_target)
         was_planted = crowd.feet.planted[0].copy()
         self.moving = abs(move) > 0.05 or abs(float(crowd.vx[0])) > 0.05
-        if self.plug_ins:  # props the feet step over, not on
-            keep_off = [
-                p.footprint() for p, i in zip(self.plug_ins, intents, strict=True) if i.keep_off
-            ]
+        # props the feet step over, not on (none asked and none kept: nothing to set)
+        keep_off = [
+            p.footprint() for p, i in zip(self.plug_ins, intents, strict=True) if i.keep_off
+        ]
+        if keep_off or len(crowd.obstacles):
             crowd.set_obstacles(np.concatenate([np.zeros((0, 3)), *keep_off]))
         crowd.step([move], [1.0 if inp.run else 0.0], dt, pinned)
         blocked = bool(crowd.blocked[0]) or self._halted  # by ground, or by a prop
