@@ -36,6 +36,7 @@ from game.scenes.walk_pointer import PointerReach
 from game.scenes.walk_trace import character_records, trace_header
 from game.trace import point
 from game.world.character import ARMS, LEGS, Crowd
+from game.world.easing import all_true
 from game.world.props import CupProp, LadderProp, PropHands, Props, create_props, load_props
 from game.world.props.base import Body, Intent, Prop
 from game.world.props.ladder import LadderClimb
@@ -290,7 +291,7 @@ class WalkSim(CharacterAssets, PointerReach):
         """The hero as the props see him (as last solved), and the player's climb keys."""
         crowd, solved = self.crowd, self._solved_hero()
         settled = (
-            bool(crowd.feet.planted[0].all())
+            all_true(crowd.feet.planted[0])
             and not bool(crowd.turning[0])
             and abs(float(crowd.vx[0])) < 0.05
         )
