@@ -262,7 +262,8 @@ class WalkSim(CharacterAssets, PointerReach):
                 self._soles_span,
                 self.terrain,
             )
-            crowd.aim_hands(0, targets, weights)
+            if hands.engaged:  # (none: the goals came back as the crowd holds them)
+                crowd.aim_hands(0, targets, weights)
         move = next((i.walk for i in intents if i.walk is not None), move)
         self._halted = any(move * i.halt > 0.0 for i in intents)
         return 0.0 if self._halted else move
