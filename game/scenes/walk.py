@@ -10,7 +10,6 @@ measured feel of the feet for the stats file.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,47 +32,18 @@ from game.scenes.ground_edit import GroundEditing
 from game.scenes.walk_hints import ground_in_the_way
 from game.scenes.walk_pointer import POINTER_LINGER_S as POINTER_LINGER_S
 from game.scenes.walk_pointer import PointerReach
+from game.scenes.walk_solved import SolvedHero, solved_hero, walk_keys
 from game.scenes.walk_trace import character_records, trace_header
 from game.trace import point
-from game.world.character import ARMS, LEGS, Crowd
+from game.world.character import Crowd
 from game.world.easing import all_true
 from game.world.props import CupProp, LadderProp, PropHands, Props, create_props, load_props
 from game.world.props.base import Body, Intent, Prop
 from game.world.props.ladder import LadderClimb
-from game.world.types import FloatArray
 
 PROPS_FILE = "props.json"  # optional: an assets folder without it has no props
 START_X = 0.0
 BLOCKED_HINT_S = 0.4  # held against ground he cannot step onto this long, he says why
-
-
-@dataclass(frozen=True, slots=True)
-class SolvedHero:
-    """The hero's joints as last solved (world metres), read-only: each pair ``(2, 2)``
-    (left, right), made once a solve for the props, the hands and the feel meter alike.
-
-    Attributes
-    ----------
-    shoulders, elbows, hands : ndarray, shape (2, 2)
-        The arms' roots and solved joints.
-    hips, knees, ankles : ndarray, shape (2, 2)
-        The legs' roots and solved joints.
-    feet_targets : ndarray, shape (2, 2)
-        The legs' ankle targets as posed.
-    pelvis : ndarray, shape (2,)
-    soles : ndarray, shape (2, 3, 2)
-        Each foot's heel, ball and toe points.
-    """
-
-    shoulders: FloatArray
-    elbows: FloatArray
-    hands: FloatArray
-    hips: FloatArray
-    knees: FloatArray
-    ankles: FloatArray
-    feet_targets: FloatArray
-    pelvis: FloatArray
-    soles: FloatArray
 
 
 class WalkSim(CharacterAssets, PointerReach):
@@ -334,24 +304,7 @@ class WalkSim(CharacterAssets, PointerReach):
         crowd = self.crowd
         cached = self._solved
         if cached is None or cached[0] is not crowd.solution or cached[1] is not crowd.pose:
-            sol, pose = crowd.solution, crowd.pose
-            roots, elbows, hands = (
-                _read_only(pose.roots[0]),
-                _read_only(sol.elbow[0]),
-                _read_only(sol.hand[0]),
-            )
-            solved = SolvedHero(
-                shoulders=roots[ARMS],
-                elbows=elbows[ARMS],
-                hands=hands[ARMS],
-                hips=roots[LEGS],
-                knees=elbows[LEGS],
-                ankles=hands[LEGS],
-                feet_targets=_read_only(pose.targets[0, LEGS]),
-                pelvis=_read_only(pose.pelvis[0]),
-                soles=_read_only(pose.soles(sol.hand[:1, LEGS], self.rig)[0]),
-            )
-            cached = self._solved = (sol, pose, solved)
+            cached = self._solved = (crowd.solution, crowd.pose, solved_hero(crowd))
         return cached[2]
 
     def _edit_ground(self, inp: InputState) -> None:
@@ -445,18 +398,3 @@ class WalkSim(CharacterAssets, PointerReach):
                 "cup": [round(float(v), 6) for v in cup.bottom],
             }
         }
-
-
-def walk_keys(move: float) -> float:
-    """The player's walk keys ``move`` as a step takes them: in [−1, 1], NaN read as 0 and
-    ±inf as the ends. :func:`~game.world.easing.finite_clamp` of one float, on the float
-    (its arrays cost many times the comparisons, every step)."""
-    value = float(move)
-    return 0.0 if math.isnan(value) else min(max(value, -1.0), 1.0)
-
-
-def _read_only(values: FloatArray) -> FloatArray:
-    """A read-only copy of ``values``: shared by whoever reads the solve, written by none."""
-    copy = values.copy()
-    copy.setflags(write=False)
-    return copy

@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game.scenes.walk import walk_keys
+from game.scenes.walk_solved import walk_keys
 from game.world.easing import finite_clamp
 
 
