@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from game.world.easing import all_true, any_true
 from game.world.feet import sole_penetration
 from game.world.rig import Rig
 from game.world.terrain import Terrain
@@ -45,6 +46,7 @@ RUN_FROM = 0.85  # fraction of run_speed from which running counts
 FLAT_GRADE = 0.02
 FLAT_SPAN = 0.4
 PIVOT_TIE = 1e-4  # metres of slide a metre of height is worth when choosing the pivot
+_FEET = np.arange(2)  # the feet's rows, to pick each foot's pivot
 
 
 @dataclass(slots=True)
@@ -118,15 +120,15 @@ class FeetMeter:
                 mode = "run"
         if mode == "walk":
             self.walk_steps += 1
-            self.double_support += int(sample.planted.all())
+            self.double_support += int(all_true(sample.planted))
             x = float(sample.pelvis[0])
             ends = terrain.height_at(np.array([x - FLAT_SPAN, x + FLAT_SPAN]))
             if abs(float(ends[1] - ends[0])) / (2.0 * FLAT_SPAN) < FLAT_GRADE:
                 self._flat_walk(sample, terrain, rig)
         elif mode == "run":
             self.run_steps += 1
-            self.flight += int(not sample.planted.any())
-        if sample.landed.any():
+            self.flight += int(not any_true(sample.planted))
+        if any_true(sample.landed):
             if self.last_landing is not None and self.last_landing[1] == mode and mode:
                 interval = sample.time - self.last_landing[0]
                 (self.walk_landings if mode == "walk" else self.run_landings).append(interval)
@@ -144,7 +146,7 @@ class FeetMeter:
             self.max_pelvis_step_m, abs(float(sample.pelvis[1] - last.pelvis[1]))
         )
         still = sample.planted & last.planted & ~sample.landed
-        if not still.any():
+        if not any_true(still):
             return
         # the pivot: heel or ball contact, whichever stayed put (the one on the ground if
         # both did: a lifted heel does not move either)
@@ -152,10 +154,10 @@ class FeetMeter:
         shift = contacts - last.soles[:, :2]
         moved = np.hypot(shift[..., 0], shift[..., 1])
         height = np.abs(contacts[..., 1] - terrain.height_at(contacts[..., 0]))
-        pivot = np.argmin(moved + PIVOT_TIE * height, axis=1)
-        slide = moved[np.arange(2), pivot][still]
+        pivot = (_FEET, (moved + PIVOT_TIE * height).argmin(axis=1))
+        slide = moved[pivot][still]
         self.max_planted_slide_m = max(self.max_planted_slide_m, float(slide.max()))
-        error = height[np.arange(2), pivot][still]
+        error = height[pivot][still]
         self.max_ground_error_m = max(self.max_ground_error_m, float(error.max()))
 
     def _flat_walk(self, sample: GaitSample, terrain: Terrain, rig: Rig) -> None:
@@ -177,7 +179,8 @@ class FeetMeter:
         now = np.concatenate([sample.knees, sample.ankles, sample.elbows, sample.hands])
         then = np.concatenate([last.knees, last.ankles, last.elbows, last.hands])
         jump = now - then - (sample.pelvis - last.pelvis)
-        self.max_joint_jump_m = max(self.max_joint_jump_m, float(np.hypot(*jump.T).max()))
+        distance = np.hypot(jump[:, 0], jump[:, 1])
+        self.max_joint_jump_m = max(self.max_joint_jump_m, float(distance.max()))
 
     def figures(self) -> dict[str, object]:
         """The ``feet`` stats figures this meter measures (rounded)."""

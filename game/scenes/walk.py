@@ -32,14 +32,14 @@ from game.scenes.ground_edit import GroundEditing
 from game.scenes.walk_hints import ground_in_the_way
 from game.scenes.walk_pointer import POINTER_LINGER_S as POINTER_LINGER_S
 from game.scenes.walk_pointer import PointerReach
+from game.scenes.walk_solved import SolvedHero, solved_hero, walk_keys
 from game.scenes.walk_trace import character_records, trace_header
 from game.trace import point
-from game.world.character import ARMS, LEGS, Crowd
-from game.world.easing import finite_clamp
+from game.world.character import Crowd
+from game.world.easing import all_true
 from game.world.props import CupProp, LadderProp, PropHands, Props, create_props, load_props
 from game.world.props.base import Body, Intent, Prop
 from game.world.props.ladder import LadderClimb
-from game.world.types import FloatArray
 
 PROPS_FILE = "props.json"  # optional: an assets folder without it has no props
 START_X = 0.0
@@ -82,7 +82,7 @@ class WalkSim(CharacterAssets, PointerReach):
         self.terrain_changed = False  # the ground changed this step (an edit or a reload)
         self._reloaded = False
         self.reload_note = ""  # what the last F5 reset, for the player
-        self._soles: tuple[Any, Any, FloatArray] | None = None  # (solution, pose, soles)
+        self._solved: tuple[Any, Any, SolvedHero] | None = None  # (solution, pose, joints)
         self._walk_key = 0.0  # the player's walk keys this step, clamped (the props' Body.walk)
 
     def _use_props(self, props: Props | None) -> None:
@@ -145,7 +145,7 @@ class WalkSim(CharacterAssets, PointerReach):
         moved = "pointer_moved" in inp.actions or inp.pointer_down
         self.pointer_still_s = 0.0 if moved else self.pointer_still_s + dt
         self.offered = None
-        move = self._walk_key = float(finite_clamp(inp.move, -1.0, 1.0))
+        move = self._walk_key = walk_keys(inp.move)
         intents = self._ask_props(inp, move, dt)
         if intents and intents[-1].pose is not None:
             self._take_pose(intents[-1], inp, dt, timer)
@@ -166,10 +166,11 @@ class WalkSim(CharacterAssets, PointerReach):
             crowd.pin_foot(0, pin.foot, pin.foot_target)
         was_planted = crowd.feet.planted[0].copy()
         self.moving = abs(move) > 0.05 or abs(float(crowd.vx[0])) > 0.05
-        if self.plug_ins:  # props the feet step over, not on
-            keep_off = [
-                p.footprint() for p, i in zip(self.plug_ins, intents, strict=True) if i.keep_off
-            ]
+        # props the feet step over, not on (none asked and none kept: nothing to set)
+        keep_off = [
+            p.footprint() for p, i in zip(self.plug_ins, intents, strict=True) if i.keep_off
+        ]
+        if keep_off or len(crowd.obstacles):
             crowd.set_obstacles(np.concatenate([np.zeros((0, 3)), *keep_off]))
         crowd.step([move], [1.0 if inp.run else 0.0], dt, pinned)
         blocked = bool(crowd.blocked[0]) or self._halted  # by ground, or by a prop
@@ -177,7 +178,8 @@ class WalkSim(CharacterAssets, PointerReach):
         solution = crowd.solve(timer)
         self.counters.record(solution)
         if self.props is not None:
-            self.props.after_solve(solution.hand[0, ARMS], crowd.pose.roots[0, ARMS], self.rig)
+            solved = self._solved_hero()
+            self.props.after_solve(solved.hands, solved.shoulders, self.rig)
         self._advance_props(inp, dt)
         self._measure(was_planted, inp.run)
         self.step_index += 1
@@ -215,13 +217,14 @@ class WalkSim(CharacterAssets, PointerReach):
                 crowd.turn_to(0, intent.face)
         crowd.walk_to(0, next((i.walk_to for i in intents if i.walk_to is not None), None))
         if hands is not None:
-            shoulders, facing = crowd.pose.roots[0, ARMS], float(crowd.facing[0])
+            solved, facing = self._solved_hero(), float(crowd.facing[0])
+            shoulders = solved.shoulders
             walk = hands.walk_intent(shoulders, facing, self.rig, self.terrain, self.blocked_s)
             move = move if walk is None else walk
             targets, weights = hands.aim(
                 crowd.intent.hand_weight[0],
                 crowd.intent.hand_target[0],
-                crowd.solution.hand[0, ARMS],
+                solved.hands,
                 shoulders,
                 facing,
                 self.rig,
@@ -229,7 +232,8 @@ class WalkSim(CharacterAssets, PointerReach):
                 self._soles_span,
                 self.terrain,
             )
-            crowd.aim_hands(0, targets, weights)
+            if hands.engaged:  # (none: the goals came back as the crowd holds them)
+                crowd.aim_hands(0, targets, weights)
         move = next((i.walk for i in intents if i.walk is not None), move)
         self._halted = any(move * i.halt > 0.0 for i in intents)
         return 0.0 if self._halted else move
@@ -256,10 +260,9 @@ class WalkSim(CharacterAssets, PointerReach):
 
     def _body(self, inp: InputState) -> Body:
         """The hero as the props see him (as last solved), and the player's climb keys."""
-        crowd = self.crowd
-        sol, pose = crowd.solution, crowd.pose
+        crowd, solved = self.crowd, self._solved_hero()
         settled = (
-            bool(crowd.feet.planted[0].all())
+            all_true(crowd.feet.planted[0])
             and not bool(crowd.turning[0])
             and abs(float(crowd.vx[0])) < 0.05
         )
@@ -269,14 +272,14 @@ class WalkSim(CharacterAssets, PointerReach):
             facing=float(crowd.facing[0]),
             settled=settled,
             blocked=bool(crowd.blocked[0]),
-            ankles=sol.hand[0, LEGS].copy(),
-            knees=sol.elbow[0, LEGS].copy(),
-            soles=self._solved_soles(),
+            ankles=solved.ankles,
+            knees=solved.knees,
+            soles=solved.soles,
             rig=self.rig,
-            shoulders=pose.roots[0, ARMS].copy(),
-            hands=sol.hand[0, ARMS].copy(),
-            feet_targets=pose.targets[0, LEGS].copy(),
-            pelvis=pose.pelvis[0].copy(),
+            shoulders=solved.shoulders,
+            hands=solved.hands,
+            feet_targets=solved.feet_targets,
+            pelvis=solved.pelvis,
             walk=self._walk_key,
             climb=inp.climb,
             run=inp.run,
@@ -290,20 +293,18 @@ class WalkSim(CharacterAssets, PointerReach):
 
     def _soles_span(self) -> tuple[float, float]:
         """The hero's soles' extent in x, heel to toe of both feet (as last solved)."""
-        soles = self._solved_soles()[..., 0]
+        soles = self._solved_hero().soles[..., 0]
         return float(soles.min()), float(soles.max())
 
-    def _solved_soles(self) -> FloatArray:
-        """The hero's heel, ball and toe of each foot as last solved, shape (2, 3, 2),
-        read-only: computed once a solve, for the props (before and after the step), the
-        hands and the feel meter alike. The crowd replaces its pose and its solution on
-        every step and solve, never writing them in place, so they key the cache."""
+    def _solved_hero(self) -> SolvedHero:
+        """The hero's joints as last solved: made once a solve (the props see the same
+        solve after one step and before the next) and shared read-only. The crowd replaces
+        its pose and its solution on every step and solve, never writing them in place, so
+        they key the cache."""
         crowd = self.crowd
-        cached = self._soles
+        cached = self._solved
         if cached is None or cached[0] is not crowd.solution or cached[1] is not crowd.pose:
-            soles = crowd.pose.soles(crowd.solution.hand[:1, LEGS], self.rig)[0]
-            soles.setflags(write=False)
-            cached = self._soles = (crowd.solution, crowd.pose, soles)
+            cached = self._solved = (crowd.solution, crowd.pose, solved_hero(crowd))
         return cached[2]
 
     def _edit_ground(self, inp: InputState) -> None:
@@ -342,18 +343,17 @@ class WalkSim(CharacterAssets, PointerReach):
         return ground_in_the_way(self.crowd)
 
     def _measure(self, was_planted: NDArray[np.bool_], running: bool) -> None:
-        crowd = self.crowd
-        pose, sol = crowd.pose, crowd.solution
+        crowd, solved = self.crowd, self._solved_hero()
         planted = crowd.feet.planted[0].copy()
         sample = GaitSample(
             time=self.time + self.dt,
-            pelvis=pose.pelvis[0].copy(),
-            hips=pose.roots[0, LEGS].copy(),
-            knees=sol.elbow[0, LEGS].copy(),
-            ankles=sol.hand[0, LEGS].copy(),
-            elbows=sol.elbow[0, ARMS].copy(),
-            hands=sol.hand[0, ARMS].copy(),
-            soles=self._solved_soles(),
+            pelvis=solved.pelvis,
+            hips=solved.hips,
+            knees=solved.knees,
+            ankles=solved.ankles,
+            elbows=solved.elbows,
+            hands=solved.hands,
+            soles=solved.soles,
             planted=planted,
             landed=planted & ~was_planted,
             speed=abs(float(crowd.vx[0])),

@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from game.input_state import InputState
 from game.scenes.ground_edit import GroundEditing
@@ -20,6 +21,7 @@ from game.world.props.base import Prop
 from game.world.props.grip import ReachPhase
 from game.world.props.reach import REACH_FRACTION, PropHands
 from game.world.rig import LIMBS
+from game.world.types import FloatArray
 
 LEG_NAMES = LIMBS[LEGS]
 POINTER_RANGE = 6.0  # metres around the pelvis a hand or pinned foot may be sent
@@ -79,9 +81,9 @@ class PointerReach:
     def foot_near(self, point: Any) -> str | None:
         """The leg whose ankle is within ``GRAB_RADIUS_M`` of the world ``point`` (the
         nearest), if any: a press there grabs that foot."""
-        ankles = self.crowd.solution.hand[0, LEGS]
-        distance = np.hypot(*(ankles - np.asarray(point, dtype=float)).T)
-        nearest = int(np.argmin(distance))
+        offset = self.crowd.solution.hand[0, LEGS] - np.asarray(point, dtype=float)
+        distance = np.hypot(offset[:, 0], offset[:, 1])
+        nearest = int(distance.argmin())
         return LEG_NAMES[nearest] if distance[nearest] <= GRAB_RADIUS_M else None
 
     def _offer_pointer(self) -> tuple[float, float] | None:
@@ -104,43 +106,53 @@ class PointerReach:
 
     def _aim_hands(self, dt: float) -> None:
         """Hands not held by a prop reach for the offered pointer (both, or the one whose
-        shoulder is nearer), blending in and out of the arm swing by their reach weight."""
+        shoulder is nearer), blending in and out of the arm swing by their reach weight.
+        Two hands' worth of arithmetic, done on plain floats (numpy's cost per call is many
+        times that of the sums); the same operations in the same order as on arrays."""
         crowd = self.crowd
         self.offered = self._offer_pointer()
-        free = np.ones(2, dtype=bool)
-        if self.props is not None:
-            free[list(self.props.engaged)] = False
-        wanted = np.zeros(2)
-        targets, weight = crowd.intent.hand_target[0].copy(), crowd.intent.hand_weight[0].copy()
+        engaged = frozenset() if self.props is None else self.props.engaged
+        free = [hand not in engaged for hand in (0, 1)]
+        targets = crowd.intent.hand_target[0].tolist()
+        weights = crowd.intent.hand_weight[0].tolist()
         if self.offered is None:
             self.reaching[:] = False
         else:
-            pointer = np.array(self.offered)
             shoulders = crowd.pose.roots[0, ARMS]
             if self.both_hands:
                 self.reaching[:] = True
             else:
-                # (of the hands a prop leaves free: B with the cup in the nearer hand, the
-                # other would hang idle)
-                distance = np.where(free, np.hypot(*(pointer - shoulders).T), np.inf)
-                one = self.reaching.sum() == 1
-                current = int(np.argmax(self.reaching)) if one else int(np.argmin(distance))
-                if distance[1 - current] < distance[current] - HAND_SWITCH_MARGIN:
-                    current = 1 - current
-                self.reaching[:] = False
-                self.reaching[current] = True
+                self._reach_with_one_hand(shoulders, np.array(free))
             self.reaching &= free
-            # a hand that starts reaching from the swing sets off from where it is
-            fresh = self.reaching & (weight < 1e-3)
-            targets[fresh] = crowd.solution.hand[0, ARMS][fresh]
             chase = halflife_blend(dt, self.crowd.rig.arms.reach_halflife)
             # each hand chases the pointer as far round as its shoulder reaches
-            wanted_at = within_shoulder_range(pointer, shoulders, crowd.facing[0])
-            targets[self.reaching] += (wanted_at - targets)[self.reaching] * chase
-            wanted[self.reaching] = 1.0
+            wanted_at = within_shoulder_range(np.array(self.offered), shoulders, crowd.facing[0])
+            solved = crowd.solution.hand[0, ARMS].tolist()
+            for hand, goal in enumerate(wanted_at.tolist()):
+                if self.reaching[hand]:
+                    # a hand that starts reaching from the swing sets off from where it is
+                    start = solved[hand] if weights[hand] < 1e-3 else targets[hand]
+                    targets[hand] = [t + (g - t) * chase for t, g in zip(start, goal, strict=True)]
         # the weight moves at a constant rate so it arrives exactly (blend_hands eases it)
-        change = clamp(wanted - weight, -dt / REACH_BLEND_S, dt / REACH_BLEND_S)
-        crowd.aim_hands(0, targets, np.where(free, weight + change, weight))
+        rate = dt / REACH_BLEND_S
+        for hand in (0, 1):
+            if free[hand]:
+                change = float(self.reaching[hand]) - weights[hand]
+                weights[hand] += min(max(change, -rate), rate)
+        crowd.aim_hands(0, targets, weights)
+
+    def _reach_with_one_hand(self, shoulders: FloatArray, free: NDArray[np.bool_]) -> None:
+        """``reaching`` one hand of those ``free`` (2,): the one whose shoulder (of
+        ``shoulders`` (2, 2)) is nearer the offered pointer, changing only when the other
+        is ``HAND_SWITCH_MARGIN`` nearer (with the cup in the nearer hand, the other
+        reaches: it would hang idle)."""
+        distance = np.where(free, np.hypot(*(np.array(self.offered) - shoulders).T), np.inf)
+        one = self.reaching.sum() == 1
+        current = int(np.argmax(self.reaching)) if one else int(np.argmin(distance))
+        if distance[1 - current] < distance[current] - HAND_SWITCH_MARGIN:
+            current = 1 - current
+        self.reaching[:] = False
+        self.reaching[current] = True
 
     def _face_pointer(self, move: float, dt: float) -> None:
         """Standing, a body whose hands are offered the pointer behind it turns round to

@@ -65,6 +65,8 @@ RELEASE_S = 0.8  # the pin let go: the foot swings back into the gait
 SOLE_RADIUS_M = 0.035  # a sole as a pusher: a capsule heel → toe this thick
 SHIN_RADIUS_M = 0.05  # a shin: knee → ankle
 PUSHER_MAX_SPEED = 8.0  # m/s: a foot's push no faster (a foot put down off the ladder jumps)
+# the pushers' radii: the two soles', then the two shins' (KickBall._pushers' order)
+CAPSULE_RADII = (SOLE_RADIUS_M, SOLE_RADIUS_M, SHIN_RADIUS_M, SHIN_RADIUS_M)
 
 
 class BallPhase(Enum):
@@ -140,7 +142,8 @@ class KickBall:
         self._stalled_s = 0.0  # seconds stopped short of the spot, walking up to it
         self._over = np.zeros((0, 3))  # what the feet step over (x0, x1, top), or no rows
         self._keys = np.zeros((4, 2))  # the kick's start, back-swing, strike, follow-through
-        self._last_pushers: tuple[FloatArray, FloatArray] | None = None
+        # the pushers' ends (heel, heel, knee, knee; toe, toe, ankle, ankle) last step
+        self._last_pushers: tuple[list[list[float]], list[list[float]]] | None = None
         self._ground: tuple[Terrain, Ground] | None = None
 
     # -- the Prop protocol ---------------------------------------------------------------
@@ -287,29 +290,42 @@ class KickBall:
     def _pushers(self, body: Body, dt: float) -> Pushers:
         """The hero's soles (heel → toe) and shins (knee → ankle) as capsules, with their
         velocities since the last step (none the first step); none at all while no capsule
-        reaches the ball (:func:`_within_reach`), which no push can then move."""
-        a = np.concatenate([body.soles[:, 0], body.knees])
-        b = np.concatenate([body.soles[:, 2], body.ankles])
+        reaches the ball (:func:`_within_reach`), which no push can then move. The ends are
+        read as plain floats: most steps no capsule is near the ball, and that test is a
+        few comparisons (arrays only for a push)."""
+        (heel_l, _, toe_l), (heel_r, _, toe_r) = body.soles.tolist()
+        a = [heel_l, heel_r, *body.knees.tolist()]
+        b = [toe_l, toe_r, *body.ankles.tolist()]
         last = self._last_pushers
         self._last_pushers = (a, b)
-        radius = np.array([SOLE_RADIUS_M] * 2 + [SHIN_RADIUS_M] * 2)
-        if not _within_reach(self.state.centre, self.spec.radius + radius, a, b):
+        if not _within_reach(self.state.centre.tolist(), self.spec.radius, a, b):
             return Pushers.none()
+        a_w, b_w = np.array(a), np.array(b)
         if last is None:
-            va = vb = np.zeros_like(a)
+            va = vb = np.zeros_like(a_w)
         else:
-            va, vb = (_capped((a - last[0]) / dt), _capped((b - last[1]) / dt))
-        return Pushers(a, b, va, vb, radius)
+            va = _capped((a_w - np.array(last[0])) / dt)
+            vb = _capped((b_w - np.array(last[1])) / dt)
+        return Pushers(a_w, b_w, va, vb, np.array(CAPSULE_RADII))
 
 
-def _within_reach(centre: FloatArray, reach: FloatArray, a: FloatArray, b: FloatArray) -> bool:
-    """Whether any segment ``a`` → ``b`` (K, 2) may come within ``reach`` (K,) of
-    ``centre`` (2,): the centre inside some segment's bounding box grown by its reach (a
-    point of the segment within ``reach`` lies in that box). A cheap test before the exact
-    one: pushes move the ball only from a capsule that touches it where it is."""
-    grown = reach[:, None] + 1e-9  # slack for rounding in the box's bounds
-    inside = (np.minimum(a, b) - grown <= centre) & (centre <= np.maximum(a, b) + grown)
-    return bool(inside.all(axis=1).any())
+def _within_reach(
+    centre: list[float], radius: float, a: list[list[float]], b: list[list[float]]
+) -> bool:
+    """Whether any capsule ``a`` → ``b`` (K points (x, y), radii ``CAPSULE_RADII``) may
+    come within reach of a ball of ``radius`` at ``centre`` (x, y): the centre inside some
+    segment's bounding box grown by the two radii (a point of the segment within reach lies
+    in that box). A cheap test before the exact one: pushes move the ball only from a
+    capsule that touches it where it is."""
+    cx, cy = centre
+    for (ax, ay), (bx, by), thickness in zip(a, b, CAPSULE_RADII, strict=True):
+        grown = radius + thickness + 1e-9  # slack for rounding in the box's bounds
+        if (
+            min(ax, bx) - grown <= cx <= max(ax, bx) + grown
+            and min(ay, by) - grown <= cy <= max(ay, by) + grown
+        ):
+            return True
+    return False
 
 
 def _capped(velocity: FloatArray) -> FloatArray:

@@ -88,9 +88,19 @@ class Pushers:
 
     @classmethod
     def none(cls) -> Pushers:
-        """No pushers."""
-        empty = np.zeros((0, 2))
-        return cls(empty, empty, empty, empty, np.zeros(0))
+        """No pushers (one shared, read-only: asked for on most steps)."""
+        return _NO_PUSHERS
+
+
+def _no_pushers() -> Pushers:
+    """The empty :class:`Pushers`, its arrays read-only."""
+    empty, radius = np.zeros((0, 2)), np.zeros(0)
+    empty.setflags(write=False)
+    radius.setflags(write=False)
+    return Pushers(empty, empty, empty, empty, radius)
+
+
+_NO_PUSHERS = _no_pushers()
 
 
 @dataclass(frozen=True, slots=True)

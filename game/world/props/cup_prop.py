@@ -189,6 +189,7 @@ class CupProp:
         self.lift = LiftGrip(self)
         self.refused: tuple[FloatArray, str] | None = None  # a place refused and why
         self._refused_s = 0.0  # ... said there this long more
+        self._under: tuple[Terrain, float, float, float] | None = None  # see _heights_under
 
     def refuse(self, place: FloatArray, why: str) -> None:
         """Setting it down at ``place`` (2,) is refused: ``why`` is said there for
@@ -240,8 +241,19 @@ class CupProp:
         return Intent(keep_off=self._on_the_ground(terrain))
 
     def _on_the_ground(self, terrain: Terrain) -> bool:
-        x, y = float(self.bottom[0]), float(self.bottom[1])
-        return not self.held and y <= float(terrain.height_at(x)) + 1e-6
+        return not self.held and float(self.bottom[1]) <= self._heights_under(terrain)[0] + 1e-6
+
+    def _heights_under(self, terrain: Terrain) -> tuple[float, float]:
+        """The ground's height under the cup's x on ``terrain``, and the surface's it rests
+        on there (:meth:`Props.surface_at`: the table top or the ground). Asked every step
+        of a cup standing still: kept while its x and the terrain (never changed in place:
+        an edit makes a new one) stay the same."""
+        x = float(self.bottom[0])
+        kept = self._under
+        if kept is None or kept[0] is not terrain or kept[1] != x:
+            ground = float(terrain.height_at(x))
+            kept = self._under = (terrain, x, ground, self.props.surface_at(x, terrain))
+        return kept[2], kept[3]
 
     def advance(self, body: Body, terrain: Terrain, dt: float) -> None:
         """In a hand it goes with the hand; let go above its surface it falls onto it. A
@@ -253,7 +265,7 @@ class CupProp:
             self.bottom = body.hands[self.hands.holding] - np.array([0.0, self.props.cup.grip])
             self.vy = 0.0
             return
-        surface = self.props.surface_at(float(self.bottom[0]), terrain)
+        surface = self._heights_under(terrain)[1]
         if self.bottom[1] > surface:
             self.vy -= GRAVITY * dt
             self.bottom[1] = max(self.bottom[1] + self.vy * dt, surface)
