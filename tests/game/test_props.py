@@ -764,7 +764,8 @@ def test_a_cup_on_a_stair_blocking_the_way_is_named_as_what_stops_him() -> None:
     props = sim.props
     assert props is not None
     sim.prop("cup").bottom = np.array([15.33, float(sim.terrain.height_at(15.33))])
-    for _ in range(int(6.0 / DT)):
+    for _ in range(int(2.5 / DT)):  # the key held: stopped before the stair within 2 s
         sim.step(InputState(move=1.0), DT, timer)
+    assert abs(float(sim.crowd.vx[0])) < 0.01 and float(sim.crowd.x[0]) < 15.33
     hint = sim.blocked_hint()
     assert hint is not None and "cup" in hint
