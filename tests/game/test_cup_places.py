@@ -4,6 +4,7 @@ place it cannot be set is refused, and why is said at the place."""
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -50,15 +51,31 @@ def _set_down(view: WalkView, point: tuple[float, float], seconds: float = 6.0) 
     _play(view, [_click(view, point)] + [RawInput()] * int(seconds / DT))
 
 
+@pytest.fixture(scope="session")
+def _at_the_loft_wall_once() -> tuple[WalkView, CupProp]:
+    view, cup = _holding_the_cup_at(31.5)
+    _play(view, [RawInput(keys_down=frozenset({"d"}))] * int(3.0 / DT))  # to the loft's wall
+    return view, cup
+
+
+@pytest.fixture
+def at_the_loft_wall(
+    _at_the_loft_wall_once: tuple[WalkView, CupProp],
+) -> tuple[WalkView, CupProp]:
+    """``view, cup``: the hero holding the cup walked (D held 3 s) from under the ladder to
+    the loft's wall; a copy of one walked there once a session, which steps on exactly as
+    one walked there afresh (a copied walk scene does: test_arms.py's shared lifted cup)."""
+    return copy.deepcopy(_at_the_loft_wall_once)
+
+
 @pytest.mark.parametrize("place_x", [34.6, 35.5])
 def test_a_click_on_the_loft_top_from_the_floor_is_refused_there_and_the_cup_kept(
-    place_x: float,
+    place_x: float, at_the_loft_wall: tuple[WalkView, CupProp]
 ) -> None:
     # held from the floor under the ladder, the loft's top (1.8 m) is out of the hand's
     # reach: the cup was set down on the floor at the wall with no word; now he keeps it
     # and says why at the place clicked
-    view, cup = _holding_the_cup_at(31.5)
-    _play(view, [RawInput(keys_down=frozenset({"d"}))] * int(3.0 / DT))  # to the loft's wall
+    view, cup = at_the_loft_wall
     _play(view, [_click(view, (place_x, 1.85)), RawInput()])
     assert cup.refused is not None
     place, why = cup.refused

@@ -83,10 +83,14 @@ def test_the_status_box_sits_behind_the_hero_clear_of_him_and_the_ground_ahead(
 ) -> None:
     app = _app(scene, size)
     app.scene.autopilot = _Keys(InputState(move=move))
-    for _ in range(150):  # he turns, sets off and walks the way he was sent
-        app.run_frame(app.config.dt)
     view = app.scene.view
     assert isinstance(view, (WalkView, CrowdView))
+    start = float(view.sim.crowd.x[0])
+    for _ in range(90):  # he turns, sets off and walks the way he was sent ...
+        app.run_frame(app.config.dt)
+    crowd = view.sim.crowd
+    assert crowd.facing[0] == move and not crowd.turning[0]  # ... as these 1.5 s cover
+    assert (float(crowd.x[0]) - start) * move > 0.25  # (walking left, the shut door stops him)
     box = view.status.box
     assert box is not None
     assert (box[0] > size[0] / 2) == (move < 0)  # the corner he came from

@@ -271,8 +271,9 @@ def test_w_under_the_ladder_at_the_wall_climbs_on_at_once_facing_it() -> None:
     assert changes == 0 and seconds <= 0.5, (changes, seconds)  # 0, 0.30 s now
     # ... and climbed back down, he steps off under the hips (where they climb: the spot)
     _walk_rows(sim, [InputState(climb=1.0)] * 240)
-    rows = _walk_rows(sim, [InputState(climb=-1.0)] * 900)
+    rows = _walk_rows(sim, [InputState(climb=-1.0)] * 480)  # off it by 4.7 s, S still held
     assert not ladder.active
+    assert np.ptp([row["pelvis"][0] for row in rows[-60:]]) < 1e-3  # stood a second since
     pelvis_x = rows[-1]["pelvis"][0]
     ankles_x = [rows[-1]["limbs"][name]["target"][0] for name in LIMBS[2:]]
     assert abs(pelvis_x - ladder.spot_x) < 0.01

@@ -75,21 +75,24 @@ def _window_of(pid: int, env: dict[str, str], deadline: float) -> str:
     raise AssertionError(f"no window of process {pid} appeared")
 
 
-def _resize(window: str, env: dict[str, str], deadline: float) -> None:
-    """Resize ``window`` to RESIZED from outside, as a window manager would, until the
-    size holds (a resize sent while SDL is still setting the window up can be undone)."""
-    held = 0
-    while held < 2:
-        assert time.monotonic() < deadline, "the window never kept its new size"
-        geometry = subprocess.run(
-            ["xdotool", "getwindowgeometry", window], env=env, capture_output=True, text=True
-        ).stdout
-        if f"Geometry: {RESIZED[0]}x{RESIZED[1]}" in geometry:
-            held += 1
-        else:
-            held = 0
-            size = [str(v) for v in RESIZED]
-            subprocess.run(["xdotool", "windowsize", window, *size], env=env, timeout=30)
+def _resize(windows: list[str], env: dict[str, str], deadline: float) -> None:
+    """Resize every one of ``windows`` to RESIZED from outside, as a window manager would,
+    until each size holds (a resize sent while SDL is still setting the window up can be
+    undone); the windows are resized side by side, so that the apps wait no longer than
+    the slowest of them."""
+    held = dict.fromkeys(windows, 0)
+    while min(held.values()) < 2:
+        assert time.monotonic() < deadline, "a window never kept its new size"
+        for window in (w for w, times in held.items() if times < 2):
+            geometry = subprocess.run(
+                ["xdotool", "getwindowgeometry", window], env=env, capture_output=True, text=True
+            ).stdout
+            if f"Geometry: {RESIZED[0]}x{RESIZED[1]}" in geometry:
+                held[window] += 1
+            else:
+                held[window] = 0
+                size = [str(v) for v in RESIZED]
+                subprocess.run(["xdotool", "windowsize", window, *size], env=env, timeout=30)
         time.sleep(0.3)
 
 
@@ -116,14 +119,13 @@ def test_every_scene_plays_in_a_real_window_and_survives_a_resize(
             text=True,
         )
     try:
-        # liveness limits, not timings: generous, and each window gets its own, so four
-        # windows starting at once on a busy machine do not share one budget
+        # liveness limits, not timings: generous, and each window gets its own to appear,
+        # so windows starting at once on a busy machine do not share one budget
         windows = {
             scene: _window_of(proc.pid, env, time.monotonic() + WINDOW_WAIT_S)
             for scene, proc in runs.items()
         }
-        for window in windows.values():
-            _resize(window, env, time.monotonic() + WINDOW_WAIT_S)
+        _resize(list(windows.values()), env, time.monotonic() + WINDOW_WAIT_S)
         time.sleep(0.5)  # a few frames at the new size
         for window in windows.values():
             subprocess.run(["xdotool", "key", "--window", window, "Escape"], env=env, timeout=30)
