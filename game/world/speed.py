@@ -21,6 +21,10 @@ from game.world.walker_state import BoolArray, FloatArray, WalkState, World
 # where the speed cap reads the slope: a stride behind (−1), then fractions of the stopping
 # distance ahead
 _SLOPE_PROBES = np.array([-1.0, 0.0, 0.5, 1.0])
+# _next_riser's three candidate risers, nearest first, as offsets from its binary search's
+# edge: walking +x and walking −x
+_AFTER_EDGE = np.array([-1, 0, 1])
+_BEFORE_EDGE = np.array([0, -1, -2])
 
 
 def unblocked(w: World, s: WalkState, v_target: FloatArray, sprinting: BoolArray) -> FloatArray:
@@ -232,14 +236,14 @@ def _next_riser(
     lie millimetres apart at least), and the exact test on the riser there and its two
     neighbours picks the one a dense minimum over every riser would pick."""
     forward = direction > 0.0
-    edge = np.searchsorted(risers, here + direction * span)
+    edge = risers.searchsorted(here + direction * span)
     last = len(risers) - 1
     # candidates nearest first: from the edge onward walking +x, from before it walking −x
-    steps = np.where(forward[:, None], [-1, 0, 1], [0, -1, -2])
-    candidates = np.clip(edge[:, None] + steps, 0, last)
+    steps = np.where(forward[:, None], _AFTER_EDGE, _BEFORE_EDGE)
+    candidates = clamp(edge[:, None] + steps, 0, last)
     beyond = (risers[candidates] - here[:, None]) * direction[:, None] - span
     ahead = beyond > 0.0
-    pick = np.argmax(ahead, axis=1)  # the nearest candidate ahead
+    pick = ahead.argmax(axis=1)  # the nearest candidate ahead
     rows = np.arange(len(here))
     gap = np.where(ahead[rows, pick], beyond[rows, pick], np.inf)
     return gap, candidates[rows, pick]
