@@ -12,7 +12,7 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
-from game.world.easing import clamp
+from game.world.easing import all_true, clamp
 from game.world.feet import MAX_TREAD, MIN_RISER, RISER_WINDOW
 from game.world.modes import next_pacing
 from game.world.timing import flight_between, flight_pace, ground_grade, trailing_foot
@@ -21,6 +21,7 @@ from game.world.walker_state import BoolArray, FloatArray, WalkState, World
 # where the speed cap reads the slope: a stride behind (−1), then fractions of the stopping
 # distance ahead
 _SLOPE_PROBES = np.array([-1.0, 0.0, 0.5, 1.0])
+_EITHER_SIDE = np.array([-1.0, 1.0])  # behind and ahead, along the walk
 # _next_riser's three candidate risers, nearest first, as offsets from its binary search's
 # edge: walking +x and walking −x
 _AFTER_EDGE = np.array([-1, 0, 1])
@@ -42,7 +43,7 @@ def unblocked(w: World, s: WalkState, v_target: FloatArray, sprinting: BoolArray
     jog = jogging(w, s, direction, stopping, slope_cap, sprinting)
     cap, quick = stair_cap(w, s, slope_cap, direction, sprinting)
     s.pacing = next_pacing(sprinting, jog, quick)
-    cap = np.minimum(cap, approach(w, s, risers, treads, direction, sprinting))
+    cap = np.minimum(cap, approach(w, s, risers, treads, direction, sprinting, within=v_target))
     v_target = clamp(v_target, -cap, cap)
     return np.where(blocked_ahead(w, s, direction, rise, probe_x), 0.0, v_target)
 
@@ -192,6 +193,7 @@ def approach(
     direction: FloatArray,
     sprinting: BoolArray,
     x: FloatArray | None = None,
+    within: FloatArray | None = None,
 ) -> FloatArray:
     """The speed (N,) from which the body slows at ``approach_brake`` to the pace of the
     next flight ahead (:func:`_flight_pace`, a run up it at the quicker pace it will take
@@ -199,7 +201,12 @@ def approach(
     Without it the flight's pace came into view within the stopping distance and a run
     braked at the halflife's ~5 m/s², 1.95 to 0.7 m/s in half a second, the pelvis 16 cm
     low over the feet left wide apart. ``x``: pelvises (M,) elsewhere instead (with
-    ``direction`` and ``sprinting`` of the same length), e.g. where a step will land."""
+    ``direction`` and ``sprinting`` of the same length), e.g. where a step will land.
+
+    ``within``: the speeds (N,) the cap is for. Where every flight is so far ahead that
+    it cannot bind them (``√(2 a d) ≥ |within|``: the pace only adds to that), the
+    answer is inf for all, without working out the flights' paces; a cap is never read
+    but as a limit on those speeds."""
     gait = w.rig.gait
     span = gait.max_step_reach
     here = s.x if x is None else x
@@ -209,10 +216,13 @@ def approach(
     if not len(risers):
         return np.full(len(here), np.inf)
     gap, first = _next_riser(risers, here, direction, span)
-    riser, tread = risers[first], treads[first]
+    room = 2.0 * w.rig.tuning.approach_brake * gap  # 2 a d (inf for none ahead)
+    if within is not None and all_true(np.sqrt(room) >= np.abs(within)):
+        return np.full(len(here), np.inf)
+    riser, tread = risers[first], treads[first]  # (a flight's tread: finite)
     # the flight's grade along the walk: its riser's rise (the ground half a tread either
     # side of it: a riser may be a few cm wide) over its tread
-    half = np.where(np.isfinite(tread), 0.5 * tread, 0.0)[:, None] * [-1.0, 1.0]
+    half = (0.5 * tread)[:, None] * _EITHER_SIDE
     heights = w.terrain.height_at(riser[:, None] + direction[:, None] * half)
     grade = (heights[:, 1] - heights[:, 0]) / tread
     quick = sprinting  # running up or down it (:attr:`stair_run` once there)
@@ -220,7 +230,7 @@ def approach(
     pace = np.minimum(
         flight_pace(tread, grade, quick, w.rig), climb / np.maximum(np.abs(grade), 1e-6)
     )
-    return np.sqrt(pace * pace + 2.0 * w.rig.tuning.approach_brake * gap)  # (inf for none ahead)
+    return np.sqrt(pace * pace + room)
 
 
 def _next_riser(
