@@ -210,9 +210,8 @@ class Terrain:
         # the corners inside [a, b], by binary search in the sorted corners; a rise is ≥ 0,
         # so 0 stands for "no corner inside"
         at_corners = rises.over(*index_span(corners, a, b), empty=0.0)
-        return np.maximum(
-            at_corners, np.maximum(self.rise_over(a, window), self.rise_over(b, window))
-        )
+        at_ends = self.rise_over(xy(a, b), window)  # both ends' in one call
+        return np.maximum(at_corners, np.maximum(at_ends[..., 0], at_ends[..., 1]))
 
     def _corner_rises(self, window: float) -> tuple[FloatArray, RangeMax]:
         """:meth:`window_corners` sorted, and the range maxima of the :meth:`rise_over` at
