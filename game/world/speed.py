@@ -12,7 +12,7 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
-from game.world.easing import all_true, clamp
+from game.world.easing import all_true, any_true, clamp, xy
 from game.world.feet import MAX_TREAD, MIN_RISER, RISER_WINDOW
 from game.world.modes import next_pacing
 from game.world.timing import flight_between, flight_pace, ground_grade, trailing_foot
@@ -21,6 +21,7 @@ from game.world.walker_state import BoolArray, FloatArray, WalkState, World
 # where the speed cap reads the slope: a stride behind (−1), then fractions of the stopping
 # distance ahead
 _SLOPE_PROBES = np.array([-1.0, 0.0, 0.5, 1.0])
+_SLOPE_PROBE_BEHIND = _SLOPE_PROBES < 0.0  # (a stride's reach from the pelvis)
 _EITHER_SIDE = np.array([-1.0, 1.0])  # behind and ahead, along the walk
 # _next_riser's three candidate risers, nearest first, as offsets from its binary search's
 # edge: walking +x and walking −x
@@ -59,16 +60,18 @@ def slope_ahead(
     The stop reads up to a step's reach ahead (less up to a ``walk_to`` spot)."""
     gait = w.rig.gait
     span = gait.max_step_reach
-    reach = np.where(_SLOPE_PROBES < 0.0, span, stopping[:, None])
+    reach = np.where(_SLOPE_PROBE_BEHIND, span, stopping[:, None])
     centres = s.x[:, None] + direction[:, None] * reach * _SLOPE_PROBES
-    heights = w.terrain.height_at(centres[..., None] + np.array([-span, span]))
+    back, front = centres - span, centres + span  # each probe's stretch
+    heights = w.terrain.height_at(xy(back, front))
     slopes = np.abs(heights[..., 1] - heights[..., 0]) / (2.0 * span)
-    probe_x = s.x + direction * (span + stopping)
+    ahead = span + stopping
+    probe_x = s.x + direction * ahead
     goal = np.abs(s.intent.goal_x - s.x) + w.rig.tuning.goal_margin  # NaN without a goal
-    probe_x = np.where(goal < span + stopping, s.x + direction * goal, probe_x)
+    probe_x = np.where(goal < ahead, s.x + direction * goal, probe_x)
     rises = w.terrain.steepest_rise(  # the slopes' and the stop's rises in one call
-        np.concatenate([centres - span, s.x[:, None]], axis=1),
-        np.concatenate([centres + span, probe_x[:, None]], axis=1),
+        np.concatenate([back, s.x[:, None]], axis=1),
+        np.concatenate([front, probe_x[:, None]], axis=1),
         span,
     )
     walked, rise = rises[:, :-1], rises[:, -1]
@@ -113,13 +116,13 @@ def stair_cap(
     behind = s.x - direction * span  # the trailing foot
     ahead = s.x + direction * span  # the next landing (beyond it: approach)
     walking = ~sprinting
-    if walking.any():
+    if any_true(walking):
         behind = np.where(walking, trailing_foot(w, s, direction), behind)
     low, high = np.minimum(behind, ahead), np.maximum(behind, ahead)
     tread = w.terrain.shortest_tread(low, high, MIN_RISER, RISER_WINDOW)
     flight = tread <= MAX_TREAD
     stair_run = np.zeros(s.count, dtype=bool)
-    if not flight.any():
+    if not any_true(flight):
         return cap, stair_run
     grade = ground_grade(w, s) * direction  # rise per run along the walk
     # running on a flight once on it (a riser within a step of the pelvis), up it or down
