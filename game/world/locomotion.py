@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from game.world.easing import clamp, finite_clamp, halflife_blend
+from game.world.easing import any_true, clamp, finite_clamp, halflife_blend
 from game.world.modes import MOTION_BRAKE, next_motion
 from game.world.speed import unblocked
 from game.world.timing import speed_halflife
@@ -109,7 +109,7 @@ def advance_velocity(w: World, s: WalkState, wish: Wish, dt: float) -> FloatArra
     nearer = np.abs(braked) < np.abs(s.vx)
     s.vx = np.where(s.reversing & nearer, braked, s.vx)
     # ... pivoting, it shifts over the balls it turns on
-    if turning.any():  # (the balls are read only then)
+    if any_true(turning):  # (the balls are read only then)
         s.vx = np.where(turning, shift_over_balls(w, s), s.vx)
     # a crouch is held only standing: walking or turning round, the body rises
     still = (wish.facing == 0.0) & ~wish.reversing & ~turning
