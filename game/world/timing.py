@@ -13,7 +13,7 @@ from numpy.typing import ArrayLike
 from game.world.easing import any_true
 from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, foot_axes, heel_hangs, stance_pose
 from game.world.gait import PHASE_OFFSET, quickened_rate, slope_quickening
-from game.world.modes import PACING_RUN
+from game.world.modes import PACING_JOG, PACING_RUN, PACING_STAIR_RUN, Pacing
 from game.world.rig import Rig
 from game.world.walker_state import BoolArray, FloatArray, WalkState, World
 
@@ -49,12 +49,13 @@ def ground_grade(w: World, s: WalkState) -> FloatArray:
     the sides the feet could walk: a side that rises or drops more than a step (the
     loft's edge, a wall) is left out. Read as a slope, the loft's 1.8 m edge leaned the
     body standing on the loft 22° into it (a banana facing the ladder)."""
-    at = s.x[:, None] + w.rig.tuning.slope_span * _BEHIND_AT_AHEAD
-    heights = w.terrain.height_at(at)
+    span = w.rig.tuning.slope_span
+    heights = w.terrain.height_at(s.x[:, None] + span * _BEHIND_AT_AHEAD)
     rises = heights[:, 1:] - heights[:, :-1]  # behind → pelvis → ahead
     walkable = np.abs(rises) <= w.rig.gait.max_step_height
-    sides = np.maximum(walkable.sum(axis=1), 1)
-    return np.where(walkable, rises, 0.0).sum(axis=1) / (sides * w.rig.tuning.slope_span)
+    # (np.add.reduce is ndarray.sum without its Python wrapper: this runs a few times a step)
+    sides = np.maximum(np.add.reduce(walkable, axis=1), 1)
+    return np.add.reduce(np.where(walkable, rises, 0.0), axis=1) / (sides * span)
 
 
 def timed(w: World, s: WalkState, speed: FloatArray) -> FloatArray:
@@ -70,9 +71,11 @@ def timed(w: World, s: WalkState, speed: FloatArray) -> FloatArray:
     if any_true(slope_run):  # (the grade is read only then)
         held = gait.run_speed * np.abs(ground_grade(w, s)) / gait.climb_speed
         speed = np.where(slope_run, speed * np.maximum(held, 1.0), speed)
-    # the least speed each pacing's steps are timed for (none walking or running)
-    floor = np.where(s.jogging, tune.jog_timing, np.where(s.stair_run, tune.stair_run_timing, 0.0))
-    return timing_speed(speed, floor)
+    # the least speed each pacing's steps are timed for (none walking or running), looked
+    # up by pacing: one gather where two masks and two wheres cost three times as much
+    floors = np.zeros(len(Pacing))
+    floors[PACING_JOG], floors[PACING_STAIR_RUN] = tune.jog_timing, tune.stair_run_timing
+    return timing_speed(speed, floors[s.pacing])
 
 
 def speed_halflife(w: World, s: WalkState, v_target: FloatArray) -> FloatArray:
