@@ -105,9 +105,11 @@ def advance_velocity(w: World, s: WalkState, wish: Wish, dt: float) -> FloatArra
     s.vx = v_old + (v_target - v_old) * halflife_blend(dt, speed_halflife(w, s, v_target))
     # braking to turn round: the halflife's approach to 0 would crawl for half a second
     # (and the heel lifts it schedules with it), so it ends at a constant deceleration
-    braked = np.sign(v_old) * np.maximum(np.abs(v_old) - tune.reversal_brake * dt, 0.0)
-    nearer = np.abs(braked) < np.abs(s.vx)
-    s.vx = np.where(s.reversing & nearer, braked, s.vx)
+    reversing = s.reversing
+    if any_true(reversing):  # (the brake is worked out only then)
+        braked = np.sign(v_old) * np.maximum(np.abs(v_old) - tune.reversal_brake * dt, 0.0)
+        nearer = np.abs(braked) < np.abs(s.vx)
+        s.vx = np.where(reversing & nearer, braked, s.vx)
     # ... pivoting, it shifts over the balls it turns on
     if any_true(turning):  # (the balls are read only then)
         s.vx = np.where(turning, shift_over_balls(w, s), s.vx)
@@ -115,7 +117,8 @@ def advance_velocity(w: World, s: WalkState, wish: Wish, dt: float) -> FloatArra
     still = (wish.facing == 0.0) & ~wish.reversing & ~turning
     still &= np.abs(s.vx) < tune.still_speed
     # ... and standing on feet kept off their spots (by a cup on the floor), over them
-    s.vx = np.where(still, s.vx + shift_over_feet(w, s, v_target), s.vx)
+    if any_true(still):  # (the feet are read only then)
+        s.vx = np.where(still, s.vx + shift_over_feet(w, s, v_target), s.vx)
     change = np.where(still, s.intent.crouch_goal, 0.0) - s.crouch
     s.crouch += clamp(change, -dt / tune.crouch_time, dt / tune.crouch_time)
     return v_target
