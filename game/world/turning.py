@@ -38,9 +38,10 @@ def advance_turn(w: World, s: WalkState, dt: float) -> None:
     s.motion = next_motion(s.motion, s.wanted, s.reversing, pivot_ready=ready)
     active = s.turning  # (pivots under way and those starting now)
     s.turn = np.where(active, s.turn + dt / w.rig.gait.turn_time, 0.0)
-    # a foot still landing holds the pivot short of the halfway flip (it lands long before)
-    held = active & feet.swinging.any(axis=1)
-    s.turn = np.where(held, np.minimum(s.turn, w.rig.tuning.turn_while_landing), s.turn)
+    if any_true(active):  # (the feet are read only then)
+        # a foot still landing holds the pivot short of the halfway flip (it lands long before)
+        held = active & feet.swinging.any(axis=1)
+        s.turn = np.where(held, np.minimum(s.turn, w.rig.tuning.turn_while_landing), s.turn)
     done = active & (s.turn >= 1.0)
     s.facing = np.where(active & (s.turn**2 >= 0.5), -s.turn_from, s.facing)
     if any_true(done):
