@@ -32,6 +32,8 @@ class Wish:
     ----------
     move, run : ndarray
         The walk intent in [−1, 1] (0 while rising from a crouch) and the run blend in [0, 1].
+    walks : ndarray of bool
+        ``move`` is past the deadband: a walk is wanted.
     facing : ndarray
         The facing wanted: the walk's, else (standing) the one asked for by ``turn_to``; 0:
         none.
@@ -44,6 +46,7 @@ class Wish:
 
     move: FloatArray
     run: FloatArray
+    walks: BoolArray
     facing: FloatArray
     reversing: BoolArray
     braking: BoolArray
@@ -71,6 +74,7 @@ def read_wish(w: World, s: WalkState, move: ArrayLike, run: ArrayLike) -> Wish:
     return Wish(
         move=move_a,
         run=run_a,
+        walks=walks,
         facing=wanted,
         reversing=reversing,
         braking=reversing & ~s.turning & ~braked,
@@ -83,7 +87,7 @@ def begin_reversal(w: World, s: WalkState, wish: Wish, dt: float) -> None:
     """Keep this step's walk direction, the turn machine's motion from the wish (a pivot
     under way goes on: :func:`~game.world.modes.next_motion`) and how long the brake has
     run. Writes ``s.wanted``, ``s.motion``, ``s.reversing_s``."""
-    s.wanted = np.where(np.abs(wish.move) > w.rig.tuning.move_deadband, np.sign(wish.move), 0.0)
+    s.wanted = np.where(wish.walks, np.sign(wish.move), 0.0)
     s.motion = next_motion(s.motion, s.wanted, wish.reversing)
     s.reversing_s = np.where(s.motion == MOTION_BRAKE, s.reversing_s + dt, 0.0)
 
@@ -97,7 +101,7 @@ def advance_velocity(w: World, s: WalkState, wish: Wish, dt: float) -> FloatArra
     top_speed = gait.walk_speed + (gait.run_speed - gait.walk_speed) * wish.run
     # a reversal first slows down facing the old way, then pivots, then sets off
     v_goal = np.where(wish.reversing | turning, 0.0, wish.move * top_speed)
-    run_held = (wish.run > 0.5) & (np.abs(wish.move) > tune.move_deadband)
+    run_held = (wish.run > 0.5) & wish.walks
     s.v_goal = v_goal
     v_target = unblocked(w, s, v_goal, run_held)
     s.blocked = (v_goal != 0.0) & (v_target == 0.0)
