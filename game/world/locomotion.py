@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from game.world.easing import clamp, finite_clamp, halflife_blend
+from game.world.easing import any_true, clamp, finite_clamp, halflife_blend
 from game.world.modes import MOTION_BRAKE, next_motion
 from game.world.speed import unblocked
 from game.world.timing import speed_halflife
@@ -32,6 +32,8 @@ class Wish:
     ----------
     move, run : ndarray
         The walk intent in [−1, 1] (0 while rising from a crouch) and the run blend in [0, 1].
+    walks : ndarray of bool
+        ``move`` is past the deadband: a walk is wanted.
     facing : ndarray
         The facing wanted: the walk's, else (standing) the one asked for by ``turn_to``; 0:
         none.
@@ -44,6 +46,7 @@ class Wish:
 
     move: FloatArray
     run: FloatArray
+    walks: BoolArray
     facing: FloatArray
     reversing: BoolArray
     braking: BoolArray
@@ -71,6 +74,7 @@ def read_wish(w: World, s: WalkState, move: ArrayLike, run: ArrayLike) -> Wish:
     return Wish(
         move=move_a,
         run=run_a,
+        walks=walks,
         facing=wanted,
         reversing=reversing,
         braking=reversing & ~s.turning & ~braked,
@@ -83,7 +87,7 @@ def begin_reversal(w: World, s: WalkState, wish: Wish, dt: float) -> None:
     """Keep this step's walk direction, the turn machine's motion from the wish (a pivot
     under way goes on: :func:`~game.world.modes.next_motion`) and how long the brake has
     run. Writes ``s.wanted``, ``s.motion``, ``s.reversing_s``."""
-    s.wanted = np.where(np.abs(wish.move) > w.rig.tuning.move_deadband, np.sign(wish.move), 0.0)
+    s.wanted = np.where(wish.walks, np.sign(wish.move), 0.0)
     s.motion = next_motion(s.motion, s.wanted, wish.reversing)
     s.reversing_s = np.where(s.motion == MOTION_BRAKE, s.reversing_s + dt, 0.0)
 
@@ -97,7 +101,7 @@ def advance_velocity(w: World, s: WalkState, wish: Wish, dt: float) -> FloatArra
     top_speed = gait.walk_speed + (gait.run_speed - gait.walk_speed) * wish.run
     # a reversal first slows down facing the old way, then pivots, then sets off
     v_goal = np.where(wish.reversing | turning, 0.0, wish.move * top_speed)
-    run_held = (wish.run > 0.5) & (np.abs(wish.move) > tune.move_deadband)
+    run_held = (wish.run > 0.5) & wish.walks
     s.v_goal = v_goal
     v_target = unblocked(w, s, v_goal, run_held)
     s.blocked = (v_goal != 0.0) & (v_target == 0.0)
@@ -105,17 +109,20 @@ def advance_velocity(w: World, s: WalkState, wish: Wish, dt: float) -> FloatArra
     s.vx = v_old + (v_target - v_old) * halflife_blend(dt, speed_halflife(w, s, v_target))
     # braking to turn round: the halflife's approach to 0 would crawl for half a second
     # (and the heel lifts it schedules with it), so it ends at a constant deceleration
-    braked = np.sign(v_old) * np.maximum(np.abs(v_old) - tune.reversal_brake * dt, 0.0)
-    nearer = np.abs(braked) < np.abs(s.vx)
-    s.vx = np.where(s.reversing & nearer, braked, s.vx)
+    reversing = s.reversing
+    if any_true(reversing):  # (the brake is worked out only then)
+        braked = np.sign(v_old) * np.maximum(np.abs(v_old) - tune.reversal_brake * dt, 0.0)
+        nearer = np.abs(braked) < np.abs(s.vx)
+        s.vx = np.where(reversing & nearer, braked, s.vx)
     # ... pivoting, it shifts over the balls it turns on
-    if turning.any():  # (the balls are read only then)
+    if any_true(turning):  # (the balls are read only then)
         s.vx = np.where(turning, shift_over_balls(w, s), s.vx)
     # a crouch is held only standing: walking or turning round, the body rises
     still = (wish.facing == 0.0) & ~wish.reversing & ~turning
     still &= np.abs(s.vx) < tune.still_speed
     # ... and standing on feet kept off their spots (by a cup on the floor), over them
-    s.vx = np.where(still, s.vx + shift_over_feet(w, s, v_target), s.vx)
+    if any_true(still):  # (the feet are read only then)
+        s.vx = np.where(still, s.vx + shift_over_feet(w, s, v_target), s.vx)
     change = np.where(still, s.intent.crouch_goal, 0.0) - s.crouch
     s.crouch += clamp(change, -dt / tune.crouch_time, dt / tune.crouch_time)
     return v_target

@@ -39,19 +39,22 @@ class RangeMax:
 
     Attributes
     ----------
-    table : ndarray, shape (K·M,)
-        Row after row, ``table[k·M + i] = max(values[i : i + 2**k])``, −inf where the run
-        would pass the end (flat: one gather an index, cheaper than a 2-D fancy index).
-    size : int
-        M, the number of values.
-    floor_log2 : ndarray of int, shape (M + 1,)
-        ``floor_log2[n]`` the largest k with 2**k ≤ n (0 for n = 0): the run length a
-        range of n values is covered by, looked up rather than computed every query.
+    table : ndarray, shape (K·(M + 1),)
+        Row after row, ``table[k·(M + 1) + i] = max(values[i : i + 2**k])``, −inf where the
+        run would pass the end (flat: one gather an index, cheaper than a 2-D fancy index).
+        A row's last entry, ``i = M``, is −inf for all: an empty range's ``first`` may be M
+        (:meth:`over` reads an entry there that it then discards).
+    row_of : ndarray of int, shape (M + 1,)
+        ``row_of[n]`` the start ``k·(M + 1)`` of the row of runs a range of n values is
+        covered by, k the largest with 2**k ≤ n (0 for n = 0): looked up rather than
+        computed every query.
+    run_of : ndarray of int, shape (M + 1,)
+        ``run_of[n]`` that run's length, 2**k.
     """
 
     table: FloatArray
-    size: int
-    floor_log2: IntArray
+    row_of: IntArray
+    run_of: IntArray
 
     @classmethod
     def of(cls, values: ArrayLike) -> RangeMax:
@@ -65,23 +68,21 @@ class RangeMax:
             rows.append(row)
             width *= 2
         size = len(rows[0])
-        table = np.full((len(rows), size), -np.inf)
+        table = np.full((len(rows), size + 1), -np.inf)
         for k, r in enumerate(rows):
             table[k, : len(r)] = r
         # frexp gives n = m·2**e with m in [0.5, 1), so 2**(e − 1) ≤ n < 2**e
         floor_log2 = np.maximum(np.frexp(np.arange(size + 1))[1] - 1, 0)
-        for array in (table, floor_log2):
+        row_of, run_of = floor_log2 * (size + 1), 1 << floor_log2
+        for array in (table, row_of, run_of):
             array.setflags(write=False)
-        return cls(table.ravel(), size, floor_log2)
+        return cls(table.ravel(), row_of, run_of)
 
     def over(self, first: IntArray, stop: IntArray, empty: float) -> FloatArray:
-        """The maximum of ``values[first:stop]`` for each pair of indices (broadcast shape),
-        ``empty`` where the range is empty."""
+        """The maximum of ``values[first:stop]`` for each pair of indices in ``[0, M]``
+        (broadcast shape), ``empty`` where the range is empty."""
         length = np.maximum(stop - first, 1)
-        k = self.floor_log2[length]  # the two runs of 2**k that cover the range
-        last = np.maximum(stop - (1 << k), 0)  # the second run ends at stop
-        row = k * self.size
-        both = np.maximum(
-            self.table[row + np.minimum(first, self.size - 1)], self.table[row + last]
-        )
+        row = self.row_of[length]  # the row of the two runs of 2**k that cover the range
+        last = np.maximum(stop - self.run_of[length], 0)  # the second run ends at stop
+        both = np.maximum(self.table[row + first], self.table[row + last])
         return np.where(stop > first, both, empty)

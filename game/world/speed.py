@@ -12,7 +12,7 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
-from game.world.easing import clamp
+from game.world.easing import all_true, any_true, clamp, xy
 from game.world.feet import MAX_TREAD, MIN_RISER, RISER_WINDOW
 from game.world.modes import next_pacing
 from game.world.timing import flight_between, flight_pace, ground_grade, trailing_foot
@@ -21,6 +21,12 @@ from game.world.walker_state import BoolArray, FloatArray, WalkState, World
 # where the speed cap reads the slope: a stride behind (−1), then fractions of the stopping
 # distance ahead
 _SLOPE_PROBES = np.array([-1.0, 0.0, 0.5, 1.0])
+_SLOPE_PROBE_BEHIND = _SLOPE_PROBES < 0.0  # (a stride's reach from the pelvis)
+_EITHER_SIDE = np.array([-1.0, 1.0])  # behind and ahead, along the walk
+# _next_riser's three candidate risers, nearest first, as offsets from its binary search's
+# edge: walking +x and walking −x
+_AFTER_EDGE = np.array([-1, 0, 1])
+_BEFORE_EDGE = np.array([0, -1, -2])
 
 
 def unblocked(w: World, s: WalkState, v_target: FloatArray, sprinting: BoolArray) -> FloatArray:
@@ -38,7 +44,7 @@ def unblocked(w: World, s: WalkState, v_target: FloatArray, sprinting: BoolArray
     jog = jogging(w, s, direction, stopping, slope_cap, sprinting)
     cap, quick = stair_cap(w, s, slope_cap, direction, sprinting)
     s.pacing = next_pacing(sprinting, jog, quick)
-    cap = np.minimum(cap, approach(w, s, risers, treads, direction, sprinting))
+    cap = np.minimum(cap, approach(w, s, risers, treads, direction, sprinting, within=v_target))
     v_target = clamp(v_target, -cap, cap)
     return np.where(blocked_ahead(w, s, direction, rise, probe_x), 0.0, v_target)
 
@@ -54,16 +60,18 @@ def slope_ahead(
     The stop reads up to a step's reach ahead (less up to a ``walk_to`` spot)."""
     gait = w.rig.gait
     span = gait.max_step_reach
-    reach = np.where(_SLOPE_PROBES < 0.0, span, stopping[:, None])
+    reach = np.where(_SLOPE_PROBE_BEHIND, span, stopping[:, None])
     centres = s.x[:, None] + direction[:, None] * reach * _SLOPE_PROBES
-    heights = w.terrain.height_at(centres[..., None] + np.array([-span, span]))
+    back, front = centres - span, centres + span  # each probe's stretch
+    heights = w.terrain.height_at(xy(back, front))
     slopes = np.abs(heights[..., 1] - heights[..., 0]) / (2.0 * span)
-    probe_x = s.x + direction * (span + stopping)
+    ahead = span + stopping
+    probe_x = s.x + direction * ahead
     goal = np.abs(s.intent.goal_x - s.x) + w.rig.tuning.goal_margin  # NaN without a goal
-    probe_x = np.where(goal < span + stopping, s.x + direction * goal, probe_x)
+    probe_x = np.where(goal < ahead, s.x + direction * goal, probe_x)
     rises = w.terrain.steepest_rise(  # the slopes' and the stop's rises in one call
-        np.concatenate([centres - span, s.x[:, None]], axis=1),
-        np.concatenate([centres + span, probe_x[:, None]], axis=1),
+        np.concatenate([back, s.x[:, None]], axis=1),
+        np.concatenate([front, probe_x[:, None]], axis=1),
         span,
     )
     walked, rise = rises[:, :-1], rises[:, -1]
@@ -108,13 +116,13 @@ def stair_cap(
     behind = s.x - direction * span  # the trailing foot
     ahead = s.x + direction * span  # the next landing (beyond it: approach)
     walking = ~sprinting
-    if walking.any():
+    if any_true(walking):
         behind = np.where(walking, trailing_foot(w, s, direction), behind)
     low, high = np.minimum(behind, ahead), np.maximum(behind, ahead)
     tread = w.terrain.shortest_tread(low, high, MIN_RISER, RISER_WINDOW)
     flight = tread <= MAX_TREAD
     stair_run = np.zeros(s.count, dtype=bool)
-    if not flight.any():
+    if not any_true(flight):
         return cap, stair_run
     grade = ground_grade(w, s) * direction  # rise per run along the walk
     # running on a flight once on it (a riser within a step of the pelvis), up it or down
@@ -188,6 +196,7 @@ def approach(
     direction: FloatArray,
     sprinting: BoolArray,
     x: FloatArray | None = None,
+    within: FloatArray | None = None,
 ) -> FloatArray:
     """The speed (N,) from which the body slows at ``approach_brake`` to the pace of the
     next flight ahead (:func:`_flight_pace`, a run up it at the quicker pace it will take
@@ -195,7 +204,12 @@ def approach(
     Without it the flight's pace came into view within the stopping distance and a run
     braked at the halflife's ~5 m/s², 1.95 to 0.7 m/s in half a second, the pelvis 16 cm
     low over the feet left wide apart. ``x``: pelvises (M,) elsewhere instead (with
-    ``direction`` and ``sprinting`` of the same length), e.g. where a step will land."""
+    ``direction`` and ``sprinting`` of the same length), e.g. where a step will land.
+
+    ``within``: the speeds (N,) the cap is for. Where every flight is so far ahead that
+    it cannot bind them (``√(2 a d) ≥ |within|``: the pace only adds to that), the
+    answer is inf for all, without working out the flights' paces; a cap is never read
+    but as a limit on those speeds."""
     gait = w.rig.gait
     span = gait.max_step_reach
     here = s.x if x is None else x
@@ -205,10 +219,13 @@ def approach(
     if not len(risers):
         return np.full(len(here), np.inf)
     gap, first = _next_riser(risers, here, direction, span)
-    riser, tread = risers[first], treads[first]
+    room = 2.0 * w.rig.tuning.approach_brake * gap  # 2 a d (inf for none ahead)
+    if within is not None and all_true(np.sqrt(room) >= np.abs(within)):
+        return np.full(len(here), np.inf)
+    riser, tread = risers[first], treads[first]  # (a flight's tread: finite)
     # the flight's grade along the walk: its riser's rise (the ground half a tread either
     # side of it: a riser may be a few cm wide) over its tread
-    half = np.where(np.isfinite(tread), 0.5 * tread, 0.0)[:, None] * [-1.0, 1.0]
+    half = (0.5 * tread)[:, None] * _EITHER_SIDE
     heights = w.terrain.height_at(riser[:, None] + direction[:, None] * half)
     grade = (heights[:, 1] - heights[:, 0]) / tread
     quick = sprinting  # running up or down it (:attr:`stair_run` once there)
@@ -216,7 +233,7 @@ def approach(
     pace = np.minimum(
         flight_pace(tread, grade, quick, w.rig), climb / np.maximum(np.abs(grade), 1e-6)
     )
-    return np.sqrt(pace * pace + 2.0 * w.rig.tuning.approach_brake * gap)  # (inf for none ahead)
+    return np.sqrt(pace * pace + room)
 
 
 def _next_riser(
@@ -232,14 +249,14 @@ def _next_riser(
     lie millimetres apart at least), and the exact test on the riser there and its two
     neighbours picks the one a dense minimum over every riser would pick."""
     forward = direction > 0.0
-    edge = np.searchsorted(risers, here + direction * span)
+    edge = risers.searchsorted(here + direction * span)
     last = len(risers) - 1
     # candidates nearest first: from the edge onward walking +x, from before it walking −x
-    steps = np.where(forward[:, None], [-1, 0, 1], [0, -1, -2])
-    candidates = np.clip(edge[:, None] + steps, 0, last)
+    steps = np.where(forward[:, None], _AFTER_EDGE, _BEFORE_EDGE)
+    candidates = clamp(edge[:, None] + steps, 0, last)
     beyond = (risers[candidates] - here[:, None]) * direction[:, None] - span
     ahead = beyond > 0.0
-    pick = np.argmax(ahead, axis=1)  # the nearest candidate ahead
+    pick = ahead.argmax(axis=1)  # the nearest candidate ahead
     rows = np.arange(len(here))
     gap = np.where(ahead[rows, pick], beyond[rows, pick], np.inf)
     return gap, candidates[rows, pick]

@@ -210,9 +210,8 @@ class Terrain:
         # the corners inside [a, b], by binary search in the sorted corners; a rise is ≥ 0,
         # so 0 stands for "no corner inside"
         at_corners = rises.over(*index_span(corners, a, b), empty=0.0)
-        return np.maximum(
-            at_corners, np.maximum(self.rise_over(a, window), self.rise_over(b, window))
-        )
+        at_ends = self.rise_over(xy(a, b), window)  # both ends' in one call
+        return np.maximum(at_corners, np.maximum(at_ends[..., 0], at_ends[..., 1]))
 
     def _corner_rises(self, window: float) -> tuple[FloatArray, RangeMax]:
         """:meth:`window_corners` sorted, and the range maxima of the :meth:`rise_over` at
@@ -285,8 +284,8 @@ class Terrain:
         return -negated.over(*index_span(risers, lo, hi), empty=-np.inf)
 
     def _stairs(self, min_riser: float, window: float) -> tuple[FloatArray, FloatArray, RangeMax]:
-        key = (min_riser, window)
-        if key not in self._risers:
+        cached = self._risers.get((min_riser, window))
+        if cached is None:
             steep = np.abs(self.slopes) >= min_riser / window
             sign = np.where(steep, np.sign(self.slopes), 0.0)
             # runs of steep segments going the same way: where the sign changes a run starts
@@ -303,8 +302,8 @@ class Terrain:
             gap = np.where(way[1:] == way[:-1], np.diff(x), np.inf)  # to the next riser
             tread = np.minimum(np.append(gap, np.inf), np.insert(gap, 0, np.inf))
             # the treads' range minima, as the maxima of their negatives
-            self._risers[key] = (x, tread, RangeMax.of(-tread))
-        return self._risers[key]
+            cached = self._risers[(min_riser, window)] = (x, tread, RangeMax.of(-tread))
+        return cached
 
     def with_boxes(self, boxes: ArrayLike, wall: float = 0.005) -> Terrain:
         """This ground with boxes standing on it, rows ``(x0, x1, top)``: over ``[x0, x1]``

@@ -8,34 +8,40 @@ Pure functions of the :class:`~game.world.walker_state.World` and the
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from game.world.easing import any_true
 from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, foot_axes, heel_hangs, stance_pose
 from game.world.gait import PHASE_OFFSET, quickened_rate, slope_quickening
+from game.world.modes import PACING_JOG, PACING_RUN, PACING_STAIR_RUN, Pacing
 from game.world.rig import Rig
 from game.world.walker_state import BoolArray, FloatArray, WalkState, World
 
 _BEHIND_AT_AHEAD = np.array([-1.0, 0.0, 1.0])  # ground_grade's samples, in slope spans
 
 
-def timing_speed(speed: FloatArray, quick: BoolArray, rig: Rig) -> FloatArray:
-    """The speed the gait's timing is read at: ``speed``, or where ``quick`` (running on a
-    flight) at least ``stair_run_timing``, so the steps quicken instead of lengthening past
-    a tread."""
-    fast = np.copysign(np.maximum(np.abs(speed), rig.tuning.stair_run_timing), speed)
-    return np.where(quick, fast, speed)
+def timing_speed(speed: ArrayLike, floor: ArrayLike) -> FloatArray:
+    """The speed the gait's timing is read at: ``speed``, at least ``floor`` fast (its sign
+    kept; a floor of 0 leaves it as it is). Running on a flight (``stair_run_timing``) or
+    jogging (``jog_timing``) the steps are timed for a speed above the body's, so they
+    quicken instead of lengthening past a tread."""
+    return np.copysign(np.maximum(np.abs(speed), floor), speed)
 
 
 def flight_pace(tread: FloatArray, grade: FloatArray, quick: BoolArray, rig: Rig) -> FloatArray:
     """The speed (N,) whose step is one ``tread`` on a flight of ``grade`` (rise per run along
     the walk): ``tread · 2 · stride_rate``, a fixed point because the steps quicken with speed
-    (it converges in a few rounds), timed by :func:`timing_speed`."""
-    pace = np.full(np.shape(tread), rig.gait.walk_speed)
-    stride = tread * 2.0  # the rounds read the same stride and grade: computed once
-    quickening = slope_quickening(grade, rig.gait)
+    (it converges in a few rounds), timed by :func:`timing_speed` (at least
+    ``stair_run_timing`` where ``quick``: running on the flight)."""
+    gait = rig.gait
+    # the rounds read the same stride, grade and timing floor: computed once
+    stride = tread * 2.0
+    quickening = slope_quickening(grade, gait)
+    floor = np.where(quick, rig.tuning.stair_run_timing, 0.0)
+    pace: ArrayLike = gait.walk_speed  # the first round's guess
     for _ in range(4):
-        pace = stride * quickened_rate(timing_speed(pace, quick, rig), quickening, rig.gait)
-    return pace
+        pace = stride * quickened_rate(timing_speed(pace, floor), quickening, gait)
+    return np.asarray(pace)
 
 
 def ground_grade(w: World, s: WalkState) -> FloatArray:
@@ -43,12 +49,13 @@ def ground_grade(w: World, s: WalkState) -> FloatArray:
     the sides the feet could walk: a side that rises or drops more than a step (the
     loft's edge, a wall) is left out. Read as a slope, the loft's 1.8 m edge leaned the
     body standing on the loft 22° into it (a banana facing the ladder)."""
-    at = s.x[:, None] + w.rig.tuning.slope_span * _BEHIND_AT_AHEAD
-    heights = w.terrain.height_at(at)
+    span = w.rig.tuning.slope_span
+    heights = w.terrain.height_at(s.x[:, None] + span * _BEHIND_AT_AHEAD)
     rises = heights[:, 1:] - heights[:, :-1]  # behind → pelvis → ahead
     walkable = np.abs(rises) <= w.rig.gait.max_step_height
-    sides = np.maximum(walkable.sum(axis=1), 1)
-    return np.where(walkable, rises, 0.0).sum(axis=1) / (sides * w.rig.tuning.slope_span)
+    # (np.add.reduce is ndarray.sum without its Python wrapper: this runs a few times a step)
+    sides = np.maximum(np.add.reduce(walkable, axis=1), 1)
+    return np.add.reduce(np.where(walkable, rises, 0.0), axis=1) / (sides * span)
 
 
 def timed(w: World, s: WalkState, speed: FloatArray) -> FloatArray:
@@ -59,13 +66,16 @@ def timed(w: World, s: WalkState, speed: FloatArray) -> FloatArray:
     up or down the slope keeps a run's cadence and flight, its steps shorter (timed at
     its capped speed, a 10° run spent a fifth of its time in the air less than on the
     flat)."""
-    gait = w.rig.gait
-    slope_run = s.sprinting & ~s.stair_run & ~s.jogging
+    gait, tune = w.rig.gait, w.rig.tuning
+    slope_run = s.pacing == PACING_RUN  # (neither on a flight nor jogging)
     if any_true(slope_run):  # (the grade is read only then)
         held = gait.run_speed * np.abs(ground_grade(w, s)) / gait.climb_speed
         speed = np.where(slope_run, speed * np.maximum(held, 1.0), speed)
-    jog = np.copysign(np.maximum(np.abs(speed), w.rig.tuning.jog_timing), speed)
-    return np.where(s.jogging, jog, timing_speed(speed, s.stair_run, w.rig))
+    # the least speed each pacing's steps are timed for (none walking or running), looked
+    # up by pacing: one gather where two masks and two wheres cost three times as much
+    floors = np.zeros(len(Pacing))
+    floors[PACING_JOG], floors[PACING_STAIR_RUN] = tune.jog_timing, tune.stair_run_timing
+    return timing_speed(speed, floors[s.pacing])
 
 
 def speed_halflife(w: World, s: WalkState, v_target: FloatArray) -> FloatArray:

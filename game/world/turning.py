@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.world.easing import braking_travel, clamp
+from game.world.easing import any_true, braking_travel, clamp
 from game.world.feet import (
     FOOT_SIDE,
     MIN_RISER,
@@ -32,24 +32,25 @@ def advance_turn(w: World, s: WalkState, dt: float) -> None:
     # a wish held at least pivot_wish: with the feet already squared from a turn
     # before, a one-frame blip of the other key started a pivot, which then went on
     ready = (s.motion == MOTION_BRAKE) & (s.reversing_s >= w.rig.tuning.pivot_wish)
-    if ready.any():  # (only then is there anything to check)
+    if any_true(ready):  # (only then is there anything to check)
         ready &= ready_to_pivot(w, s)
     s.turn_from = np.where(ready, s.facing, s.turn_from)
     s.motion = next_motion(s.motion, s.wanted, s.reversing, pivot_ready=ready)
     active = s.turning  # (pivots under way and those starting now)
     s.turn = np.where(active, s.turn + dt / w.rig.gait.turn_time, 0.0)
-    # a foot still landing holds the pivot short of the halfway flip (it lands long before)
-    held = active & feet.swinging.any(axis=1)
-    s.turn = np.where(held, np.minimum(s.turn, w.rig.tuning.turn_while_landing), s.turn)
+    if any_true(active):  # (the feet are read only then)
+        # a foot still landing holds the pivot short of the halfway flip (it lands long before)
+        held = active & feet.swinging.any(axis=1)
+        s.turn = np.where(held, np.minimum(s.turn, w.rig.tuning.turn_while_landing), s.turn)
     done = active & (s.turn >= 1.0)
     s.facing = np.where(active & (s.turn**2 >= 0.5), -s.turn_from, s.facing)
-    if done.any():
+    if any_true(done):
         end_pivot(w, s, done)
     # ... and then rise onto it where the sole is in the ground: turned round at a slope's
     # foot, the heel swung onto the rise and stood 10 mm inside it (a pivot spot lets the
     # ball hover 5 mm); slowly, as a planted foot's contact may move (0.5 mm a step)
     s.settling &= feet.planted & ~s.turning[:, None]
-    if s.settling.any():
+    if any_true(s.settling):
         x, y = feet.lock[..., 0], feet.lock[..., 1]
         rest = rest_on_ground(w.terrain, x, feet.angle, s.facing[:, None], legs)
         rise = np.where(s.settling, np.clip(rest - y, 0.0, w.rig.tuning.settle_speed * dt), 0.0)
@@ -142,7 +143,7 @@ def interrupt_pivot(w: World, s: WalkState, stop: BoolArray) -> None:
     undone, facing the old way again (a reversal still wanted squares up and pivots
     anew). Writes ``s.turn``, ``s.motion``, ``s.facing`` and, completing, the feet's
     locks."""
-    if not stop.any():
+    if not any_true(stop):
         return
     past = stop & (s.turn**2 >= 0.5)
     end_pivot(w, s, past)
@@ -213,7 +214,7 @@ def settled(w: World, s: WalkState, v_target: FloatArray) -> BoolArray:
         & (np.abs(s.vx) < np.where(s.reversing, w.rig.tuning.pivot_speed, w.rig.tuning.still_speed))
         & (np.abs(v_target) < w.rig.tuning.still_speed)
     )
-    if not still.any():  # walking or running: no spots to check
+    if not any_true(still):  # walking or running: no spots to check
         return still
     # a foot whose spot is down a stair behind it may not step there (it stands where it
     # is) and counts as settled, or the other foot would keep stepping to its own spot
