@@ -6,8 +6,10 @@ ground's bend), the best that fits chosen; and the spots a pivot can turn on.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from game.world.easing import clamp, xy
 from game.world.feet import (
@@ -116,16 +118,75 @@ def plan_landing(
     ray_from, ray_hit : ndarray, shape (M, 2)
         The ground ray's origin and hit point.
     """
-    legs = rig.legs
     facing_k = facing[:, None]  # each candidate's facing (broadcast along the candidates)
     spans = np.zeros((0, 3)) if keep_off is None else np.asarray(keep_off, float).reshape(-1, 3)
     candidates, kinds = landing_candidates(
-        terrain, legs, start, predicted_x, facing_k, pivot, other, spans
+        terrain, rig.legs, start, predicted_x, facing_k, pivot, other, spans
     )
+    feet = Lifting(start, predicted_x, facing_k, pivot, beside, other, settling)
+    # the predicted spot first: most feet land on it. Every cost term is ≥ 0, so a
+    # candidate costs at least its miss; another candidate can win only where its miss is
+    # not above the predicted spot's whole cost (NaN: unknown, it can) and it is not that
+    # same spot again (a copy of it costs as much or more and comes later: argmin keeps
+    # the first)
+    spots, cost = score_spots(terrain, rig, candidates[:, :1], kinds.column(0), feet, spans)
+    x, chord, rested = candidates[:, 0], spots.chord[:, 0], spots.rested[:, 0]
+    taken = spots.low_enough[:, 0]
+    rivals = ~(miss_cost(candidates, predicted_x) > cost) & (candidates != candidates[:, :1])
+    rows = np.flatnonzero(rivals.any(axis=1))
+    if len(rows):  # (a few feet: stairs, an unfit or bent spot; scored on their rows only)
+        spots, cost = score_spots(terrain, rig, candidates[rows], kinds, feet.rows(rows), spans)
+        best, picked = np.argmin(cost, axis=1), np.arange(len(rows))
+        x, chord, rested, taken = x.copy(), chord.copy(), rested.copy(), taken.copy()
+        x[rows], chord[rows] = candidates[rows, best], spots.chord[picked, best]
+        rested[rows], taken[rows] = spots.rested[picked, best], spots.low_enough[picked, best]
+    return choose_spot(terrain, rig, start, hip_y, facing, x, chord, rested, taken)
+
+
+@dataclass(frozen=True, slots=True)
+class Lifting:
+    """The lifting feet (M,) :func:`plan_landing` scores candidates for (its arguments of
+    the same names; ``facing_k`` (M, 1))."""
+
+    start: FloatArray
+    predicted_x: FloatArray
+    facing_k: FloatArray
+    pivot: BoolArray | None
+    beside: FloatArray | None
+    other: FloatArray | None
+    settling: BoolArray | None
+
+    def rows(self, rows: NDArray[np.intp]) -> Lifting:
+        """These feet at ``rows`` (M',) only."""
+
+        def at(a: NDArray[Any] | None) -> NDArray[Any] | None:
+            return None if a is None else a[rows]
+
+        return Lifting(
+            self.start[rows],
+            self.predicted_x[rows],
+            self.facing_k[rows],
+            at(self.pivot),
+            at(self.beside),
+            at(self.other),
+            at(self.settling),
+        )
+
+
+def score_spots(
+    terrain: Terrain,
+    rig: Rig,
+    candidates: FloatArray,
+    kinds: Kinds,
+    feet: Lifting,
+    spans: FloatArray,
+) -> tuple[Spots, FloatArray]:
+    """How each candidate (M, K) of ``feet`` sits on the ground (:func:`fit_spots`) and what
+    it costs: the nearest fitting candidate, rather off a slope's corner than across it; a
+    sole that does not fit is a last resort; a step taller than max_step_height never."""
+    start, predicted_x, facing_k, pivot = feet.start, feet.predicted_x, feet.facing_k, feet.pivot
     spots = fit_spots(terrain, rig, start, candidates, facing_k, pivot, spans)
     squaring = np.zeros((len(start), 1), dtype=bool) if pivot is None else pivot[:, None]
-    # nearest fitting candidate, rather off a slope's corner than across it; a sole that
-    # does not fit is a last resort; a step taller than max_step_height never
     cost = (
         miss_cost(candidates, predicted_x)
         + bend_cost(spots)
@@ -133,16 +194,16 @@ def plan_landing(
         + too_tall_cost(spots)
     )
     cost += heel_hang_cost(spots)
-    if other is not None:
+    if feet.other is not None:
         for term in stair_costs(
-            terrain, candidates, spots, other, facing_k, pivot, settling, predicted_x
+            terrain, candidates, spots, feet.other, facing_k, pivot, feet.settling, predicted_x
         ):
             cost += term
     for term in kind_costs(kinds, squaring):
         cost += term
-    if beside is not None:
-        cost += beside_cost(candidates, beside, squaring)
-    return choose_spot(terrain, rig, start, hip_y, facing, candidates, spots, cost)
+    if feet.beside is not None:
+        cost += beside_cost(candidates, feet.beside, squaring)
+    return spots, cost
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +213,10 @@ class Kinds:
 
     far: BoolArray
     shorter: BoolArray
+
+    def column(self, k: int) -> Kinds:
+        """The kinds of candidate ``k`` alone (shape (1,))."""
+        return Kinds(self.far[k : k + 1], self.shorter[k : k + 1])
 
 
 def landing_candidates(
@@ -356,24 +421,20 @@ def choose_spot(
     start: FloatArray,
     hip_y: FloatArray,
     facing: FloatArray,
-    candidates: FloatArray,
-    spots: Spots,
-    cost: FloatArray,
+    x: FloatArray,
+    chord: FloatArray,
+    rested: FloatArray,
+    taken: BoolArray,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    """The cheapest candidate of each foot (nowhere to step: the foot back down where it
-    was), its flat-foot ankle and ground angle there, and the ground ray that found it."""
+    """Each foot's cheapest candidate ``x`` (M,), with its ``chord``, ``rested`` ankle height
+    and whether it was low enough (``taken``; nowhere to step: the foot back down where it
+    was): its flat-foot ankle and ground angle there, and the ground ray that found it."""
     legs = rig.legs
-    best = np.argmin(cost, axis=1)
-    rows = np.arange(len(best))
-    chosen = candidates[rows, best]
-    taken = spots.low_enough[rows, best]
-    x = np.where(taken, chosen, start[:, 0])
-    chord = spots.chord[rows, best]
+    x = np.where(taken, x, start[:, 0])
     if not taken.all():  # the chord under the spot it stays on instead
         chord = np.where(taken, chord, sole_fits(terrain, x, facing, rig)[1])
     angle = clamp(chord, -legs.max_tilt, legs.max_tilt)
     # the sole resting there: as measured for the candidate (the same x and angle)
-    rested = spots.rested[rows, best]
     y = rested if taken.all() else rest_on_ground(terrain, x, angle, facing, legs)
     ray_from = xy(x, np.maximum(hip_y, start[:, 1]))
     ray_hit = xy(x, terrain.height_at(x))  # where the ray from straight above meets the ground
