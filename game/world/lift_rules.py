@@ -20,13 +20,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
 
 from game.world.gait import PHASE_OFFSET, Pace, run_fraction
 from game.world.support import Support, hip_x_range
 from game.world.timing import foot_phase, hips_x, timed
 from game.world.turning import above_spot_behind, on_spots, settled
-from game.world.walker_state import BoolArray, FloatArray, WalkState, World, rows_of
+from game.world.walker_state import BoolArray, FloatArray, WalkState, World, some_rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +177,7 @@ def squaring_up(w: World, s: WalkState, ctx: LiftContext, support: Support, mark
         return due, strained
     # (on the braking characters' rows only: the spots are read for them alone)
     may = (ctx.other_ok & ctx.settled_age)[rows]
-    ready = ~on_spots(w, _rows(s, rows), np.asarray(may.any(axis=1))) & may
+    ready = ~on_spots(w, some_rows(s, rows, s.count), np.asarray(may.any(axis=1))) & may
     due = due.copy()
     due[rows] = ready
     return due, strained
@@ -211,7 +210,7 @@ def may_lift(
     rows = np.flatnonzero(can.any(axis=1) & ctx.standing)
     if not len(rows):  # (most steps)
         return can
-    few = _rows(s, rows)
+    few = some_rows(s, rows, s.count)
     behind = (ctx.standing & ~s.reversing)[rows, None] & above_spot_behind(w, few)
     can[rows] &= ~behind & ~settled(w, few, v_target[rows])[:, None]
     return can
@@ -224,14 +223,8 @@ def settled_among(w: World, s: WalkState, v_target: FloatArray) -> BoolArray:
     rows = np.flatnonzero(feet.planted.all(axis=1) & (np.abs(v_target) < w.rig.tuning.still_speed))
     calm = np.zeros(s.count, dtype=bool)
     if len(rows):
-        calm[rows] = settled(w, _rows(s, rows), v_target[rows])
+        calm[rows] = settled(w, some_rows(s, rows, s.count), v_target[rows])
     return calm
-
-
-def _rows(s: WalkState, rows: NDArray[np.intp]) -> WalkState:
-    """The state of the characters ``rows`` (:func:`rows_of`), or the state itself when
-    they are all of them in order (no copy)."""
-    return s if len(rows) == s.count else rows_of(s, rows)
 
 
 def choose_lifts(

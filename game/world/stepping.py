@@ -38,7 +38,15 @@ from game.world.timing import (
     stance_feet,
     timed,
 )
-from game.world.walker_state import LEGS, BoolArray, FloatArray, WalkState, World, rows_of
+from game.world.walker_state import (
+    LEGS,
+    BoolArray,
+    FloatArray,
+    WalkState,
+    World,
+    rows_of,
+    some_rows,
+)
 
 
 def advance_phase(
@@ -159,19 +167,30 @@ def lift_feet(
     but never while it hovers unable to land."""
     latch_due(w, s, pace.duty[:, None])
     ctx = read_context(w, s, x_new, v_target, pace)
-    marks = (np.zeros_like(s.feet.planted), np.zeros_like(s.feet.planted))
+    # the rules are read only for characters with a foot that may lift at all (planted,
+    # not held, not pivoting, the other foot letting it or speeding up into a run): most
+    # steps, walking on one foot or in a run's flight, none
+    feet = s.feet
+    free = feet.planted & ~feet.pinned & ~s.turning[:, None] & (ctx.other_ok | ctx.into_run)
+    rows = np.flatnonzero(free.any(axis=1))
+    if not len(rows):
+        return
+    few, few_ctx = some_rows(s, rows, s.count), some_rows(ctx, rows, s.count)
+    few_support = support if len(rows) == s.count else support_rows(support, rows)
+    marks = (np.zeros_like(few.feet.planted), np.zeros_like(few.feet.planted))
     for rule in LIFT_RULES:
-        marks = rule(w, s, ctx, support, marks)
-    can = may_lift(w, s, ctx, v_target, marks)
+        marks = rule(w, few, few_ctx, few_support, marks)
+    can = may_lift(w, few, few_ctx, v_target[rows], marks)
     if not can.any():  # (most steps)
         return
-    lift = choose_lifts(w, s, ctx, can, marks[1])
+    lift, strained = np.zeros_like(feet.planted), np.zeros_like(feet.planted)
+    lift[rows], strained[rows] = choose_lifts(w, few, few_ctx, can, marks[1]), marks[1]
     if lift.any():
-        resync_phase(s, lift, marks[1], pace.duty)
+        resync_phase(s, lift, strained, pace.duty)
         # the lifting feet's poses, read for their characters only (the rest stay NaN);
         # one foot a character, so these are the rows start_swings reads too
         rows = np.flatnonzero(lift.any(axis=1))
-        lifting = rows_of(s, rows)
+        lifting = some_rows(s, rows, s.count)
         ankles = np.full(s.feet.lock.shape, np.nan)
         angles, bends = np.full(lift.shape, np.nan), np.full(lift.shape, np.nan)
         ankles[rows], angles[rows], bends[rows] = stance_feet(w, lifting)
