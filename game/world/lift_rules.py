@@ -95,17 +95,19 @@ def read_context(
     behind = (hip_x - feet.lock[..., 0]) * np.sign(s.vx)[:, None] > tune.left_behind
     standing = np.abs(v_target) < tune.still_speed
     stopping = standing[:, None] & behind & ~reversing[:, None]
-    running = running | (stopping & (run_fraction(s.vx, gait)[:, None] > 0.0))
+    if stopping.any():  # (stopping with a foot left behind: a few steps)
+        running = running | (stopping & (run_fraction(s.vx, gait)[:, None] > 0.0))
     walking = ~standing & ~running[:, 0] & ~reversing
     forward = np.sign(v_target)[:, None]
     ahead = (feet.lock[..., 0] - feet.lock[:, ::-1, 0]) * forward > tune.ahead
     both_down = (walking & feet.planted.all(axis=1))[:, None]
+    other_flies = feet.u[:, ::-1] < 1.0  # the other foot in the air, not hovering
     return LiftContext(
         hip_x=hip_x,
         other_down=other_down,
-        other_ok=other_down | (running & (feet.u[:, ::-1] < 1.0)),
+        other_ok=other_down | (running & other_flies),
         stopping=stopping,
-        into_run=(s.sprinting & ~reversing)[:, None] & (feet.u[:, ::-1] < 1.0),
+        into_run=(s.sprinting & ~reversing)[:, None] & other_flies,
         settled_age=feet.stance_age >= tune.min_stance * pace.stance_time[:, None],
         trails=both_down & ahead[:, ::-1],
         walking=walking,
@@ -216,11 +218,11 @@ def may_lift(
     return can
 
 
-def settled_among(w: World, s: WalkState, v_target: FloatArray) -> BoolArray:
+def settled_among(w: World, s: WalkState, v_target: FloatArray, standing: BoolArray) -> BoolArray:
     """:func:`settled` (N,), its spots read only for the characters that may be (both feet
-    down, not wanting to move): in a crowd, a few."""
-    feet = s.feet
-    rows = np.flatnonzero(feet.planted.all(axis=1) & (np.abs(v_target) < w.rig.tuning.still_speed))
+    down, ``standing``: not wanting to move, ``|v_target| < still_speed``): in a crowd, a
+    few."""
+    rows = np.flatnonzero(s.feet.planted.all(axis=1) & standing)
     calm = np.zeros(s.count, dtype=bool)
     if len(rows):
         calm[rows] = settled(w, some_rows(s, rows, s.count), v_target[rows])

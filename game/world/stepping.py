@@ -62,8 +62,9 @@ def advance_phase(
     )
     speed = timed(w, s, speed)
     rate = stride_rate(speed, grade * np.sign(s.vx), w.rig.gait)
-    hold = settled_among(w, s, v_target) | s.turning
-    idle = hold | (np.abs(v_target) < w.rig.tuning.still_speed)
+    standing = np.abs(v_target) < w.rig.tuning.still_speed
+    hold = settled_among(w, s, v_target, standing) | s.turning
+    idle = hold | standing
     starting = s.idle & ~idle
     if starting.any():
         # setting off (from standing, a stop or a pivot): the foot in front is near mid-
@@ -264,6 +265,8 @@ def update_pins(
     feet = s.feet
     if pinned is None:
         pinned = np.zeros_like(feet.pinned)
+    if not (pinned != feet.pinned).any():  # (most steps: no foot grabbed or let go)
+        return
     grabbed = pinned & ~feet.pinned
     released = feet.pinned & ~pinned
     feet.planted &= ~grabbed
@@ -290,13 +293,14 @@ def relaunch_swings(
     (but not one about to land where the stopped hip stands over it), and one re-aimed for
     a stop when the walk resumes. A re-aimed foot comes down within a squaring step's time."""
     gait, tune, feet = w.rig.gait, w.rig.tuning, s.feet
-    relaunch = feet.swinging & (feet.u > tune.hover_limit)
+    swinging = feet.swinging
+    relaunch = swinging & (feet.u > tune.hover_limit)
     if (wish.braking | wish.stopping).any():  # (most steps neither brake nor stop)
         stop = braking_travel(s.vx, np.inf, gait.accel_halflife, tune.reversal_brake)
         over = np.abs(feet.land[..., 0] - (x_free + stop)[:, None]) <= tune.lands_near
         late = (feet.u >= tune.late_swing) & over
-        relaunch |= feet.swinging & (wish.braking | wish.stopping)[:, None] & ~late
-    relaunch |= feet.swinging & feet.relaunched & wish.resuming[:, None]
+        relaunch |= swinging & (wish.braking | wish.stopping)[:, None] & ~late
+    relaunch |= swinging & feet.relaunched & wish.resuming[:, None]
     if relaunch.any():
         at, angle, bend = shown.targets[:, LEGS], shown.foot_angle, shown.foot_bend
         start_swings(w, s, relaunch, at, angle, bend, x_free, v_target, grade, support)
