@@ -1,6 +1,7 @@
-"""Which planted foot lifts this step: a context read once, then an ordered list of named
-rules that each mark feet due to lift (or strained: their leg cannot hold the hip), then
-the gates every lift must pass, and at most one foot per character chosen.
+"""Which planted foot lifts this step: a context read once (for the characters with a foot
+that may lift at all), then an ordered list of named rules that each mark feet due to lift
+(or strained: their leg cannot hold the hip), then the gates every lift must pass, and at
+most one foot per character chosen.
 
 The rules, in order (:data:`LIFT_RULES`; a later rule sees what the earlier ones marked):
 
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from game.world.gait import PHASE_OFFSET, Pace, run_fraction
 from game.world.support import Support, hip_x_range
@@ -30,31 +32,37 @@ from game.world.walker_state import BoolArray, FloatArray, WalkState, World, som
 
 @dataclass(frozen=True, slots=True)
 class LiftContext:
-    """What the lift rules read, computed once a step (arrays (N, 2) per foot, (N,) per
-    character).
+    """What the lift rules read, computed once a step for the M characters with a foot
+    that may lift at all (arrays (M, 2) per foot, (M,) per character).
 
     Attributes
     ----------
-    hip_x : ndarray, shape (N, 2)
+    rows : ndarray of int, shape (M,)
+        Those characters' rows of the crowd (sorted).
+    state : WalkState
+        Their state (:func:`some_rows`).
+    hip_x : ndarray, shape (M, 2)
         Each leg's hip where the pelvis goes this step.
-    other_down : ndarray of bool, shape (N, 2)
+    other_down : ndarray of bool, shape (M, 2)
         The other foot bears weight (planted, or pinned on the ground).
-    other_ok : ndarray of bool, shape (N, 2)
+    other_ok : ndarray of bool, shape (M, 2)
         The other foot lets this one lift: down, or running (a flight) and not hovering.
-    stopping : ndarray of bool, shape (N, 2)
+    stopping : ndarray of bool, shape (M, 2)
         No intent to move and this foot left behind the braking hip.
-    into_run : ndarray of bool, shape (N, 2)
+    into_run : ndarray of bool, shape (M, 2)
         Speeding up into a run while the other foot is in the air.
-    settled_age : ndarray of bool, shape (N, 2)
+    settled_age : ndarray of bool, shape (M, 2)
         The foot has been down its least stance time.
-    trails : ndarray of bool, shape (N, 2)
+    trails : ndarray of bool, shape (M, 2)
         Walking on both feet, the other foot is ahead of this one.
-    walking, standing : ndarray of bool, shape (N,)
+    walking, standing : ndarray of bool, shape (M,)
         Walking (not running, not braking to turn); no intent to move.
-    forward : ndarray, shape (N, 1)
+    forward : ndarray, shape (M, 1)
         The walk's direction.
     """
 
+    rows: NDArray[np.intp]
+    state: WalkState
     hip_x: FloatArray
     other_down: BoolArray
     other_ok: BoolArray
@@ -78,8 +86,11 @@ def latch_due(w: World, s: WalkState, duty: FloatArray) -> None:
 
 def read_context(
     w: World, s: WalkState, x_new: FloatArray, v_target: FloatArray, pace: Pace
-) -> LiftContext:
-    """The lift rules' shared reads for pelvises going to ``x_new`` aiming at ``v_target``."""
+) -> LiftContext | None:
+    """The lift rules' shared reads for pelvises going to ``x_new`` aiming at ``v_target``,
+    for the characters with a foot that may lift at all: planted, not held, not pivoting,
+    the other foot letting it or speeding up into a run (:func:`may_lift` asks it again).
+    None where there are none (most steps: walking on one foot, a run's flight)."""
     gait, tune, feet, reversing = w.rig.gait, w.rig.tuning, s.feet, s.reversing
     # a foot pinned on the ground bears weight; one dragged up in the air does not
     bearing = feet.planted.copy()
@@ -97,18 +108,33 @@ def read_context(
     stopping = standing[:, None] & behind & ~reversing[:, None]
     if stopping.any():  # (stopping with a foot left behind: a few steps)
         running = running | (stopping & (run_fraction(s.vx, gait)[:, None] > 0.0))
+    other_flies = feet.u[:, ::-1] < 1.0  # the other foot in the air, not hovering
+    other_ok = other_down | (running & other_flies)
+    into_run = (s.sprinting & ~reversing)[:, None] & other_flies
+    free = feet.planted & ~feet.pinned & ~s.turning[:, None] & (other_ok | into_run)
+    rows = np.flatnonzero(free.any(axis=1))
+    if not len(rows):
+        return None
+    # the rest is read for these characters only
+    few, n = some_rows(s, rows, s.count), s.count
+    hip_x, other_down, other_ok, stopping, into_run, running, standing = (
+        some_rows(a, rows, n)
+        for a in (hip_x, other_down, other_ok, stopping, into_run, running, standing)
+    )
+    feet, reversing = few.feet, few.reversing
     walking = ~standing & ~running[:, 0] & ~reversing
-    forward = np.sign(v_target)[:, None]
+    forward = np.sign(v_target[rows])[:, None]
     ahead = (feet.lock[..., 0] - feet.lock[:, ::-1, 0]) * forward > tune.ahead
     both_down = (walking & feet.planted.all(axis=1))[:, None]
-    other_flies = feet.u[:, ::-1] < 1.0  # the other foot in the air, not hovering
     return LiftContext(
+        rows=rows,
+        state=few,
         hip_x=hip_x,
         other_down=other_down,
-        other_ok=other_down | (running & other_flies),
+        other_ok=other_ok,
         stopping=stopping,
-        into_run=(s.sprinting & ~reversing)[:, None] & other_flies,
-        settled_age=feet.stance_age >= tune.min_stance * pace.stance_time[:, None],
+        into_run=into_run,
+        settled_age=feet.stance_age >= tune.min_stance * pace.stance_time[rows, None],
         trails=both_down & ahead[:, ::-1],
         walking=walking,
         standing=standing,

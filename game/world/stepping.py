@@ -168,24 +168,19 @@ def lift_feet(
     but never while it hovers unable to land."""
     latch_due(w, s, pace.duty[:, None])
     ctx = read_context(w, s, x_new, v_target, pace)
-    # the rules are read only for characters with a foot that may lift at all (planted,
-    # not held, not pivoting, the other foot letting it or speeding up into a run): most
-    # steps, walking on one foot or in a run's flight, none
-    feet = s.feet
-    free = feet.planted & ~feet.pinned & ~s.turning[:, None] & (ctx.other_ok | ctx.into_run)
-    rows = np.flatnonzero(free.any(axis=1))
-    if not len(rows):
+    if ctx is None:  # (most steps: no foot may lift)
         return
-    few, few_ctx = some_rows(s, rows, s.count), some_rows(ctx, rows, s.count)
+    # the rules read the characters with a foot that may lift only
+    rows, few, feet = ctx.rows, ctx.state, s.feet
     few_support = support if len(rows) == s.count else support_rows(support, rows)
     marks = (np.zeros_like(few.feet.planted), np.zeros_like(few.feet.planted))
     for rule in LIFT_RULES:
-        marks = rule(w, few, few_ctx, few_support, marks)
-    can = may_lift(w, few, few_ctx, v_target[rows], marks)
+        marks = rule(w, few, ctx, few_support, marks)
+    can = may_lift(w, few, ctx, v_target[rows], marks)
     if not can.any():  # (most steps)
         return
     lift, strained = np.zeros_like(feet.planted), np.zeros_like(feet.planted)
-    lift[rows], strained[rows] = choose_lifts(w, few, few_ctx, can, marks[1]), marks[1]
+    lift[rows], strained[rows] = choose_lifts(w, few, ctx, can, marks[1]), marks[1]
     if lift.any():
         resync_phase(s, lift, strained, pace.duty)
         # the lifting feet's poses, read for their characters only (the rest stay NaN);
