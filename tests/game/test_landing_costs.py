@@ -8,18 +8,14 @@ import numpy as np
 
 from game.world.feet import MIN_RISER, RISER_WINDOW
 from game.world.landing import (
-    _EDGE_M,
-    _SKIP_COST,
     Lifting,
     choose_spot,
     fit_spots,
-    kind_costs,
     landing_candidates,
-    miss_cost,
     plan_landing,
     score_spots,
-    stair_costs,
 )
+from game.world.landing_costs import _EDGE_M, _SKIP_COST, kind_costs, miss_cost, stair_costs
 from game.world.rig import load_rig
 from game.world.terrain import Terrain
 
