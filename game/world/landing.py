@@ -6,18 +6,31 @@ ground's bend), the best that fits chosen; and the spots a pivot can turn on.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from game.world.easing import clamp, xy
 from game.world.feet import (
     MAX_TREAD,
-    MIN_RISER,
-    RISER_WINDOW,
     SOLE_FLATNESS,
     heel_hangs,
     rest_on_ground,
     sole_fits,
+)
+from game.world.landing_costs import (
+    Kinds,
+    Spots,
+    bend_cost,
+    beside_cost,
+    flight_gaps,
+    heel_hang_cost,
+    kind_costs,
+    miss_cost,
+    stair_costs,
+    too_tall_cost,
+    unfit_cost,
 )
 from game.world.pivots import ankles_touching, pivot_spots, touches, tread_pivots
 from game.world.rig import LegSpec, Rig
@@ -42,28 +55,7 @@ _SHORTER_STEPS = np.linspace(0.9, 0.1, 17)
 _PIVOT_SHIFTS = np.array([-0.3, 0.3, -0.38, 0.38, -0.46, 0.46])
 
 
-_PIVOT_SHORTER_COST = 0.5
-
-
-_BESIDE_COST = 0.2  # ... and each metre from the other foot costs it 0.2 m of miss
-
-
 _KEEP_OFF_EDGE = 0.005  # m: the spots tried beside such a thing are this much farther out
-
-
-_SKIP_COST = 1.0  # plan_landing: landing two risers or more past the other foot costs 1 m each
-
-
-_STEP_TO_COST = 0.4  # ... and on the other foot's tread of a flight costs 0.4 m
-
-
-_EDGE_M = 0.3  # ... and one down a riser from a foot farther behind it than this
-
-
-_HANG_COST = 0.3  # plan_landing: a pivot spot whose turned-round heel hangs off a nose costs 0.3 m
-
-
-_BEND_COST = 30.0  # plan_landing: each millimetre of ground bend under a sole costs 3 cm of step
 
 
 def plan_landing(
@@ -116,16 +108,75 @@ def plan_landing(
     ray_from, ray_hit : ndarray, shape (M, 2)
         The ground ray's origin and hit point.
     """
-    legs = rig.legs
     facing_k = facing[:, None]  # each candidate's facing (broadcast along the candidates)
     spans = np.zeros((0, 3)) if keep_off is None else np.asarray(keep_off, float).reshape(-1, 3)
     candidates, kinds = landing_candidates(
-        terrain, legs, start, predicted_x, facing_k, pivot, other, spans
+        terrain, rig.legs, start, predicted_x, facing_k, pivot, other, spans
     )
+    feet = Lifting(start, predicted_x, facing_k, pivot, beside, other, settling)
+    # the predicted spot first: most feet land on it. Every cost term is ≥ 0, so a
+    # candidate costs at least its miss; another candidate can win only where its miss is
+    # not above the predicted spot's whole cost (NaN: unknown, it can) and it is not that
+    # same spot again (a copy of it costs as much or more and comes later: argmin keeps
+    # the first)
+    spots, cost = score_spots(terrain, rig, candidates[:, :1], kinds.column(0), feet, spans)
+    x, chord, rested = candidates[:, 0], spots.chord[:, 0], spots.rested[:, 0]
+    taken = spots.low_enough[:, 0]
+    rivals = ~(miss_cost(candidates, predicted_x) > cost) & (candidates != candidates[:, :1])
+    rows = np.flatnonzero(rivals.any(axis=1))
+    if len(rows):  # (a few feet: stairs, an unfit or bent spot; scored on their rows only)
+        spots, cost = score_spots(terrain, rig, candidates[rows], kinds, feet.rows(rows), spans)
+        best, picked = np.argmin(cost, axis=1), np.arange(len(rows))
+        x, chord, rested, taken = x.copy(), chord.copy(), rested.copy(), taken.copy()
+        x[rows], chord[rows] = candidates[rows, best], spots.chord[picked, best]
+        rested[rows], taken[rows] = spots.rested[picked, best], spots.low_enough[picked, best]
+    return choose_spot(terrain, rig, start, hip_y, facing, x, chord, rested, taken)
+
+
+@dataclass(frozen=True, slots=True)
+class Lifting:
+    """The lifting feet (M,) :func:`plan_landing` scores candidates for (its arguments of
+    the same names; ``facing_k`` (M, 1))."""
+
+    start: FloatArray
+    predicted_x: FloatArray
+    facing_k: FloatArray
+    pivot: BoolArray | None
+    beside: FloatArray | None
+    other: FloatArray | None
+    settling: BoolArray | None
+
+    def rows(self, rows: NDArray[np.intp]) -> Lifting:
+        """These feet at ``rows`` (M',) only."""
+
+        def at(a: NDArray[Any] | None) -> NDArray[Any] | None:
+            return None if a is None else a[rows]
+
+        return Lifting(
+            self.start[rows],
+            self.predicted_x[rows],
+            self.facing_k[rows],
+            at(self.pivot),
+            at(self.beside),
+            at(self.other),
+            at(self.settling),
+        )
+
+
+def score_spots(
+    terrain: Terrain,
+    rig: Rig,
+    candidates: FloatArray,
+    kinds: Kinds,
+    feet: Lifting,
+    spans: FloatArray,
+) -> tuple[Spots, FloatArray]:
+    """How each candidate (M, K) of ``feet`` sits on the ground (:func:`fit_spots`) and what
+    it costs: the nearest fitting candidate, rather off a slope's corner than across it; a
+    sole that does not fit is a last resort; a step taller than max_step_height never."""
+    start, predicted_x, facing_k, pivot = feet.start, feet.predicted_x, feet.facing_k, feet.pivot
     spots = fit_spots(terrain, rig, start, candidates, facing_k, pivot, spans)
     squaring = np.zeros((len(start), 1), dtype=bool) if pivot is None else pivot[:, None]
-    # nearest fitting candidate, rather off a slope's corner than across it; a sole that
-    # does not fit is a last resort; a step taller than max_step_height never
     cost = (
         miss_cost(candidates, predicted_x)
         + bend_cost(spots)
@@ -133,25 +184,16 @@ def plan_landing(
         + too_tall_cost(spots)
     )
     cost += heel_hang_cost(spots)
-    if other is not None:
+    if feet.other is not None:
         for term in stair_costs(
-            terrain, candidates, spots, other, facing_k, pivot, settling, predicted_x
+            terrain, candidates, spots, feet.other, facing_k, pivot, feet.settling, predicted_x
         ):
             cost += term
     for term in kind_costs(kinds, squaring):
         cost += term
-    if beside is not None:
-        cost += beside_cost(candidates, beside, squaring)
-    return choose_spot(terrain, rig, start, hip_y, facing, candidates, spots, cost)
-
-
-@dataclass(frozen=True, slots=True)
-class Kinds:
-    """Which candidates (K,) are farther shifts (tried by pivots only) and which shorter
-    steps (a squaring step's last resort)."""
-
-    far: BoolArray
-    shorter: BoolArray
+    if feet.beside is not None:
+        cost += beside_cost(candidates, feet.beside, squaring)
+    return spots, cost
 
 
 def landing_candidates(
@@ -189,32 +231,6 @@ def landing_candidates(
     column = np.arange(candidates.shape[1])
     kinds = Kinds(far=column >= len(_CANDIDATE_SHIFTS), shorter=column >= near.shape[1])
     return candidates, kinds
-
-
-def flight_gaps(terrain: Terrain, other: FloatArray, facing_k: FloatArray) -> FloatArray:
-    """Each flight riser's distance (M, R) ahead of the other foot at ``other`` (M,) along
-    the facing (> 0 ahead; NaN for a riser not of a flight: each within ``MAX_TREAD`` of
-    the next going the same way)."""
-    risers = terrain.risers(MIN_RISER, RISER_WINDOW)
-    flight = terrain.treads(MIN_RISER, RISER_WINDOW) <= MAX_TREAD
-    return np.where(flight, (risers - other[:, None]) * facing_k, np.nan)
-
-
-@dataclass(frozen=True, slots=True)
-class Spots:
-    """How each candidate (M, K) sits on the ground: the sole ``fits`` (whole, flat enough,
-    not hovering), its ``chord`` angle and the ground's ``bend`` under it, the ankle height
-    ``rested`` there, the ground ``ground_y`` under the ankle, ``low_enough`` (a step the
-    legs take, in the world, clear of things on the ground) and ``hang`` (turned round
-    there, a pivot's heel would hang off a nose)."""
-
-    fits: BoolArray
-    chord: FloatArray
-    bend: FloatArray
-    rested: FloatArray
-    ground_y: FloatArray
-    low_enough: BoolArray
-    hang: BoolArray
 
 
 def fit_spots(
@@ -263,117 +279,26 @@ def fit_spots(
     return Spots(fits, chords, bend, rested, ground_y, low_enough, hang)
 
 
-def miss_cost(candidates: FloatArray, predicted_x: FloatArray) -> FloatArray:
-    """Metres off the predicted spot (the base of every cost)."""
-    return np.abs(candidates - predicted_x[:, None])
-
-
-def bend_cost(spots: Spots) -> FloatArray:
-    """Each millimetre of ground bend under the sole costs ``_BEND_COST`` mm of step: rather
-    off a slope's corner than across it (the heel or ball hovers by about the bend)."""
-    return _BEND_COST * spots.bend
-
-
-def unfit_cost(spots: Spots) -> FloatArray:
-    """A sole that does not fit is a last resort (10 m)."""
-    return np.where(spots.fits, 0.0, 10.0)
-
-
-def too_tall_cost(spots: Spots) -> FloatArray:
-    """A step the legs cannot take, out of the world or onto a thing: never (1 km)."""
-    return np.where(spots.low_enough, 0.0, 1e3)
-
-
-def heel_hang_cost(spots: Spots) -> FloatArray:
-    """A pivot spot whose turned-round heel would hang off a nose (standing so, the foot
-    would step again) costs ``_HANG_COST``."""
-    return np.where(spots.hang, _HANG_COST, 0.0)
-
-
-def stair_costs(
-    terrain: Terrain,
-    candidates: FloatArray,
-    spots: Spots,
-    other: FloatArray,
-    facing_k: FloatArray,
-    pivot: BoolArray | None,
-    settling: BoolArray | None,
-    predicted_x: FloatArray,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """On stairs, against the other foot at ``other`` (M,): one tread beyond it, never two
-    (``_SKIP_COST`` a riser past the first); down over a riser only from a foot near its
-    edge (within ``_EDGE_M``); and on a flight a tread each: the other foot's tread, or one
-    behind it, costs ``_STEP_TO_COST`` (not for feet squaring up to pivot, together; a step
-    to stand lands on the other foot's tread or its own spot's where it can). Three
-    terms, added to the cost in turn."""
-    risers = terrain.risers(MIN_RISER, RISER_WINDOW)
-    gap = flight_gaps(terrain, other, facing_k)
-    there = other[:, None]  # NaN: no risers counted
-    # the risers strictly between each candidate and the other foot, by binary search
-    lo, hi = np.minimum(candidates, there), np.maximum(candidates, there)
-    first, stop = terrain.riser_span(lo, hi, MIN_RISER, RISER_WINDOW, closed=False)
-    crossed = np.maximum(stop - first, 0)
-    skip = np.asarray(_SKIP_COST * np.maximum(crossed - 1, 0), dtype=float)
-    # the farthest of them from the other foot: the one at the far end of the interval
-    # (|riser − there| grows away from there, which is one end)
-    far = np.where(candidates > there, stop - 1, first).clip(0, max(len(risers) - 1, 0))
-    back = np.where(crossed > 0, np.abs(risers[far] - there) if len(risers) else 0.0, 0.0)
-    down = spots.ground_y < terrain.height_at(other)[:, None] - MIN_RISER  # (NaN: False)
-    edge = _SKIP_COST * (down & (back > _EDGE_M))
-    riser_ahead = ((gap > 0.0) & (gap < MAX_TREAD)).any(axis=1, keepdims=True)
-    riser_behind = ((gap < 0.0) & (gap > -MAX_TREAD)).any(axis=1, keepdims=True)
-    step_to = riser_ahead & riser_behind & (crossed == 0)
-    step_to |= riser_ahead & riser_behind & ((candidates - other[:, None]) * facing_k < 0.0)
-    if pivot is not None:
-        step_to &= ~pivot[:, None]  # (squaring up for a pivot: feet together)
-    if settling is not None:  # (... or to stand)
-        step_to &= ~settling[:, None]
-        spot = predicted_x[:, None]
-        lo, hi = np.minimum(candidates, spot), np.maximum(candidates, spot)
-        off_spot = terrain.riser_between(lo, hi, MIN_RISER, RISER_WINDOW, closed=False)
-        step_to |= settling[:, None] & (crossed > 0) & off_spot
-    return skip, np.asarray(edge, dtype=float), _STEP_TO_COST * step_to
-
-
-def kind_costs(kinds: Kinds, squaring: BoolArray) -> tuple[FloatArray, FloatArray]:
-    """The farther shifts are for squaring steps only (1 km otherwise); a squaring step
-    takes a shorter step only if it is ``_PIVOT_SHORTER_COST`` nearer. Two terms."""
-    return np.where(kinds.far & ~kinds.shorter & ~squaring, 1e3, 0.0), np.where(
-        kinds.shorter & squaring, _PIVOT_SHORTER_COST, 0.0
-    )
-
-
-def beside_cost(candidates: FloatArray, beside: FloatArray, squaring: BoolArray) -> FloatArray:
-    """A squaring step pays ``_BESIDE_COST`` a metre from the other foot where it is down
-    (of two spots about as near, feet together, not astride)."""
-    apart = np.abs(candidates - beside[:, None])  # NaN where the other foot is up
-    return np.where(squaring & np.isfinite(apart), _BESIDE_COST * apart, 0.0)
-
-
 def choose_spot(
     terrain: Terrain,
     rig: Rig,
     start: FloatArray,
     hip_y: FloatArray,
     facing: FloatArray,
-    candidates: FloatArray,
-    spots: Spots,
-    cost: FloatArray,
+    x: FloatArray,
+    chord: FloatArray,
+    rested: FloatArray,
+    taken: BoolArray,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    """The cheapest candidate of each foot (nowhere to step: the foot back down where it
-    was), its flat-foot ankle and ground angle there, and the ground ray that found it."""
+    """Each foot's cheapest candidate ``x`` (M,), with its ``chord``, ``rested`` ankle height
+    and whether it was low enough (``taken``; nowhere to step: the foot back down where it
+    was): its flat-foot ankle and ground angle there, and the ground ray that found it."""
     legs = rig.legs
-    best = np.argmin(cost, axis=1)
-    rows = np.arange(len(best))
-    chosen = candidates[rows, best]
-    taken = spots.low_enough[rows, best]
-    x = np.where(taken, chosen, start[:, 0])
-    chord = spots.chord[rows, best]
+    x = np.where(taken, x, start[:, 0])
     if not taken.all():  # the chord under the spot it stays on instead
         chord = np.where(taken, chord, sole_fits(terrain, x, facing, rig)[1])
     angle = clamp(chord, -legs.max_tilt, legs.max_tilt)
     # the sole resting there: as measured for the candidate (the same x and angle)
-    rested = spots.rested[rows, best]
     y = rested if taken.all() else rest_on_ground(terrain, x, angle, facing, legs)
     ray_from = xy(x, np.maximum(hip_y, start[:, 1]))
     ray_hit = xy(x, terrain.height_at(x))  # where the ray from straight above meets the ground

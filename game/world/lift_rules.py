@@ -1,6 +1,7 @@
-"""Which planted foot lifts this step: a context read once, then an ordered list of named
-rules that each mark feet due to lift (or strained: their leg cannot hold the hip), then
-the gates every lift must pass, and at most one foot per character chosen.
+"""Which planted foot lifts this step: a context read once (for the characters with a foot
+that may lift at all), then an ordered list of named rules that each mark feet due to lift
+(or strained: their leg cannot hold the hip), then the gates every lift must pass, and at
+most one foot per character chosen.
 
 The rules, in order (:data:`LIFT_RULES`; a later rule sees what the earlier ones marked):
 
@@ -26,36 +27,42 @@ from game.world.gait import PHASE_OFFSET, Pace, run_fraction
 from game.world.support import Support, hip_x_range
 from game.world.timing import foot_phase, hips_x, timed
 from game.world.turning import above_spot_behind, on_spots, settled
-from game.world.walker_state import BoolArray, FloatArray, WalkState, World, rows_of
+from game.world.walker_state import BoolArray, FloatArray, WalkState, World, some_rows
 
 
 @dataclass(frozen=True, slots=True)
 class LiftContext:
-    """What the lift rules read, computed once a step (arrays (N, 2) per foot, (N,) per
-    character).
+    """What the lift rules read, computed once a step for the M characters with a foot
+    that may lift at all (arrays (M, 2) per foot, (M,) per character).
 
     Attributes
     ----------
-    hip_x : ndarray, shape (N, 2)
+    rows : ndarray of int, shape (M,)
+        Those characters' rows of the crowd (sorted).
+    state : WalkState
+        Their state (:func:`some_rows`).
+    hip_x : ndarray, shape (M, 2)
         Each leg's hip where the pelvis goes this step.
-    other_down : ndarray of bool, shape (N, 2)
+    other_down : ndarray of bool, shape (M, 2)
         The other foot bears weight (planted, or pinned on the ground).
-    other_ok : ndarray of bool, shape (N, 2)
+    other_ok : ndarray of bool, shape (M, 2)
         The other foot lets this one lift: down, or running (a flight) and not hovering.
-    stopping : ndarray of bool, shape (N, 2)
+    stopping : ndarray of bool, shape (M, 2)
         No intent to move and this foot left behind the braking hip.
-    into_run : ndarray of bool, shape (N, 2)
+    into_run : ndarray of bool, shape (M, 2)
         Speeding up into a run while the other foot is in the air.
-    settled_age : ndarray of bool, shape (N, 2)
+    settled_age : ndarray of bool, shape (M, 2)
         The foot has been down its least stance time.
-    trails : ndarray of bool, shape (N, 2)
+    trails : ndarray of bool, shape (M, 2)
         Walking on both feet, the other foot is ahead of this one.
-    walking, standing : ndarray of bool, shape (N,)
+    walking, standing : ndarray of bool, shape (M,)
         Walking (not running, not braking to turn); no intent to move.
-    forward : ndarray, shape (N, 1)
+    forward : ndarray, shape (M, 1)
         The walk's direction.
     """
 
+    rows: NDArray[np.intp]
+    state: WalkState
     hip_x: FloatArray
     other_down: BoolArray
     other_ok: BoolArray
@@ -79,8 +86,11 @@ def latch_due(w: World, s: WalkState, duty: FloatArray) -> None:
 
 def read_context(
     w: World, s: WalkState, x_new: FloatArray, v_target: FloatArray, pace: Pace
-) -> LiftContext:
-    """The lift rules' shared reads for pelvises going to ``x_new`` aiming at ``v_target``."""
+) -> LiftContext | None:
+    """The lift rules' shared reads for pelvises going to ``x_new`` aiming at ``v_target``,
+    for the characters with a foot that may lift at all: planted, not held, not pivoting,
+    the other foot letting it or speeding up into a run (:func:`may_lift` asks it again).
+    None where there are none (most steps: walking on one foot, a run's flight)."""
     gait, tune, feet, reversing = w.rig.gait, w.rig.tuning, s.feet, s.reversing
     # a foot pinned on the ground bears weight; one dragged up in the air does not
     bearing = feet.planted.copy()
@@ -96,18 +106,35 @@ def read_context(
     behind = (hip_x - feet.lock[..., 0]) * np.sign(s.vx)[:, None] > tune.left_behind
     standing = np.abs(v_target) < tune.still_speed
     stopping = standing[:, None] & behind & ~reversing[:, None]
-    running = running | (stopping & (run_fraction(s.vx, gait)[:, None] > 0.0))
+    if stopping.any():  # (stopping with a foot left behind: a few steps)
+        running = running | (stopping & (run_fraction(s.vx, gait)[:, None] > 0.0))
+    other_flies = feet.u[:, ::-1] < 1.0  # the other foot in the air, not hovering
+    other_ok = other_down | (running & other_flies)
+    into_run = (s.sprinting & ~reversing)[:, None] & other_flies
+    free = feet.planted & ~feet.pinned & ~s.turning[:, None] & (other_ok | into_run)
+    rows = np.flatnonzero(free.any(axis=1))
+    if not len(rows):
+        return None
+    # the rest is read for these characters only
+    few, n = some_rows(s, rows, s.count), s.count
+    hip_x, other_down, other_ok, stopping, into_run, running, standing = (
+        some_rows(a, rows, n)
+        for a in (hip_x, other_down, other_ok, stopping, into_run, running, standing)
+    )
+    feet, reversing = few.feet, few.reversing
     walking = ~standing & ~running[:, 0] & ~reversing
-    forward = np.sign(v_target)[:, None]
+    forward = np.sign(v_target[rows])[:, None]
     ahead = (feet.lock[..., 0] - feet.lock[:, ::-1, 0]) * forward > tune.ahead
     both_down = (walking & feet.planted.all(axis=1))[:, None]
     return LiftContext(
+        rows=rows,
+        state=few,
         hip_x=hip_x,
         other_down=other_down,
-        other_ok=other_down | (running & (feet.u[:, ::-1] < 1.0)),
+        other_ok=other_ok,
         stopping=stopping,
-        into_run=(s.sprinting & ~reversing)[:, None] & (feet.u[:, ::-1] < 1.0),
-        settled_age=feet.stance_age >= tune.min_stance * pace.stance_time[:, None],
+        into_run=into_run,
+        settled_age=feet.stance_age >= tune.min_stance * pace.stance_time[rows, None],
         trails=both_down & ahead[:, ::-1],
         walking=walking,
         standing=standing,
@@ -178,7 +205,7 @@ def squaring_up(w: World, s: WalkState, ctx: LiftContext, support: Support, mark
         return due, strained
     # (on the braking characters' rows only: the spots are read for them alone)
     may = (ctx.other_ok & ctx.settled_age)[rows]
-    ready = ~on_spots(w, _rows(s, rows), np.asarray(may.any(axis=1))) & may
+    ready = ~on_spots(w, some_rows(s, rows, s.count), np.asarray(may.any(axis=1))) & may
     due = due.copy()
     due[rows] = ready
     return due, strained
@@ -211,27 +238,21 @@ def may_lift(
     rows = np.flatnonzero(can.any(axis=1) & ctx.standing)
     if not len(rows):  # (most steps)
         return can
-    few = _rows(s, rows)
+    few = some_rows(s, rows, s.count)
     behind = (ctx.standing & ~s.reversing)[rows, None] & above_spot_behind(w, few)
     can[rows] &= ~behind & ~settled(w, few, v_target[rows])[:, None]
     return can
 
 
-def settled_among(w: World, s: WalkState, v_target: FloatArray) -> BoolArray:
+def settled_among(w: World, s: WalkState, v_target: FloatArray, standing: BoolArray) -> BoolArray:
     """:func:`settled` (N,), its spots read only for the characters that may be (both feet
-    down, not wanting to move): in a crowd, a few."""
-    feet = s.feet
-    rows = np.flatnonzero(feet.planted.all(axis=1) & (np.abs(v_target) < w.rig.tuning.still_speed))
+    down, ``standing``: not wanting to move, ``|v_target| < still_speed``): in a crowd, a
+    few."""
+    rows = np.flatnonzero(s.feet.planted.all(axis=1) & standing)
     calm = np.zeros(s.count, dtype=bool)
     if len(rows):
-        calm[rows] = settled(w, _rows(s, rows), v_target[rows])
+        calm[rows] = settled(w, some_rows(s, rows, s.count), v_target[rows])
     return calm
-
-
-def _rows(s: WalkState, rows: NDArray[np.intp]) -> WalkState:
-    """The state of the characters ``rows`` (:func:`rows_of`), or the state itself when
-    they are all of them in order (no copy)."""
-    return s if len(rows) == s.count else rows_of(s, rows)
 
 
 def choose_lifts(

@@ -38,7 +38,15 @@ from game.world.timing import (
     stance_feet,
     timed,
 )
-from game.world.walker_state import LEGS, BoolArray, FloatArray, WalkState, World, rows_of
+from game.world.walker_state import (
+    LEGS,
+    BoolArray,
+    FloatArray,
+    WalkState,
+    World,
+    rows_of,
+    some_rows,
+)
 
 
 def advance_phase(
@@ -54,8 +62,9 @@ def advance_phase(
     )
     speed = timed(w, s, speed)
     rate = stride_rate(speed, grade * np.sign(s.vx), w.rig.gait)
-    hold = settled_among(w, s, v_target) | s.turning
-    idle = hold | (np.abs(v_target) < w.rig.tuning.still_speed)
+    standing = np.abs(v_target) < w.rig.tuning.still_speed
+    hold = settled_among(w, s, v_target, standing) | s.turning
+    idle = hold | standing
     starting = s.idle & ~idle
     if starting.any():
         # setting off (from standing, a stop or a pivot): the foot in front is near mid-
@@ -159,19 +168,25 @@ def lift_feet(
     but never while it hovers unable to land."""
     latch_due(w, s, pace.duty[:, None])
     ctx = read_context(w, s, x_new, v_target, pace)
-    marks = (np.zeros_like(s.feet.planted), np.zeros_like(s.feet.planted))
+    if ctx is None:  # (most steps: no foot may lift)
+        return
+    # the rules read the characters with a foot that may lift only
+    rows, few, feet = ctx.rows, ctx.state, s.feet
+    few_support = support if len(rows) == s.count else support_rows(support, rows)
+    marks = (np.zeros_like(few.feet.planted), np.zeros_like(few.feet.planted))
     for rule in LIFT_RULES:
-        marks = rule(w, s, ctx, support, marks)
-    can = may_lift(w, s, ctx, v_target, marks)
+        marks = rule(w, few, ctx, few_support, marks)
+    can = may_lift(w, few, ctx, v_target[rows], marks)
     if not can.any():  # (most steps)
         return
-    lift = choose_lifts(w, s, ctx, can, marks[1])
+    lift, strained = np.zeros_like(feet.planted), np.zeros_like(feet.planted)
+    lift[rows], strained[rows] = choose_lifts(w, few, ctx, can, marks[1]), marks[1]
     if lift.any():
-        resync_phase(s, lift, marks[1], pace.duty)
+        resync_phase(s, lift, strained, pace.duty)
         # the lifting feet's poses, read for their characters only (the rest stay NaN);
         # one foot a character, so these are the rows start_swings reads too
         rows = np.flatnonzero(lift.any(axis=1))
-        lifting = rows_of(s, rows)
+        lifting = some_rows(s, rows, s.count)
         ankles = np.full(s.feet.lock.shape, np.nan)
         angles, bends = np.full(lift.shape, np.nan), np.full(lift.shape, np.nan)
         ankles[rows], angles[rows], bends[rows] = stance_feet(w, lifting)
@@ -245,6 +260,8 @@ def update_pins(
     feet = s.feet
     if pinned is None:
         pinned = np.zeros_like(feet.pinned)
+    if not (pinned != feet.pinned).any():  # (most steps: no foot grabbed or let go)
+        return
     grabbed = pinned & ~feet.pinned
     released = feet.pinned & ~pinned
     feet.planted &= ~grabbed
@@ -271,13 +288,14 @@ def relaunch_swings(
     (but not one about to land where the stopped hip stands over it), and one re-aimed for
     a stop when the walk resumes. A re-aimed foot comes down within a squaring step's time."""
     gait, tune, feet = w.rig.gait, w.rig.tuning, s.feet
-    relaunch = feet.swinging & (feet.u > tune.hover_limit)
+    swinging = feet.swinging
+    relaunch = swinging & (feet.u > tune.hover_limit)
     if (wish.braking | wish.stopping).any():  # (most steps neither brake nor stop)
         stop = braking_travel(s.vx, np.inf, gait.accel_halflife, tune.reversal_brake)
         over = np.abs(feet.land[..., 0] - (x_free + stop)[:, None]) <= tune.lands_near
         late = (feet.u >= tune.late_swing) & over
-        relaunch |= feet.swinging & (wish.braking | wish.stopping)[:, None] & ~late
-    relaunch |= feet.swinging & feet.relaunched & wish.resuming[:, None]
+        relaunch |= swinging & (wish.braking | wish.stopping)[:, None] & ~late
+    relaunch |= swinging & feet.relaunched & wish.resuming[:, None]
     if relaunch.any():
         at, angle, bend = shown.targets[:, LEGS], shown.foot_angle, shown.foot_bend
         start_swings(w, s, relaunch, at, angle, bend, x_free, v_target, grade, support)

@@ -266,6 +266,13 @@ def rows_of(mine: Any, rows: NDArray[np.intp]) -> Any:
     return kind(**{name: rows_of(getattr(mine, name), rows) for name in _field_names(kind)})
 
 
+def some_rows(mine: Any, rows: NDArray[np.intp], count: int) -> Any:
+    """:func:`rows_of` for sorted, distinct ``rows`` (M,) of ``count`` characters (as
+    ``np.flatnonzero`` gives them), or ``mine`` itself when they are all of them (no copy:
+    a lone walker's rare stages read its state as it is)."""
+    return mine if len(rows) == count else rows_of(mine, rows)
+
+
 def put_rows(mine: Any, rows: NDArray[np.intp], part: Any) -> None:
     """Write ``part`` (the dataclass :func:`rows_of` took at ``rows``) back into ``mine``'s
     arrays at ``rows``, in place: the characters a step leaves as they were."""

@@ -8,14 +8,14 @@ import numpy as np
 
 from game.world.feet import MIN_RISER, RISER_WINDOW
 from game.world.landing import (
-    _EDGE_M,
-    _SKIP_COST,
+    Lifting,
+    choose_spot,
     fit_spots,
-    kind_costs,
     landing_candidates,
-    miss_cost,
-    stair_costs,
+    plan_landing,
+    score_spots,
 )
+from game.world.landing_costs import _EDGE_M, _SKIP_COST, kind_costs, miss_cost, stair_costs
 from game.world.rig import load_rig
 from game.world.terrain import Terrain
 
@@ -101,3 +101,40 @@ def test_stair_costs_count_the_risers_a_mask_over_every_riser_counts() -> None:
     down = spots.ground_y < ground.height_at(other)[:, None] - MIN_RISER
     assert np.array_equal(skip, dense_skip)
     assert np.array_equal(edge, _SKIP_COST * (down & (back > _EDGE_M)))
+
+
+def test_plan_landing_picks_the_cheapest_of_all_candidates() -> None:
+    # random stairs and bumps, feet walking and squaring up: the candidates scored only
+    # where one could beat the predicted spot give the choice of scoring every one
+    rng = np.random.default_rng(3)
+    x, y, points = -5.0, 0.0, [[-6.0, 0.0]]
+    for _ in range(30):
+        x += float(rng.uniform(0.2, 0.6))
+        points.append([x, y])
+        y += float(rng.choice([-1.0, 1.0, 0.0]) * rng.uniform(0.02, 0.2))
+        x += float(rng.choice([0.01, 0.2]))
+        points.append([x, y])
+    ground = Terrain(np.array([*points, [x + 2.0, y]]))
+    m = 200
+    start_x = rng.uniform(-5.0, x, m)
+    start = np.stack([start_x, ground.height_at(start_x) + RIG.legs.ankle_height], -1)
+    predicted = start_x + rng.uniform(-1.0, 1.0, m)
+    facing = np.where(rng.random(m) < 0.5, -1.0, 1.0)
+    pivot, settling = rng.random(m) < 0.3, rng.random(m) < 0.3
+    other = np.where(rng.random(m) < 0.8, start_x + rng.uniform(-0.5, 0.5, m), np.nan)
+    beside = np.where(rng.random(m) < 0.5, other, np.nan)
+    spans = np.array([[1.0, 1.1, 0.1]])
+    hip_y = start[:, 1] + 0.8
+    args = (pivot, beside, other, spans, settling)
+    chosen = plan_landing(ground, RIG, start, predicted, hip_y, facing, *args)
+    facing_k = facing[:, None]
+    candidates, kinds = landing_candidates(
+        ground, RIG.legs, start, predicted, facing_k, pivot, other, spans
+    )
+    feet = Lifting(start, predicted, facing_k, pivot, beside, other, settling)
+    spots, cost = score_spots(ground, RIG, candidates, kinds, feet, spans)
+    best, rows = np.argmin(cost, axis=1), np.arange(m)
+    pick = (spots.chord[rows, best], spots.rested[rows, best], spots.low_enough[rows, best])
+    every = choose_spot(ground, RIG, start, hip_y, facing, candidates[rows, best], *pick)
+    for a, b in zip(chosen, every, strict=True):
+        assert np.array_equal(a, b)
