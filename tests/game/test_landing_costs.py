@@ -72,14 +72,8 @@ def test_a_spot_on_a_wall_too_tall_to_step_is_never_low_enough() -> None:
 def test_stair_costs_count_the_risers_a_mask_over_every_riser_counts() -> None:
     # random flights, candidates on and an ulp beside each riser, the other foot anywhere
     rng = np.random.default_rng(7)
-    x, y, points = -5.0, 0.0, [[-6.0, 0.0]]
-    for _ in range(25):
-        x += float(rng.uniform(0.2, 0.5))
-        points.append([x, y])
-        y += float(rng.choice([-1.0, 1.0]) * rng.uniform(0.1, 0.2))
-        x += 0.01
-        points.append([x, y])
-    ground = Terrain(np.array([*points, [x + 2.0, y]]))
+    ground = _random_steps(rng, 25, (0.2, 0.5), [-1.0, 1.0], (0.1, 0.2), [0.01])
+    x = float(ground.xs[-1]) - 2.0
     risers = ground.risers(MIN_RISER, RISER_WINDOW)
     assert len(risers) > 10
     near = np.concatenate([risers, np.nextafter(risers, np.inf), np.nextafter(risers, -np.inf)])
@@ -107,14 +101,8 @@ def test_plan_landing_picks_the_cheapest_of_all_candidates() -> None:
     # random stairs and bumps, feet walking and squaring up: the candidates scored only
     # where one could beat the predicted spot give the choice of scoring every one
     rng = np.random.default_rng(3)
-    x, y, points = -5.0, 0.0, [[-6.0, 0.0]]
-    for _ in range(30):
-        x += float(rng.uniform(0.2, 0.6))
-        points.append([x, y])
-        y += float(rng.choice([-1.0, 1.0, 0.0]) * rng.uniform(0.02, 0.2))
-        x += float(rng.choice([0.01, 0.2]))
-        points.append([x, y])
-    ground = Terrain(np.array([*points, [x + 2.0, y]]))
+    ground = _random_steps(rng, 30, (0.2, 0.6), [-1.0, 1.0, 0.0], (0.02, 0.2), [0.01, 0.2])
+    x = float(ground.xs[-1]) - 2.0
     m = 200
     start_x = rng.uniform(-5.0, x, m)
     start = np.stack([start_x, ground.height_at(start_x) + RIG.legs.ankle_height], -1)
@@ -138,3 +126,24 @@ def test_plan_landing_picks_the_cheapest_of_all_candidates() -> None:
     every = choose_spot(ground, RIG, start, hip_y, facing, candidates[rows, best], *pick)
     for a, b in zip(chosen, every, strict=True):
         assert np.array_equal(a, b)
+
+
+def _random_steps(
+    rng: np.random.Generator,
+    count: int,
+    treads: tuple[float, float],
+    directions: list[float],
+    rises: tuple[float, float],
+    widths: list[float],
+) -> Terrain:
+    """Ground from x = −6 of ``count`` random steps: a tread of a length drawn from
+    ``treads``, then a rise (a direction of ``directions`` times a height drawn from
+    ``rises``) over a riser of a width of ``widths``; 2 m level beyond the last."""
+    x, y, points = -5.0, 0.0, [[-6.0, 0.0]]
+    for _ in range(count):
+        x += float(rng.uniform(*treads))
+        points.append([x, y])
+        y += float(rng.choice(directions) * rng.uniform(*rises))
+        x += float(rng.choice(widths))
+        points.append([x, y])
+    return Terrain(np.array([*points, [x + 2.0, y]]))
