@@ -93,12 +93,12 @@ def hip_at_touchdown(
     # ... walking, slowing for a flight ahead as it gets there
     risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)
     treads = w.terrain.treads(MIN_RISER, RISER_WINDOW)
-    cap = approach(w, s, risers, treads, np.sign(v_target), s.sprinting, hip_land)
+    cap = approach(w, s, risers, treads, np.sign(v_target), s.sprinting, hip_land, within=v_target)
     walking = ~s.sprinting  # (running keeps its aim)
-    v_target = np.where(walking, np.clip(v_target, -cap, cap), v_target)
+    v_target = np.where(walking, clamp(v_target, -cap, cap), v_target)
     # ... and, walking or running, held to the climb's pace on a steep slope there
     climb = climb_cap(w, s, hip_land, np.sign(v_target))
-    v_target = np.clip(v_target, -climb, climb)
+    v_target = clamp(v_target, -climb, climb)
     halflife = speed_halflife(w, s, v_target)  # (braking now, where the cap binds)
     hip_land = x_new + halflife_travel(s.vx, v_target, duration, halflife)
     # ... or, braking to turn round, where it will stop (the step's brake law)
