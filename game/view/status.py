@@ -21,12 +21,10 @@ OVERLAY_HINT = "O shows the IK: reach circles, targets, knee poles"
 STATUS_MAX_W = 520.0
 
 
-_DIGIT = re.compile(r"\d")  # (in a str pattern, \d is what str.isdecimal() accepts)
-
-
 def digits_as_8(text: str) -> str:
-    """``text`` with every digit an 8 (the widest): a HUD line's longest width."""
-    return _DIGIT.sub("8", text)
+    """``text`` with every digit an 8 (the widest): a HUD line's longest width. (In a str
+    pattern ``\\d`` is what ``str.isdecimal()`` accepts; ``re`` keeps the parsed pattern.)"""
+    return re.sub(r"\d", "8", text)
 
 
 class StatusBox:
