@@ -4,7 +4,8 @@ limb; the angles are computed on first access (positions alone pay no ``atan2``)
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -40,6 +41,9 @@ class Angles(dict[int, np.ndarray]):
     def __missing__(self, which: int) -> np.ndarray:
         value = self[which] = self.compute(self, which)
         return value
+
+
+_Solved = TypeVar("_Solved", bound="Solution")
 
 
 @dataclass(slots=True)
@@ -84,6 +88,15 @@ class Solution:
     @property
     def elbow_angle(self) -> npt.NDArray[np.floating]:
         return self._angles[ELBOW]
+
+    def rows(self: _Solved, index: npt.NDArray[np.intp]) -> _Solved:
+        """This solve at ``index`` along the batch's first axis (a subset or a reordering):
+        every result is the result ``[index]``, the angles still computed on first use."""
+        angles, picked = self._angles, Angles()
+        picked.update((which, angle[index]) for which, angle in angles.items())
+        picked.compute = lambda _, which: angles[which][index]
+        arrays = {f.name: getattr(self, f.name)[index] for f in fields(self) if f.name != "_angles"}
+        return replace(self, **arrays, _angles=picked)
 
 
 @dataclass(slots=True)

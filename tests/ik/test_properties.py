@@ -342,3 +342,22 @@ def test_every_output_is_finite_for_every_finite_input(
         value = np.asarray(getattr(sol, name))
         assert np.isfinite(value.astype(np.float64)).all(), name
     assert sol.elbow.dtype == dtype
+
+
+@DIMS
+@SETTINGS
+@given(data=st.data(), read_first=st.booleans())
+def test_rows_of_a_batch_solve_are_its_results_at_those_rows(
+    dim: int, data: st.DataObject, read_first: bool
+) -> None:
+    batch = data.draw(st.lists(limbs(dim), min_size=1, max_size=8))
+    index = np.array(data.draw(st.lists(st.integers(0, len(batch) - 1), max_size=12)), np.intp)
+    stacked = Limb(*(np.stack([getattr(limb, f) for limb in batch]) for f in Limb.__annotations__))
+    whole = solve(dim, stacked)
+    if read_first:  # angles computed before the rows are taken, or only after
+        [getattr(whole, name) for name in FIELDS[dim]]
+    picked = whole.rows(index)
+    assert type(picked) is type(whole)
+    for name in FIELDS[dim]:
+        expected = np.asarray(getattr(whole, name))[index]
+        np.testing.assert_array_equal(getattr(picked, name), expected, err_msg=name)
