@@ -92,8 +92,8 @@ class CrowdView:
         self, alpha: float, timer: PhaseTimer | None = None
     ) -> tuple[PoseInputs, Any]:
         """The hero (row 0) and the visible characters, interpolated; the hero's pose
-        solved (its solution has the hero only); the rows' character ids are in
-        ``self._rows`` and every row's joints in ``self._joints``. The camera follows the
+        solved (its solution has the hero only); the crowd's rows drawn are in
+        ``self._rows`` and their joints in ``self._joints``. The camera follows the
         hero first, so the culling uses this frame's view."""
         key = (self.sim.step_index, alpha)
         if self._frame is None or self._frame[0] != key:
@@ -151,7 +151,7 @@ class CrowdView:
         self.scenery.draw_ground(canvas, camera, sim.terrain)
         avoid = [b for b in (self.subject_box, self.status.box, self.hud_cover) if b is not None]
         self.labels.draw(pen, sim.terrain, avoid)
-        draw_crowd(canvas, camera, pose, self._joints, self._rows, sim.rig)
+        draw_crowd(canvas, camera, pose, self._joints, sim.ids[self._rows], sim.rig)
         # the hero's shadows over the crowd's feet: he is nearer
         soles = self.painter.drawn_soles(pose, sol, sim.rig)
         draw_contact_shadows(pen, sim.terrain, sim.rig, pose.pelvis[0], soles)

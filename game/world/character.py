@@ -58,16 +58,9 @@ __all__ = ["ARMS", "LEGS", "Crowd", "Mode", "PoseInputs", "knee_poles", "solve_p
 
 
 class Crowd:
-    """N characters walking one terrain; every array is ``(N, ...)``.
-
-    Parameters
-    ----------
-    rig, terrain :
-        The character type and the ground (swappable with :meth:`apply_assets`).
-    x : array_like, shape (N,)
-        Starting pelvis x.
-    facing : array_like, shape (N,)
-        Starting facing, +1 or −1.
+    """N characters walking one terrain; every array is ``(N, ...)``. They are of the type
+    ``rig`` on the ground ``terrain`` (both swappable with :meth:`apply_assets`) and start
+    standing at pelvis x ``x`` (N,), facing ``facing`` (N,, +1 or −1).
 
     Scenes read the state through :attr:`state` (or the read-only shortcuts below) and
     steer a character only through the command methods.
@@ -196,6 +189,21 @@ class Crowd:
         self.solution = solve_pose(self.rig, self.pose)
         self.prev_solution = solve_pose(self.rig, self.prev_pose)
 
+    def reorder(self, order: NDArray[np.intp]) -> None:
+        """Move the character in row ``order[i]`` to row ``i`` (``order`` a permutation of
+        the rows) with its state, poses and solves: each stage works row by row, so every
+        character steps on as it would have (a crowd kept in ground order this way looks
+        the ground up along it)."""
+        self.state = rows_of(self.state, order)
+        self.pose, self.prev_pose = rows_of(self.pose, order), rows_of(self.prev_pose, order)
+        self.solution = self.solution.rows(order)
+        self.prev_solution = self.prev_solution.rows(order)
+        rolled = self.world.rolled  # (sampled anew when it is of another crowd size)
+        same = rolled is not None and len(rolled.lock) == len(order)
+        self.world.rolled = rolled.rows(order) if rolled is not None and same else None
+        row_of = np.argsort(order)
+        self._posed = {int(row_of[n]): posed for n, posed in self._posed.items()}
+
     def stand_anew(self, x: ArrayLike, facing: ArrayLike) -> None:
         """Every character replaced by new ones standing at ``x``, ``facing`` (shape (N,)):
         a scene's crowd started over in place, as :meth:`resize` makes joiners."""
@@ -241,19 +249,11 @@ class Crowd:
         dt: float,
         pinned: BoolArray | None = None,
     ) -> None:
-        """Advance every character one fixed step (the solve is :meth:`solve`).
-
-        Parameters
-        ----------
-        move : array_like, shape (N,)
-            Walk intent in [−1, 1] (sign is the direction).
-        run : array_like, shape (N,)
-            Run blend in [0, 1].
-        dt : float
-            Fixed step, seconds.
-        pinned : ndarray of bool, shape (N, 2), optional
-            Feet held at ``intent.pin_target`` (by the mouse, or a kick); a released foot
-            swings back into the gait.
+        """Advance every character one fixed step of ``dt`` seconds (the solve is
+        :meth:`solve`): ``move`` (N,) the walk intent in [−1, 1] (its sign the direction),
+        ``run`` (N,) the run blend in [0, 1], ``pinned`` (N, 2) the feet held at
+        ``intent.pin_target`` (by the mouse, or a kick; a released foot swings back into
+        the gait).
 
         A character a prop holds in its pose this step (:meth:`pose_as`) skips the gait:
         when every character is posed its stages do not run; otherwise they run for the

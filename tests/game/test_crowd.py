@@ -16,7 +16,7 @@ from game.input_state import InputState
 from game.options import MAX_CHARACTERS
 from game.profiling import PhaseTimer
 from game.scene import ASSETS_DIR, SceneConfig
-from game.scenes.crowd import TRACE_SAMPLE, CrowdAutopilot, CrowdSim
+from game.scenes.crowd import ORDER_EVERY, TRACE_SAMPLE, CrowdAutopilot, CrowdSim
 from game.scenes.crowd_view import CrowdView
 from game.world.character import Crowd, solve_pose
 from game.world.modes import Mode, Motion
@@ -114,12 +114,50 @@ def test_crowd_more_and_less_change_n_by_fifty_within_what_characters_accepts() 
 def test_growing_keeps_the_walkers_and_adds_the_seeded_newcomers() -> None:
     grown = CrowdSim(SceneConfig(characters=50, seed=5))
     _run(grown, 20)
-    before = grown.crowd.x.copy()
+    before = grown.by_id(grown.crowd.x)  # (the rows are in ground order, not by character)
     grown.resize(100)
     np.testing.assert_array_equal(grown.crowd.x[:50], before)
     fresh = CrowdSim(SceneConfig(characters=100, seed=5))
     np.testing.assert_array_equal(grown.pace, fresh.pace)
     np.testing.assert_array_equal(grown.crowd.x[50:], fresh.crowd.x[50:])
+
+
+def test_rows_kept_in_ground_order_step_every_character_as_in_character_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The crowd's rows are sorted by pelvis x every ORDER_EVERY steps (the hero's kept
+    first), with each character's state and draws: every character steps exactly as in a
+    crowd never reordered, and the trace still samples the characters 0…7."""
+    ordered = CrowdSim(SceneConfig(characters=120, seed=7))
+    _run(ordered, 4 * ORDER_EVERY)
+    monkeypatch.setattr(CrowdSim, "_in_ground_order", lambda self: None)
+    unordered = CrowdSim(SceneConfig(characters=120, seed=7))
+    _run(unordered, 4 * ORDER_EVERY)
+    assert ordered.ids[0] == 0 and not np.array_equal(ordered.ids, unordered.ids)
+    x = ordered.crowd.x[1:]
+    assert (np.diff(x) < 0).sum() < len(x) / 4  # in ground order but for the last steps
+    for a, b in (
+        (ordered.crowd.state, unordered.crowd.state),
+        (ordered.crowd.feet, unordered.crowd.feet),
+        (ordered.crowd.pose, unordered.crowd.pose),
+    ):
+        for name in (f.name for f in fields(a)):
+            one, other = getattr(a, name), getattr(b, name)
+            if isinstance(one, np.ndarray) and one.ndim:
+                np.testing.assert_array_equal(ordered.by_id(one), other, err_msg=name)
+    hands = ordered.by_id(ordered.crowd.solution.hand)
+    np.testing.assert_array_equal(hands, unordered.crowd.solution.hand)
+    assert ordered.trace_characters() == unordered.trace_characters()
+
+
+def test_a_pose_asked_for_before_a_reorder_holds_the_character_it_named() -> None:
+    crowd = CrowdSim(SceneConfig(characters=5)).crowd
+    lone = CrowdSim(SceneConfig(characters=1)).crowd
+    crowd.pose_as(2, lone.pose, (4.0, 1.2))
+    crowd.reorder(np.array([0, 3, 4, 2, 1]))
+    crowd.step(np.ones(5), np.zeros(5), DT)
+    assert (crowd.x[3], crowd.y[3], crowd.state.motion[3]) == (4.0, 1.2, Motion.POSED.value)
+    assert (crowd.state.motion != Motion.POSED.value).sum() == 4
 
 
 def test_same_seed_gives_the_same_crowd_and_another_seed_does_not() -> None:
