@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 from contextlib import nullcontext
-from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -39,9 +38,11 @@ from game.view.scenery import Scenery
 from game.view.shadows import draw_contact_shadows
 from game.view.status import OVERLAY_HINT, StatusBox, digits_as_8
 from game.world.character import PoseInputs, solve_pose
+from game.world.walker_state import rows_of
 
 CROWD_VIEW_HEIGHT_M = 4.6  # a little wider than the walk scene, to see more of the crowd
 CULL_MARGIN_M = 1.2  # characters this far outside the view may still reach into it
+_HERO = np.zeros(1, dtype=np.intp)  # the hero's row
 
 Box = tuple[float, float, float, float]
 
@@ -98,13 +99,14 @@ class CrowdView:
         key = (self.sim.step_index, alpha)
         if self._frame is None or self._frame[0] != key:
             crowd = self.sim.crowd
-            full = crowd.prev_pose.lerp(crowd.pose, alpha)
+            then, now = crowd.prev_pose, crowd.pose  # (blended on the rows drawn only)
+            hero = rows_of(then, _HERO).lerp(rows_of(now, _HERO), alpha)
             self.follow.follow(
-                self.camera, self.sim, full, alpha, None, self.status.box, self.hud_cover
+                self.camera, self.sim, hero, alpha, None, self.status.box, self.hud_cover
             )
-            self._rows = np.concatenate([[0], self._visible(full)])
-            pose = PoseInputs(**{f.name: getattr(full, f.name)[self._rows] for f in fields(full)})
-            hero = PoseInputs(**{f.name: getattr(pose, f.name)[:1] for f in fields(pose)})
+            x = then.pelvis[:, 0] + (now.pelvis[:, 0] - then.pelvis[:, 0]) * alpha  # as lerp
+            self._rows = np.concatenate([[0], self._visible(x)])
+            pose = rows_of(then, self._rows).lerp(rows_of(now, self._rows), alpha)
             with timer.phase("ik") if timer is not None else nullcontext():
                 hero_sol = seen_from_the_side(hero, solve_pose(crowd.rig, hero))
             self._joints = self._blended_joints(alpha)
@@ -132,10 +134,9 @@ class CrowdView:
             joints = before + (joints - before) * alpha
         return joints
 
-    def _visible(self, pose: PoseInputs) -> NDArray[np.intp]:
-        """Indices of the non-hero characters whose pelvis is within the culled x range."""
+    def _visible(self, x: NDArray[np.float64]) -> NDArray[np.intp]:
+        """The rows other than the hero's whose pelvis x (N,) is within the culled range."""
         x0, x1 = self.camera.visible_x_range()
-        x = pose.pelvis[:, 0]
         inside = (x > x0 - CULL_MARGIN_M) & (x < x1 + CULL_MARGIN_M)
         inside[0] = False
         return np.flatnonzero(inside)
