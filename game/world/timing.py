@@ -18,6 +18,7 @@ from game.world.rig import Rig
 from game.world.walker_state import BoolArray, FloatArray, WalkState, World
 
 _BEHIND_AT_AHEAD = np.array([-1.0, 0.0, 1.0])  # ground_grade's samples, in slope spans
+_GRADES_KEPT = 4  # ground_grade's answers remembered (World.grades)
 
 
 def timing_speed(speed: ArrayLike, floor: ArrayLike) -> FloatArray:
@@ -48,7 +49,22 @@ def ground_grade(w: World, s: WalkState) -> FloatArray:
     """Mean ground slope (rise per run in +x) over ±``slope_span`` of the pelvis, from
     the sides the feet could walk: a side that rises or drops more than a step (the
     loft's edge, a wall) is left out. Read as a slope, the loft's 1.8 m edge leaned the
-    body standing on the loft 22° into it (a banana facing the ladder)."""
+    body standing on the loft 22° into it (a banana facing the ladder).
+
+    A step asks for it ~9 times at 2 or 3 pelvis positions: the last :data:`_GRADES_KEPT`
+    answers are kept (read-only) and given again for the same x, ground and rig."""
+    key = s.x.tobytes()
+    for terrain, rig, x, kept in w.grades:
+        if x == key and terrain is w.terrain and rig is w.rig:
+            return kept
+    grade = _ground_grade(w, s)
+    grade.setflags(write=False)
+    w.grades = [(w.terrain, w.rig, key, grade), *w.grades[: _GRADES_KEPT - 1]]
+    return grade
+
+
+def _ground_grade(w: World, s: WalkState) -> FloatArray:
+    """:func:`ground_grade` computed."""
     span = w.rig.tuning.slope_span
     heights = w.terrain.height_at(s.x[:, None] + span * _BEHIND_AT_AHEAD)
     rises = heights[:, 1:] - heights[:, :-1]  # behind → pelvis → ahead

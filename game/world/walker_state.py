@@ -294,6 +294,8 @@ class World:
     obstacles: FloatArray = field(default_factory=lambda: np.zeros((0, 3)))
     rolled: RolledFeet | None = None  # the last support's samples (support.support)
     _swing_ground: tuple[Terrain, bytes, Terrain] | None = None  # (its key, then it)
+    # the last few ground grades (timing.ground_grade): (terrain, rig, pelvis x bytes, grade)
+    grades: list[tuple[Terrain, Rig, bytes, FloatArray]] = field(default_factory=list)
 
     @property
     def swing_ground(self) -> Terrain:
