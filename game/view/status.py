@@ -16,8 +16,8 @@ Box = tuple[float, float, float, float]
 # While the debug overlay is off, the status box's first hint says how to show it.
 OVERLAY_HINT = "O shows the IK: reach circles, targets, knee poles"
 # The status box's widest (at 1280x720, scaled): the walk's status takes two rows at every
-# window size (one row 520 px wide at 960x540 lay over the foot of the ladder the hero
-# climbs at the middle of the view).
+# window size, so that at 960x540 it stays clear of the foot of the ladder the hero climbs
+# at the middle of the view.
 STATUS_MAX_W = 520.0
 
 

@@ -132,7 +132,7 @@ def swing_pose(
     moving, pitching, straightening, bending = smoothstep((on - _EASES[0]) / _EASES[1])
     # the foot leaves and arrives at rest; a minimum-jerk path (smootherstep) would peak at
     # 1.875× its mean speed, smoothstep at 1.5×: their mean peaks at ~1.69×, 10 % slower, so
-    # a long swing (a walk turning into a run) no longer moves its ankle over 10 cm a step
+    # a long swing (a walk turning into a run) moves its ankle under 10 cm a step
     x = s[..., 0] + (e[..., 0] - s[..., 0]) * 0.5 * (moving + smootherstep(on))
     blend_y = s[..., 1] + (e[..., 1] - s[..., 1]) * smoothstep(u)
     angle = feet.start_angle + (feet.land_angle - feet.start_angle) * pitching

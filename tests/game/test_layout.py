@@ -635,8 +635,8 @@ def test_swivel_labels_keep_off_each_other_the_arm_and_the_markers(size: tuple[i
 @pytest.mark.usefixtures("marked")
 @pytest.mark.parametrize("size", [(960, 540), (1600, 1000)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_lab_labels_keep_off_each_other_the_arms_and_the_target(size: tuple[int, int]) -> None:
-    # with the target dragged into the dead zone "shortfall 0.73 m" lay over the
-    # arm and the target's cross
+    # the target dragged into the dead zone: the "shortfall" label keeps off the arm and
+    # the target's cross
     app = _app("lab", size)
     app.scene.autopilot = _Keys(InputState())
     sim, view = app.scene.sim, app.scene.view
@@ -696,9 +696,8 @@ def test_the_help_covers_no_other_panel(
     profiler: bool,
     size: tuple[int, int],
 ) -> None:
-    # with F3 on, the F1 help lay over the walk's status box at 1280x720, at
-    # 1439x839 and in the ground editor (not at 960x540); it also covered the lab's and the
-    # swivel scene's side panel and the editor's palette
+    # the F1 help, with F3 on or off, covers no status box, side panel or palette at any
+    # size, the ground editor's included
     placed: list[tuple[Any, hud.HelpLayout]] = []
     place_help = hud.place_help
 
@@ -775,9 +774,8 @@ def _hero_drawn(app: App) -> Rect:
 def test_the_help_does_not_hide_the_hero_with_the_f3_panel_open(
     monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
 ) -> None:
-    # the F1 help lay over his torso at 960x600 and 1280x720, and at 1580x860
-    # with F3 on only a ghost of his head showed. Standing, and having walked either way
-    # (the camera leads him: he stands left or right of the middle)
+    # the F1 help leaves him in view, with F3 on too: standing, and having walked either
+    # way (the camera leads him: he stands left or right of the middle)
     placed: list[hud.HelpLayout] = []
     place_help = hud.place_help
 

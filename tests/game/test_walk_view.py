@@ -287,7 +287,7 @@ def test_the_standing_heros_hair_sits_on_top_of_his_head_so_he_looks_ahead(
     cx, cy = view.camera.point_to_screen(*pose.head[0].tolist())
     back, up = (cx - hair[:, 0].mean()) * facing, cy - hair[:, 1].mean()
     assert up > 0
-    assert math.degrees(math.atan2(back, up)) < 32.0  # 17-23 degrees; the old cap's 42-47
+    assert math.degrees(math.atan2(back, up)) < 32.0  # the hair sits on top (17-23°)
 
 
 def _walk_app(size: tuple[int, int]) -> App:
