@@ -110,8 +110,10 @@ def hip_at_touchdown(
     lo, hi = hip_x_range(w, s, support, s.y[:, None], gait.lock_extension)
     other = feet.planted[m, 1 - f]
     lo_other, hi_other = lo[m, 1 - f] - offset[m, 1 - f], hi[m, 1 - f] - offset[m, 1 - f]
-    # (not the stop a reversal brakes to: the other foot steps to its own spot too)
-    hip_land = np.where(other & ~reversing, clamp(hip_land, lo_other, hi_other), hip_land)
+    # (not the stop a reversal brakes to: the other foot steps to its own spot too; nor
+    # where the other leg reaches no hip at this height at all, its range empty: ±inf)
+    carried = other & ~reversing & (lo_other <= hi_other)
+    hip_land = np.where(carried, clamp(hip_land, lo_other, hi_other), hip_land)
     decay = 2.0 ** (-duration / halflife)
     return hip_land, v_target + (s.vx - v_target) * decay
 

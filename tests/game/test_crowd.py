@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ik
 from game.input_state import InputState
@@ -320,3 +322,31 @@ def test_drawing_at_alpha_zero_reuses_the_previous_steps_solve_and_it_is_that_po
     # between steps a fresh solve of the blended pose
     pose, sol = crowd.interpolated(0.5)
     _same_solve(sol, solve_pose(crowd.rig, crowd.prev_pose.lerp(crowd.pose, 0.5)))
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    height=st.floats(0.3, 2.5),
+    way=st.sampled_from([-1.0, 1.0]),
+    steps_before=st.integers(0, 20),
+)
+def test_stepping_off_a_pose_the_feet_cannot_hold_plans_finite_steps(
+    height: float, way: float, steps_before: int
+) -> None:
+    """A prop may set a character's pelvis where its legs, stood at ``stand_at``, do not
+    reach (higher than a leg, or lower than a crouch); walking off from there, every
+    number of its state stays finite and no invalid arithmetic (∞ − ∞) happens."""
+    sim = CrowdSim(SceneConfig(characters=3, seed=11))
+    _run(sim, steps_before)
+    crowd, lone = sim.crowd, CrowdSim(SceneConfig(characters=1)).crowd
+    crowd.pose_as(1, lone.pose, (4.0, 0.07 + height), stand_at=[[3.9, 0.07], [4.1, 0.07]])
+    _run(sim, 1)
+    with np.errstate(invalid="raise"):
+        for _ in range(30):
+            crowd.step(np.array([0.0, way, 0.0]), np.zeros(3), DT)
+            crowd.solve()
+    for name in (f.name for f in fields(crowd.state)):
+        value = getattr(crowd.state, name)
+        if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+            assert np.isfinite(value).all(), name
+    assert np.isfinite(crowd.feet.lock).all() and np.isfinite(crowd.solution.hand).all()
