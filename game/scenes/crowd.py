@@ -9,6 +9,8 @@ seed; a character turns around near either end of the terrain, or when it has st
 ``(N,)`` array operations, ``Crowd.step``, then one ``ik.solve_2d`` for all 4·N limbs.
 
 Character 0 is the hero: A/D (arrows) steer it, Shift runs; left alone it walks like the rest.
+The hero stays in row 0; the other rows are sorted by x every :data:`ORDER_EVERY` steps (the
+ground's lookups are cheaper in ground order), and ``CrowdSim.ids`` names each row's character.
 
 The trace carries a fixed sample, the first :data:`TRACE_SAMPLE` characters (ids 0…7), so its
 cost stays bounded whatever N is; the stats file has ``characters`` (N) and ``feet`` totals.
