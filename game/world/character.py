@@ -190,10 +190,12 @@ class Crowd:
         self.prev_solution = solve_pose(self.rig, self.prev_pose)
 
     def reorder(self, order: NDArray[np.intp]) -> None:
-        """Move the character in row ``order[i]`` to row ``i`` (``order`` a permutation of
-        the rows) with its state, poses and solves: each stage works row by row, so every
-        character steps on as it would have (a crowd kept in ground order this way looks
-        the ground up along it)."""
+        """Move the character in row ``order[i]`` to row ``i`` (a permutation of the rows)
+        with its state, poses and solves: every stage works row by row, so each steps on as
+        it would have (a crowd kept in ground order this way looks the ground up along it)."""
+        order = np.asarray(order)
+        if order.ndim != 1 or not np.array_equal(np.sort(order), np.arange(self.count)):
+            raise ValueError(f"not a permutation of the {self.count} rows: {order}")
         self.state = rows_of(self.state, order)
         self.pose, self.prev_pose = rows_of(self.pose, order), rows_of(self.prev_pose, order)
         self.solution = self.solution.rows(order)
@@ -243,11 +245,7 @@ class Crowd:
 
     # -- one fixed step ----------------------------------------------------------------
     def step(
-        self,
-        move: ArrayLike,
-        run: ArrayLike,
-        dt: float,
-        pinned: BoolArray | None = None,
+        self, move: ArrayLike, run: ArrayLike, dt: float, pinned: BoolArray | None = None
     ) -> None:
         """Advance every character one fixed step of ``dt`` seconds (the solve is
         :meth:`solve`): ``move`` (N,) the walk intent in [−1, 1] (its sign the direction),

@@ -162,6 +162,17 @@ def test_a_pose_asked_for_before_a_reorder_holds_the_character_it_named() -> Non
     assert (crowd.state.motion != Motion.POSED.value).sum() == 4
 
 
+@pytest.mark.parametrize(
+    "order", [[0, 1, 1, 3, 4], [0, 1, 2, 3], [0, 1, 2, 3, 5], [[0, 1, 2, 3, 4]]]
+)
+def test_a_reorder_that_is_not_a_permutation_of_the_rows_is_refused(order: list[int]) -> None:
+    crowd = CrowdSim(SceneConfig(characters=5)).crowd
+    x = crowd.x.copy()
+    with pytest.raises(ValueError, match="not a permutation of the 5 rows"):
+        crowd.reorder(np.array(order))
+    np.testing.assert_array_equal(crowd.x, x)
+
+
 def test_same_seed_gives_the_same_crowd_and_another_seed_does_not() -> None:
     runs = []
     for seed in (4, 4, 5):
