@@ -10,7 +10,9 @@ in turn, so all trees share the machine's state. The table gives, per ground, si
 tree, the median over repeats of the run's frame and sim p50 / p99 (ms) with the spread
 (lowest–highest) of the frame p50, the sim p50 per character (µs), the frame p50 against
 this tree's in the same run, and the process's CPU time per frame (a mean over the run, ms),
-which waiting for a core on a busy host does not inflate. The machine may be
+which waiting for a core on a busy host does not inflate. A second table gives the crowd's
+targets from the same medians: the rough ground's frame p50 over the course's, and the sim's
+cost per character at the largest size over that at the smallest. The machine may be
 shared and noisy: read the ratios of one run, not absolute numbers across runs.
 
 The rough ground spans the shipped course's x range with ``--vertices`` evenly spaced
@@ -55,7 +57,7 @@ import json, sys, time
 from dataclasses import replace
 from game.bench import run_bench
 from game.cli import parse
-SHORT = 10
+SHORT = {short}
 options = replace(parse(sys.argv[3:]), characters=int(sys.argv[1]))
 run_bench(replace(options, characters=1, frames=2, stats=None))
 start = time.process_time()
@@ -65,9 +67,10 @@ start = time.process_time()
 code = run_bench(options)
 full = time.process_time() - start
 cpu = 1000.0 * (full - short) / (options.frames - SHORT)
-open(sys.argv[2], "w").write(json.dumps({"cpu_ms": cpu}))
+open(sys.argv[2], "w").write(json.dumps({{"cpu_ms": cpu}}))
 sys.exit(code)
 """
+SHORT_FRAMES = 10  # the run whose CPU is taken off the measured one's
 
 
 def rough_ground(x_from: float, x_to: float, vertices: int, seed: int = 0) -> list[list[float]]:
@@ -101,7 +104,7 @@ def _crowd(tree: Path, size: int, frames: int, assets: Path, stats: Path) -> dic
     env = {**os.environ, "PYTHONPATH": str(tree)}
     cpu = stats.with_suffix(".cpu.json")
     subprocess.run(
-        [sys.executable, "-c", _RUN, str(size), str(cpu), *options],
+        [sys.executable, "-c", _RUN.format(short=SHORT_FRAMES), str(size), str(cpu), *options],
         cwd=tree,
         env=env,
         check=True,
@@ -121,6 +124,11 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", type=Path, help="also write every run's figures here")
     args = parser.parse_args()
+    if args.frames <= SHORT_FRAMES:
+        parser.error(
+            f"--frames must be more than {SHORT_FRAMES}: the CPU a frame costs is "
+            f"taken over the frames past the first {SHORT_FRAMES}"
+        )
     sizes = [int(s) for s in args.sizes.split(",")]
     trees = ([args.before] if args.before else []) + [HERE]
     names = (["before"] if args.before else []) + ["now"]
@@ -162,6 +170,7 @@ def main() -> int:
                     f"| {med['frame p99']:.1f} | {med['sim p50']:.1f} | {med['sim p99']:.1f} "
                     f"| {per_char:.2f} | {med['frame p50'] / now:.2f}× | {med['cpu']:.1f} |"
                 )
+    _print_targets(results, sizes, names, f"rough {args.vertices}")
     if args.json:
         rows = [
             {"ground": g, "characters": n, "tree": t, "runs": runs}
@@ -169,6 +178,33 @@ def main() -> int:
         ]
         args.json.write_text(json.dumps(rows, indent=1))
     return 0
+
+
+def _print_targets(
+    results: dict[tuple[str, int, str], list[dict[str, float]]],
+    sizes: list[int],
+    names: list[str],
+    rough: str,
+) -> None:
+    """The crowd's targets from the same medians: the rough ground's frame p50 over the
+    course's at each size, and the sim's cost per character at the largest size over that
+    at the smallest (on the course; 1.0 is linear)."""
+
+    def median(ground: str, size: int, name: str, key: str) -> float:
+        return statistics.median(r[key] for r in results[(ground, size, name)])
+
+    print()
+    heads = " | ".join(f"rough / course at {size}" for size in sizes)
+    print(f"| tree | {heads} | sim per character at {sizes[-1]} / at {sizes[0]} |")
+    print("|---|" + "---:|" * (len(sizes) + 1))
+    for name in names:
+        ratios = [
+            median(rough, size, name, "frame p50") / median("course", size, name, "frame p50")
+            for size in sizes
+        ]
+        per_char = [median("course", size, name, "sim p50") / size for size in sizes]
+        cells = " | ".join(f"{ratio:.2f}×" for ratio in ratios)
+        print(f"| {name} | {cells} | {per_char[-1] / per_char[0]:.2f}× |")
 
 
 if __name__ == "__main__":
