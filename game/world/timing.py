@@ -48,8 +48,8 @@ def flight_pace(tread: FloatArray, grade: FloatArray, quick: BoolArray, rig: Rig
 def ground_grade(w: World, s: WalkState) -> FloatArray:
     """Mean ground slope (rise per run in +x) over ±``slope_span`` of the pelvis, from
     the sides the feet could walk: a side that rises or drops more than a step (the
-    loft's edge, a wall) is left out. Read as a slope, the loft's 1.8 m edge leaned the
-    body standing on the loft 22° into it (a banana facing the ladder).
+    loft's edge, a wall) is left out: read as a slope, the loft's 1.8 m edge would lean
+    the body standing on the loft 22° into it.
 
     A step asks for it ~9 times at 2 or 3 pelvis positions: the last :data:`_GRADES_KEPT`
     answers are kept (read-only) and given again for the same x, ground and rig."""
