@@ -38,6 +38,7 @@ from game.view.scenery import Scenery
 from game.view.shadows import draw_contact_shadows
 from game.view.status import OVERLAY_HINT, StatusBox, digits_as_8
 from game.world.character import PoseInputs, solve_pose
+from game.world.easing import lerp
 from game.world.walker_state import rows_of
 
 CROWD_VIEW_HEIGHT_M = 4.6  # a little wider than the walk scene, to see more of the crowd
@@ -104,7 +105,7 @@ class CrowdView:
             self.follow.follow(
                 self.camera, self.sim, hero, alpha, None, self.status.box, self.hud_cover
             )
-            x = then.pelvis[:, 0] + (now.pelvis[:, 0] - then.pelvis[:, 0]) * alpha  # as lerp
+            x = lerp(then.pelvis[:, 0], now.pelvis[:, 0], alpha)  # (as the pose blends it)
             self._rows = np.concatenate([[0], self._visible(x)])
             pose = rows_of(then, self._rows).lerp(rows_of(now, self._rows), alpha)
             with timer.phase("ik") if timer is not None else nullcontext():
@@ -131,7 +132,7 @@ class CrowdView:
         joints = np.stack([now.elbow[rows], now.hand[rows]])
         if then.elbow.shape == now.elbow.shape and alpha < 1.0:
             before = np.stack([then.elbow[rows], then.hand[rows]])
-            joints = before + (joints - before) * alpha
+            joints = lerp(before, joints, alpha)
         return joints
 
     def _visible(self, x: NDArray[np.float64]) -> NDArray[np.intp]:

@@ -17,6 +17,7 @@ from game.input_state import InputState, finite_clamped
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig
 from game.trace import limb_record
+from game.world.easing import lerp
 
 UPPER_LEN = 2.0
 LOWER_LEN = 1.2
@@ -105,7 +106,7 @@ class LabSim:
         side, index 1 the ghost (the other solution for the same target).
         """
         (px, py), (cx, cy) = self.prev_target, self.target
-        target = (px + (cx - px) * alpha, py + (cy - py) * alpha)
+        target = (lerp(px, cx, alpha), lerp(py, cy, alpha))
         both = ik.solve_2d(
             ROOT,
             target,

@@ -26,6 +26,7 @@ from game.input_state import InputState, finite_clamped
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig
 from game.trace import limb_record
+from game.world.easing import lerp
 
 UPPER_LEN = 2.0
 LOWER_LEN = 1.2
@@ -54,7 +55,7 @@ class Pose:
             np.array([*self.target, *self.pole, self.twist]),
             np.array([*other.target, *other.pole, other.twist]),
         )
-        m = a + (b - a) * alpha  # linear interpolation per component
+        m = lerp(a, b, alpha)  # per component
         return Pose(_vec3(m[0:3]), _vec3(m[3:6]), float(m[6]))
 
 

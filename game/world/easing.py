@@ -14,6 +14,12 @@ from numpy.typing import ArrayLike, NDArray
 
 FloatArray = NDArray[np.float64]
 Halflife = TypeVar("Halflife", float, FloatArray)
+Blended = TypeVar("Blended", float, FloatArray)
+
+
+def lerp(a: Blended, b: Blended, t: float) -> Blended:
+    """``t`` of the way from ``a`` to ``b``: ``a + (b − a)·t`` (``a`` exactly at 0)."""
+    return a + (b - a) * t
 
 
 def clamp(x: ArrayLike, lo: ArrayLike, hi: ArrayLike) -> FloatArray:

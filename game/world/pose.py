@@ -13,7 +13,7 @@ import numpy as np
 
 import ik
 from game.world.arms import blend_hands, follow_hands, hinge_poles, limb_poles, swing_hands
-from game.world.easing import all_true, any_true, clamp, halflife_blend, smoothstep, xy
+from game.world.easing import all_true, any_true, clamp, halflife_blend, lerp, smoothstep, xy
 from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, Feet, sole_points
 from game.world.gait import run_fraction
 from game.world.rig import LegSpec, LimbSpec, Rig
@@ -73,7 +73,7 @@ class PoseInputs:
         input blends; the discrete facing and pole switches are ``later``'s)."""
 
         def mix(a: FloatArray, b: FloatArray) -> FloatArray:
-            return a + (b - a) * alpha
+            return lerp(a, b, alpha)
 
         return PoseInputs(
             pelvis=mix(self.pelvis, later.pelvis),

@@ -33,7 +33,7 @@ from numpy.typing import ArrayLike
 import ik
 from game.profiling import PhaseTimer
 from game.world.character import Crowd
-from game.world.easing import halflife_blend
+from game.world.easing import halflife_blend, lerp
 from game.world.feet import FOOT_SIDE
 from game.world.heightfield import Heightfield
 from game.world.rig import Rig
@@ -115,7 +115,7 @@ class Pose3D:
         """``alpha`` of the way to ``later`` (for drawing between steps)."""
 
         def mix(a: FloatArray, b: FloatArray) -> FloatArray:
-            return a + (b - a) * alpha
+            return lerp(a, b, alpha)
 
         turn = math.remainder(later.yaw - self.yaw, 2 * math.pi)
         return Pose3D(
