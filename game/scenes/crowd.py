@@ -120,16 +120,21 @@ class CrowdSim(CharacterAssets):
         count = max(count, 1)
         if count == self.crowd.count:
             return
-        self._put_in_order(np.argsort(self.ids))
+        self._put_in_order(self.rows_by_id)
         x, facing = self._layout(walkable_course(self.rig, self.terrain), self._parameters(count))
         kept = self.crowd.count
         self.crowd.resize(count, x[kept:], facing[kept:])
         self.ids = np.arange(count)
         self._set_behaviour(count)
 
+    @property
+    def rows_by_id(self) -> NDArray[np.intp]:
+        """The crowd's rows in character order: the row of character 0, 1, …"""
+        return np.argsort(self.ids)
+
     def by_id(self, rows: NDArray[Any]) -> NDArray[Any]:
         """A per-row array ``(N, ...)`` of the crowd (or of this scene) in character order."""
-        return rows[np.argsort(self.ids)]
+        return rows[self.rows_by_id]
 
     def _put_in_order(self, order: NDArray[np.intp]) -> None:
         """The character in row ``order[i]`` moved to row ``i``, with its own draws
@@ -160,7 +165,7 @@ class CrowdSim(CharacterAssets):
         edited = self.session.get(EDITED_TERRAIN)
         self.terrain_changed = isinstance(edited, Terrain) and edited is not self.terrain
         if isinstance(edited, Terrain) and self.terrain_changed:
-            self._put_in_order(np.argsort(self.ids))
+            self._put_in_order(self.rows_by_id)
             count = self.crowd.count
             x, facing = self._layout(walkable_course(self.rig, edited), self._parameters(count))
             self.crowd = Crowd(self.rig, edited, x, facing)
@@ -225,7 +230,7 @@ class CrowdSim(CharacterAssets):
 
     def trace_characters(self) -> list[dict[str, Any]]:
         """The first :data:`TRACE_SAMPLE` characters in trace format."""
-        rows = np.argsort(self.ids)[:TRACE_SAMPLE]
+        rows = self.rows_by_id[:TRACE_SAMPLE]
         return character_records(cast(Crowd, _Sample(self.crowd, rows)))
 
     def stats_sections(self) -> dict[str, Any]:
