@@ -23,13 +23,13 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import numpy as np  # noqa: E402
 import pygame  # noqa: E402
+from frame_strips import MAX_FRAMES, Tiles, montage  # noqa: E402
 
 from game.app import App, build_scene  # noqa: E402
 from game.options import RunOptions  # noqa: E402
 from game.projection import OrbitCamera  # noqa: E402
 from game.scene import SceneConfig  # noqa: E402
 from game.scenes.walk3d_view import Walk3DView  # noqa: E402
-from tools.frame_strips import MAX_FRAMES, Tiles, montage  # noqa: E402
 
 TILE = (300, 400)
 COLUMNS = 6
