@@ -31,15 +31,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from numpy.typing import NDArray
 
 from game.world.easing import all_true, any_true
 from game.world.feet import sole_penetration
 from game.world.rig import Rig
 from game.world.terrain import Terrain
-
-FloatArray = NDArray[np.float64]
-BoolArray = NDArray[np.bool_]
+from game.world.types import BoolArray, FloatArray
 
 WALK_BAND = (0.85, 1.1)  # fractions of walk_speed that count as walking
 RUN_FROM = 0.85  # fraction of run_speed from which running counts

@@ -14,11 +14,9 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from game.world.pose import PoseInputs
-
-FloatArray = NDArray[np.float64]
+from game.world.types import FloatArray
 
 
 def foreshortened_joints(

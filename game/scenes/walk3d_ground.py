@@ -23,8 +23,7 @@ from game.canvas import Canvas
 from game.palette import PALETTE, mix
 from game.projection import OrbitCamera, clip_polygon, clip_segments
 from game.world.heightfield import Heightfield
-
-FloatArray = NDArray[np.float64]
+from game.world.types import FloatArray
 
 MESH_CELL_M = 0.5  # the mesh's regular grid
 FAR_CELL_M = 1.0  # ... zoomed out beyond FAR_DISTANCE_M (fewer, larger quads)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numpy.typing import NDArray
 
 from game.canvas import Canvas
 from game.palette import PALETTE
@@ -15,9 +14,8 @@ from game.pen3d import Pen3D
 from game.projection import OrbitCamera
 from game.world.heightfield import Heightfield
 from game.world.rig import Rig
+from game.world.types import FloatArray
 from game.world.walk3d import Pose3D
-
-FloatArray = NDArray[np.float64]
 
 SHOE = (70, 52, 40)
 SHADOW_ALPHA = 120  # a planted foot's shadow at full strength (0-255)

@@ -14,12 +14,10 @@ import functools
 import math
 
 import numpy as np
-from numpy.typing import NDArray
 
 from game.world.easing import all_true, clamp, smoothstep, xy
 from game.world.rig import ArmSpec, LimbSpec, Rig
-
-FloatArray = NDArray[np.float64]
+from game.world.types import FloatArray
 
 MAX_SWING = 0.9  # radians: the swing angle of the upper arm never exceeds this either way
 _FULL_BEND_SWING = 0.3  # radians: a forward swing this far bends the elbow fully

@@ -38,11 +38,10 @@ from game.world.support import move_pelvis, planted_support, roll_stance, stand_
 from game.world.terrain import Terrain
 from game.world.timing import ground_grade, timed
 from game.world.turning import advance_turn, leave_pivot
+from game.world.types import BoolArray, FloatArray
 from game.world.walker_state import (
     ARMS,
     LEGS,
-    BoolArray,
-    FloatArray,
     Intent,
     WalkState,
     World,

@@ -10,9 +10,10 @@ import math
 from typing import TypeVar
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
-FloatArray = NDArray[np.float64]
+from game.world.types import FloatArray
+
 Halflife = TypeVar("Halflife", float, FloatArray)
 Blended = TypeVar("Blended", float, FloatArray)
 

@@ -33,7 +33,8 @@ from game.world.support import planted_support
 from game.world.terrain import Terrain
 from game.world.timing import ground_grade, hips_x, timed
 from game.world.turning import interrupt_pivot, pivot_clear
-from game.world.walker_state import LEGS, BoolArray, FloatArray, WalkState, World
+from game.world.types import BoolArray, FloatArray
+from game.world.walker_state import LEGS, WalkState, World
 
 _MOVED_M = 1e-4  # metres the ground under a sole may change and count as unmoved
 _SOLE_READS = 8  # points from heel to toe the ground is compared at

@@ -25,8 +25,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from game.assets import read_json
 from game.world.schema import Fields, Range
-
-FloatArray = NDArray[np.float64]
+from game.world.types import FloatArray
 
 MAX_GRID = 512  # rows and columns at most (a 1 MiB file holds about 150,000 heights)
 HEIGHTFIELD_RANGES = {

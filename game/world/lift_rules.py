@@ -27,7 +27,8 @@ from game.world.gait import PHASE_OFFSET, Pace, run_fraction
 from game.world.support import Support, hip_x_range
 from game.world.timing import foot_phase, hips_x, timed
 from game.world.turning import above_spot_behind, on_spots, settled
-from game.world.walker_state import BoolArray, FloatArray, WalkState, World, some_rows
+from game.world.types import BoolArray, FloatArray
+from game.world.walker_state import WalkState, World, some_rows
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,8 @@ from game.world.modes import MOTION_BRAKE, next_motion
 from game.world.speed import unblocked
 from game.world.timing import speed_halflife
 from game.world.turning import shift_over_balls, shift_over_feet
-from game.world.walker_state import BoolArray, FloatArray, WalkState, World
+from game.world.types import BoolArray, FloatArray
+from game.world.walker_state import WalkState, World
 
 
 @dataclass(frozen=True, slots=True)

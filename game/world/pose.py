@@ -20,7 +20,8 @@ from game.world.rig import LegSpec, LimbSpec, Rig
 from game.world.swing import swing_pose, within_reach
 from game.world.terrain import Terrain
 from game.world.timing import pivot_ankles, stance_feet
-from game.world.walker_state import ARMS, LEGS, BoolArray, FloatArray, WalkState, World
+from game.world.types import BoolArray, FloatArray
+from game.world.walker_state import ARMS, LEGS, WalkState, World
 
 GAZE_AHEAD = 1.0  # m: on stairs the eyes are on the treads this far ahead of the pelvis
 HEAD_SHARE = 0.5  # the head pitches this share of the way to what the eyes look at

@@ -16,7 +16,8 @@ from game.world.easing import all_true, any_true, clamp, xy
 from game.world.feet import MAX_TREAD, MIN_RISER, RISER_WINDOW
 from game.world.modes import next_pacing
 from game.world.timing import flight_between, flight_pace, ground_grade, trailing_foot
-from game.world.walker_state import BoolArray, FloatArray, WalkState, World
+from game.world.types import BoolArray, FloatArray
+from game.world.walker_state import WalkState, World
 
 # where the speed cap reads the slope: a stride behind (−1), then fractions of the stopping
 # distance ahead

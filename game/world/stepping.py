@@ -38,15 +38,8 @@ from game.world.timing import (
     stance_feet,
     timed,
 )
-from game.world.walker_state import (
-    LEGS,
-    BoolArray,
-    FloatArray,
-    WalkState,
-    World,
-    rows_of,
-    some_rows,
-)
+from game.world.types import BoolArray, FloatArray
+from game.world.walker_state import LEGS, WalkState, World, rows_of, some_rows
 
 
 def advance_phase(

@@ -38,7 +38,8 @@ from game.world.timing import (
     stance_progress,
 )
 from game.world.turning import pivot_ceiling
-from game.world.walker_state import BoolArray, FloatArray, WalkState, World, rows_of
+from game.world.types import BoolArray, FloatArray
+from game.world.walker_state import WalkState, World, rows_of
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,9 +26,8 @@ from game.world.timing import (
     timed,
     trailing_foot,
 )
-from game.world.walker_state import BoolArray, FloatArray, WalkState, World
-
-IntArray = np.ndarray
+from game.world.types import BoolArray, FloatArray, IntArray
+from game.world.walker_state import WalkState, World
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from game.assets import AssetError, read_json
 from game.world.easing import any_true, xy
 from game.world.range_query import RangeMax, index_span
 from game.world.schema import Fields, Range
+from game.world.types import FloatArray, IntArray
 
 MAX_TERRAIN_POINTS = 10_000
 MIN_X_STEP_M = 0.001  # a steeper riser than 1 mm of run is a wall the slope maths can't take
@@ -30,8 +31,6 @@ TERRAIN_RANGES: dict[str, Range] = {
     "landmarks.to": Range(-10_000.0, 10_000.0, "m"),
 }
 
-FloatArray = NDArray[np.float64]
-IntArray = NDArray[np.intp]
 
 _NO_PAIRS: IntArray = np.zeros(0, dtype=np.intp)
 _NO_PAIRS.setflags(write=False)

@@ -35,12 +35,12 @@ from game.world.terrain_rules import (
     RISER_RUN,
     EditLimits,
     EditRefused,
-    FloatArray,
     Footprint,
     Span,
     check_edit,
     check_footprints,
 )
+from game.world.types import FloatArray
 
 __all__ = [
     "FOOTPRINT_TOLERANCE",

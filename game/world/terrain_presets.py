@@ -18,7 +18,8 @@ from collections.abc import Callable
 import numpy as np
 
 from game.world.terrain import MIN_X_STEP_M, Terrain
-from game.world.terrain_rules import HEIGHT_LIMIT, EditLimits, EditRefused, FloatArray
+from game.world.terrain_rules import HEIGHT_LIMIT, EditLimits, EditRefused
+from game.world.types import FloatArray
 
 RISER_WIDTH = 0.01  # metres of x a preset's riser (a stair's, a platform's side) takes
 MAX_STAIRS = 20  # steps in one flight of the stairs preset

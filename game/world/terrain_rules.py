@@ -30,8 +30,8 @@ from numpy.typing import NDArray
 
 from game.world.rig import Rig
 from game.world.terrain import MIN_X_STEP_M, Terrain
+from game.world.types import FloatArray
 
-FloatArray = NDArray[np.float64]
 Span = tuple[float, float]
 
 RISER_RUN = 0.05  # a segment narrower than this in x is a riser, not a slope

@@ -15,7 +15,8 @@ from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, foot_axes, heel_
 from game.world.gait import PHASE_OFFSET, quickened_rate, slope_quickening
 from game.world.modes import PACING_JOG, PACING_RUN, PACING_STAIR_RUN, Pacing
 from game.world.rig import Rig
-from game.world.walker_state import BoolArray, FloatArray, WalkState, World
+from game.world.types import BoolArray, FloatArray
+from game.world.walker_state import WalkState, World
 
 _BEHIND_AT_AHEAD = np.array([-1.0, 0.0, 1.0])  # ground_grade's samples, in slope spans
 _GRADES_KEPT = 4  # ground_grade's answers remembered (World.grades)

@@ -18,7 +18,8 @@ from game.world.feet import (
 from game.world.modes import MOTION_BRAKE, next_motion
 from game.world.pivots import pivot_spots
 from game.world.timing import heel_off_nose, pivot_balls, standing_spots
-from game.world.walker_state import BoolArray, FloatArray, WalkState, World
+from game.world.types import BoolArray, FloatArray
+from game.world.walker_state import WalkState, World
 
 
 def advance_turn(w: World, s: WalkState, dt: float) -> None:

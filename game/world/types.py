@@ -1,4 +1,5 @@
-"""Array type aliases shared by the simulation's modules."""
+"""Array type aliases (float, bool, index arrays), one definition for the simulation and
+the scenes that read its arrays."""
 
 from __future__ import annotations
 
@@ -7,3 +8,4 @@ from numpy.typing import NDArray
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
+IntArray = NDArray[np.intp]

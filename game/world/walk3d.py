@@ -38,10 +38,9 @@ from game.world.feet import FOOT_SIDE
 from game.world.heightfield import Heightfield
 from game.world.rig import Rig
 from game.world.terrain import Terrain
+from game.world.types import BoolArray, FloatArray
 from game.world.walk3d_body import (
     BodyFrame,
-    BoolArray,
-    FloatArray,
     Proportions,
     ankles_of,
     hinge_pole,

@@ -20,16 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
 import ik
 from game.world.feet import FOOT_SIDE
 from game.world.heightfield import Heightfield
 from game.world.rig import Rig
+from game.world.types import BoolArray, FloatArray
 from game.world.walk3d_path import PathFrame, right_of
-
-FloatArray = NDArray[np.float64]
-BoolArray = NDArray[np.bool_]
 
 SOLE_POINTS = ("heel", "ball", "toe", "heel_in", "heel_out", "ball_in", "ball_out")
 UP = np.array([0.0, 1.0, 0.0])

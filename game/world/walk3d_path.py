@@ -25,9 +25,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from game.world.heightfield import Heightfield
 from game.world.terrain import Terrain
-
-FloatArray = NDArray[np.float64]
-BoolArray = NDArray[np.bool_]
+from game.world.types import BoolArray, FloatArray
 
 PROFILE_STEP_M = 0.05  # the 2-D ground's samples along the path: half the heightfield's grid
 PROFILE_BEHIND_M = 3.0  # the 2-D ground reaches this far behind the pelvis ...

@@ -25,7 +25,7 @@ passes its intents to the crowd's commands, and traces its centre.
 
 from __future__ import annotations
 
-from game.world.props.base import FLAT_TOLERANCE_M, FloatArray
+from game.world.props.base import FLAT_TOLERANCE_M
 from game.world.props.cup import CupSpec
 from game.world.props.cup_prop import CupProp
 from game.world.props.door import (
@@ -42,6 +42,7 @@ from game.world.props.ladder_prop import LadderProp
 from game.world.props.reach import REACH_FRACTION, PropHands
 from game.world.props.scenery import PROPS_RANGES, Props, create_props, load_props
 from game.world.props.table import Table
+from game.world.types import FloatArray
 
 __all__ = [
     "DOORWAY_M",

@@ -26,9 +26,10 @@ from game.world.props.ball_physics import (
     ground_polyline,
     step_ball,
 )
-from game.world.props.base import WORLD_X, Body, FloatArray, Intent, PlugIn
+from game.world.props.base import WORLD_X, Body, Intent, PlugIn
 from game.world.schema import Fields, Range
 from game.world.terrain import Terrain
+from game.world.types import FloatArray
 
 RANGES: dict[str, Range] = {
     "ball.x": WORLD_X,

@@ -29,9 +29,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
 
-FloatArray = NDArray[np.float64]
+from game.world.types import FloatArray
 
 GRAVITY = 9.81  # m/s²
 SUBSTEPS = 4  # ground contacts per step: at 60 Hz and 8 m/s a substep moves 3.3 cm

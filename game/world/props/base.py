@@ -16,17 +16,16 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
-from numpy.typing import NDArray
 
 from game.world.rig import Rig
 from game.world.schema import Fields, Range
 from game.world.terrain import Terrain
 from game.world.terrain_edit import Footprint
+from game.world.types import FloatArray
 
 if TYPE_CHECKING:
     from game.world.character import PoseInputs
 
-FloatArray = NDArray[np.float64]
 FLAT_TOLERANCE_M = 0.01  # a footprint whose ground varies more than this is not flat
 WORLD_X = Range(-10_000.0, 10_000.0, "m")  # as the terrain's x; inside it is checked too
 

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from game.world.props.base import WORLD_X, FloatArray
+from game.world.props.base import WORLD_X
 from game.world.props.table import Table
 from game.world.schema import Fields, Range
+from game.world.types import FloatArray
 
 CUP_MAX_SLOPE = math.radians(10.0)  # a cup is set down upright on ground no steeper than
 # this: the edge of its base then stands at most r·tan 10° (7 mm for a 4 cm cup) off the

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from game.world.props.base import FLAT_TOLERANCE_M, Body, FloatArray, Intent
+from game.world.props.base import FLAT_TOLERANCE_M, Body, Intent
 from game.world.props.cup import CUP_MAX_SLOPE, FEET_CLEAR_M, REFUSED_S, SNAP_M
 from game.world.props.grip import OnGrip, within
 from game.world.props.reach import PropHands
@@ -29,6 +29,7 @@ from game.world.props.table_reach import on_table_top, table_stand
 from game.world.rig import Rig
 from game.world.terrain import Terrain
 from game.world.terrain_edit import EditRefused, Footprint
+from game.world.types import FloatArray
 
 if TYPE_CHECKING:
     from game.world.props.scenery import Props

@@ -25,13 +25,14 @@ from enum import Enum
 import numpy as np
 
 from game.world.easing import smoothstep
-from game.world.props.base import WORLD_X, Body, FloatArray, Intent, flat_base, pair
+from game.world.props.base import WORLD_X, Body, Intent, flat_base, pair
 from game.world.props.grip import OnGrip, ReachPhase, arm_allowance, within
 from game.world.props.reach import PropHands
 from game.world.rig import Rig
 from game.world.schema import Fields, Range
 from game.world.terrain import Terrain
 from game.world.terrain_edit import Footprint
+from game.world.types import FloatArray
 
 DOOR_SWING_RAD = math.radians(75.0)  # the door's widest opening about its hinge
 HOLD_KNOB_S = 0.6  # a hand rests on the knob at least this long (then until the door is open)

@@ -10,9 +10,9 @@ from typing import Protocol
 
 import numpy as np
 
-from game.world.props.base import FloatArray
 from game.world.rig import Rig
 from game.world.terrain import Terrain
+from game.world.types import FloatArray
 
 
 class ReachPhase(str, Enum):

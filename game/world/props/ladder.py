@@ -22,7 +22,6 @@ import numpy as np
 from game.world.arms import follow_hands
 from game.world.character import PoseInputs
 from game.world.easing import halflife_blend, smoothstep
-from game.world.props.base import FloatArray
 from game.world.props.ladder_asset import (
     LOFT_DEPTH_M,
     RANGES,
@@ -35,6 +34,7 @@ from game.world.props.ladder_order import RungLimits, next_move
 from game.world.props.ladder_pose import Holds, climb_pose, shoulders, swing, swing_seconds
 from game.world.props.ladder_sizes import ClimbSizes
 from game.world.rig import Rig
+from game.world.types import FloatArray
 
 __all__ = [
     "LOFT_DEPTH_M",

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from game.world.props.base import FLAT_TOLERANCE_M, WORLD_X, FloatArray, flat_base
+from game.world.props.base import FLAT_TOLERANCE_M, WORLD_X, flat_base
 from game.world.schema import Fields, Range
 from game.world.terrain import Terrain
+from game.world.types import FloatArray
 
 LOFT_SEARCH_M = 0.4  # a loft's edge must begin this close beyond the ladder's far rail
 LOFT_MIN_HEIGHT_M = 0.5  # ... this much above the ladder's base

@@ -18,10 +18,8 @@ from typing import Protocol
 import numpy as np
 
 from game.world.easing import smoothstep
-from game.world.props.base import FloatArray
 from game.world.props.ladder_pose import Holds, shoulders, swing
-from game.world.terrain import IntArray
-from game.world.types import BoolArray
+from game.world.types import BoolArray, FloatArray, IntArray
 
 TRANSFER_S = 2.2
 # (limb, s0, s1, where it goes): each limb's moves in order, from its top-grip rung;

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game.world.terrain import IntArray
+from game.world.types import IntArray
 
 # contralateral climbing: a hand, then the opposite foot; limbs in LIMBS order (arm L, R, leg L, R)
 UP_ORDER = (1, 2, 0, 3)

@@ -15,10 +15,10 @@ import numpy as np
 from game.world.arms import HAND_SPEED, elbow_poles
 from game.world.character import PoseInputs, knee_poles
 from game.world.easing import smoothstep
-from game.world.props.base import FloatArray
 from game.world.props.ladder_asset import Ladder
 from game.world.props.ladder_sizes import ClimbSizes
 from game.world.rig import BodySpec, Rig
+from game.world.types import FloatArray
 
 
 @dataclass(frozen=True, slots=True)

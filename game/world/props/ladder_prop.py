@@ -19,11 +19,12 @@ from enum import Enum
 import numpy as np
 
 from game.world.easing import finite_clamp
-from game.world.props.base import Body, FloatArray, Intent
+from game.world.props.base import Body, Intent
 from game.world.props.ladder import LOFT_DEPTH_M, Ladder, LadderClimb
 from game.world.rig import Rig
 from game.world.terrain import Terrain
 from game.world.terrain_edit import Footprint
+from game.world.types import FloatArray
 
 LADDER_NEAR_M = 1.5  # W this close to the ladder's climbing spot walks there and climbs
 LADDER_SPOT_M = 0.03  # within this of a climbing spot the hero has arrived there

@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from game.world.easing import halflife_blend
-from game.world.props.base import FloatArray
 from game.world.props.grip import Carried, Grip, OnGrip, ReachPhase, arm_allowance
 from game.world.props.table_reach import TableStand, lean_for, on_table_top, table_stand
 from game.world.rig import Rig
 from game.world.terrain import Terrain
+from game.world.types import FloatArray
 
 if TYPE_CHECKING:
     from game.world.props.scenery import Props

@@ -21,7 +21,7 @@ from game.world.props import door as door_prop
 from game.world.props import ladder as ladder_prop
 from game.world.props import table as table_prop
 from game.world.props.ball import PLUG_IN as BALL
-from game.world.props.base import FLAT_TOLERANCE_M, FloatArray, PlugIn, Prop
+from game.world.props.base import FLAT_TOLERANCE_M, PlugIn, Prop
 from game.world.props.cup import CUP_MAX_SLOPE, FEET_CLEAR_M, CupSpec
 from game.world.props.cup_prop import CupProp
 from game.world.props.door import Door, DoorProp
@@ -32,6 +32,7 @@ from game.world.props.table import Table
 from game.world.rig import Rig
 from game.world.schema import Fields, Range
 from game.world.terrain import Terrain
+from game.world.types import FloatArray
 
 # the prop plug-ins, each an optional section of props.json (adding one: its module, a line
 # here, its section in the file and its painter in game.scenes.prop_painters)

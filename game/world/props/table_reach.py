@@ -16,10 +16,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from game.world.easing import smoothstep
-from game.world.props.base import FloatArray
 from game.world.props.table import Table
 from game.world.rig import Rig
 from game.world.terrain import Terrain
+from game.world.types import FloatArray
 
 TABLE_TOES_CLEAR_M = 0.07  # the toes of the foot at the stance's spread ahead stop this far
 # short of the table's legs: the walk's last steps land a few cm either side of that spread
