@@ -30,8 +30,8 @@ PANEL_SIZE = (520.0, 200.0)  # at 1280x720; scaled with the window, at most half
 def profiler_rect(size: tuple[int, int], area: Rect, avoid: Sequence[Rect] = ()) -> Rect:
     """Where the panel goes in a ``size`` window: the top-right corner of ``area`` (the
     scene's view), below the tab strip and one row of corner labels, all scaled with the
-    window (the top was at least 72 px: at 960x540 that put the panel's bottom 18 px lower
-    in the view than at 1280x720, over the walker's head).
+    window (a fixed minimum top would put the panel's bottom lower in the view of a small
+    window than of a large one, over the walker's head).
 
     ``avoid`` are boxes of the scene's own HUD in that corner (the ground editor's
     palette): the panel moves left of them at the same height, so the walker's camera

@@ -26,7 +26,7 @@ def measure_text(font: pygame.font.Font, text: str) -> tuple[int, int]:
     if not _spaced(font, text):
         return width, height
     # each space widened to MIN_SPACE_PX: the whole line's width, not its words' summed
-    # (kerning made that up to 9 px narrower at 12 px, and the last glyph was cut off)
+    # (kerning makes that up to 9 px narrower at 12 px, which would cut the last glyph off)
     return width + (MIN_SPACE_PX - font.size(" ")[0]) * text.count(" "), height
 
 

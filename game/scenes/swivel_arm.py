@@ -61,8 +61,8 @@ def draw_locators(
         pen.segments(
             np.asarray(sol.hand)[None], target[None], PALETTE["shortfall"], 2.0, dashed=True
         )
-        # under the target's own name: at the gap's middle it sat on that name
-        # whenever the gap was short
+        # under the target's own name: at the gap's middle it would sit on that name
+        # whenever the gap is short
         right = camera.basis[0]
         labels.add(
             target + CROSS_ARM * right,

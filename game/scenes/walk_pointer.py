@@ -158,9 +158,10 @@ class PointerReach:
         """Standing, a body whose hands are offered the pointer behind it turns round to
         face it (a shoulder cannot reach straight back); the turn, once asked for, goes on
         until it faces that way. Walking, the walk's direction decides, and a walk the other
-        way asks for the turn too: a tap of the other key turns him round (a 0.5 s tap
-        stopped him facing the old way, the turn dropped with the key) once it is held
-        ``TAP_MIN_S`` (both keys let go or pressed 30 ms apart turned him round)."""
+        way asks for the turn too: a tap of the other key turns him round (the turn is not
+        dropped with the key, which would leave him stopped facing the old way) once it is
+        held ``TAP_MIN_S`` (so both keys let go or pressed 30 ms apart do not turn him
+        round)."""
         crowd = self.crowd
         goal, facing = float(crowd.intent.face_goal[0]), float(crowd.facing[0])
         against = abs(move) > 0.05 and math.copysign(1.0, move) != facing
@@ -197,7 +198,7 @@ class PointerReach:
         point = None
         if hands is not None and low is not None:
             # (not while a step to it is wanted: he stands up to take it; crouched for a spot
-            # he still had to step back for, he would never stand up to step)
+            # he still has to step back for, he would never stand up to step)
             if hands.phase == ReachPhase.REACH or abs(move) <= 0.05:
                 point = low
         elif (ahead := self._pointer_ahead(move)) is not None and -0.2 < ahead < 1.0:

@@ -103,7 +103,7 @@ def follow_hands(
     shoulder than ``NEAREST_HAND`` of the reach stays at that distance (in the direction it
     had, when wanted on the shoulder itself). Without this, near the shoulder the elbow, a
     whole upper arm away, swings through the angle the hand turns: a pointer passing the
-    shoulder, or a reach blending in across it, swung it half a metre in a step.
+    shoulder, or a reach blending in across it, would swing it half a metre in a step.
 
     Parameters
     ----------

@@ -355,7 +355,7 @@ class Crowd:
 
     def walk_to(self, n: int, x: float | None) -> None:
         """Let character ``n`` walk right up to ``x`` (None: no such spot): a drop or a wall
-        just beyond it no longer stops the gait a step's reach short (a ladder's spot by the
+        just beyond it does not stop the gait a step's reach short (a ladder's spot by the
         loft's edge). Its feet still land only where a sole fits."""
         self.state.intent.goal_x[n] = np.nan if x is None else x
 

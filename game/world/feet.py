@@ -26,12 +26,12 @@ _SOLE_SAMPLES = np.linspace(0.0, 1.0, 7)
 _CHORD_PASSES = 2  # sole_fits: the chord under a level sole, then twice under the tilted one
 
 
-# (on the bump's curved flank a sole resting on heel and toes lifts its ball 2-12 mm: at 1 mm no
-# spot there could pivot, and the squaring steps went 0.4 m back to flat ground, the pelvis
-# hanging 12-22 cm low over nothing)
 RISER_WINDOW = 0.03  # m: ground rising more than MIN_RISER over this is a stair's riser
 
 
+# SOLE_FLATNESS: on a bump's curved flank a sole resting on heel and toes lifts its ball
+# 2-12 mm, and a spot there must still count as flat enough to pivot on (else the squaring
+# steps walk back to flat ground, leaving the pelvis hanging low over nothing)
 SOLE_FLATNESS = 0.012  # metres: the ground under a sole may bend this much (a bump), not a riser
 MIN_RISER = 0.06
 

@@ -156,7 +156,7 @@ def phase_due(w: World, s: WalkState, ctx: LiftContext, support: Support, marks:
 
 
 def strained_leg(w: World, s: WalkState, ctx: LiftContext, support: Support, marks: Marks) -> Marks:
-    """A foot rolled to its limit whose leg still cannot reach steps now (the walk went
+    """A foot rolled to its limit whose leg still cannot reach steps now (the walk goes
     where the phase did not foresee: a slope, a stop, a shove), and so does one whose leg,
     however rolled, cannot hold the hip where it goes this step; while the other foot is
     down, or speeding up into a run (a flight)."""

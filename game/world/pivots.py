@@ -29,8 +29,8 @@ def tread_pivots(terrain: Terrain, x: FloatArray, facing: FloatArray, legs: LegS
     the riser, so the heel pointing at it is just clear of it before or after the turn. On a
     0.34-0.35 m tread the heel pointing the other way then overhangs the nose by 1-2.5 cm,
     within ``HEEL_HANG``: the only spots that hold the sole both ways are 2 cm wide there,
-    and the shifts from the predicted spot, 4-6 cm apart, missed them (the turn took a fourth
-    step, up a riser and back down)."""
+    and fixed shifts from the predicted spot, 4-6 cm apart, would miss them (the turn would
+    take a fourth step, up a riser and back down)."""
     risers = terrain.risers(MIN_RISER, RISER_WINDOW)
     if len(risers) < 2:
         return np.repeat(x[:, None], 4, axis=1)  # (no stairs: the predicted spot again)
@@ -53,8 +53,8 @@ def pivot_spots(
 
     It turns about its ball, so turned round its sole reaches up to ``heel + ball`` beyond
     the ball where its toes reached ``toe − ball``: on a 0.34 m stair tread no spot holds the
-    whole sole both ways, and a sole that fitted before the pivot put its heel 16 cm into
-    the riser after it. So a pivot spot needs only the ball on the ground, the sole lying
+    whole sole both ways, and a sole that fits before the pivot can put its heel 16 cm
+    into the riser after it. So a pivot spot needs only the ball on the ground, the sole lying
     along the ground under the ball, with nothing higher under it facing either way (the
     heel or the toes may overhang a stair nose, in the air).
     """

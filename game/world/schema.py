@@ -126,13 +126,13 @@ class Fields:
 
     def reject_unknown(self) -> None:
         """An error for a key of this object (or of a section read from it) that the loader
-        never asked for: a misspelt key (``legs.uper``) was ignored silently and its default
-        or its twin used. Keys starting with ``_`` are comments."""
+        never asked for: a misspelt key (``legs.uper``) must not be ignored silently, its
+        default or its twin used instead. Keys starting with ``_`` are comments."""
         for name in self.data:
             if name in self.read or name.startswith("_"):
                 continue
-            # a key is quoted short and escaped (a 200 KB key made a 200 KB message that the
-            # HUD wrapped every frame after F5: the game hung)
+            # a key is quoted short and escaped (the HUD wraps the message every frame after
+            # F5: a 200 KB key quoted whole would make a 200 KB message and stall the game)
             shown = ascii(name[:MAX_KEY_SHOWN])[1:-1] + ("…" if len(name) > MAX_KEY_SHOWN else "")
             near = difflib.get_close_matches(name[:MAX_KEY_SHOWN], sorted(self.read), n=1)
             hint = f"did you mean {near[0]!r}? " if near else ""

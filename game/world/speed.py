@@ -202,9 +202,9 @@ def approach(
     """The speed (N,) from which the body slows at ``approach_brake`` to the pace of the
     next flight ahead (:func:`_flight_pace`, a run up it at the quicker pace it will take
     there) by a step before its first riser: ``v² = pace² + 2 a d`` (inf: none ahead).
-    Without it the flight's pace came into view within the stopping distance and a run
-    braked at the halflife's ~5 m/s², 1.95 to 0.7 m/s in half a second, the pelvis 16 cm
-    low over the feet left wide apart. ``x``: pelvises (M,) elsewhere instead (with
+    Without it the flight's pace can come into view within the stopping distance, and a
+    run would brake at the halflife's ~5 m/s², harder than its steps can follow: the
+    pelvis drops low over feet left wide apart. ``x``: pelvises (M,) elsewhere instead (with
     ``direction`` and ``sprinting`` of the same length), e.g. where a step will land.
 
     ``within``: the speeds (N,) the cap is for. Where every flight is so far ahead that

@@ -62,9 +62,9 @@ def advance_phase(
     if starting.any():
         # setting off (from standing, a stop or a pivot): the foot in front is near mid-
         # stance (the other's phase then inside its lift window: it steps at once), so it
-        # lifts once the hip has passed over it (its stance was a whole one, or whatever
-        # the stop left: the body outran it, the pelvis dipped 13 cm and the hip was held
-        # back, the speed falling 40 % in a step)
+        # lifts once the hip has passed over it (not after a whole stance, or whatever the
+        # stop left: the body would outrun it, the pelvis dip and the hip be held back, the
+        # speed falling sharply in a step)
         feet = s.feet
         at = np.where(feet.swinging, feet.land[..., 0], feet.lock[..., 0])  # a swing lands
         ahead = np.argmax(at * np.sign(v_target)[:, None], axis=1)
@@ -117,8 +117,9 @@ def land_short(w: World, s: WalkState, short: BoolArray, hip_x: FloatArray, reac
     where that is at most ``short_landing`` back and the sole fits there on ground at the
     same angle (the landing's roll stays as planned; the distance is checked again before
     it plants): the foot lands a little short instead of hovering over its spot while the
-    other leg, at full stretch, held the hip (up to 0.8 m/s lost in a step at the top
-    landing's edge, the pelvis a centimetre too high for a spot 0.2 m ahead)."""
+    other leg, at full stretch, holds the hip (which can cost up to 0.8 m/s in a step: at
+    a top landing's edge the pelvis can stand a centimetre too high for a spot 0.2 m
+    ahead)."""
     feet = s.feet
     n, f = np.nonzero(short)
     land = feet.land[n, f]

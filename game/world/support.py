@@ -73,7 +73,7 @@ def planted_support(w: World, s: WalkState, pace: Pace) -> Support:
     landing rolls settle over its stance time)."""
     feet = s.feet
     # pivoting, or about to (stopped, squaring up): flat feet only (braking, a foot left
-    # behind the stopping hip still rolls: held flat, the pelvis sank 12 cm to reach it)
+    # behind the stopping hip still rolls: held flat, it would pull the pelvis down to it)
     turning = s.turning
     about_to = s.reversing & (np.abs(s.vx) < w.rig.tuning.pivot_speed)
     flat = (turning | about_to)[:, None]

@@ -154,7 +154,7 @@ def swing_pose(
     if run is not None and any_true(run):  # (every character walking: no carry)
         early = early + (np.maximum(carried(u), early) - early) * run[:, None]
     # (the heel's rise within the floor's: lifting off before a riser, on top of it the
-    # ankle rose 6-7 cm a step)
+    # ankle would rise 6-7 cm a step)
     y = np.maximum(blend_y + legs.heel_rise * early, floor) + feet.lift * np.sin(np.pi * u)
     return xy(x, y), angle, bend, floor, hold
 
@@ -213,7 +213,8 @@ def glide_floor(
     holding = before < feet.hold
     if any_true(holding):  # (most swings have no hold, or are past it)
         # rising from rest: its speed grows at _FLOOR_ACCEL to _FLOOR_RISE (at once, the
-        # ankle rose 6-7 cm in the swing's first step: a pop, lifting off a tread from standing)
+        # ankle would rise 6-7 cm in the swing's first step: a pop lifting off a tread from
+        # standing)
         rate = np.minimum(_FLOOR_ACCEL * (before * feet.duration + 0.5 * dt), _FLOOR_RISE)
         high = np.where(measured & holding, last + rate * dt, high)
     return np.maximum(exact, clamp(wanted, low, high))
@@ -223,8 +224,9 @@ def within_reach(target: FloatArray, hip: FloatArray, reach: float) -> FloatArra
     """``target`` (..., 2) raised straight up until it is within ``reach`` of ``hip`` (and
     moved toward the hip horizontally if it is more than ``_SIDE_REACH`` of that to the
     side): a swinging foot the leg cannot reach lifts instead of hanging from a straight
-    leg, and one left far behind is dragged along below the hip (raised to the hip's height
-    at a full reach behind, it jumped up the last few centimetres of √(R² − dx²))."""
+    leg, and one left far behind is dragged along below the hip (``dx`` is capped at
+    ``_SIDE_REACH``: near a full reach √(R² − dx²) rises steeply to the hip's height, and a
+    foot raised along it would jump up the last few centimetres)."""
     side = _SIDE_REACH * reach
     dx = clamp(target[..., 0] - hip[..., 0], -side, side)
     # Pythagoras: the lowest point within reach at horizontal offset dx is √(R² − dx²) down

@@ -165,8 +165,9 @@ class TerrainEditor:
 
     def between_neighbours(self, index: int, x: float) -> float:
         """``x`` kept ``MIN_X_STEP_M`` inside vertex ``index``'s neighbours: a vertex dragged
-        by the mouse stops at them (a riser's corners are 1 cm apart, so dragging one
-        straight up with a pixel of sideways jitter was refused as out of order)."""
+        by the mouse stops at them (a riser's corners are 1 cm apart: dragging one straight
+        up with a pixel of sideways jitter moves it, rather than being refused as out of
+        order)."""
         xs = self.terrain.xs
         if not 0 < index < len(xs) - 1:
             return x

@@ -98,9 +98,9 @@ def timed(w: World, s: WalkState, speed: FloatArray) -> FloatArray:
 def speed_halflife(w: World, s: WalkState, v_target: FloatArray) -> FloatArray:
     """The halflife the velocity chases ``v_target`` with: speeding up, longer, and in
     proportion to the speed beyond a walk, so every set-off starts at the same ~3 m/s²
-    (at the gait's halflife a standing body ran in a quarter second, faster than its
-    first steps could carry it: the hip outran the planted foot, was held back and the
-    pelvis dipped 20 cm)."""
+    (at the gait's halflife a standing body would reach a run in a quarter second, faster
+    than its first steps can carry it: the hip would outrun the planted foot and be held
+    back, and the pelvis dip)."""
     gait = w.rig.gait
     up = w.rig.tuning.speed_up_halflife * np.maximum(np.abs(v_target) / gait.walk_speed, 1.0)
     return np.where(np.abs(v_target) > np.abs(s.vx), up, gait.accel_halflife)

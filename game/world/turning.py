@@ -30,8 +30,9 @@ def advance_turn(w: World, s: WalkState, dt: float) -> None:
     ``s.turn_from``, ``s.facing``, ``s.settling``; the ended pivots' feet
     (:func:`end_pivot`)."""
     feet, legs = s.feet, w.rig.legs
-    # a wish held at least pivot_wish: with the feet already squared from a turn
-    # before, a one-frame blip of the other key started a pivot, which then went on
+    # a wish held at least pivot_wish: with the feet already squared from an earlier
+    # turn, a one-frame blip of the other key must not start a pivot (which, once
+    # started, goes on)
     ready = (s.motion == MOTION_BRAKE) & (s.reversing_s >= w.rig.tuning.pivot_wish)
     if any_true(ready):  # (only then is there anything to check)
         ready &= ready_to_pivot(w, s)
@@ -48,7 +49,7 @@ def advance_turn(w: World, s: WalkState, dt: float) -> None:
     if any_true(done):
         end_pivot(w, s, done)
     # ... and then rise onto it where the sole is in the ground: turned round at a slope's
-    # foot, the heel swung onto the rise and stood 10 mm inside it (a pivot spot lets the
+    # foot, the heel can swing onto the rise and stand inside it (a pivot spot lets the
     # ball hover 5 mm); slowly, as a planted foot's contact may move (0.5 mm a step)
     s.settling &= feet.planted & ~s.turning[:, None]
     if any_true(s.settling):

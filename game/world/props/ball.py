@@ -216,8 +216,8 @@ class KickBall:
         spot = ball_x - way * stand_off
         gap = spot - body.x
         # near it, his feet keep off it (and step over it to the far side): its box as it
-        # lay when he came near, a foot's capsule wider and higher (a box moving under a
-        # swing re-aimed the swing, the foot jumped)
+        # lay when he came near, a foot's capsule wider and higher (kept still: a box that
+        # moves under a swing re-aims the swing, and the foot jumps)
         keep_off = abs(ball_x - body.x) < KEEP_OFF_NEAR_M and self.state.resting
         if keep_off and not self._over.size:
             (x, y), reach = self.state.centre, self.spec.radius + SHIN_RADIUS_M

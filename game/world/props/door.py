@@ -39,7 +39,7 @@ HOLD_KNOB_S = 0.6  # a hand rests on the knob at least this long (then until the
 KNOB_TURN_S = 0.2  # ... turning it this long before the door moves
 # A knob is reached for at this fraction of arm reach, not REACH_FRACTION: he stops for it
 # with his shoulders dipped by the braking step (pelvis 0.83 m against 0.95 standing), and
-# standing up the knob was 0.554 m from the shoulder, over 0.9 of the 0.58 m arm
+# standing up the knob is then 0.554 m from the shoulder, over 0.9 of the 0.58 m arm
 KNOB_REACH_FRACTION = 0.97
 DOOR_SWING_S = 1.0  # the door swings fully open, or shut, in this long
 DOOR_STAY_S = 2.5  # it stands open this long after the knob is let go, then swings shut

@@ -250,7 +250,7 @@ class LadderClimb:
         self._descending = climb < 0
         self.move_from = self.ends[limb].copy()
         # a hand to or from its resting place swings about the shoulder (along the chord it
-        # would pass by it, the elbow swung round), rung to rung it arcs off the rails
+        # would pass by it and swing the elbow round), rung to rung it arcs off the rails
         self._swung = limb < 2 and min(rung, int(self.rung[limb])) < 0
         self.rung[limb] = rung
         self.move_to = self.grip_point(limb, rung)

@@ -131,7 +131,7 @@ class LadderProp:
     def _approach(self, body: Body, terrain: Terrain, dt: float) -> Intent:
         """Walk to the climbing spot and turn to face +x there (the ladder at its foot; on
         the loft, his back to it: he backs over the rails); the climb begins once he has
-        settled (a facing flipped at once on the loft slid the planted feet)."""
+        settled (a facing flipped at once on the loft would slide the planted feet)."""
         refused = body.climb > 0.5 and body.hands_full and self.near_foot(body.x, terrain)
         self._refused_s = self._refused_s + dt if refused else 0.0
         says = HANDS_FULL_HINT if self._refused_s >= REFUSED_HINT_S else None
