@@ -242,7 +242,7 @@ class App(GlobalKeys, FrameSteps):
         if window.redraw and not window.minimised:  # a minimised window is not drawn at all
             self._render(self.clock.alpha, None if self.paused else self.frame_rate.fps)
             if self.paused:
-                # no frame rate while paused (it showed the last one, then 0.5 fps after a
+                # no frame rate while paused (neither the last one, nor 0.5 fps after a
                 # single step): it is measured again from the first frame after the pause
                 self.frame_rate.forget()
             else:

@@ -24,7 +24,7 @@ STACKED_PHASES: tuple[tuple[str, Color], ...] = (
     ("profiler", (255, 110, 110)),
 )
 PANEL_SIZE = (520.0, 200.0)  # at 1280x720; scaled with the window, at most half the view wide
-# (200 px tall: at 300 it hid the walking hero's head and chest)
+# (200 px tall: a 300 px panel would hide the walking hero's head and chest)
 
 
 def profiler_rect(size: tuple[int, int], area: Rect, avoid: Sequence[Rect] = ()) -> Rect:

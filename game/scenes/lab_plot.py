@@ -59,7 +59,7 @@ def draw_soft_curve(
     label = f"d = {d_now:.2f}"
     label_w, label_h = canvas.text_size(label, small)
     # up and left of the marker: the curve only rises to its right (centred above it, the
-    # curve crossed the label); on the panel's colour, so the dim d = d line beyond the
+    # curve would cross the label); on the panel's colour, so the dim d = d line beyond the
     # reach passes behind it
     label_x = min(max(now_at[0] - 6 * s, bx + label_w + 4 * s), bx + bw - 4 * s)
     label_y = now_at[1] - 6 * s

@@ -84,7 +84,7 @@ def draw_rung_labels(
         color = PALETTE["warn"] if limb == on_ladder.moving else PALETTE["ok"]
         text = f"{limb_label(name)}: {rung_label(on_ladder, limb)}"
         # each label on the outer side of its pair (arms, legs), whichever limb is
-        # further left on screen: by limb side, crossed feet's labels overprinted
+        # further left on screen: placed by limb side, crossed feet's labels would overprint
         pair = pose.targets[0, limb - limb % 2 : limb - limb % 2 + 2]
         left = outer_left(pair[:, 0], limb % 2)
         offset = (-14.0 if left else 14.0, -8.0 if limb < LEGS.start else 8.0)

@@ -91,7 +91,7 @@ def advance_swings(
     reach = rig.gait.lock_extension * rig.legs.limb.reach
     distance = np.hypot(hip_x - feet.land[..., 0], s.y[:, None] - feet.land[..., 1])
     # (at a steady pace: the first steps of a run from standing reach their spots in a
-    # frame or two as the pelvis comes down; landed short, they shifted the run's phases)
+    # frame or two as the pelvis comes down; landed short, they would shift the run's phases)
     steady = np.abs(s.vx) >= np.abs(v_target) - w.rig.tuning.steady_margin
     short = landed & (distance > reach) & steady[:, None]
     if short.any():

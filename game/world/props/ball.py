@@ -44,7 +44,7 @@ RANGES: dict[str, Range] = {
 STAND_OFF_LEG = 0.45  # ... of the leg's length
 ARRIVED_M = 0.04  # within this of the stand-off spot he stops
 WALK_SLOWDOWN_M = 1.5  # walking to it: full speed until this far from the spot (a walk
-# stops in about a stride: slowing down later, his last step landed on the ball)
+# stops in about a stride: slowing down later, his last step would land on the ball)
 WALK_CREEP = 0.15  # ... then no slower than this fraction of the walk
 GIVE_UP_S = 20.0  # walking after a ball this long without kicking it, he gives up
 STALL_SPEED = 0.02  # m/s: slower than this near the spot, walking up to it ...
