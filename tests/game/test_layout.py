@@ -310,7 +310,7 @@ def test_the_walk_status_keeps_its_line_breaks_as_the_feet_change() -> None:
         balanced = wrap_balanced(canvas, "  ·  ".join(items), 500.0, 16)
         plain.add(tuple(len(line.split()) for line in balanced))
     # the plain balanced wrap moves its break as "swing" and "planted" alternate (the
-    # status line jumped at every step); at the widest's breaks it stays
+    # status line would jump at every step); at the widest's breaks it stays
     assert len(plain) > 1 and len(splits) == 1
 
 
@@ -379,8 +379,8 @@ def _scene_ids(value: object) -> str:
 def test_the_profiler_panel_covers_no_other_panel(
     scene: str, edit: bool, help_on: bool, size: tuple[int, int]
 ) -> None:
-    # the F3 panel was drawn over the F1 help (cutting its lines off) and over
-    # the ground editor's buttons and their instructions
+    # the F3 panel lies clear of the F1 help (it must not cut its lines off) and of the
+    # ground editor's buttons and their instructions
     app = _app(scene, size)
     app.run_frame(app.config.dt)
     if edit:
@@ -406,8 +406,8 @@ def _outside(points: Any, box: Rect) -> list[tuple[float, float]]:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("scene", ["lab", "swivel"])
 def test_the_f3_panel_leaves_the_arm_in_view(scene: str, size: tuple[int, int]) -> None:
-    # in the lab the F3 panel hid the default target (2.2, 1.4) and the elbow;
-    # in the swivel scene the top of the swivel circle and the upper arm
+    # the F3 panel hides none of the arm: in the lab the default target (2.2, 1.4), the
+    # elbow and the reach circle; in the swivel scene the swivel circle and the upper arm
     import numpy as np
 
     from game.profiler_panel import profiler_rect
@@ -445,12 +445,12 @@ def test_the_f3_panel_leaves_the_arm_in_view(scene: str, size: tuple[int, int]) 
 
 
 @pytest.mark.usefixtures("marked")
-# (at 1920x1080 the box had room: the code before the fix passed there too)
+# (the two smaller sizes: at 1920x1080 the box has room to spare, so the test cannot fail)
 @pytest.mark.parametrize("size", SIZES[:2], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_status_box_keeps_its_size_and_clear_of_the_climber(size: tuple[int, int]) -> None:
-    # on the ladder the status box changed height and width at every limb move
-    # ("R rung 4", then "R moving"), widened to ~700 px over the ladder's foot, and the
-    # feet's labels covered the ground's "ladder"
+    # on the ladder the status box keeps its height and width through every limb move
+    # ("R rung 4", then "R moving"), does not widen over the ladder's foot, and the
+    # feet's labels leave the ground's "ladder" clear
     app = _app("walk", size)
     sim, view = app.scene.sim, app.scene.view
     assert isinstance(view, WalkView) and sim.ladder is not None
@@ -505,9 +505,10 @@ def test_the_status_box_keeps_its_size_and_clear_of_the_climber(size: tuple[int,
 
 @pytest.mark.usefixtures("marked")
 def test_the_crowd_hud_counts_one_character_in_the_singular_and_says_whose_steps() -> None:
-    # with one character the HUD said "1 characters" and "1 of 1 characters in
-    # view", and the footstep total seemed to reset as − removed walkers (it is the steps of
-    # the walkers still here: theirs are kept, the removed ones' go with them)
+    # with one character the HUD says "1 character", not "1 characters" or "1 of 1
+    # characters in view", and the footstep total says whose steps it counts: those of the
+    # walkers still here (theirs are kept, the removed ones' go with them), or it would
+    # seem to reset as walkers are removed
     pygame.display.init()
     pygame.font.init()
     options = RunOptions(scene="crowd", headless=True, autopilot=True, size=(1280, 720))
@@ -570,7 +571,7 @@ def _label_problems(
 # camera yaw and pitch (degrees), distance (m), twist (degrees), how far the target is
 # pushed away from the eye (W, metres)
 SWIVEL_SHOTS = [
-    (45.0, 18.0, 5.6, 0.0, 0.0),  # at the start "1.47 m" sat on the upper arm
+    (45.0, 18.0, 5.6, 0.0, 0.0),  # the start: "1.47 m" near the upper arm
     (-24.0, 18.0, 4.1, 7.5, 0.0),  # right-drag orbit, wheel zoom: "target" under the pole
     (-24.0, 18.0, 4.1, 7.5, 1.93),  # then W: the swivel circle's name on "α" and "77.6°"
     *[
@@ -585,8 +586,9 @@ SWIVEL_SHOTS = [
 @pytest.mark.usefixtures("marked")
 @pytest.mark.parametrize("size", [(960, 540), (1600, 1000)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_swivel_labels_keep_off_each_other_the_arm_and_the_markers(size: tuple[int, int]) -> None:
-    # "1.47 m" (the pole's lever) on the upper arm; after an orbit and a zoom
-    # "target" under the pole's diamond, the swivel circle's name on "α" and the angle's
+    # no label on another or on the arm and markers: not "1.47 m" (the pole's lever) on
+    # the upper arm; after an orbit and a zoom not "target" under the pole's diamond, nor
+    # the swivel circle's name on "α" and the angle's
     import numpy as np
 
     from game.scenes import swivel, swivel_arm
@@ -833,9 +835,8 @@ def walked_on() -> dict[int, Any]:
 def test_the_grounds_names_keep_off_the_hero_the_panels_and_the_windows_edge(
     walked_on: dict[int, Any], size: tuple[int, int], profiler: bool, steps: int
 ) -> None:
-    # "start", "stairs up", ... lay at his feet as he passed, a name sat half
-    # under the status box, and with the camera raised for the F3 panel one was cut off by
-    # the window's bottom edge (each of these here before)
+    # "start", "stairs up", ... keep off his feet as he passes, out from under the status
+    # box, and inside the window's bottom edge with the camera raised for the F3 panel
     import copy
 
     pygame.display.init()

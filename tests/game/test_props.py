@@ -329,7 +329,7 @@ def test_one_limb_moves_at_a_time_on_the_ladder(tour: Tour) -> None:
 
 def test_the_default_autopilot_tours_the_props_after_its_first_round_trip(tour: Tour) -> None:
     # (the fixture rides the default autopilot through its hand-over and back); on the way
-    # home the shut door stopped it and it opened the door by its knob, as its hint says
+    # home the shut door stops it and it opens the door by its knob, as its hint says
     assert tour.opened == 1 and tour.reaches == 3
     assert tour.sim.ladder is not None
     assert tour.sim.ladder.moves > 20 and not tour.sim.ladder.active
@@ -338,9 +338,9 @@ def test_the_default_autopilot_tours_the_props_after_its_first_round_trip(tour: 
 
 
 def test_walked_along_the_loft_and_back_s_still_climbs_down() -> None:
-    # the gait stops a step's reach short of a drop, 0.47 m from the loft's edge: the
-    # climbing spot, 0.2 m from it, was out of reach and S did nothing, so a player who had
-    # walked along the loft could not get down again
+    # the gait stops a step's reach short of a drop, 0.47 m from the loft's edge, but the
+    # climbing spot is 0.2 m from it: S walks him right up to the spot and he climbs on,
+    # so a player who has walked along the loft can always get down again
     sim = WalkSim(SceneConfig(dt=DT))
     timer = PhaseTimer()
     ladder = sim.ladder
@@ -364,8 +364,8 @@ def test_walked_along_the_loft_and_back_s_still_climbs_down() -> None:
 
 
 def test_climbing_back_on_from_the_loft_the_hands_move_at_an_arms_pace(tour: Tour) -> None:
-    # they jumped 19-21 cm in the first step, from the walking pose to their resting place
-    # beside the ladder; now they go there over the transfer's first part
+    # the hands go from the walking pose to their resting place beside the ladder over the
+    # transfer's first part, never more than 10 cm in a step relative to the pelvis
     assert tour.sim.ladder is not None
     edge = tour.sim.ladder.ladder.loft[0]  # type: ignore[index]
     pelvis = np.array([row["pelvis"] for row in tour.rows])
@@ -379,21 +379,21 @@ def test_climbing_back_on_from_the_loft_the_hands_move_at_an_arms_pace(tour: Tou
 
 
 def test_letting_go_of_the_rungs_at_the_loft_the_elbows_do_not_fling_round(tour: Tour) -> None:
-    # once the pelvis is over the rails the top grip is at shoulder height: a hand drawn along
-    # the chord to its resting place folded the arm through its dead zone and the elbow swung
-    # 11-18 cm a step (both ways); the hands now swing about the shoulder
+    # once the pelvis is over the rails the top grip is at shoulder height: the hands swing
+    # about the shoulder to their resting place (drawn along the chord, a hand would fold
+    # the arm through its dead zone and fling the elbow round), both ways
     pelvis = np.array([row["pelvis"] for row in tour.rows])
     elbows = _limb(tour.rows, "mid")[:, :2]
     near = tour.on_ladder[1:] | tour.on_ladder[:-1]
     moved = elbows[1:] - elbows[:-1] - (pelvis[1:] - pelvis[:-1])[:, None]
-    assert np.hypot(moved[..., 0], moved[..., 1])[near].max() <= 0.09  # 8.3 cm now
+    assert np.hypot(moved[..., 0], moved[..., 1])[near].max() <= 0.09  # 8.3 cm measured
 
 
 @pytest.mark.parametrize("turn_round", [False, True])
 def test_standing_on_the_loft_the_body_is_upright(turn_round: bool) -> None:
-    # the lean read the ground's slope over 0.4 m either side of the pelvis, the loft's
-    # 1.8 m edge with it: standing there the body leaned 22° toward the edge (a banana
-    # facing the ladder); a rise or drop taller than a step is no slope to lean into
+    # the lean reads the ground's slope over 0.4 m either side of the pelvis, but a rise or
+    # drop taller than a step, like the loft's 1.8 m edge, is no slope to lean into: standing
+    # on the loft, facing either way, the body is upright (within 1°)
     sim = WalkSim(SceneConfig(dt=DT))
     timer = PhaseTimer()
     assert sim.ladder is not None and sim.ladder.loft_spot_x is not None
@@ -412,9 +412,9 @@ def test_standing_on_the_loft_the_body_is_upright(turn_round: bool) -> None:
 
 
 def test_stepping_over_the_rails_the_hands_hold_on_below_the_shoulders(tour: Tour) -> None:
-    # the hands kept the top grip, at shoulder height, while the pelvis went over the rails:
-    # they ended beside the head, the arms folded over the face with the elbows up; they now
-    # move down to a rung at the waist first
+    # while the pelvis goes over the rails the hands move down to a rung at the waist first,
+    # below the shoulders (kept on the top grip at shoulder height, they would end beside
+    # the head, the arms folded over the face with the elbows up)
     assert tour.sim.ladder is not None
     ladder = tour.sim.ladder.ladder
     pelvis = np.array([row["pelvis"] for row in tour.rows])
@@ -459,7 +459,8 @@ def door_opened() -> tuple[WalkSim, list[tuple[str, float, float, float]]]:
 def test_turning_the_knob_swings_the_door_open_and_it_shuts_after_the_hand_lets_go(
     door_opened: tuple[WalkSim, list[tuple[str, float, float, float]]],
 ) -> None:
-    # clicking the knob, he walked over, held it ~1 s, let go, and nothing happened
+    # clicking the knob, he walks over and turns it, and the door swings open while he
+    # holds it; it shuts again after he lets go
     sim, steps = door_opened
     assert sim.props is not None
     door = sim.props.props.door
@@ -472,7 +473,7 @@ def test_turning_the_knob_swings_the_door_open_and_it_shuts_after_the_hand_lets_
     assert (swing[: held[0] + round(KNOB_TURN_S / DT) - 1] == 0.0).all()
     assert swing[held[-1]] > 0.3
     # ... the hand going with the knob (within 1 cm) as it moves toward the hinge (x0);
-    # it got there in 0.6 s (1.6 s and 3 cm short while it reached at 0.9 of the arm)
+    # the reach takes under 0.8 s (KNOB_REACH_FRACTION: at 0.9 of the arm it stops short)
     assert max(steps[i][3] for i in held) < 0.015
     assert phases.count("reach") * DT < 0.8
     assert knob_x[held[-1]] < float(door.knob[0]) - 0.04
@@ -489,8 +490,8 @@ def test_turning_the_knob_swings_the_door_open_and_it_shuts_after_the_hand_lets_
 def test_he_holds_the_knob_and_steps_after_it_until_the_door_is_open(
     door_opened: tuple[WalkSim, list[tuple[str, float, float, float]]],
 ) -> None:
-    # he let go 0.6 s after gripping, the door a third open: it swung on by itself, the
-    # knob sliding 0.2 m away from a hand left in the air
+    # he holds the knob, his hand on it all along, until the door is fully open (let go
+    # sooner, the door would swing on by itself, the knob sliding away from his hand)
     sim, steps = door_opened
     held = [i for i, (phase, *_) in enumerate(steps) if phase == "hold"]
     assert steps[held[-1]][1] == 1.0  # let go once the door is open
@@ -502,11 +503,10 @@ def test_he_holds_the_knob_and_steps_after_it_until_the_door_is_open(
 def test_a_spot_he_cannot_walk_to_is_refused_there_and_he_keeps_the_cup(
     place_x: float, cup_lifted: tuple[WalkSim, PhaseTimer]
 ) -> None:
-    # holding the cup, a click on the high ledge beyond the course's start wall
-    # walked him to the wall, where he stood for good ("place: walk"), the cup in his hand;
-    # then the cup went down on the nearest spot in reach, the floor, with no word. Stopped
-    # on the way (the shut door, the wall), he now keeps it, the goal dropped, and says why
-    # at the place
+    # holding the cup, a click on the high ledge beyond the course's start wall: stopped on
+    # the way (the shut door, the wall), he keeps the cup, the goal dropped, and says why at
+    # the place, rather than standing at the wall for good or setting the cup down on the
+    # nearest spot in reach with no word
     sim, timer = cup_lifted
     props = sim.props
     cup = sim.prop("cup")
@@ -559,9 +559,9 @@ def _hero_at(x: float, facing: float) -> tuple[WalkSim, PhaseTimer]:
 def test_a_cup_lifted_from_the_floor_by_the_table_keeps_out_of_the_table_top(
     end: str, x: float, facing: float
 ) -> None:
-    # picked up from the floor just right of the table, hand and cup rose
-    # through the table top (the carry point was over the table and the hand went straight
-    # for it from the floor: 5 cm deep, i.e. right through the 5 cm slab)
+    # picked up from the floor by either end of the table, hand and cup never go into the
+    # table top, even where the carry point is over the table (straight up from the floor
+    # to it would pass through the slab)
     sim, timer = _hero_at(x, facing)
     props = sim.props
     assert props is not None
@@ -586,7 +586,7 @@ def test_a_cup_lifted_from_the_floor_by_the_table_keeps_out_of_the_table_top(
 def test_turning_round_at_the_table_with_the_cup_keeps_it_out_of_the_table_top(
     x: float, facing: float, cup_x: float, lift_the_cup: Callable[..., None]
 ) -> None:
-    # holding the cup at the table while he turned round, it dipped into the top
+    # holding the cup at the table while he turns round, it stays out of the top
     sim, timer = _hero_at(x, facing)
     _cup_xy(sim)[0] = cup_x  # on the table, in reach from the end he comes to
     for _ in range(30):
@@ -608,8 +608,8 @@ def test_turning_round_at_the_table_with_the_cup_keeps_it_out_of_the_table_top(
 def test_carrying_the_cup_to_the_door_it_keeps_clear_of_the_hand_on_the_knob(
     lift_the_cup: Callable[..., None],
 ) -> None:
-    # carried in front at the hip, the cup in the near hand sat where the far
-    # hand gripped the knob (its middle 6 cm from it): he seemed to push the door with the mug
+    # carried in front at the hip, the cup in the near hand keeps 10 cm from the far hand
+    # on the knob (closer, he would seem to push the door with the mug)
     sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
     sim.crowd.stand_anew([4.5], [-1.0])  # right of the table, facing it and the door beyond
     _cup_xy(sim)[0] = 2.6  # on the table, in reach from its right end
@@ -628,8 +628,7 @@ def test_carrying_the_cup_to_the_door_it_keeps_clear_of_the_hand_on_the_knob(
 
 @pytest.mark.parametrize("run", [False, True])
 def test_walking_over_a_cup_set_down_on_the_floor_the_feet_step_over_it(run: bool) -> None:
-    # a cup set down on the floor: the swinging foot went through it, and feet landed on it
-    # (soles up to 10 cm deep in it, its full height); he now lands short of it and past it,
+    # a cup set down on the floor: he lands short of it and past it, no sole goes into it
     # and the swing clears it, at a walk and at a run, without slowing for it
     sim, timer = _hero_at(-2.0, 1.0)  # up to speed by the cup ...
     door = sim.prop("door")
@@ -684,10 +683,10 @@ def under_the_ladder_with_the_cup(
 def test_a_cup_set_down_at_a_walls_foot_stands_on_the_floor_not_on_the_wall_face(
     under_the_ladder_with_the_cup: tuple[WalkSim, PhaseTimer, Any],
 ) -> None:
-    # under the ladder, a click by the loft's wall: the cup was set down on the wall's
-    # face, 0.8 m up in mid-air (the ground's riser, 2 cm wide, gave it a height between
-    # the floor and the loft); the loft's top itself is out of reach from the floor and
-    # refused (tests/game/test_cup_places.py)
+    # under the ladder, a click by the loft's wall: the cup stands on the floor, clear of the
+    # wall, never on the wall's face in mid-air (the ground's riser, 2 cm wide, has heights
+    # between the floor and the loft); the loft's top itself is out of reach from the floor
+    # and refused (tests/game/test_cup_places.py)
     sim, timer, props = under_the_ladder_with_the_cup
     sim.step(InputState(actions=("put_down",), values={"place_x": 34.22}), DT, timer)
     for _ in range(int(8.0 / DT)):
@@ -704,9 +703,8 @@ def test_a_cup_set_down_at_a_walls_foot_stands_on_the_floor_not_on_the_wall_face
 def test_crouching_to_set_the_cup_down_at_a_wall_keeps_his_head_out_of_it(
     under_the_ladder_with_the_cup: tuple[WalkSim, PhaseTimer, Any],
 ) -> None:
-    # set down at the loft's wall, the crouch stooped his spine forward 83° and
-    # his head and shoulders went about 15 cm into the wall (the shoulders 5 cm past its
-    # face); the stoop now stops a head's radius short of a wall ahead
+    # set down at the loft's wall, the crouch's stoop stops a head's radius short of a wall
+    # ahead: his head and shoulders stay out of it
     sim, timer, props = under_the_ladder_with_the_cup
     sim.step(InputState(actions=("put_down",), values={"place_x": 34.22}), DT, timer)
     nearest = -1.0
@@ -714,13 +712,13 @@ def test_crouching_to_set_the_cup_down_at_a_wall_keeps_his_head_out_of_it(
         sim.step(InputState(), DT, timer)
         nearest = max(nearest, float(sim.crowd.pose.roots[0, ARMS, 0].max()))
     assert props.holding < 0  # set down all the same
-    assert nearest <= 34.2712 - 0.1  # 5 cm past the face before
+    assert nearest <= 34.2712 - 0.1  # the shoulders 10 cm or more short of the face
 
 
 @pytest.mark.parametrize("x", [5.0, 25.0])  # the gentle and the long slopes
 def test_a_cup_set_down_at_his_feet_on_a_slope_goes_clear_of_them(x: float) -> None:
-    # reading the round's change: a spot clear of the toes counted only on level ground, so
-    # on any slope a click at his feet set the cup down inside his shoe
+    # a spot clear of the toes counts on a slope as on level ground: a click at his feet
+    # sets the cup down ahead of his toes, not inside his shoe
     sim, timer = _hero_at(x, 1.0)
     props = sim.props
     assert props is not None
@@ -735,16 +733,17 @@ def test_a_cup_set_down_at_his_feet_on_a_slope_goes_clear_of_them(x: float) -> N
     assert props.holding < 0
     cup_x, rim = float(_cup_xy(sim)[0]), 1.15 * props.props.cup.radius  # its body's near side
     toes = sim.crowd.pose.soles(sim.crowd.solve().hand[:, LEGS], sim.crowd.rig)[0, ..., 0].max()
-    assert cup_x - rim > toes  # ahead of the toes (inside the shoe before)
+    assert cup_x - rim > toes  # ahead of the toes
     assert float(_cup_xy(sim)[1]) == pytest.approx(sim.terrain.height_at(cup_x))  # on the ground
 
 
 def test_a_spot_the_hand_cannot_get_to_is_given_up_not_crouched_over_for_ever(
     under_the_ladder_with_the_cup: tuple[WalkSim, PhaseTimer, Any],
 ) -> None:
-    # holding the cup under the ladder, the pointer held low in front (he
-    # crouched for it), a click on the floor by the loft's wall: he stayed crouched, the cup
-    # held out at full stretch, until a key was pressed (43 s). He now stands up with it
+    # holding the cup under the ladder, the pointer held low in front (he crouches for
+    # it), a click on the floor by the loft's wall that the hand cannot get to: he gives the
+    # spot up and stands up with the cup, rather than staying crouched with it held out at
+    # full stretch until a key is pressed
     sim, timer, props = under_the_ladder_with_the_cup
     pointer = (34.15, 0.05)  # low in front, between the rails' far side and the wall
     for _ in range(60):
@@ -758,8 +757,8 @@ def test_a_spot_the_hand_cannot_get_to_is_given_up_not_crouched_over_for_ever(
 
 
 def test_a_cup_on_a_stair_blocking_the_way_is_named_as_what_stops_him() -> None:
-    # with the walk stopped before a stair the cup leaves no room on, the hint said "the
-    # world ends here"
+    # with the walk stopped before a stair the cup leaves no room on, the hint names the
+    # cup, not "the world ends here"
     sim, timer = _hero_at(14.3, 1.0)
     props = sim.props
     assert props is not None

@@ -248,8 +248,9 @@ def test_the_hand_disc_covers_the_wrist_cap_it_replaces(scale: float) -> None:
 
 
 def test_at_the_ladder_holding_the_cup_the_hint_says_to_put_it_down(view: WalkView) -> None:
-    # W did nothing while the cup was held (the ladder takes both hands) and the hint still
-    # said "W climbs on": the game looked broken
+    # W does not climb while the cup is held (the ladder takes both hands), so the hint
+    # says to put the cup down rather than "W climbs on", which would promise a key that
+    # does nothing
     sim = view.sim
     assert sim.ladder is not None and sim.props is not None
     sim.crowd.x[0] = sim.ladder.spot_x
@@ -273,9 +274,9 @@ def _draw_hero(view: WalkView, canvas: PygameCanvas, pose: PoseInputs | None = N
 def test_the_standing_heros_hair_sits_on_top_of_his_head_so_he_looks_ahead(
     view: WalkView, facing: float
 ) -> None:
-    # "the head always tilted up". The hair cap sat over the back of the head
-    # (its pixels' centre 42-47 degrees back of straight up from the head's centre) with
-    # the eye under its front edge: a head tilted back, looking at the sky
+    # the hair cap sits on top of the head (its pixels' centre less than 32 degrees back of
+    # straight up from the head's centre): over the back of the head, with the eye under
+    # its front edge, it reads as a head tilted back, looking at the sky
     canvas = PygameCanvas(pygame.Surface((1280, 720)))
     pose = view._interpolated(0.0)[0]
     pose = dataclasses.replace(pose, facing=np.full_like(pose.facing, facing))
@@ -287,7 +288,7 @@ def test_the_standing_heros_hair_sits_on_top_of_his_head_so_he_looks_ahead(
     cx, cy = view.camera.point_to_screen(*pose.head[0].tolist())
     back, up = (cx - hair[:, 0].mean()) * facing, cy - hair[:, 1].mean()
     assert up > 0
-    assert math.degrees(math.atan2(back, up)) < 32.0  # the hair sits on top (17-23°)
+    assert math.degrees(math.atan2(back, up)) < 32.0  # the hair sits on top (17-23° measured)
 
 
 def _walk_app(size: tuple[int, int]) -> App:
@@ -300,8 +301,8 @@ def _walk_app(size: tuple[int, int]) -> App:
 
 @pytest.mark.parametrize("size", [(960, 540), (1280, 720), (1920, 1080)])
 def test_the_f3_panel_leaves_the_heros_head_in_view(size: tuple[int, int]) -> None:
-    # at 960x540 the F3 panel hid the head of a hero who had walked left (the
-    # camera leads him, so he stands right of the middle, under the panel's columns)
+    # the F3 panel leaves the head in view, also of a hero who has walked left at 960x540
+    # (the camera leads him, so he stands right of the middle, under the panel's columns)
     app = _walk_app(size)
     sim, view = app.scene.sim, app.scene.view
     assert isinstance(view, WalkView)
@@ -360,7 +361,7 @@ def test_the_hero_is_drawn_in_front_of_the_door_the_table_and_the_ladder(
     on_prop = (bare != empty).any(axis=-1)  # where the prop is drawn
     hero_over_prop = on_prop & (full != bare).any(axis=-1)
     assert on_prop.sum() > 1000
-    # 766 (the table's thin top) to 17,000 (the door) pixels; 0 with the props drawn last
+    # 766 (the table's thin top) to 17,000 (the door) pixels; 0 were the props drawn last
     assert hero_over_prop.sum() > 300
 
 
@@ -377,9 +378,9 @@ def _carrying(view: WalkView, hand: int, move: float) -> None:
 
 
 def test_a_cup_in_the_far_hand_is_held_by_that_hand_behind_the_torso(view: WalkView) -> None:
-    # facing left with the cup in the far (right) hand, the cup hid the hand
-    # that holds it and floated beside the near forearm. It is drawn at its hand's depth
-    # (behind the torso and the near limbs) and the hand's fingers show across it
+    # facing left with the cup in the far (right) hand, the cup is drawn at its hand's depth
+    # (behind the torso and the near limbs) and the hand's fingers show across it: it
+    # neither hides the hand that holds it nor floats beside the near forearm
     _carrying(view, hand=1, move=-1.0)
     sim = view.sim
     assert sim.props is not None and float(sim.crowd.facing[0]) < 0
@@ -400,7 +401,7 @@ def test_a_cup_in_the_far_hand_is_held_by_that_hand_behind_the_torso(view: WalkV
         near_or_torso |= (bare == color).all(axis=-1)
     assert near_or_torso.sum() > 1000
     assert not (cup & near_or_torso).any()
-    # the far hand's skin shows on the cup: its fingers round it (76 pixels; none before: the cup covered the hand)
+    # the far hand's skin shows on the cup: its fingers round it (76 pixels measured)
     (x0, y0), (x1, y1) = np.argwhere(cup).min(axis=0), np.argwhere(cup).max(axis=0)
     on_cup = held[x0 : x1 + 1, y0 : y1 + 1]
     fingers = (on_cup == tones["skin", False][0]).all(axis=-1)
@@ -411,8 +412,8 @@ def test_a_cup_in_the_far_hand_is_held_by_that_hand_behind_the_torso(view: WalkV
 def test_the_hand_holding_the_cup_grips_its_middle_and_nothing_of_it_shows_over_the_rim(
     view: WalkView, hand: int, move: float
 ) -> None:
-    # the hand's disc, drawn behind the cup, poked out over its rim and the
-    # fingers crossed its body: the hand looked inside the cup. The fingers wrap its middle
+    # the fingers wrap the cup's middle and the hand's disc, drawn behind the cup, does not
+    # poke out over its rim (a hand showing over the rim looks inside the cup)
     _carrying(view, hand, move)
     sim = view.sim
     assert sim.props is not None
@@ -434,8 +435,9 @@ def test_the_hand_holding_the_cup_grips_its_middle_and_nothing_of_it_shows_over_
 
 
 def test_the_knobs_hover_ring_and_words_go_once_he_goes_for_it(view: WalkView) -> None:
-    # "click: reach for the knob" and its ring lay on his hand and face while
-    # he reached for it; the pointer here stays on the knob as the door opens
+    # "click: reach for the knob" and its ring go once he goes for the knob, so they never
+    # lie on his hand and face as he reaches; the pointer here stays on the knob as the
+    # door opens
     sim, timer = view.sim, PhaseTimer()
     props, door = sim.props, sim.prop("door")
     assert props is not None
@@ -493,9 +495,9 @@ def test_the_knobs_hover_ring_and_words_go_once_he_goes_for_it(view: WalkView) -
 
 
 def test_mid_turn_the_feet_show_their_width_and_the_two_legs_stay_apart(view: WalkView) -> None:
-    # turning round, for a frame or two both shoes shrank to a point and the legs
-    # merged into one, like standing on a needle. The simulation foreshortens a foot by
-    # the turn's cosine; end-on, a shoe seen from the front still shows its width
+    # turning round, the shoes never shrink to a point nor the legs merge into one (like
+    # standing on a needle). The simulation foreshortens a foot by the turn's cosine;
+    # end-on, a shoe seen from the front still shows its width
     sim = view.sim
     timer = PhaseTimer()
     for _ in range(90):  # he turns round from standing, facing right
@@ -517,7 +519,7 @@ def test_mid_turn_the_feet_show_their_width_and_the_two_legs_stay_apart(view: Wa
     for near in (True, False):
         shoe = np.argwhere((pixels == tones["shoes", near][0]).all(axis=-1))
         assert len(shoe) > 0
-        # 0.09-0.1 m across (1-3 px before: a needle)
+        # 0.09-0.1 m across (a few pixels would read as a needle)
         assert np.ptp(shoe[:, 0]) >= 0.085 * scale, near
     # both legs show: the far one's trousers beside the near one's, not all behind it
     near_leg = (pixels == tones["trousers", True][0]).all(axis=-1).sum()
@@ -526,8 +528,8 @@ def test_mid_turn_the_feet_show_their_width_and_the_two_legs_stay_apart(view: Wa
 
 
 def test_the_table_behind_the_hero_is_drawn_in_his_far_tone(view: WalkView) -> None:
-    # picking the cup up or setting it down, the table top seemed to cut through
-    # his hips and a table leg showed between his legs. The table stands behind him (it is
+    # picking the cup up or setting it down, the table top must not seem to cut through
+    # his hips, nor a table leg show between his legs. The table stands behind him (it is
     # drawn before him: see the test above), and he cannot stand clear of it: the cup,
     # 0.2 m in from the table's edge, is 0.23 m from the shoulder at most (90 % of arm
     # reach at its height), the body's front 0.12 m ahead of the shoulder. So the table is
@@ -548,8 +550,8 @@ def test_the_table_behind_the_hero_is_drawn_in_his_far_tone(view: WalkView) -> N
 def test_an_open_door_is_drawn_narrowed_to_its_hinge_with_the_knob_on_it(
     view: WalkView,
 ) -> None:
-    # the knob was held and let go and the door never moved. Open, the doorway
-    # shows where the door stood and the knob is drawn where the simulation has it
+    # the door is drawn as the simulation has it: open, narrowed to its hinge, the doorway
+    # showing where it stood and the knob where the simulation has it
     props = view.sim.props
     assert props is not None
     door = props.props.door
@@ -571,8 +573,8 @@ def test_an_open_door_is_drawn_narrowed_to_its_hinge_with_the_knob_on_it(
 
 
 def test_turning_on_the_spot_to_face_the_pointer_does_not_pan_the_view() -> None:
-    # with the pointer behind him he turns to face it; the camera's lead flipped
-    # with his facing, the view panned 1.8 m, and the cup slid away from the cursor that was
+    # with the pointer behind him he turns to face it; the camera's lead does not flip with
+    # his facing, so the view stays put (within 5 cm) and nothing slides away from a cursor
     # about to click it
     app = _walk_app((1280, 720))
     sim, view = app.scene.sim, app.scene.view
@@ -591,8 +593,8 @@ def test_turning_on_the_spot_to_face_the_pointer_does_not_pan_the_view() -> None
 
 
 def test_the_view_settles_within_half_a_second_of_a_run_stopping() -> None:
-    # after a run stopped the view kept drifting (80 px over the next 2.5 s at
-    # 1280x720), and a click aimed at the knob a second later missed it
+    # after a run stops the view settles within half a second (under 15 px of drift after
+    # that at 1280x720), so a click aimed at the knob a second later lands on it
     pygame.display.init()
     pygame.font.init()
     options = RunOptions(scene="walk", headless=True, autopilot=True, size=(1280, 720))
@@ -619,8 +621,8 @@ def test_the_view_settles_within_half_a_second_of_a_run_stopping() -> None:
 def test_held_against_the_end_wall_he_says_why_the_walk_key_does_nothing(
     view: WalkView, record_texts: Callable[[Any], list[str]]
 ) -> None:
-    # holding A at the loft's edge (or against a wall) the player saw nothing happen and
-    # had no cue: once the walk has been stopped 0.4 s, the reason shows over
+    # holding A at the loft's edge (or against a wall) the player gets a cue for a walk
+    # key that does nothing: once the walk has been stopped 0.4 s, the reason shows over
     # his head, and goes once the key is let go
     sim, timer = view.sim, PhaseTimer()
     sim.crowd.stand_anew([-2.2], [-1.0])  # left of the door (shut, a wall of its own)
@@ -640,8 +642,8 @@ def test_held_against_the_end_wall_he_says_why_the_walk_key_does_nothing(
 
 
 def test_the_foots_hover_words_lie_under_it_not_over_his_shins(view: WalkView) -> None:
-    # "drag: move the foot" was drawn over both lower legs (every place round
-    # the pointer touches his box at a foot, and the first, over it, was taken)
+    # "drag: move the foot" lies under the foot, off both lower legs (every place round
+    # the pointer touches his box at a foot, so the first place, over it, must not win)
     sim, timer = view.sim, PhaseTimer()
     for _ in range(30):
         sim.step(InputState(), sim.dt, timer)
@@ -668,8 +670,8 @@ def test_the_foots_hover_words_lie_under_it_not_over_his_shins(view: WalkView) -
 def test_holding_the_cup_the_pointer_says_a_click_sets_it_down(
     cup_lifted: Any, record_texts: Callable[[Any], list[str]]
 ) -> None:
-    # pointing at the table or the floor with the cup in hand showed only a
-    # small cross; the knob and the cup say what a click does, and so does this
+    # pointing at the table or the floor with the cup in hand, the hover says what a click
+    # does, as the knob and the cup do, not only a small cross
     sim, timer = cup_lifted
     view = WalkView(sim)
     pygame.font.init()
@@ -686,10 +688,9 @@ def test_holding_the_cup_the_pointer_says_a_click_sets_it_down(
 def test_a_click_on_the_shut_door_off_its_knob_opens_it_and_keeps_the_cup(
     view: WalkView,
 ) -> None:
-    # holding the cup, a click on the door's panel 70 px left of the knob (the
-    # knob had moved as the camera followed him) read as "set the cup down there": he put
-    # the cup on the floor at the door, which never opened. A click on the shut door now
-    # goes for its knob, and the hover says so
+    # holding the cup, a click on the shut door's panel off its knob (70 px left of it: the
+    # knob moves as the camera follows him) goes for the knob, and the hover says so; it is
+    # not read as "set the cup down there" on the floor at the door
     sim = view.sim
     assert sim.props is not None
     sim.crowd.x[0] = 0.4
@@ -713,9 +714,9 @@ def test_a_click_on_the_shut_door_off_its_knob_opens_it_and_keeps_the_cup(
 
 
 def test_hover_words_stay_inside_the_window_and_go_with_the_pointer(view: WalkView) -> None:
-    # holding the cup, the words at the window's right edge were cut to
-    # "click: set the cu", and with the pointer outside the window a stale clipped label
-    # stayed in the corner
+    # holding the cup, the words at the window's right edge stay whole inside the window
+    # (not cut to "click: set the cu"), and with the pointer outside the window no label
+    # stays behind in the corner
     sim, timer = view.sim, PhaseTimer()
     assert sim.props is not None
     sim.props.holding, sim.props.carried = 1, sim.prop("cup")
