@@ -60,7 +60,7 @@ BAD_EDITS: list[tuple[str, Callable[[Any], Any] | str, tuple[str, ...]]] = [
     ("props.json", _drop("cup.x"), ("props.json", "cup.x", "missing")),
     ("props.json", _set("ladder.rung_spacing", -1), ("props.json", "ladder.rung_spacing", "-1")),
     ("props.json", _set("table.x", 9.0), ("props.json", "table.x", "flat ground")),
-    # a misspelt key was ignored silently (legs.bogus, say)
+    # a misspelt key is an error, never ignored silently (legs.bogus, say)
     ("rig.json", _set("legs.uper", 0.5), ("rig.json", "legs.uper", "unknown key", "'upper'")),
     ("rig.json", _set("legs.bogus", 1), ("rig.json", "legs.bogus", "unknown key")),
     ("terrain.json", _set("landmark", []), ("terrain.json", "landmark", "'landmarks'")),
@@ -160,8 +160,8 @@ def test_keys_starting_with_an_underscore_are_comments(tmp_path: Path) -> None:
 def test_a_huge_unknown_key_is_quoted_short_and_f5_keeps_the_game_running(
     headless_app, assets: Path
 ) -> None:
-    # review: a 200 KB key (with a terminal escape) went into the message whole; after F5
-    # the HUD wrapped it every frame and three frames took over 30 s
+    # a 200 KB key (with a terminal escape) is quoted short and escaped: after F5 the HUD
+    # wraps the message every frame, so a key quoted whole would stall the game
     options = RunOptions(scene="walk", headless=True, autopilot=True, size=(800, 450))
     config = SceneConfig(assets_dir=assets)
     with headless_app(options, config) as app:

@@ -307,10 +307,10 @@ def test_words_of_small_text_stay_apart() -> None:
     ["target of each hand and ankle", "foot planted (a ring on its locked pivot: heel or ball)"],
 )
 def test_small_text_set_word_by_word_keeps_its_last_glyph(text: str) -> None:
-    # at 960x540 the overlay legend's ")" of "heel or ball)" was cut in half
-    # against its box (and "ankle"'s e): the line measured as its words' widths summed,
-    # kerning put its last word past that, and the last glyph was cut off. Spreading the
-    # words only moves pixels: every glyph's ink is still there
+    # a line set word by word keeps its last glyph whole (at 960x540 the ")" of the overlay
+    # legend's "heel or ball)", and "ankle"'s e): it is measured as a whole line, not as
+    # its words' widths summed, which kerning can leave short of where the last word
+    # ends. Spreading the words only moves pixels: every glyph's ink is still there
     pygame.display.init()
     pygame.font.init()
     canvas = PygameCanvas(pygame.Surface((400, 40)))

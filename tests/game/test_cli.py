@@ -184,7 +184,7 @@ def test_a_crowd_replay_plays_with_the_recorded_crowd_size(run_main_here, tmp_pa
 
 
 def test_a_screenshot_with_no_image_format_creates_no_folder(run_main_here, tmp_path: Path) -> None:
-    # review: the path check created the missing folder before the format was refused
+    # the format is checked before the path is made: a refused screenshot leaves no folder
     shot = tmp_path / "newdir" / "shot.gif"
     result = run_main_here(["--headless", "--frames", "2", "--screenshot", str(shot)])
     _assert_rejected_before_running(result, "--screenshot: expected a path ending in .png")
@@ -192,7 +192,7 @@ def test_a_screenshot_with_no_image_format_creates_no_folder(run_main_here, tmp_
 
 
 def test_bench_sweep_sizes_keep_to_the_crowds_range(run_main_here) -> None:
-    # review: a sweep accepted a crowd of 100 million
+    # every size of a sweep is checked against the crowd's range, as a single size is
     result = run_main_here(["--bench-sweep", "50,100000000"])
     _assert_rejected_before_running(
         result, "--bench-sweep: expected comma-separated crowd sizes from 1 to 2000"

@@ -73,8 +73,8 @@ def test_a_click_on_the_loft_top_from_the_floor_is_refused_there_and_the_cup_kep
     place_x: float, at_the_loft_wall: tuple[WalkView, CupProp]
 ) -> None:
     # held from the floor under the ladder, the loft's top (1.8 m) is out of the hand's
-    # reach: the cup was set down on the floor at the wall with no word; now he keeps it
-    # and says why at the place clicked
+    # reach: he keeps the cup and says why at the place clicked, rather than setting it down
+    # on the floor at the wall with no word
     view, cup = at_the_loft_wall
     _play(view, [_click(view, (place_x, 1.85)), RawInput()])
     assert cup.refused is not None

@@ -21,7 +21,7 @@ LIMITS = EditLimits.for_rig(RIG)
 DT = 1.0 / 60.0
 SOLE_DEPTH_M = 0.005  # the deepest a sole may be under the ground in force
 PLANTED_SLIDE_M = 0.0005  # the rule for a planted pivot
-TOP_SPEED = RIG.gait.run_speed + 0.5  # m/s: faster than this the pelvis was flung
+TOP_SPEED = RIG.gait.run_speed + 0.5  # m/s: faster than this the pelvis is flung, not walked
 # a small course of the test's own: level, a gentle hump, level
 GROUND = Terrain(np.array([[-9.0, 0.0], [-3.0, 0.0], [-1.0, 0.12], [1.5, 0.0], [9.0, 0.0]]))
 

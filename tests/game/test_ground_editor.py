@@ -350,7 +350,7 @@ def test_a_loadable_file_with_vertices_under_a_centimetre_apart_is_editable_else
 def test_a_tiny_dip_by_an_old_wall_is_not_refused_for_the_wall() -> None:
     walled = Terrain(np.array([[-3.0, 1.1], [-2.98, 0.0], [5.0, 0.0]]))
     editor = TerrainEditor(walled, LIMITS)
-    editor.bump(-2.9, -0.0009, 0.5)  # the wall was one; it still is, 0.9 mm taller
+    editor.bump(-2.9, -0.0009, 0.5)  # a wall before and after, 0.9 mm taller
     with pytest.raises(EditRefused, match="drops 50 cm within one step"):
         editor.stairs(1.0, -0.25, 0.3, 2)  # two 25 cm risers within one step's reach
 

@@ -85,8 +85,9 @@ def test_autopilot_crosses_both_circles_and_flips_the_elbow() -> None:
 def test_a_target_out_of_reach_in_the_soft_band_reads_softened_and_too_far(
     record_texts: Callable[[Any], list[str]],
 ) -> None:
-    # a target 5 m away with softness on read "status: softened", and a player
-    # expected "too far" (softened takes precedence in the library): both now show
+    # a target 5 m away with softness on is both softened and too far, and the status shows
+    # both (the library's status is softened, which takes precedence; a player expects
+    # "too far")
     import pygame
 
     from game.pygame_canvas import PygameCanvas

@@ -403,8 +403,8 @@ def test_the_view_never_imports_pygame() -> None:
 
 
 def test_r_resets_the_pose_without_counting_a_plane_flip() -> None:
-    # with the pole moved to the far side, R brought back the red "the plane
-    # flipped" banner: the jump back to the start read as the pole crossing the axis
+    # with the pole moved to the far side, R resets the pose without the red "the plane
+    # flipped" banner: the jump back to the start is no pole crossing the axis
     sim = SwivelSim(SceneConfig())
     timer = PhaseTimer()
     axis = np.array(DEFAULT_POSE.target) / np.linalg.norm(DEFAULT_POSE.target)

@@ -140,7 +140,7 @@ def test_a_headless_replay_plays_the_whole_recording(
 
 
 def test_every_plus_and_minus_pressed_within_one_frame_counts(display: None) -> None:
-    # four quick + presses (arriving in one frame) added 50, not 200
+    # four quick + presses arriving in one frame add 50 each (200), not 50 in all
     options = RunOptions(scene="crowd", headless=True, size=(960, 540))
     config = SceneConfig(characters=1)
     app = App(options, build_scene("crowd", config, options.size), config)
@@ -155,8 +155,8 @@ def test_every_plus_and_minus_pressed_within_one_frame_counts(display: None) -> 
 
 
 def test_every_press_of_an_on_off_key_within_one_frame_flips_it(display: None) -> None:
-    # K, H, B, E in the walk scene and F in the lab read each action once: two presses in one
-    # frame (a quick double tap at a low frame rate) flipped the setting once, three once
+    # K, H, B, E in the walk scene and F in the lab count every press: two presses in one
+    # frame (a quick double tap at a low frame rate) flip the setting back, three flip it
     options = RunOptions(scene="walk", headless=True, size=(960, 540))
     config = SceneConfig()
     app = App(options, build_scene("walk", config, options.size), config)
@@ -178,7 +178,8 @@ def test_every_press_of_an_on_off_key_within_one_frame_flips_it(display: None) -
 def test_paused_the_readout_says_paused_and_single_steps_are_not_counted_as_fps(
     display: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # paused it showed the last rate ("110.3 fps"), after a single step "0.5 fps"
+    # paused, the readout says so, neither the last rate ("110.3 fps") nor, after a single
+    # step, a rate from the pause ("0.5 fps")
     now = [0.0]
     monkeypatch.setattr(game.app, "time", SimpleNamespace(perf_counter=lambda: now[0]))
     app = _app(autopilot=False)
@@ -213,9 +214,9 @@ def test_paused_the_readout_says_paused_and_single_steps_are_not_counted_as_fps(
 
 
 def test_a_pointer_dragged_out_of_the_window_counts_as_outside(display: None) -> None:
-    # the pointer taken out of the window, the hover label ("click: set the cup
-    # down there") stayed drawn where it left: dragged out with a button held, the motion
-    # is still reported, from outside the window, and no leave event comes
+    # a pointer taken out of the window is outside, and the hover label ("click: set the
+    # cup down there") goes: dragged out with a button held, the motion is still
+    # reported, from outside the window, and no leave event comes
     from game.input_map import InputMapper
 
     pygame.display.set_mode((640, 360))

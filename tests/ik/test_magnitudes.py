@@ -38,11 +38,11 @@ def _distance(a: np.ndarray, b: np.ndarray) -> float:
     return math.ldexp(scaled, k)
 
 
-# the reproductions, each a plain test
+# worked cases at the edges of the float range, each a plain test
 
 
 def test_lengths_whose_squares_overflow_solve_the_triangle() -> None:
-    sol = ik.solve_2d((0, 0), (1e77, 0), 1e77, 1e77)  # was: elbow [nan inf]
+    sol = ik.solve_2d((0, 0), (1e77, 0), 1e77, 1e77)  # an elbow with no NaN or inf
     _finite(sol, 2)
     np.testing.assert_allclose(sol.elbow, [0.5e77, math.sqrt(0.75) * 1e77], rtol=1e-12)
     np.testing.assert_allclose(sol.hand, [1e77, 0.0], rtol=1e-12)
@@ -76,15 +76,15 @@ def test_bones_300_orders_of_magnitude_apart_fold_the_arm() -> None:
 
 
 def test_subnormal_lengths_at_the_root_are_a_degenerate_pose_not_an_error() -> None:
-    sol = ik.solve_2d((0, 0), (0, 0), 5e-324, 5e-324)  # was: ZeroDivisionError
+    sol = ik.solve_2d((0, 0), (0, 0), 5e-324, 5e-324)  # L1·L2 underflows to 0
     _finite(sol, 2)
     assert int(sol.status) == ik.Status.DEGENERATE
-    batch = ik.solve_2d(np.zeros((64, 2)), np.zeros((64, 2)), 5e-324, 5e-324)  # was: NaN
+    batch = ik.solve_2d(np.zeros((64, 2)), np.zeros((64, 2)), 5e-324, 5e-324)  # the batch too
     _finite(batch, 2)
 
 
 def test_a_far_target_gets_a_straight_arm_not_zero_length_bones() -> None:
-    sol = ik.solve_2d((0, 0), (1e155, 0), 1, 1)  # was: elbow and hand on the root
+    sol = ik.solve_2d((0, 0), (1e155, 0), 1, 1)  # d² overflows float64, d does not
     np.testing.assert_allclose(sol.elbow, [1.0, 0.0], rtol=1e-12)
     np.testing.assert_allclose(sol.hand, [2.0, 0.0], rtol=1e-12)
     assert float(sol.distance) == 1e155 and int(sol.status) == ik.Status.TOO_FAR

@@ -73,7 +73,8 @@ def test_float32_in_gives_float32_out_and_integers_give_float64() -> None:
     sol_int = ik.solve_3d(np.zeros(3, int), np.ones(3, int), 1, 1, np.array([0, 1, 0]))
     assert sol_int.elbow.dtype == np.float64
     # one float32 limb the vector path solves (lengths below float32's safe range): its
-    # 0-d lower angle once came back float64 (wrapped into (-pi, pi] by a float64 product)
+    # 0-d angles stay float32 (the lower angle's wrap into (-pi, pi] must not use a float64
+    # product, which would promote it)
     tiny = ik.solve_2d(np.float32([0, 0]), np.float32([-8e-5, -2e-5]), 3e-5, np.float32(2e-5))
     for name in ("elbow_angle", "upper_angle", "lower_angle"):
         assert getattr(tiny, name).dtype == np.float32 and getattr(tiny, name).shape == (), name
