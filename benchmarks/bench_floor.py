@@ -1,11 +1,11 @@
-"""How fast a numpy solve with fresh temporaries can be on this machine: the issue-15 targets
-against a floor.
+"""How fast a numpy solve with fresh temporaries can be on this machine: the solver's speed
+targets against a floor.
 
     PYTHONPATH=. python benchmarks/bench_floor.py --before OLD_TREE [--repeat 5]
 
 Times, interleaved in one run (CPU time, medians), at N = 10^4, 10^5, 10^6 limbs (float64):
 ``ik.solve_2d`` / ``ik.solve_3d`` of this tree (positions only), of ``OLD_TREE``'s ``ik``
-(e.g. the tree before issue 15, whose solve also computed the angles), and of two floor
+(e.g. a tree whose solve also computed the angles), and of two floor
 kernels written here: the positions of the same limbs with the fewest numpy passes the
 formulas allow, in chunks of 16,384 limbs, with none of the solver's checks or status flags
 beyond too far / too close, no stretch or softness, no magnitude handling. The kernels are a

@@ -87,7 +87,8 @@ def pivot_ceiling(w: World, s: WalkState, x: FloatArray, extension: float) -> Fl
     A foot turning about its ball on a slope carries its ankle from uphill of the ball to
     downhill of it (facing up the slope at the end), ``2·ball·sin(slope)`` lower: on a 24°
     ramp 10 cm in the pivot's last quarter, faster than the pelvis may fall, so a pelvis
-    following only the feet as they are left the legs short and the planted balls slid."""
+    following only the feet as they are would leave the legs short and slide the planted
+    balls."""
     gait = w.rig.gait
     reach = extension * w.rig.legs.limb.reach
     wait, spin, ankles = pivot_path(w, s)

@@ -131,7 +131,8 @@ class KnobGrip:
 
     def follow(self, shoulder: FloatArray, rig: Rig) -> float | None:
         """Holding the knob as the door swings toward its hinge: he steps after it, the arm
-        at the reach it took the knob with (stood still, the knob slid out of the hand)."""
+        at the reach it took the knob with (standing still, he would let the knob slide out of
+        the hand)."""
         door = self.owner
         soon = door.knob_at(door.swing + KNOB_LEAD_S / DOOR_PUSH_S)
         hold = KNOB_REACH_FRACTION * rig.arms.limb.reach
