@@ -177,7 +177,7 @@ def test_ctrl_c_still_leaves_a_complete_recording(tmp_path: Path) -> None:
         cwd=REPO,
         env=env,
         # as from a terminal: a suite started in the background (`pytest &` from a script)
-        # runs with SIGINT ignored, which the child inherits, and it never saw the Ctrl-C
+        # runs with SIGINT ignored, which the child inherits: it would never see the Ctrl-C
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

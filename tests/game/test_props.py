@@ -478,8 +478,8 @@ def test_turning_the_knob_swings_the_door_open_and_it_shuts_after_the_hand_lets_
     assert phases.count("reach") * DT < 0.8
     assert knob_x[held[-1]] < float(door.knob[0]) - 0.04
     # fully open after the hand lets go, then shut again, the knob back where it was; not
-    # on him while he stands in the doorway, where he let go of the knob (it shut through
-    # him, DOOR_STAY_S after he let go), but once he has walked out of it
+    # on him while he stands in the doorway, where he let go of the knob (shut DOOR_STAY_S
+    # after he lets go, it would pass through him), but once he has walked out of it
     assert swing.max() == 1.0 and swing[-1] == 0.0
     opened = np.flatnonzero(swing == 1.0)
     assert (opened[-1] - opened[0] + 1) * DT > DOOR_STAY_S + 1.0

@@ -77,8 +77,8 @@ def _intents(walkers: list[Walker]) -> tuple[np.ndarray, np.ndarray]:
         max_size=WALKERS,
     )
 )
-# found by a batched random search: run up the flight, walk back down, a step up again,
-# let go with a foot a tread above its spot; the other stepped to and fro, 6 steps a second
+# a hard case for the search to keep: run up the flight, walk back down, a step up again,
+# let go with a foot a tread above its spot; the other steps to and fro, 6 steps a second
 @example([([(0.0, 1.0, 20), (1.0, 1.0, 49), (-1.0, 0.0, 61), (1.0, 0.0, 19)], 2.6)])
 def test_feet_stay_planted_after_a_rest_whatever_the_keys_before(walkers: list[Walker]) -> None:
     """Each walker plays its own key sequence on a course with a flight (up from x = 0) and

@@ -746,7 +746,7 @@ def test_hover_words_stay_inside_the_window_and_go_with_the_pointer(view: WalkVi
     view.map_input(RawInput(pointer_px=(1300.0, 740.0), pointer_inside=False))
     view.draw(canvas, 0.0, timer)
     assert tip not in boxes  # no hover for a pointer outside the window
-    editing = view.sim.editing  # ... nor while E edits the ground: it lay under the palette
+    editing = view.sim.editing  # ... nor while E edits the ground (it would lie under the palette)
     assert editing is not None
     editing.active = True
     boxes.clear()

@@ -164,9 +164,9 @@ def test_a_float32_batch_agrees_with_its_single_float32_solves(
 
 def test_just_past_the_soft_knee_float32_and_float64_agree_on_softened() -> None:
     # 4.5e-5 past the knee the curve moves d by ~2e-9: float32 rounds that away, float64
-    # does not, so a float32 batch (float32 arithmetic) said REACHED where its one-limb
-    # solve (Python floats) said SOFTENED (found by the property above). The status is the
-    # zone d > L - s, in any precision
+    # does not, so the softened d cannot decide the status of a float32 batch (float32
+    # arithmetic) and its one-limb solve (Python floats) alike. The status is the zone
+    # d > L - s, in any precision: both say SOFTENED (a case of the property above)
     root, target = np.zeros((9, 3), np.float32), np.zeros((9, 3), np.float32)
     target[:, 0] = np.float32(0.52721181)
     upper, lower = np.float32(0.26340654), np.float32(0.76593425)
