@@ -118,10 +118,10 @@ class SwivelView:
 
     def _frame(self, cover: Rect | None) -> None:
         """The camera's viewport: the world view, or with a ``cover`` over the scene (the
-        F3 panel hid the swivel circle's top and the upper arm) the view scaled down about
-        the largest disc clear of it, the legend and the gizmo, so the ``FRAME_RADIUS``
-        disc that holds the arm fits there. The projection follows the viewport: its
-        centre is where ``look_at`` appears, its height sets the focal length."""
+        F3 panel, which would hide the swivel circle's top and the upper arm) the view scaled
+        down about the largest disc clear of it, the legend and the gizmo, so the
+        ``FRAME_RADIUS`` disc that holds the arm fits there. The projection follows the
+        viewport: its centre is where ``look_at`` appears, its height sets the focal length."""
         left, top, width, height = self.view_rect
         subject = FRAME_RADIUS * height
         middle = (left + width / 2, top + height / 2)

@@ -29,7 +29,7 @@ HAND_SWITCH_MARGIN = 0.05  # the reaching hand changes only when the other is th
 POINTER_LINGER_S = 1.5  # the hands keep reaching this long after the mouse last moved
 REACH_BLEND_S = 0.6  # the pointer reach blends fully in (or out) in this many seconds
 GRAB_RADIUS_M = 0.25  # a press this close to an ankle grabs the foot; hovering there, the
-# pointer is a drag handle, not a place for the hands (they stooped 15 cm to reach for it)
+# pointer is a drag handle, not a place for the hands (they would stoop to reach for it)
 TAP_MIN_S = 0.08  # the other key held this long asks for the turn even once let go (a
 # key's own blip, both keys released or pressed a few frames apart, is none)
 TURN_BEHIND_M = 0.3  # a pointer offered this far behind the shoulders turns a standing body
@@ -68,7 +68,7 @@ class PointerReach:
     def _update_drag(self, inp: InputState) -> None:
         """A press naming a foot grabs it; releasing the button gives it back to the gait,
         and the pointer is not offered to the hands until the mouse moves again (let go low
-        behind him, it turned him round and bent him double to reach for it)."""
+        behind him, it would turn him round and bend him double to reach for it)."""
         if not inp.pointer_down or self.pointer is None:
             if self.drag_foot is not None:
                 self.pointer_still_s = math.inf

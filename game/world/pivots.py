@@ -67,9 +67,9 @@ def pivot_spots(
         ankle = xy(ankle_x, rest)
         ball = sole_points(ankle, angle, np.zeros_like(angle), way, legs)[..., 1, :]
         # on the ground where it is (a tilted sole's ball is not quite over ball_x: on a
-        # curved slope, read there, it hovered by the slope times that offset)
+        # curved slope, read there, it would hover by the slope times that offset)
         turnable &= ball[..., 1] <= terrain.height_at(ball[..., 0]) + _PIVOT_BALL_GAP
-        if keep_off is not None and len(keep_off):  # (turned round, a heel swept into a cup)
+        if keep_off is not None and len(keep_off):  # (turned round, a heel would sweep into a cup)
             turnable &= ~touches(keep_off, ankle_x, way, legs)
     return turnable, angle
 
