@@ -279,16 +279,18 @@ class Crowd:
         v_target = advance_velocity(w, s, wish, dt)  # 3. the ground's caps, the velocity
         pace = Pace.at(timed(w, s, s.vx), grade, gait)
         x_free = s.x + s.vx * dt
-        update_pins(w, s, pinned, self.solution.hand[:, LEGS], x_free, v_target, grade)
-        advance_phase(w, s, v_target, grade, dt)  # 4. the gait phase
-        advance_swings(w, s, dt, x_free, pace, v_target)  # 5. swings progress and land
-        support = planted_support(w, s, pace)  # 6. what the planted feet allow the hips
+        hand = self.solution.hand[:, LEGS]  # the ankles as last solved (shown)
+        update_pins(w, s, pinned, hand, x_free, v_target, grade)  # 4. held feet
+        advance_phase(w, s, v_target, grade, dt)  # 5. the gait phase
+        advance_swings(w, s, dt, x_free, pace, v_target)  # 6. swings progress and land
+        support = planted_support(w, s, pace)  # 7. what the planted feet allow the hips
+        # 8. swings re-aimed from where the foot was shown
         relaunch_swings(w, s, wish, self.prev_pose, x_free, v_target, grade, support)
-        lift_feet(w, s, x_free, v_target, pace, grade, support)  # 7. the lift rules
-        move_pelvis(w, s, x_free, pace, support, dt)  # 8. the pelvis, held by the feet
+        lift_feet(w, s, x_free, v_target, pace, grade, support)  # 9. the lift rules
+        move_pelvis(w, s, x_free, pace, support, dt)  # 10. the pelvis, held by the feet
         grade = ground_grade(w, s)
-        roll_stance(w, s, Pace.at(timed(w, s, s.vx), grade, gait))  # 9. stance rolls
-        self.pose = pose_inputs(w, s, grade, self.prev_pose, dt)  # 10. the pose
+        roll_stance(w, s, Pace.at(timed(w, s, s.vx), grade, gait))  # 11. stance rolls
+        self.pose = pose_inputs(w, s, grade, self.prev_pose, dt)  # 12. the pose
 
     def solve(self, timer: PhaseTimer | None = None) -> Any:
         """The batched solve of this step's pose (timed as ``timer``'s ``ik`` phase); also

@@ -43,6 +43,11 @@ from game.world.types import FloatArray
 
 PHASE_OFFSET = np.array([0.0, 0.5])
 """Each foot's phase is the character's phase plus this (the feet alternate)."""
+DOWNHILL_QUICKENING = 0.6
+"""A grade downhill quickens the steps this fraction of what the same grade uphill does."""
+ROLL_SPEED = 0.3
+"""m/s: the heel-to-ball roll's advance fades in as ``tanh(speed / ROLL_SPEED)`` (none
+standing, all of it at a walk)."""
 
 
 # -- gait curves -----------------------------------------------------------------------
@@ -71,7 +76,7 @@ def duty_factor(speed: FloatArray, gait: GaitSpec) -> FloatArray:
 def slope_quickening(grade: FloatArray, gait: GaitSpec) -> FloatArray:
     """The factor (≥ 1) the steps quicken by on a slope or stairs of ``grade`` (rise per
     run along the walking direction), so at one speed they shorten; more uphill than down."""
-    steep = clamp(grade, 0.0, 1.0) + 0.6 * clamp(-grade, 0.0, 1.0)
+    steep = clamp(grade, 0.0, 1.0) + DOWNHILL_QUICKENING * clamp(-grade, 0.0, 1.0)
     return 1.0 + gait.uphill_cadence * steep
 
 
@@ -125,7 +130,7 @@ def half_stride(speed: FloatArray, stance_time: FloatArray, gait: GaitSpec) -> F
     The hip passes over the foot during the stance: it travels v·T, centred on the foot,
     less the roll from heel to ball that carries the leg forward by itself.
     """
-    half = 0.5 * speed * stance_time - 0.5 * gait.roll_advance * np.tanh(speed / 0.3)
+    half = 0.5 * speed * stance_time - 0.5 * gait.roll_advance * np.tanh(speed / ROLL_SPEED)
     return clamp(half, -gait.max_step_reach, gait.max_step_reach)
 
 

@@ -24,6 +24,10 @@ from game.world.turning import shift_over_balls, shift_over_feet
 from game.world.types import BoolArray, FloatArray
 from game.world.walker_state import WalkState, World
 
+RUN_HELD = 0.5
+"""The run input (0 … 1) above this counts as held: the pace a run asks for (the speed
+blends with the input itself)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Wish:
@@ -102,7 +106,7 @@ def advance_velocity(w: World, s: WalkState, wish: Wish, dt: float) -> FloatArra
     top_speed = gait.walk_speed + (gait.run_speed - gait.walk_speed) * wish.run
     # a reversal first slows down facing the old way, then pivots, then sets off
     v_goal = np.where(wish.reversing | turning, 0.0, wish.move * top_speed)
-    run_held = (wish.run > 0.5) & wish.walks
+    run_held = (wish.run > RUN_HELD) & wish.walks
     s.v_goal = v_goal
     v_target = unblocked(w, s, v_goal, run_held)
     s.blocked = (v_goal != 0.0) & (v_target == 0.0)
