@@ -29,6 +29,7 @@ counts while the character pivots.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -37,6 +38,10 @@ from game.world.feet import sole_penetration
 from game.world.rig import Rig
 from game.world.terrain import Terrain
 from game.world.types import BoolArray, FloatArray
+
+if TYPE_CHECKING:
+    from game.scenes.walk_solved import SolvedHero
+    from game.world.character import Crowd
 
 WALK_BAND = (0.85, 1.1)  # fractions of walk_speed that count as walking
 RUN_FROM = 0.85  # fraction of run_speed from which running counts
@@ -81,6 +86,29 @@ class GaitSample:
     speed: float
     running: bool
     turning: bool
+
+    @classmethod
+    def of_hero(
+        cls, hero: SolvedHero, crowd: Crowd, time: float, was_planted: BoolArray, running: bool
+    ) -> GaitSample:
+        """Character 0 of ``crowd`` after a step, its limbs as ``hero`` (solved that step);
+        ``was_planted`` (2,) its feet's plant before the step."""
+        planted = crowd.feet.planted[0].copy()
+        return cls(
+            time=time,
+            pelvis=hero.pelvis,
+            hips=hero.hips,
+            knees=hero.knees,
+            ankles=hero.ankles,
+            elbows=hero.elbows,
+            hands=hero.hands,
+            soles=hero.soles,
+            planted=planted,
+            landed=planted & ~was_planted,
+            speed=abs(float(crowd.vx[0])),
+            running=bool(running),
+            turning=bool(crowd.turning[0]),
+        )
 
 
 @dataclass(slots=True)

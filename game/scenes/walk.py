@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from game.ik_counters import IkCounters
 from game.input_state import InputState
@@ -181,7 +180,10 @@ class WalkSim(CharacterAssets, PointerReach):
             solved = self._solved_hero()
             self.props.after_solve(solved.hands, solved.shoulders, self.rig)
         self._advance_props(inp, dt)
-        self._measure(was_planted, inp.run)
+        hero = GaitSample.of_hero(
+            self._solved_hero(), crowd, self.time + self.dt, was_planted, inp.run
+        )
+        self.meter.record(hero, self.terrain, self.rig)
         self.step_index += 1
         self.time = self.step_index * dt
 
@@ -341,26 +343,6 @@ class WalkSim(CharacterAssets, PointerReach):
         if self._blocked_why is not None:
             return self._blocked_why
         return ground_in_the_way(self.crowd)
-
-    def _measure(self, was_planted: NDArray[np.bool_], running: bool) -> None:
-        crowd, solved = self.crowd, self._solved_hero()
-        planted = crowd.feet.planted[0].copy()
-        sample = GaitSample(
-            time=self.time + self.dt,
-            pelvis=solved.pelvis,
-            hips=solved.hips,
-            knees=solved.knees,
-            ankles=solved.ankles,
-            elbows=solved.elbows,
-            hands=solved.hands,
-            soles=solved.soles,
-            planted=planted,
-            landed=planted & ~was_planted,
-            speed=abs(float(crowd.vx[0])),
-            running=bool(running),
-            turning=bool(crowd.turning[0]),
-        )
-        self.meter.record(sample, self.terrain, self.rig)
 
     # -- outputs -----------------------------------------------------------------------
     def trace_header(self) -> dict[str, Any]:
