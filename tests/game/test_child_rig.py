@@ -1,5 +1,6 @@
 """The child rig (``assets/child``): the hero's body at 0.6 scale on the hero's course,
-playable as ``--assets assets/child``, walking stairs with its soles on the ground."""
+playable as ``--assets assets/child`` in every scene, walking stairs and the 3-D ground with
+its soles on the ground."""
 
 from __future__ import annotations
 
@@ -14,8 +15,11 @@ from game.input_state import InputState
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig
 from game.scenes.walk import WalkSim
+from game.scenes.walk3d import START_XZ
 from game.world.feet import sole_penetration
+from game.world.heightfield import load_heightfield
 from game.world.rig import load_rig
+from game.world.walk3d import Walker3D
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 CHILD = ASSETS / "child"
@@ -28,7 +32,7 @@ TREAD_M = 0.34
 GROUND_LIMIT_M = 0.005  # a sole may dip this far into the ground (the walk's feel target)
 
 
-@pytest.mark.parametrize("name", ["terrain.json", "props.json"])
+@pytest.mark.parametrize("name", ["terrain.json", "props.json", "heightfield.json"])
 def test_child_folder_holds_the_heros_course_unchanged(name: str) -> None:
     # the folder must be complete for --assets, so it carries copies; they may not drift
     assert (CHILD / name).read_bytes() == (ASSETS / name).read_bytes()
@@ -113,3 +117,19 @@ def test_child_climbs_to_the_loft_and_back_with_every_hand_and_foot_on_its_rung(
     on_rung = rungs >= 0
     assert on_rung[:, 2:].any(axis=1).sum() > 300
     assert shortfall[on_rung].max() <= 0.002  # every limb on a rung reaches it (1 mm)
+
+
+def test_child_walks_the_3d_ground_with_its_soles_on_it_and_its_knees_on_their_poles() -> None:
+    field = load_heightfield(CHILD / "heightfield.json")
+    walker = Walker3D(load_rig(CHILD / "rig.json"), field, START_XZ, 0.0)
+    soles = []
+    for wish in ((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)):  # along the loop, a turn, back
+        for _ in range(150):
+            walker.step(wish, False, DT)
+            soles.append(walker.pose.soles)
+    points = np.array(soles)
+    assert np.isfinite(points).all()
+    clearance = points[..., 1] - field.height_at(points[..., 0], points[..., 2])
+    assert clearance.min() > -GROUND_LIMIT_M
+    assert walker.knee_flips == 0
+    assert np.ptp(points[:, 0, 0]) > 1.0  # it walked, not stood
