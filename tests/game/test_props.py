@@ -109,6 +109,12 @@ def tour() -> Tour:
         done_at = step if not pilot.done else done_at
         if pilot.done and step - done_at >= 60:
             break
+    plan = [*PropTour.PLAN, ("ladder", "", None)]
+    at = plan[min(pilot.stage, len(plan) - 1)]
+    assert pilot.done, (
+        f"the prop tour did not finish in {TOUR_STEPS} steps: stage {pilot.stage} {at}, "
+        f"the hero at x {float(sim.crowd.x[0]):.2f} m, the props' goal {sim.props.goal}"
+    )
     # ... after which the walking course takes over again
     x = float(sim.crowd.x[0])
     for _ in range(120):
