@@ -54,6 +54,7 @@ from game.world.walk3d_path import (
     PROFILE_STEP_M,
     ROUND_M,
     PathFrame,
+    before_the_edge,
     ground_window_stale,
     heading_vector,
     path_ground,
@@ -214,12 +215,14 @@ class Walker3D:
         return amount * max(math.cos(error), TURN_CRAWL)
 
     def _anchor(self) -> float:
-        """Where the path may turn: past the pelvis and every planted sole point."""
+        """Where the path may turn: past the pelvis and every planted sole point, but
+        short of the world's end (stopped before its wall, he turns away from it there)."""
         planted = self.crowd.feet.planted[0]
         pose = self.crowd.pose
         soles = pose.soles(pose.targets[:, LEGS], self.rig)[0, ..., 0]  # (2, 3) s
         front = float(soles[planted].max()) if planted.any() else -math.inf
-        return max(self.s, front) + ANCHOR_AHEAD_M
+        anchor = max(self.s, front) + ANCHOR_AHEAD_M
+        return before_the_edge(self.path, self.field, self.s, anchor)
 
     def _follow_path(self) -> None:
         """The path ahead along the yaw; the 2-D ground rebuilt from it when it changed,
@@ -236,7 +239,10 @@ class Walker3D:
         self._was_planted = planted
         window = ground_window_stale(self.crowd.terrain, self.s)
         if (self._ground_stale and early) or window:
-            kept = (self.crowd.terrain, self._anchor())
+            # the old ground is kept up to the anchor, but not its wall at the world's end
+            # along the old path (the new one may turn away from it)
+            cut = before_the_edge(self._ground_path, self.field, self.s, self._anchor())
+            kept = (self.crowd.terrain, cut)
             self.crowd.set_terrain(
                 path_ground(self.path, self.field, self.s, self.body.hip_half, kept)
             )

@@ -154,6 +154,17 @@ def path_ground(
     return Terrain(np.stack([s, heights], axis=1))
 
 
+def before_the_edge(path: PathFrame, field: Heightfield, start: float, end: float) -> float:
+    """``end``, or the last profile sample before it where the path from ``start`` on is
+    still clear of the world's end (:func:`_off_the_field`, where :func:`path_ground` puts
+    its wall): a turn of the path there leaves that wall off the new ground."""
+    grid = np.arange(math.ceil(start / PROFILE_STEP_M), math.ceil(end / PROFILE_STEP_M) + 1)
+    off = _off_the_field(path.at(grid * PROFILE_STEP_M, 0.0), field)
+    if not off.any():
+        return end
+    return max(start, float(grid[int(np.argmax(off))] - 1) * PROFILE_STEP_M)
+
+
 def _off_the_field(points: FloatArray, field: Heightfield) -> BoolArray:
     """Which ground points ``(M, 2)`` (x, z) lie within :data:`EDGE_INSET_M` of the
     heightfield's edge or beyond it."""

@@ -196,3 +196,21 @@ def test_the_walk_stops_at_the_heightfields_edge(wish: tuple[float, float]) -> N
         x, z = pose.soles[..., 0], pose.soles[..., 2]
         assert (x > x_lo).all() and (x < x_hi).all() and (z > z_lo).all() and (z < z_hi).all()
     assert max(speeds[-60:]) < 0.05  # stopped at the edge, its last second still there
+
+
+@pytest.mark.parametrize("away", [(1.0, 0.0), (0.0, 1.0), (0.6, -0.8)])
+def test_stopped_at_the_edge_he_walks_off_it_the_way_he_is_sent(away: tuple[float, float]) -> None:
+    """Stopped at the world's end, a wish away from it (back the way he came, or along
+    the edge) turns him round and walks him off: the turn's corner on his path lies short
+    of the edge's wall, not in it."""
+    field = sloped_field()
+    walker = Walker3D(RIG, field, (3.0, 6.0), 0.0)
+    for _ in range(420):  # at the edge (x = 0) and stopped
+        walker.step((-1.0, 0.0), False, DT)
+    stopped = walker.pose.pelvis[[0, 2]].copy()
+    (x_lo, _), (z_lo, _) = field.extent
+    for _ in range(300):
+        walker.step(away, False, DT)
+        assert walker.pose.soles[..., 0].min() > x_lo  # every sole on the field
+    gone = walker.pose.pelvis[[0, 2]] - stopped
+    assert float(gone @ np.asarray(away)) / float(np.hypot(*away)) > 1.0  # a metre and more
