@@ -67,7 +67,7 @@ class GlobalKeys:
     def _handle_global_keys(self, raw: RawInput) -> None:
         """The keys every scene shares, and what the window itself reports."""
         for key in raw.keys_pressed:
-            self._global_key(key, "ctrl" in raw.keys_down)
+            self._global_key(key, key in raw.ctrl_pressed)
         if raw.quit:
             self.request_quit()
         if raw.resized:

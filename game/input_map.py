@@ -64,6 +64,8 @@ class InputMapper:
     def _key(self, event: pygame.event.Event, raw: RawInput) -> None:
         name = key_name(event.key)
         if event.type == pygame.KEYDOWN:
+            if "ctrl" in self._keys_down:
+                raw.ctrl_pressed.append(name)
             self._keys_down.add(name)
             raw.keys_pressed.append(name)
         else:

@@ -78,6 +78,9 @@ class RawInput:
     wheel: float = 0.0
     keys_down: frozenset[str] = frozenset()  # held keys by name ("a", "left", "shift", ...)
     keys_pressed: list[str] = field(default_factory=list)  # pressed this frame, in order
+    # ... of those, the ones pressed while a Ctrl key was held: a quick Ctrl+Z whose Ctrl
+    # is let go within the same frame is still Ctrl+Z
+    ctrl_pressed: list[str] = field(default_factory=list)
     quit: bool = False
     resized: tuple[int, int] | None = None
     focus_lost: bool = False

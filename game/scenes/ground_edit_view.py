@@ -129,7 +129,7 @@ class GroundEditView:
         self, raw: RawInput, camera: Camera2D, editing: GroundEditing
     ) -> tuple[list[str], dict[str, Any]]:
         """This frame's edit (at most one) as ``(actions, values)``."""
-        keys, ctrl = raw.keys_pressed, "ctrl" in raw.keys_down
+        keys, ctrl = raw.keys_pressed, raw.ctrl_pressed
         pointer = raw.pointer_px
         self.hover = self._vertex_near(pointer, camera, editing)
         over_ground = raw.pointer_inside and not contains(self.panel, pointer)
@@ -137,14 +137,14 @@ class GroundEditView:
         self.ghost_x = float(camera.to_world(pointer)[0]) if ghost else None
         # Esc leaves the editor like E (which the walk view maps); both at once: one toggle
         leave = ["toggle_edit"] if "escape" in keys and "e" not in keys else []
-        if ctrl and "s" in keys:
+        if "s" in ctrl:
             editing.save()
         edit: dict[str, Any] | None = None
-        if ctrl and "z" in keys:
+        if "z" in ctrl:
             edit = {"op": "undo"}
-        elif ctrl and "y" in keys:
+        elif "y" in ctrl:
             edit = {"op": "redo"}
-        elif ctrl and "o" in keys:
+        elif "o" in ctrl:
             edit = {"op": "reload"}
         for button, px in raw.clicks:
             edit = self._click(button, px, camera, editing) or edit

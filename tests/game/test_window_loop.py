@@ -229,6 +229,30 @@ def test_a_pointer_dragged_out_of_the_window_counts_as_outside(display: None) ->
     assert mapper.poll().pointer_inside  # back in
 
 
+def test_a_key_pressed_with_ctrl_held_is_a_ctrl_chord_even_if_ctrl_is_let_go_that_frame(
+    display: None,
+) -> None:
+    from game.input_map import InputMapper
+
+    pygame.display.set_mode((640, 360))
+    mapper = InputMapper()
+    for kind, key in (
+        (pygame.KEYDOWN, pygame.K_LCTRL),
+        (pygame.KEYDOWN, pygame.K_z),
+        (pygame.KEYUP, pygame.K_z),
+        (pygame.KEYUP, pygame.K_LCTRL),  # all four within one frame (a quick Ctrl+Z)
+        (pygame.KEYDOWN, pygame.K_y),  # Ctrl already let go: a plain Y
+    ):
+        pygame.event.post(pygame.event.Event(kind, key=key, mod=0))
+    raw = mapper.poll()
+    assert raw.keys_pressed == ["ctrl", "z", "y"] and raw.ctrl_pressed == ["z"]
+    assert "ctrl" not in raw.keys_down
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RCTRL, mod=0))
+    assert mapper.poll().ctrl_pressed == []  # Ctrl alone is no chord
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_s, mod=0))
+    assert mapper.poll().ctrl_pressed == ["s"]  # held from an earlier frame
+
+
 DT = 1 / 60  # a step at the default 60 Hz
 STEP_S_PER_CHARACTER = 0.0004  # a step's cost on the fake clock: 120 characters 48 ms
 FRAME_S = 0.02  # a frame's cost besides its steps
