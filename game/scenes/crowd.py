@@ -41,7 +41,7 @@ from game.world.terrain import Terrain
 from game.world.walker_state import rows_of
 
 DEFAULT_CHARACTERS = 200
-CHARACTERS_STEP = 50  # what + / − add or remove (within 1 … MAX_CHARACTERS, as --characters)
+CHARACTERS_STEP = 50  # + / − go to the next or last multiple of this (within 1 … MAX_CHARACTERS)
 TRACE_SAMPLE = 8  # characters written to the trace each step
 EDGE_MARGIN_M = 1.6  # characters turn around this far from either end of the course
 STUCK_SECONDS = 0.5  # a character held still this long (a wall, a tall step) turns around
@@ -185,10 +185,12 @@ class CrowdSim(CharacterAssets):
         # every press counts, in order: several in one frame arrive in one step's actions
         count = self.crowd.count
         for action in inp.actions:
-            if action == "crowd_more":
-                count = min(count + CHARACTERS_STEP, max(count, MAX_CHARACTERS))
-            elif action == "crowd_less":
-                count = max(count - CHARACTERS_STEP, 1)
+            if action == "crowd_more":  # to the next multiple of the step (1 -> 50 -> 100)
+                count = min(
+                    (count // CHARACTERS_STEP + 1) * CHARACTERS_STEP, max(count, MAX_CHARACTERS)
+                )
+            elif action == "crowd_less":  # to the multiple below (120 -> 100), at least one
+                count = max((count - 1) // CHARACTERS_STEP * CHARACTERS_STEP, 1)
         self.resize(count)
         self._in_ground_order()
         crowd = self.crowd

@@ -95,9 +95,10 @@ def test_every_bone_of_every_character_keeps_its_length() -> None:
     np.testing.assert_allclose(lower_len, np.broadcast_to(lower, lower_len.shape), atol=1e-9)
 
 
-def test_crowd_more_and_less_change_n_by_fifty_within_what_characters_accepts() -> None:
-    """+ and − change N by fifty within 1 … MAX_CHARACTERS, the range --characters accepts:
-    − from 50 or fewer goes to one character, + near the top stops at MAX_CHARACTERS."""
+def test_crowd_more_and_less_go_to_round_fifties_within_what_characters_accepts() -> None:
+    """+ and − go to the next or last multiple of fifty within 1 … MAX_CHARACTERS, the
+    range --characters accepts: − from 50 or fewer goes to one character, + from one to
+    50, from 120 to 150, and near the top stops at MAX_CHARACTERS."""
     sim = CrowdSim(SceneConfig(characters=100))
     counts = []
     actions = ("crowd_more", "crowd_less", "crowd_less", "crowd_less", "crowd_less")
@@ -106,7 +107,13 @@ def test_crowd_more_and_less_change_n_by_fifty_within_what_characters_accepts() 
         counts.append(sim.character_count)
         assert sim.crowd.solution.hand.shape == (sim.character_count, 4, 2)
         assert sim.pace.shape == sim.direction.shape == (sim.character_count,)
-    assert counts == [150, 100, 50, 1, 1, 51]
+    assert counts == [150, 100, 50, 1, 1, 50]
+    sim.resize(120)
+    _run(sim, 1, InputState(actions=("crowd_less",)))
+    assert sim.character_count == 100
+    sim.resize(120)
+    _run(sim, 1, InputState(actions=("crowd_more",)))
+    assert sim.character_count == 150
     sim.resize(MAX_CHARACTERS - 20)
     _run(sim, 1, InputState(actions=("crowd_more",)))
     _run(sim, 1, InputState(actions=("crowd_more",)))

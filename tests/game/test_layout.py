@@ -512,7 +512,7 @@ def test_the_crowd_hud_counts_one_character_in_the_singular_and_says_whose_steps
     pygame.display.init()
     pygame.font.init()
     options = RunOptions(scene="crowd", headless=True, autopilot=True, size=(1280, 720))
-    config = SceneConfig(characters=51)
+    config = SceneConfig(characters=50)
     app = App(options, build_scene("crowd", config, (1280, 720)), config)
     app.show_overlay = True  # the count in view is the overlay's
     for _ in range(120):
@@ -520,7 +520,7 @@ def test_the_crowd_hud_counts_one_character_in_the_singular_and_says_whose_steps
     sim = app.scene.sim
     hero_steps = int(sim.crowd.feet.steps[0])
     assert hero_steps > 0
-    sim.step(InputState(actions=("crowd_less",)), app.config.dt, app.timer)  # 51 -> 1
+    sim.step(InputState(actions=("crowd_less",)), app.config.dt, app.timer)  # 50 -> 1
     assert sim.character_count == 1
     assert int(sim.crowd.feet.steps[0]) == hero_steps  # the hero's steps are kept
     words = " ".join(t.text for t in _draw(app).texts if not t.world)
