@@ -57,21 +57,27 @@ def draw_tabs(
     strip = (0, 0, math.ceil(x - 14 * scale) + 1, math.ceil(top + h + 8 * scale) + 1)
     paint = functools.partial(_paint_tabs, names=names, tabs=tabs, top=top, size=size, h=h, gap=gap)
     canvas.sprite(("scene tabs", tuple(names), current, canvas.size), strip, paint)
-    # the readout in pieces with their own gaps, for the same reason as the tabs
-    cursor = x + 4 * scale
-    readout = _readout(fps)
-    for piece, after in (*readout, ("F1 help", 0.0)):
-        pw, h = canvas.text((cursor, top + 4 * scale), piece, PALETTE["text_dim"], size)
-        cursor += pw + after * scale
-    w = cursor - (x + 4 * scale)
     # the box returned reaches as far as the widest readout would (the help is laid out
     # around it once, not again at every change of the fps or at a pause)
 
     def readout_w(pieces: Sequence[tuple[str, float]]) -> float:
         return sum(canvas.text_size(piece, size)[0] + after * scale for piece, after in pieces)
 
-    widest = max(readout_w(_readout(8888.8)), readout_w(_readout(None)))
-    right = cursor + max(widest - readout_w(readout), 0)
+    help_w = canvas.text_size("F1 help", size)[0]
+    widest = max(readout_w(_readout(8888.8)), readout_w(_readout(None))) + help_w
+    # on a panel like an idle tab's, as wide as the widest readout: it reads on any sky
+    start = x + 4 * scale
+    canvas.panel(
+        (start - 6 * scale, top, widest + 12 * scale, h + 8 * scale), PALETTE["panel"], 170
+    )
+    # the readout in pieces with their own gaps, for the same reason as the tabs
+    cursor = start
+    readout = _readout(fps)
+    for piece, after in (*readout, ("F1 help", 0.0)):
+        pw, h = canvas.text((cursor, top + 4 * scale), piece, PALETTE["text_dim"], size)
+        cursor += pw + after * scale
+    w = cursor - start
+    right = start + widest
     if recording:
         dot_x = x + 4 * scale + w + 18 * scale
         canvas.circle((dot_x, top + 4 * scale + h / 2), 6 * scale, PALETTE["bad"])
