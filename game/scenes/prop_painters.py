@@ -169,6 +169,14 @@ def _cup_highlight(pen: WorldPen, cup: CupProp, sim: WalkSim, point: Point) -> s
     return "click: pick up the cup"
 
 
+def _cup_set_down_tip(cup: CupProp, sim: WalkSim, point: Point) -> tuple[str, bool] | None:
+    why = cup.refusal_at(float(point[0]), sim.terrain)
+    if why is None:
+        return "click: set the cup down there", True
+    said = cup.refused is not None and cup.refused[1] == why  # a click there says it now
+    return None if said else (why, False)
+
+
 LOOKS: dict[str, Look] = {
     "ball": Look(paint_ball, _ball_highlight),
     "door": Look(_paint_door, _door_highlight, _door_on, True, _door_box),
@@ -178,7 +186,7 @@ LOOKS: dict[str, Look] = {
         _cup_highlight,
         box=_table_box,
         in_hand=_cup_in_hand,
-        held_tip="click: set the cup down there",
+        held_tip=_cup_set_down_tip,
     ),
 }
 

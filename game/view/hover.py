@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 
 from game.canvas import WorldPen
 from game.layout import font_px, intersects, ui_scale
-from game.palette import PALETTE
+from game.palette import PALETTE, Color
 from game.world.props.grip import ReachPhase
 from game.world.rig import LIMBS
 
@@ -42,8 +42,9 @@ class Look:
     part of it that takes a click only where no foot does (the door's panel, the ladder),
     and ``clicks_behind`` whether a click there uses it; ``box(prop)`` the world box
     (x0, y0, x1, y1) the ground's names keep off, if any; ``in_hand(pen, prop, sim,
-    hand)`` draws it held at the hand point, and ``held_tip`` what a click elsewhere does
-    with it then.
+    hand)`` draws it held at the hand point, and ``held_tip(prop, sim, point)`` what a
+    click at ``point`` does with it then, and whether it will (False: the words say why
+    not, in red; None: nothing to say).
     """
 
     paint: Callable[[WorldPen, Any, WalkSim], None]
@@ -52,7 +53,7 @@ class Look:
     clicks_behind: bool = False
     box: Callable[[Any], Box | None] = lambda prop: None
     in_hand: Callable[[WorldPen, Any, WalkSim, NDArray[np.float64]], None] | None = None
-    held_tip: str | None = None
+    held_tip: Callable[[Any, WalkSim, NDArray[np.float64]], tuple[str, bool] | None] | None = None
 
 
 def prop_under(
@@ -85,7 +86,7 @@ def draw_hover(
         prop.busy or (hands is not None and hands.phase == ReachPhase.RELEASE)
     ):
         return
-    tip = None
+    tip, will = None, True
     if prop is not None:
         tip = looks[prop.name].highlight(pen, prop, sim, pointer)
     elif foot is not None:
@@ -94,13 +95,23 @@ def draw_hover(
         tip = "drag: move the foot"
     elif hands is not None and hands.holding >= 0:
         held = next((p for p in sim.plug_ins if p is hands.carried), None)
-        tip = None if held is None else looks[held.name].held_tip
+        says = None if held is None else looks[held.name].held_tip
+        said = None if held is None or says is None else says(held, sim, pointer)
+        if said is not None:
+            tip, will = said
     if tip is not None:
-        _tip(pen, pointer, tip, hero, foot is not None)
+        _tip(
+            pen, pointer, tip, hero, foot is not None, PALETTE["white"] if will else PALETTE["bad"]
+        )
 
 
 def _tip(
-    pen: WorldPen, pointer: NDArray[np.float64], tip: str, hero: Box | None, foot: bool
+    pen: WorldPen,
+    pointer: NDArray[np.float64],
+    tip: str,
+    hero: Box | None,
+    foot: bool,
+    color: Color,
 ) -> None:
     """The ``tip`` over the pointer, or under it, or beside it away from the hero: the
     first place that keeps the words off his box (over the knob they would lie on his
@@ -123,4 +134,4 @@ def _tip(
         (min(max(left, 0.0), width - w), min(max(top, 0.0), height - h)) for left, top in places
     ]
     clear = [p for p in inside if hero is None or not intersects((*p, w, h), hero)]
-    pen.canvas.text((clear or inside)[0], tip, PALETTE["white"], font_px(15, s), "topleft")
+    pen.canvas.text((clear or inside)[0], tip, color, font_px(15, s), "topleft")

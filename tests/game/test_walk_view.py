@@ -45,6 +45,7 @@ from game.view.scenery import (
 )
 from game.view.walk_hud import ladder_hint
 from game.world.character import ARMS, PoseInputs
+from game.world.props.cup_prop import TABLE_OUT_OF_REACH
 from game.world.terrain import load_terrain
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -667,11 +668,12 @@ def test_the_foots_hover_words_lie_under_it_not_over_his_shins(view: WalkView) -
     assert words.top > ankle_px[1]  # under the ankle: on the ground, not across the shins
 
 
-def test_holding_the_cup_the_pointer_says_a_click_sets_it_down(
+def test_holding_the_cup_the_pointer_says_whether_a_click_sets_it_down_there(
     cup_lifted: Any, record_texts: Callable[[Any], list[str]]
 ) -> None:
     # pointing at the table or the floor with the cup in hand, the hover says what a click
-    # does, as the knob and the cup do, not only a small cross
+    # does, as the knob and the cup do, not only a small cross; where the cup would be
+    # refused it says why, as the click would
     sim, timer = cup_lifted
     view = WalkView(sim)
     pygame.font.init()
@@ -680,9 +682,13 @@ def test_holding_the_cup_the_pointer_says_a_click_sets_it_down(
     view.layout((1280, 720))
     assert sim.props is not None and sim.props.holding >= 0
     table = sim.props.props.table
-    view._pointer_w = np.array([table.x0 + table.width / 2, table.top + 0.05])
+    view._pointer_w = np.array([table.x0 + table.width - 0.1, table.top + 0.05])  # far end
     view.draw(canvas, 0.0, timer)
     assert "click: set the cup down there" in texts
+    texts.clear()
+    view._pointer_w = np.array([table.x0 + table.width / 2, table.top + 0.05])
+    view.draw(canvas, 0.0, timer)
+    assert TABLE_OUT_OF_REACH in texts and "click: set the cup down there" not in texts
 
 
 def test_a_click_on_the_shut_door_off_its_knob_opens_it_and_keeps_the_cup(

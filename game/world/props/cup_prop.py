@@ -337,6 +337,21 @@ class CupProp:
         """Setting it down at ``x``: at the nearest spot within ``SNAP_M`` where it stands
         upright; None, and why said at the place, if there is none (a slope too steep) or a
         hand does not reach it (the table top's middle, from either end)."""
+        grip, refusal = self._placing(x, terrain)
+        if refusal is not None:
+            self.refuse(*refusal)
+        return grip
+
+    def refusal_at(self, x: float, terrain: Terrain) -> str | None:
+        """Why a click at ``x`` would not set it down there (what :meth:`place_grip` says),
+        or None where it would: the pointer's tip says so before the click."""
+        refusal = self._placing(x, terrain)[1]
+        return None if refusal is None else refusal[1]
+
+    def _placing(
+        self, x: float, terrain: Terrain
+    ) -> tuple[PlaceGrip | None, tuple[FloatArray, str] | None]:
+        """:meth:`place_grip`'s grip, or None with the place and the reason to say there."""
         props = self.props
         spot = props.standing_spot(x, terrain, SNAP_M)
         if spot is None:
@@ -344,10 +359,8 @@ class CupProp:
             slope = props.slope_deg(x, terrain)
             limit = math.degrees(CUP_MAX_SLOPE)
             why = f"a {slope:.0f}° slope: the cup stands on {limit:.0f}° at most"
-            self.refuse(place, why if slope > limit else "no level spot here for the cup")
-            return None
+            return None, (place, why if slope > limit else "no level spot here for the cup")
         grip = PlaceGrip(self, np.array([spot, props.surface_at(spot, terrain)]))
         if not self.within_reach(grip.point(), grip.reach_fraction, terrain):
-            self.refuse(grip.place, TABLE_OUT_OF_REACH)
-            return None
-        return grip
+            return None, (grip.place, TABLE_OUT_OF_REACH)
+        return grip, None
