@@ -23,6 +23,9 @@ CAMERA_LEAD_M = 0.9  # the camera looks this far ahead of the hero, the way he l
 LEAD_SPEED = 0.3
 PELVIS_TO_CENTER_M = 0.35  # the view's centre is this far over the standing pelvis
 HUD_CLEARANCE_PX = 8.0  # at 1280x720 (scaled): the head's top stays this far under the F3 panel
+LOOK_AHEAD_M = 2.5  # the ground this far ahead, the way the camera leads, is kept in view ...
+GROUND_MARGIN_M = 0.3  # ... this far above the view's bottom (stairs down from a landing),
+HEAD_MARGIN_M = 0.3  # as long as his head stays this far under the view's top
 
 Box = tuple[float, float, float, float]
 
@@ -66,13 +69,14 @@ class FollowCamera:
         pelvis = pose.pelvis[0]
         # the standing pelvis's height: a crouch does not take the view down with it
         crouched = sim.rig.tuning.crouch_drop * float(smoothstep(sim.crowd.crouch[0]))
+        lead = self.lead_way(sim, pose)
         goal = (
             # ... plus how far an exponential ease lags a body moving at vx (v · halflife /
             # ln 2): moving, the lead is all there; stopped, the view is nearly settled
             float(pelvis[0])
-            + CAMERA_LEAD_M * self.lead_way(sim, pose)
+            + CAMERA_LEAD_M * lead
             + float(sim.crowd.vx[0]) * CAMERA_HALFLIFE / math.log(2.0),
-            float(pelvis[1]) + PELVIS_TO_CENTER_M + crouched,
+            _look_down(camera, sim, pose, lead, float(pelvis[1]) + PELVIS_TO_CENTER_M + crouched),
         )
         if self.time is None or now < self.time:
             camera.center_w = goal
@@ -91,6 +95,17 @@ class FollowCamera:
             if row < clear:  # screen rows grow downward: raising the camera lowers the head
                 cx, cy = camera.center_w
                 camera.center_w = (cx, cy + (clear - row) / camera.scale)
+
+
+def _look_down(camera: Camera2D, sim: HeroSim, pose: PoseInputs, lead: float, y: float) -> float:
+    """The view's centre height ``y``, lowered as far as it takes to show the ground up to
+    ``LOOK_AHEAD_M`` ahead (the way ``lead``) ``GROUND_MARGIN_M`` above the view's bottom,
+    but never so far that the top of his head comes within ``HEAD_MARGIN_M`` of its top."""
+    half = camera.viewport[3] / 2.0 / camera.scale  # the view's half height, metres
+    x = float(pose.pelvis[0, 0])
+    lowest = float(sim.crowd.terrain.height_at(x + lead * np.linspace(0.0, LOOK_AHEAD_M, 26)).min())
+    head_top = float(pose.head[0, 1]) + HEAD_TOP * sim.rig.body.head_radius
+    return max(min(y, lowest - GROUND_MARGIN_M + half), min(y, head_top + HEAD_MARGIN_M - half))
 
 
 def _feet_over(camera: Camera2D, soles: NDArray[np.float64], box: Box, clearance: float) -> None:

@@ -759,3 +759,32 @@ def test_hover_words_stay_inside_the_window_and_go_with_the_pointer(view: WalkVi
     view.map_input(RawInput(pointer_px=(640.0, 360.0), pointer_inside=True, pointer_moved=True))
     view.draw(canvas, 0.0, timer)
     assert tip not in boxes
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (960, 540)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_at_the_top_of_a_flight_down_the_view_shows_the_treads_ahead_and_his_head(
+    view: WalkView, size: tuple[int, int]
+) -> None:
+    # standing on the landing above the stairs down, facing them: the ground up to
+    # LOOK_AHEAD_M ahead (the flight and its foot) is above the view's bottom, and his
+    # head under its top
+    from game.view.follow import GROUND_MARGIN_M, HEAD_MARGIN_M, LOOK_AHEAD_M
+
+    sim, timer = view.sim, PhaseTimer()
+    sim.crowd.stand_anew([14.6], [1.0])  # the top landing, 0.35 m before the first riser
+    for _ in range(30):
+        sim.step(InputState(), sim.dt, timer)
+    pygame.font.init()
+    canvas = PygameCanvas(pygame.Surface(size))
+    view.layout(size)
+    for _ in range(3):  # the first frame puts the camera at its goal
+        view.draw(canvas, 0.0, timer)
+    x = float(sim.crowd.x[0])
+    ahead = x + np.linspace(0.0, LOOK_AHEAD_M, 26)
+    ground = view.camera.to_screen(np.stack([ahead, sim.terrain.height_at(ahead)], -1))
+    assert float(sim.terrain.height_at(x + LOOK_AHEAD_M)) < float(sim.crowd.y[0]) - 1.2  # below
+    margin = GROUND_MARGIN_M * view.camera.scale
+    assert ground[:, 1].max() <= size[1] - margin + 1.0
+    pose = sim.crowd.pose
+    head = view.camera.point_to_screen(float(pose.head[0, 0]), float(pose.head[0, 1]))
+    assert head[1] >= HEAD_MARGIN_M * view.camera.scale - 1.0
