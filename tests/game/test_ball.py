@@ -123,13 +123,15 @@ def test_a_foot_sweeping_into_the_ball_sends_it_off_faster_than_the_foot() -> No
     assert 3.0 < float(kicked.velocity[0]) < 4.0  # (1 + PUSH_BOUNCE) × 3 m/s at most
 
 
-def _course_folder(tmp_path: Path, ball_x: float) -> Path:
-    """An assets folder with the shipped rig, this test's course and its props."""
+def _course_folder(tmp_path: Path, ball_x: float, points: list | None = None) -> Path:
+    """An assets folder with the shipped rig, this test's course (or ``points``) and its
+    props."""
     folder = tmp_path / "assets"
     folder.mkdir()
     shutil.copy(ASSETS / "rig.json", folder / "rig.json")
-    points = [[-3.0, 1.5], [-2.99, 0.0], [6.0, 0.0], [7.0, -0.2], [9.0, -0.2], [9.01, -0.36]]
-    points += [[14.0, -0.36], [14.02, 2.0], [16.0, 2.0]]
+    if points is None:
+        points = [[-3.0, 1.5], [-2.99, 0.0], [6.0, 0.0], [7.0, -0.2], [9.0, -0.2]]
+        points += [[9.01, -0.36], [14.0, -0.36], [14.02, 2.0], [16.0, 2.0]]
     (folder / "terrain.json").write_text(json.dumps({"points": points}))
     props = {
         "reach_halflife": 0.12,
@@ -188,6 +190,33 @@ def test_clicked_the_ball_is_kicked_by_the_nearer_foot_and_rolls_to_rest_on_the_
     assert float(ball.centre()[0]) - float(home[0]) > 1.5, "the ball hardly moved"
     assert min(gaps) >= RADIUS - 0.005, "the ball went into the ground"
     assert not sim.crowd.feet.pinned[0].any(), "the kicking foot was never let go"
+
+
+def test_a_ball_at_the_foot_of_a_flight_is_kicked_from_the_floor_not_from_the_treads(
+    tmp_path: Path,
+) -> None:
+    # a riser just beyond the ball leaves no room to stand there and kick it back the way
+    # he came: he kicks it from the near side (into the riser, off which it comes back)
+    stairs = [[-3.0, 1.5], [-2.99, 0.0], [5.0, 0.0], [5.01, 0.16], [5.3, 0.16], [5.31, 0.32]]
+    stairs += [[5.6, 0.32], [5.61, 0.48], [8.0, 0.48], [8.02, 2.5], [9.0, 2.5]]
+    folder = _course_folder(tmp_path, 4.85, stairs)
+    props = json.loads((folder / "props.json").read_text())
+    props["ladder"]["x"] = 7.0
+    (folder / "props.json").write_text(json.dumps(props))
+    sim = WalkSim(SceneConfig(dt=DT, assets_dir=folder))
+    ball, timer = _ball(sim), PhaseTimer()
+    sim.step(InputState(actions=("reach_prop",), values={"prop": "ball"}), DT, timer)
+    furthest = 0.0
+    for _ in range(900):
+        sim.step(InputState(), DT, timer)
+        furthest = max(furthest, float(sim.crowd.x[0]))
+        if ball.kicks:
+            break
+    assert ball.kicks == 1
+    assert furthest < 5.0 - 0.2, "he went up the stairs to kick it"
+    for _ in range(120):
+        sim.step(InputState(), DT, timer)
+    assert abs(float(ball.centre()[0]) - 4.85) > 0.3, "the kick missed the ball"
 
 
 def test_the_trace_step_line_has_the_ball_and_the_cup_centres(tmp_path: Path) -> None:

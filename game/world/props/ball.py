@@ -244,9 +244,9 @@ class KickBall:
 
     def _aim(self, body: Body, terrain: Terrain) -> float:
         """Which way to kick (+1 or −1): away from the hero, unless a wall (ground rising
-        over the ball's middle) stands within ``OPEN_RUN_M`` that way and the other side has
-        the longer run and room for him to stand: then he steps over the ball to kick it
-        back the way he came."""
+        over the ball's middle) stands within ``OPEN_RUN_M`` that way, the other side has the
+        longer run, and there is room for him to stand between the ball and that wall: then
+        he steps over the ball to kick it back the way he came."""
         ball_x, r = float(self.state.centre[0]), self.spec.radius
         middle = float(self.state.centre[1])
         away = float(np.sign(ball_x - body.x) or body.facing)
@@ -256,7 +256,7 @@ class KickBall:
             walled = terrain.height_at(ball_x + way * (r + steps)) > middle
             runs.append(float(steps[np.argmax(walled)]) if walled.any() else OPEN_RUN_M)
         room = r + STAND_OFF_LEG * body.rig.legs.limb.reach + STAND_ROOM_M
-        behind = runs[1] >= room  # room to stand on the far side, facing back
+        behind = runs[0] >= room  # room to stand between the ball and the wall, facing back
         return -away if runs[0] < OPEN_RUN_M and runs[1] > runs[0] and behind else away
 
     def _start_kick(self, body: Body, terrain: Terrain) -> None:
