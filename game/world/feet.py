@@ -48,10 +48,12 @@ class Feet:
 
     Attributes
     ----------
-    planted, pinned, due, relaunched, pivot_aim : ndarray of bool, shape (N, 2)
-        Locked on the ground; held by the mouse; due to lift (latched until it does);
-        swinging again toward a new spot after hovering where it could not land; the last
-        swing aimed at a spot to pivot on (:func:`pivot_spots`).
+    planted, pinned, due, pivot_aim : ndarray of bool, shape (N, 2)
+        Locked on the ground; held by the mouse; due to lift (latched until it does); the
+        last swing aimed at a spot to pivot on (:func:`pivot_spots`).
+    relaunches : ndarray of int8, shape (N, 2)
+        How many times the swing in the air was re-aimed toward a new spot (hovering where
+        it could not land, a stop, the walk resuming); 0 as it was launched.
     lock : ndarray, shape (N, 2, 2)
         The flat-foot ankle position of planted feet (sole resting on the ground).
     angle : ndarray, shape (N, 2)
@@ -94,7 +96,7 @@ class Feet:
     planted: BoolArray
     pinned: BoolArray
     due: BoolArray
-    relaunched: BoolArray
+    relaunches: NDArray[np.int8]
     pivot_aim: BoolArray
     lock: FloatArray
     angle: FloatArray
@@ -129,7 +131,7 @@ class Feet:
             planted=np.ones((n, 2), dtype=bool),
             pinned=np.zeros((n, 2), dtype=bool),
             due=np.zeros((n, 2), dtype=bool),
-            relaunched=np.zeros((n, 2), dtype=bool),
+            relaunches=np.zeros((n, 2), dtype=np.int8),
             pivot_aim=np.zeros((n, 2), dtype=bool),
             lock=ankles.copy(),
             angle=angles.copy(),

@@ -283,16 +283,20 @@ def relaunch_swings(
     a stop when the walk resumes. A re-aimed foot comes down within a squaring step's time."""
     gait, tune, feet = w.rig.gait, w.rig.tuning, s.feet
     swinging = feet.swinging
+    count = feet.relaunches.copy()
     relaunch = swinging & (feet.u > tune.hover_limit)
+    # the wish re-aims a swing for a stop only before its second re-aim, and for the walk
+    # resuming only after a first: a wish that flickers (a key tapped faster than a step)
+    # re-aims it a few times at most, not at every change, which would keep it in the air
     if (wish.braking | wish.stopping).any():  # (most steps neither brake nor stop)
         stop = braking_travel(s.vx, np.inf, gait.accel_halflife, tune.reversal_brake)
         over = np.abs(feet.land[..., 0] - (x_free + stop)[:, None]) <= tune.lands_near
         late = (feet.u >= tune.late_swing) & over
-        relaunch |= swinging & (wish.braking | wish.stopping)[:, None] & ~late
-    relaunch |= swinging & feet.relaunched & wish.resuming[:, None]
+        relaunch |= swinging & (count < 2) & (wish.braking | wish.stopping)[:, None] & ~late
+    relaunch |= swinging & (count >= 1) & (count < 3) & wish.resuming[:, None]
     if relaunch.any():
         at, angle, bend = shown.targets[:, LEGS], shown.foot_angle, shown.foot_bend
         start_swings(w, s, relaunch, at, angle, bend, x_free, v_target, grade, support)
-        feet.relaunched |= relaunch
+        feet.relaunches = np.where(relaunch, count + 1, feet.relaunches).astype(np.int8)
         quick = np.minimum(feet.duration, tune.squaring_swing)
         feet.duration = np.where(relaunch, quick, feet.duration)

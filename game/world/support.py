@@ -218,7 +218,7 @@ def allowed_height(
         down = landing_ground < w.terrain.height_at(x_new)[:, None] - tune.lower_landing
         lag = 2.0 * gait.pelvis_halflife * run_fraction(s.vx, gait)[:, None] * down
         left = np.maximum((1.0 - feet.u) * feet.duration - lag, 0.0) * tune.landing_descent
-        landing = feet.land[..., 1] + rise + np.where(feet.relaunched, 0.0, left)
+        landing = feet.land[..., 1] + rise + np.where(feet.relaunches > 0, 0.0, left)
         allowed = np.where(swinging, landing, allowed)
     return np.asarray(allowed.min(axis=1))
 

@@ -201,4 +201,4 @@ def begin_swing(
     feet.duration[n, f] = duration
     feet.planted[n, f] = False
     feet.due[n, f] = False
-    feet.relaunched[n, f] = False
+    feet.relaunches[n, f] = 0

@@ -1,0 +1,55 @@
+"""A walk wish that comes and goes faster than a step (a key tapped quickly, or held input
+lost on some steps): the walker keeps its feet under it and its pelvis up, in 2-D and 3-D."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from game.world.character import Crowd
+from game.world.heightfield import Heightfield
+from game.world.rig import load_rig
+from game.world.terrain import Terrain
+from game.world.walk3d import Walker3D
+
+RIG = load_rig(Path(__file__).resolve().parents[2] / "assets" / "rig.json")
+DT = 1.0 / 60.0
+STEPS = 300  # 5 s
+PATTERNS = [(on, off) for on in range(1, 9) for off in range(1, 9)]  # steps wished, not
+STANDING_PELVIS_M = 0.9  # about the rig's standing pelvis over the ground
+LOWEST_PELVIS_M = 0.75  # a walking pelvis dips a few centimetres, a crouch is not asked for
+
+
+def _wished(step: int, on: int, off: int) -> bool:
+    return step % (on + off) < on
+
+
+def test_a_flickering_walk_wish_keeps_the_pelvis_up_and_the_knees_under_the_hips() -> None:
+    ground = Terrain(np.array([[-5.0, 0.0], [30.0, 0.0]]))
+    crowd = Crowd(RIG, ground, np.zeros(len(PATTERNS)), np.ones(len(PATTERNS)))
+    lowest = np.full(len(PATTERNS), np.inf)
+    highest_knee = np.full(len(PATTERNS), -np.inf)
+    for i in range(STEPS):
+        move = np.array([1.0 if _wished(i, on, off) else 0.0 for on, off in PATTERNS])
+        crowd.step(move, np.zeros(len(PATTERNS)), DT)
+        solution = crowd.solve()
+        lowest = np.minimum(lowest, crowd.y)
+        knees = solution.elbow[:, 2:, 1] - crowd.pose.roots[:, 2:, 1]
+        highest_knee = np.maximum(highest_knee, knees.max(axis=1))
+    assert lowest.min() > LOWEST_PELVIS_M, dict(zip(PATTERNS, lowest.round(2), strict=True))
+    assert highest_knee.max() < 0.0
+    assert (crowd.x > 0.3).all()  # each got somewhere
+    assert (crowd.feet.steps > 0).all()
+
+
+def test_a_flickering_wish_in_3d_keeps_the_pelvis_up_and_the_knees_under_the_hips() -> None:
+    field = Heightfield((0.0, 0.0), 0.5, np.zeros((41, 41)))  # 20 m square, flat
+    for on, off in [(1, 1), (4, 4), (7, 1)]:
+        walker = Walker3D(RIG, field, (5.0, 10.0), 0.0)
+        for i in range(STEPS):
+            walker.step((1.0, 0.0) if _wished(i, on, off) else (0.0, 0.0), False, DT)
+            pose = walker.pose
+            assert pose.pelvis[1] > LOWEST_PELVIS_M, (on, off, i)
+            assert (pose.elbows[2:, 1] < pose.roots[2:, 1]).all(), (on, off, i)
+        assert walker.s > 0.5, (on, off)
