@@ -140,18 +140,18 @@ def test_a_headless_replay_plays_the_whole_recording(
 
 
 def test_every_plus_and_minus_pressed_within_one_frame_counts(display: None) -> None:
-    # four quick + presses arriving in one frame add 50 each (200), not 50 in all
+    # four quick + presses arriving in one frame go up four round fifties (1 -> 200), not one
     options = RunOptions(scene="crowd", headless=True, size=(960, 540))
     config = SceneConfig(characters=1)
     app = App(options, build_scene("crowd", config, options.size), config)
     for key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS, pygame.K_PLUS):
         _press(key)
     app.run_frame(1 / 60)
-    assert app.scene.sim.character_count == 201
+    assert app.scene.sim.character_count == 200
     for key in (pygame.K_MINUS, pygame.K_KP_MINUS, pygame.K_MINUS):
         _press(key)
     app.run_frame(1 / 60)
-    assert app.scene.sim.character_count == 51
+    assert app.scene.sim.character_count == 50
 
 
 def test_every_press_of_an_on_off_key_within_one_frame_flips_it(display: None) -> None:
