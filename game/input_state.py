@@ -87,6 +87,11 @@ class RawInput:
     focus_gained: bool = False
 
 
+HELD_VALUES = frozenset({"wish"})
+"""Values that stand for held keys, not a one-shot setting: every fixed step of a frame
+has them (the walk in 3-D's W/A/S/D direction)."""
+
+
 @dataclass(frozen=True, slots=True)
 class InputState:
     """The input of one fixed simulation step, in world units.
@@ -123,11 +128,15 @@ class InputState:
         return self.actions.count(action) % 2 == 1
 
     def without_actions(self) -> InputState:
-        """The same held input with the one-shot actions and settings removed.
+        """The same held input with the one-shot actions and settings removed (the
+        :data:`HELD_VALUES` kept).
 
         Used for the second and later steps of one frame, so a key press acts once.
         """
-        return InputState(self.pointer, self.pointer_down, self.move, self.run, self.climb)
+        held = {name: value for name, value in self.values.items() if name in HELD_VALUES}
+        return InputState(
+            self.pointer, self.pointer_down, self.move, self.run, self.climb, (), held
+        )
 
     def bounded(self) -> InputState:
         """The same input with the pointer clamped to ±:data:`POINTER_LIMIT_M` and the values

@@ -214,3 +214,22 @@ def test_stopped_at_the_edge_he_walks_off_it_the_way_he_is_sent(away: tuple[floa
         assert walker.pose.soles[..., 0].min() > x_lo  # every sole on the field
     gone = walker.pose.pelvis[[0, 2]] - stopped
     assert float(gone @ np.asarray(away)) / float(np.hypot(*away)) > 1.0  # a metre and more
+
+
+def test_every_step_of_a_frame_keeps_the_held_direction_and_only_the_first_the_click() -> None:
+    """A slow window runs several fixed steps a frame: the W/A/S/D direction is held input
+    (``HELD_VALUES``), on each of them; a click's goal and a key's action act once."""
+    from game.input_state import InputState
+    from game.profiling import PhaseTimer
+    from game.scene import SceneConfig
+    from game.scenes.walk3d import Walk3DSim
+
+    frame = InputState(actions=("toggle_poles",), values={"wish": [0.8, -0.6], "goal": [3, 4]})
+    later = frame.without_actions()
+    assert later.actions == () and dict(later.values) == {"wish": [0.8, -0.6]}
+    held, every = Walk3DSim(SceneConfig()), Walk3DSim(SceneConfig())
+    timer, wish = PhaseTimer(), InputState(values={"wish": [0.8, -0.6]})
+    for step in range(90):  # three steps a frame, against the wish given every step
+        held.step(wish if step % 3 == 0 else wish.without_actions(), DT, timer)
+        every.step(wish, DT, timer)
+    np.testing.assert_array_equal(held.walker.pose.pelvis, every.walker.pose.pelvis)
