@@ -45,7 +45,7 @@ def test_a_flickering_walk_wish_keeps_the_pelvis_up_and_the_knees_under_the_hips
 
 def test_a_flickering_wish_in_3d_keeps_the_pelvis_up_and_the_knees_under_the_hips() -> None:
     field = Heightfield((0.0, 0.0), 0.5, np.zeros((41, 41)))  # 20 m square, flat
-    for on, off in [(1, 1), (4, 4), (7, 1)]:
+    for on, off in [(1, 1), (4, 4)]:
         walker = Walker3D(RIG, field, (5.0, 10.0), 0.0)
         for i in range(STEPS):
             walker.step((1.0, 0.0) if _wished(i, on, off) else (0.0, 0.0), False, DT)

@@ -3,6 +3,7 @@ the scene's trace contract from a headless run."""
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 from pathlib import Path
@@ -180,17 +181,33 @@ def test_a_recorded_walk3d_run_replays_to_the_same_trace(run_main_here, tmp_path
     assert first.read_bytes() == second.read_bytes()
 
 
-@pytest.mark.parametrize("wish", [(-1.0, 0.0), (0.0, 1.0)])
-def test_the_walk_stops_at_the_heightfields_edge(wish: tuple[float, float]) -> None:
+EDGE_WISHES = [(-1.0, 0.0), (0.0, 1.0)]
+
+
+@pytest.fixture(scope="module")
+def at_the_edge() -> dict[tuple[float, float], tuple[Walker3D, list, list]]:
+    """Per wish of :data:`EDGE_WISHES`: the walker sent 7 s toward the heightfield's edge
+    (3 m, 6 m away: there by 5.5 s), its poses and speeds."""
+    walks = {}
+    for wish in EDGE_WISHES:
+        walker = Walker3D(RIG, sloped_field(), (3.0, 6.0), 0.0)
+        poses, speeds = [], []
+        for _ in range(420):
+            walker.step(wish, False, DT)
+            poses.append(walker.pose)
+            speeds.append(walker.speed)
+        walks[wish] = (walker, poses, speeds)
+    return walks
+
+
+@pytest.mark.parametrize("wish", EDGE_WISHES)
+def test_the_walk_stops_at_the_heightfields_edge(
+    wish: tuple[float, float], at_the_edge: dict[tuple[float, float], tuple[Walker3D, list, list]]
+) -> None:
     """The world ends at the heightfield's edge as the 2-D course ends at its own: walking
     on toward it, the walker stops with every sole point on the field."""
-    field = sloped_field()
-    walker = Walker3D(RIG, field, (3.0, 6.0), 0.0)
-    poses, speeds = [], []
-    for _ in range(420):  # 7 s: at the edge (3 m, 6 m away) by 5.5 s
-        walker.step(wish, False, DT)
-        poses.append(walker.pose)
-        speeds.append(walker.speed)
+    walker, poses, speeds = at_the_edge[wish]
+    field = walker.field
     (x_lo, x_hi), (z_lo, z_hi) = field.extent
     for pose in poses:
         x, z = pose.soles[..., 0], pose.soles[..., 2]
@@ -199,14 +216,14 @@ def test_the_walk_stops_at_the_heightfields_edge(wish: tuple[float, float]) -> N
 
 
 @pytest.mark.parametrize("away", [(1.0, 0.0), (0.0, 1.0), (0.6, -0.8)])
-def test_stopped_at_the_edge_he_walks_off_it_the_way_he_is_sent(away: tuple[float, float]) -> None:
+def test_stopped_at_the_edge_he_walks_off_it_the_way_he_is_sent(
+    away: tuple[float, float], at_the_edge: dict[tuple[float, float], tuple[Walker3D, list, list]]
+) -> None:
     """Stopped at the world's end, a wish away from it (back the way he came, or along
     the edge) turns him round and walks him off: the turn's corner on his path lies short
     of the edge's wall, not in it."""
-    field = sloped_field()
-    walker = Walker3D(RIG, field, (3.0, 6.0), 0.0)
-    for _ in range(420):  # at the edge (x = 0) and stopped
-        walker.step((-1.0, 0.0), False, DT)
+    walker = copy.deepcopy(at_the_edge[(-1.0, 0.0)][0])  # at the edge x = 0, stopped
+    field = walker.field
     stopped = walker.pose.pelvis[[0, 2]].copy()
     (x_lo, _), (z_lo, _) = field.extent
     for _ in range(300):
