@@ -31,6 +31,7 @@ DOUBLE_CLICK_PX = 8.0
 SNAP_M = 0.05  # Shift while dragging: vertices snap to this grid
 PANEL_WIDTH = 300.0
 GHOST_MARGIN_M = 0.3  # the ghost shows this much of the ground either side of what changes
+REFUSAL_SHOWN_S = 3.0  # a refused edit is drawn where it failed this long once let go
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +106,7 @@ class GroundEditView:
         self.buttons: list[Button] = []
         self.ghost_x: float | None = None  # where the chosen preset would be built (world x)
         self._proposal: tuple[tuple[Any, ...], Proposal] | None = None  # the ghost's, cached
+        self._refusal: tuple[Proposal, float] | None = None  # the last refusal, when first drawn
 
     def layout(self, size: tuple[int, int]) -> None:
         """Place the palette at the top right of a ``size`` window (sized for 1280x720 and
@@ -214,13 +216,19 @@ class GroundEditView:
         return nearest if distance[nearest] <= HANDLE_PX else None
 
     # -- drawing -----------------------------------------------------------------------
-    def draw(self, canvas: Canvas, pen: WorldPen, editing: GroundEditing) -> None:
+    def draw(self, canvas: Canvas, pen: WorldPen, editing: GroundEditing, now: float) -> None:
         """Vertex handles (the hovered one lit), the preset's ghost or the last refused
-        edit where it failed, the palette, the last message."""
+        edit where it failed (while its vertex is dragged, then for ``REFUSAL_SHOWN_S`` of
+        the simulation's time ``now``), the palette, the last message."""
+        refused = editing.refused
+        if refused is not None and (self._refusal is None or self._refusal[0] is not refused):
+            self._refusal = (refused, now)
         if self.preset is not None and self.ghost_x is not None:
             self._draw_proposal(canvas, pen, editing, self._ghost(editing))
-        elif editing.refused is not None:
-            self._draw_proposal(canvas, pen, editing, editing.refused)
+        elif self._refusal is not None and refused is self._refusal[0]:
+            shown = now - self._refusal[1] <= REFUSAL_SHOWN_S or self._drag_vertex is not None
+            if shown:
+                self._draw_proposal(canvas, pen, editing, refused)
         for index, vertex in enumerate(editing.terrain.points):
             lit = index in (self.hover, self._drag_vertex)
             pen.disc(vertex, 6 if lit else 4, PALETTE["accent"] if lit else PALETTE["ground_edge"])
@@ -246,8 +254,8 @@ class GroundEditView:
             hint = f"click the ground: build the {self.preset.label} there"
             canvas.text((left + 14 * s, top + height - 30 * s), hint, PALETTE["text_dim"], small)
         if editing.message:
-            refused = editing.message.startswith(("refused", "not saved", "cannot"))
-            color = PALETTE["bad"] if refused else mix(PALETTE["ok"], PALETTE["text"], 0.3)
+            bad = editing.message.startswith(("refused", "not saved", "cannot"))
+            color = PALETTE["bad"] if bad else mix(PALETTE["ok"], PALETTE["text"], 0.3)
             size = font_px(17, s)
             lines = wrap(canvas, editing.message, width - 16 * s, size)
             line_h = canvas.text_size("Ag", size)[1]

@@ -200,7 +200,7 @@ class WalkView:
             pen.cross(sim.offered, 7, PALETTE["accent"], 2)
         editing = sim.editing
         if editing is not None and editing.active:
-            self.ground_edit.draw(canvas, pen, editing)
+            self.ground_edit.draw(canvas, pen, editing, sim.time)
         self.status.right = self.follow.leading_left
         draw_walk_hud(canvas, self.status, sim, self.overlay_shown)
 

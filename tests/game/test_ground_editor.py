@@ -25,6 +25,7 @@ from game.options import RunOptions
 from game.palette import PALETTE
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig
+from game.scenes import ground_edit_view
 from game.scenes.crowd import CrowdSim
 from game.scenes.ground_edit import CLIMBING_REFUSAL
 from game.scenes.ground_edit_view import DEFAULTS, make_presets
@@ -215,8 +216,8 @@ def test_a_preset_shows_a_ghost_under_the_pointer_before_the_click(
     assert len(green) and np.hypot(*(green - top).T).min() < 12
 
 
-def test_a_refused_edit_is_drawn_in_red_where_it_fails_with_the_reason(
-    display: None, tmp_path: Path
+def test_a_refused_edit_is_drawn_in_red_where_it_fails_with_the_reason_for_a_while(
+    display: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = _app(_course(tmp_path / "course"))
     sim = app.scene.sim
@@ -237,6 +238,15 @@ def test_a_refused_edit_is_drawn_in_red_where_it_fails_with_the_reason(
     table = camera.to_screen(np.array([[1.8, 0.0], [2.7, 0.0]]))
     on_table = (red[:, 0] >= table[0, 0]) & (red[:, 0] <= table[1, 0])
     assert on_table.sum() > 50  # the footprint's ground and the reason's text above it
+    # ... for REFUSAL_SHOWN_S of the game's time (a few frames here), then it goes; the
+    # message in the palette stays
+    monkeypatch.setattr(ground_edit_view, "REFUSAL_SHOWN_S", 2.5 * DT)
+    for _ in range(4):
+        app.run_frame(DT)
+    red = _pixels(app, PALETTE["bad"])
+    on_table = (red[:, 0] >= table[0, 0]) & (red[:, 0] <= table[1, 0]) & (red[:, 0] < x)
+    assert on_table.sum() < 5  # (x: the palette's left, its message is red too)
+    assert sim.editing.message == message
 
 
 def test_integer_controls_show_integers() -> None:
