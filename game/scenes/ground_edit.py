@@ -102,6 +102,9 @@ class GroundEditing:
         self.refused: Proposal | None = None  # the last edit refused, until the next edit
         self.name = terrain_name(terrain_file)  # the file's label, written back by a save
         self._drag: object = None  # the drag the last move belonged to
+        # (the drag, the index its vertex has now): a move that pins a prop's ground puts
+        # vertices before it, and the mouse goes on dragging it by its new index
+        self.dragged: tuple[object, int] | None = None
 
     @property
     def terrain(self) -> Terrain:
@@ -169,6 +172,8 @@ class GroundEditing:
             if drag is not None:  # the mouse: the vertex slides along its neighbours
                 x = editor.between_neighbours(vertex, x)
             editor.move_vertex(vertex, x, _number(values, "y"), continuing)
+            vertex = editor.moved if editor.moved is not None else vertex
+            self.dragged = None if drag is None else (drag, vertex)
             self.message = f"vertex {vertex} moved"
         elif op == "insert":
             editor.insert_vertex(_number(values, "x"))

@@ -155,6 +155,9 @@ class GroundEditView:
             self._set_slider(self._slider, pointer)
         if not held:
             self._drag_vertex = self._slider = None
+        moved = editing.dragged
+        if self._drag_vertex is not None and moved is not None and moved[0] == self._drag_serial:
+            self._drag_vertex = moved[1]  # (pinned ground put vertices before it)
         if self._drag_vertex is not None and raw.pointer_moved and edit is None:
             x, y = camera.to_world(pointer)
             if "shift" in raw.keys_down:
@@ -176,7 +179,9 @@ class GroundEditView:
             return None
         if vertex is not None:
             self._drag_vertex = vertex
-            self._drag_serial += 1
+            last = editing.dragged[0] if editing.dragged is not None else 0
+            known = int(last) if isinstance(last, int | float) else 0
+            self._drag_serial = max(self._drag_serial, known) + 1  # a drag of its own
             return None
         x = float(camera.to_world(px)[0])
         if self.preset is not None:

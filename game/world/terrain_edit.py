@@ -93,6 +93,7 @@ class TerrainEditor:
         self.guard = guard
         self._undo: list[Terrain] = []
         self._redo: list[Terrain] = []
+        self.moved: int | None = None  # the index the last vertex moved ended at
 
     def check(self, points: FloatArray) -> Terrain:
         """The terrain of ``points`` (M, 2) if the edit keeps every rule and the guard,
@@ -154,14 +155,38 @@ class TerrainEditor:
 
     def move_vertex(self, index: int, x: float, y: float, continuing: bool = False) -> Terrain:
         """Move vertex ``index`` to ``(x, y)`` (the two ends move only up and down); a
-        ``continuing`` move is part of the same drag (one undo step)."""
+        ``continuing`` move is part of the same drag (one undo step). A prop's ground that
+        a segment either side runs under is pinned first (:meth:`_pin_footprints`), so the
+        vertex tilts the ground beside the prop, not under it; :attr:`moved` is then the
+        vertex's index."""
         points = self.terrain.points.copy()
         if not 0 <= index < len(points):
             raise EditRefused(f"no vertex {index}")
+        points, index = self._pin_footprints(points, index)
         if index in (0, len(points) - 1):
             x = float(points[index, 0])
         points[index] = (x, y)
-        return self.apply(points, continuing)
+        edited = self.apply(points, continuing)
+        self.moved = index
+        return edited
+
+    def _pin_footprints(self, points: FloatArray, index: int) -> tuple[FloatArray, int]:
+        """``points`` with a vertex (on the ground as it is) at the nearest end of a prop's
+        footprint inside the segment on either side of vertex ``index`` (the ground beyond
+        it keeps its line, and every prop there its ground), and that vertex's index."""
+        xs, x = points[:, 0], float(points[index, 0])
+        lo = float(xs[max(index - 1, 0)]) + MIN_X_STEP_M
+        hi = float(xs[min(index + 1, len(xs) - 1)]) - MIN_X_STEP_M
+        ends = [end for footprint in self.limits.footprints for end in (footprint.x0, footprint.x1)]
+        left = [end for end in ends if lo < end <= x - MIN_X_STEP_M]
+        right = [end for end in ends if x + MIN_X_STEP_M <= end < hi]
+        pinned = ([max(left)] if left else []) + ([min(right)] if right else [])
+        if not pinned:
+            return points, index
+        pins = np.array([[end, float(self.terrain.height_at(end))] for end in pinned])
+        merged = np.concatenate([points, pins])
+        order = np.argsort(merged[:, 0], kind="stable")
+        return merged[order], int(np.flatnonzero(order == index)[0])
 
     def between_neighbours(self, index: int, x: float) -> float:
         """``x`` kept ``MIN_X_STEP_M`` inside vertex ``index``'s neighbours: a vertex dragged

@@ -249,6 +249,38 @@ def test_a_refused_edit_is_drawn_in_red_where_it_fails_with_the_reason_for_a_whi
     assert sim.editing.message == message
 
 
+def test_a_vertex_dragged_beside_a_prop_tilts_the_ground_beyond_the_prop_not_under_it(
+    display: None, tmp_path: Path
+) -> None:
+    # the flat start (x -6 to 3) is one segment under the door and the table: dragging its
+    # right vertex up pins the ground at the table's end first, so the drag tilts only the
+    # ground from there (it was refused: the table's and the door's ground must stay)
+    app = _app(_course(tmp_path / "course"))
+    sim = app.scene.sim
+    _press(app, pygame.K_e)
+    before = sim.terrain.points.copy()
+    start = _ground_px(app, 3.0)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=start, rel=(0, 0), buttons=()))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=1))
+    app.run_frame(DT)
+    for lift in (0.05, 0.1):  # two moves of one drag: the second moves the same vertex
+        px = tuple(app.scene.view.camera.to_screen(np.array([3.0, lift])))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=px, rel=(0, -1), buttons=(1,)))
+        app.run_frame(DT)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=px, button=1))
+    app.run_frame(DT)
+    assert sim.editing.refused is None, sim.editing.message
+    points = sim.terrain.points
+    assert len(points) == len(before) + 1  # a vertex pinning the table's end (x 2.7)
+    assert points[2] == pytest.approx((3.0, 0.1), abs=0.01)
+    assert points[1] == pytest.approx((2.7, 0.0))
+    assert np.allclose(sim.terrain.height_at(np.linspace(-6.0, 2.7, 50)), 0.0)
+    _key(pygame.K_LCTRL)
+    _press(app, pygame.K_z)  # one undo takes the whole drag back, pin and all
+    _key(pygame.K_LCTRL, up=True)
+    np.testing.assert_array_equal(sim.terrain.points, before)
+
+
 def test_integer_controls_show_integers() -> None:
     steps = next(p for p in make_presets() if p.op == "stairs").sliders[2]
     assert steps.whole
