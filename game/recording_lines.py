@@ -18,6 +18,7 @@ from typing import Any
 from game.assets import MAX_ASSET_BYTES, AssetSnapshot, HugeNumber, is_asset_name
 from game.input_state import ACTIONS, POINTER_LIMIT_M, VALUE_LIMIT, InputState
 from game.options import HZ_RANGE, MAX_CHARACTERS
+from game.wording import a_or_an
 
 FORMAT_VERSION = 4
 READABLE_VERSIONS = (1, 2, 3, 4)  # 1 has no assets digest, 1 and 2 no reload lines
@@ -105,7 +106,8 @@ def describe(value: Any) -> str:
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, HugeNumber):
-        return f"a {len(value.digits)}-digit number"
+        digits = str(len(value.digits))
+        return f"{a_or_an(digits)} {digits}-digit number"
     if isinstance(value, str) and len(value) > MAX_SHOWN_CHARS:
         return f"{_shown(value)} ({len(value):,} characters)"
     return "null" if value is None else repr(value)

@@ -170,7 +170,7 @@ def _cup_highlight(pen: WorldPen, cup: CupProp, sim: WalkSim, point: Point) -> s
 
 
 def _cup_set_down_tip(cup: CupProp, sim: WalkSim, point: Point) -> tuple[str, bool] | None:
-    why = cup.refusal_at(float(point[0]), sim.terrain)
+    why = cup.refusal_at(cup.props.place_for_click(point), sim.terrain)  # as the click
     if why is None:
         return "click: set the cup down there", True
     said = cup.refused is not None and cup.refused[1] == why  # a click there says it now

@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 from game.assets import AssetError, HugeNumber
 from game.palette import PALETTE, Color
+from game.wording import a_or_an
 
 MAX_KEY_SHOWN = 40  # characters of an unknown key or a string value an error message quotes
 MAX_TEXT_CHARS = 200  # a name or label in an asset file (the shipped ones are < 120)
@@ -60,7 +61,8 @@ def describe(value: Any) -> str:
     if isinstance(value, list):
         return f"a list of {len(value)}"
     if isinstance(value, HugeNumber):
-        return f"a {len(value.digits)}-digit number"
+        digits = str(len(value.digits))
+        return f"{a_or_an(digits)} {digits}-digit number"
     return "an object"
 
 

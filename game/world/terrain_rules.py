@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from game.wording import a_or_an
 from game.world.rig import Rig
 from game.world.terrain import MIN_X_STEP_M, Terrain
 from game.world.types import FloatArray
@@ -174,7 +175,8 @@ def check_edit(old: Terrain, points: FloatArray, limits: EditLimits) -> Terrain:
         i = int(np.argmax(too_tall))
         shown, bound = _over(float(rise[i]), limits.max_step_height, 100.0)
         raise EditRefused(
-            f"a {shown} cm step at x {points[i, 0]:.2f} is taller than the legs take ({bound} cm)",
+            f"{a_or_an(shown)} {shown} cm step at x {points[i, 0]:.2f} is taller than the legs "
+            f"take ({bound} cm)",
             span(i),
         )
     too_steep = fresh & steep & ~riser
@@ -183,7 +185,8 @@ def check_edit(old: Terrain, points: FloatArray, limits: EditLimits) -> Terrain:
         grade = math.atan2(rise[i], run[i])  # tan(grade) = rise / run
         shown, bound = _over(grade, limits.max_grade, 180.0 / math.pi)
         raise EditRefused(
-            f"a {shown}° slope at {_between(*span(i))} is steeper than the feet take ({bound}°)",
+            f"{a_or_an(shown)} {shown}° slope at {_between(*span(i))} is steeper than the feet "
+            f"take ({bound}°)",
             span(i),
         )
     _check_treads(points, riser, fresh, limits)
@@ -268,7 +271,7 @@ def _check_treads(
         k = int(np.argmax(stacked))
         shown, bound = _over(float(abs(both[k])), limit, 100.0)
         raise EditRefused(
-            f"a {shown} cm step at {_between(starts[k], stops[k])} (two risers "
+            f"{a_or_an(shown)} {shown} cm step at {_between(starts[k], stops[k])} (two risers "
             f"{gaps[k] * 100:.0f} cm apart) is taller than the legs take ({bound} cm)",
             (float(starts[k]), float(stops[k])),
         )
@@ -278,6 +281,7 @@ def _check_treads(
         start, stop = float(starts[k]), float(stops[k])
         shown, bound = _over(float(gaps[k]), limits.min_tread, 100.0)
         raise EditRefused(
-            f"a {shown} cm tread at {_between(start, stop)} is shorter than a foot ({bound} cm)",
+            f"{a_or_an(shown)} {shown} cm tread at {_between(start, stop)} is shorter than a "
+            f"foot ({bound} cm)",
             (start, stop),
         )

@@ -92,7 +92,7 @@ def test_a_click_on_the_steep_slope_is_refused_there_with_its_slope() -> None:
     _play(view, [_click(view, (x, y + 0.02))])
     assert cup.refused is not None
     place, why = cup.refused
-    assert why.startswith("a 18° slope")
+    assert why.startswith("an 18° slope")
     assert place == pytest.approx([x, y], abs=0.01)
     _play(view, [RawInput()] * int(4.0 / DT))
     assert cup.held  # he keeps it: no spot where it stands upright near the click

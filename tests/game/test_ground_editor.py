@@ -421,3 +421,14 @@ def test_the_crowd_scene_is_rebuilt_on_the_ground_edited_since_it_was_built(
     assert crowd.terrain_update() is not None  # the trace gets it on that step
     crowd.step(InputState(), DT, PhaseTimer())
     assert crowd.terrain_update() is None
+
+
+@pytest.mark.parametrize(
+    ("number", "article"),
+    [("8", "an"), ("18", "an"), ("11", "an"), ("80", "an"), ("83.5", "an"), ("800", "an")]
+    + [("1", "a"), ("27", "a"), ("110", "a"), ("180", "a"), ("0.8", "a"), ("-8", "a")],
+)
+def test_a_message_reads_an_before_a_number_said_with_a_vowel(number: str, article: str) -> None:
+    from game.wording import a_or_an
+
+    assert a_or_an(number) == article

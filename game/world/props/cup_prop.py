@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from game.wording import a_or_an
 from game.world.props.base import FLAT_TOLERANCE_M, Body, Intent
 from game.world.props.cup import CUP_MAX_SLOPE, FEET_CLEAR_M, REFUSED_S, SNAP_M
 from game.world.props.grip import OnGrip, within
@@ -358,7 +359,8 @@ class CupProp:
             place = np.array([x, props.surface_at(x, terrain)])
             slope = props.slope_deg(x, terrain)
             limit = math.degrees(CUP_MAX_SLOPE)
-            why = f"a {slope:.0f}° slope: the cup stands on {limit:.0f}° at most"
+            degrees = f"{slope:.0f}"
+            why = f"{a_or_an(degrees)} {degrees}° slope: the cup stands on {limit:.0f}° at most"
             return None, (place, why if slope > limit else "no level spot here for the cup")
         grip = PlaceGrip(self, np.array([spot, props.surface_at(spot, terrain)]))
         if not self.within_reach(grip.point(), grip.reach_fraction, terrain):
