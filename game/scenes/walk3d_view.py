@@ -8,6 +8,7 @@ right-drag orbits, the wheel zooms, K switches the knee poles, O the overlay.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 from numpy.typing import NDArray
@@ -162,10 +163,20 @@ class Walk3DView:
             f"ground: {self._feature_under()}",
         )
         scale = ui_scale(self.size)  # the HUD is designed at 1280x720, as the others
+        size, pad = font_px(16, scale), 8 * scale
+        # on a panel (it reads on the light sky too), as wide as the lines with every digit
+        # an 8, so it does not twitch as the figures change
+        wide = max(canvas.text_size(re.sub(r"\d", "8", text), size)[0] for text in lines)
+        tall = 22 * scale * (len(lines) - 1) + canvas.text_size(lines[0], size)[1]
+        canvas.panel(
+            (16 * scale - pad, 48 * scale - pad, wide + 2 * pad, tall + 2 * pad),
+            PALETTE["panel"],
+            200,
+        )
         for row, text in enumerate(lines):
             color = PALETTE["warn"] if row == 0 and not walker.knee_poles else PALETTE["text"]
             at = (16 * scale, (48 + 22 * row) * scale)
-            canvas.text(at, text, color, font_px(16, scale))
+            canvas.text(at, text, color, size)
 
     def _feature_under(self) -> str:
         pelvis = self.sim.walker.pose.pelvis
