@@ -15,6 +15,7 @@ from game.view.hero_painter import HEAD_TOP
 from game.view.hero_sim import HeroSim
 from game.world.character import PoseInputs
 from game.world.easing import halflife_blend, smoothstep
+from game.world.modes import MOTION_POSED
 
 CAMERA_HALFLIFE = 0.35  # seconds
 CAMERA_LEAD_M = 0.9  # the camera looks this far ahead of the hero, the way he last walked
@@ -100,7 +101,10 @@ class FollowCamera:
 def _look_down(camera: Camera2D, sim: HeroSim, pose: PoseInputs, lead: float, y: float) -> float:
     """The view's centre height ``y``, lowered as far as it takes to show the ground up to
     ``LOOK_AHEAD_M`` ahead (the way ``lead``) ``GROUND_MARGIN_M`` above the view's bottom,
-    but never so far that the top of his head comes within ``HEAD_MARGIN_M`` of its top."""
+    but never so far that the top of his head comes within ``HEAD_MARGIN_M`` of its top;
+    not while a prop holds his pose (on the ladder he looks up it, not at the floor)."""
+    if int(sim.crowd.state.motion[0]) == MOTION_POSED:
+        return y
     half = camera.viewport[3] / 2.0 / camera.scale  # the view's half height, metres
     x = float(pose.pelvis[0, 0])
     lowest = float(sim.crowd.terrain.height_at(x + lead * np.linspace(0.0, LOOK_AHEAD_M, 26)).min())

@@ -788,3 +788,23 @@ def test_at_the_top_of_a_flight_down_the_view_shows_the_treads_ahead_and_his_hea
     pose = sim.crowd.pose
     head = view.camera.point_to_screen(float(pose.head[0, 0]), float(pose.head[0, 1]))
     assert head[1] >= HEAD_MARGIN_M * view.camera.scale - 1.0
+
+
+def test_on_the_ladder_the_view_is_not_lowered_to_the_floor_ahead(view: WalkView) -> None:
+    # the floor at the ladder's foot lies ahead of a climber too: the camera does not look
+    # down at it (the rungs above his head stay in view)
+    from game.view.follow import PELVIS_TO_CENTER_M
+    from game.world.modes import MOTION_POSED
+
+    sim, timer = view.sim, PhaseTimer()
+    ladder = sim.ladder
+    assert ladder is not None
+    sim.crowd.stand_anew([ladder.spot_x - 0.3], [1.0])
+    for _ in range(400):  # halfway up: the floor lies well below his feet
+        sim.step(InputState(climb=1.0), sim.dt, timer)
+    assert int(sim.crowd.state.motion[0]) == MOTION_POSED  # on the ladder
+    pygame.font.init()
+    canvas = PygameCanvas(pygame.Surface((1280, 720)))
+    view.layout((1280, 720))
+    view.draw(canvas, 0.0, timer)  # (the first frame puts the camera at its goal)
+    assert view.camera.center_w[1] >= float(sim.crowd.pose.pelvis[0, 1]) + PELVIS_TO_CENTER_M - 0.01
