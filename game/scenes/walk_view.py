@@ -271,7 +271,7 @@ SCENE = SceneSpec(
         ("B", "both hands / the nearer hand reach"),
         ("drag a foot", "pin its target anywhere; release gives it back"),
         ("K", "knee pole hints on/off (off: knees flip, counted)"),
-        ("click the knob / cup", "walk there and reach with the nearer hand (lifts the cup)"),
+        ("click knob / cup / ball", "walk there, reach with the nearer hand; kick the ball"),
         ("click while holding", "set the cup down there (table top or floor)"),
         (
             "W / S at the ladder",
