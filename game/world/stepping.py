@@ -297,6 +297,7 @@ def relaunch_swings(
     if relaunch.any():
         at, angle, bend = shown.targets[:, LEGS], shown.foot_angle, shown.foot_bend
         start_swings(w, s, relaunch, at, angle, bend, x_free, v_target, grade, support)
-        feet.relaunches = np.where(relaunch, count + 1, feet.relaunches).astype(np.int8)
+        more = np.minimum(count + 1, 3)  # (3: the most the rules above tell apart)
+        feet.relaunches = np.where(relaunch, more, feet.relaunches).astype(np.int8)
         quick = np.minimum(feet.duration, tune.squaring_swing)
         feet.duration = np.where(relaunch, quick, feet.duration)
