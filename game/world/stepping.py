@@ -286,8 +286,9 @@ def relaunch_swings(
     count = feet.relaunches.copy()
     relaunch = swinging & (feet.u > tune.hover_limit)
     # the wish re-aims a swing for a stop only before its second re-aim, and for the walk
-    # resuming only after a first: a wish that flickers (a key tapped faster than a step)
-    # re-aims it a few times at most, not at every change, which would keep it in the air
+    # resuming only after a first and before a third: a wish that flickers (a key tapped
+    # faster than a step) re-aims it a few times at most, not at every change, which would
+    # keep it in the air
     if (wish.braking | wish.stopping).any():  # (most steps neither brake nor stop)
         stop = braking_travel(s.vx, np.inf, gait.accel_halflife, tune.reversal_brake)
         over = np.abs(feet.land[..., 0] - (x_free + stop)[:, None]) <= tune.lands_near
