@@ -122,3 +122,21 @@ def test_a_click_just_off_a_slopes_foot_sets_the_cup_on_the_level_spot_beside_it
     assert not cup.held and cup.refused is None
     assert 18.35 < float(cup.bottom[0]) < 18.5
     assert float(cup.bottom[1]) == pytest.approx(0.4204)
+
+
+@pytest.mark.parametrize(("start", "spot"), [(1.0, 3.2), (3.6, 1.6)])
+def test_a_cup_set_down_on_the_floor_by_the_tables_end_is_put_there_from_beyond_the_spot(
+    start: float, spot: float
+) -> None:
+    # stopping short of a spot just past the table's end would stand him in the table's
+    # outline: he walks past the spot and sets the cup down facing the table, from either
+    # side he comes
+    view, cup = _holding_the_cup_at(start)
+    table = cup.props.table
+    x0, x1 = table.x0, table.x0 + table.width
+    terrain = view.sim.terrain
+    _set_down(view, (spot, float(terrain.height_at(spot)) + 0.02), seconds=5.0)
+    assert not cup.held and cup.refused is None
+    assert float(cup.bottom[0]) == pytest.approx(spot, abs=0.01)
+    pelvis = float(view.sim.crowd.x[0])
+    assert pelvis > x1 + 0.2 if spot > x1 else pelvis < x0 - 0.2, pelvis

@@ -40,6 +40,8 @@ LOW_REACH_WAIT_S = 1.5  # a crouch takes 0.7 s: a goal still out of reach then i
 # the arm goes (the cup falls onto a spot down a step)
 STUCK_S = 0.6  # walking to a goal stopped this long by ground (a wall), he reaches from there
 FLOOR_CLEAR_M = 0.5  # the hero stops this close to a spot below the hand's reach
+TABLE_CLEAR_M = 0.2  # ... and stands with his shoulders this far clear of the table's ends
+STAND_TOLERANCE_M = 0.05  # at a stand beyond the spot, this near it will do
 TABLE_APPROACH_M = 1.0  # walking to a stand at the table, he slows down from this far out
 # (not 0.6 m as to other goals: a braking step at a brisk walk lands half a metre ahead,
 # under the table top)
@@ -168,15 +170,19 @@ class PropHands:
         if on_table_top(self.props.table, goal):
             return self._walk_to_table(goal, shoulders, facing, rig, terrain, arm, blocked)
         reach = REACH_FRACTION * rig.arms.limb.reach
-        dx = float(goal[0] - shoulders[arm, 0])
+        dx = walk_dx = float(goal[0] - shoulders[arm, 0])
         allowance = arm_allowance(shoulders[arm], goal, reach)
         if self._on_the_floor(shoulders[arm], reach):
-            # stop with the spot ahead, moved clear of the feet once there (:meth:`aim`)
+            # stop with the spot ahead, moved clear of the feet once there (:meth:`aim`),
+            # on its side away from the table if the side toward it is in the table
             allowance = FLOOR_CLEAR_M
-        need = abs(dx) - allowance
+            stand = self._floor_stand(float(goal[0]))
+            if stand is not None:  # (the shoulders' middle: it stays put as he turns round)
+                walk_dx, allowance = stand - float(shoulders[:, 0].mean()), STAND_TOLERANCE_M
+        need = abs(walk_dx) - allowance
         if need > 0.02 and blocked < STUCK_S:
             # slow down on the approach: full speed from 0.6 m out, a creep at the end
-            return math.copysign(min(max(need / 0.6, 0.15), 1.0), dx)
+            return math.copysign(min(max(need / 0.6, 0.15), 1.0), walk_dx)
         if need > 0.02:
             if not grip.stuck(shoulders[arm], reach, terrain):
                 self.cancel()
@@ -191,6 +197,17 @@ class PropHands:
         # comes within reach of it): a foot that lands late is still kept clear of it
         self._floor = self._on_the_floor(shoulders[arm], reach)
         return 0.0
+
+    def _floor_stand(self, goal_x: float) -> float | None:
+        """Where the shoulder stands for a spot on the floor at ``goal_x`` by the table's end:
+        ``FLOOR_CLEAR_M`` beyond it, away from the table, when ``FLOOR_CLEAR_M`` short of it
+        on the table's side would be within ``TABLE_CLEAR_M`` of the table (he would stand
+        in it); None elsewhere (he stops short of the spot, whichever way he comes)."""
+        table = self.props.table
+        x0, x1 = table.x0 - TABLE_CLEAR_M, table.x0 + table.width + TABLE_CLEAR_M
+        away = 1.0 if goal_x > table.x0 + table.width / 2 else -1.0
+        toward = goal_x - away * FLOOR_CLEAR_M
+        return goal_x + away * FLOOR_CLEAR_M if x0 <= toward <= x1 else None
 
     def _walk_to_table(
         self,
