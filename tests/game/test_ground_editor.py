@@ -254,7 +254,7 @@ def test_a_vertex_dragged_beside_a_prop_tilts_the_ground_beyond_the_prop_not_und
 ) -> None:
     # the flat start (x -6 to 3) is one segment under the door and the table: dragging its
     # right vertex up pins the ground at the table's end first, so the drag tilts only the
-    # ground from there (it was refused: the table's and the door's ground must stay)
+    # ground from there (tilted whole, it would take the table's and the door's ground)
     app = _app(_course(tmp_path / "course"))
     sim = app.scene.sim
     _press(app, pygame.K_e)
