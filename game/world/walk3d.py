@@ -8,15 +8,18 @@ and duty factor, lift rules, landing costs, support, pelvis, intent and modes ru
 module keeps what only 3-D has: the world position and the yaw, the steering, the path,
 and the 3-D pose (:mod:`game.world.walk3d_body`). One step:
 
-1. :meth:`Walker3D._steer`: the yaw turns toward the wished direction at a limited rate;
-   the 2-D walk slows the further the body is turned from where it is going (a reversal
-   brakes to a crawl and turns round on a tight circle).
+1. :meth:`Walker3D._steer`: the aim (where the path ahead heads) turns toward the wished
+   direction at a limited rate; the 2-D walk slows the further the aim is from the wish
+   (a reversal brakes to a crawl and turns round on a tight circle).
 2. :meth:`Walker3D._follow_path`: beyond the anchor (the pelvis, or the front of the
-   furthest planted sole) the path heads along the new yaw; the 2-D ground is rebuilt
+   furthest planted sole) the path heads along the aim; the 2-D ground is rebuilt
    from it when no swing is far along, or when the pelvis nears its window's end
    (``Crowd.set_terrain``: the 2-D walker's ground-moved event re-plans a swing whose
    landing moved).
-3. ``Crowd.step`` and ``Crowd.solve``: the 2-D gait.
+3. ``Crowd.step`` and ``Crowd.solve``: the 2-D gait; then the body's yaw
+   (:meth:`Walker3D._face`): the path's direction under the pelvis. The feet are laid
+   along the path, so a body that faced the aim while the path still ran on to the
+   anchor would stand across its own feet.
 4. :meth:`Walker3D._pose3d`: the 2-D pose carried into 3-D (soles, ankles, hips, pelvis
    drop, poles) and one ``ik.solve_3d`` for the four limbs; knee flips counted.
 """
@@ -62,10 +65,15 @@ from game.world.walk3d_path import (
 )
 from game.world.walker_state import ARMS, LEGS
 
-TURN_RATE_WALKING = 2.2  # rad/s the body turns at walking speed ...
+TURN_RATE_WALKING = 2.2  # rad/s the aim turns at walking speed ...
 TURN_RATE_STILL = 3.5  # ... and setting off from still (a tighter turn at a crawl)
-TURN_CRAWL = 0.3  # the least share of the wished speed kept while turned away from it
+AIM_TWIST = math.radians(70.0)  # the aim turns at most this far past a planted foot's heading
+TURN_CRAWL = 0.85  # the least share of the wished speed kept while turned away from it
 STILL_WISH = 0.05  # a wished speed below this share of a walk is standing still
+STILL_SPEED = 0.05  # m/s: slower than this, a walker with both feet planted stands
+HELD_STILL_S = (
+    0.4  # wished on this long and still standing, the ground holds him: he turns on the spot
+)
 ANCHOR_AHEAD_M = ROUND_M + PROFILE_STEP_M + 0.01  # the path turns this far beyond the
 # planted soles: its rounding and a ground sample clear of them, so the 2-D ground under
 # them stays the same
@@ -150,7 +158,9 @@ class Walker3D:
     def __init__(self, rig: Rig, field: Heightfield, start_xz: ArrayLike, yaw: float) -> None:
         self.field = field
         self.body = Proportions.of(rig)
-        self.yaw = float(yaw)
+        self.yaw = float(yaw)  # the body's heading
+        self.aim = float(yaw)  # the heading of the path beyond the anchor
+        self._held_still = 0.0  # s wished to walk on while both feet stayed planted and still
         self.path = PathFrame.straight(start_xz, self.yaw)
         self.crowd = Crowd(rig, self._ground(0.0), [0.0], [1.0])
         self.knee_poles = True
@@ -193,26 +203,51 @@ class Walker3D:
         move = self._steer(np.asarray(wish, dtype=float), dt)
         self._follow_path()
         self.crowd.step([move], [1.0 if run else 0.0], dt)
+        self._face()
         with timer.phase("ik") if timer is not None else nullcontext():
             self.crowd.solve()
             self.prev_pose = self.pose
             self.pose = self._pose3d(dt)
 
     def _steer(self, wish: FloatArray, dt: float) -> float:
-        """Turn the yaw toward ``wish``; the 2-D walk intent (≥ 0: the path frame always
+        """Turn the aim toward ``wish``; the 2-D walk intent (≥ 0: the path frame always
         faces ahead)."""
         amount = float(min(np.hypot(*wish), 1.0)) if np.all(np.isfinite(wish)) else 0.0
         if amount < STILL_WISH:
+            self._held_still = 0.0
             return 0.0
         goal = math.atan2(-wish[1], wish[0])  # inverse of heading_vector
-        error = math.remainder(goal - self.yaw, 2 * math.pi)
+        error = math.remainder(goal - self.aim, 2 * math.pi)
         walk = self.rig.gait.walk_speed
         still = max(0.0, 1.0 - abs(self.speed) / walk)
         rate = TURN_RATE_WALKING + (TURN_RATE_STILL - TURN_RATE_WALKING) * still
-        self.yaw = math.remainder(
-            self.yaw + float(np.clip(error, -rate * dt, rate * dt)), 2 * math.pi
-        )
+        held = bool(self.crowd.feet.planted[0].all()) and abs(self.speed) < STILL_SPEED
+        self._held_still = self._held_still + dt if held else 0.0
+        low, high = self._twist_room() if self._held_still < HELD_STILL_S else (-math.inf, math.inf)
+        turn = min(max(error, -rate * dt, low), rate * dt, high)
+        self.aim = math.remainder(self.aim + turn, 2 * math.pi)
         return amount * max(math.cos(error), TURN_CRAWL)
+
+    def _twist_room(self) -> tuple[float, float]:
+        """How far the aim may turn this step, right (≤ 0) and left (≥ 0): at most
+        :data:`AIM_TWIST` past the heading of each planted foot (its sole lies along the
+        path at its lock), so that a step turns the path at most that much and the body,
+        which follows the path, does not turn away from a foot it still stands on. A foot
+        in the air holds nothing; already past, the aim may only come back."""
+        planted = self.crowd.feet.planted[0]
+        if not planted.any():
+            return -math.inf, math.inf
+        along = self.path.direction(self.crowd.feet.lock[0, planted, 0])
+        headings = np.arctan2(-along[:, 1], along[:, 0])  # inverse of heading_vector
+        offsets = np.remainder(headings - self.aim + math.pi, 2 * math.pi) - math.pi
+        return min(float(offsets.max()) - AIM_TWIST, 0.0), max(
+            float(offsets.min()) + AIM_TWIST, 0.0
+        )
+
+    def _face(self) -> None:
+        """The body's yaw: the path's direction under the pelvis."""
+        along = self.path.direction(self.s)
+        self.yaw = math.atan2(-along[1], along[0])  # inverse of heading_vector
 
     def _anchor(self) -> float:
         """Where the path may turn: past the pelvis and every planted sole point, but
@@ -225,12 +260,12 @@ class Walker3D:
         return before_the_edge(self.path, self.field, self.s, anchor)
 
     def _follow_path(self) -> None:
-        """The path ahead along the yaw; the 2-D ground rebuilt from it when it changed,
+        """The path ahead along the aim; the 2-D ground rebuilt from it when it changed,
         at a moment no foot is in the air or one has just lifted (a rebuilt ground
         re-plans a swing whose landing moved, from where it is: a swing re-planned every
         step of a turn never lands), or at once when the pelvis is about to leave the
         ground's window."""
-        turned = self.path.turned(self._anchor(), self.yaw, self.s - KEEP_BEHIND_M)
+        turned = self.path.turned(self._anchor(), self.aim, self.s - KEEP_BEHIND_M)
         self.path = turned.extended(self.s)
         self._ground_stale |= self.path is not turned or turned is not self._ground_path
         planted = self.crowd.feet.planted[0].copy()

@@ -14,9 +14,9 @@ import pytest
 from game.scenes.walk3d_trace import read_trace
 from game.world.heightfield import Heightfield
 from game.world.rig import load_rig
-from game.world.walk3d import Walker3D
+from game.world.walk3d import AIM_TWIST, Walker3D
 from game.world.walk3d_body import knee_side
-from game.world.walk3d_path import ROUND_M, PathFrame, path_ground
+from game.world.walk3d_path import ROUND_M, PathFrame, path_ground, right_of
 
 REPO = Path(__file__).resolve().parents[2]
 RIG = load_rig(REPO / "assets" / "rig.json")
@@ -250,3 +250,44 @@ def test_every_step_of_a_frame_keeps_the_held_direction_and_only_the_first_the_c
         held.step(wish if step % 3 == 0 else wish.without_actions(), DT, timer)
         every.step(wish, DT, timer)
     np.testing.assert_array_equal(held.walker.pose.pelvis, every.walker.pose.pelvis)
+
+
+def _sole_heading(pose, foot: int) -> np.ndarray:
+    """The ground direction (x, z) a foot's sole points, heel to toe."""
+    along = (pose.soles[foot, 2] - pose.soles[foot, 0])[[0, 2]]
+    return along / np.linalg.norm(along)
+
+
+@pytest.mark.parametrize(
+    ("before", "turn", "run"),
+    [
+        ((1.0, 0.0), (-1.0, 0.0), False),  # a U-turn from a walk
+        ((1.0, 0.0), (-0.7, -0.7), False),  # back over the left shoulder
+        ((1.0, 0.0), (-1.0, 0.1), True),  # a U-turn from a run
+        ((0.0, 0.0), (-1.0, -0.1), False),  # turning round from still
+        ((0.0, 0.0), (0.0, 1.0), False),  # a quarter turn from still
+    ],
+)
+def test_turning_round_the_body_stays_over_its_planted_feet_and_the_feet_never_cross(
+    before: tuple[float, float], turn: tuple[float, float], run: bool
+) -> None:
+    """However sharp the turn, the body faces at most a hip's turn (``AIM_TWIST``) away
+    from the heading of a foot it stands on, and across the feet's own heading each foot
+    stays on its side (the soles may meet, not pass)."""
+    field = Heightfield((0.0, 0.0), 0.5, np.zeros((41, 41)))  # 20 m square, flat
+    walker = Walker3D(RIG, field, (10.0, 10.0), 0.0)
+    for _ in range(90):
+        walker.step(before, run, DT)
+    twist, apart = 0.0, np.inf
+    for _ in range(150):
+        walker.step(turn, run, DT)
+        pose = walker.pose
+        soles = [_sole_heading(pose, foot) for foot in (0, 1)]
+        for foot in np.flatnonzero(pose.planted):
+            heading = math.atan2(-soles[foot][1], soles[foot][0])
+            twist = max(twist, abs(math.remainder(heading - pose.yaw, 2 * math.pi)))
+        middle = soles[0] + soles[1]
+        across = right_of(middle / np.linalg.norm(middle))
+        apart = min(apart, float((pose.ends[3] - pose.ends[2])[[0, 2]] @ across))
+    assert math.degrees(twist) <= math.degrees(AIM_TWIST) + 5.0
+    assert apart > -0.05  # the right foot right of the left, but for the soles' overlap
