@@ -62,18 +62,11 @@ from game.world.walk3d_path import (
     heading_vector,
     path_ground,
     right_of,
+    yaw_of,
 )
+from game.world.walk3d_steer import Steering
 from game.world.walker_state import ARMS, LEGS
 
-TURN_RATE_WALKING = 2.2  # rad/s the aim turns at walking speed ...
-TURN_RATE_STILL = 3.5  # ... and setting off from still (a tighter turn at a crawl)
-AIM_TWIST = math.radians(70.0)  # the aim turns at most this far past a planted foot's heading
-TURN_CRAWL = 0.85  # the least share of the wished speed kept while turned away from it
-STILL_WISH = 0.05  # a wished speed below this share of a walk is standing still
-STILL_SPEED = 0.05  # m/s: slower than this, a walker with both feet planted stands
-HELD_STILL_S = (
-    0.4  # wished on this long and still standing, the ground holds him: he turns on the spot
-)
 ANCHOR_AHEAD_M = ROUND_M + PROFILE_STEP_M + 0.01  # the path turns this far beyond the
 # planted soles: its rounding and a ground sample clear of them, so the 2-D ground under
 # them stays the same
@@ -159,8 +152,7 @@ class Walker3D:
         self.field = field
         self.body = Proportions.of(rig)
         self.yaw = float(yaw)  # the body's heading
-        self.aim = float(yaw)  # the heading of the path beyond the anchor
-        self._held_still = 0.0  # s wished to walk on while both feet stayed planted and still
+        self.steering = Steering(float(yaw))
         self.path = PathFrame.straight(start_xz, self.yaw)
         self.crowd = Crowd(rig, self._ground(0.0), [0.0], [1.0])
         self.knee_poles = True
@@ -188,6 +180,11 @@ class Walker3D:
         return float(self.crowd.x[0])
 
     @property
+    def aim(self) -> float:
+        """The heading of the path beyond the anchor (radians)."""
+        return self.steering.aim
+
+    @property
     def speed(self) -> float:
         """The pelvis's speed along the path, m/s."""
         return float(self.crowd.vx[0])
@@ -210,44 +207,16 @@ class Walker3D:
             self.pose = self._pose3d(dt)
 
     def _steer(self, wish: FloatArray, dt: float) -> float:
-        """Turn the aim toward ``wish``; the 2-D walk intent (≥ 0: the path frame always
-        faces ahead)."""
-        amount = float(min(np.hypot(*wish), 1.0)) if np.all(np.isfinite(wish)) else 0.0
-        if amount < STILL_WISH:
-            self._held_still = 0.0
-            return 0.0
-        goal = math.atan2(-wish[1], wish[0])  # inverse of heading_vector
-        error = math.remainder(goal - self.aim, 2 * math.pi)
-        walk = self.rig.gait.walk_speed
-        still = max(0.0, 1.0 - abs(self.speed) / walk)
-        rate = TURN_RATE_WALKING + (TURN_RATE_STILL - TURN_RATE_WALKING) * still
-        held = bool(self.crowd.feet.planted[0].all()) and abs(self.speed) < STILL_SPEED
-        self._held_still = self._held_still + dt if held else 0.0
-        low, high = self._twist_room() if self._held_still < HELD_STILL_S else (-math.inf, math.inf)
-        turn = min(max(error, -rate * dt, low), rate * dt, high)
-        self.aim = math.remainder(self.aim + turn, 2 * math.pi)
-        return amount * max(math.cos(error), TURN_CRAWL)
-
-    def _twist_room(self) -> tuple[float, float]:
-        """How far the aim may turn this step, right (≤ 0) and left (≥ 0): at most
-        :data:`AIM_TWIST` past the heading of each planted foot (its sole lies along the
-        path at its lock), so that a step turns the path at most that much and the body,
-        which follows the path, does not turn away from a foot it still stands on. A foot
-        in the air holds nothing; already past, the aim may only come back."""
+        """Turn the aim toward ``wish`` (:class:`~game.world.walk3d_steer.Steering`), held
+        by the feet down (each lies along the path at its lock); the 2-D walk intent."""
         planted = self.crowd.feet.planted[0]
-        if not planted.any():
-            return -math.inf, math.inf
-        along = self.path.direction(self.crowd.feet.lock[0, planted, 0])
-        headings = np.arctan2(-along[:, 1], along[:, 0])  # inverse of heading_vector
-        offsets = np.remainder(headings - self.aim + math.pi, 2 * math.pi) - math.pi
-        return min(float(offsets.max()) - AIM_TWIST, 0.0), max(
-            float(offsets.min()) + AIM_TWIST, 0.0
-        )
+        headings = yaw_of(self.path.direction(self.crowd.feet.lock[0, planted, 0]))
+        walk = self.rig.gait.walk_speed
+        return self.steering.steer(wish, self.speed, walk, headings, bool(planted.all()), dt)
 
     def _face(self) -> None:
         """The body's yaw: the path's direction under the pelvis."""
-        along = self.path.direction(self.s)
-        self.yaw = math.atan2(-along[1], along[0])  # inverse of heading_vector
+        self.yaw = float(yaw_of(self.path.direction(self.s)))
 
     def _anchor(self) -> float:
         """Where the path may turn: past the pelvis and every planted sole point, but

@@ -45,6 +45,13 @@ def heading_vector(yaw: float) -> FloatArray:
     return np.array([math.cos(yaw), -math.sin(yaw)])
 
 
+def yaw_of(direction: ArrayLike) -> FloatArray:
+    """The yaw of each ground direction ``(..., 2)`` (x, z): the inverse of
+    :func:`heading_vector`."""
+    d = np.asarray(direction, dtype=float)
+    return np.arctan2(-d[..., 1], d[..., 0])
+
+
 def right_of(direction: ArrayLike) -> FloatArray:
     """The ground direction to the right of ``direction`` ``(..., 2)`` (x, z): forward ×
     up with y up is ``(−dz, dx)``."""

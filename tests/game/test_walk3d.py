@@ -14,9 +14,10 @@ import pytest
 from game.scenes.walk3d_trace import read_trace
 from game.world.heightfield import Heightfield
 from game.world.rig import load_rig
-from game.world.walk3d import AIM_TWIST, Walker3D
+from game.world.walk3d import Walker3D
 from game.world.walk3d_body import knee_side
 from game.world.walk3d_path import ROUND_M, PathFrame, path_ground, right_of
+from game.world.walk3d_steer import AIM_TWIST
 
 REPO = Path(__file__).resolve().parents[2]
 RIG = load_rig(REPO / "assets" / "rig.json")
