@@ -199,6 +199,7 @@ def start_swings(
     grade: FloatArray,
     support: Support,
     lifting: WalkState | None = None,
+    longest: float = np.inf,
 ) -> None:
     """Lift the feet in ``mask`` (N, 2) from ``ankles`` (N, 2, 2), sole ``angles`` and
     toe ``bends`` (N, 2) toward spots predicted from the body's velocity on ground of
@@ -206,12 +207,14 @@ def start_swings(
     where the hip will be at touchdown, the spot predicted from it, the landing fitted to
     the ground there (:func:`game.world.gait.plan_landing`), then the swing begins.
     ``lifting``: the rows of ``s`` that ``mask``'s feet are on (:func:`rows_of`, one per
-    foot, in order), when the caller has them already."""
+    foot, in order), when the caller has them already; ``longest``: the most a swing may
+    take (s), its spot planned for the hip where it will be then."""
     n, f = np.nonzero(mask)
     # the swing's timing and the hip at touchdown read only these characters' rows
     if lifting is None:
         lifting = rows_of(s, n)
     duration, squaring = swing_timing(w, lifting, v_target[n], grade[n])
+    duration = np.minimum(duration, longest)
     hip_land, v_land = hip_at_touchdown(
         w, lifting, f, mask[n], x_new[n], v_target[n], duration, support_rows(support, n)
     )
@@ -297,8 +300,18 @@ def relaunch_swings(
     relaunch |= swinging & (count >= 1) & (count < 3) & wish.resuming[:, None]
     if relaunch.any():
         at, angle, bend = shown.targets[:, LEGS], shown.foot_angle, shown.foot_bend
-        start_swings(w, s, relaunch, at, angle, bend, x_free, v_target, grade, support)
+        start_swings(
+            w,
+            s,
+            relaunch,
+            at,
+            angle,
+            bend,
+            x_free,
+            v_target,
+            grade,
+            support,
+            longest=tune.squaring_swing,
+        )
         more = np.minimum(count + 1, 3)  # (3: the most the rules above tell apart)
         feet.relaunches = np.where(relaunch, more, feet.relaunches).astype(np.int8)
-        quick = np.minimum(feet.duration, tune.squaring_swing)
-        feet.duration = np.where(relaunch, quick, feet.duration)
