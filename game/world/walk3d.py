@@ -57,6 +57,7 @@ from game.world.walk3d_path import (
     PROFILE_STEP_M,
     ROUND_M,
     PathFrame,
+    along_the_edge,
     before_the_edge,
     ground_window_stale,
     heading_vector,
@@ -197,7 +198,8 @@ class Walker3D:
         """Advance one fixed step toward the ground direction ``wish`` (x, z; its length in
         [0, 1] the share of a walk wished), running if ``run``; both solves are charged to
         ``timer``'s ``ik`` phase."""
-        move = self._steer(np.asarray(wish, dtype=float), dt)
+        wish = along_the_edge(self.field, self.pose.pelvis[[0, 2]], wish)
+        move = self._steer(wish, dt)
         self._follow_path()
         self.crowd.step([move], [1.0 if run else 0.0], dt)
         self._face()

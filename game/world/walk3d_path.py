@@ -37,6 +37,7 @@ ROUND_M = 0.25  # the path's direction is the chord over this much either side o
 SAME_HEADING = math.radians(0.05)  # a turn smaller than this leaves the path as it is
 EDGE_INSET_M = 0.4  # the world ends this far inside the heightfield's edge (a sole's reach)
 EDGE_WALL_M = 2.0  # ... as a wall this high on the path's ground: the gait stops at it
+EDGE_NEAR_M = 1.0  # within this of the world's end, a wish into it slides along it
 
 
 def heading_vector(yaw: float) -> FloatArray:
@@ -170,6 +171,21 @@ def before_the_edge(path: PathFrame, field: Heightfield, start: float, end: floa
     if not off.any():
         return end
     return max(start, float(grid[int(np.argmax(off))] - 1) * PROFILE_STEP_M)
+
+
+def along_the_edge(field: Heightfield, at: ArrayLike, wish: ArrayLike) -> FloatArray:
+    """``wish`` (x, z) without its part into the world's end wherever ``at`` (x, z) is
+    within :data:`EDGE_NEAR_M` of it: a walk slantwise into the edge goes along it (into
+    a corner, or straight at the edge, it stops there as before)."""
+    (x_lo, x_hi), (z_lo, z_hi) = field.extent
+    along = np.array(wish, dtype=float)
+    p = np.asarray(at, dtype=float)
+    for axis, lo, hi in ((0, x_lo, x_hi), (1, z_lo, z_hi)):
+        near_low = p[axis] - (lo + EDGE_INSET_M) < EDGE_NEAR_M
+        near_high = (hi - EDGE_INSET_M) - p[axis] < EDGE_NEAR_M
+        if (near_low and along[axis] < 0.0) or (near_high and along[axis] > 0.0):
+            along[axis] = 0.0
+    return along
 
 
 def _off_the_field(points: FloatArray, field: Heightfield) -> BoolArray:

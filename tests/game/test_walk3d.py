@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from game.scenes.walk3d_trace import read_trace
-from game.world.heightfield import Heightfield
+from game.world.heightfield import Heightfield, load_heightfield
 from game.world.rig import load_rig
 from game.world.walk3d import Walker3D
 from game.world.walk3d_body import knee_side
@@ -292,3 +292,45 @@ def test_turning_round_the_body_stays_over_its_planted_feet_and_the_feet_never_c
         apart = min(apart, float((pose.ends[3] - pose.ends[2])[[0, 2]] @ across))
     assert math.degrees(twist) <= math.degrees(AIM_TWIST) + 5.0
     assert apart > -0.05  # the right foot right of the left, but for the soles' overlap
+
+
+def _edge_walk(rng: np.random.Generator, field: Heightfield) -> tuple[Walker3D, list]:
+    """A walker 2-4 m from a random side of ``field``, facing it, and 600 steps of wishes
+    drawn anew each second: slantwise into the edge mostly, along it or away from it now
+    and then; a run a fifth of the time. The walker and the wish of each step."""
+    (x0, x1), (z0, z1) = field.extent
+    side = int(rng.integers(4))
+    inward = float(rng.uniform(2.0, 4.0))
+    along = float(rng.uniform(3.0, 1.0 + min(x1 - x0, z1 - z0) - 4.0))
+    start, normal = {
+        0: ((x0 + inward, z0 + along), (-1.0, 0.0)),
+        1: ((x1 - inward, z0 + along), (1.0, 0.0)),
+        2: ((x0 + along, z0 + inward), (0.0, -1.0)),
+        3: ((x0 + along, z1 - inward), (0.0, 1.0)),
+    }[side]
+    tangent = np.array([-normal[1], normal[0]]) * rng.choice([-1.0, 1.0])
+    walker = Walker3D(RIG, field, start, math.atan2(-normal[1], normal[0]))
+    wishes = []
+    for _ in range(10):
+        wish = np.asarray(normal) * rng.uniform(-0.3, 1.2) + tangent * rng.uniform(0.2, 1.0)
+        wishes += [(tuple(wish / np.linalg.norm(wish)), bool(rng.random() < 0.2))] * 60
+    return walker, wishes
+
+
+def test_walking_slantwise_into_the_worlds_end_he_goes_along_it_feet_on_the_field() -> None:
+    """Random walks at the heightfield's edge (slantwise into it, along it, away): a wish
+    into the world's end slides along it, so no foot is put on its wall (an ankle jumping
+    up a metre in a step) and every sole point stays on the field."""
+    field = load_heightfield(REPO / "assets" / "heightfield.json")
+    (x0, x1), (z0, z1) = field.extent
+    rng = np.random.default_rng(0)
+    for _ in range(2):
+        walker, wishes = _edge_walk(rng, field)
+        before = walker.pose
+        for wish, run in wishes:
+            walker.step(wish, run, DT)
+            pose = walker.pose
+            assert np.abs(pose.ends[2:, 1] - before.ends[2:, 1]).max() < 0.25
+            x, z = pose.soles[..., 0], pose.soles[..., 2]
+            assert (x > x0).all() and (x < x1).all() and (z > z0).all() and (z < z1).all()
+            before = pose
