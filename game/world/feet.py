@@ -53,7 +53,8 @@ class Feet:
         last swing aimed at a spot to pivot on (:func:`pivot_spots`).
     relaunches : ndarray of int8, shape (N, 2)
         How many times the swing in the air was re-aimed toward a new spot (hovering where
-        it could not land, a stop, the walk resuming); 0 as it was launched.
+        it could not land, a stop, the walk resuming), counted up to 2; 0 as it was
+        launched.
     lock : ndarray, shape (N, 2, 2)
         The flat-foot ankle position of planted feet (sole resting on the ground).
     angle : ndarray, shape (N, 2)

@@ -289,15 +289,14 @@ def relaunch_swings(
     count = feet.relaunches.copy()
     relaunch = swinging & (feet.u > tune.hover_limit)
     # the wish re-aims a swing for a stop only before its second re-aim, and for the walk
-    # resuming only after a first and before a third: a wish that flickers (a key tapped
-    # faster than a step) re-aims it a few times at most, not at every change, which would
-    # keep it in the air
+    # resuming only right after the first: a wish that flickers (a key tapped faster than
+    # a step) re-aims it twice at most, not at every change, which would keep it in the air
     if (wish.braking | wish.stopping).any():  # (most steps neither brake nor stop)
         stop = braking_travel(s.vx, np.inf, gait.accel_halflife, tune.reversal_brake)
         over = np.abs(feet.land[..., 0] - (x_free + stop)[:, None]) <= tune.lands_near
         late = (feet.u >= tune.late_swing) & over
         relaunch |= swinging & (count < 2) & (wish.braking | wish.stopping)[:, None] & ~late
-    relaunch |= swinging & (count >= 1) & (count < 3) & wish.resuming[:, None]
+    relaunch |= swinging & (count >= 1) & (count < 2) & wish.resuming[:, None]
     if relaunch.any():
         at, angle, bend = shown.targets[:, LEGS], shown.foot_angle, shown.foot_bend
         start_swings(
@@ -313,5 +312,5 @@ def relaunch_swings(
             support,
             longest=tune.squaring_swing,
         )
-        more = np.minimum(count + 1, 3)  # (3: the most the rules above tell apart)
+        more = np.minimum(count + 1, 2)  # (2: the most the rules above tell apart)
         feet.relaunches = np.where(relaunch, more, feet.relaunches).astype(np.int8)
