@@ -200,6 +200,7 @@ def start_swings(
     support: Support,
     lifting: WalkState | None = None,
     longest: float = np.inf,
+    as_is: BoolArray | None = None,
 ) -> None:
     """Lift the feet in ``mask`` (N, 2) from ``ankles`` (N, 2, 2), sole ``angles`` and
     toe ``bends`` (N, 2) toward spots predicted from the body's velocity on ground of
@@ -208,7 +209,8 @@ def start_swings(
     the ground there (:func:`game.world.gait.plan_landing`), then the swing begins.
     ``lifting``: the rows of ``s`` that ``mask``'s feet are on (:func:`rows_of`, one per
     foot, in order), when the caller has them already; ``longest``: the most a swing may
-    take (s), its spot planned for the hip where it will be then."""
+    take (s), its spot planned for the hip where it will be then; ``as_is`` (N, 2): the
+    feet whose spots are planned for the pace the body keeps, not the one wished."""
     n, f = np.nonzero(mask)
     # the swing's timing and the hip at touchdown read only these characters' rows
     if lifting is None:
@@ -216,7 +218,15 @@ def start_swings(
     duration, squaring = swing_timing(w, lifting, v_target[n], grade[n])
     duration = np.minimum(duration, longest)
     hip_land, v_land = hip_at_touchdown(
-        w, lifting, f, mask[n], x_new[n], v_target[n], duration, support_rows(support, n)
+        w,
+        lifting,
+        f,
+        mask[n],
+        x_new[n],
+        v_target[n],
+        duration,
+        support_rows(support, n),
+        None if as_is is None else as_is[n, f],
     )
     predicted = predicted_spot(w, s, n, f, hip_land, v_land, support)
     feet, reversing = s.feet, s.reversing[n]
@@ -287,10 +297,13 @@ def relaunch_swings(
     gait, tune, feet = w.rig.gait, w.rig.tuning, s.feet
     swinging = feet.swinging
     count = feet.relaunches.copy()
-    relaunch = swinging & (feet.u > tune.hover_limit)
+    hovering = swinging & (feet.u > tune.hover_limit)
+    relaunch = hovering.copy()
     # the wish re-aims a swing for a stop only before its second re-aim, and for the walk
     # resuming only right after the first: a wish that flickers (a key tapped faster than
-    # a step) re-aims it twice at most, not at every change, which would keep it in the air
+    # a step) re-aims it twice at most, not at every change, which would keep it in the air.
+    # A hovering foot is re-aimed for the pace the body keeps: planned for the pace wished,
+    # a wish that flickers in step with the re-aims would never be reached
     if (wish.braking | wish.stopping).any():  # (most steps neither brake nor stop)
         stop = braking_travel(s.vx, np.inf, gait.accel_halflife, tune.reversal_brake)
         over = np.abs(feet.land[..., 0] - (x_free + stop)[:, None]) <= tune.lands_near
@@ -311,6 +324,7 @@ def relaunch_swings(
             grade,
             support,
             longest=tune.squaring_swing,
+            as_is=hovering,
         )
         more = np.minimum(count + 1, 2)  # (2: the most the rules above tell apart)
         feet.relaunches = np.where(relaunch, more, feet.relaunches).astype(np.int8)

@@ -68,6 +68,7 @@ def hip_at_touchdown(
     v_target: FloatArray,
     duration: FloatArray,
     support: Support,
+    as_is: BoolArray | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """Where each lifting foot's character's hip will be at touchdown and how fast it will
     be going (M,): the speed aimed for, let go of by a flight the last foot leaves, slowed
@@ -75,7 +76,8 @@ def hip_at_touchdown(
     turn round, where it stops; never past where the other leg, staying down, carries it.
     ``lifting`` holds the characters' rows (:func:`rows_of`), one per lifting foot (side
     ``f``), ``lifts`` (M, 2) their rows of the lifting feet's mask; ``x_new``, ``v_target``
-    (M,) and ``support`` (:func:`support_rows`) theirs."""
+    (M,) and ``support`` (:func:`support_rows`) theirs; ``as_is`` (M,): those planned for
+    the pace the body keeps, not the one wished."""
     gait, feet, s = w.rig.gait, lifting.feet, lifting
     m = np.arange(len(f))
     reversing = s.reversing
@@ -87,6 +89,8 @@ def hip_at_touchdown(
     off = ~flight_between(w, s, trailing, ahead)
     off &= ~s.sprinting & ~squaring_up(w, s, v_target) & (v_target != 0.0)
     v_target = np.where(off, s.v_goal, v_target)
+    if as_is is not None:
+        v_target = np.where(as_is, s.vx, v_target)
     halflife = speed_halflife(w, s, v_target)
     hip_land = x_new + halflife_travel(s.vx, v_target, duration, halflife)
     # ... walking, slowing for a flight ahead as it gets there
