@@ -19,7 +19,7 @@ import numpy as np
 from game.world.types import FloatArray
 
 TURN_RATE_WALKING = 2.2  # rad/s the aim turns at walking speed ...
-TURN_RATE_STILL = 3.5  # ... and setting off from still (a tighter turn at a crawl)
+TURN_RATE_STILL = 3.5  # ... and setting off from still
 AIM_TWIST = math.radians(70.0)  # the aim turns at most this far past a planted foot's heading
 TURN_CRAWL = 0.85  # the least share of the wished speed kept while turned away from it
 STILL_WISH = 0.05  # a wished speed below this share of a walk is standing still
