@@ -24,7 +24,7 @@ from game.scenes.walk_view import SCENE
 from game.trace import TraceWriter
 from game.world.character import LEGS
 from game.world.props import load_props
-from game.world.props.ball import BallPhase, KickBall
+from game.world.props.ball import CAPSULE_RADII, BallPhase, KickBall
 from game.world.props.ball_physics import (
     BallState,
     Ground,
@@ -217,6 +217,44 @@ def test_a_ball_at_the_foot_of_a_flight_is_kicked_from_the_floor_not_from_the_tr
     for _ in range(120):
         sim.step(InputState(), DT, timer)
     assert abs(float(ball.centre()[0]) - 4.85) > 0.3, "the kick missed the ball"
+
+
+def test_a_ball_resting_against_a_riser_is_stepped_over_not_walked_through(
+    tmp_path: Path,
+) -> None:
+    """Walked into, a ball lying against a riser the way he walks cannot be pushed on:
+    his feet keep off it and step over it onto the flight, no sole or shin inside it, and
+    it stays where it lay."""
+    stairs = [[-3.0, 1.5], [-2.99, 0.0], [5.0, 0.0], [5.01, 0.16], [5.3, 0.16], [5.31, 0.32]]
+    stairs += [[5.6, 0.32], [5.61, 0.48], [8.0, 0.48], [8.02, 2.5], [9.0, 2.5]]
+    folder = _course_folder(tmp_path, 5.0 - RADIUS - 0.01, stairs)
+    props = json.loads((folder / "props.json").read_text())
+    props["ladder"]["x"] = 7.0
+    (folder / "props.json").write_text(json.dumps(props))
+    sim = WalkSim(SceneConfig(dt=DT, assets_dir=folder))
+    ball, timer = _ball(sim), PhaseTimer()
+    lay = ball.centre().copy()
+    deepest = -np.inf
+    for _ in range(480):  # 8 s of the walk key held: onto the flight past the ball
+        sim.step(InputState(move=1.0), DT, timer)
+        deepest = max(deepest, _deepest_into(ball, sim))
+    assert float(sim.crowd.x[0]) > 5.6  # up the flight
+    assert deepest <= 0.0, deepest
+    assert ball.centre() == pytest.approx(lay, abs=0.01)
+
+
+def _deepest_into(ball: KickBall, sim: WalkSim) -> float:
+    """How far the hero's soles (heel → toe) and shins (knee → ankle), as the trace gives
+    them and with the ball's pushers' thickness, reach into the ball."""
+    legs = [sim.trace_characters()[0]["limbs"][name] for name in ("left_leg", "right_leg")]
+    ends = [(leg["foot"]["heel"], leg["foot"]["toe"]) for leg in legs]
+    ends += [(leg["mid"], leg["end"]) for leg in legs]
+    (cx, cy), radius = ball.centre().tolist(), ball.spec.radius
+    depth = -np.inf
+    for ((ax, ay), (bx, by)), thick in zip(ends, CAPSULE_RADII, strict=True):
+        px, py, _ = closest_on_segment(cx, cy, ax, ay, bx, by)
+        depth = max(depth, radius + thick - float(np.hypot(cx - px, cy - py)))
+    return depth
 
 
 def test_the_trace_step_line_has_the_ball_and_the_cup_centres(tmp_path: Path) -> None:

@@ -50,6 +50,7 @@ GIVE_UP_S = 20.0  # walking after a ball this long without kicking it, he gives 
 STALL_SPEED = 0.02  # m/s: slower than this near the spot, walking up to it ...
 STALL_S = 0.5  # ... for this long, he has got as near as he can (a wall behind stops him)
 KEEP_OFF_NEAR_M = 1.2  # walking up to it, within this of it his feet keep off it
+WALL_GAP_M = 0.05  # a ball this close to a wall cannot be pushed on toward it
 OPEN_RUN_M = 2.0  # a kick wants this much open ground ahead (else, see KickBall._aim)
 STAND_ROOM_M = 0.3  # ... and the far side this much room behind the pelvis to stand on
 # the kick's keys, as fractions of the leg's length (0.89 m for the hero) ...
@@ -172,7 +173,7 @@ class KickBall:
 
     def intent(self, body: Body, terrain: Terrain, dt: float) -> Intent:
         if self.phase is BallPhase.IDLE:
-            return Intent()
+            return Intent(keep_off=self._held_by_a_wall(body, terrain))
         self._time += dt
         if self.phase is BallPhase.WALK:
             if self._time > GIVE_UP_S:
@@ -203,6 +204,24 @@ class KickBall:
         self.state = step_ball(
             self.state, spec.radius, spec.bounce, spec.rolling, self._ground[1], pushers, dt
         )
+
+    def _held_by_a_wall(self, body: Body, terrain: Terrain) -> bool:
+        """Walked into, the ball is pushed along; one lying against a wall the way he
+        faces (ground rising over its middle within :data:`WALL_GAP_M` beyond it) cannot
+        be, so near it his feet keep off it and step over it, as on the way to a kick."""
+        (ball_x, middle), r = self.state.centre, self.spec.radius
+        near = abs(ball_x - body.x) < KEEP_OFF_NEAR_M and self.state.resting
+        if near and not self._over.size:
+            ahead = (ball_x - body.x) * body.facing > 0.0
+            wall = terrain.height_at(ball_x + body.facing * (r + WALL_GAP_M)) > middle
+            if ahead and wall:
+                reach = r + SHIN_RADIUS_M
+                self._over = np.array(
+                    [[ball_x - reach, ball_x + reach, middle + r + SOLE_RADIUS_M]]
+                )
+        elif not near:
+            self._over = np.zeros((0, 3))
+        return bool(self._over.size)
 
     # -- the kick ------------------------------------------------------------------------
     def _walk_up(self, body: Body, terrain: Terrain, dt: float) -> Intent:
