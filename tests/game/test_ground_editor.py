@@ -195,14 +195,21 @@ def _pixels(app: App, color: tuple[int, int, int]) -> np.ndarray:
     return np.argwhere((rgb == np.array(color)).all(axis=-1))
 
 
+def _stairs_preset_picked(tmp_path: Path) -> App:
+    """The walk scene on this file's course, the editor open and its first preset (the
+    stairs) picked."""
+    app = _app(_course(tmp_path / "course"))
+    _press(app, pygame.K_e)
+    x, y, w, h = app.scene.view.ground_edit.buttons[0].rect
+    _click(app, (x + w / 2, y + h / 2))
+    return app
+
+
 def test_a_preset_shows_a_ghost_under_the_pointer_before_the_click(
     display: None, tmp_path: Path
 ) -> None:
-    app = _app(_course(tmp_path / "course"))
+    app = _stairs_preset_picked(tmp_path)
     sim = app.scene.sim
-    _press(app, pygame.K_e)
-    x, y, w, h = app.scene.view.ground_edit.buttons[0].rect
-    _click(app, (x + w / 2, y + h / 2))  # stairs
     before = sim.terrain
     pointer = _ground_px(app, -1.5)
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pointer, rel=(0, 0), buttons=()))
@@ -219,12 +226,9 @@ def test_a_preset_shows_a_ghost_under_the_pointer_before_the_click(
 def test_a_refused_edit_is_drawn_in_red_where_it_fails_with_the_reason_for_a_while(
     display: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = _app(_course(tmp_path / "course"))
+    app = _stairs_preset_picked(tmp_path)
     sim = app.scene.sim
-    _press(app, pygame.K_e)
-    x, y, w, h = app.scene.view.ground_edit.buttons[0].rect
-    _click(app, (x + w / 2, y + h / 2))  # stairs, clicked just before the table
-    _click(app, _ground_px(app, 0.0))
+    _click(app, _ground_px(app, 0.0))  # the stairs, just before the table
     message = sim.editing.message
     assert message.startswith("refused: the table stands on x 1.80 to 2.70")
     assert sim.editing.refused is not None
