@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -20,7 +21,7 @@ from game.orbit_drag import OrbitDrag
 from game.palette import PALETTE
 from game.pen3d import Pen3D
 from game.profiling import PhaseTimer
-from game.projection import OrbitCamera
+from game.projection import MAX_PITCH, OrbitCamera
 from game.scene import SceneSpec
 from game.scenes.walk3d import Walk3DAutopilot, Walk3DSim
 from game.scenes.walk3d_ground import GroundPainter
@@ -34,6 +35,7 @@ RAY_STEPS = 160  # samples along the pointer's ray looking for the ground ...
 RAY_REACH_M = 60.0  # ... this far from the eye
 NEAR_CHEST_M = 0.7  # the mouse ray passing this close to the chest points in his reach
 FOLLOW_LIFT_M = 0.2  # the camera looks at a point this far above the pelvis
+EYE_CLEAR_M = 0.3  # orbited low, the eye stays this far above the ground under it
 HOME_CAMERA = OrbitCamera(
     yaw=math.radians(-60.0),
     pitch=math.radians(28.0),
@@ -69,6 +71,25 @@ def ground_hit(
     return hit
 
 
+def above_ground(camera: OrbitCamera, field: Heightfield) -> OrbitCamera:
+    """``camera`` tilted up as far as it takes to keep its eye :data:`EYE_CLEAR_M` over the
+    ground under it (unchanged when it already is): the eye at ``look_at`` plus
+    ``distance`` along the pitch is as high as ``sin(pitch)·distance`` above the look
+    point; the ground under the tilted eye is read again, a few times, since tilting
+    moves the eye in and so over other ground (each time aiming 1 mm higher, so a slope
+    rising under the moving eye is overtaken)."""
+    pitch = camera.pitch
+    for tries in range(8):
+        eye = replace(camera, pitch=pitch).eye
+        floor = float(field.height_at(eye[0], eye[2])) + EYE_CLEAR_M
+        if eye[1] >= floor - 1e-9:
+            break
+        rise = (floor + 0.001 * tries - camera.look_at[1]) / camera.distance
+        pitch = max(pitch, math.asin(min(max(rise, -1.0), 1.0)))
+    pitch = min(pitch, MAX_PITCH)
+    return camera if pitch == camera.pitch else replace(camera, pitch=pitch)
+
+
 class Walk3DView:
     """Draws the walk in 3-D and maps keys and the mouse to the walker's input."""
 
@@ -97,7 +118,7 @@ class Walk3DView:
         pointer = np.clip(
             np.asarray(raw.pointer_px, dtype=float), -POINTER_LIMIT_PX, POINTER_LIMIT_PX
         )
-        self.camera = self._orbit.moved(self.camera, raw, pointer)
+        self.camera = above_ground(self._orbit.moved(self.camera, raw, pointer), self.sim.field)
         hit = self._pointer_3d(pointer) if raw.pointer_inside else None
         values: dict[str, list[float]] = {"wish": self._wish(raw.keys_down)}
         for button, at in raw.clicks:
@@ -145,7 +166,10 @@ class Walk3DView:
         pose = self._pose(alpha)
         look = (float(pose.pelvis[0]), float(pose.pelvis[1]) + FOLLOW_LIFT_M, float(pose.pelvis[2]))
         cam = self.camera
-        self.camera = OrbitCamera(cam.yaw, cam.pitch, cam.distance, look, cam.fov_y, cam.viewport)
+        self.camera = above_ground(
+            OrbitCamera(cam.yaw, cam.pitch, cam.distance, look, cam.fov_y, cam.viewport),
+            self.sim.field,
+        )
         self.ground.draw(canvas, self.camera)  # the sky, then the ground
         draw_shadows(canvas, self.camera, self.sim.field, pose)
         pen = Pen3D(canvas, self.camera)

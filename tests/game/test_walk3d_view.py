@@ -1,5 +1,6 @@
 """The walk in 3-D's drawn ground: the grid lies on the drawn quads, the mesh's faces turn
-up, and the scene opens on the walker rather than its debugging overlay."""
+up, the camera's eye stays over the ground, and the scene opens on the walker rather than
+its debugging overlay."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import math
 
 import numpy as np
 
+from game.projection import MAX_PITCH, OrbitCamera
 from game.scenes.walk3d_ground import GRID_M, GroundPainter, grid_lines
+from game.scenes.walk3d_view import EYE_CLEAR_M, above_ground
 from game.world.heightfield import Heightfield
 
 
@@ -54,3 +57,23 @@ def test_the_scene_opens_with_the_overlay_off() -> None:
     from game.scenes.walk3d_view import Walk3DView
 
     assert Walk3DView(Walk3DSim(SceneConfig())).overlay_shown is False
+
+
+def test_orbited_low_anywhere_the_eye_stays_over_the_ground() -> None:
+    field, rng = terraced_field(), np.random.default_rng(7)
+    for _ in range(300):
+        x, z = rng.uniform(-2.0, 10.0), rng.uniform(-2.0, 8.0)
+        look = (x, float(field.height_at(x, z)) + rng.uniform(0.5, 1.5), z)
+        camera = OrbitCamera(
+            yaw=rng.uniform(-math.pi, math.pi),
+            pitch=rng.uniform(-MAX_PITCH, MAX_PITCH),
+            distance=rng.uniform(1.0, 20.0),
+            look_at=look,
+        )
+        kept = above_ground(camera, field)
+        eye = kept.eye
+        assert eye[1] >= float(field.height_at(eye[0], eye[2])) + EYE_CLEAR_M - 1e-6
+        assert kept.pitch >= camera.pitch  # only ever tilted up ...
+        above = camera.eye[1] >= float(field.height_at(camera.eye[0], camera.eye[2])) + EYE_CLEAR_M
+        if above:
+            assert kept == camera  # ... and only when it must be
