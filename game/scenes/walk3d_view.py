@@ -226,6 +226,7 @@ SCENE = SceneSpec(
             "walk relative to the camera, or to the spot clicked on the ground",
         ),
         ("Shift", "run"),
+        ("mouse near him", "the nearer hand reaches for it"),
         ("K", "knee pole hints on/off (off: knees flip, counted)"),
         ("right-drag, wheel", "orbit and zoom the camera"),
     ),
