@@ -16,6 +16,7 @@ from game.world.heightfield import Heightfield
 from game.world.rig import Rig
 from game.world.types import FloatArray
 from game.world.walk3d import Pose3D
+from game.world.walk3d_path import heading_vector
 
 SHOE = (70, 52, 40)
 SHADOW_ALPHA = 120  # a planted foot's shadow at full strength (0-255)
@@ -42,7 +43,20 @@ def draw_hero(pen: Pen3D, pose: Pose3D, rig: Rig) -> None:
     for arm in (0, 1):
         pen.bone(roots[arm], elbows[arm], (0.05, 0.042), shirt)
         pen.bone(elbows[arm], ends[arm], (0.04, 0.035), skin)
-    pen.sphere(pose.head, rig.body.head_radius, skin)
+    _draw_head(pen, pose, rig)
+
+
+def _draw_head(pen: Pen3D, pose: Pose3D, rig: Rig) -> None:
+    """The head with its hair at the back and top and a nose in front, so which way he
+    faces reads from any side: seen from behind, the hair's sphere (nearer the eye than the
+    head's) covers the head; from the front, the nose is drawn over the face."""
+    head, r = pose.head, rig.body.head_radius
+    forward_xz = heading_vector(pose.yaw)
+    forward = np.array([forward_xz[0], 0.0, forward_xz[1]])
+    pen.sphere(head + r * (0.2 * UP - 0.2 * forward), 0.95 * r, rig.colors.hair)
+    pen.sphere(head, r, PALETTE["skin"])
+    nose = head + r * (0.8 * forward - 0.1 * UP), head + r * (1.12 * forward - 0.22 * UP)
+    pen.bone(nose[0], nose[1], (0.016, 0.012), PALETTE["skin"])
 
 
 def _ellipse(centre: FloatArray, along: FloatArray, half: tuple[float, float]) -> FloatArray:
