@@ -119,11 +119,15 @@ class WalkView:
             actions += [toggle] * raw.keys_pressed.count(key)  # each press flips it
         if raw.pointer_moved:
             actions.append("pointer_moved")
+        # the frame's clicks go to the editor when it is open after this frame's E presses
+        # (the step toggles it before it edits): a click just after E is the editor's
         editing = self.sim.editing
-        if editing is not None and editing.active:
+        flips = actions.count("toggle_edit")
+        edit_now = editing is not None and editing.active != bool(flips % 2)
+        if editing is not None and edit_now:
             edit_actions, values = self.ground_edit.map_input(raw, self.camera, editing)
             actions += edit_actions
-        for button, px in raw.clicks if editing is None or not editing.active else ():
+        for button, px in raw.clicks if not edit_now else ():
             if button == 1:
                 self._click(self.camera.to_world(px), actions, values)
         if 1 not in raw.buttons_down:
