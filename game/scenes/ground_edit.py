@@ -111,6 +111,14 @@ class GroundEditing:
         """The edited ground."""
         return self.editor.terrain
 
+    def toggle(self) -> None:
+        """Open or close the editor; opened, it starts with no message and no refusal
+        shown (those of an earlier visit are stale: the ground may have been edited and
+        saved since)."""
+        self.active = not self.active
+        if self.active:
+            self.message, self.refused = "", None
+
     def apply(self, values: Mapping[str, Any], climbing: bool = False) -> bool:
         """Carry out one edit; True when the ground changed. A refused edit leaves it and
         says why in :attr:`message` (and where, in :attr:`refused`); while ``climbing``

@@ -313,7 +313,7 @@ class WalkSim(CharacterAssets, PointerReach):
         """E toggles edit mode; an edit changes the ground under the walker, whose feet
         re-plant where their ground moved (not while climbing: the ladder's ground stays)."""
         if inp.toggles("toggle_edit"):
-            self.editing.active = not self.editing.active
+            self.editing.toggle()
         self.terrain_changed, self._reloaded = self._reloaded, False
         climbing = self.ladder is not None and self.ladder.active
         if "terrain_edit" in inp.actions and self.editing.apply(inp.values, climbing):

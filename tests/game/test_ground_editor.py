@@ -253,6 +253,34 @@ def test_a_refused_edit_is_drawn_in_red_where_it_fails_with_the_reason_for_a_whi
     assert sim.editing.message == message
 
 
+def test_a_click_in_the_frame_that_opens_the_editor_is_the_editors(
+    display: None, tmp_path: Path
+) -> None:
+    # E and a click on a palette button arriving in one frame (a slow frame, or a quick
+    # hand): the button is pressed, the click does not go to the walk underneath
+    app = _app(_course(tmp_path / "course"))
+    view = app.scene.view.ground_edit
+    x, y, w, h = view.buttons[2].rect
+    _key(pygame.K_e)
+    _key(pygame.K_e, up=True)
+    _click(app, (x + w / 2, y + h / 2))
+    assert app.scene.sim.editing.active
+    assert view.preset is not None and view.preset.op == view.buttons[2].action
+
+
+def test_the_editor_opened_again_shows_no_refusal_of_its_last_visit(
+    display: None, tmp_path: Path
+) -> None:
+    app = _stairs_preset_picked(tmp_path)
+    sim = app.scene.sim
+    _click(app, _ground_px(app, 0.0))  # refused: the table stands there
+    assert sim.editing.message.startswith("refused") and sim.editing.refused is not None
+    _press(app, pygame.K_e)  # out ...
+    _press(app, pygame.K_e)  # ... and in again
+    assert sim.editing.active
+    assert sim.editing.message == "" and sim.editing.refused is None
+
+
 def test_a_vertex_dragged_beside_a_prop_tilts_the_ground_beyond_the_prop_not_under_it(
     display: None, tmp_path: Path
 ) -> None:
