@@ -35,6 +35,7 @@ RAY_STEPS = 160  # samples along the pointer's ray looking for the ground ...
 RAY_REACH_M = 60.0  # ... this far from the eye
 NEAR_CHEST_M = 0.7  # the mouse ray passing this close to the chest points in his reach
 FOLLOW_LIFT_M = 0.2  # the camera looks at a point this far above the pelvis
+EDGE_HINT = "no way on: the world's edge"  # the HUD's last line while the edge holds him
 EYE_CLEAR_M = 0.3  # orbited low, the eye stays this far above the ground under it
 HOME_CAMERA = OrbitCamera(
     yaw=math.radians(-60.0),
@@ -184,7 +185,7 @@ class Walk3DView:
         lines = (
             f"knee poles {poles} (K)   knee flips {walker.knee_flips}",
             f"speed {walker.speed:.2f} m/s   steps {int(walker.crowd.feet.steps.sum())}",
-            f"ground: {self._feature_under()}",
+            EDGE_HINT if walker.edge_held else f"ground: {self._feature_under()}",
         )
         scale = ui_scale(self.size)  # the HUD is designed at 1280x720, as the others
         size, pad = font_px(16, scale), 8 * scale
@@ -198,7 +199,8 @@ class Walk3DView:
             200,
         )
         for row, text in enumerate(lines):
-            color = PALETTE["warn"] if row == 0 and not walker.knee_poles else PALETTE["text"]
+            warn = (row == 0 and not walker.knee_poles) or (row == 2 and walker.edge_held)
+            color = PALETTE["warn"] if warn else PALETTE["text"]
             at = (16 * scale, (48 + 22 * row) * scale)
             canvas.text(at, text, color, size)
 

@@ -159,6 +159,7 @@ class Walker3D:
         self.crowd = Crowd(rig, self._ground(0.0), [0.0], [1.0])
         self.knee_poles = True
         self.knee_flips = 0
+        self.edge_held = False  # the last step's wish led mostly off the world's end
         self.drop = 0.0
         self._knee_side = np.ones(2)
         self._lift: FloatArray | None = None  # each sole point's lift last step (2, 7)
@@ -199,7 +200,10 @@ class Walker3D:
         """Advance one fixed step toward the ground direction ``wish`` (x, z; its length in
         [0, 1] the share of a walk wished), running if ``run``; both solves are charged to
         ``timer``'s ``ik`` phase."""
-        wish = along_the_edge(self.field, self.pose.pelvis[[0, 2]], wish)
+        wished = np.asarray(wish, dtype=float)
+        wish = along_the_edge(self.field, self.pose.pelvis[[0, 2]], wished)
+        # (most of the wish led off the world: the edge holds him)
+        self.edge_held = bool(np.hypot(*wish) < 0.5 * np.hypot(*wished))
         move = self._steer(wish, dt)
         self._follow_path()
         self.crowd.step([move], [1.0 if run else 0.0], dt)

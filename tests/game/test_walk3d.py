@@ -125,6 +125,7 @@ def test_the_walker_turns_toward_the_wish_and_walks_that_way() -> None:
     walk(walker, [(0.0, 1.0)], 240)  # +z: a quarter turn to the right
     assert walker.yaw == pytest.approx(-math.pi / 2, abs=0.02)
     assert walker.pose.pelvis[2] > 5.0
+    assert not walker.edge_held  # (in the open, nothing holds him)
 
 
 def test_a_headless_run_writes_the_3d_trace_contract(run_main_here, tmp_path: Path) -> None:
@@ -206,7 +207,8 @@ def test_the_walk_stops_at_the_heightfields_edge(
     wish: tuple[float, float], at_the_edge: dict[tuple[float, float], tuple[Walker3D, list, list]]
 ) -> None:
     """The world ends at the heightfield's edge as the 2-D course ends at its own: walking
-    on toward it, the walker stops with every sole point on the field."""
+    on toward it, the walker stops with every sole point on the field, and knows the edge
+    holds him (the view says so)."""
     walker, poses, speeds = at_the_edge[wish]
     field = walker.field
     (x_lo, x_hi), (z_lo, z_hi) = field.extent
@@ -214,6 +216,7 @@ def test_the_walk_stops_at_the_heightfields_edge(
         x, z = pose.soles[..., 0], pose.soles[..., 2]
         assert (x > x_lo).all() and (x < x_hi).all() and (z > z_lo).all() and (z < z_hi).all()
     assert max(speeds[-60:]) < 0.05  # stopped at the edge, its last second still there
+    assert walker.edge_held
 
 
 @pytest.mark.parametrize("away", [(1.0, 0.0), (0.0, 1.0), (0.6, -0.8)])
