@@ -73,6 +73,9 @@ class WalkView:
         self.ground_edit = GroundEditView()
         self._dragging: str | None = None
         self._climb_latch = ClimbLatch()
+        # (the walk's step count when the view last mapped input, and whether the ground
+        # editor was open after that frame's E presses: an E waits for the next step)
+        self._edit_open: tuple[int, bool] | None = None
         # the box the app draws over the top of the view (F3): the camera keeps the head
         # under it (game.scene.ClearOfHud)
         self.hud_cover: Box | None = None
@@ -123,7 +126,8 @@ class WalkView:
         # (the step toggles it before it edits): a click just after E is the editor's
         editing = self.sim.editing
         flips = actions.count("toggle_edit")
-        edit_now = editing is not None and editing.active != bool(flips % 2)
+        edit_now = editing is not None and self._editor_open() != bool(flips % 2)
+        self._edit_open = (self.sim.step_index, edit_now)
         if editing is not None and edit_now:
             edit_actions, values = self.ground_edit.map_input(raw, self.camera, editing)
             actions += edit_actions
@@ -149,6 +153,15 @@ class WalkView:
             actions=tuple(actions),
             values=values,
         )
+
+    def _editor_open(self) -> bool:
+        """Whether the ground editor is open before this frame's keys: as the walk has it,
+        or, when no step has run since the last frame (its E still waits for one), as
+        that frame left it."""
+        editing, seen = self.sim.editing, self._edit_open
+        if seen is not None and seen[0] == self.sim.step_index:
+            return seen[1]
+        return editing is not None and editing.active
 
     def _click(
         self, point_w: NDArray[np.float64], actions: list[str], values: dict[str, Any]

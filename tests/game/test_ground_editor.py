@@ -266,6 +266,17 @@ def test_a_click_in_the_frame_that_opens_the_editor_is_the_editors(
     _click(app, (x + w / 2, y + h / 2))
     assert app.scene.sim.editing.active
     assert view.preset is not None and view.preset.op == view.buttons[2].action
+    # ... and in the frame after it, when no step has run between (a frame quicker than
+    # a step): out, then E in a frame of no time, then a click on the ramp
+    _press(app, pygame.K_e)
+    assert not app.scene.sim.editing.active
+    _key(pygame.K_e)
+    _key(pygame.K_e, up=True)
+    app.run_frame(0.0)
+    x, y, w, h = view.buttons[1].rect
+    _click(app, (x + w / 2, y + h / 2))
+    assert app.scene.sim.editing.active
+    assert view.preset is not None and view.preset.op == view.buttons[1].action
 
 
 def test_the_editor_opened_again_shows_no_refusal_of_its_last_visit(
