@@ -126,8 +126,11 @@ class WalkView:
         # (the step toggles it before it edits): a click just after E is the editor's
         editing = self.sim.editing
         flips = actions.count("toggle_edit")
-        edit_now = editing is not None and self._editor_open() != bool(flips % 2)
+        was_open = self._editor_open()
+        edit_now = editing is not None and was_open != bool(flips % 2)
         self._edit_open = (self.sim.step_index, edit_now)
+        if edit_now and not was_open:  # opened: no shape chosen yet (its sliders are kept)
+            self.ground_edit.preset = None
         if editing is not None and edit_now:
             edit_actions, values = self.ground_edit.map_input(raw, self.camera, editing)
             actions += edit_actions

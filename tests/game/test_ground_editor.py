@@ -290,6 +290,7 @@ def test_the_editor_opened_again_shows_no_refusal_of_its_last_visit(
     _press(app, pygame.K_e)  # ... and in again
     assert sim.editing.active
     assert sim.editing.message == "" and sim.editing.refused is None
+    assert app.scene.view.ground_edit.preset is None  # no shape chosen: a click picks one
 
 
 def test_a_vertex_dragged_beside_a_prop_tilts_the_ground_beyond_the_prop_not_under_it(
