@@ -108,6 +108,7 @@ class WalkView:
     # -- layout and input --------------------------------------------------------------
     def layout(self, size: tuple[int, int]) -> None:
         width, height = max(size[0], 1), max(size[1], 1)
+        self._edit_open = None  # (resumed, or resized: the walk's own state is the truth)
         self.camera.viewport = (0, 0, width, height)
         self.camera.scale = max(height / VIEW_HEIGHT_M, 1.0)
         self.ground_edit.layout((width, height))
@@ -125,15 +126,15 @@ class WalkView:
         # the frame's clicks go to the editor when it is open after this frame's E presses
         # (the step toggles it before it edits): a click just after E is the editor's
         editing = self.sim.editing
-        flips = actions.count("toggle_edit")
         was_open = self._editor_open()
-        edit_now = editing is not None and was_open != bool(flips % 2)
-        self._edit_open = (self.sim.step_index, edit_now)
+        edit_now = editing is not None and was_open != bool(actions.count("toggle_edit") % 2)
         if edit_now and not was_open:  # opened: no shape chosen yet (its sliders are kept)
             self.ground_edit.preset = None
         if editing is not None and edit_now:
             edit_actions, values = self.ground_edit.map_input(raw, self.camera, editing)
-            actions += edit_actions
+            actions += edit_actions  # (Esc in the editor leaves it: one more toggle)
+        open_after = editing is not None and was_open != bool(actions.count("toggle_edit") % 2)
+        self._edit_open = (self.sim.step_index, open_after)
         for button, px in raw.clicks if not edit_now else ():
             if button == 1:
                 self._click(self.camera.to_world(px), actions, values)

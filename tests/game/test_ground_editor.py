@@ -279,6 +279,22 @@ def test_a_click_in_the_frame_that_opens_the_editor_is_the_editors(
     assert view.preset is not None and view.preset.op == view.buttons[1].action
 
 
+def test_esc_in_a_frame_before_its_step_sends_the_next_click_to_the_walk(
+    display: None, tmp_path: Path
+) -> None:
+    # Esc leaves the editor at the next step: a click in the frame after it, before that
+    # step, builds nothing (the editor is closing), whatever shape was chosen
+    app = _stairs_preset_picked(tmp_path)
+    sim = app.scene.sim
+    before = sim.terrain
+    _key(pygame.K_ESCAPE)
+    _key(pygame.K_ESCAPE, up=True)
+    app.run_frame(0.0)
+    _click(app, _ground_px(app, -1.5))
+    assert not sim.editing.active
+    assert sim.terrain is before
+
+
 def test_the_editor_opened_again_shows_no_refusal_of_its_last_visit(
     display: None, tmp_path: Path
 ) -> None:
