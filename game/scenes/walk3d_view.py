@@ -78,16 +78,19 @@ def above_ground(camera: OrbitCamera, field: Heightfield) -> OrbitCamera:
     ``distance`` along the pitch is as high as ``sin(pitch)·distance`` above the look
     point; the ground under the tilted eye is read again, a few times, since tilting
     moves the eye in and so over other ground (each time aiming 1 mm higher, so a slope
-    rising under the moving eye is overtaken)."""
+    rising under the moving eye is overtaken). At most :data:`MAX_PITCH` (looking down
+    from above): a look point deep in the ground can leave the eye under it there. A
+    camera with a non-finite look point is left as it is."""
+    if not np.all(np.isfinite(camera.look_at)):
+        return camera
     pitch = camera.pitch
     for tries in range(8):
         eye = replace(camera, pitch=pitch).eye
         floor = float(field.height_at(eye[0], eye[2])) + EYE_CLEAR_M
-        if eye[1] >= floor - 1e-9:
+        if eye[1] >= floor - 1e-9 or pitch >= MAX_PITCH:
             break
         rise = (floor + 0.001 * tries - camera.look_at[1]) / camera.distance
-        pitch = max(pitch, math.asin(min(max(rise, -1.0), 1.0)))
-    pitch = min(pitch, MAX_PITCH)
+        pitch = min(max(pitch, math.asin(min(max(rise, -1.0), 1.0))), MAX_PITCH)
     return camera if pitch == camera.pitch else replace(camera, pitch=pitch)
 
 
@@ -96,7 +99,8 @@ class Walk3DView:
 
     def __init__(self, sim: Walk3DSim) -> None:
         self.sim = sim
-        self.camera = HOME_CAMERA
+        self.camera = HOME_CAMERA  # as drawn: tilted up from the player's pitch over ground
+        self.pitch = HOME_CAMERA.pitch  # the pitch the player orbited to
         self.ground = GroundPainter(sim.field)
         self._orbit = OrbitDrag()
         self.size = (1280, 720)
@@ -119,7 +123,9 @@ class Walk3DView:
         pointer = np.clip(
             np.asarray(raw.pointer_px, dtype=float), -POINTER_LIMIT_PX, POINTER_LIMIT_PX
         )
-        self.camera = above_ground(self._orbit.moved(self.camera, raw, pointer), self.sim.field)
+        orbited = self._orbit.moved(replace(self.camera, pitch=self.pitch), raw, pointer)
+        self.pitch = orbited.pitch
+        self.camera = above_ground(orbited, self.sim.field)
         hit = self._pointer_3d(pointer) if raw.pointer_inside else None
         values: dict[str, list[float]] = {"wish": self._wish(raw.keys_down)}
         for button, at in raw.clicks:
@@ -168,7 +174,7 @@ class Walk3DView:
         look = (float(pose.pelvis[0]), float(pose.pelvis[1]) + FOLLOW_LIFT_M, float(pose.pelvis[2]))
         cam = self.camera
         self.camera = above_ground(
-            OrbitCamera(cam.yaw, cam.pitch, cam.distance, look, cam.fov_y, cam.viewport),
+            OrbitCamera(cam.yaw, self.pitch, cam.distance, look, cam.fov_y, cam.viewport),
             self.sim.field,
         )
         self.ground.draw(canvas, self.camera)  # the sky, then the ground

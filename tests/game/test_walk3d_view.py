@@ -63,7 +63,7 @@ def test_orbited_low_anywhere_the_eye_stays_over_the_ground() -> None:
     field, rng = terraced_field(), np.random.default_rng(7)
     for _ in range(300):
         x, z = rng.uniform(-2.0, 10.0), rng.uniform(-2.0, 8.0)
-        look = (x, float(field.height_at(x, z)) + rng.uniform(0.5, 1.5), z)
+        look = (x, float(field.height_at(x, z)) + rng.uniform(-0.2, 1.5), z)
         camera = OrbitCamera(
             yaw=rng.uniform(-math.pi, math.pi),
             pitch=rng.uniform(-MAX_PITCH, MAX_PITCH),
@@ -77,3 +77,24 @@ def test_orbited_low_anywhere_the_eye_stays_over_the_ground() -> None:
         above = camera.eye[1] >= float(field.height_at(camera.eye[0], camera.eye[2])) + EYE_CLEAR_M
         if above:
             assert kept == camera  # ... and only when it must be
+
+
+def test_the_view_tilts_up_over_the_ground_but_keeps_the_pitch_the_player_chose() -> None:
+    # orbited below the horizon (the player's pitch): the camera drawn is tilted up to keep
+    # its eye over the ground, the pitch the player chose is kept for when the ground
+    # falls away; a camera with a non-finite look point is left as it is
+    from game.input_state import RawInput
+    from game.scene import SceneConfig
+    from game.scenes.walk3d import Walk3DSim
+    from game.scenes.walk3d_view import Walk3DView
+
+    view = Walk3DView(Walk3DSim(SceneConfig()))
+    view.pitch = -0.8
+    for _ in range(3):
+        view.map_input(RawInput())
+    assert view.pitch == -0.8
+    eye, field = view.camera.eye, view.sim.field
+    assert view.camera.pitch > -0.8
+    assert eye[1] >= float(field.height_at(eye[0], eye[2])) + EYE_CLEAR_M - 1e-6
+    lost = OrbitCamera(yaw=0.0, pitch=0.2, distance=4.0, look_at=(math.nan, 1.0, 2.0))
+    assert above_ground(lost, terraced_field()) is lost
