@@ -47,16 +47,17 @@ def draw_hero(pen: Pen3D, pose: Pose3D, rig: Rig) -> None:
 
 
 def _draw_head(pen: Pen3D, pose: Pose3D, rig: Rig) -> None:
-    """The head with its hair at the back and top and a nose in front, so which way he
-    faces reads from any side: seen from behind, the hair's sphere (nearer the eye than the
-    head's) covers the head; from the front, the nose is drawn over the face."""
+    """The head with its hair at the back and top and a nose in front, in the rig's
+    colours, so which way he faces reads from any side: seen from behind, the hair's
+    sphere (nearer the eye than the head's) covers the head; from the front, the nose is
+    drawn over the face."""
     head, r = pose.head, rig.body.head_radius
     forward_xz = heading_vector(pose.yaw)
     forward = np.array([forward_xz[0], 0.0, forward_xz[1]])
     pen.sphere(head + r * (0.2 * UP - 0.2 * forward), 0.95 * r, rig.colors.hair)
-    pen.sphere(head, r, PALETTE["skin"])
+    pen.sphere(head, r, rig.colors.skin)
     nose = head + r * (0.8 * forward - 0.1 * UP), head + r * (1.12 * forward - 0.22 * UP)
-    pen.bone(nose[0], nose[1], (0.016, 0.012), PALETTE["skin"])
+    pen.bone(nose[0], nose[1], (0.016, 0.012), rig.colors.skin)
 
 
 def _ellipse(centre: FloatArray, along: FloatArray, half: tuple[float, float]) -> FloatArray:
