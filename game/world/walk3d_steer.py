@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from game.world.types import FloatArray
+from game.world.walk3d_path import yaw_of
 
 TURN_RATE_WALKING = 2.2  # rad/s the aim turns at walking speed ...
 TURN_RATE_STILL = 3.5  # ... and setting off from still
@@ -51,7 +52,7 @@ class Steering:
         if amount < STILL_WISH:
             self.held_still = 0.0
             return 0.0
-        goal = math.atan2(-wish[1], wish[0])  # inverse of heading_vector
+        goal = float(yaw_of(wish))
         error = math.remainder(goal - self.aim, 2 * math.pi)
         still = max(0.0, 1.0 - abs(speed) / walk_speed)
         rate = TURN_RATE_WALKING + (TURN_RATE_STILL - TURN_RATE_WALKING) * still

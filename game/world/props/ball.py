@@ -215,13 +215,17 @@ class KickBall:
             ahead = (ball_x - body.x) * body.facing > 0.0
             wall = terrain.height_at(ball_x + body.facing * (r + WALL_GAP_M)) > middle
             if ahead and wall:
-                reach = r + SHIN_RADIUS_M
-                self._over = np.array(
-                    [[ball_x - reach, ball_x + reach, middle + r + SOLE_RADIUS_M]]
-                )
+                self._over = self._box_over()
         elif not near:
             self._over = np.zeros((0, 3))
         return bool(self._over.size)
+
+    def _box_over(self) -> FloatArray:
+        """What the feet step over to keep off the ball as it lies now: its box a shin's
+        capsule wider and a sole's higher, one row ``(x0, x1, top)``."""
+        (x, y), r = self.state.centre, self.spec.radius
+        reach = r + SHIN_RADIUS_M
+        return np.array([[x - reach, x + reach, y + r + SOLE_RADIUS_M]])
 
     # -- the kick ------------------------------------------------------------------------
     def _walk_up(self, body: Body, terrain: Terrain, dt: float) -> Intent:
@@ -239,8 +243,7 @@ class KickBall:
         # moves under a swing re-aims the swing, and the foot jumps)
         keep_off = abs(ball_x - body.x) < KEEP_OFF_NEAR_M and self.state.resting
         if keep_off and not self._over.size:
-            (x, y), reach = self.state.centre, self.spec.radius + SHIN_RADIUS_M
-            self._over = np.array([[x - reach, x + reach, y + self.spec.radius + SOLE_RADIUS_M]])
+            self._over = self._box_over()
         elif not keep_off:
             self._over = np.zeros((0, 3))
         # near enough: at the spot, or nearer the ball by up to half the stand-off (stopped
