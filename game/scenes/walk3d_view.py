@@ -83,15 +83,16 @@ def above_ground(camera: OrbitCamera, field: Heightfield) -> OrbitCamera:
     camera with a non-finite look point is left as it is."""
     if not np.all(np.isfinite(camera.look_at)):
         return camera
-    pitch = camera.pitch
+    tilted = camera  # (a camera derives its frame when made: made again only when tilted)
     for tries in range(8):
-        eye = replace(camera, pitch=pitch).eye
+        eye = tilted.eye
         floor = float(field.height_at(eye[0], eye[2])) + EYE_CLEAR_M
-        if eye[1] >= floor - 1e-9 or pitch >= MAX_PITCH:
+        if eye[1] >= floor - 1e-9 or tilted.pitch >= MAX_PITCH:
             break
         rise = (floor + 0.001 * tries - camera.look_at[1]) / camera.distance
-        pitch = min(max(pitch, math.asin(min(max(rise, -1.0), 1.0))), MAX_PITCH)
-    return camera if pitch == camera.pitch else replace(camera, pitch=pitch)
+        pitch = min(max(tilted.pitch, math.asin(min(max(rise, -1.0), 1.0))), MAX_PITCH)
+        tilted = tilted if pitch == tilted.pitch else replace(camera, pitch=pitch)
+    return tilted
 
 
 class Walk3DView:
