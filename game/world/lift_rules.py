@@ -55,7 +55,8 @@ class LiftContext:
     settled_age : ndarray of bool, shape (M, 2)
         The foot has been down its least stance time.
     trails : ndarray of bool, shape (M, 2)
-        Walking on both feet, the other foot is ahead of this one.
+        Walking on both feet, the other foot is ahead of this one; squaring up on both,
+        this one is behind the other along the facing.
     walking, standing : ndarray of bool, shape (M,)
         Walking (not running, not braking to turn); no intent to move.
     forward : ndarray, shape (M, 1)
@@ -127,6 +128,10 @@ def read_context(
     forward = np.sign(v_target[rows])[:, None]
     ahead = (feet.lock[..., 0] - feet.lock[:, ::-1, 0]) * forward > tune.ahead
     both_down = (walking & feet.planted.all(axis=1))[:, None]
+    # squaring up to turn round, the foot behind along the facing comes up to the other
+    # first (the front one stepping back would cross behind it)
+    behind = (feet.lock[..., 0] - feet.lock[:, ::-1, 0]) * few.facing[:, None] < -tune.ahead
+    squaring = (reversing & feet.planted.all(axis=1))[:, None]
     return LiftContext(
         rows=rows,
         state=few,
@@ -136,7 +141,7 @@ def read_context(
         stopping=stopping,
         into_run=into_run,
         settled_age=feet.stance_age >= tune.min_stance * pace.stance_time[rows, None],
-        trails=both_down & ahead[:, ::-1],
+        trails=both_down & ahead[:, ::-1] | squaring & behind,
         walking=walking,
         standing=standing,
         forward=forward,
@@ -241,7 +246,12 @@ def may_lift(
         return can
     few = some_rows(s, rows, s.count)
     behind = (ctx.standing & ~s.reversing)[rows, None] & above_spot_behind(w, few)
-    can[rows] &= ~behind & ~settled(w, few, v_target[rows])[:, None]
+    # (a front foot on its spot stays: the body comes to it; the rear one follows)
+    lock_x = few.feet.lock[..., 0]
+    way = np.where(few.vx != 0.0, np.sign(few.vx), few.facing)[:, None]
+    front = (lock_x - lock_x[:, ::-1]) * way > 0.0
+    stays = front & on_spots(w, few, np.ones(len(rows), dtype=bool)) & ~few.reversing[:, None]
+    can[rows] &= ~behind & ~stays & ~settled(w, few, v_target[rows])[:, None]
     return can
 
 

@@ -187,6 +187,9 @@ def lift_feet(
         start_swings(w, s, lift, ankles, angles, bends, x_new, v_target, grade, support, lifting)
 
 
+NO_STEP = 0.02  # m: a standing foot's step landing nearer than this to where it stands
+
+
 def start_swings(
     w: World,
     s: WalkState,
@@ -248,9 +251,16 @@ def start_swings(
         w.obstacles,
         squaring & ~reversing,
     )
-    landing = Landing(lock, ground, ray_from, ray_hit, predicted, hip_land)
-    lift_off = (start, angles[n, f], bends[n, f])
-    begin_swing(w, s, n, f, lift_off, from_lock, landing, duration, squaring)
+    # standing (no walk wished, not turning round), a planted foot whose step would land
+    # where it stands (an obstacle in the way, or there already) does not lift: its aim is
+    # taken as stepped (:func:`~game.world.turning.on_spots`), so it is not asked again
+    stays = feet.planted[n, f] & (s.wanted[n] == 0.0) & ~reversing
+    stays &= np.abs(lock[:, 0] - from_lock[:, 0]) < NO_STEP
+    feet.aim[n[stays], f[stays]] = predicted[stays]
+    go = ~stays
+    landing = Landing(lock[go], ground[go], ray_from[go], ray_hit[go], predicted[go], hip_land[go])
+    lift_off = (start[go], angles[n, f][go], bends[n, f][go])
+    begin_swing(w, s, n[go], f[go], lift_off, from_lock[go], landing, duration[go], squaring[go])
 
 
 def update_pins(

@@ -148,7 +148,12 @@ def predicted_spot(
     gait = w.rig.gait
     stance = support.pace.stance_time[n]  # at the step's pace
     still = 1.0 - clamp(np.abs(v_land) / (0.5 * gait.walk_speed), 0.0, 1.0)
-    spread = FOOT_SIDE[f] * (w.rig.body.hip_depth + gait.stance_spread * still)
+    # the spot on the side of the hip the other foot is not on (a stop's last step comes
+    # up beside the front foot, a start's first step goes past the one left standing)
+    feet = s.feet
+    other = np.where(feet.planted, feet.lock[..., 0], feet.land_lock[..., 0])[n, 1 - f]
+    side = np.where(other > hip_land, -1.0, np.where(other < hip_land, 1.0, FOOT_SIDE[f]))
+    spread = FOOT_SIDE[f] * w.rig.body.hip_depth + side * gait.stance_spread * still
     predicted = hip_land + half_stride(v_land, stance, gait) + spread
     pivot_spot = hip_land - s.facing[n] * w.rig.legs.ball
     return np.where(s.reversing[n], pivot_spot, predicted)

@@ -165,10 +165,23 @@ def flight_between(w: World, s: WalkState, behind: FloatArray, ahead: FloatArray
     return w.terrain.riser_between(low, high, MIN_RISER, RISER_WINDOW)
 
 
+def standing_sides(s: WalkState) -> FloatArray:
+    """The side (N, 2) of ±1 along x each foot stands on at rest: the foot further along +x
+    (a planted foot where it is, a swinging one where it will land) takes the +x spot.
+    Spots taken by order, not by leg, never ask the front foot to step back behind the
+    other (a stop that lands the far foot ahead keeps it there); feet level take
+    ``FOOT_SIDE``."""
+    feet = s.feet
+    x = np.where(feet.planted, feet.lock[..., 0], feet.land_lock[..., 0])
+    swapped = x[:, 0] > x[:, 1]
+    return np.where(swapped[:, None], -FOOT_SIDE, FOOT_SIDE)
+
+
 def standing_spots(w: World, s: WalkState, x: FloatArray, pivot: BoolArray) -> FloatArray:
     """Flat-foot ankle x of the standing spots for pelvis x ``x`` (N,), shape (N, 2):
-    spread fore and aft, or for a pivot with both balls under the pelvis."""
-    spread = x[:, None] + FOOT_SIDE * w.rig.gait.stance_spread
+    spread fore and aft (:func:`standing_sides`), or for a pivot with both balls under the
+    pelvis."""
+    spread = x[:, None] + standing_sides(s) * w.rig.gait.stance_spread
     balls = x[:, None] - s.facing[:, None] * w.rig.legs.ball + 0.0 * FOOT_SIDE
     return np.where(pivot[:, None], balls, spread)
 
