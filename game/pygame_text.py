@@ -1,48 +1,68 @@
-"""Text as the pygame canvas sets it: measured and rendered with the words at least
-``MIN_SPACE_PX`` apart at small sizes."""
+"""Text as the pygame canvas sets it: pygame's default font drawn by ``pygame.freetype``
+without hinting or kerning, each line one height with its baseline at the same place, and
+words at least ``MIN_SPACE_PX`` apart.
+
+``pygame.font`` hints the default font to the pixel grid, and at HUD sizes (11-16 px) that
+leaves gaps inside words as wide as the spaces between them ("pl anted", "h and s");
+unhinted, the glyphs keep their designed advances. The font's kerning pairs open the same
+gaps again, so kerning is off. Its space is 2 px below size 14, too narrow to read as one:
+words are set one by one on a common baseline, at least ``MIN_SPACE_PX`` apart.
+"""
 
 from __future__ import annotations
 
-import itertools
-
 import pygame
+import pygame.freetype
 
 from game.palette import Color
 
-# The default font's space is 2 px below size 14 (at 960x540 most HUD text is 11-13),
-# about as wide as the gaps its hinting leaves inside words, so words ran together
-# ("orhold", "Hhands"): there, words are set this many pixels apart.
+# pygame.font draws its default font at this share of the size asked for, in whole pixels;
+# the same here, so a size means what it meant to the layout
+DEFAULT_FONT_SCALE = 0.6875
 MIN_SPACE_PX = 3
 
 
-def _spaced(font: pygame.font.Font, text: str) -> bool:
-    """Whether ``text`` is set word by word (see ``MIN_SPACE_PX``)."""
-    return " " in text and font.size(" ")[0] < MIN_SPACE_PX
+def load_font(size: int, bold: bool) -> pygame.freetype.Font:
+    """The default font at ``size`` (as ``pygame.font.Font(None, size)`` would size it),
+    emboldened if ``bold``."""
+    if not pygame.freetype.get_init():
+        pygame.freetype.init()
+    font = pygame.freetype.Font(None, int(size * DEFAULT_FONT_SCALE))
+    font.antialiased = True
+    font.kerning = False
+    font.pad = True  # (a line's width is its glyphs' advances, not their ink)
+    font.strong = bold
+    return font
 
 
-def measure_text(font: pygame.font.Font, text: str) -> tuple[int, int]:
+def _line_height(font: pygame.freetype.Font) -> int:
+    """Ascender to descender, in pixels: every line of a font is this tall."""
+    return int(font.get_sized_ascender(0) - font.get_sized_descender(0))
+
+
+def _space(font: pygame.freetype.Font) -> int:
+    """The advance between words: the font's space, at least ``MIN_SPACE_PX``."""
+    return max(font.get_rect(" ").width, MIN_SPACE_PX)
+
+
+def measure_text(font: pygame.freetype.Font, text: str) -> tuple[int, int]:
     """The size of ``text`` as :func:`render_text` draws it."""
-    width, height = font.size(text)
-    if not _spaced(font, text):
-        return width, height
-    # each space widened to MIN_SPACE_PX: the whole line's width, not its words' summed
-    # (kerning makes that up to 9 px narrower at 12 px, which would cut the last glyph off)
-    return width + (MIN_SPACE_PX - font.size(" ")[0]) * text.count(" "), height
+    words = text.split(" ")
+    width = sum(font.get_rect(word).width for word in words if word)
+    return width + _space(font) * (len(words) - 1), _line_height(font)
 
 
-def render_text(font: pygame.font.Font, text: str, color: Color) -> pygame.Surface:
-    """``text`` anti-aliased, its words at least ``MIN_SPACE_PX`` apart: rendered whole
-    (rendered word by word, words whose glyphs overhang the font's height sat a pixel
-    lower), then cut at each space and spread."""
-    image = font.render(text, True, color)
-    if not _spaced(font, text):
-        return image
-    extra = MIN_SPACE_PX - font.size(" ")[0]
-    starts = [font.size(text[:i])[0] for i, char in enumerate(text) if char == " "]
-    spread = pygame.Surface((measure_text(font, text)[0], image.get_height()), pygame.SRCALPHA)
-    spread.fill((*color[:3], 0))  # clear in the text's colour: the glyphs' edges keep it
-    edges = [0, *starts, image.get_width()]
-    for shift, (left, right) in enumerate(itertools.pairwise(edges)):
-        area = pygame.Rect(left, 0, right - left, image.get_height())
-        spread.blit(image, (left + shift * extra, 0), area)
-    return spread
+def render_text(font: pygame.freetype.Font, text: str, color: Color) -> pygame.Surface:
+    """``text`` anti-aliased in ``color`` on a clear surface of :func:`measure_text`'s
+    size, word by word on one baseline at the font's ascender."""
+    width, height = measure_text(font, text)
+    image = pygame.Surface((max(width, 1), height), pygame.SRCALPHA)
+    image.fill((*color[:3], 0))  # clear in the text's colour: the glyphs' edges keep it
+    font.origin = True
+    baseline, space, x = font.get_sized_ascender(0), _space(font), 0
+    for word in text.split(" "):
+        if word:
+            font.render_to(image, (x, baseline), word, color)
+            x += font.get_rect(word).width
+        x += space
+    return image

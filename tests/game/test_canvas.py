@@ -16,6 +16,7 @@ from game.layout import MIN_FONT_PX
 from game.pygame_canvas import _CACHE_LIMIT, PygameCanvas
 from game.pygame_pixels import PX_LIMIT, finite_px
 from game.pygame_sprites import RING_CACHE_BYTES, RING_SPRITE_AFTER
+from game.pygame_text import load_font
 
 coord = st.floats(-1e4, 1e4, allow_nan=False)
 
@@ -306,22 +307,22 @@ def test_words_of_small_text_stay_apart() -> None:
     "text",
     ["target of each hand and ankle", "foot planted (a ring on its locked pivot: heel or ball)"],
 )
-def test_small_text_set_word_by_word_keeps_its_last_glyph(text: str) -> None:
-    # a line set word by word keeps its last glyph whole (at 960x540 the ")" of the overlay
-    # legend's "heel or ball)", and "ankle"'s e): it is measured as a whole line, not as
-    # its words' widths summed, which kerning can leave short of where the last word
-    # ends. Spreading the words only moves pixels: every glyph's ink is still there
+def test_small_text_set_word_by_word_keeps_every_glyph_whole(text: str) -> None:
+    # a line set word by word is measured wide enough for its last glyph (the ")" of the
+    # overlay legend's "heel or ball)", "ankle"'s e): the ink drawn is every word's ink
     pygame.display.init()
-    pygame.font.init()
     canvas = PygameCanvas(pygame.Surface((400, 40)))
     for size in range(MIN_FONT_PX, 20):
-        font = pygame.font.Font(None, size)
-        whole = pygame.surfarray.array_alpha(font.render(text, True, (255, 255, 255))).sum()
+        font = load_font(size, False)
+        words = sum(
+            pygame.surfarray.array_alpha(font.render(word, (255, 255, 255))[0]).sum()
+            for word in text.split(" ")
+        )
         canvas.fill((0, 0, 0))
         width, _ = canvas.text((0, 0), text, (255, 255, 255), size)
         assert width == canvas.text_size(text, size)[0]
         drawn = pygame.surfarray.array3d(canvas.surface)[..., 0].sum()
-        assert drawn == pytest.approx(whole, rel=0.002), size  # ~1 % short before
+        assert drawn == pytest.approx(words, rel=0.002), size
 
 
 def _pair() -> tuple[PygameCanvas, PygameCanvas]:
