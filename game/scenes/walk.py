@@ -39,6 +39,8 @@ from game.world.easing import all_true
 from game.world.props import CupProp, LadderProp, PropHands, Props, create_props, load_props
 from game.world.props.base import Body, Intent, Prop
 from game.world.props.ladder import LadderClimb
+from game.world.terrain import Terrain
+from game.world.types import FloatArray
 
 PROPS_FILE = "props.json"  # optional: an assets folder without it has no props
 START_X = 0.0
@@ -73,6 +75,8 @@ class WalkSim(CharacterAssets, PointerReach):
         self.moving = False
         self.blocked_s = 0.0  # seconds the walk has been stopped by ground a step cannot take
         self._halted = False  # ... or by a prop this step (a shut door)
+        # the ground with props lying on it, by their boxes (_ground_with)
+        self._boxed: dict[bytes, tuple[Terrain, Terrain]] = {}
         self._says: str | None = None  # what a prop says to the player this step
         self._blocked_why: str | None = None  # ... and what it says if the walk is blocked
         props_path = self.assets_dir / PROPS_FILE
@@ -147,7 +151,7 @@ class WalkSim(CharacterAssets, PointerReach):
         move = self._walk_key = walk_keys(inp.move)
         intents = self._ask_props(inp, move, dt)
         if intents and intents[-1].pose is not None:
-            self._take_pose(intents[-1], inp, dt, timer)
+            self._take_pose(intents, inp, dt, timer)
             return
         self._update_drag(inp)
         move = self._prop_walk(intents, move, dt)
@@ -179,7 +183,7 @@ class WalkSim(CharacterAssets, PointerReach):
         if self.props is not None:
             solved = self._solved_hero()
             self.props.after_solve(solved.hands, solved.shoulders, self.rig)
-        self._advance_props(inp, dt)
+        self._advance_props(inp, intents, dt)
         hero = GaitSample.of_hero(
             self._solved_hero(), crowd, self.time + self.dt, was_planted, inp.run
         )
@@ -240,25 +244,47 @@ class WalkSim(CharacterAssets, PointerReach):
         self._halted = any(move * i.halt > 0.0 for i in intents)
         return 0.0 if self._halted else move
 
-    def _take_pose(self, intent: Intent, inp: InputState, dt: float, timer: PhaseTimer) -> None:
-        """A step in a prop's pose instead of the gait's (on the ladder)."""
-        crowd = self.crowd
+    def _take_pose(
+        self, intents: list[Intent], inp: InputState, dt: float, timer: PhaseTimer
+    ) -> None:
+        """A step in the pose the last prop's intent holds, instead of the gait's (on the
+        ladder)."""
+        crowd, intent = self.crowd, intents[-1]
         assert intent.pose is not None and intent.pelvis is not None
         crowd.pose_as(0, intent.pose, intent.pelvis, intent.stand_at)
         crowd.step([0.0], [0.0], dt)
         solution = crowd.solve(timer)
         self.counters.record(solution)
         self.meter.last = None  # the pose is not the gait: measuring resumes off it
-        self._advance_props(inp, dt)
+        self._advance_props(inp, intents, dt)
         self.step_index += 1
         self.time = self.step_index * dt
 
-    def _advance_props(self, inp: InputState, dt: float) -> None:
-        """Each prop's own motion over the step, against the hero as solved."""
-        if self.plug_ins:
-            body = self._body(inp)
-            for prop in self.plug_ins:
-                prop.advance(body, self.terrain, dt)
+    def _advance_props(self, inp: InputState, intents: list[Intent], dt: float) -> None:
+        """Each prop's own motion over the step, against the hero as solved, on the ground
+        with the others lying on it (those the feet keep off this step: the ball rolls
+        into a cup set down on the floor, not through it)."""
+        if not self.plug_ins:
+            return
+        body = self._body(inp)
+        # (a prop that took his pose ended the round: those after it asked nothing)
+        lying = [i.keep_off for i in intents] + [False] * (len(self.plug_ins) - len(intents))
+        for k, prop in enumerate(self.plug_ins):
+            others = [p.footprint() for j, p in enumerate(self.plug_ins) if lying[j] and j != k]
+            prop.advance(body, self._ground_with(others), dt)
+
+    def _ground_with(self, boxes: list[FloatArray]) -> Terrain:
+        """The terrain with ``boxes`` (rows ``(x0, x1, top)``) standing on it: the same
+        object while they and the terrain stay the same (a prop re-reads a new ground)."""
+        if not boxes:
+            return self.terrain
+        rows = np.concatenate(boxes)
+        kept = self._boxed.get(rows.tobytes())
+        if kept is None or kept[0] is not self.terrain:
+            if len(self._boxed) > 8:
+                self._boxed.clear()
+            kept = self._boxed[rows.tobytes()] = (self.terrain, self.terrain.with_boxes(rows))
+        return kept[1]
 
     def _body(self, inp: InputState) -> Body:
         """The hero as the props see him (as last solved), and the player's climb keys."""

@@ -23,7 +23,7 @@ from game.scenes.walk_autopilot import PropTour
 from game.scenes.walk_view import SCENE
 from game.trace import TraceWriter
 from game.world.character import LEGS
-from game.world.props import load_props
+from game.world.props import CupProp, load_props
 from game.world.props.ball import CAPSULE_RADII, BallPhase, KickBall
 from game.world.props.ball_physics import (
     BallState,
@@ -190,6 +190,29 @@ def test_clicked_the_ball_is_kicked_by_the_nearer_foot_and_rolls_to_rest_on_the_
     assert float(ball.centre()[0]) - float(home[0]) > 1.5, "the ball hardly moved"
     assert min(gaps) >= RADIUS - 0.005, "the ball went into the ground"
     assert not sim.crowd.feet.pinned[0].any(), "the kicking foot was never let go"
+
+
+def test_a_kicked_ball_rolls_into_a_cup_on_the_floor_and_not_through_it(tmp_path: Path) -> None:
+    # a cup set down on the floor ahead of the ball: kicked toward it, the ball hits the
+    # cup's side and stays out of it (the ground it rolls on has the cup standing on it)
+    sim = WalkSim(SceneConfig(dt=DT, assets_dir=_course_folder(tmp_path, 1.2)))
+    cup = sim.prop("cup")
+    assert isinstance(cup, CupProp)
+    cup.bottom = np.array([3.4, 0.0])  # on the floor, past the table
+    (x0, x1, top), ball, timer = cup.footprint()[0], _ball(sim), PhaseTimer()
+    sim.step(InputState(actions=("reach_prop",), values={"prop": "ball"}), DT, timer)
+    deepest, nearest = 0.0, np.inf
+    for _ in range(900):
+        sim.step(InputState(), DT, timer)
+        (x, y), r = ball.centre(), RADIUS
+        # the ball's overlap with the cup's box: its centre's distance to the box, < r
+        gap = float(np.hypot(max(x0 - x, 0.0, x - x1), max(y - top, 0.0)))
+        deepest, nearest = max(deepest, r - gap), min(nearest, gap - r)
+        if ball.kicks and ball.state.resting:
+            break
+    assert ball.kicks == 1 and ball.state.resting
+    assert nearest < 0.01, "the ball never reached the cup"
+    assert deepest <= 0.005, f"the ball went {deepest * 100:.1f} cm into the cup"
 
 
 def test_a_ball_at_the_foot_of_a_flight_is_kicked_from_the_floor_not_from_the_treads(
