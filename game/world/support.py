@@ -18,9 +18,9 @@ from game.world.feet import (
     Feet,
     rest_on_ground,
     sole_fits,
-    sole_points,
 )
 from game.world.gait import Pace, run_fraction, spring_step
+from game.world.rest import at_rest, rest_goal
 from game.world.stance import (
     RolledFeet,
     heel_lift_schedule,
@@ -34,7 +34,6 @@ from game.world.timing import (
     ground_grade,
     hips_x,
     pivot_ankles,
-    stance_feet,
     stance_progress,
 )
 from game.world.turning import pivot_ceiling
@@ -308,50 +307,21 @@ def roll_stance(w: World, s: WalkState, pace: Pace) -> None:
     feet.pitch = np.where(feet.planted & ~s.turning[:, None], pitch, 0.0)
 
 
-CONTACT = 0.01  # m: a sole point this close above the ground bears weight
-REST_INSET = 0.005  # m: a pelvis at rest outside its feet's support moves this far into it
-
-
-def support_span(w: World, s: WalkState) -> tuple[FloatArray, FloatArray]:
-    """The x interval (N,) each character's planted feet bear weight over: the lowest and
-    highest x of their sole points (heel, ball, toe at the stance roll) within ``CONTACT``
-    of the ground (a heel hanging off a stair nose bears none). Both feet on one tread, it
-    is that tread's part under them; on two treads, from the lower foot to the upper.
-    ``(inf, −inf)`` where no point touches."""
-    ankles, angles, bends = stance_feet(w, s)
-    facing = np.broadcast_to(s.facing[:, None], angles.shape)
-    soles = sole_points(ankles, angles, bends, facing, w.rig.legs)  # (N, 2, 3, 2)
-    x = soles[..., 0]
-    touching = (soles[..., 1] - w.terrain.height_at(x) <= CONTACT) & s.feet.planted[..., None]
-    lo = np.where(touching, x, np.inf).min(axis=(1, 2))
-    hi = np.where(touching, x, -np.inf).max(axis=(1, 2))
-    return lo, hi
-
-
 def over_support(w: World, s: WalkState, x: FloatArray, dt: float) -> FloatArray:
-    """Pelvis x (N,) this step for pelvises at ``x`` standing at rest (both feet planted,
-    none held, no walk wished, not turning round, stopped) outside their feet's support
-    (:func:`support_span`): moved to ``REST_INSET`` inside its nearer end (an eased
-    approach to the end itself would creep up to it for ever) at ``shift_time`` (at most
-    ``shift_speed``); inside it, it stays where it stands (a reach places the body: a hand
-    on a door's knob, the other carrying a cup clear of it). So a body at rest stands over
-    its feet, over the tread both feet are on or between
+    """Pelvis x (N,) this step for pelvises at ``x`` standing at rest (:func:`at_rest`):
+    moved toward where it stands (:func:`rest_goal`; an eased approach to its support's
+    end would creep up to it for ever) at ``shift_time`` (at most ``shift_speed``). So a
+    body at rest stands over its feet, over the tread both feet are on or between
     two treads (stopped on a flight, a step aimed at its standing spot lands on the tread
     above a nose and left the pelvis over the tread below, about to topple backwards).
     The velocity is left alone: the shift is no walk (no step follows it)."""
-    feet, tune = s.feet, w.rig.tuning
-    resting = feet.planted.all(axis=1) & ~feet.pinned.any(axis=1) & (s.wanted == 0.0)
-    resting &= ~s.turning & ~s.reversing & (np.abs(s.vx) < tune.still_speed)
-    rows = np.flatnonzero(resting)
+    tune = w.rig.tuning
+    rows = np.flatnonzero(at_rest(w, s))
     if not len(rows):
         return x
     # (the support read on the resting characters' rows only)
-    lo, hi = support_span(w, s if len(rows) == s.count else rows_of(s, rows))
     at = x[rows]
-    touching = lo <= hi
-    lo, hi = np.where(touching, lo, at), np.where(touching, hi, at)  # none touching: stays
-    inset = np.minimum(REST_INSET, 0.25 * (hi - lo))
-    goal = clamp(at, lo + inset, hi - inset)
+    goal = rest_goal(w, s if len(rows) == s.count else rows_of(s, rows), at)
     speed = clamp((goal - at) / tune.shift_time, -tune.shift_speed, tune.shift_speed)
     moved = x.copy()
     moved[rows] = at + speed * dt

@@ -10,9 +10,9 @@ import pytest
 from game.scene import ASSETS_DIR
 from game.world.character import Crowd
 from game.world.feet import MIN_RISER, sole_points
+from game.world.rest import support_span
 from game.world.rig import load_rig
 from game.world.sample_grounds import stairs_up_and_down
-from game.world.support import support_span
 from game.world.terrain import Terrain
 
 RIG = load_rig(ASSETS_DIR / "rig.json")

@@ -1,0 +1,52 @@
+"""Standing at rest: which characters stand at rest, the stretch of ground their planted
+feet bear weight over, and where a pelvis at rest stands over them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game.world.easing import clamp
+from game.world.feet import sole_points
+from game.world.timing import stance_feet
+from game.world.types import BoolArray, FloatArray
+from game.world.walker_state import WalkState, World
+
+CONTACT = 0.01  # m: a sole point this close above the ground bears weight
+REST_INSET = 0.005  # m: a pelvis at rest outside its feet's support moves this far into it
+
+
+def at_rest(w: World, s: WalkState) -> BoolArray:
+    """Characters standing at rest (N,): both feet planted, none held, no walk wished, not
+    turning round, stopped."""
+    feet = s.feet
+    resting = feet.planted.all(axis=1) & ~feet.pinned.any(axis=1) & (s.wanted == 0.0)
+    return resting & ~s.turning & ~s.reversing & (np.abs(s.vx) < w.rig.tuning.still_speed)
+
+
+def support_span(w: World, s: WalkState) -> tuple[FloatArray, FloatArray]:
+    """The x interval (N,) each character's planted feet bear weight over: the lowest and
+    highest x of their sole points (heel, ball, toe at the stance roll) within ``CONTACT``
+    of the ground (a heel hanging off a stair nose bears none). Both feet on one tread, it
+    is that tread's part under them; on two treads, from the lower foot to the upper.
+    ``(inf, −inf)`` where no point touches."""
+    ankles, angles, bends = stance_feet(w, s)
+    facing = np.broadcast_to(s.facing[:, None], angles.shape)
+    soles = sole_points(ankles, angles, bends, facing, w.rig.legs)  # (N, 2, 3, 2)
+    x = soles[..., 0]
+    touching = (soles[..., 1] - w.terrain.height_at(x) <= CONTACT) & s.feet.planted[..., None]
+    lo = np.where(touching, x, np.inf).min(axis=(1, 2))
+    hi = np.where(touching, x, -np.inf).max(axis=(1, 2))
+    return lo, hi
+
+
+def rest_goal(w: World, s: WalkState, at: FloatArray) -> FloatArray:
+    """Where each pelvis at rest (every character of ``s``), now at ``at`` (N,), stands:
+    outside its feet's support (:func:`support_span`), ``REST_INSET`` inside its nearer
+    end; inside it, where it is (a reach places the body: a hand on a door's knob, the
+    other carrying a cup clear of it). No point touching: where it is."""
+    lo, hi = support_span(w, s)
+    touching = lo <= hi
+    lo, hi = np.where(touching, lo, at), np.where(touching, hi, at)  # none touching: stays
+    inset = np.minimum(REST_INSET, 0.25 * (hi - lo))
+    return clamp(at, lo + inset, hi - inset)
