@@ -28,6 +28,7 @@ from game.scenes.character_assets import (
 )
 from game.scenes.feel_meter import FeetMeter, GaitSample
 from game.scenes.ground_edit import GroundEditing
+from game.scenes.prop_ground import PropGround
 from game.scenes.walk_hints import ground_in_the_way
 from game.scenes.walk_pointer import POINTER_LINGER_S as POINTER_LINGER_S
 from game.scenes.walk_pointer import PointerReach
@@ -39,8 +40,6 @@ from game.world.easing import all_true
 from game.world.props import CupProp, LadderProp, PropHands, Props, create_props, load_props
 from game.world.props.base import Body, Intent, Prop
 from game.world.props.ladder import LadderClimb
-from game.world.terrain import Terrain
-from game.world.types import FloatArray
 
 PROPS_FILE = "props.json"  # optional: an assets folder without it has no props
 START_X = 0.0
@@ -75,8 +74,7 @@ class WalkSim(CharacterAssets, PointerReach):
         self.moving = False
         self.blocked_s = 0.0  # seconds the walk has been stopped by ground a step cannot take
         self._halted = False  # ... or by a prop this step (a shut door)
-        # the ground with props lying on it, by their boxes (_ground_with)
-        self._boxed: dict[bytes, tuple[Terrain, Terrain]] = {}
+        self._prop_ground = PropGround()  # the ground each prop moves on
         self._says: str | None = None  # what a prop says to the player this step
         self._blocked_why: str | None = None  # ... and what it says if the walk is blocked
         props_path = self.assets_dir / PROPS_FILE
@@ -262,29 +260,13 @@ class WalkSim(CharacterAssets, PointerReach):
 
     def _advance_props(self, inp: InputState, intents: list[Intent], dt: float) -> None:
         """Each prop's own motion over the step, against the hero as solved, on the ground
-        with the others lying on it (those the feet keep off this step: the ball rolls
-        into a cup set down on the floor, not through it)."""
+        with the others lying on it (:class:`~game.scenes.prop_ground.PropGround`)."""
         if not self.plug_ins:
             return
         body = self._body(inp)
-        # (a prop that took his pose ended the round: those after it asked nothing)
-        lying = [i.keep_off for i in intents] + [False] * (len(self.plug_ins) - len(intents))
-        for k, prop in enumerate(self.plug_ins):
-            others = [p.footprint() for j, p in enumerate(self.plug_ins) if lying[j] and j != k]
-            prop.advance(body, self._ground_with(others), dt)
-
-    def _ground_with(self, boxes: list[FloatArray]) -> Terrain:
-        """The terrain with ``boxes`` (rows ``(x0, x1, top)``) standing on it: the same
-        object while they and the terrain stay the same (a prop re-reads a new ground)."""
-        if not boxes:
-            return self.terrain
-        rows = np.concatenate(boxes)
-        kept = self._boxed.get(rows.tobytes())
-        if kept is None or kept[0] is not self.terrain:
-            if len(self._boxed) > 8:
-                self._boxed.clear()
-            kept = self._boxed[rows.tobytes()] = (self.terrain, self.terrain.with_boxes(rows))
-        return kept[1]
+        grounds = self._prop_ground.grounds(self.terrain, self.plug_ins, intents)
+        for prop, ground in zip(self.plug_ins, grounds, strict=True):
+            prop.advance(body, ground, dt)
 
     def _body(self, inp: InputState) -> Body:
         """The hero as the props see him (as last solved), and the player's climb keys."""
