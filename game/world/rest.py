@@ -8,7 +8,7 @@ import numpy as np
 
 from game.world.easing import clamp
 from game.world.feet import sole_points
-from game.world.timing import stance_feet
+from game.world.timing import stance_feet, standing_sides
 from game.world.types import BoolArray, FloatArray
 from game.world.walker_state import WalkState, World
 
@@ -42,11 +42,27 @@ def support_span(w: World, s: WalkState) -> tuple[FloatArray, FloatArray]:
 
 def rest_goal(w: World, s: WalkState, at: FloatArray) -> FloatArray:
     """Where each pelvis at rest (every character of ``s``), now at ``at`` (N,), stands:
-    outside its feet's support (:func:`support_span`), ``REST_INSET`` inside its nearer
-    end; inside it, where it is (a reach places the body: a hand on a door's knob, the
-    other carrying a cup clear of it). No point touching: where it is."""
+    within its feet's support (:func:`support_span`, ``REST_INSET`` inside its ends) and,
+    where there is such a place, where both feet are on their standing spots
+    (:func:`~game.world.timing.standing_spots`, within ``idle_tolerance``, less
+    ``REST_INSET``) if that is onward along the facing: the body carries on over its
+    feet rather than a foot step to it (a stop that lands the front foot a little far ends
+    with the body over it, not with that foot stepping back). Otherwise, and already
+    there, where it is (a reach places the body: a hand on a door's knob, the other
+    carrying a cup clear of it). No point touching: where it is."""
     lo, hi = support_span(w, s)
     touching = lo <= hi
     lo, hi = np.where(touching, lo, at), np.where(touching, hi, at)  # none touching: stays
     inset = np.minimum(REST_INSET, 0.25 * (hi - lo))
-    return clamp(at, lo + inset, hi - inset)
+    lo, hi = lo + inset, hi - inset
+    # each foot is on its spot for a pelvis within idle_tolerance of lock − side·spread
+    gait = w.rig.gait
+    centre = s.feet.lock[..., 0] - standing_sides(s) * gait.stance_spread  # (N, 2)
+    reach = gait.idle_tolerance - REST_INSET
+    lo_both = np.maximum(lo, centre.max(axis=1) - reach)
+    hi_both = np.minimum(hi, centre.min(axis=1) + reach)
+    over = clamp(at, lo_both, hi_both)
+    # (onward only: a body carries on over a front foot landed a little far, finishing its
+    # step; it does not draw back onto feet left behind it, which step up under it)
+    onward = (lo_both <= hi_both) & ((over - at) * s.facing >= 0.0)
+    return np.where(onward, over, clamp(at, lo, hi))

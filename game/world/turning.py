@@ -17,9 +17,10 @@ from game.world.feet import (
 )
 from game.world.modes import MOTION_BRAKE, next_motion
 from game.world.pivots import pivot_spots
+from game.world.rest import at_rest, rest_goal
 from game.world.timing import heel_off_nose, pivot_balls, standing_spots
 from game.world.types import BoolArray, FloatArray
-from game.world.walker_state import WalkState, World
+from game.world.walker_state import WalkState, World, rows_of
 
 
 def advance_turn(w: World, s: WalkState, dt: float) -> None:
@@ -172,7 +173,8 @@ def ready_to_pivot(w: World, s: WalkState) -> BoolArray:
 
 def on_spots(w: World, s: WalkState, among: BoolArray) -> BoolArray:
     """Feet at their standing or pivot spots (:meth:`_standing_spots`), shape (N, 2),
-    or whose last step was aimed there. A foot near its pivot spot counts only where it
+    or whose last step was aimed there; at rest, the spots where the pelvis will stand
+    (:func:`~game.world.rest.rest_goal`). A foot near its pivot spot counts only where it
     can turn (:func:`pivot_spots`: turned round about its ball, its heel would go into a
     riser where its toes did not), checked for the characters ``among`` (N,) only: the
     caller reads no other row."""
@@ -181,7 +183,12 @@ def on_spots(w: World, s: WalkState, among: BoolArray) -> BoolArray:
     # braking to turn round, the spots are where the hip will stop, not where it is now:
     # a foot beside a hip still moving would be left behind it for the pivot
     stop = braking_travel(s.vx, np.inf, gait.accel_halflife, w.rig.tuning.reversal_brake)
-    ideal_x = standing_spots(w, s, s.x + np.where(reversing, stop, 0.0), reversing)
+    x = s.x + np.where(reversing, stop, 0.0)
+    # ... and at rest, where the pelvis shifts to stand over its feet (rest_goal)
+    resting = np.flatnonzero(among & at_rest(w, s))
+    if len(resting):
+        x[resting] = rest_goal(w, rows_of(s, resting), s.x[resting])
+    ideal_x = standing_spots(w, s, x, reversing)
     tolerance = np.where(reversing, w.rig.tuning.pivot_tolerance, gait.idle_tolerance)
     there = np.abs(ideal_x - feet.lock[..., 0]) <= tolerance[:, None]
     aimed_there = np.abs(ideal_x - feet.aim) <= tolerance[:, None]
