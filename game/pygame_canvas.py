@@ -13,7 +13,6 @@ from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 import pygame
-import pygame.freetype
 from numpy.typing import ArrayLike
 
 from game.canvas import Canvas, Point
@@ -27,7 +26,7 @@ from game.pygame_pixels import (
     point_list,
 )
 from game.pygame_sprites import RingSprites, disc_sprite, premultiplied_sprite
-from game.pygame_text import load_font, measure_text, render_text
+from game.pygame_text import TextFont, measure_text, render_text
 
 # Rendered texts, text sizes and translucent panels are kept (most HUD strings repeat every
 # frame; a render costs ~10 µs, a measure ~3 µs, a new alpha surface ~30 µs); the caches are
@@ -53,7 +52,7 @@ class PygameCanvas:
 
     def __init__(self, surface: pygame.Surface) -> None:
         self.surface = surface
-        self._fonts: dict[tuple[int, bool], pygame.freetype.Font] = {}
+        self._fonts: dict[tuple[int, bool], TextFont] = {}
         self._texts: dict[tuple[str, tuple[int, ...], int, bool], pygame.Surface] = {}
         self._panels: dict[tuple[tuple[int, ...], int], pygame.Surface] = {}
         self._rings = RingSprites()
@@ -70,11 +69,11 @@ class PygameCanvas:
     def size(self) -> tuple[int, int]:
         return self.surface.get_size()
 
-    def _font(self, size: int, bold: bool) -> pygame.freetype.Font:
+    def _font(self, size: int, bold: bool) -> TextFont:
         key = (size, bold)
         font = self._fonts.get(key)
         if font is None:
-            font = self._fonts[key] = load_font(size, bold)
+            font = self._fonts[key] = TextFont(size, bold)
         return font
 
     def fill(self, color: Color) -> None:

@@ -16,7 +16,7 @@ from game.layout import MIN_FONT_PX
 from game.pygame_canvas import _CACHE_LIMIT, PygameCanvas
 from game.pygame_pixels import PX_LIMIT, finite_px
 from game.pygame_sprites import RING_CACHE_BYTES, RING_SPRITE_AFTER
-from game.pygame_text import load_font
+from game.pygame_text import TextFont
 
 coord = st.floats(-1e4, 1e4, allow_nan=False)
 
@@ -313,7 +313,8 @@ def test_small_text_set_word_by_word_keeps_every_glyph_whole(text: str) -> None:
     pygame.display.init()
     canvas = PygameCanvas(pygame.Surface((400, 40)))
     for size in range(MIN_FONT_PX, 20):
-        font = load_font(size, False)
+        font = TextFont(size, False).font
+        font.origin = False
         words = sum(
             pygame.surfarray.array_alpha(font.render(word, (255, 255, 255))[0]).sum()
             for word in text.split(" ")
