@@ -68,12 +68,14 @@ class _FloorTour:
 
     def __init__(self) -> None:
         self.step = 0
+        self.asked = False  # the put-down asked for (once the cup is in hand)
 
     def next_input(self, sim: Any) -> InputState:
         self.step += 1
         if self.step == 1:
             return InputState(actions=("reach_prop",), values={"prop": "cup"})
-        if self.step == 200:
+        if not self.asked and sim.props.holding >= 0:
+            self.asked = True
             place = float(sim.crowd.x[0]) - 1.0
             return InputState(actions=("put_down",), values={"place_x": place})
         return InputState()
