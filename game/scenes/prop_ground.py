@@ -3,8 +3,9 @@
 A prop the feet keep off this step (its :class:`~game.world.props.base.Intent` asks
 ``keep_off``: a cup set down on the floor) lies on the ground as a box, its
 :meth:`~game.world.props.base.Prop.footprint`; every other prop moves on the terrain with
-those boxes standing on it (:meth:`~game.world.terrain.Terrain.with_boxes`), so the ball
-rolls into a cup on the floor, not through it.
+those boxes standing on it (:meth:`~game.world.terrain.Terrain.with_boxes`) if it rolls
+(:attr:`~game.world.props.base.Prop.rolls`), so the ball rolls into a cup on the floor,
+not through it.
 """
 
 from __future__ import annotations
@@ -27,12 +28,14 @@ class PropGround:
     def grounds(self, terrain: Terrain, props: list[Prop], intents: list[Intent]) -> list[Terrain]:
         """The ground for each of ``props`` on ``terrain``, given their ``intents`` this
         step (a prop that took the hero's pose ended the round: those after it asked
-        nothing, and lie nowhere)."""
+        nothing, and lie nowhere): for one that rolls, with the others lying on it."""
         lying = [i.keep_off for i in intents] + [False] * (len(props) - len(intents))
         boxes = [p.footprint() if down else None for p, down in zip(props, lying, strict=True)]
         return [
             self._with(terrain, [b for j, b in enumerate(boxes) if b is not None and j != k])
-            for k in range(len(props))
+            if prop.rolls
+            else terrain
+            for k, prop in enumerate(props)
         ]
 
     def _with(self, terrain: Terrain, boxes: list[np.ndarray]) -> Terrain:

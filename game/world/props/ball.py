@@ -132,6 +132,7 @@ class KickBall:
     """
 
     name = "ball"
+    rolls = True
 
     def __init__(self, spec: BallSpec) -> None:
         self.spec = spec

@@ -149,6 +149,10 @@ class Prop(Protocol):
     """
 
     name: str  # its key in props.json, in clicks and in the trace's "props"
+    # it moves along the ground and meets the props lying on it, as boxes (a ball rolling
+    # into a cup on the floor); one that does not (a cup let go onto its surface) moves on
+    # the bare ground: a box is no place to rest on a round ball
+    rolls: bool
 
     @property
     def phase(self) -> Enum:

@@ -181,6 +181,7 @@ class CupProp:
     the hero's, whose hands reach for it."""
 
     name = "cup"
+    rolls = False
 
     def __init__(self, props: Props, hands: PropHands, rig: Rig) -> None:
         self.props = props

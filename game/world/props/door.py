@@ -167,6 +167,7 @@ class DoorProp:
     ``DOOR_SWING_S`` (held by the knob, opening, in ``DOOR_PUSH_S``: his pace)."""
 
     name = "door"
+    rolls = False
 
     def __init__(self, door: Door, hands: PropHands) -> None:
         self.door = door

@@ -44,6 +44,7 @@ class LadderProp:
     """The live ladder: ``climb`` (:class:`LadderClimb`) is the hero on it."""
 
     name = "ladder"
+    rolls = False
 
     def __init__(self, ladder: Ladder, rig: Rig) -> None:
         self.ladder = ladder
