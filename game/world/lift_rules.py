@@ -230,13 +230,15 @@ LIFT_RULES: tuple[LiftRule, ...] = (
 def may_lift(
     w: World, s: WalkState, ctx: LiftContext, v_target: FloatArray, marks: Marks
 ) -> BoolArray:
-    """The feet (N, 2) that may lift now among those marked: planted, not held, not
-    pivoting, with the other foot letting them (or a strained one speeding into a run);
-    standing, not beside a foot held by the mouse, not a riser above its standing spot
-    behind, and not once both feet have settled on their spots."""
+    """The feet (N, 2) that may lift now among those marked: planted (before this step),
+    not held, not pivoting, with the other foot letting them (or a strained one speeding
+    into a run); standing, not beside a foot held by the mouse, not a riser above its
+    standing spot behind, not a front foot on its spot, and not once both feet have
+    settled on their spots."""
     due, strained = marks
     feet = s.feet
     can = feet.planted & ~feet.pinned & due & (ctx.other_ok | strained & ctx.into_run)
+    can &= feet.stance_age > 0.0  # a foot that lands stays down at least the step it lands
     can &= ~s.turning[:, None]
     can &= ~(feet.pinned[:, ::-1] & ctx.standing[:, None])
     # the spots below matter only standing (settled asks for no wish to move, as standing

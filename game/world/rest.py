@@ -16,12 +16,17 @@ CONTACT = 0.01  # m: a sole point this close above the ground bears weight
 REST_INSET = 0.005  # m: a pelvis at rest outside its feet's support moves this far into it
 
 
-def at_rest(w: World, s: WalkState) -> BoolArray:
-    """Characters standing at rest (N,): both feet planted, none held, no walk wished, not
-    turning round, stopped."""
+def standing(s: WalkState) -> BoolArray:
+    """Characters standing (N,): both feet planted, none held, no walk wished, not turning
+    round (the body may still be coming to a stop)."""
     feet = s.feet
-    resting = feet.planted.all(axis=1) & ~feet.pinned.any(axis=1) & (s.wanted == 0.0)
-    return resting & ~s.turning & ~s.reversing & (np.abs(s.vx) < w.rig.tuning.still_speed)
+    down = feet.planted.all(axis=1) & ~feet.pinned.any(axis=1) & (s.wanted == 0.0)
+    return down & ~s.turning & ~s.reversing
+
+
+def at_rest(w: World, s: WalkState) -> BoolArray:
+    """Characters standing at rest (N,): :func:`standing`, and stopped."""
+    return standing(s) & (np.abs(s.vx) < w.rig.tuning.still_speed)
 
 
 def support_span(w: World, s: WalkState) -> tuple[FloatArray, FloatArray]:

@@ -133,7 +133,7 @@ class Tuning:
     late_swing: float = _setting(
         0.5, "", 0.0, 1.0, "a swing this far along keeps its landing when the walk stops ..."
     )
-    lands_near: float = _setting(0.17, "m", 0.0, 2.0, "... if the hip will stop within this of it")
+    lands_near: float = _setting(0.3, "m", 0.0, 2.0, "... if the hip will stop within this of it")
     late_landing: float = _setting(
         0.5, "", 0.0, 1.0, "a landing this far (of the duty) into its stance re-syncs the phase"
     )

@@ -17,7 +17,7 @@ from game.world.feet import (
 )
 from game.world.modes import MOTION_BRAKE, next_motion
 from game.world.pivots import pivot_spots
-from game.world.rest import at_rest, rest_goal
+from game.world.rest import rest_goal, standing
 from game.world.timing import heel_off_nose, pivot_balls, standing_spots
 from game.world.types import BoolArray, FloatArray
 from game.world.walker_state import WalkState, World, rows_of
@@ -184,8 +184,9 @@ def on_spots(w: World, s: WalkState, among: BoolArray) -> BoolArray:
     # a foot beside a hip still moving would be left behind it for the pivot
     stop = braking_travel(s.vx, np.inf, gait.accel_halflife, w.rig.tuning.reversal_brake)
     x = s.x + np.where(reversing, stop, 0.0)
-    # ... and at rest, where the pelvis shifts to stand over its feet (rest_goal)
-    resting = np.flatnonzero(among & at_rest(w, s))
+    # ... and standing, where the pelvis will stand over its feet (rest_goal; a body still
+    # coming to a stop gets there too)
+    resting = np.flatnonzero(among & standing(s))
     if len(resting):
         x[resting] = rest_goal(w, rows_of(s, resting), s.x[resting])
     ideal_x = standing_spots(w, s, x, reversing)
