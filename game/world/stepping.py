@@ -187,9 +187,6 @@ def lift_feet(
         start_swings(w, s, lift, ankles, angles, bends, x_new, v_target, grade, support, lifting)
 
 
-NO_STEP = 0.02  # m: a standing foot's step landing nearer than this to where it stands
-
-
 def start_swings(
     w: World,
     s: WalkState,
@@ -252,10 +249,11 @@ def start_swings(
         squaring & ~reversing,
     )
     # standing (no walk wished, not turning round), a planted foot whose step would land
-    # where it stands (an obstacle in the way, or there already) does not lift: its aim is
-    # taken as stepped (:func:`~game.world.turning.on_spots`), so it is not asked again
+    # within the stance's spread of where it stands (a shuffle, not a step: an obstacle in
+    # the way, or there already) does not lift: its aim is taken as stepped
+    # (:func:`~game.world.turning.on_spots`), so it is not asked again
     stays = feet.planted[n, f] & (s.wanted[n] == 0.0) & ~reversing
-    stays &= np.abs(lock[:, 0] - from_lock[:, 0]) < NO_STEP
+    stays &= np.abs(lock[:, 0] - from_lock[:, 0]) < w.rig.gait.stance_spread
     feet.aim[n[stays], f[stays]] = predicted[stays]
     go = ~stays
     landing = Landing(lock[go], ground[go], ray_from[go], ray_hit[go], predicted[go], hip_land[go])

@@ -17,7 +17,7 @@ DT = 1.0 / 60.0
 MOMENTS = np.round(np.linspace(1.0, 3.99, 24) / DT).astype(int)  # steps held before letting go
 REST = 240  # steps watched after the last let-go
 BACK = 0.02  # m: a landing this far behind its lift-off is a step back
-IN_PLACE = 0.02  # m: a landing this near its lift-off is a step in place
+IN_PLACE = RIG.gait.stance_spread  # m: a landing this near its lift-off is a shuffle
 PULLED_BACK = 0.06  # m: a swing re-aimed after the let-go lands at most this far behind
 # where the foot was shown then (a late swing re-aimed short is pulled back in the air)
 
