@@ -247,13 +247,15 @@ def may_lift(
     if not len(rows):  # (most steps)
         return can
     few = some_rows(s, rows, s.count)
-    behind = (ctx.standing & ~s.reversing)[rows, None] & above_spot_behind(w, few)
+    spots, spot_behind = on_spots(w, few, np.ones(len(rows), dtype=bool)), above_spot_behind(w, few)
+    behind = (ctx.standing & ~s.reversing)[rows, None] & spot_behind
     # (a front foot on its spot stays: the body comes to it; the rear one follows)
     lock_x = few.feet.lock[..., 0]
     way = np.where(few.vx != 0.0, np.sign(few.vx), few.facing)[:, None]
     front = (lock_x - lock_x[:, ::-1]) * way > 0.0
-    stays = front & on_spots(w, few, np.ones(len(rows), dtype=bool)) & ~few.reversing[:, None]
-    can[rows] &= ~behind & ~stays & ~settled(w, few, v_target[rows])[:, None]
+    stays = front & spots & ~few.reversing[:, None]
+    calm = settled(w, few, v_target[rows], spots, spot_behind)
+    can[rows] &= ~behind & ~stays & ~calm[:, None]
     return can
 
 

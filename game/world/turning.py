@@ -211,14 +211,22 @@ def on_spots(w: World, s: WalkState, among: BoolArray) -> BoolArray:
     return (there | aimed_there) & ~hanging
 
 
-def settled(w: World, s: WalkState, v_target: FloatArray) -> BoolArray:
+def settled(
+    w: World,
+    s: WalkState,
+    v_target: FloatArray,
+    spots: BoolArray | None = None,
+    spot_behind: BoolArray | None = None,
+) -> BoolArray:
     """Characters standing still with both feet down near their standing spots (N,):
     about to pivot, the spots are the balls of both feet right under the pelvis (so at
     mid-pivot both legs are straight under it and the knees pass the middle cleanly).
     A foot whose last step was aimed at its spot counts as there even where the ground
     moved its landing (a spot on a stair nose): stepping again would land it the same;
     so does one that may not step back to its spot (:func:`above_spot_behind`), except
-    braking to turn round."""
+    braking to turn round. ``spots`` and ``spot_behind`` (N, 2): :func:`on_spots` (read
+    for at least the characters standing still) and :func:`above_spot_behind`, where the
+    caller has them already."""
     feet = s.feet
     still = (
         feet.planted.all(axis=1)
@@ -231,8 +239,12 @@ def settled(w: World, s: WalkState, v_target: FloatArray) -> BoolArray:
     # is) and counts as settled, or the other foot would keep stepping to its own spot
     # (braking to turn round, the pivot needs both feet on their spots: one kept off its
     # spot so, on a steep slope, left him braking on the spot for good)
-    kept = above_spot_behind(w, s) & ~s.reversing[:, None]
-    return still & (on_spots(w, s, still) | kept).all(axis=1)
+    if spots is None:
+        spots = on_spots(w, s, still)
+    if spot_behind is None:
+        spot_behind = above_spot_behind(w, s)
+    kept = spot_behind & ~s.reversing[:, None]
+    return still & (spots | kept).all(axis=1)
 
 
 def above_spot_behind(w: World, s: WalkState) -> BoolArray:
