@@ -6,7 +6,8 @@ spot to walk to (a click on the ground; the keys cancel it). ``run`` runs. Actio
 ``"toggle_poles"`` turns the knee poles off and on. ``pointer`` ``[x, y, z]`` (the trace's
 ``pointer``) is the 3-D pointer, or None: the nearer hand reaches for it when it is within
 reach (the view gives the mouse ray's point nearest the chest when that is near, else the
-ray's hit on the ground).
+ray's hit on the ground), while the mouse moves (action ``"pointer_moved"``) and 1.5 s
+after, as in the walk.
 
 The trace (``trace_header`` / ``trace_characters``) follows the 3-D contract: the header
 has ``heightfield`` (origin, spacing, heights) and ``limbs``; each step's character has
@@ -24,6 +25,7 @@ from game.ik_counters import IkCounters
 from game.input_state import InputState, finite_clamped
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig
+from game.scenes.walk_pointer import POINTER_LINGER_S
 from game.trace import limb_record, point
 from game.world.heightfield import Heightfield, load_heightfield
 from game.world.rig import LIMBS, Rig, load_rig
@@ -60,6 +62,7 @@ class Walk3DSim:
         self.walker = Walker3D(self.rig, self.field, START_XZ, 0.0)
         self.goal: tuple[float, float] | None = None
         self.pointer: tuple[float, float, float] | None = None
+        self.pointer_still_s = math.inf  # since the mouse last moved (or a button went down)
         self.wish = (0.0, 0.0)
 
     def step(self, inp: InputState, dt: float, timer: PhaseTimer) -> None:
@@ -67,7 +70,12 @@ class Walk3DSim:
             self.walker.use_knee_poles(not self.walker.knee_poles)
         self.pointer = self._pointer(inp.pointer)
         self.wish = self._wish(inp)
-        self.walker.aim_hand(self.pointer)
+        # as in the walk, the hand reaches while the mouse moves and POINTER_LINGER_S on: a
+        # mouse left where the following camera keeps it near him holds no arm up for good
+        moved = "pointer_moved" in inp.actions or inp.pointer_down
+        self.pointer_still_s = 0.0 if moved else self.pointer_still_s + dt
+        lingering = self.pointer_still_s <= POINTER_LINGER_S
+        self.walker.aim_hand(self.pointer if lingering else None)
         self.walker.step(self.wish, inp.run, dt, timer)
         self.counters.record(self.walker.solution)
         self.step_index += 1

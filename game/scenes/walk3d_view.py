@@ -136,6 +136,8 @@ class Walk3DView:
                 if spot is not None:
                     values["goal"] = [float(spot[0]), float(spot[2])]
         actions = tuple("toggle_poles" for key in raw.keys_pressed if key == "k")
+        if raw.pointer_moved:
+            actions += ("pointer_moved",)
         return InputState(
             pointer=None if hit is None else (float(hit[0]), float(hit[1]), float(hit[2])),
             run="shift" in raw.keys_down,
@@ -235,7 +237,7 @@ SCENE = SceneSpec(
             "walk relative to the camera, or to the spot clicked on the ground",
         ),
         ("Shift", "run"),
-        ("mouse near him", "the nearer hand reaches for it"),
+        ("mouse near him", "the nearer hand reaches for it (for 1.5 s after it moves)"),
         ("K", "knee pole hints on/off (off: knees flip, counted)"),
         ("right-drag, wheel", "orbit and zoom the camera"),
     ),

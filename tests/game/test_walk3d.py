@@ -335,3 +335,24 @@ def test_walking_slantwise_into_the_worlds_end_he_goes_along_it_feet_on_the_fiel
         x, z = pose.soles[..., 0], pose.soles[..., 2]
         assert (x > x0).all() and (x < x1).all() and (z > z0).all() and (z < z1).all()
         before = pose
+
+
+def test_in_the_scene_the_hand_reaches_while_the_mouse_moves_and_lets_go_after_it_rests() -> None:
+    # as in the walk: a mouse near him moved, the nearer hand reaches for it; left where it
+    # is (the following camera keeps it near him as he walks), the hand lets go after
+    # POINTER_LINGER_S instead of being held up for good
+    from game.input_state import InputState
+    from game.profiling import PhaseTimer
+    from game.scene import SceneConfig
+    from game.scenes.walk3d import Walk3DSim
+    from game.scenes.walk_pointer import POINTER_LINGER_S
+
+    sim, timer = Walk3DSim(SceneConfig(dt=DT)), PhaseTimer()
+    point = sim.walker.pose.roots[1] + np.array([0.35, -0.2, 0.1])
+    sim.step(InputState(pointer=tuple(point), actions=("pointer_moved",)), DT, timer)
+    for _ in range(60):
+        sim.step(InputState(pointer=tuple(point)), DT, timer)
+    assert np.linalg.norm(sim.walker.pose.ends[1] - point) < 0.01  # within the linger
+    for _ in range(int(POINTER_LINGER_S / DT) + 30):
+        sim.step(InputState(pointer=tuple(point)), DT, timer)
+    assert np.linalg.norm(sim.walker.pose.ends[1] - point) > 0.1  # let go, mouse at rest
