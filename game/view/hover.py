@@ -134,4 +134,9 @@ def _tip(
         (min(max(left, 0.0), width - w), min(max(top, 0.0), height - h)) for left, top in places
     ]
     clear = [p for p in inside if hero is None or not intersects((*p, w, h), hero)]
-    pen.canvas.text((clear or inside)[0], tip, color, font_px(15, s), "topleft")
+    left, top = (clear or inside)[0]
+    # on a backing of its own: a ground name or the scenery under the words does not
+    # read through them
+    pad = 3 * s
+    pen.canvas.panel((left - pad, top - pad, w + 2 * pad, h + 2 * pad), PALETTE["panel"], 200)
+    pen.canvas.text((left, top), tip, color, font_px(15, s), "topleft")
