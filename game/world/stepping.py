@@ -33,6 +33,7 @@ from game.world.swing_start import (
 )
 from game.world.timing import (
     foot_phase,
+    foot_x,
     speed_soon,
     squaring_up,
     stance_feet,
@@ -234,7 +235,7 @@ def start_swings(
     from_lock = np.where(feet.planted[n, f][:, None], feet.lock[n, f], start)
     beside = np.where(feet.planted[n, 1 - f], feet.lock[n, 1 - f, 0], np.nan)
     # ... and, down or in the air (a run's flight), where it is or will be
-    other_x = np.where(feet.planted, feet.lock[..., 0], feet.land_lock[..., 0])[n, 1 - f]
+    other_x = foot_x(s)[n, 1 - f]
     lock, ground, ray_from, ray_hit = plan_landing(
         w.terrain,
         w.rig,

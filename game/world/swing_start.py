@@ -19,6 +19,7 @@ from game.world.stance import landing_pitch
 from game.world.support import Support, hip_x_range
 from game.world.timing import (
     flight_between,
+    foot_x,
     hips_x,
     speed_halflife,
     speed_soon,
@@ -150,8 +151,7 @@ def predicted_spot(
     still = 1.0 - clamp(np.abs(v_land) / (0.5 * gait.walk_speed), 0.0, 1.0)
     # the spot on the side of the hip the other foot is not on (a stop's last step comes
     # up beside the front foot, a start's first step goes past the one left standing)
-    feet = s.feet
-    other = np.where(feet.planted, feet.lock[..., 0], feet.land_lock[..., 0])[n, 1 - f]
+    other = foot_x(s)[n, 1 - f]
     side = np.where(other > hip_land, -1.0, np.where(other < hip_land, 1.0, FOOT_SIDE[f]))
     spread = FOOT_SIDE[f] * w.rig.body.hip_depth + side * gait.stance_spread * still
     predicted = hip_land + half_stride(v_land, stance, gait) + spread

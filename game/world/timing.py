@@ -145,14 +145,19 @@ def stance_feet(w: World, s: WalkState) -> tuple[FloatArray, FloatArray, FloatAr
     return stance_pose(feet.lock, feet.angle, feet.pitch, s.facing[:, None], w.rig.legs)
 
 
+def foot_x(s: WalkState) -> FloatArray:
+    """Each foot's ankle x (N, 2): where it stands, or, swinging, where it will land."""
+    feet = s.feet
+    return np.where(feet.planted, feet.lock[..., 0], feet.land_lock[..., 0])
+
+
 def trailing_foot(
     w: World, s: WalkState, direction: FloatArray, lifting: BoolArray | None = None
 ) -> FloatArray:
     """The x (N,) of the rearmost foot along ``direction`` (N,), or the pelvis if both are
     ahead of it: a planted foot where it is, a swinging one where it will land; not those
     ``lifting`` (N, 2) (the other's, then)."""
-    feet = s.feet
-    x = np.where(feet.planted, feet.lock[..., 0], feet.land_lock[..., 0])
+    x = foot_x(s)
     if lifting is not None:
         x = np.where(lifting, x[:, ::-1], x)
     x = np.concatenate([x, s.x[:, None]], axis=1)
@@ -167,12 +172,11 @@ def flight_between(w: World, s: WalkState, behind: FloatArray, ahead: FloatArray
 
 def standing_sides(s: WalkState) -> FloatArray:
     """The side (N, 2) of ±1 along x each foot stands on at rest: the foot further along +x
-    (a planted foot where it is, a swinging one where it will land) takes the +x spot.
+    (:func:`foot_x`) takes the +x spot.
     Spots taken by order, not by leg, never ask the front foot to step back behind the
     other (a stop that lands the far foot ahead keeps it there); feet level take
     ``FOOT_SIDE``."""
-    feet = s.feet
-    x = np.where(feet.planted, feet.lock[..., 0], feet.land_lock[..., 0])
+    x = foot_x(s)
     swapped = x[:, 0] > x[:, 1]
     return np.where(swapped[:, None], -FOOT_SIDE, FOOT_SIDE)
 
