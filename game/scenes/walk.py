@@ -76,6 +76,7 @@ class WalkSim(CharacterAssets, PointerReach):
         self._halted = False  # ... or by a prop this step (a shut door)
         self._prop_ground = PropGround()  # the ground each prop moves on
         self._says: str | None = None  # what a prop says to the player this step
+        self._lying: list[Prop] = []  # the props the feet keep off this step (lying in the way)
         self._blocked_why: str | None = None  # ... and what it says if the walk is blocked
         props_path = self.assets_dir / PROPS_FILE
         self._use_props(load_props(props_path, terrain) if props_path.exists() else None)
@@ -168,9 +169,8 @@ class WalkSim(CharacterAssets, PointerReach):
         was_planted = crowd.feet.planted[0].copy()
         self.moving = abs(move) > 0.05 or abs(float(crowd.vx[0])) > 0.05
         # props the feet step over, not on (none asked and none kept: nothing to set)
-        keep_off = [
-            p.footprint() for p, i in zip(self.plug_ins, intents, strict=True) if i.keep_off
-        ]
+        self._lying = [p for p, i in zip(self.plug_ins, intents, strict=True) if i.keep_off]
+        keep_off = [p.footprint() for p in self._lying]
         if keep_off or len(crowd.obstacles):
             crowd.set_obstacles(np.concatenate([np.zeros((0, 3)), *keep_off]))
         crowd.step([move], [1.0 if inp.run else 0.0], dt, pinned)
@@ -350,7 +350,7 @@ class WalkSim(CharacterAssets, PointerReach):
             return None
         if self._blocked_why is not None:
             return self._blocked_why
-        return ground_in_the_way(self.crowd)
+        return ground_in_the_way(self.crowd, [(p.name, p.footprint()[0]) for p in self._lying])
 
     # -- outputs -----------------------------------------------------------------------
     def trace_header(self) -> dict[str, Any]:

@@ -157,22 +157,21 @@ def blocked_ahead(
 
 
 def taken_treads(w: World, s: WalkState) -> FloatArray:
-    """The stair treads ``(x0, x1)`` (K, 2) an obstacle leaves no room on for a sole
-    (heel to toe, kept off it as a landing is) either side of it."""
+    """The stair treads ``(x0, x1)`` (K, 2) an obstacle leaves no room on for a sole (heel
+    to toe, ``keep_off`` from it as a landing keeps): a tread between two risers at most
+    ``MAX_TREAD`` apart that an obstacle overlaps with less than a sole's room left on
+    either side of it (one lying across a riser, a ball against it, can take two)."""
     if not len(w.obstacles):
         return np.zeros((0, 2))
     risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)
     legs = w.rig.legs
-    sole = legs.heel + legs.toe + 2.0 * w.rig.tuning.keep_off
-    taken = []
+    sole = legs.heel + legs.toe + w.rig.tuning.keep_off
+    lo, hi = risers[:-1], risers[1:]
+    taken = np.zeros(len(lo), dtype=bool)
     for x0, x1, _ in w.obstacles:
-        below, above = risers[risers < x0], risers[risers > x1]
-        if not (len(below) and len(above)):
-            continue
-        lo, hi = float(below.max()), float(above.min())
-        if hi - lo <= MAX_TREAD and max(x0 - lo, hi - x1) < sole:
-            taken.append((lo, hi))
-    return np.array(taken, dtype=float).reshape(-1, 2)
+        room = np.maximum(x0 - lo, hi - x1)
+        taken |= (hi - lo <= MAX_TREAD) & (lo < x1) & (hi > x0) & (room < sole)
+    return np.stack([lo[taken], hi[taken]], axis=1)
 
 
 def climb_cap(w: World, s: WalkState, x: FloatArray, direction: FloatArray) -> FloatArray:

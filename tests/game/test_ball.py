@@ -266,6 +266,39 @@ def test_a_ball_resting_against_a_riser_is_stepped_over_not_walked_through(
     assert ball.centre() == pytest.approx(lay, abs=0.01)
 
 
+def test_a_ball_lying_on_a_tread_against_the_next_riser_stops_the_walk_up_before_it(
+    tmp_path: Path,
+) -> None:
+    """Lying on the flight's first tread against the second riser, the ball (kept off by
+    the feet, pushed nowhere) leaves no room on that tread, and the next is a step too
+    far from the floor: walking up, he stops before the flight, says the ball is in the
+    way, no sole or shin inside it; clicked, it cannot be kicked from there and he stays."""
+    # the course's flight: treads 0.34 m, risers 0.16 m (the ball's box crosses the riser)
+    stairs = [[-3.0, 1.5], [-2.99, 0.0], [5.0, 0.0], [5.01, 0.16], [5.35, 0.16], [5.36, 0.32]]
+    stairs += [[5.7, 0.32], [5.71, 0.48], [8.0, 0.48], [8.02, 2.5], [9.0, 2.5]]
+    folder = _course_folder(tmp_path, 5.355 - RADIUS - 0.005, stairs)
+    props = json.loads((folder / "props.json").read_text())
+    props["ladder"]["x"] = 7.0
+    (folder / "props.json").write_text(json.dumps(props))
+    sim = WalkSim(SceneConfig(dt=DT, assets_dir=folder))
+    ball, timer = _ball(sim), PhaseTimer()
+    lay = ball.centre().copy()
+    deepest = -np.inf
+    for _ in range(480):  # 8 s of the walk key held
+        sim.step(InputState(move=1.0), DT, timer)
+        deepest = max(deepest, _deepest_into(ball, sim))
+    feet = sim.crowd.feet
+    assert feet.planted[0].all() and float(feet.lock[0, :, 0].max()) < 5.0  # on the floor
+    assert "the ball leaves no room on that stair" in (sim.blocked_hint() or "")
+    ball.use()
+    for _ in range(120):
+        sim.step(InputState(), DT, timer)
+        deepest = max(deepest, _deepest_into(ball, sim))
+    assert ball.phase is BallPhase.IDLE
+    assert deepest <= 0.0, deepest
+    assert ball.centre() == pytest.approx(lay, abs=0.01)
+
+
 def _deepest_into(ball: KickBall, sim: WalkSim) -> float:
     """How far the hero's soles (heel → toe) and shins (knee → ankle), as the trace gives
     them and with the ball's pushers' thickness, reach into the ball."""

@@ -84,6 +84,7 @@ class BallPhase(Enum):
     FOLLOW_THROUGH          ``RELEASE_S``                         IDLE
     WALK                    the player walks                      IDLE
     WALK                    ``GIVE_UP_S`` without a kick          IDLE
+    WALK                    held short of it ``STALL_S``          IDLE
     ======================  ====================================  ======================
     """
 
@@ -143,6 +144,7 @@ class KickBall:
         self._foot = -1  # the kicking foot
         self._way = 0.0  # which way the kick sends the ball (+1 or −1), 0 until lined up
         self._stalled_s = 0.0  # seconds stopped short of the spot, walking up to it
+        self._held_s = 0.0  # seconds his walk to the spot has been stopped by the ground
         self._over = np.zeros((0, 3))  # what the feet step over (x0, x1, top), or no rows
         self._keys = np.zeros((4, 2))  # the kick's start, back-swing, strike, follow-through
         # the pushers' ends (heel, heel, knee, knee; toe, toe, ankle, ankle) last step
@@ -156,7 +158,7 @@ class KickBall:
 
     def use(self) -> None:
         if self.phase is BallPhase.IDLE:
-            self.phase, self._time, self._way = BallPhase.WALK, 0.0, 0.0
+            self.phase, self._time, self._way, self._held_s = BallPhase.WALK, 0.0, 0.0, 0.0
 
     def cancel(self) -> None:
         if self.phase is BallPhase.WALK:
@@ -252,6 +254,13 @@ class KickBall:
         near = -stand_off / 2 <= gap * way <= ARRIVED_M
         stalled = near and abs(body.speed) < STALL_SPEED
         self._stalled_s = self._stalled_s + dt if stalled else 0.0
+        # held short of the spot by ground he cannot step on (the ball lies on a stair it
+        # leaves no room on): no kick can be lined up from here
+        held = body.blocked and not near and abs(body.speed) < STALL_SPEED
+        self._held_s = self._held_s + dt if held else 0.0
+        if self._held_s >= STALL_S:
+            self.phase = BallPhase.IDLE
+            return Intent(keep_off=keep_off)
         stuck = body.blocked or self._stalled_s >= STALL_S
         on_the_way = body.facing != way and abs(gap) > ARRIVED_M and not stuck
         if not near or on_the_way:
