@@ -242,25 +242,40 @@ def test_a_ball_at_the_foot_of_a_flight_is_kicked_from_the_floor_not_from_the_tr
     assert abs(float(ball.centre()[0]) - 4.85) > 0.3, "the kick missed the ball"
 
 
+def _flight(tmp_path: Path, tread: float, ball_x: float) -> tuple[WalkSim, KickBall]:
+    """The walk on a floor, then a flight up of treads ``tread`` m deep and 0.16 m risers
+    from x = 5 (the ladder beyond it), a ball lying at ``ball_x``."""
+    stairs = [[-3.0, 1.5], [-2.99, 0.0], [5.0, 0.0], [5.01, 0.16], [5.0 + tread, 0.16]]
+    stairs += [[5.01 + tread, 0.32], [5.0 + 2 * tread, 0.32], [5.01 + 2 * tread, 0.48]]
+    stairs += [[8.0, 0.48], [8.02, 2.5], [9.0, 2.5]]
+    folder = _course_folder(tmp_path, ball_x, stairs)
+    props = json.loads((folder / "props.json").read_text())
+    props["ladder"]["x"] = 7.0
+    (folder / "props.json").write_text(json.dumps(props))
+    sim = WalkSim(SceneConfig(dt=DT, assets_dir=folder))
+    return sim, _ball(sim)
+
+
+def _steps_into(sim: WalkSim, ball: KickBall, inp: InputState, steps: int) -> float:
+    """Step ``sim`` ``steps`` times with ``inp``; the deepest the legs reached into the ball
+    (:func:`_deepest_into`)."""
+    timer, deepest = PhaseTimer(), -np.inf
+    for _ in range(steps):
+        sim.step(inp, DT, timer)
+        deepest = max(deepest, _deepest_into(ball, sim))
+    return deepest
+
+
 def test_a_ball_resting_against_a_riser_is_stepped_over_not_walked_through(
     tmp_path: Path,
 ) -> None:
     """Walked into, a ball lying against a riser the way he walks cannot be pushed on:
     his feet keep off it and step over it onto the flight, no sole or shin inside it, and
     it stays where it lay."""
-    stairs = [[-3.0, 1.5], [-2.99, 0.0], [5.0, 0.0], [5.01, 0.16], [5.3, 0.16], [5.31, 0.32]]
-    stairs += [[5.6, 0.32], [5.61, 0.48], [8.0, 0.48], [8.02, 2.5], [9.0, 2.5]]
-    folder = _course_folder(tmp_path, 5.0 - RADIUS - 0.01, stairs)
-    props = json.loads((folder / "props.json").read_text())
-    props["ladder"]["x"] = 7.0
-    (folder / "props.json").write_text(json.dumps(props))
-    sim = WalkSim(SceneConfig(dt=DT, assets_dir=folder))
-    ball, timer = _ball(sim), PhaseTimer()
+    sim, ball = _flight(tmp_path, 0.3, 5.0 - RADIUS - 0.01)
     lay = ball.centre().copy()
-    deepest = -np.inf
-    for _ in range(480):  # 8 s of the walk key held: onto the flight past the ball
-        sim.step(InputState(move=1.0), DT, timer)
-        deepest = max(deepest, _deepest_into(ball, sim))
+    # 8 s of the walk key held: onto the flight past the ball
+    deepest = _steps_into(sim, ball, InputState(move=1.0), 480)
     assert float(sim.crowd.x[0]) > 5.6  # up the flight
     assert deepest <= 0.0, deepest
     assert ball.centre() == pytest.approx(lay, abs=0.01)
@@ -273,27 +288,15 @@ def test_a_ball_lying_on_a_tread_against_the_next_riser_stops_the_walk_up_before
     the feet, pushed nowhere) leaves no room on that tread, and the next is a step too
     far from the floor: walking up, he stops before the flight, says the ball is in the
     way, no sole or shin inside it; clicked, it cannot be kicked from there and he stays."""
-    # the course's flight: treads 0.34 m, risers 0.16 m (the ball's box crosses the riser)
-    stairs = [[-3.0, 1.5], [-2.99, 0.0], [5.0, 0.0], [5.01, 0.16], [5.35, 0.16], [5.36, 0.32]]
-    stairs += [[5.7, 0.32], [5.71, 0.48], [8.0, 0.48], [8.02, 2.5], [9.0, 2.5]]
-    folder = _course_folder(tmp_path, 5.355 - RADIUS - 0.005, stairs)
-    props = json.loads((folder / "props.json").read_text())
-    props["ladder"]["x"] = 7.0
-    (folder / "props.json").write_text(json.dumps(props))
-    sim = WalkSim(SceneConfig(dt=DT, assets_dir=folder))
-    ball, timer = _ball(sim), PhaseTimer()
+    # the course's treads, 0.34 m: the ball's box reaches over the second riser
+    sim, ball = _flight(tmp_path, 0.35, 5.355 - RADIUS - 0.005)
     lay = ball.centre().copy()
-    deepest = -np.inf
-    for _ in range(480):  # 8 s of the walk key held
-        sim.step(InputState(move=1.0), DT, timer)
-        deepest = max(deepest, _deepest_into(ball, sim))
+    deepest = _steps_into(sim, ball, InputState(move=1.0), 480)  # 8 s of the walk key held
     feet = sim.crowd.feet
     assert feet.planted[0].all() and float(feet.lock[0, :, 0].max()) < 5.0  # on the floor
     assert "the ball leaves no room on that stair" in (sim.blocked_hint() or "")
     ball.use()
-    for _ in range(120):
-        sim.step(InputState(), DT, timer)
-        deepest = max(deepest, _deepest_into(ball, sim))
+    deepest = max(deepest, _steps_into(sim, ball, InputState(), 120))
     assert ball.phase is BallPhase.IDLE
     assert deepest <= 0.0, deepest
     assert ball.centre() == pytest.approx(lay, abs=0.01)
