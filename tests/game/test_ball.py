@@ -107,6 +107,43 @@ def test_a_ball_on_a_steep_slope_rolls_down_and_on_a_gentle_one_stays() -> None:
         assert (float(end.centre[0]) > 0.0) is rolls
 
 
+@pytest.mark.parametrize("riser", [0.14, 0.16, 0.3, 1.0])
+@pytest.mark.parametrize("speed", [0.3, 1.0, 2.0, 4.0])
+@pytest.mark.parametrize("way", [1.0, -1.0])
+def test_a_ball_rolled_into_a_riser_taller_than_its_radius_bounces_back_on_its_floor(
+    riser: float, speed: float, way: float
+) -> None:
+    """Beside a riser taller than its radius the ball's centre is below the line of the
+    tread above but not in the ground: rolled into the riser, it never rises over it (under
+    a centimetre, off the riser's slant) and comes to rest on its own floor."""
+    points = np.array([[-5.0, 0.0], [0.0, 0.0], [0.01, riser], [5.0, riser]])
+    if way < 0:  # the mirror image: the floor at x > 0, the riser rising toward −x
+        points = np.array([[-5.0, riser], [-0.01, riser], [0.0, 0.0], [5.0, 0.0]])
+    start = BallState(np.array([-way, RADIUS]), np.array([way * speed, 0.0]), resting=False)
+    states = _roll(start, Terrain(points), 600)
+    heights = np.array([float(s.centre[1]) for s in states])
+    assert heights.max() <= RADIUS + 0.01, "it jumped onto the riser"
+    assert states[-1].resting
+    assert float(states[-1].centre[0]) * way < 0.0  # on its own floor
+
+
+def test_a_ball_squeezed_between_a_sole_and_a_riser_goes_up_out_of_both() -> None:
+    """A still sole pressing on the ball's lower side toward a riser: the ball goes where
+    both let it, up the riser's face, out of the sole and the ground; not back over the
+    sole."""
+    ground = ground_polyline(np.array([[-5.0, 0.0], [0.0, 0.0], [0.01, 0.3], [5.0, 0.3]]))
+    sole = (np.array([[-0.4, 0.05]]), np.array([[-0.16, 0.05]]))
+    pushers = Pushers(*sole, np.zeros((1, 2)), np.zeros((1, 2)), np.array([0.035]))
+    state = BallState(np.array([-RADIUS, RADIUS]), np.zeros(2), resting=False)
+    for _ in range(60):
+        state = step_ball(state, RADIUS, BOUNCE, ROLLING, ground, pushers, DT)
+    (cx, cy), (ax, ay), (bx, by) = state.centre.tolist(), sole[0][0], sole[1][0]
+    px, py, _ = closest_on_segment(cx, cy, ax, ay, bx, by)
+    assert float(np.hypot(cx - px, cy - py)) >= RADIUS + 0.035 - 1e-6  # out of the sole
+    assert _gap_to_ground(state.centre, ground) >= RADIUS - 1e-4  # out of the ground
+    assert cx > bx and cy > RADIUS  # up against the riser, ahead of the toe
+
+
 def test_a_foot_sweeping_into_the_ball_sends_it_off_faster_than_the_foot() -> None:
     terrain = Terrain(np.array([[-5.0, 0.0], [5.0, 0.0]]))
     ground = ground_polyline(terrain.points)

@@ -7,12 +7,14 @@ One step (:func:`step_ball`), in stages:
    contact normal and, approaching, gives it the capsule's normal speed times
    ``1 + PUSH_BOUNCE`` (a foot is far heavier than the ball: only the ball's velocity
    changes);
-2. ``SUBSTEPS`` equal substeps of: gravity, motion, then the ground contact, resolved
-   against the deepest touching segment up to ``CONTACT_PASSES`` times (a stair's corner
-   touches a tread and a riser): out along the normal, the normal speed reflected with the
-   ball's ``bounce`` (restitution) when it comes in faster than ``BOUNCE_MIN_SPEED`` and
-   stopped otherwise, the rolling speed slowed by rolling resistance and, rolling, the
-   slope's pull reduced to a rolling shell's ``ROLLING_PULL`` of it;
+2. ``SUBSTEPS`` equal substeps of: gravity, motion, then the contacts, each time the
+   deepest of the touching ground segments and pushers, up to ``CONTACT_PASSES`` times (a
+   stair's corner touches a tread and a riser; a ball squeezed between a sole and a riser
+   goes out where both let it, up). The ground: out along the normal, the normal speed
+   reflected with the ball's ``bounce`` (restitution) when it comes in faster than
+   ``BOUNCE_MIN_SPEED`` and stopped otherwise, the rolling speed slowed by rolling
+   resistance and, rolling, the slope's pull reduced to a rolling shell's ``ROLLING_PULL``
+   of it; a pusher: out of it and hit as in stage 1;
 3. rest: touching the ground, slower than ``REST_SPEED`` and on ground too gentle for the
    slope to overcome the rolling resistance, it stops and stays until pushed.
 
@@ -160,7 +162,8 @@ def _deepest_contact(
     ny)``, ``(0, 0, 1)`` when it touches nothing. A centre under a segment (pushed through it)
     is that far plus a radius deep, and goes back out upward: the polyline bounds the solid
     ground from above (x strictly increasing), so the side of a segment is the sign of the
-    cross product (b − a) × (c − a), positive above."""
+    cross product (b − a) × (c − a), positive above, within the segment's x span only
+    (beside a riser the centre is below the next tread's line, not in the ground)."""
     xs, ys = ground.xs, ground.ys
     # the segments whose x span meets [x − r, x + r]: a run found by binary search (x
     # strictly increasing), segment i from vertex i to i + 1
@@ -173,7 +176,7 @@ def _deepest_contact(
         px, py, _ = closest_on_segment(cx, cy, ax, ay, bx, by)
         ox, oy = cx - px, cy - py
         dx, dy = bx - ax, by - ay
-        above = dx * (cy - ay) - dy * (cx - ax) >= 0.0
+        above = dx * (cy - ay) - dy * (cx - ax) >= 0.0 or not ax <= cx <= bx
         if above and ox * ox + oy * oy > clear2:  # not touching: never the deepest contact
             continue
         distance = _length(ox, oy)
@@ -188,12 +191,13 @@ def _deepest_contact(
     return deepest
 
 
-def _push(state: BallState, radius: float, pushers: Pushers) -> BallState:
-    """Stage 1: the pushers move the ball out of them and hit it (see the module doc)."""
-    if not len(pushers.radius):
-        return state
-    (cx, cy), (vx, vy), resting = state.centre.tolist(), state.velocity.tolist(), state.resting
-    capsules = zip(
+# a pusher as plain floats: its ends, their velocities, its radius
+Capsule = tuple[float, float, float, float, float, float, float, float, float]
+
+
+def _capsules(pushers: Pushers) -> list[Capsule]:
+    """The pushers as :data:`Capsule` tuples (the step's contacts read plain floats)."""
+    ends = zip(
         pushers.a.tolist(),
         pushers.b.tolist(),
         pushers.va.tolist(),
@@ -201,25 +205,64 @@ def _push(state: BallState, radius: float, pushers: Pushers) -> BallState:
         pushers.radius.tolist(),
         strict=True,
     )
-    for (ax, ay), (bx, by), (vax, vay), (vbx, vby), thickness in capsules:
-        px, py, t = closest_on_segment(cx, cy, ax, ay, bx, by)
-        ox, oy = cx - px, cy - py
-        distance = _length(ox, oy)
-        reach = radius + thickness
-        if distance >= reach or distance < 1e-9:
+    return [(*a, *b, *va, *vb, r) for a, b, va, vb, r in ends]
+
+
+def _capsule_contact(
+    cx: float, cy: float, radius: float, capsule: Capsule
+) -> tuple[float, float, float, float, float] | None:
+    """How deep the ball at ``(cx, cy)`` is in ``capsule``, the unit normal out of it and
+    the capsule's velocity at the contact: ``(depth, nx, ny, ux, uy)``; None if apart (or
+    the centre on its axis, no direction out)."""
+    ax, ay, bx, by, vax, vay, vbx, vby, thickness = capsule
+    px, py, t = closest_on_segment(cx, cy, ax, ay, bx, by)
+    ox, oy = cx - px, cy - py
+    distance = _length(ox, oy)
+    reach = radius + thickness
+    if distance >= reach or distance < 1e-9:
+        return None
+    ux, uy = vax + (vbx - vax) * t, vay + (vby - vay) * t  # the pusher's velocity there
+    return reach - distance, ox / distance, oy / distance, ux, uy
+
+
+def _pushed_off(
+    vx: float, vy: float, nx: float, ny: float, ux: float, uy: float
+) -> tuple[float, float]:
+    """The ball's velocity after meeting a pusher moving at ``(ux, uy)`` along the normal
+    ``(nx, ny)``: an infinitely heavy pusher, v' = v − (1 + e)·((v − u)·n)·n where they
+    approach, else unchanged."""
+    approach = _dot(vx - ux, vy - uy, nx, ny)
+    if approach >= 0.0:
+        return vx, vy
+    return vx - (1.0 + PUSH_BOUNCE) * approach * nx, vy - (1.0 + PUSH_BOUNCE) * approach * ny
+
+
+def _push(state: BallState, radius: float, capsules: list[Capsule]) -> BallState:
+    """Stage 1: the pushers move the ball out of them and hit it (see the module doc)."""
+    if not capsules:
+        return state
+    (cx, cy), (vx, vy), resting = state.centre.tolist(), state.velocity.tolist(), state.resting
+    for capsule in capsules:
+        contact = _capsule_contact(cx, cy, radius, capsule)
+        if contact is None:
             continue
-        nx, ny = ox / distance, oy / distance
-        cx, cy = px + nx * reach, py + ny * reach
-        ux, uy = vax + (vbx - vax) * t, vay + (vby - vay) * t  # the pusher's velocity there
-        approach = _dot(vx - ux, vy - uy, nx, ny)
-        if approach < 0.0:
-            # an infinitely heavy pusher: v' = v − (1 + e)·((v − u)·n)·n
-            vx, vy = (
-                vx - (1.0 + PUSH_BOUNCE) * approach * nx,
-                vy - (1.0 + PUSH_BOUNCE) * approach * ny,
-            )
+        depth, nx, ny, ux, uy = contact
+        cx, cy = cx + nx * depth, cy + ny * depth
+        vx, vy = _pushed_off(vx, vy, nx, ny, ux, uy)
         resting = False
     return BallState(np.array([cx, cy]), np.array([vx, vy]), state.angle, state.spin, resting)
+
+
+def _deepest_capsule(
+    cx: float, cy: float, radius: float, capsules: list[Capsule]
+) -> tuple[float, float, float, float, float] | None:
+    """The deepest :func:`_capsule_contact` among ``capsules``; None if the ball is in none."""
+    deepest = None
+    for capsule in capsules:
+        contact = _capsule_contact(cx, cy, radius, capsule)
+        if contact is not None and (deepest is None or contact[0] > deepest[0]):
+            deepest = contact
+    return deepest
 
 
 def step_ball(
@@ -250,7 +293,8 @@ def step_ball(
     dt : float
         The step (s).
     """
-    state = _push(state, radius, pushers)
+    capsules = _capsules(pushers) if len(pushers.radius) else []
+    state = _push(state, radius, capsules)
     if state.resting:
         return state
     (cx, cy), (vx, vy) = state.centre.tolist(), state.velocity.tolist()
@@ -267,6 +311,12 @@ def step_ball(
         touching = False
         for _ in range(CONTACT_PASSES):
             depth, contact_x, contact_y = _deepest_contact(cx, cy, radius, ground)
+            held = _deepest_capsule(cx, cy, radius, capsules) if capsules else None
+            if held is not None and held[0] > depth:  # deeper in a pusher (squeezed): out
+                held_depth, hx, hy, ux, uy = held
+                cx, cy = cx + hx * held_depth, cy + hy * held_depth
+                vx, vy = _pushed_off(vx, vy, hx, hy, ux, uy)
+                continue
             if depth <= 0.0:
                 break
             touching, nx, ny = True, contact_x, contact_y
