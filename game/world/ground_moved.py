@@ -132,7 +132,7 @@ def replant(w: World, s: WalkState, moved: BoolArray) -> BoolArray:
     # Pythagoras: a hip dx from the ankle is at most √(R² − dx²) above it
     flat = rest + np.sqrt(np.maximum(reach * reach - dx * dx, 0.0))
     reaches = s.y[:, None] <= np.where(s.turning[:, None], flat, high)
-    turnable, _ = pivot_spots(w.terrain, x, frame, legs, w.obstacles)
+    turnable, _ = pivot_spots(w.terrain, x, frame, legs, w.kept_off)
     stays = fits & reaches & (turnable | ~s.turning[:, None])
     feet.lock = np.where(moved[..., None], lock, feet.lock)
     feet.angle = np.where(moved, angle, feet.angle)

@@ -92,9 +92,9 @@ def plan_landing(
         The other foot's flat ankle x, down or where it will land (NaN: none): the spot is
         at most one stair riser past it.
     keep_off : ndarray, shape (K, 3), optional
-        Things on the ground no sole lands on, rows ``(x0, x1, top)`` (a cup set down): a
-        spot whose sole comes within ``KEEP_OFF_M`` of one is a last resort, and the spots
-        just short of and just past each are tried too.
+        Things on the ground no sole lands on, rows ``(x0, x1, top)`` (a cup set down),
+        widened by the gap a sole keeps (``World.kept_off``): a spot whose sole meets one
+        is a last resort, and the spots just short of and just past each are tried too.
     settling : ndarray of bool, shape (M,), optional
         Steps to stand still (squaring up, not walking on): they may come down on the other
         foot's tread of a flight (standing, feet together on one tread).

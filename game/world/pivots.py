@@ -19,7 +19,6 @@ from game.world.types import BoolArray, FloatArray
 
 # Landing candidates: shifts from the predicted spot, metres, tried nearest first.
 _CANDIDATE_SHIFTS = np.array([0.0, -0.04, 0.04, -0.08, 0.08, -0.12, 0.12, -0.17, 0.17, -0.23, 0.23])
-KEEP_OFF_M = 0.02  # m: the least gap between a sole and a thing on the ground it keeps off
 _PIVOT_BALL_GAP = 0.005  # metres a pivoting foot's ball may rest above the ground under it
 
 
@@ -49,7 +48,7 @@ def pivot_spots(
 ) -> tuple[BoolArray, FloatArray]:
     """Whether a foot with its ankle at ``x`` can pivot there, and the ground angle it then
     lies at (the slope under its ball), shape (...) each. Facing either way, the sole keeps
-    off ``keep_off`` (see :func:`plan_landing`).
+    off ``keep_off`` (rows ``(x0, x1, top)``, widened by the gap kept: ``World.kept_off``).
 
     It turns about its ball, so turned round its sole reaches up to ``heel + ball`` beyond
     the ball where its toes reached ``toe − ball``: on a 0.34 m stair tread no spot holds the
@@ -75,8 +74,8 @@ def pivot_spots(
 
 
 def touches(spans: FloatArray, x: FloatArray, facing: FloatArray, legs: LegSpec) -> BoolArray:
-    """Whether a flat sole with its ankle at ``x`` comes within ``KEEP_OFF_M`` of any span
-    (:func:`ankles_touching`), the shape of ``x`` and ``facing`` broadcast."""
+    """Whether a flat sole with its ankle at ``x`` meets any span (:func:`ankles_touching`),
+    the shape of ``x`` and ``facing`` broadcast."""
     lo_x, hi_x = ankles_touching(spans, facing[..., None], legs)
     return np.asarray(((x[..., None] > lo_x) & (x[..., None] < hi_x)).any(axis=-1))
 
@@ -84,10 +83,11 @@ def touches(spans: FloatArray, x: FloatArray, facing: FloatArray, legs: LegSpec)
 def ankles_touching(
     spans: FloatArray, facing: FloatArray, legs: LegSpec
 ) -> tuple[FloatArray, FloatArray]:
-    """The open range of ankle x, per span ``(x0, x1, top)`` (along the last axis), over
-    which a flat sole ``[x − heel, x + toe]`` (facing +1; mirrored for −1) comes within
-    ``KEEP_OFF_M`` of the span: ``facing``'s shape plus the spans'."""
-    x0, x1 = spans[:, 0] - KEEP_OFF_M, spans[:, 1] + KEEP_OFF_M
+    """The open range of ankle x, per span ``(x0, x1, top)`` (along the last axis; widened
+    by the gap a sole keeps from it, ``World.kept_off``), over which a flat sole
+    ``[x − heel, x + toe]`` (facing +1; mirrored for −1) meets the span: ``facing``'s
+    shape plus the spans'."""
+    x0, x1 = spans[:, 0], spans[:, 1]
     ahead = np.where(facing > 0, legs.toe, legs.heel)  # the sole's reach toward +x
     behind = np.where(facing > 0, legs.heel, legs.toe)
     return x0 - ahead, x1 + behind

@@ -158,17 +158,17 @@ def blocked_ahead(
 
 def taken_treads(w: World, s: WalkState) -> FloatArray:
     """The stair treads ``(x0, x1)`` (K, 2) an obstacle leaves no room on for a sole (heel
-    to toe, ``keep_off`` from it as a landing keeps): a tread between two risers at most
-    ``MAX_TREAD`` apart that an obstacle overlaps with less than a sole's room left on
-    either side of it (one lying across a riser, a ball against it, can take two)."""
+    to toe, off the obstacle by the gap a landing keeps: ``World.kept_off``): a tread
+    between two risers at most ``MAX_TREAD`` apart that an obstacle overlaps with less than
+    a sole's room left on either side of it (one lying across a riser, a ball against it,
+    can take two)."""
     if not len(w.obstacles):
         return np.zeros((0, 2))
     risers = w.terrain.risers(MIN_RISER, RISER_WINDOW)
-    legs = w.rig.legs
-    sole = legs.heel + legs.toe + w.rig.tuning.keep_off
+    sole = w.rig.legs.heel + w.rig.legs.toe
     lo, hi = risers[:-1], risers[1:]
     taken = np.zeros(len(lo), dtype=bool)
-    for x0, x1, _ in w.obstacles:
+    for x0, x1, _ in w.kept_off:
         room = np.maximum(x0 - lo, hi - x1)
         taken |= (hi - lo <= MAX_TREAD) & (lo < x1) & (hi > x0) & (room < sole)
     return np.stack([lo[taken], hi[taken]], axis=1)

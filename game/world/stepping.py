@@ -246,7 +246,7 @@ def start_swings(
         reversing,
         beside,
         other_x,
-        w.obstacles,
+        w.kept_off,
         squaring & ~reversing,
     )
     # standing (no walk wished, not turning round), a planted foot whose step would land

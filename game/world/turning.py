@@ -201,7 +201,7 @@ def on_spots(w: World, s: WalkState, among: BoolArray) -> BoolArray:
             feet.lock[rows, :, 0],
             s.facing[rows, None],
             w.rig.legs,
-            w.obstacles,
+            w.kept_off,
         )
         there[rows] &= turnable
         aimed_there[rows] &= feet.pivot_aim[rows]

@@ -298,6 +298,15 @@ class World:
     grades: list[tuple[Terrain, Rig, bytes, FloatArray]] = field(default_factory=list)
 
     @property
+    def kept_off(self) -> FloatArray:
+        """The obstacles widened by the gap a sole keeps from them (the rig's
+        ``tuning.keep_off``): where no sole may come, rows ``(x0, x1, top)``."""
+        if not len(self.obstacles):
+            return self.obstacles
+        gap = self.rig.tuning.keep_off
+        return self.obstacles + np.array([-gap, gap, 0.0])
+
+    @property
     def swing_ground(self) -> Terrain:
         """The ground a swinging foot clears: the terrain with the obstacles standing on it
         (rebuilt when either changes)."""

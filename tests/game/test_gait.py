@@ -5,6 +5,7 @@ play that yields each step's inputs), a character's run exactly what it would be
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
@@ -1881,3 +1882,31 @@ def test_every_bone_keeps_its_length_through_walks_runs_and_pivots(
     on_flat: dict[str, Any],
 ) -> None:
     assert on_flat["bones"] <= 1e-9
+
+
+@pytest.mark.parametrize("gap", [0.02, 0.08])
+def test_every_landing_keeps_the_rigs_keep_off_gap_from_a_thing_on_the_ground(
+    gap: float,
+) -> None:
+    """``tuning.keep_off`` is the gap every landing sole keeps from a thing standing on the
+    ground (walkers from several distances stepping over a low box, both ways)."""
+    rig = dataclasses.replace(RIG, tuning=dataclasses.replace(RIG.tuning, keep_off=gap))
+    box = np.array([[1.0, 1.12, 0.08]])
+    starts = np.array([-1.5, -1.2, -0.9, -0.6, 3.6, 3.3, 3.0, 2.7])
+    facing = np.where(starts < 1.0, 1.0, -1.0)
+    crowd = Crowd(rig, FLAT, starts, facing)
+    crowd.set_obstacles(box)
+    legs, closest, landed = rig.legs, np.inf, 0
+    for _ in range(240):
+        was = crowd.feet.planted.copy()
+        crowd.step(0.6 * facing, np.zeros(len(starts)), 1.0 / 60.0)
+        new = crowd.feet.planted & ~was
+        ankle = crowd.feet.lock[..., 0][new]
+        way = np.broadcast_to(facing[:, None], new.shape)[new]
+        heel, toe = ankle - way * legs.heel, ankle + way * legs.toe
+        lo, hi = np.minimum(heel, toe), np.maximum(heel, toe)
+        apart = np.maximum(box[0, 0] - hi, lo - box[0, 1])  # < 0: over the box
+        closest = min(closest, float(apart.min(initial=np.inf)))
+        landed += int(new.sum())
+    assert landed > 30
+    assert closest >= gap - 1e-9, closest
