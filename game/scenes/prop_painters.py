@@ -36,10 +36,11 @@ LADDER_HOVER_M = 0.06  # the pointer this close beside the ladder's rails is on 
 Point = NDArray[np.float64]
 
 
-def paint_ball(pen: WorldPen, ball: KickBall, sim: WalkSim) -> None:
-    """The ball: its shadow on the ground (narrower as it rises), a white ball with a dark
-    rim, and a football's patch and seams turned by how far it has rolled."""
-    centre, r = ball.state.centre, ball.spec.radius
+def paint_ball(pen: WorldPen, ball: KickBall, sim: WalkSim, alpha: float) -> None:
+    """The ball ``alpha`` of the way through its last step (:meth:`KickBall.drawn`): its
+    shadow on the ground (narrower as it rises), a white ball with a dark rim, and a
+    football's patch and seams turned by how far it has rolled."""
+    (centre, angle), r = ball.drawn(alpha), ball.spec.radius
     ground = float(sim.terrain.height_at(centre[0]))
     if not _on_canvas(pen, centre, r, ground):
         return
@@ -52,7 +53,7 @@ def paint_ball(pen: WorldPen, ball: KickBall, sim: WalkSim) -> None:
     ink = mix(PALETTE["black"], PALETTE["background"], 0.2)
     pen.circle(centre, r, mix(PALETTE["white"], PALETTE["metal"], 0.15), 0)
     # the middle patch: a pentagon, and a seam from each corner to the rim
-    corners = ball.state.angle + math.pi / 2 + _PATCH_TURNS
+    corners = angle + math.pi / 2 + _PATCH_TURNS
     ring = np.stack([np.cos(corners), np.sin(corners)], -1)
     patch = centre + BALL_PATCH_RADII * r * ring
     pen.polygon(patch, ink)
@@ -88,7 +89,7 @@ def _door_box(door: DoorProp) -> Box:
     return (d.x0, d.base, d.x0 + d.width, d.base + d.height)
 
 
-def _paint_door(pen: WorldPen, door: DoorProp, sim: WalkSim) -> None:
+def _paint_door(pen: WorldPen, door: DoorProp, sim: WalkSim, alpha: float) -> None:
     """Swinging, drawn as it stands; shut, its cached sprite."""
     paint = functools.partial(paint_door, door=door)
     if door.swing > 0.0:
@@ -118,7 +119,7 @@ def _ladder_box(ladder: LadderProp) -> Box:
     return (lad.x - half, lad.base, lad.x + half, lad.base + lad.height)
 
 
-def _paint_ladder(pen: WorldPen, ladder: LadderProp, sim: WalkSim) -> None:
+def _paint_ladder(pen: WorldPen, ladder: LadderProp, sim: WalkSim, alpha: float) -> None:
     paint = functools.partial(paint_ladder, ladder=ladder.ladder)
     static_sprite(pen.canvas, pen.camera, (ladder, "ladder"), _ladder_box(ladder), paint)
 
@@ -143,7 +144,7 @@ def _table_box(cup: CupProp) -> Box:
     return (left, table.base, right, top)
 
 
-def _paint_cup(pen: WorldPen, cup: CupProp, sim: WalkSim) -> None:
+def _paint_cup(pen: WorldPen, cup: CupProp, sim: WalkSim, alpha: float) -> None:
     """The table it stood on (a cached sprite), and the cup where it rests (in a hand it
     is drawn with the hand: :func:`_cup_in_hand`)."""
     table, colors = cup.props.table, sim.rig.colors
@@ -191,10 +192,11 @@ LOOKS: dict[str, Look] = {
 }
 
 
-def paint_props(pen: WorldPen, sim: WalkSim) -> None:
-    """Every prop of ``sim``, in the scene's order."""
+def paint_props(pen: WorldPen, sim: WalkSim, alpha: float) -> None:
+    """Every prop of ``sim``, in the scene's order, ``alpha`` of the way through the last
+    step (as the hero is drawn)."""
     for prop in sim.plug_ins:
-        LOOKS[prop.name].paint(pen, prop, sim)
+        LOOKS[prop.name].paint(pen, prop, sim, alpha)
 
 
 def prop_boxes(sim: WalkSim) -> list[Box]:

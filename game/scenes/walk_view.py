@@ -213,7 +213,7 @@ class WalkView:
         soles = self.painter.drawn_soles(pose, sol, sim.rig)
         draw_contact_shadows(pen, sim.terrain, sim.rig, pose.pelvis[0], soles)
         self.labels.draw(pen, sim.terrain, self._label_avoid(pen))
-        self._draw_hero(pen, pose, sol)
+        self._draw_hero(pen, pose, sol, alpha)
         hint = sim.blocked_hint()
         if hint is not None:  # over his head, where the player is looking
             pen.text(pose.head[0], hint, PALETTE["white"], 15, "midbottom", (0, -40))
@@ -235,11 +235,11 @@ class WalkView:
             avoid.append((left, upper, right - left, lower - upper))
         return avoid
 
-    def _draw_hero(self, pen: WorldPen, pose: PoseInputs, sol: Any) -> None:
-        """The props, the hero holding what he holds, and the hover highlight over him (a
-        foot's ring and tip stay visible)."""
+    def _draw_hero(self, pen: WorldPen, pose: PoseInputs, sol: Any, alpha: float) -> None:
+        """The props and the hero holding what he holds, ``alpha`` of the way through the
+        last step, and the hover highlight over him (a foot's ring and tip stay visible)."""
         sim = self.sim
-        paint_props(pen, sim)
+        paint_props(pen, sim, alpha)
         self.painter.draw(pen, pose, sol, sim.rig, self.held(pen, sol))
         editing = sim.editing
         if self._pointer_w is None or self._dragging is not None:

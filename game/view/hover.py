@@ -37,7 +37,8 @@ def _nothing(pen: WorldPen, prop: Any, sim: WalkSim, point: NDArray[np.float64])
 class Look:
     """How a prop is drawn and answers the pointer in the walk view.
 
-    ``paint(pen, prop, sim)`` draws it; ``highlight(pen, prop, sim, point)`` rings it and
+    ``paint(pen, prop, sim, alpha)`` draws it ``alpha`` of the way through the last step
+    (as the hero is drawn: a prop that moves fast, the kicked ball, is drawn there too); ``highlight(pen, prop, sim, point)`` rings it and
     says what a click at ``point`` on it does (None: nothing); ``behind(prop, point)``: ``point`` is on a
     part of it that takes a click only where no foot does (the door's panel, the ladder),
     and ``clicks_behind`` whether a click there uses it; ``box(prop)`` the world box
@@ -47,7 +48,7 @@ class Look:
     not, in red; None: nothing to say).
     """
 
-    paint: Callable[[WorldPen, Any, WalkSim], None]
+    paint: Callable[[WorldPen, Any, WalkSim, float], None]
     highlight: Callable[[WorldPen, Any, WalkSim, NDArray[np.float64]], str | None] = _nothing
     behind: Callable[[Any, NDArray[np.float64]], bool] = _never
     clicks_behind: bool = False

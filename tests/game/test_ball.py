@@ -195,6 +195,25 @@ def _ball(sim: WalkSim) -> KickBall:
     return ball
 
 
+def test_the_ball_is_drawn_between_its_last_two_steps_as_the_hero_is(tmp_path: Path) -> None:
+    """Drawn ``alpha`` of the way through a step, the ball is that far from where the step
+    took it from to where it left it (the hero is drawn so: a ball drawn where the step
+    left it flies off ahead of the drawn foot); set in place, it is drawn there."""
+    sim = WalkSim(SceneConfig(dt=DT, assets_dir=_course_folder(tmp_path, 1.2)))
+    ball, timer = _ball(sim), PhaseTimer()
+    ball.state = BallState(np.array([1.2, 0.5]), np.array([2.0, 1.0]), resting=False)
+    before = ball.state
+    sim.step(InputState(), DT, timer)
+    after = ball.state
+    assert not np.allclose(before.centre, after.centre)
+    for alpha in (0.0, 0.25, 1.0):
+        centre, angle = ball.drawn(alpha)
+        assert centre == pytest.approx(before.centre + alpha * (after.centre - before.centre))
+    assert ball.drawn(1.0)[1] == pytest.approx(after.angle)
+    ball.state = BallState(np.array([3.0, RADIUS]), np.zeros(2))
+    assert ball.drawn(0.0)[0] == pytest.approx([3.0, RADIUS])
+
+
 def test_clicked_the_ball_is_kicked_by_the_nearer_foot_and_rolls_to_rest_on_the_ground(
     tmp_path: Path,
 ) -> None:

@@ -25,13 +25,12 @@ def _ball_pixels(x: float, y: float, culled: bool, monkeypatch: pytest.MonkeyPat
     canvas.fill((40, 50, 60))
     camera = Camera2D(center_w=(0.0, 0.0), scale=100.0, viewport=(0, 0, 320, 180))
     ball = SimpleNamespace(
-        state=SimpleNamespace(centre=np.array([x, y]), angle=0.7),
-        spec=SimpleNamespace(radius=0.11),
+        drawn=lambda alpha: (np.array([x, y]), 0.7), spec=SimpleNamespace(radius=0.11)
     )
     with monkeypatch.context() as patch:
         if not culled:
             patch.setattr(painters, "_on_canvas", lambda *args: True)
-        painters.paint_ball(WorldPen(canvas, camera), ball, SimpleNamespace(terrain=FLAT))  # type: ignore[arg-type]
+        painters.paint_ball(WorldPen(canvas, camera), ball, SimpleNamespace(terrain=FLAT), 1.0)  # type: ignore[arg-type]
     return pygame.surfarray.array3d(canvas.surface)
 
 

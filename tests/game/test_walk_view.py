@@ -54,7 +54,7 @@ ASSETS = Path(__file__).resolve().parents[2] / "assets"
 def _draw_props(view: WalkView, canvas: PygameCanvas) -> None:
     """The door, the table and the ladder as the walk view draws them."""
     assert view.sim.props is not None
-    paint_props(WorldPen(canvas, view.camera), view.sim)
+    paint_props(WorldPen(canvas, view.camera), view.sim, 1.0)
 
 
 def _knob_pixel(view: WalkView, canvas: PygameCanvas) -> tuple[int, int]:

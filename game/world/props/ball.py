@@ -13,12 +13,13 @@ flies off the foot's push, not a scripted velocity.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import Enum
 
 import numpy as np
 
-from game.world.easing import smoothstep
+from game.world.easing import lerp, smoothstep
 from game.world.props.ball_physics import (
     BallState,
     Ground,
@@ -138,6 +139,7 @@ class KickBall:
     def __init__(self, spec: BallSpec) -> None:
         self.spec = spec
         self.state = BallState(spec.home.copy(), np.zeros(2))
+        self._stepped = (self.state, self.state)  # the state before and after the last step
         self.phase = BallPhase.IDLE
         self.kicks = 0
         self._time = 0.0  # seconds into the kick
@@ -204,9 +206,22 @@ class KickBall:
         pushers = self._pushers(body, dt)
         if self._over.size:  # keeping off it (stepping over it): no pushes
             pushers = Pushers.none()
+        before = self.state
         self.state = step_ball(
             self.state, spec.radius, spec.bounce, spec.rolling, self._ground[1], pushers, dt
         )
+        self._stepped = (before, self.state)
+
+    def drawn(self, alpha: float) -> tuple[FloatArray, float]:
+        """Its centre (2,) and turn ``alpha`` of the way through the last step, as the hero
+        is drawn between his last two steps (a kicked ball drawn where the step left it
+        would leave the drawn foot behind, by up to a step of its travel); where it was
+        not moved by a step (set in place), where it is."""
+        before, after = self._stepped
+        if after is not self.state:
+            return self.state.centre, self.state.angle
+        turn = math.remainder(after.angle - before.angle, math.tau)
+        return lerp(before.centre, after.centre, alpha), before.angle + alpha * turn
 
     def _held_by_a_wall(self, body: Body, terrain: Terrain) -> bool:
         """Walked into, the ball is pushed along; one lying against a wall the way he
