@@ -127,6 +127,17 @@ def test_a_ball_rolled_into_a_riser_taller_than_its_radius_bounces_back_on_its_f
     assert float(states[-1].centre[0]) * way < 0.0  # on its own floor
 
 
+@pytest.mark.parametrize("riser", [0.14, 0.3])
+def test_a_ball_eased_against_a_riser_comes_to_rest_there(riser: float) -> None:
+    """Touching the floor and the riser, slow, the ball rests on the floor (its most level
+    contact), not kept rolling by the riser's upright one: a kick waits for it to rest."""
+    points = np.array([[-5.0, 0.0], [0.0, 0.0], [0.01, riser], [5.0, riser]])
+    start = BallState(np.array([-RADIUS - 0.002, RADIUS]), np.array([0.1, 0.0]), resting=False)
+    states = _roll(start, Terrain(points), 120)
+    assert states[-1].resting
+    assert float(states[-1].centre[0]) == pytest.approx(-RADIUS, abs=0.01)
+
+
 def test_a_ball_squeezed_between_a_sole_and_a_riser_goes_up_out_of_both() -> None:
     """A still sole pressing on the ball's lower side toward a riser: the ball goes where
     both let it, up the riser's face, out of the sole and the ground; not back over the

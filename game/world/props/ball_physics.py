@@ -15,8 +15,9 @@ One step (:func:`step_ball`), in stages:
    ``BOUNCE_MIN_SPEED`` and stopped otherwise, the rolling speed slowed by rolling
    resistance and, rolling, the slope's pull reduced to a rolling shell's ``ROLLING_PULL``
    of it; a pusher: out of it and hit as in stage 1;
-3. rest: touching the ground, slower than ``REST_SPEED`` and on ground too gentle for the
-   slope to overcome the rolling resistance, it stops and stays until pushed.
+3. rest: touching the ground, slower than ``REST_SPEED`` and on ground (its most level
+   contact: against a riser, the floor) too gentle for the slope to overcome the rolling
+   resistance, it stops and stays until pushed.
 
 Coordinates are world metres, y-up; beyond either end of the polyline the ground stays
 level (as :class:`game.world.terrain.Terrain`). One ball's step is a few dozen small
@@ -319,12 +320,14 @@ def step_ball(
                 continue
             if depth <= 0.0:
                 break
-            touching, nx, ny = True, contact_x, contact_y
-            cx, cy = cx + nx * depth, cy + ny * depth
-            inward = _dot(vx, vy, nx, ny)
+            cx, cy = cx + contact_x * depth, cy + contact_y * depth
+            inward = _dot(vx, vy, contact_x, contact_y)
             if inward < 0.0:
                 e = bounce if -inward > BOUNCE_MIN_SPEED else 0.0
-                vx, vy = vx - (1.0 + e) * inward * nx, vy - (1.0 + e) * inward * ny
+                vx, vy = vx - (1.0 + e) * inward * contact_x, vy - (1.0 + e) * inward * contact_y
+            if not touching or contact_y > ny:  # what it rolls and rests on: the most level
+                nx, ny = contact_x, contact_y  # of its contacts (a floor, not the riser)
+            touching = True
         if touching:
             vx, vy, spin = _roll(vx, vy, nx, ny, rolling, radius, h)
         angle += spin * h
