@@ -24,7 +24,7 @@ from game.scenes.walk_view import SCENE
 from game.trace import TraceWriter
 from game.world.character import LEGS
 from game.world.props import CupProp, load_props
-from game.world.props.ball import CAPSULE_RADII, BallPhase, KickBall
+from game.world.props.ball import CAPSULE_RADII, SOLE_RADIUS_M, BallPhase, KickBall
 from game.world.props.ball_physics import (
     BallState,
     Ground,
@@ -257,6 +257,29 @@ def test_clicked_the_ball_is_kicked_by_the_nearer_foot_and_rolls_to_rest_on_the_
     assert float(ball.centre()[0]) - float(home[0]) > 1.5, "the ball hardly moved"
     assert min(gaps) >= RADIUS - 0.005, "the ball went into the ground"
     assert not sim.crowd.feet.pinned[0].any(), "the kicking foot was never let go"
+
+
+def test_the_kick_moves_the_ball_only_once_the_drawn_shoe_touches_it(tmp_path: Path) -> None:
+    """The step the kicked ball first moves, the kicking shoe as the trace draws it (its sole
+    heel to toe tip, as thick as the sole's capsule, not reaching past its ends) touches
+    the ball where it lay."""
+    sim = WalkSim(SceneConfig(dt=DT, assets_dir=_course_folder(tmp_path, 1.2)))
+    ball, timer = _ball(sim), PhaseTimer()
+    lay = ball.centre().copy()
+    sim.step(InputState(actions=("reach_prop",), values={"prop": "ball"}), DT, timer)
+    for _ in range(900):
+        sim.step(InputState(), DT, timer)
+        if not np.allclose(ball.centre(), lay):
+            break
+    assert ball.phase is BallPhase.SWING_THROUGH  # moved by the kick
+    leg = sim.trace_characters()[0]["limbs"][("left_leg", "right_leg")[ball._foot]]
+    (hx, hy), (tx, ty) = leg["foot"]["heel"], leg["foot"]["toe"]
+    length = float(np.hypot(tx - hx, ty - hy))
+    ux, uy = (tx - hx) / length, (ty - hy) / length
+    heel = (hx + SOLE_RADIUS_M * ux, hy + SOLE_RADIUS_M * uy)  # the shoe's rounded ends
+    toe = (tx - SOLE_RADIUS_M * ux, ty - SOLE_RADIUS_M * uy)
+    px, py, _ = closest_on_segment(*lay.tolist(), *heel, *toe)
+    assert float(np.hypot(lay[0] - px, lay[1] - py)) <= RADIUS + SOLE_RADIUS_M + 1e-9
 
 
 def test_a_kicked_ball_rolls_into_a_cup_on_the_floor_and_not_through_it(tmp_path: Path) -> None:

@@ -342,6 +342,7 @@ class KickBall:
         read as plain floats: most steps no capsule is near the ball, and that test is a
         few comparisons (arrays only for a push)."""
         (heel_l, _, toe_l), (heel_r, _, toe_r) = body.soles.tolist()
+        (heel_l, toe_l), (heel_r, toe_r) = _inset(heel_l, toe_l), _inset(heel_r, toe_r)
         a = [heel_l, heel_r, *body.knees.tolist()]
         b = [toe_l, toe_r, *body.ankles.tolist()]
         last = self._last_pushers
@@ -355,6 +356,16 @@ class KickBall:
             va = _capped((a_w - np.array(last[0])) / dt)
             vb = _capped((b_w - np.array(last[1])) / dt)
         return Pushers(a_w, b_w, va, vb, np.array(CAPSULE_RADII))
+
+
+def _inset(heel: list[float], toe: list[float]) -> tuple[list[float], list[float]]:
+    """A sole's capsule axis: heel → toe drawn in by the capsule's radius at each end, so
+    the capsule ends at the drawn heel and toe tip, not a radius past them."""
+    (hx, hy), (tx, ty) = heel, toe
+    length = math.hypot(tx - hx, ty - hy)
+    inset = min(SOLE_RADIUS_M, 0.5 * length) / max(length, 1e-9)
+    dx, dy = (tx - hx) * inset, (ty - hy) * inset
+    return [hx + dx, hy + dy], [tx - dx, ty - dy]
 
 
 def _within_reach(
