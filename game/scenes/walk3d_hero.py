@@ -19,6 +19,7 @@ from game.world.walk3d import Pose3D
 from game.world.walk3d_path import heading_vector
 
 SHOE = (70, 52, 40)
+EYE = PALETTE["black"]
 SHADOW_ALPHA = 120  # a planted foot's shadow at full strength (0-255)
 SHADOW_FADE_M = 0.35  # a foot this high over the ground casts no shadow
 SHADOW_LIFT_M = 0.004  # shadows sit this far above the ground (drawn over the mesh)
@@ -47,15 +48,19 @@ def draw_hero(pen: Pen3D, pose: Pose3D, rig: Rig) -> None:
 
 
 def _draw_head(pen: Pen3D, pose: Pose3D, rig: Rig) -> None:
-    """The head with its hair at the back and top and a nose in front, in the rig's
-    colours, so which way he faces reads from any side: seen from behind, the hair's
-    sphere (nearer the eye than the head's) covers the head; from the front, the nose is
-    drawn over the face."""
+    """The head with its hair at the back and top, two eyes and a nose in front, in the
+    rig's colours, so which way he faces reads from any side: seen from behind, the hair's
+    sphere (nearer the eye than the head's) covers the head; from the front, the eyes and
+    the nose are drawn over the face, from the side the near eye (the far one is behind
+    the head's sphere)."""
     head, r = pose.head, rig.body.head_radius
     forward_xz = heading_vector(pose.yaw)
     forward = np.array([forward_xz[0], 0.0, forward_xz[1]])
+    right = np.array([-forward_xz[1], 0.0, forward_xz[0]])
     pen.sphere(head + r * (0.2 * UP - 0.2 * forward), 0.95 * r, rig.colors.hair)
     pen.sphere(head, r, rig.colors.skin)
+    for side in (-1.0, 1.0):  # on the face, within the head's sphere (no bulge past it)
+        pen.sphere(head + r * (0.8 * forward + 0.12 * UP + 0.34 * side * right), 0.12 * r, EYE)
     nose = head + r * (0.8 * forward - 0.1 * UP), head + r * (1.12 * forward - 0.22 * UP)
     pen.bone(nose[0], nose[1], (0.016, 0.012), rig.colors.skin)
 
