@@ -51,6 +51,7 @@ from game.world.walk3d_body import (
     knee_side,
     lift_soles,
     pelvis_drop,
+    side_by_side,
     solve_limbs,
 )
 from game.world.walk3d_path import (
@@ -156,7 +157,7 @@ class Walker3D:
         self.yaw = float(yaw)  # the body's heading
         self.steering = Steering(float(yaw))
         self.path = PathFrame.straight(start_xz, self.yaw)
-        self.crowd = Crowd(rig, self._ground(0.0), [0.0], [1.0])
+        self.crowd = Crowd(side_by_side(rig), self._ground(0.0), [0.0], [1.0])
         self.knee_poles = True
         self.knee_flips = 0
         self.edge_held = False  # the last step's wish led mostly off the world's end

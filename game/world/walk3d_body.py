@@ -17,7 +17,7 @@ The stages (each a function of explicit inputs, after ozz-animation's ``foot_ik`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -71,6 +71,16 @@ class Proportions:
             elbow_back=0.45 * leg,
             elbow_down=0.35 * leg,
         )
+
+
+def side_by_side(rig: Rig) -> Rig:
+    """``rig`` as the walker in 3-D runs the 2-D gait: hips and standing feet side by side.
+    The side view staggers them along the walk (``body.hip_depth``, ``gait.stance_spread``)
+    so that both legs show; in 3-D the hips are :attr:`Proportions.hip_half` apart across
+    the path, and a stagger stands one foot ahead of the other: a turn from standing to
+    one side would then start from another stance than its mirror image."""
+    body = replace(rig.body, hip_depth=0.0)
+    return replace(rig, body=body, gait=replace(rig.gait, stance_spread=0.0))
 
 
 @dataclass(frozen=True, slots=True)

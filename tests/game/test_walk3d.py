@@ -297,6 +297,27 @@ def test_turning_round_the_body_stays_over_its_planted_feet_and_the_feet_never_c
     assert apart > -0.05  # the right foot right of the left, but for the soles' overlap
 
 
+def _crossed_m(pose) -> float:
+    """How far the left ankle is to the right of the right one along the hip line, m."""
+    across = (pose.roots[3] - pose.roots[2])[[0, 2]]
+    return float((pose.ends[2] - pose.ends[3])[[0, 2]] @ (across / np.linalg.norm(across)))
+
+
+@pytest.mark.parametrize("angle", [150.0, 90.0, -90.0, -150.0])
+def test_turning_from_standing_either_way_the_ankles_never_cross_the_hip_line(
+    angle: float,
+) -> None:
+    """Seen from the front, a turn from standing never puts one leg across the other: the
+    left ankle stays left of the right one along the line between the hips."""
+    field = Heightfield((0.0, 0.0), 0.5, np.zeros((41, 41)))  # 20 m square, flat
+    walker = Walker3D(RIG, field, (10.0, 10.0), 0.0)
+    for _ in range(60):
+        walker.step((0.0, 0.0), False, DT)
+    yaw = math.radians(angle)
+    crossed = max(_crossed_m(p) for p in walk(walker, [(math.cos(yaw), -math.sin(yaw))], 180))
+    assert crossed <= 0.02
+
+
 def _edge_walk(rng: np.random.Generator, field: Heightfield) -> tuple[Walker3D, list]:
     """A walker 2-4 m from a random side of ``field``, facing it, and 600 steps of wishes
     drawn anew each second: slantwise into the edge mostly, along it or away from it now
