@@ -124,6 +124,8 @@ def main() -> None:
             f"| {angle}° | {row['crossed_cm']} | {row['knee_off_foot_deg']} | "
             f"{row['knock_steps']} | {row['turned_s']} |"
         )
+    if args.runs < 1:
+        return
     crossed = [100.0 * walking_crossed(rig, field, seed) for seed in range(args.runs)]
     p50, p90, top = np.percentile(crossed, [50, 90, 100])
     print(f"\nturning while walking ({args.runs} walks): crossed cm median {p50:.1f}, ", end="")

@@ -215,14 +215,12 @@ class Crowd:
     def apply_assets(self, rig: Rig, terrain: Terrain) -> None:
         """Swap the rig and terrain (live reload): feet are set down on the new ground, a
         pivot under way ends."""
-        self.world.rig = rig
-        self.world.terrain = terrain
+        self.world.rig, self.world.terrain = rig, terrain
         self.state.feet = stand_feet(self.world, self.state, self.feet.pinned)
         leave_pivot(self.state, self.state.turning)
         self.pose = pose_inputs(self.world, self.state, ground_grade(self.world, self.state))
-        self.prev_pose = self.pose
         self.solution = solve_pose(self.rig, self.pose)
-        self.prev_solution = self.solution
+        self.prev_pose, self.prev_solution = self.pose, self.solution
 
     def set_obstacles(self, spans: ArrayLike) -> None:
         """Things resting on the ground that the feet keep off (a cup set down on the floor),
@@ -386,6 +384,10 @@ class Crowd:
         for f in fields(Feet):
             if f.name != "steps":
                 getattr(self.state.feet, f.name)[n] = getattr(standing, f.name)[0]
+
+    def lead_with(self, n: int, foot: int | None) -> None:
+        """Character ``n`` sets off with ``foot`` (0 left, 1 right; None: the foot behind)."""
+        self.state.intent.lead_foot[n] = -1 if foot is None else int(foot)
 
     def use_knee_poles(self, n: int, on: bool) -> None:
         """Character ``n``'s knees follow their pole hints (off: the solver picks the bend

@@ -69,6 +69,8 @@ def advance_phase(
         feet = s.feet
         at = np.where(feet.swinging, feet.land[..., 0], feet.lock[..., 0])  # a swing lands
         ahead = np.argmax(at * np.sign(v_target)[:, None], axis=1)
+        lead = s.intent.lead_foot
+        ahead = np.where(lead >= 0, 1 - lead, ahead)  # (asked to lead: the other stays)
         into_stance = w.rig.tuning.set_off_stance * duty_factor(speed, w.rig.gait)
         s.phase = np.where(starting, (into_stance - PHASE_OFFSET[ahead]) % 1.0, s.phase)
     s.idle = idle

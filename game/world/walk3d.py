@@ -206,6 +206,7 @@ class Walker3D:
         # (most of the wish led off the world: the edge holds him)
         self.edge_held = bool(np.hypot(*wish) < 0.5 * np.hypot(*wished))
         move = self._steer(wish, dt)
+        self.crowd.lead_with(0, self._inner_foot(wish))
         self._follow_path()
         self.crowd.step([move], [1.0 if run else 0.0], dt)
         self._face()
@@ -218,9 +219,20 @@ class Walker3D:
         """Turn the aim toward ``wish`` (:class:`~game.world.walk3d_steer.Steering`), held
         by the feet down (each lies along the path at its lock); the 2-D walk intent."""
         planted = self.crowd.feet.planted[0]
-        headings = yaw_of(self.path.direction(self.crowd.feet.lock[0, planted, 0]))
-        walk = self.rig.gait.walk_speed
-        return self.steering.steer(wish, self.speed, walk, headings, bool(planted.all()), dt)
+        headings = yaw_of(self.path.direction(self.crowd.feet.lock[0, :, 0]))
+        headings = np.where(planted, headings, np.nan)
+        behind = self.s - self.crowd.feet.lock[0, :, 0]
+        walk, standing = self.rig.gait.walk_speed, bool(planted.all())
+        return self.steering.steer(wish, self.speed, walk, headings, behind, standing, dt)
+
+    def _inner_foot(self, wish: FloatArray) -> int | None:
+        """The foot on the inside of a turn toward ``wish`` (None: no wish, or straight
+        ahead). Setting off into a turn it steps first, opening toward the new heading
+        (an open step turn), and the body comes round over it, not over the outer foot."""
+        if not np.any(wish):
+            return None
+        turn = math.remainder(float(yaw_of(wish)) - self.yaw, math.tau)  # left positive
+        return None if turn == 0.0 else int(turn < 0.0)  # a left turn: the left foot (0)
 
     def _face(self) -> None:
         """The body's yaw: the path's direction under the pelvis."""

@@ -3,10 +3,13 @@ its anchor, turned toward the wished ground direction, and the share of a walk t
 gait is asked for.
 
 The aim turns at a limited rate (faster from still), and at most :data:`AIM_TWIST` (a
-hip's turn) past the heading of a foot the walker stands on: a sharper turn takes steps,
-each foot landing along the turned path, and the body, which faces along the path, never
-turns away from a foot it stands on. A walker the ground holds still (wishing on at the
-world's edge, both feet planted) turns on the spot after :data:`HELD_STILL_S`.
+hip's turn) past the heading of a foot the walker stands on, and only
+:data:`AIM_TWIST_ACROSS` away from one that trails the pelvis (a body turning away from a
+foot behind it swings that foot across behind the other: the legs cross): a sharper turn
+takes steps, each foot landing along the turned path, and the body, which faces along the
+path, never turns far away from a foot it stands on. A walker the ground holds still
+(wishing on at the world's edge, both feet planted) turns on the spot after
+:data:`HELD_STILL_S`.
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ from game.world.walk3d_path import yaw_of
 
 TURN_RATE_WALKING = 2.2  # rad/s the aim turns at walking speed ...
 TURN_RATE_STILL = 3.5  # ... and setting off from still
-AIM_TWIST = math.radians(70.0)  # the aim turns at most this far past a planted foot's heading
+AIM_TWIST = math.radians(70.0)  # the aim turns at most this far past a planted foot's heading ...
+AIM_TWIST_ACROSS = math.radians(40.0)  # ... and this far away from a foot trailing the pelvis
+TRAILING_M = 0.1  # a planted foot further than this behind the pelvis trails it
 TURN_CRAWL = 0.85  # the least share of the wished speed kept while turned away from it
 STILL_WISH = 0.05  # a wished speed below this share of a walk is standing still
 STILL_SPEED = 0.05  # m/s: slower than this, a walker with both feet planted stands
@@ -42,12 +47,14 @@ class Steering:
         speed: float,
         walk_speed: float,
         planted_headings: FloatArray,
+        behind: FloatArray,
         standing: bool,
         dt: float,
     ) -> float:
         """Turn the aim toward the ground direction ``wish`` (x, z); the 2-D walk intent
-        (≥ 0: the path frame always faces ahead). ``planted_headings`` (K,): the headings
-        of the feet down; ``standing``: both down."""
+        (≥ 0: the path frame always faces ahead). ``planted_headings`` (2,): the left
+        and right foot's headings, NaN for a foot in the air; ``behind`` (2,): how far
+        each foot is behind the pelvis, m; ``standing``: both down."""
         amount = float(min(np.hypot(*wish), 1.0)) if np.all(np.isfinite(wish)) else 0.0
         if amount < STILL_WISH:
             self.held_still = 0.0
@@ -60,17 +67,23 @@ class Steering:
         self.held_still = self.held_still + dt if held else 0.0
         low, high = -math.inf, math.inf
         if self.held_still < HELD_STILL_S:
-            low, high = self._twist_room(planted_headings)
+            low, high = self._twist_room(planted_headings, behind)
         turn = min(max(error, -rate * dt, low), rate * dt, high)
         self.aim = math.remainder(self.aim + turn, 2 * math.pi)
         return amount * max(math.cos(error), TURN_CRAWL)
 
-    def _twist_room(self, planted_headings: FloatArray) -> tuple[float, float]:
-        """How far the aim may turn, right (≤ 0) and left (≥ 0): at most
-        :data:`AIM_TWIST` past each planted foot's heading; a foot in the air holds
-        nothing, and an aim already past may only come back."""
-        if len(planted_headings) == 0:
+    def _twist_room(self, planted_headings: FloatArray, behind: FloatArray) -> tuple[float, float]:
+        """How far the aim may turn, right (≤ 0) and left (≥ 0): past each planted foot's
+        heading, :data:`AIM_TWIST` toward that foot's side and away from it, but only
+        :data:`AIM_TWIST_ACROSS` away from a foot trailing the pelvis (further behind it
+        than :data:`TRAILING_M`); a foot in the air (NaN) holds nothing, and an aim
+        already past may only come back."""
+        down = ~np.isnan(planted_headings)
+        if not down.any():
             return -math.inf, math.inf
         offsets = np.remainder(planted_headings - self.aim + math.pi, 2 * math.pi) - math.pi
-        low = min(float(offsets.max()) - AIM_TWIST, 0.0)
-        return low, max(float(offsets.min()) + AIM_TWIST, 0.0)
+        away = np.where(behind > TRAILING_M, AIM_TWIST_ACROSS, AIM_TWIST)
+        left_room = np.array([AIM_TWIST, away[1]])  # the left foot's, the right foot's
+        right_room = np.array([away[0], AIM_TWIST])
+        low = min(float((offsets - right_room)[down].max()), 0.0)
+        return low, max(float((offsets + left_room)[down].min()), 0.0)

@@ -58,6 +58,9 @@ class Intent:
         Where a foot held by the mouse or a kick is (``pin_foot``).
     knee_poles : ndarray of bool, shape (N,)
         The knees follow their pole hints (``use_knee_poles``).
+    lead_foot : ndarray of int8, shape (N,)
+        The foot that steps first when the character sets off (``lead_with``): 0 left,
+        1 right, −1 whichever the gait picks.
     """
 
     goal_x: FloatArray
@@ -67,6 +70,7 @@ class Intent:
     hand_weight: FloatArray
     pin_target: FloatArray
     knee_poles: BoolArray
+    lead_foot: NDArray[np.int8]
 
     @classmethod
     def none(cls, n: int) -> Intent:
@@ -79,6 +83,7 @@ class Intent:
             hand_weight=np.zeros((n, 2)),
             pin_target=np.zeros((n, 2, 2)),
             knee_poles=np.ones(n, dtype=bool),
+            lead_foot=np.full(n, -1, dtype=np.int8),
         )
 
 

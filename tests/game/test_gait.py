@@ -1910,3 +1910,21 @@ def test_every_landing_keeps_the_rigs_keep_off_gap_from_a_thing_on_the_ground(
         landed += int(new.sum())
     assert landed > 30
     assert closest >= gap - 1e-9, closest
+
+
+@pytest.mark.parametrize("lead", [0, 1])
+def test_a_character_asked_to_lead_with_a_foot_sets_off_on_it(lead: int) -> None:
+    # facing either way, with the side view's stance (one foot ahead): the asked foot
+    # steps first, whether it stands ahead or behind
+    crowd = Crowd(RIG, FLAT, [0.0, 0.0], [1.0, -1.0])
+    for n in range(crowd.count):
+        crowd.lead_with(n, lead)
+    for _ in range(30):
+        crowd.step([0.0, 0.0], [0.0, 0.0], DT)
+    first = [None, None]
+    for _ in range(60):
+        crowd.step([1.0, -1.0], [0.0, 0.0], DT)
+        for n in range(crowd.count):
+            if first[n] is None and not crowd.feet.planted[n].all():
+                first[n] = int(np.argmin(crowd.feet.planted[n]))
+    assert first == [lead, lead]

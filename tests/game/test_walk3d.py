@@ -303,16 +303,20 @@ def _crossed_m(pose) -> float:
     return float((pose.ends[2] - pose.ends[3])[[0, 2]] @ (across / np.linalg.norm(across)))
 
 
-@pytest.mark.parametrize("angle", [150.0, 90.0, -90.0, -150.0])
-def test_turning_from_standing_either_way_the_ankles_never_cross_the_hip_line(
-    angle: float,
+@pytest.mark.parametrize(
+    ("walked_s", "angle"),
+    [(0.0, 150.0), (0.0, 90.0), (0.0, -90.0), (0.0, -150.0)]  # from standing
+    + [(0.5, 100.0), (1.0, 170.0), (1.0, -100.0), (2.0, -140.0)],  # mid-walk
+)
+def test_turning_from_standing_or_mid_walk_the_ankles_never_cross_the_hip_line(
+    walked_s: float, angle: float
 ) -> None:
-    """Seen from the front, a turn from standing never puts one leg across the other: the
-    left ankle stays left of the right one along the line between the hips."""
+    """Seen from the front, a turn never puts one leg across the other: the left ankle
+    stays left of the right one along the line between the hips (after standing 1 s, or
+    walking ``walked_s`` straight on)."""
     field = Heightfield((0.0, 0.0), 0.5, np.zeros((41, 41)))  # 20 m square, flat
     walker = Walker3D(RIG, field, (10.0, 10.0), 0.0)
-    for _ in range(60):
-        walker.step((0.0, 0.0), False, DT)
+    walk(walker, [(1.0, 0.0)] if walked_s else [(0.0, 0.0)], int((walked_s or 1.0) / DT))
     yaw = math.radians(angle)
     crossed = max(_crossed_m(p) for p in walk(walker, [(math.cos(yaw), -math.sin(yaw))], 180))
     assert crossed <= 0.02
