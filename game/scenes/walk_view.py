@@ -290,7 +290,7 @@ SCENE = SceneSpec(
         ("move / hold the mouse", "the hands reach for the cursor (for 1.5 s after it moves)"),
         ("H", "hands follow the mouse on/off (off: they swing with the walk)"),
         ("B", "both hands / the nearer hand reach"),
-        ("drag a foot", "pin its target anywhere; release gives it back"),
+        ("drag a foot", "hold it where the hip lets it go; release gives it back"),
         ("K", "knee pole hints on/off (off: knees flip, counted)"),
         ("click knob / cup / ball", "walk there, reach with the nearer hand; kick the ball"),
         ("click while holding", "set the cup down there (table top or floor)"),

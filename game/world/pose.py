@@ -17,7 +17,7 @@ from game.world.easing import all_true, any_true, clamp, halflife_blend, lerp, s
 from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, Feet, sole_points
 from game.world.gait import run_fraction
 from game.world.rig import LegSpec, LimbSpec, Rig
-from game.world.swing import swing_pose, within_reach
+from game.world.swing import swing_pose, within_hip_range, within_reach
 from game.world.terrain import Terrain
 from game.world.timing import pivot_ankles, stance_feet
 from game.world.types import BoolArray, FloatArray
@@ -180,7 +180,7 @@ def pose_inputs(
     hips = pelvis[:, None, :] + side * np.array([w.rig.body.hip_depth, 0.0])
     shoulders = chest[:, None, :] + side * np.array([w.rig.body.shoulder_depth, 0.0])
     run = run_fraction(s.vx, w.rig.gait)
-    ankles, foot_angle, foot_bend = foot_targets(w, s, hips, spin, run, dt)
+    ankles, foot_angle, foot_bend = foot_targets(w, s, hips, spin, run, previous, dt)
     hands = hand_targets(w, s, shoulders, hips, ankles, spin, run, previous, dt)
     gaze = head_pitch(w, s, head, grade, previous, dt)
     roots = np.concatenate([shoulders, hips], axis=1)
@@ -264,14 +264,20 @@ def head_pitch(
 
 
 def foot_targets(
-    w: World, s: WalkState, hips: FloatArray, spin: FloatArray, run: FloatArray, dt: float
+    w: World,
+    s: WalkState,
+    hips: FloatArray,
+    spin: FloatArray,
+    run: FloatArray,
+    previous: PoseInputs | None,
+    dt: float,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Each foot's ankle (N, 2, 2), sole angle and toe bend (N, 2): a planted foot at its
     stance roll (pivoting, turning about its ball), a swinging one on its path (within its
     leg's comfort reach of ``hips``; one landing as a pivot starts turns about its ball
-    too), a pinned one at its pin (``spin``: :attr:`WalkState.spin`; ``run`` (N,): the
-    run fraction, :func:`run_fraction`). Writes the swinging feet's ``floor`` and
-    ``hold``."""
+    too), a pinned one at its pin within the hip's range, swung there from the
+    ``previous`` pose's (``spin``: :attr:`WalkState.spin`; ``run`` (N,): the run fraction,
+    :func:`run_fraction`). Writes the swinging feet's ``floor`` and ``hold``."""
     legs, feet = w.rig.legs, s.feet
     stance_at, stance_angle, stance_bend = stance_feet(w, s)
     pivoting = s.turning
@@ -299,8 +305,10 @@ def foot_targets(
     ankles = np.where(swinging[..., None], swing_at, stance_at)
     foot_angle = np.where(swinging, swing_angle, stance_angle)
     foot_bend = np.where(swinging, swing_bend, stance_bend)
-    if any_true(feet.pinned):  # a pinned foot is at its pin, its toes flat
-        ankles = np.where(feet.pinned[..., None], s.intent.pin_target, ankles)
+    if any_true(feet.pinned):  # a pinned foot is at its pin (within the hip's range), toes flat
+        was = None if previous is None else previous.targets[:, LEGS]
+        held = within_hip_range(s.intent.pin_target, hips, s.facing, w.rig, was, dt)
+        ankles = np.where(feet.pinned[..., None], held, ankles)
         foot_bend = np.where(feet.pinned, 0.0, foot_bend)
     return ankles, foot_angle, foot_bend
 

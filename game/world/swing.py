@@ -9,7 +9,7 @@ import numpy as np
 
 from game.world.easing import all_true, any_true, clamp, smootherstep, smoothstep, xy
 from game.world.feet import Feet, sole_depth
-from game.world.rig import LegSpec
+from game.world.rig import LegSpec, Rig
 from game.world.terrain import Terrain
 from game.world.types import BoolArray, FloatArray
 
@@ -232,3 +232,49 @@ def within_reach(target: FloatArray, hip: FloatArray, reach: float) -> FloatArra
     # Pythagoras: the lowest point within reach at horizontal offset dx is √(R² − dx²) down
     floor = hip[..., 1] - np.sqrt(reach * reach - dx * dx)
     return xy(hip[..., 0] + dx, np.maximum(target[..., 1], floor))
+
+
+def within_hip_range(
+    target: FloatArray,
+    hip: FloatArray,
+    facing: FloatArray,
+    rig: Rig,
+    was: FloatArray | None = None,
+    dt: float = 0.0,
+) -> FloatArray:
+    """``target`` (N, 2, 2) turned about ``hip`` (N, 2, 2), its distance kept, until the
+    thigh of a leg reaching it with the knee bent forward swings at most
+    ``tuning.hip_flexion`` forward of hanging straight down and ``tuning.hip_extension``
+    back (``facing`` (N,)): a foot held up above the hip is reached with the leg as high as
+    the hip lets it, not with the thigh swung round behind, the knee then pointing
+    backward. Outside the range the target goes to the nearer end of it. With ``was``
+    (the held ankles ``dt`` seconds ago), the leg swings round the hip from there at most
+    ``tuning.held_foot_swing``, inside the range: from one end to the other it swings down
+    under the body, never over the top."""
+    tune, limb = rig.tuning, rig.legs.limb
+    flexion, extension = np.radians(tune.hip_flexion), np.radians(tune.hip_extension)
+    f = facing[:, None]
+
+    def swung(point: FloatArray) -> FloatArray:  # radians from down, toward the facing
+        offset = point - hip
+        return np.arctan2(f * offset[..., 0], -offset[..., 1])
+
+    d = np.hypot(*np.moveaxis(target - hip, -1, 0))
+    # law of cosines: the thigh is α off the hip→ankle line, cos α = (L1² + d² − L2²)/(2·L1·d)
+    # (d clamped to the leg's span, as the solver does)
+    span = np.clip(d, abs(limb.upper - limb.lower) + 1e-9, limb.upper + limb.lower)
+    cos_a = (limb.upper**2 + span**2 - limb.lower**2) / (2.0 * limb.upper * span)
+    low = -extension - np.arccos(np.clip(cos_a, -1.0, 1.0))  # the hip→ankle line's range
+    high = low + flexion + extension
+    split = high + np.pi - 0.5 * (flexion + extension)  # the middle of the gap over the top
+
+    def unwrapped(angle: FloatArray) -> FloatArray:  # about the middle of the gap
+        return split - 2.0 * np.pi + np.remainder(angle - split, 2.0 * np.pi)
+
+    wanted = unwrapped(swung(target))
+    psi = np.clip(wanted, low, high)  # (beyond an end, the nearer end)
+    if was is not None and dt > 0.0:
+        start, most = np.clip(unwrapped(swung(was)), low, high), tune.held_foot_swing * dt
+        psi = start + np.clip(psi - start, -most, most)
+    turned = hip + d[..., None] * np.stack([f * np.sin(psi), -np.cos(psi)], axis=-1)
+    return np.where((psi == wanted)[..., None], target, turned)  # (in range: as it is)

@@ -165,6 +165,15 @@ class Tuning:
     pin_ground: float = _setting(
         0.03, "m", 0.0, 0.5, "a pinned ankle this close to its flat-foot height bears weight"
     )
+    hip_flexion: float = _setting(
+        125.0, "degrees", 30.0, 180.0, "a held foot's thigh swings at most this far forward"
+    )
+    hip_extension: float = _setting(
+        30.0, "degrees", 0.0, 90.0, "... and this far back, from hanging straight down"
+    )
+    held_foot_swing: float = _setting(
+        20.0, "rad/s", 1.0, 200.0, "a held foot swings round the hip at most this fast"
+    )
     # -- pelvis and stance roll ----------------------------------------------------------------
     landing_descent: float = _setting(
         0.45, "m/s", 0.0, 10.0, "the pelvis is planned to come down toward a landing this fast"

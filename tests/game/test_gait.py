@@ -6,6 +6,7 @@ play that yields each step's inputs), a character's run exactly what it would be
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
@@ -625,6 +626,39 @@ def test_a_swinging_foot_left_behind_is_dragged_along_below_the_hip_without_a_ju
     # it follows the hip on a bent leg: never up at hip height on a leg pointing straight back
     assert (held[:, 1] <= hips[:, 1] - 0.3 * reach).all()
     assert np.hypot(*np.diff(held, axis=0).T).max() <= 4 * 0.005
+
+
+RIGHT_LEG = 3  # the right leg's limb index (game.world.rig.LIMBS)
+
+
+@given(
+    angle=st.floats(-math.pi, math.pi),
+    distance=st.floats(0.05, 1.2),
+    facing=st.sampled_from([1.0, -1.0]),
+)
+def test_a_foot_held_anywhere_round_the_hip_keeps_the_thigh_in_the_hips_range_knee_in_front(
+    angle: float, distance: float, facing: float
+) -> None:
+    # the mouse holds the foot anywhere round the hip (above it too): the leg, solved with
+    # its hinge pole, swings its thigh at most hip_flexion forward and hip_extension back
+    # of hanging straight down, and the knee bends forward (the shin swung back from it)
+    crowd = Crowd(RIG, FLAT, [0.0], [facing])
+    hip = crowd.pose.roots[0, RIGHT_LEG]
+    target = hip + distance * np.array([math.sin(angle), -math.cos(angle)])
+    crowd.pin_foot(0, 1, target)
+    pinned = np.array([[False, True]])
+    crowd.step([0.0], [0.0], DT, pinned=pinned)
+    solution = crowd.solve()
+    hip, knee = crowd.pose.roots[0, RIGHT_LEG], solution.elbow[0, RIGHT_LEG]
+    ankle = solution.hand[0, RIGHT_LEG]
+
+    def swing(v: np.ndarray) -> float:  # radians from straight down, toward the facing
+        return math.atan2(facing * v[0], -v[1])
+
+    thigh, shin = swing(knee - hip), swing(ankle - knee)
+    tune, tol = RIG.tuning, 1e-6
+    assert -math.radians(tune.hip_extension) - tol <= thigh <= math.radians(tune.hip_flexion) + tol
+    assert math.remainder(thigh - shin, math.tau) >= -tol  # the knee bends forward
 
 
 def test_cadence_and_step_length_grow_with_speed_and_the_duty_factor_crosses_a_half() -> None:
