@@ -305,8 +305,7 @@ def _crossed_m(pose) -> float:
 
 @pytest.mark.parametrize(
     ("walked_s", "angle"),
-    [(0.0, 150.0), (0.0, 90.0), (0.0, -90.0), (0.0, -150.0)]  # from standing
-    + [(0.5, 100.0), (1.0, 170.0), (1.0, -100.0), (2.0, -140.0)],  # mid-walk
+    [(0.0, 150.0), (0.0, -90.0), (1.0, 170.0), (1.0, -100.0)],  # from standing, mid-walk
 )
 def test_turning_from_standing_or_mid_walk_the_ankles_never_cross_the_hip_line(
     walked_s: float, angle: float
