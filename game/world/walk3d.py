@@ -9,9 +9,9 @@ module keeps what only 3-D has: the world position and the yaw, the steering, th
 and the 3-D pose (:mod:`game.world.walk3d_body`). One step:
 
 1. :meth:`Walker3D._steer`: the wish, slid along the world's end where it leads into it;
-   the aim (where the path ahead heads) turns toward it at a limited rate and at most a
-   hip's turn past a planted foot (:mod:`game.world.walk3d_steer`), so a reversal turns
-   round in steps; the 2-D walk slows a little while the aim is off the wish.
+   the aim (where the path ahead heads) turns toward it at a limited rate, a hip's turn
+   past a planted foot at most (:mod:`game.world.walk3d_steer`), so a reversal turns in
+   steps, led by the inner foot; the 2-D walk slows a little while the aim is off the wish.
 2. :meth:`Walker3D._follow_path`: beyond the anchor (the pelvis, or the front of the
    furthest planted sole) the path heads along the aim; the 2-D ground is rebuilt
    from it when no swing is far along, or when the pelvis nears its window's end
