@@ -171,6 +171,7 @@ class Walker3D:
         self._was_planted = np.ones(2, dtype=bool)  # the feet planted the step before
         self._aim: FloatArray | None = None  # what the nearer hand reaches for
         self._hand_weight = np.zeros(2)  # each hand's share of the way to it
+        self._reached = np.zeros((2, 3))  # each hand's point last reached for, off its shoulder
         self.pose = self._pose3d(0.0)
         self.prev_pose = self.pose
 
@@ -279,20 +280,19 @@ class Walker3D:
 
     def _reach(self, shoulders: FloatArray, swing: FloatArray, dt: float) -> FloatArray:
         """The hand targets (2, 3): the swing, eased toward the aimed point for the nearer
-        hand (the point pulled within the arm's reach)."""
-        arm = self.rig.arms.limb.reach
-        wanted = np.zeros(2)
-        goal = swing
+        hand (the point pulled within the arm's reach); a hand let go eases back from the
+        point it last reached for (kept beside its shoulder as the body moves on)."""
+        arm, wanted = self.rig.arms.limb.reach, np.zeros(2)
         if self._aim is not None:
             offset = self._aim - shoulders
             gap = np.linalg.norm(offset, axis=-1)
             near = int(np.argmin(gap))
             if gap[near] < REACH_SHARE * arm:
                 wanted[near] = 1.0
-                goal = swing.copy()
-                goal[near] = shoulders[near] + offset[near] * min(1.0, 0.98 * arm / gap[near])
+                self._reached[near] = offset[near] * min(1.0, 0.98 * arm / gap[near])
         blend = halflife_blend(dt, HAND_HALFLIFE) if dt else 1.0
         self._hand_weight = self._hand_weight + (wanted - self._hand_weight) * blend
+        goal = shoulders + self._reached
         result: FloatArray = swing + (goal - swing) * self._hand_weight[:, None]
         return result
 

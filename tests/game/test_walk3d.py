@@ -167,8 +167,11 @@ def test_the_nearer_hand_reaches_a_point_in_reach_and_lets_go() -> None:
     assert np.linalg.norm(walker.pose.ends[1] - point) < 0.01
     assert np.linalg.norm(walker.pose.ends[0] - point) > 0.2  # the other hand swings
     walker.aim_hand(None)
-    walk(walker, [(0.0, 0.0)], 60)
-    assert np.linalg.norm(walker.pose.ends[1] - point) > 0.1
+    hands = [p.ends[1] for p in walk(walker, [(0.0, 0.0)], 60)]
+    assert np.linalg.norm(hands[-1] - point) > 0.1
+    # let go, the hand eases back to its swing, no jump (HAND_HALFLIFE)
+    assert np.linalg.norm(hands[0] - point) < 0.05
+    assert max(np.linalg.norm(np.diff(hands, axis=0), axis=-1)) < 0.05
 
 
 def test_a_recorded_walk3d_run_replays_to_the_same_trace(run_main_here, tmp_path: Path) -> None:
