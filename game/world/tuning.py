@@ -172,7 +172,7 @@ class Tuning:
         30.0, "degrees", 0.0, 90.0, "... and this far back, from hanging straight down"
     )
     held_foot_swing: float = _setting(
-        20.0, "rad/s", 1.0, 200.0, "a held foot swings round the hip at most this fast"
+        8.0, "rad/s", 1.0, 200.0, "a held foot swings round the hip at most this fast"
     )
     # -- pelvis and stance roll ----------------------------------------------------------------
     landing_descent: float = _setting(
