@@ -74,12 +74,13 @@ class Proportions:
 
 
 def side_by_side(rig: Rig) -> Rig:
-    """``rig`` as the walker in 3-D runs the 2-D gait: hips and standing feet side by side.
-    The side view staggers them along the walk (``body.hip_depth``, ``gait.stance_spread``)
-    so that both legs show; in 3-D the hips are :attr:`Proportions.hip_half` apart across
-    the path, and a stagger stands one foot ahead of the other: a turn from standing to
-    one side would then start from another stance than its mirror image."""
-    body = replace(rig.body, hip_depth=0.0)
+    """``rig`` as the walker in 3-D runs the 2-D gait: hips, shoulders and standing feet
+    side by side. The side view staggers them along the walk (``body.hip_depth``,
+    ``body.shoulder_depth``, ``gait.stance_spread``) so that both sides show; in 3-D they
+    are apart across the path (:class:`Proportions`), and a stagger stands one foot ahead
+    of the other (a turn from standing to one side would then start from another stance
+    than its mirror image) and twists the shoulders."""
+    body = replace(rig.body, hip_depth=0.0, shoulder_depth=0.0)
     return replace(rig, body=body, gait=replace(rig.gait, stance_spread=0.0))
 
 
