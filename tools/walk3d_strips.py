@@ -1,12 +1,16 @@
 """Frame strips of the walk in 3-D for the README: across the side slope seen from the
-front and low (the soles roll flush across the slope, the knees over the feet) and over the
-terraces seen from the side (the feet on each tread, the knees bending down the risers).
+front and low (the soles roll flush across the slope, the knees over the feet), over the
+terraces seen from the side (the feet on each tread, the knees bending down the risers),
+and turning round from standing seen from in front of where he stood (the legs never
+cross).
 
 Run from the repository root: ``python tools/walk3d_strips.py [--out docs/img]``. Headless
 and deterministic: the walk3d autopilot tour at 60 Hz through the scene's real view, the
 overlay off. Each strip starts at the first frame the pelvis is over its feature (so it
 follows the tour, not hard-coded frame numbers), then takes every ``every``-th frame, the
-camera set each frame at a fixed angle to the hero's yaw and cropped around him.
+camera set each frame at a fixed angle to the hero's yaw and cropped around him. The turn
+is scripted instead (:class:`TurnRound`): he stands 1 s, then a wish 150° to his left is
+held; the camera stays where it stood, in front of his first heading.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import pygame  # noqa: E402
 from frame_strips import MAX_FRAMES, Tiles, montage  # noqa: E402
 
 from game.app import App, build_scene  # noqa: E402
+from game.input_state import InputState  # noqa: E402
 from game.options import RunOptions  # noqa: E402
 from game.projection import OrbitCamera  # noqa: E402
 from game.scene import SceneConfig  # noqa: E402
@@ -75,6 +80,54 @@ STRIPS = (
         4.6,
     ),
 )
+
+
+TURN_STRIP = "walk3d_turn.png"
+TURN_TITLE = "turning round from standing, 150° to his left, seen from the front (every 8 frames)"
+TURN_DEG = 150.0
+STAND_STEPS = 60
+TURN_PITCH = math.radians(12.0)  # the turn's camera: this far down ...
+TURN_DISTANCE = 5.5  # ... from this far (m)
+
+
+class TurnRound:
+    """An autopilot: standing :data:`STAND_STEPS` steps, then a wish :data:`TURN_DEG` to the
+    hero's left of his first heading (yaw 0), held."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+
+    def next_input(self, sim: object) -> InputState:
+        self.steps += 1
+        if self.steps <= STAND_STEPS:
+            return InputState(values={"wish": [0.0, 0.0]})
+        yaw = math.radians(TURN_DEG)
+        return InputState(values={"wish": [math.cos(yaw), -math.sin(yaw)]})
+
+
+def take_turn(
+    app: App, dt: float, every: int = 8, tiles: int = 18
+) -> list[tuple[int, pygame.Surface]]:
+    """Play :class:`TurnRound`, rendering every ``every``-th frame from the wish on through
+    a camera fixed in front of his first heading."""
+    view = app.scene.view
+    assert isinstance(view, Walk3DView)
+    app.scene.autopilot = TurnRound()
+    shots = []
+    try:
+        for frame in range(1, STAND_STEPS + every * tiles + 1):
+            due = frame > STAND_STEPS and (frame - STAND_STEPS - 1) % every == 0
+            if due:
+                cam = view.camera  # in front of yaw 0, as _aim puts it for a yaw of 0
+                view.camera = OrbitCamera(
+                    math.pi / 2, TURN_PITCH, TURN_DISTANCE, cam.look_at, cam.fov_y, cam.viewport
+                )
+            app.run_frame(dt)
+            if due:
+                shots.append((frame - STAND_STEPS - 1, _crop(app, view)))
+    finally:
+        app.close()
+    return shots
 
 
 def _over(view: Walk3DView, feature: str) -> bool:
@@ -148,6 +201,12 @@ def main() -> None:
         tiles = [(f"#{frame}", tile) for frame, tile in taken[strip.name]]
         pygame.image.save(montage(tiles, strip.title, COLUMNS), path)
         print(f"{path}: frames {[f for f, _ in taken[strip.name]]}")
+    app = App(options, build_scene("walk3d", config, options.size), config)
+    app.show_overlay = False
+    turn = take_turn(app, config.dt)
+    path = args.out / TURN_STRIP
+    pygame.image.save(montage([(f"#{f}", tile) for f, tile in turn], TURN_TITLE, COLUMNS), path)
+    print(f"{path}: frames {[f for f, _ in turn]} after the wish")
 
 
 if __name__ == "__main__":
