@@ -639,16 +639,21 @@ RIGHT_LEG = 3  # the right leg's limb index (game.world.rig.LIMBS)
 def test_a_foot_held_anywhere_round_the_hip_keeps_the_thigh_in_the_hips_range_knee_in_front(
     angle: float, distance: float, facing: float
 ) -> None:
-    # the mouse holds the foot anywhere round the hip (above it too): the leg, solved with
-    # its hinge pole, swings its thigh at most hip_flexion forward and hip_extension back
-    # of hanging straight down, and the knee bends forward (the shin swung back from it)
+    # the mouse holds the foot anywhere round the hip (above it too), for 0.5 s (time for
+    # the leg to swing there from standing): the held ankle keeps the pointer's distance
+    # from the hip, and the leg, solved with its hinge pole, swings its thigh at most
+    # hip_flexion forward and hip_extension back of hanging straight down, the knee bent
+    # forward (the shin swung back from it)
     crowd = Crowd(RIG, FLAT, [0.0], [facing])
     hip = crowd.pose.roots[0, RIGHT_LEG]
     target = hip + distance * np.array([math.sin(angle), -math.cos(angle)])
-    crowd.pin_foot(0, 1, target)
     pinned = np.array([[False, True]])
-    crowd.step([0.0], [0.0], DT, pinned=pinned)
+    for _ in range(30):
+        crowd.pin_foot(0, 1, target)
+        crowd.step([0.0], [0.0], DT, pinned=pinned)
     solution = crowd.solve()
+    held = crowd.pose.targets[0, RIGHT_LEG] - crowd.pose.roots[0, RIGHT_LEG]
+    assert math.isclose(float(np.hypot(*held)), distance, rel_tol=1e-9)
     hip, knee = crowd.pose.roots[0, RIGHT_LEG], solution.elbow[0, RIGHT_LEG]
     ankle = solution.hand[0, RIGHT_LEG]
 
@@ -656,7 +661,9 @@ def test_a_foot_held_anywhere_round_the_hip_keeps_the_thigh_in_the_hips_range_kn
         return math.atan2(facing * v[0], -v[1])
 
     thigh, shin = swing(knee - hip), swing(ankle - knee)
-    tune, tol = RIG.tuning, 1e-6
+    # (the solver's soft reach shortens a leg near full stretch a little: the thigh may
+    # pass its bound by thousandths of a degree)
+    tune, tol = RIG.tuning, 1e-3
     assert -math.radians(tune.hip_extension) - tol <= thigh <= math.radians(tune.hip_flexion) + tol
     assert math.remainder(thigh - shin, math.tau) >= -tol  # the knee bends forward
 
