@@ -255,11 +255,11 @@ def within_hip_range(
     flexion, extension = np.radians(tune.hip_flexion), np.radians(tune.hip_extension)
     f = facing[:, None]
 
-    def swung(point: FloatArray) -> FloatArray:  # radians from down, toward the facing
-        offset = point - hip
+    def swung(offset: FloatArray) -> FloatArray:  # radians from down, toward the facing
         return np.arctan2(f * offset[..., 0], -offset[..., 1])
 
-    d = np.hypot(*np.moveaxis(target - hip, -1, 0))
+    offset = target - hip
+    d = np.hypot(offset[..., 0], offset[..., 1])
     # law of cosines: the thigh is α off the hip→ankle line, cos α = (L1² + d² − L2²)/(2·L1·d)
     # (d clamped to the leg's span, as the solver does)
     span = np.clip(d, abs(limb.upper - limb.lower) + 1e-9, limb.upper + limb.lower)
@@ -271,10 +271,10 @@ def within_hip_range(
     def unwrapped(angle: FloatArray) -> FloatArray:  # about the middle of the gap
         return split - 2.0 * np.pi + np.remainder(angle - split, 2.0 * np.pi)
 
-    wanted = unwrapped(swung(target))
+    wanted = unwrapped(swung(offset))
     psi = np.clip(wanted, low, high)  # (beyond an end, the nearer end)
     if was is not None and dt > 0.0:
-        start, most = np.clip(unwrapped(swung(was)), low, high), tune.held_foot_swing * dt
+        start, most = np.clip(unwrapped(swung(was - hip)), low, high), tune.held_foot_swing * dt
         psi = start + np.clip(psi - start, -most, most)
     turned = hip + d[..., None] * np.stack([f * np.sin(psi), -np.cos(psi)], axis=-1)
     return np.where((psi == wanted)[..., None], target, turned)  # (in range: as it is)
