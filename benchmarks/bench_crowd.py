@@ -9,8 +9,8 @@ runs the crowd headless (``--bench``: uncapped, autopilot) once per ground, size
 in turn, so all trees share the machine's state. The table gives, per ground, size and
 tree, the median over repeats of the run's frame and sim p50 / p99 (ms) with the spread
 (lowest–highest) of the frame p50, the sim p50 per character (µs), the frame p50 against
-this tree's in the same run, and the process's CPU time per frame (a mean over the run, ms),
-which waiting for a core on a busy host does not inflate. A second table gives the crowd's
+this tree's in the same run, and the CPU time per frame of the process and its crowd's
+worker (a mean over the run, ms), which waiting for a core on a busy host does not inflate. A second table gives the crowd's
 targets from the same medians: the rough ground's frame p50 over the course's, and the sim's
 cost per character at the largest size over that at the smallest. The machine may be
 shared and noisy: read the ratios of one run, not absolute numbers across runs.
@@ -49,25 +49,30 @@ STAIRS_FROM_M = 12.0  # where the flight starts (m)
 
 # one crowd run in a tree: its own CLI parses the options, then the crowd size is set. A
 # tiny run first imports what the runs need; then a run of SHORT frames and the measured
-# one, each timed by the process's CPU: their difference over the extra frames is the CPU a
-# frame costs, building the crowd (in both) cancelled out, and a busy host's waits for a
-# core (which inflate the wall-clock figures) left out
+# one, each timed by the CPU of the process and of the worker processes it has ended
+# (os.times: children ended and waited for, as the app's crowd ends its worker when a run
+# closes): their difference over the extra frames is the CPU a frame costs, building the
+# crowd (in both) cancelled out, and a busy host's waits for a core (which inflate the
+# wall-clock figures) left out
 _RUN = """
-import json, sys, time
+import json, os, sys
 from dataclasses import replace
 from game.bench import run_bench
 from game.cli import parse
 SHORT = {short}
+def cpu():
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 options = replace(parse(sys.argv[3:]), characters=int(sys.argv[1]))
 run_bench(replace(options, characters=1, frames=2, stats=None))
-start = time.process_time()
+start = cpu()
 run_bench(replace(options, frames=SHORT, stats=None))
-short = time.process_time() - start
-start = time.process_time()
+short = cpu() - start
+start = cpu()
 code = run_bench(options)
-full = time.process_time() - start
-cpu = 1000.0 * (full - short) / (options.frames - SHORT)
-open(sys.argv[2], "w").write(json.dumps({{"cpu_ms": cpu}}))
+full = cpu() - start
+cpu_ms = 1000.0 * (full - short) / (options.frames - SHORT)
+open(sys.argv[2], "w").write(json.dumps({{"cpu_ms": cpu_ms}}))
 sys.exit(code)
 """
 SHORT_FRAMES = 10  # the run whose CPU is taken off the measured one's

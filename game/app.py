@@ -37,6 +37,7 @@ from game.scene import (
     ASSETS_DIR,
     Autopilot,
     ClearOfHud,
+    Closable,
     SceneConfig,
     SceneSpec,
     SceneView,
@@ -295,7 +296,11 @@ class App(GlobalKeys, FrameSteps):
 
     def close(self) -> list[OutputError]:
         """Finish every output file (also on Ctrl-C or an exception); a failing output never
-        keeps another from being finished. Returns the outputs that failed."""
+        keeps another from being finished. Returns the outputs that failed. Every scene's
+        simulation that holds a worker lets it go."""
+        for scene in self.visited.values():
+            if isinstance(scene.sim, Closable):
+                scene.sim.close()
         return self.outputs.close()
 
 

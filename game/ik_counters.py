@@ -24,6 +24,12 @@ class IkCounters:
         self.nan += non_finite_limbs(sol.elbow, sol.hand)
         self.reached += int(np.count_nonzero(reached))
 
+    def plus(self, other: IkCounters) -> IkCounters:
+        """The totals of both (a crowd stepped in parts)."""
+        return IkCounters(
+            self.solves + other.solves, self.nan + other.nan, self.reached + other.reached
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The ``ik`` section of the stats file."""
         fraction = self.reached / self.solves if self.solves else 0.0

@@ -69,6 +69,15 @@ class Simulation(Protocol):
 
 
 @runtime_checkable
+class Closable(Protocol):
+    """A simulation that holds more than its objects (a worker process): the app closes it
+    when the run ends."""
+
+    def close(self) -> None:
+        """Let go of what it holds (waits for it)."""
+
+
+@runtime_checkable
 class ReloadableAssets(Protocol):
     """A simulation that reads asset files and re-reads them on F5.
 

@@ -1,23 +1,30 @@
-"""The crowd scene: N characters walking the terrain, every limb solved in one batched call.
+"""The crowd scene: N characters walking the terrain, every limb solved in batched calls.
 
-The simulation is a :class:`game.world.character.Crowd` of N (default 200, ``--characters``
-overrides; ``+``/``−`` change it by 50 while running, within the 1 to
-:data:`~game.options.MAX_CHARACTERS` that ``--characters`` accepts). Each character has its own pace, start
-delay (so the gait phases differ from the first step) and walking direction, drawn from the
-seed; a character turns around near either end of the terrain, or when it has stood blocked
-(a too-tall rise) for half a second. All of it is vectorised: one step is a handful of
-``(N,)`` array operations, ``Crowd.step``, then one ``ik.solve_2d`` for all 4·N limbs.
+The simulation is N characters (default 200, ``--characters`` overrides; ``+``/``−``
+change it by 50 while running, within the 1 to :data:`~game.options.MAX_CHARACTERS` that
+``--characters`` accepts). Each character has its own pace, start delay (so the gait phases
+differ from the first step) and walking direction, drawn from the seed; a character turns
+around near either end of the terrain, or when it has stood blocked (a too-tall rise) for
+half a second (:mod:`game.scenes.crowd_walkers`). All of it is vectorised: a step is one
+``Crowd.step`` of ``(N,)`` arrays, then one ``ik.solve_2d`` for all 4·N limbs.
+
+A crowd of more than :data:`~game.scenes.crowd_walkers.HOME_ONLY` on a host of two cores or
+more is stepped in two parts at once: the home part here, the away part in a worker process
+(:mod:`game.scenes.crowd_worker`), each with its own batched solve; every character steps
+exactly as in one process (the parts are fixed by character id).
 
 Character 0 is the hero: A/D (arrows) steer it, Shift runs; left alone it walks like the rest.
-The hero stays in row 0; the other rows are sorted by x every :data:`ORDER_EVERY` steps (the
-ground's lookups are cheaper in ground order), and ``CrowdSim.ids`` names each row's character.
+The hero stays in row 0; the other rows are sorted by x every few steps (the ground's
+lookups are cheaper in ground order), and ``Walkers.ids`` names each row's character.
 
-The trace carries a fixed sample, the first :data:`TRACE_SAMPLE` characters (ids 0…7), so its
-cost stays bounded whatever N is; the stats file has ``characters`` (N) and ``feet`` totals.
+The trace carries a fixed sample, the first :data:`TRACE_SAMPLE` characters (ids 0…7, all
+at home), so its cost stays bounded whatever N is; the stats file has ``characters`` (N)
+and ``feet`` totals.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, cast
 
@@ -34,7 +41,19 @@ from game.scenes.character_assets import (
     CharacterAssets,
     load_character_assets,
 )
-from game.scenes.walk import START_X, character_records, trace_header
+from game.scenes.crowd_walkers import (
+    AWAY,
+    EVERYONE,
+    HOME,
+    Event,
+    NewAssets,
+    NewGround,
+    Resized,
+    Shown,
+    Walkers,
+)
+from game.scenes.crowd_worker import AwayWorker, can_fork
+from game.scenes.walk import character_records, trace_header
 from game.world.character import Crowd
 from game.world.rig import Rig
 from game.world.terrain import Terrain
@@ -42,120 +61,101 @@ from game.world.walker_state import rows_of
 
 DEFAULT_CHARACTERS = 200
 CHARACTERS_STEP = 50  # + / − go to the next or last multiple of this (within 1 … MAX_CHARACTERS)
-TRACE_SAMPLE = 8  # characters written to the trace each step
-EDGE_MARGIN_M = 1.6  # characters turn around this far from either end of the course
-STUCK_SECONDS = 0.5  # a character held still this long (a wall, a tall step) turns around
-STILL_SPEED = 0.05  # m/s below which a character counts as held still
-PACE_RANGE = (0.45, 1.0)  # walk intent magnitude
-RUNNER_SHARE = 0.12  # the share of characters that run
-MAX_START_DELAY = 1.2  # seconds; staggers the first steps so the gait phases differ
-ORDER_EVERY = 15  # steps between sortings of the crowd's rows into ground order
-_PARAMETERS = 5  # uniform draws per character (see CrowdSim._parameters)
+TRACE_SAMPLE = 8  # characters written to the trace each step (all stepped at home)
 
 
-def walkable_course(rig: Rig, terrain: Terrain) -> tuple[float, float]:
-    """The stretch of terrain the crowd walks: around the start, between walls too tall to
-    step up (the loft beyond the far wall is the ladder's)."""
-    return terrain.walkable_range(START_X, rig.gait.max_step_height)
+def cores() -> int:
+    """The CPU cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class CrowdSim(CharacterAssets):
-    """N characters walking the terrain; the hero is character 0."""
+    """N characters walking the terrain; the hero is character 0.
 
-    def __init__(self, config: SceneConfig) -> None:
+    With more than one core and more than :data:`~game.scenes.crowd_walkers.HOME_ONLY`
+    characters, the crowd is stepped in two parts: :attr:`home` here, the rest in a worker
+    process (:mod:`game.scenes.crowd_worker`), the two at once; otherwise all here.
+    """
+
+    def __init__(self, config: SceneConfig, workers: bool | None = None) -> None:
         self.dt = config.dt
         self.seed = config.seed
         self.step_index = 0
         self.time = 0.0
-        self.counters = IkCounters()
+        self._solved_away = IkCounters()  # by workers that have ended
         self.assets_dir = Path(config.assets_dir)
         self.session = config.extra
         rig, terrain = load_character_assets(self.assets_dir, self.session)
         count = max(int(config.characters or DEFAULT_CHARACTERS), 1)
-        x, facing = self._layout(walkable_course(rig, terrain), self._parameters(count))
-        self.crowd = Crowd(rig, terrain, x, facing)
-        self.ids = np.arange(count)  # the character (its seeded draws, its tint) in each row
+        split = cores() > 1 and can_fork() if workers is None else workers
+        self.home = Walkers(rig, terrain, self.seed, count, HOME if split else EVERYONE)
+        self.crowd = self.home.crowd  # stepped here (everyone, or home), the hero in row 0
+        self.away: AwayWorker | None = None
+        self._events: list[Event] = []  # for the away part's next step
         self.terrain_changed = False  # the ground changed this step (rebuilt on an edit)
-        self.hero_steered = False
-        self._set_behaviour(count)
-
-    # -- per-character parameters ------------------------------------------------------
-    def _parameters(self, count: int) -> NDArray[np.float64]:
-        """Uniform draws, shape (count, 5): start x, facing, pace, runner, start delay.
-
-        Row i is the same for any ``count`` > i (PCG64 draws doubles in sequence), so a
-        grown crowd keeps its first characters and adds the same newcomers every time.
-        """
-        return np.random.default_rng(self.seed).random((count, _PARAMETERS))
-
-    @staticmethod
-    def _layout(
-        walkable: tuple[float, float], draws: NDArray[np.float64]
-    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """Start x and facing from ``draws`` (the hero's row is fixed: START_X, facing +x)."""
-        lo, hi = walkable
-        x = lo + EDGE_MARGIN_M + draws[:, 0] * (hi - lo - 2.0 * EDGE_MARGIN_M)
-        facing = np.where(draws[:, 1] < 0.5, -1.0, 1.0)
-        x[0], facing[0] = START_X, 1.0
-        return x, facing
-
-    def _set_behaviour(self, count: int) -> None:
-        draws = self._parameters(count)
-        self.pace = PACE_RANGE[0] + draws[:, 2] * (PACE_RANGE[1] - PACE_RANGE[0])
-        self.runs = (draws[:, 3] < RUNNER_SHARE).astype(float)
-        self.start_delay = draws[:, 4] * MAX_START_DELAY
-        self.pace[0], self.runs[0], self.start_delay[0] = 1.0, 0.0, 0.0
-        old = getattr(self, "direction", np.zeros(0))
-        self.direction = np.concatenate([old[:count], self.crowd.facing[old.shape[0] :]])
-        stuck = getattr(self, "stuck", np.zeros(0))
-        self.stuck = np.concatenate([stuck[:count], np.zeros(max(count - stuck.shape[0], 0))])
 
     @property
     def character_count(self) -> int:
         """N, the number of characters."""
-        return self.crowd.count
+        return self.home.crowd_size
+
+    @property
+    def hero_steered(self) -> bool:
+        """The hero's input moved it this step."""
+        return self.home.hero_steered
+
+    @property
+    def steps_taken(self) -> int:
+        """Footsteps of every character."""
+        away = 0 if self.away is None or self.away.last is None else self.away.last.steps_taken
+        return int(self.crowd.feet.steps.sum()) + away
+
+    @property
+    def knee_flips(self) -> int:
+        """Knee flips of every character."""
+        away = 0 if self.away is None or self.away.last is None else self.away.last.knee_flips
+        return int(self.crowd.knee_flips.sum()) + away
+
+    @property
+    def counters(self) -> IkCounters:
+        """Every limb solved, here and away."""
+        solved = self.home.solves.plus(self._solved_away)
+        away = self.away
+        return solved if away is None or away.last is None else solved.plus(away.last.solves)
+
+    def shown(self) -> tuple[Shown, Shown]:
+        """Every character as drawn at the step before the last and at the last, the home
+        rows first (the hero in row 0)."""
+        before, now = self.home.shown()
+        away = self.away
+        if away is None or away.last is None or away.shown_before is None:
+            return before, now
+        return before.then(away.shown_before), now.then(away.last.now)
+
+    def _apply(self, event: Event) -> None:
+        """An event here now, and to the away part at its next step."""
+        event.apply(self.home)
+        self.crowd = self.home.crowd  # (new ground brings a new crowd)
+        self._events.append(event)
 
     def resize(self, count: int) -> None:
         """Change N: the first characters carry on, newcomers stand at their seeded spots."""
         count = max(count, 1)
-        if count == self.crowd.count:
-            return
-        self._put_in_order(self.rows_by_id)
-        x, facing = self._layout(walkable_course(self.rig, self.terrain), self._parameters(count))
-        kept = self.crowd.count
-        self.crowd.resize(count, x[kept:], facing[kept:])
-        self.ids = np.arange(count)
-        self._set_behaviour(count)
+        if count != self.character_count:
+            self._apply(Resized(count))
 
-    @property
-    def rows_by_id(self) -> NDArray[np.intp]:
-        """The crowd's rows in character order: the row of character 0, 1, …"""
-        return np.argsort(self.ids)
+    def apply_assets(self, rig: Rig, terrain: Terrain) -> None:
+        """Use a new rig and terrain from the next step on (feet are set down afresh, and
+        their counters start again: footsteps and knee flips alike)."""
+        self._apply(NewAssets(rig, terrain))
 
-    def by_id(self, rows: NDArray[Any]) -> NDArray[Any]:
-        """A per-row array ``(N, ...)`` of the crowd (or of this scene) in character order."""
-        return rows[self.rows_by_id]
-
-    def _put_in_order(self, order: NDArray[np.intp]) -> None:
-        """The character in row ``order[i]`` moved to row ``i``, with its own draws
-        (:meth:`game.world.character.Crowd.reorder`)."""
-        self.crowd.reorder(order)
-        self.ids = self.ids[order]
-        for name in ("pace", "runs", "start_delay", "direction", "stuck"):
-            setattr(self, name, getattr(self, name)[order])
-
-    def _in_ground_order(self) -> None:
-        """Every :data:`ORDER_EVERY` steps, the characters' rows sorted by their pelvis x,
-        the hero's kept first: a step's terrain lookups then come in ground order, which
-        the binary searches of ``np.interp`` and ``searchsorted`` go through several times
-        faster (they start from the last answer and predict their branches)."""
-        x = self.crowd.x
-        if self.step_index % ORDER_EVERY or len(x) < 3:
-            return
-        rest = np.argsort(x[1:], kind="stable")
-        if (rest[1:] > rest[:-1]).all():
-            return
-        self._put_in_order(np.concatenate([[0], rest + 1]))
+    def close(self) -> None:
+        """End the worker process, if one runs."""
+        if self.away is not None:
+            if self.away.last is not None:
+                self._solved_away = self._solved_away.plus(self.away.last.solves)
+            self.away.close()
+            self.away = None
 
     # -- one step ----------------------------------------------------------------------
     def _on_current_ground(self) -> None:
@@ -165,12 +165,7 @@ class CrowdSim(CharacterAssets):
         edited = self.session.get(EDITED_TERRAIN)
         self.terrain_changed = isinstance(edited, Terrain) and edited is not self.terrain
         if isinstance(edited, Terrain) and self.terrain_changed:
-            self._put_in_order(self.rows_by_id)
-            count = self.crowd.count
-            x, facing = self._layout(walkable_course(self.rig, edited), self._parameters(count))
-            self.crowd = Crowd(self.rig, edited, x, facing)
-            self.direction = facing
-            self.stuck = np.zeros(count)
+            self._apply(NewGround(edited))
 
     def terrain_update(self) -> list[list[float]] | None:
         """The ground polyline when it changed this step (the trace's ``terrain`` key)."""
@@ -180,10 +175,23 @@ class CrowdSim(CharacterAssets):
         """No step of the crowd reads a file (``game.scene.EditableGround``)."""
         return ()
 
+    def _keep_worker(self) -> None:
+        """A worker while the crowd has characters away (started with them standing at
+        their seeded spots, as newcomers would), none otherwise."""
+        wanted = self.home.part is HOME and len(AWAY.ids(self.character_count)) > 0
+        if wanted and self.away is None:
+            self.away = AwayWorker(
+                self.rig, self.terrain, self.seed, self.character_count, self.step_index, self.dt
+            )
+            self._events.clear()
+        elif not wanted:
+            self.close()
+            self._events.clear()
+
     def step(self, inp: InputState, dt: float, timer: PhaseTimer) -> None:
         self._on_current_ground()
         # every press counts, in order: several in one frame arrive in one step's actions
-        count = self.crowd.count
+        count = self.character_count
         for action in inp.actions:
             if action == "crowd_more":  # to the next multiple of the step (1 -> 50 -> 100)
                 count = min(
@@ -192,39 +200,16 @@ class CrowdSim(CharacterAssets):
             elif action == "crowd_less":  # to the multiple below (120 -> 100), at least one
                 count = max((count - 1) // CHARACTERS_STEP * CHARACTERS_STEP, 1)
         self.resize(count)
-        self._in_ground_order()
-        crowd = self.crowd
-        self._turn_around(dt)
-        walking = self.time >= self.start_delay
-        move = np.where(walking, self.direction * self.pace, 0.0)
-        run = self.runs.copy()
+        self._keep_worker()
+        if self.away is not None:
+            self.away.ask(self.step_index, tuple(self._events))
+            self._events.clear()
         steer = float(np.clip(np.nan_to_num(inp.move), -1.0, 1.0))
-        self.hero_steered = abs(steer) > STILL_SPEED
-        if self.hero_steered:
-            move[0], run[0] = steer, 1.0 if inp.run else 0.0
-            self.direction[0] = np.sign(steer)
-            self.stuck[0] = 0.0
-        crowd.step(move, run, dt)
-        solution = crowd.solve(timer)
-        self.counters.record(solution)
+        self.home.step(self.step_index, dt, steer, inp.run, timer)
+        if self.away is not None:
+            self.away.answer()
         self.step_index += 1
         self.time = self.step_index * dt
-
-    def _turn_around(self, dt: float) -> None:
-        """Walkers near an end, or held still too long, turn back (vectorised)."""
-        crowd = self.crowd
-        lo, hi = walkable_course(self.rig, self.terrain)
-        walking = self.time >= self.start_delay
-        held = walking & (np.abs(crowd.vx) < STILL_SPEED)
-        self.stuck = np.where(held, self.stuck + dt, 0.0)
-        at_end = np.where(
-            self.direction > 0, crowd.x > hi - EDGE_MARGIN_M, crowd.x < lo + EDGE_MARGIN_M
-        )
-        turn = at_end | (self.stuck > STUCK_SECONDS)
-        if self.hero_steered:
-            turn[0] = False
-        self.direction = np.where(turn, -self.direction, self.direction)
-        self.stuck = np.where(turn, 0.0, self.stuck)
 
     # -- outputs -----------------------------------------------------------------------
     def trace_header(self) -> dict[str, Any]:
@@ -232,17 +217,13 @@ class CrowdSim(CharacterAssets):
 
     def trace_characters(self) -> list[dict[str, Any]]:
         """The first :data:`TRACE_SAMPLE` characters in trace format."""
-        rows = self.rows_by_id[:TRACE_SAMPLE]
+        rows = np.argsort(self.home.ids)[:TRACE_SAMPLE]
         return character_records(cast(Crowd, _Sample(self.crowd, rows)))
 
     def stats_sections(self) -> dict[str, Any]:
-        crowd = self.crowd
         return {
-            "characters": crowd.count,
-            "feet": {
-                "steps_taken": int(crowd.feet.steps.sum()),
-                "knee_flips": int(crowd.knee_flips.sum()),
-            },
+            "characters": self.character_count,
+            "feet": {"steps_taken": self.steps_taken, "knee_flips": self.knee_flips},
         }
 
 

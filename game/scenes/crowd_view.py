@@ -24,6 +24,7 @@ from game.palette import PALETTE
 from game.profiling import PhaseTimer
 from game.scene import SceneSpec
 from game.scenes.crowd import CrowdAutopilot, CrowdSim
+from game.scenes.crowd_walkers import Shown
 from game.scenes.side_view import foreshortened_joints, seen_from_the_side
 from game.view.crowd_painter import draw_crowd
 from game.view.follow import FollowCamera
@@ -68,6 +69,7 @@ class CrowdView:
         # (game.app.OverlayAware); off, the status box says how to show it
         self.overlay_shown = False
         self._rows = np.zeros(1, dtype=np.intp)
+        self._ids = np.zeros(1, dtype=np.intp)  # the character id of each row drawn
         self._joints = np.zeros((2, 1, 4, 2))
         self.layout((1280, 720))
 
@@ -99,18 +101,20 @@ class CrowdView:
         hero first, so the culling uses this frame's view."""
         key = (self.sim.step_index, alpha)
         if self._frame is None or self._frame[0] != key:
-            crowd = self.sim.crowd
-            then, now = crowd.prev_pose, crowd.pose  # (blended on the rows drawn only)
-            hero = rows_of(then, _HERO).lerp(rows_of(now, _HERO), alpha)
+            rig = self.sim.rig
+            before, now = self.sim.shown()
+            then = before.pose  # (blended on the rows drawn only)
+            hero = rows_of(then, _HERO).lerp(rows_of(now.pose, _HERO), alpha)
             self.follow.follow(
                 self.camera, self.sim, hero, alpha, None, self.status.box, self.hud_cover
             )
-            x = lerp(then.pelvis[:, 0], now.pelvis[:, 0], alpha)  # (as the pose blends it)
+            x = lerp(then.pelvis[:, 0], now.pose.pelvis[:, 0], alpha)  # (as the pose blends it)
             self._rows = np.concatenate([[0], self._visible(x)])
-            pose = rows_of(then, self._rows).lerp(rows_of(now, self._rows), alpha)
+            self._ids = now.ids[self._rows]
+            pose = rows_of(then, self._rows).lerp(rows_of(now.pose, self._rows), alpha)
             with timer.phase("ik") if timer is not None else nullcontext():
-                hero_sol = seen_from_the_side(hero, solve_pose(crowd.rig, hero))
-            self._joints = self._blended_joints(alpha)
+                hero_sol = seen_from_the_side(hero, solve_pose(rig, hero))
+            self._joints = self._blended_joints(before, now, alpha)
             turning = np.flatnonzero(np.abs(pose.spin) != 1.0)
             self._joints[0, turning] = foreshortened_joints(
                 self._joints[0, turning],
@@ -122,17 +126,16 @@ class CrowdView:
             self._frame = (key, pose, hero_sol)
         return self._frame[1], self._frame[2]
 
-    def _blended_joints(self, alpha: float) -> NDArray[np.float64]:
+    def _blended_joints(self, before: Shown, now: Shown, alpha: float) -> NDArray[np.float64]:
         """Elbows and hands (knees and ankles) of the drawn rows, shape ``(2, rows, 4, 2)``:
         the two last steps' solves blended by ``alpha`` (level of detail: the crowd is not
         re-solved per frame; at ``alpha = 0``, as in headless runs, this is the previous
         step's solve exactly, and the blend moves a joint by millimetres a frame)."""
-        crowd, rows = self.sim.crowd, self._rows
-        now, then = crowd.solution, crowd.prev_solution
+        rows = self._rows
         joints = np.stack([now.elbow[rows], now.hand[rows]])
-        if then.elbow.shape == now.elbow.shape and alpha < 1.0:
-            before = np.stack([then.elbow[rows], then.hand[rows]])
-            joints = lerp(before, joints, alpha)
+        if before.elbow.shape == now.elbow.shape and alpha < 1.0:
+            then = np.stack([before.elbow[rows], before.hand[rows]])
+            joints = lerp(then, joints, alpha)
         return joints
 
     def _visible(self, x: NDArray[np.float64]) -> NDArray[np.intp]:
@@ -153,7 +156,7 @@ class CrowdView:
         self.scenery.draw_ground(canvas, camera, sim.terrain)
         avoid = [b for b in (self.subject_box, self.status.box, self.hud_cover) if b is not None]
         self.labels.draw(pen, sim.terrain, avoid)
-        draw_crowd(canvas, camera, pose, self._joints, sim.ids[self._rows], sim.rig)
+        draw_crowd(canvas, camera, pose, self._joints, self._ids, sim.rig)
         # the hero's shadows over the crowd's feet: he is nearer
         soles = self.painter.drawn_soles(pose, sol, sim.rig)
         draw_contact_shadows(pen, sim.terrain, sim.rig, pose.pelvis[0], soles)
@@ -163,15 +166,14 @@ class CrowdView:
 
     def _draw_hud(self, canvas: Canvas) -> None:
         sim = self.sim
-        crowd = sim.crowd
         hero = "steered" if sim.hero_steered else "walking on its own"
-        count = crowd.count
+        count = sim.character_count
         # the total is of the characters here now: it drops when − removes walkers (their
         # steps go with them) and says so; the walkers kept keep theirs (Crowd.resize)
         items = [
             characters_text(count),
             f"{4 * count} limbs in one solve per step",
-            f"footsteps by the {characters_text(count)} here: {int(crowd.feet.steps.sum())}",
+            f"footsteps by the {characters_text(count)} here: {sim.steps_taken}",
             f"hero {hero}",
         ]
         hint = "+/− crowd ±50 · A/D steer the hero · Shift run · O overlay · F3 profiler · F1 help"
@@ -192,7 +194,7 @@ class CrowdView:
         draw_feet_marks(pen, pose, soles, sim.crowd.feet, sim.terrain, hidden)
         draw_overlay_legend(canvas)
         shown = pose.pelvis.shape[0]
-        count = sim.crowd.count
+        count = sim.character_count
         line = f"{shown} of {characters_text(count)} in view"
         s = ui_scale(canvas.size)  # designed at 1280x720, as the rest of the HUD
         at = (canvas.size[0] - 16 * s, 48 * s)

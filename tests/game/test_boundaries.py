@@ -31,6 +31,8 @@ SIMULATION_MODULES = (
     "game.scenes.edit_tour",
     "game.scenes.feel_meter",
     "game.scenes.crowd",
+    "game.scenes.crowd_walkers",
+    "game.scenes.crowd_worker",
     "game.scenes.swivel",
     "game.scenes.ground_edit",
     "game.clock",

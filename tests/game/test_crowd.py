@@ -18,8 +18,9 @@ from game.input_state import InputState
 from game.options import MAX_CHARACTERS
 from game.profiling import PhaseTimer
 from game.scene import ASSETS_DIR, SceneConfig
-from game.scenes.crowd import ORDER_EVERY, TRACE_SAMPLE, CrowdAutopilot, CrowdSim
+from game.scenes.crowd import TRACE_SAMPLE, CrowdAutopilot, CrowdSim
 from game.scenes.crowd_view import CrowdView
+from game.scenes.crowd_walkers import ORDER_EVERY, Walkers
 from game.world.character import Crowd, solve_pose
 from game.world.modes import Mode, Motion
 from game.world.rig import load_rig
@@ -34,6 +35,11 @@ def _run(sim: CrowdSim, steps: int, inp: InputState | None = None) -> None:
     pilot = CrowdAutopilot(sim, SceneConfig())
     for _ in range(steps):
         sim.step(inp or pilot.next_input(sim), DT, timer)
+
+
+def _by_id(sim: CrowdSim, rows: np.ndarray) -> np.ndarray:
+    """A per-row array of the crowd stepped here, in character order."""
+    return rows[np.argsort(sim.home.ids)]
 
 
 def _all_finite(value: Any) -> bool:
@@ -106,7 +112,7 @@ def test_crowd_more_and_less_go_to_round_fifties_within_what_characters_accepts(
         _run(sim, 1, InputState(actions=(action,)))
         counts.append(sim.character_count)
         assert sim.crowd.solution.hand.shape == (sim.character_count, 4, 2)
-        assert sim.pace.shape == sim.direction.shape == (sim.character_count,)
+        assert sim.home.pace.shape == sim.home.direction.shape == (sim.character_count,)
     assert counts == [150, 100, 50, 1, 1, 50]
     sim.resize(120)
     _run(sim, 1, InputState(actions=("crowd_less",)))
@@ -123,11 +129,11 @@ def test_crowd_more_and_less_go_to_round_fifties_within_what_characters_accepts(
 def test_growing_keeps_the_walkers_and_adds_the_seeded_newcomers() -> None:
     grown = CrowdSim(SceneConfig(characters=50, seed=5))
     _run(grown, 20)
-    before = grown.by_id(grown.crowd.x)  # (the rows are in ground order, not by character)
+    before = _by_id(grown, grown.crowd.x)  # (the rows are in ground order, not by character)
     grown.resize(100)
     np.testing.assert_array_equal(grown.crowd.x[:50], before)
     fresh = CrowdSim(SceneConfig(characters=100, seed=5))
-    np.testing.assert_array_equal(grown.pace, fresh.pace)
+    np.testing.assert_array_equal(grown.home.pace, fresh.home.pace)
     np.testing.assert_array_equal(grown.crowd.x[50:], fresh.crowd.x[50:])
 
 
@@ -139,10 +145,11 @@ def test_rows_kept_in_ground_order_step_every_character_as_in_character_order(
     crowd never reordered, and the trace still samples the characters 0…7."""
     ordered = CrowdSim(SceneConfig(characters=120, seed=7))
     _run(ordered, 4 * ORDER_EVERY)
-    monkeypatch.setattr(CrowdSim, "_in_ground_order", lambda self: None)
+    monkeypatch.setattr(Walkers, "_in_ground_order", lambda self, index: None)
     unordered = CrowdSim(SceneConfig(characters=120, seed=7))
     _run(unordered, 4 * ORDER_EVERY)
-    assert ordered.ids[0] == 0 and not np.array_equal(ordered.ids, unordered.ids)
+    ids = ordered.home.ids
+    assert ids[0] == 0 and not np.array_equal(ids, unordered.home.ids)
     x = ordered.crowd.x[1:]
     assert (np.diff(x) < 0).sum() < len(x) / 4  # in ground order but for the last steps
     for a, b in (
@@ -153,8 +160,8 @@ def test_rows_kept_in_ground_order_step_every_character_as_in_character_order(
         for name in (f.name for f in fields(a)):
             one, other = getattr(a, name), getattr(b, name)
             if isinstance(one, np.ndarray) and one.ndim:
-                np.testing.assert_array_equal(ordered.by_id(one), other, err_msg=name)
-    hands = ordered.by_id(ordered.crowd.solution.hand)
+                np.testing.assert_array_equal(_by_id(ordered, one), other, err_msg=name)
+    hands = _by_id(ordered, ordered.crowd.solution.hand)
     np.testing.assert_array_equal(hands, unordered.crowd.solution.hand)
     assert ordered.trace_characters() == unordered.trace_characters()
 
@@ -198,10 +205,10 @@ def test_walkers_stay_on_the_terrain_and_turn_around() -> None:
     lo, hi = sim.terrain.x_range
     turned = set()  # the ends where a walker turned back: -1 the left, 1 the right
     for _ in range(900):
-        direction = sim.direction.copy()
+        direction = sim.home.direction.copy()
         sim.step(pilot.next_input(sim), DT, timer)
         assert ((sim.crowd.x >= lo) & (sim.crowd.x <= hi)).all()
-        back = sim.crowd.x[sim.direction != direction]
+        back = sim.crowd.x[sim.home.direction != direction]
         turned |= {1 if x > (lo + hi) / 2 else -1 for x in back.tolist()}
         if turned == {-1, 1} and sim.crowd.feet.steps.min() > 0:
             break

@@ -1,0 +1,175 @@
+"""The crowd stepped in parts: the ids each part holds, a worker process stepping the away
+part a step ahead, and every character stepping exactly as in one process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from game.input_state import InputState
+from game.profiling import PhaseTimer
+from game.scene import ASSETS_DIR, SceneConfig
+from game.scenes.character_assets import EDITED_TERRAIN, load_character_assets
+from game.scenes.crowd import CrowdSim
+from game.scenes.crowd_walkers import AWAY, EVERYONE, HOME, HOME_ONLY, Shown, Walkers
+from game.scenes.crowd_worker import can_fork
+from game.world.terrain import Terrain
+
+DT = 1.0 / 60.0
+needs_fork = pytest.mark.skipif(not can_fork(), reason="workers are forked")
+
+
+def _same_rows(one: Shown, other: Shown) -> None:
+    """Both hold the same characters, each drawn exactly alike (rows in any order)."""
+    a, b = np.argsort(one.ids), np.argsort(other.ids)
+    np.testing.assert_array_equal(one.ids[a], other.ids[b])
+    for name in (f.name for f in fields(one.pose)):
+        np.testing.assert_array_equal(
+            getattr(one.pose, name)[a], getattr(other.pose, name)[b], err_msg=name
+        )
+    np.testing.assert_array_equal(one.elbow[a], other.elbow[b])
+    np.testing.assert_array_equal(one.hand[a], other.hand[b])
+
+
+@given(st.integers(0, 5_000))
+def test_home_and_away_hold_every_character_once_and_home_the_first(count: int) -> None:
+    ids = np.arange(count)
+    home, away = HOME.holds(ids), AWAY.holds(ids)
+    assert not (home & away).any() and (home | away).all()
+    assert home[:HOME_ONLY].all() and EVERYONE.holds(ids).all()
+    np.testing.assert_array_equal(HOME.ids(count), ids[home])
+
+
+def test_a_copy_of_walkers_steps_on_as_they_would_have() -> None:
+    """The worker's copy from before a step (kept to take the step again after an event)
+    shares nothing that the step changes."""
+    rig, terrain = load_character_assets(ASSETS_DIR)
+    walkers = Walkers(rig, terrain, 3, 400, AWAY)
+    for index in range(20):
+        walkers.step(index, DT)
+    twin = walkers.copy()
+    for index in range(20, 40):
+        walkers.step(index, DT)
+    for index in range(20, 40):
+        twin.step(index, DT)
+    _same_rows(walkers.shown()[1], twin.shown()[1])
+    assert walkers.solves == twin.solves
+
+
+@needs_fork
+def test_a_crowd_stepped_in_two_processes_steps_every_character_as_one_process() -> None:
+    """Random input: steering, running, + and − across the size that starts and ends the
+    worker, new ground and new assets at random steps. After every step, both crowds draw
+    every character alike and count the same footsteps, knee flips and solves."""
+    rng = np.random.default_rng(4)
+    config = SceneConfig(characters=HOME_ONLY + 50)
+    one, two = CrowdSim(config, workers=False), CrowdSim(config, workers=True)
+    rig, course = load_character_assets(ASSETS_DIR)
+    timer = PhaseTimer()
+    started = 0
+    for step in range(160):
+        actions = rng.choice(["", "", "", "", "", "", "crowd_more", "crowd_less"], 1).tolist()
+        inp = InputState(
+            move=float(rng.choice([0.0, 0.0, 1.0, -1.0])),
+            run=bool(rng.random() < 0.3),
+            actions=tuple(a for a in actions if a),
+        )
+        if step in (40, 120):  # the ground edited in another scene
+            x, y = course.points.T
+            config.extra[EDITED_TERRAIN] = Terrain(np.column_stack([x, y + step / 4000]))
+        if step == 80:  # F5
+            one.apply_assets(rig, course)
+            two.apply_assets(rig, course)
+        one.step(inp, DT, timer)
+        two.step(inp, DT, timer)
+        started += two.away is not None
+        for mine, theirs in zip(one.shown(), two.shown(), strict=True):
+            _same_rows(mine, theirs)
+        assert (one.steps_taken, one.knee_flips) == (two.steps_taken, two.knee_flips)
+        assert one.counters == two.counters
+    assert 0 < started < 160  # the worker ran, and ended as the crowd shrank
+    two.close()
+
+
+@needs_fork
+def test_the_worker_runs_only_while_characters_are_away() -> None:
+    sim = CrowdSim(SceneConfig(characters=HOME_ONLY + 2), workers=True)  # (id 201 is away)
+    timer = PhaseTimer()
+    sim.step(InputState(), DT, timer)
+    assert sim.away is not None and sim.character_count == HOME_ONLY + 2
+    sim.step(InputState(actions=("crowd_less",)), DT, timer)
+    assert sim.away is None and sim.character_count == HOME_ONLY
+    sim.close()
+
+
+@needs_fork
+def test_a_failing_worker_is_raised_in_the_app_with_its_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stepped = Walkers.step
+
+    def fails_away(self: Walkers, *args: Any, **kwargs: Any) -> None:
+        if self.part is AWAY:
+            raise ValueError("a stage failed")
+        stepped(self, *args, **kwargs)
+
+    monkeypatch.setattr(Walkers, "step", fails_away)  # (the worker is a fork: it has it too)
+    sim = CrowdSim(SceneConfig(characters=HOME_ONLY + 100), workers=True)
+    with pytest.raises(RuntimeError, match="a stage failed"):
+        sim.step(InputState(), DT, PhaseTimer())
+    sim.close()
+
+
+_KILLED_APP = """
+import sys
+from game.input_state import InputState
+from game.profiling import PhaseTimer
+from game.scene import SceneConfig
+from game.scenes.crowd import CrowdSim
+sim = CrowdSim(SceneConfig(characters=300), workers=True)
+sim.step(InputState(), 1 / 60, PhaseTimer())
+print(sim.away.pid, flush=True)
+sys.stdin.read()
+"""
+
+
+@needs_fork
+def test_the_worker_ends_when_the_app_is_killed() -> None:
+    """kill -9 runs no handler in the app: the worker sees its pipe close and ends."""
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    app = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_APP],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=root,
+    )
+    assert app.stdout is not None
+    worker = int(app.stdout.readline())
+    app.kill()
+    app.wait()
+    deadline = time.monotonic() + 10.0
+    while time.monotonic() < deadline and _running(worker):
+        time.sleep(0.05)
+    assert not _running(worker)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (an orphan is reaped by init)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
