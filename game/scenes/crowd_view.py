@@ -170,15 +170,18 @@ class CrowdView:
         count = sim.character_count
         # the total is of the characters here now: it drops when − removes walkers (their
         # steps go with them) and says so; the walkers kept keep theirs (Crowd.resize)
+        solves = ("one solve", "two solves (one in a worker)")
         items = [
             characters_text(count),
-            f"{4 * count} limbs in one solve per step",
+            f"{4 * count} limbs per step in {solves[sim.away is not None]}",
             f"footsteps by the {characters_text(count)} here: {sim.steps_taken}",
             f"hero {hero}",
         ]
         hint = "+/− crowd ±50 · A/D steer the hero · Shift run · O overlay · F3 profiler · F1 help"
-        # figures at their widest (digits as 8s) and both hero states: the box keeps its size
+        # figures at their widest (digits as 8s), both solve counts and both hero states: the
+        # box keeps its size
         alternatives: list[tuple[str, ...]] = [(digits_as_8(item),) for item in items[:3]]
+        alternatives[1] = tuple(digits_as_8(f"{4 * count} limbs per step in {s}") for s in solves)
         alternatives.append(("hero steered", "hero walking on its own"))
         overlay = [] if self.overlay_shown else [OVERLAY_HINT]
         self.status.draw(canvas, items, PALETTE["text"], [*overlay, hint], alternatives)
