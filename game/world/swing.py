@@ -12,6 +12,7 @@ from game.world.feet import Feet, sole_depth
 from game.world.rig import LegSpec, Rig
 from game.world.terrain import Terrain
 from game.world.types import BoolArray, FloatArray
+from ik.reach import soften
 
 _PROBES = np.linspace(0.0, 1.0, 12)  # fractions of the look-ahead the ground is read at
 
@@ -260,9 +261,11 @@ def within_hip_range(
 
     offset = target - hip
     d = np.hypot(offset[..., 0], offset[..., 1])
-    # law of cosines: the thigh is α off the hip→ankle line, cos α = (L1² + d² − L2²)/(2·L1·d)
-    # (d clamped to the leg's span, as the solver does)
-    span = np.clip(d, abs(limb.upper - limb.lower) + 1e-9, limb.upper + limb.lower)
+    # law of cosines: the thigh is α off the hip→ankle line, cos α = (L1² + d² − L2²)/(2·L1·d),
+    # d as the solver takes it: softened near full stretch (the ankle stops short, the knee
+    # bends a little more), then clamped to the leg's span
+    soft = soften(d, limb.upper + limb.lower, limb.softness)
+    span = np.clip(soft, abs(limb.upper - limb.lower) + 1e-9, limb.upper + limb.lower)
     cos_a = (limb.upper**2 + span**2 - limb.lower**2) / (2.0 * limb.upper * span)
     low = -extension - np.arccos(np.clip(cos_a, -1.0, 1.0))  # the hip→ankle line's range
     high = low + flexion + extension
