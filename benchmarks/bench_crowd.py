@@ -10,9 +10,10 @@ in turn, so all trees share the machine's state. The table gives, per ground, si
 tree, the median over repeats of the run's frame and sim p50 / p99 (ms) with the spread
 (lowest–highest) of the frame p50, the sim p50 per character (µs), the frame p50 against
 this tree's in the same run, and the CPU time per frame of the process and its crowd's
-worker (a mean over the run, ms), which waiting for a core on a busy host does not inflate. A second table gives the crowd's
-targets from the same medians: the rough ground's frame p50 over the course's, and the sim's
-cost per character at the largest size over that at the smallest. The machine may be
+worker (a mean over the run, ms), which waiting for a core on a busy host does not
+inflate. A second table gives the crowd's targets from the same medians: the rough
+ground's frame p50 over the course's, and the sim's cost per character at the largest
+size over that at the smallest. The machine may be
 shared and noisy: read the ratios of one run, not absolute numbers across runs.
 
 The rough ground spans the shipped course's x range with ``--vertices`` evenly spaced

@@ -296,12 +296,15 @@ class App(GlobalKeys, FrameSteps):
 
     def close(self) -> list[OutputError]:
         """Finish every output file (also on Ctrl-C or an exception); a failing output never
-        keeps another from being finished. Returns the outputs that failed. Every scene's
-        simulation that holds a worker lets it go."""
-        for scene in self.visited.values():
-            if isinstance(scene.sim, Closable):
-                scene.sim.close()
-        return self.outputs.close()
+        keeps another from being finished. Returns the outputs that failed. Then every
+        scene's simulation that holds a worker lets it go (after the stats file, which
+        counts the worker's characters too)."""
+        try:
+            return self.outputs.close()
+        finally:
+            for scene in self.visited.values():
+                if isinstance(scene.sim, Closable):
+                    scene.sim.close()
 
 
 def play(options: RunOptions, quiet: bool = False) -> Session:

@@ -6,7 +6,8 @@ change it by 50 while running, within the 1 to :data:`~game.options.MAX_CHARACTE
 differ from the first step) and walking direction, drawn from the seed; a character turns
 around near either end of the terrain, or when it has stood blocked (a too-tall rise) for
 half a second (:mod:`game.scenes.crowd_walkers`). All of it is vectorised: a step is one
-``Crowd.step`` of ``(N,)`` arrays, then one ``ik.solve_2d`` for all 4·N limbs.
+``Crowd.step`` of ``(N,)`` arrays, then one ``ik.solve_2d`` for all 4·N limbs (one of
+each per part, below).
 
 A crowd of more than :data:`~game.scenes.crowd_walkers.HOME_ONLY` on a host of two cores or
 more is stepped in two parts at once: the home part here, the away part in a worker process
@@ -52,7 +53,7 @@ from game.scenes.crowd_walkers import (
     Shown,
     Walkers,
 )
-from game.scenes.crowd_worker import AwayWorker, can_fork
+from game.scenes.crowd_worker import AwayFrame, AwayWorker, can_fork
 from game.scenes.walk import character_records, trace_header
 from game.world.character import Crowd
 from game.world.rig import Rig
@@ -93,6 +94,7 @@ class CrowdSim(CharacterAssets):
         self.away: AwayWorker | None = None
         self._events: list[Event] = []  # for the away part's next step
         self.terrain_changed = False  # the ground changed this step (rebuilt on an edit)
+        self._keep_worker()
 
     @property
     def character_count(self) -> int:
@@ -104,28 +106,40 @@ class CrowdSim(CharacterAssets):
         """The hero's input moved it this step."""
         return self.home.hero_steered
 
+    def _answered(self) -> AwayFrame | None:
+        """The away part's last answer (kept when the worker is closed at the end of a run),
+        or None when there is none."""
+        return None if self.away is None else self.away.last
+
+    def _away_counts(self) -> tuple[int, int]:
+        """The away part's footsteps and knee flips: its last answer's, or none while new
+        assets wait for its next step (they start its counts again)."""
+        last = self._answered()
+        if last is None or any(isinstance(event, NewAssets) for event in self._events):
+            return 0, 0
+        return last.steps_taken, last.knee_flips
+
     @property
     def steps_taken(self) -> int:
         """Footsteps of every character."""
-        away = 0 if self.away is None or self.away.last is None else self.away.last.steps_taken
-        return int(self.crowd.feet.steps.sum()) + away
+        return int(self.crowd.feet.steps.sum()) + self._away_counts()[0]
 
     @property
     def knee_flips(self) -> int:
         """Knee flips of every character."""
-        away = 0 if self.away is None or self.away.last is None else self.away.last.knee_flips
-        return int(self.crowd.knee_flips.sum()) + away
+        return int(self.crowd.knee_flips.sum()) + self._away_counts()[1]
 
     @property
     def counters(self) -> IkCounters:
         """Every limb solved, here and away."""
         solved = self.home.solves.plus(self._solved_away)
-        away = self.away
-        return solved if away is None or away.last is None else solved.plus(away.last.solves)
+        last = self._answered()
+        return solved if last is None else solved.plus(last.solves)
 
     def shown(self) -> tuple[Shown, Shown]:
         """Every character as drawn at the step before the last and at the last, the home
-        rows first (the hero in row 0)."""
+        rows first (the hero in row 0). An event between steps (F5 while paused) shows in
+        the home rows at once and in the away rows from the next step."""
         before, now = self.home.shown()
         away = self.away
         if away is None or away.last is None or away.shown_before is None:
@@ -145,12 +159,17 @@ class CrowdSim(CharacterAssets):
             self._apply(Resized(count))
 
     def apply_assets(self, rig: Rig, terrain: Terrain) -> None:
-        """Use a new rig and terrain from the next step on (feet are set down afresh, and
-        their counters start again: footsteps and knee flips alike)."""
+        """:meth:`game.scenes.character_assets.CharacterAssets.apply_assets`, for every part."""
         self._apply(NewAssets(rig, terrain))
 
     def close(self) -> None:
-        """End the worker process, if one runs."""
+        """End the worker process, if one runs (the run is over: the away part's last
+        figures stay readable for the stats)."""
+        if self.away is not None:
+            self.away.close()
+
+    def _retire_worker(self) -> None:
+        """End the worker: its characters are gone (its solves stay counted)."""
         if self.away is not None:
             if self.away.last is not None:
                 self._solved_away = self._solved_away.plus(self.away.last.solves)
@@ -185,7 +204,7 @@ class CrowdSim(CharacterAssets):
             )
             self._events.clear()
         elif not wanted:
-            self.close()
+            self._retire_worker()
             self._events.clear()
 
     def step(self, inp: InputState, dt: float, timer: PhaseTimer) -> None:
@@ -205,11 +224,13 @@ class CrowdSim(CharacterAssets):
             self.away.ask(self.step_index, tuple(self._events))
             self._events.clear()
         steer = float(np.clip(np.nan_to_num(inp.move), -1.0, 1.0))
-        self.home.step(self.step_index, dt, steer, inp.run, timer)
-        if self.away is not None:
-            self.away.answer()
-        self.step_index += 1
-        self.time = self.step_index * dt
+        try:
+            self.home.step(self.step_index, dt, steer, inp.run, timer)
+        finally:  # (whatever happened here, the away part took the step: it is read)
+            if self.away is not None:
+                self.away.answer(self.step_index)
+            self.step_index += 1
+            self.time = self.step_index * dt
 
     # -- outputs -----------------------------------------------------------------------
     def trace_header(self) -> dict[str, Any]:

@@ -2,9 +2,10 @@
 
 The hero (character 0) is drawn exactly as in the walk scene (:mod:`game.view.hero_painter`),
 its interpolated pose solved each frame. The rest of the crowd is culled to the visible x
-range and drawn from the simulation's own solves: the last two steps' joints blended by the
-frame's ``alpha`` (one batched solve of every limb per step is all the crowd costs the
-solver), in batches (:mod:`game.view.crowd_painter`). The camera follows the hero.
+range and drawn from the simulation's own solves (:meth:`~game.scenes.crowd.CrowdSim.shown`,
+both parts): the last two steps' joints blended by the frame's ``alpha`` (the batched solves
+of each step are all the crowd costs the solver), in batches
+(:mod:`game.view.crowd_painter`). The camera follows the hero.
 """
 
 from __future__ import annotations
@@ -171,9 +172,10 @@ class CrowdView:
         # the total is of the characters here now: it drops when − removes walkers (their
         # steps go with them) and says so; the walkers kept keep theirs (Crowd.resize)
         solves = ("one solve", "two solves (one in a worker)")
+        solved = solves[1] if sim.away is not None else solves[0]
         items = [
             characters_text(count),
-            f"{4 * count} limbs per step in {solves[sim.away is not None]}",
+            f"{4 * count} limbs per step in {solved}",
             f"footsteps by the {characters_text(count)} here: {sim.steps_taken}",
             f"hero {hero}",
         ]
@@ -206,7 +208,7 @@ class CrowdView:
 
 SCENE = SceneSpec(
     name="crowd",
-    title="Crowd: hundreds of walkers, one batched solve per step",
+    title="Crowd: hundreds of walkers, every limb solved in batches",
     controls=(
         ("+ / −", "add / remove 50 characters"),
         ("A / D, arrows", "steer the hero (left alone it walks on its own)"),

@@ -150,8 +150,21 @@ Event = Resized | NewGround | NewAssets
 
 class Walkers:
     """The characters of ``part`` among a crowd of ``count``, standing at their seeded
-    spots on ``terrain``; ``ids`` names each row's character (the hero, when held, stays in
-    row 0)."""
+    spots on ``terrain``.
+
+    Attributes
+    ----------
+    crowd : Crowd
+        Their simulation, M rows.
+    ids : ndarray of int, shape (M,)
+        Each row's character (the hero, when held, stays in row 0).
+    pace, runs, start_delay : ndarray, shape (M,)
+        Each one's walk intent magnitude, run blend (0 or 1) and seconds before it sets off.
+    direction, stuck : ndarray, shape (M,)
+        The way each walks (±1) and for how long it has been held still (seconds).
+    crowd_size : int
+        Characters in the whole crowd, every part's.
+    """
 
     def __init__(self, rig: Rig, terrain: Terrain, seed: int, count: int, part: Part) -> None:
         self.seed, self.part = seed, part

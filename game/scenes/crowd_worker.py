@@ -17,14 +17,17 @@ exited, however it ended).
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import signal
+import sys
 import time
 import traceback
+import warnings
 import weakref
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any
+from multiprocessing.process import BaseProcess
 
 import numpy as np
 
@@ -34,42 +37,46 @@ from game.world.rig import Rig
 from game.world.terrain import Terrain
 
 CLOSE_WAIT_S = 2.0  # how long a worker asked to end may take before it is killed
+_POLL_S = 0.05  # while closing, how often to look for an answer left unread
 
 
 @dataclass(frozen=True, slots=True)
 class AwayFrame:
-    """The away part after a step: its rows as drawn (``before``: as at the step before,
-    given when the rows changed in the step, reordered, resized or laid out afresh, and
-    otherwise the last frame's ``now``), its footstep and knee flip totals, its solves so
-    far, and the worker's CPU time so far (seconds)."""
+    """The away part after step ``index``: its rows as drawn then (``now``) and at the step
+    before (``before``, sent only when the rows changed in the step: reordered, resized or
+    laid out afresh; otherwise it is the last frame's ``now``), and its totals: footsteps,
+    knee flips and every limb solved."""
 
+    index: int
     now: Shown
     before: Shown | None
     steps_taken: int
     knee_flips: int
     solves: IkCounters
-    cpu_seconds: float
 
 
-def _take(
-    walkers: Walkers, index: int, dt: float, events: tuple[Event, ...], fresh: bool
-) -> AwayFrame:
-    """Step ``index`` of ``walkers`` after ``events``, as the app reads it."""
-    ids = walkers.ids
-    for event in events:
-        event.apply(walkers)
-    walkers.step(index, dt)
+def _frame(walkers: Walkers, index: int, changed: bool) -> AwayFrame:
+    """``walkers`` as the app reads them after step ``index`` (``changed``: their rows
+    changed in it, so the frame carries their rows before it too)."""
     before, now = walkers.shown()
-    changed = fresh or bool(events) or not np.array_equal(ids, walkers.ids)
     crowd = walkers.crowd
     return AwayFrame(
+        index,
         now,
         before if changed else None,
         int(crowd.feet.steps.sum()),
         int(crowd.knee_flips.sum()),
         walkers.solves,
-        time.process_time(),
     )
+
+
+def _take(walkers: Walkers, index: int, dt: float, events: tuple[Event, ...]) -> AwayFrame:
+    """Step ``index`` of ``walkers`` after ``events``, as the app reads it."""
+    ids = walkers.ids
+    for event in events:
+        event.apply(walkers)
+    walkers.step(index, dt)
+    return _frame(walkers, index, bool(events) or not np.array_equal(ids, walkers.ids))
 
 
 def serve(
@@ -83,18 +90,24 @@ def serve(
     dt: float,
 ) -> None:
     """The worker's loop: the away part of a crowd of ``count`` standing at its seeded
-    spots, stepped from step ``index`` on, one step ahead of what ``conn`` asks for
-    (``app_end``, the app's end of the pipe, which the fork inherited, is closed first: the
-    pipe then closes when the app exits). Answers ``("frame", AwayFrame)`` or ``("error",
-    traceback)``; ``None`` asks it to end."""
+    spots (sent as they stand, the answer to step ``index − 1``), stepped from step
+    ``index`` on, one step ahead of what ``conn`` asks for.
+    ``app_end``, the app's end of the pipe, which the fork inherited, is closed first (the
+    pipe then closes when the app exits), and the app's signal handlers are dropped (a
+    signal ends the worker; Ctrl+C, sent to the whole terminal's group, is the app's to
+    handle). Answers ``("frame", AwayFrame)`` or ``("error", traceback)``; ``None`` asks
+    it to end."""
     app_end.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
     try:
         walkers = Walkers(rig, terrain, seed, count, AWAY)
-        fresh = True  # the app has not seen these rows yet
+        conn.send(("frame", _frame(walkers, index - 1, changed=True)))
         while True:
             before = walkers.copy()
-            ahead = _take(walkers, index, dt, (), fresh)
+            ahead = _take(walkers, index, dt, ())
             message = conn.recv()
             if message is None:
                 return
@@ -103,27 +116,35 @@ def serve(
                 raise RuntimeError(f"asked for step {asked}, the next step is {index}")
             if events:
                 walkers = before
-                ahead = _take(walkers, index, dt, events, fresh)
+                ahead = _take(walkers, index, dt, events)
             conn.send(("frame", ahead))
-            index, fresh = index + 1, False
-    except EOFError:  # the app's end closed: it has exited
+            index += 1
+    except (EOFError, OSError):  # the app's end closed: it has exited
         return
     except Exception:  # noqa: BLE001 - every failure goes back to the app, which raises it
-        conn.send(("error", traceback.format_exc()))
+        with contextlib.suppress(OSError):
+            conn.send(("error", traceback.format_exc()))
 
 
 def can_fork() -> bool:
-    """Whether this platform starts a worker by forking (Linux, macOS)."""
-    return "fork" in multiprocessing.get_all_start_methods()
+    """Whether a worker can be started here: by forking, on Linux (macOS forbids forking
+    once its window system has started)."""
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
-def _stop(process: Any, conn: Connection) -> None:
-    """Ask the worker to end, and kill it if it does not."""
-    try:
+def _stop(process: BaseProcess, conn: Connection) -> None:
+    """Ask the worker to end and wait for it (reading any answer left unread, which it may
+    be busy sending); kill it if it does not end in time."""
+    with contextlib.suppress(OSError):
         conn.send(None)
-    except (BrokenPipeError, OSError):
-        pass
-    process.join(CLOSE_WAIT_S)
+    deadline = time.monotonic() + CLOSE_WAIT_S
+    while process.is_alive() and time.monotonic() < deadline:
+        try:
+            if conn.poll(_POLL_S):
+                conn.recv()
+        except (EOFError, OSError):
+            break
+    process.join(max(deadline - time.monotonic(), 0.0))
     if process.is_alive():
         process.kill()
         process.join()
@@ -132,7 +153,8 @@ def _stop(process: Any, conn: Connection) -> None:
 
 class AwayWorker:
     """The away part of a crowd of ``count`` characters (standing at their seeded spots on
-    ``terrain``), stepped in a worker process from step ``index`` on."""
+    ``terrain``, read before this returns), stepped in a worker process from step
+    ``index`` on. After :meth:`close` its last answer stays readable."""
 
     def __init__(
         self, rig: Rig, terrain: Terrain, seed: int, count: int, index: int, dt: float
@@ -145,31 +167,43 @@ class AwayWorker:
             name="crowd-away",
             daemon=True,
         )
-        process.start()
+        with warnings.catch_warnings():
+            # (Python 3.12+ warns of forking a process that runs threads, which may hold a
+            # lock the child then waits for: the worker uses none of the app's, only its
+            # pipe and numpy)
+            warnings.filterwarnings(
+                "ignore", "This process .* is multi-threaded", DeprecationWarning
+            )
+            process.start()
         theirs.close()
         self.pid = process.pid
         self._stop = weakref.finalize(self, _stop, process, self._conn)
         self.last: AwayFrame | None = None  # the last step's answer
         self.shown_before: Shown | None = None  # the rows as drawn at the step before it
+        self.answer(index - 1)  # (the rows as they stand)
 
     def ask(self, index: int, events: tuple[Event, ...]) -> None:
         """Ask for step ``index``, after ``events``."""
+        if not self._stop.alive:
+            raise RuntimeError("the crowd's worker process was closed")
         self._conn.send((index, events))
 
-    def answer(self) -> AwayFrame:
-        """The answer to the last :meth:`ask` (waits for it)."""
+    def answer(self, index: int) -> None:
+        """Read the answer to :meth:`ask` for step ``index`` (waits for it) into
+        :attr:`last` and :attr:`shown_before`."""
         try:
             kind, body = self._conn.recv()
         except EOFError:
             raise RuntimeError("the crowd's worker process ended without answering") from None
         if kind == "error":
             raise RuntimeError(f"the crowd's worker process failed:\n{body}")
+        if body.index != index:
+            raise RuntimeError(f"the crowd's worker answered step {body.index} for {index}")
         if self.last is not None:
             self.shown_before = self.last.now
         self.last = body
         if body.before is not None:
             self.shown_before = body.before
-        return body
 
     def close(self) -> None:
         """End the worker (waits for it)."""

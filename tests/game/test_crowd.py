@@ -1,4 +1,4 @@
-"""The crowd scene: one batched solve per step, resizing, determinism, and a real headless run."""
+"""The crowd scene: batched solves per step, resizing, determinism, and a real headless run."""
 
 from __future__ import annotations
 

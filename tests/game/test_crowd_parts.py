@@ -1,8 +1,10 @@
 """The crowd stepped in parts: the ids each part holds, a worker process stepping the away
-part a step ahead, and every character stepping exactly as in one process."""
+part a step ahead, every character stepping exactly as in one process, and the worker's
+life (started and ended with the characters away, ended with the app however it ends)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -102,6 +104,47 @@ def test_a_crowd_stepped_in_two_processes_steps_every_character_as_one_process()
 
 
 @needs_fork
+def test_an_event_before_the_first_step_reaches_the_away_part() -> None:
+    config = SceneConfig(characters=HOME_ONLY + 100)
+    one, two = CrowdSim(config, workers=False), CrowdSim(config, workers=True)
+    rig, course = load_character_assets(ASSETS_DIR)
+    x, y = course.points.T
+    lower = Terrain(np.column_stack([x, y - 0.01]))
+    assert len(two.shown()[1].ids) == HOME_ONLY + 100  # (every character, from the start)
+    for sim in (one, two):
+        sim.apply_assets(rig, lower)
+    for sim in (one, two):
+        sim.step(InputState(), DT, PhaseTimer())
+    for mine, theirs in zip(one.shown(), two.shown(), strict=True):
+        _same_rows(mine, theirs)
+    two.close()
+
+
+@needs_fork
+def test_a_failed_home_step_leaves_the_worker_in_step_and_quick_to_close(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ctrl+C lands mostly in the home part's step: the worker's answer to that step is
+    read all the same, so the next step is answered for itself and closing takes no wait."""
+    sim = CrowdSim(SceneConfig(characters=HOME_ONLY + 100), workers=True)
+    stepped = Walkers.step
+
+    def interrupted(self: Walkers, *args: Any, **kwargs: Any) -> None:
+        monkeypatch.setattr(Walkers, "step", stepped)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Walkers, "step", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        sim.step(InputState(), DT, PhaseTimer())
+    sim.step(InputState(), DT, PhaseTimer())
+    assert sim.away is not None and sim.away.last is not None and sim.away.last.index == 1
+    start = time.monotonic()
+    sim.close()
+    assert time.monotonic() - start < 1.0
+    assert sim.steps_taken >= 0  # (its last figures stay readable)
+
+
+@needs_fork
 def test_the_worker_runs_only_while_characters_are_away() -> None:
     sim = CrowdSim(SceneConfig(characters=HOME_ONLY + 2), workers=True)  # (id 201 is away)
     timer = PhaseTimer()
@@ -130,6 +173,24 @@ def test_a_failing_worker_is_raised_in_the_app_with_its_traceback(
     sim.close()
 
 
+@needs_fork
+def test_a_runs_stats_count_the_characters_the_worker_stepped(
+    run_main_here: Any, tmp_path: Path
+) -> None:
+    """The app closes the worker when the run ends, and writes the stats after: they count
+    every character's footsteps and solves, as one process would."""
+    stats_path, count, frames = tmp_path / "s.json", HOME_ONLY + 100, 90
+    args = ["--scene", "crowd", "--headless", "--autopilot", "--frames", str(frames)]
+    result = run_main_here([*args, "--characters", str(count), "--stats", str(stats_path)])
+    assert result.returncode == 0, result.stdout + result.stderr
+    stats = json.loads(stats_path.read_text())
+    one = CrowdSim(SceneConfig(characters=count), workers=False)
+    for _ in range(stats["steps"]):
+        one.step(InputState(), DT, PhaseTimer())
+    assert stats["feet"] == {"steps_taken": one.steps_taken, "knee_flips": one.knee_flips}
+    assert stats["ik"]["solves"] == one.counters.solves == stats["steps"] * 4 * count
+
+
 _KILLED_APP = """
 import sys
 from game.input_state import InputState
@@ -152,11 +213,12 @@ def test_the_worker_ends_when_the_app_is_killed() -> None:
         [sys.executable, "-c", _KILLED_APP],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         env=env,
         cwd=root,
     )
-    assert app.stdout is not None
+    assert app.stdout is not None and app.stderr is not None
     worker = int(app.stdout.readline())
     app.kill()
     app.wait()
@@ -164,6 +226,7 @@ def test_the_worker_ends_when_the_app_is_killed() -> None:
     while time.monotonic() < deadline and _running(worker):
         time.sleep(0.05)
     assert not _running(worker)
+    assert "Traceback" not in app.stderr.read()  # (the worker, which shares it, left quietly)
 
 
 def _running(pid: int) -> bool:
