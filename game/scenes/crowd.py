@@ -76,6 +76,8 @@ class CrowdSim(CharacterAssets):
     With more than one core and more than :data:`~game.scenes.crowd_walkers.HOME_ONLY`
     characters, the crowd is stepped in two parts: :attr:`home` here, the rest in a worker
     process (:mod:`game.scenes.crowd_worker`), the two at once; otherwise all here.
+    ``workers`` overrides the host's say: True splits the crowd, False keeps it all here
+    (the tests compare the two).
     """
 
     def __init__(self, config: SceneConfig, workers: bool | None = None) -> None:
