@@ -1,4 +1,5 @@
-"""Test-wide setup: pygame must never try to open a real display or audio device."""
+"""Test-wide setup: pygame must never try to open a real display or audio device, and no
+test asserts a timing (hypothesis's per-example deadline is off)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import settings
 
 REPO = Path(__file__).resolve().parent.parent
+
+# an example's wall time says how busy the shared host is, not whether the code is right
+settings.register_profile("untimed", deadline=None)
+settings.load_profile("untimed")
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups off the items

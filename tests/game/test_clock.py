@@ -60,7 +60,7 @@ def test_non_positive_dt_is_rejected_with_its_name(bad: float) -> None:
         FixedStepClock(bad)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.lists(st.floats(min_value=0.0, max_value=5.0), min_size=1, max_size=50))
 def test_alpha_stays_in_unit_interval_and_steps_never_exceed_cap(frames: list[float]) -> None:
     clock = FixedStepClock(DT, max_frame_time=0.25, max_steps=5)

@@ -349,7 +349,7 @@ def test_drawing_at_alpha_zero_reuses_the_previous_steps_solve_and_it_is_that_po
     _same_solve(sol, solve_pose(crowd.rig, crowd.prev_pose.lerp(crowd.pose, 0.5)))
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=10)
 @given(
     height=st.floats(0.3, 2.5),
     way=st.sampled_from([-1.0, 1.0]),

@@ -104,7 +104,7 @@ edit = st.tuples(
 )
 
 
-@settings(max_examples=5, deadline=None, derandomize=True)
+@settings(max_examples=5, derandomize=True)
 @given(edits=st.lists(edit, min_size=1, max_size=6), turn_at=st.integers(20, 120))
 def test_any_legal_edit_at_any_step_leaves_every_walker_on_its_feet(
     edits: list[tuple[int, int, float, float, float]], turn_at: int, footing

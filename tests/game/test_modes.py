@@ -264,7 +264,7 @@ LEGAL = {(a, b) for a in (STAND, GO, BRAKE) for b in (STAND, GO, BRAKE)}
 LEGAL |= {(BRAKE, PIVOT), (PIVOT, PIVOT), (PIVOT, STAND), (PIVOT, GO), (PIVOT, BRAKE)}
 
 
-@settings(max_examples=6, deadline=None, derandomize=True)
+@settings(max_examples=6, derandomize=True)
 @given(st.lists(st.lists(segment, min_size=1, max_size=6), min_size=3, max_size=3))
 def test_random_walk_and_run_input_follows_the_tables(plans: list) -> None:
     assert RIG.tuning.pivot_wish > DT  # (a brake runs a step or more before a pivot)

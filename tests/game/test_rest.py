@@ -66,7 +66,6 @@ def _intents(walkers: list[Walker]) -> tuple[np.ndarray, np.ndarray]:
     # Hypothesis tries the simplest batch first, then a random one: WALKERS random key
     # sequences in all, as many as examples of one walker each would search
     max_examples=2,
-    deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

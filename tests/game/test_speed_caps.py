@@ -30,7 +30,7 @@ def _flight() -> Terrain:
     return Terrain(np.array(points))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(
     x=st.lists(st.floats(-8.0, 12.0), min_size=1, max_size=6),
     speed=st.floats(-3.0, 3.0),

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")
 
 # no time limit on an example or on drawing it: the terrains are big by design, and a
 # test's verdict must not depend on how busy the machine is
-UNTIMED = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+UNTIMED = settings(suppress_health_check=[HealthCheck.too_slow])
 
 LEGS = load_rig(ASSETS_DIR / "rig.json").legs
 FloatArray = np.ndarray

@@ -28,7 +28,7 @@ def _stairs(seed: int) -> Terrain:
     return Terrain(np.array(points))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     seed=st.integers(0, 10_000),
     probes=st.lists(st.floats(-8.0, 20.0), min_size=1, max_size=40),
@@ -44,7 +44,7 @@ def test_a_riser_within_reach_is_found_by_the_nearest_either_side(
     assert np.array_equal(ground.riser_within(x, reach, MIN_RISER, WINDOW), dense)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     seed=st.integers(0, 10_000),
     ends=st.lists(st.tuples(st.floats(-8.0, 20.0), st.floats(-8.0, 20.0)), max_size=40),
@@ -60,7 +60,7 @@ def test_the_shortest_tread_between_two_points_is_the_masked_minimum(
     assert np.array_equal(ground.shortest_tread(lo, hi, MIN_RISER, WINDOW), dense)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     seed=st.integers(0, 10_000),
     ends=st.lists(st.tuples(st.floats(-8.0, 20.0), st.floats(-8.0, 20.0)), max_size=40),
@@ -81,7 +81,7 @@ def test_a_riser_between_two_points_is_the_one_a_mask_finds(
     assert np.array_equal(found, inside.any(axis=1))
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(
     seed=st.integers(0, 10_000),
     probes=st.lists(

@@ -65,7 +65,7 @@ def _size(batch: dict[str, np.ndarray]) -> np.ndarray:
 
 
 @DIMS
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(data=st.data(), n=st.integers(2, 12), with_pole=st.booleans())
 def test_a_batch_equals_the_loop_of_single_solves(
     dim: int, data: st.DataObject, n: int, with_pole: bool
@@ -85,7 +85,7 @@ def test_a_batch_equals_the_loop_of_single_solves(
 
 
 @DIMS
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20)
 @given(data=st.data(), n=st.sampled_from([1, 4, 300, CHUNK + 3]))
 def test_every_result_agrees_with_forward_kinematics(dim: int, data: st.DataObject, n: int) -> None:
     batch = data.draw(batches(dim, min(n, 300)))
@@ -130,7 +130,7 @@ def test_lazy_angles_have_the_seeds_values() -> None:
 
 
 @DIMS
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20)
 @given(data=st.data(), n=st.integers(9, 12))
 def test_a_float32_batch_agrees_with_its_single_float32_solves(
     dim: int, data: st.DataObject, n: int

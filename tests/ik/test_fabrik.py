@@ -16,7 +16,7 @@ def _lengths(joints: np.ndarray) -> np.ndarray:
     return np.linalg.norm(np.diff(joints, axis=0), axis=-1)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(
     bones=st.lists(st.floats(0.2, 2.0), min_size=2, max_size=5),
     angle=st.floats(-math.pi, math.pi),

@@ -120,7 +120,7 @@ def test_bad_values_fail_naming_the_argument(
         ik.solve_2d(**(args | changes))  # type: ignore[arg-type]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(
     reach=st.floats(5e-324, 1.7e308),
     fraction=st.floats(0.0, 1.0, exclude_min=True, exclude_max=True),  # 0: the identity
@@ -165,7 +165,7 @@ def any_limb(draw: st.DrawFn, dim: int, dtype: type) -> dict[str, object]:
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("dim", [2, 3])
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(data=st.data())
 def test_every_finite_input_gets_a_finite_right_answer_or_a_value_error(
     dim: int, dtype: type, data: st.DataObject

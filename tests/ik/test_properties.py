@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import ik
 
-SETTINGS = settings(max_examples=150, deadline=None)
+SETTINGS = settings(max_examples=150)
 FIELDS = {
     dim: ("elbow", "hand", "distance", "reach", "shortfall", "reached", "stretch", "status")
     + ("elbow_angle",)
@@ -312,7 +312,7 @@ def wild_limbs(draw: st.DrawFn, dim: int) -> tuple[Limb, dict[str, float]]:
 
 @DIMS
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(data=st.data())
 def test_every_output_is_finite_for_every_finite_input(
     dim: int, dtype: type, data: st.DataObject
@@ -345,7 +345,7 @@ def test_every_output_is_finite_for_every_finite_input(
 
 
 @DIMS
-@settings(max_examples=40, deadline=None)  # (indexing: a few batches show it)
+@settings(max_examples=40)  # (indexing: a few batches show it)
 @given(data=st.data(), read_first=st.booleans())
 def test_rows_of_a_batch_solve_are_its_results_at_those_rows(
     dim: int, data: st.DataObject, read_first: bool

@@ -19,7 +19,7 @@ def rotate(q: np.ndarray, v: np.ndarray) -> np.ndarray:
 vectors = st.lists(st.floats(-2, 2), min_size=3, max_size=3).map(np.array)
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=250)
 @given(root=vectors, bend=vectors, aim=vectors, target=vectors, pole=vectors)
 def test_rotations_carry_the_current_pose_onto_the_solve(
     root: np.ndarray, bend: np.ndarray, aim: np.ndarray, target: np.ndarray, pole: np.ndarray
@@ -84,7 +84,7 @@ def test_ozz_start_joint_correction_90_rolls_the_upper_bone() -> None:
     assert _same_rotation(upper, expected) and _same_rotation(lower, expected)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(root=vectors, bend=vectors, aim=vectors, target=vectors, pole=vectors)
 def test_on_a_hinge_rig_the_elbow_axis_follows_the_new_limb_plane(
     root: np.ndarray, bend: np.ndarray, aim: np.ndarray, target: np.ndarray, pole: np.ndarray
@@ -128,7 +128,7 @@ def test_weight_outside_zero_to_one_is_rejected(weight: float) -> None:
 
 
 @pytest.mark.parametrize("dim", [2, 3])
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(data=st.data(), weight=st.floats(0.0, 1.0))
 def test_blend_pose_keeps_bone_lengths_and_moves_along_arcs(
     dim: int, data: st.DataObject, weight: float
