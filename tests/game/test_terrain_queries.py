@@ -27,7 +27,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")
 
 # no time limit on an example or on drawing it: the terrains are big by design, and a
 # test's verdict must not depend on how busy the machine is
-UNTIMED = settings(suppress_health_check=[HealthCheck.too_slow])
+SLOW_DRAWS_OK = settings(suppress_health_check=[HealthCheck.too_slow])
 
 LEGS = load_rig(ASSETS_DIR / "rig.json").legs
 FloatArray = np.ndarray
@@ -75,7 +75,7 @@ def spans(draw: st.DrawFn, count: int = 12) -> tuple[Terrain, FloatArray, FloatA
     return terrain, np.array(draw(ends)), np.array(draw(ends))
 
 
-@UNTIMED
+@SLOW_DRAWS_OK
 @given(spans())
 def test_vertices_between_are_the_vertices_a_mask_holds(
     case: tuple[Terrain, FloatArray, FloatArray],
@@ -88,7 +88,7 @@ def test_vertices_between_are_the_vertices_a_mask_holds(
     assert vertex.tolist() == expected_vertex.tolist()
 
 
-@UNTIMED
+@SLOW_DRAWS_OK
 @given(
     st.lists(
         st.floats(allow_nan=False, allow_infinity=True) | st.sampled_from([0.0, 1.0]),
@@ -108,7 +108,7 @@ def test_range_maxima_are_the_masked_maxima(values: list[float], data: st.DataOb
     _same(table.over(first, stop, -np.inf), np.where(inside, vals, -np.inf).max(axis=-1))
 
 
-@UNTIMED
+@SLOW_DRAWS_OK
 @given(spans())
 def test_highest_ground_between_is_the_dense_maximum(
     case: tuple[Terrain, FloatArray, FloatArray],
@@ -122,7 +122,7 @@ def test_highest_ground_between_is_the_dense_maximum(
     _same(terrain.max_height_between(x0, x1), dense)
 
 
-@UNTIMED
+@SLOW_DRAWS_OK
 @given(spans(), st.floats(0.0, 3.0))
 def test_steepest_rise_is_the_dense_maximum_over_the_window_corners(
     case: tuple[Terrain, FloatArray, FloatArray], window: float
@@ -166,7 +166,7 @@ def soles(draw: st.DrawFn, count: int = 6) -> tuple[Terrain, FloatArray]:
     return terrain, np.array(points).reshape(count, 3, 2)
 
 
-@UNTIMED
+@SLOW_DRAWS_OK
 @given(soles())
 def test_sole_penetration_is_the_dense_depth(case: tuple[Terrain, FloatArray]) -> None:
     terrain, feet = case
@@ -197,7 +197,7 @@ def _dense_sole_clearance(
     return exact, np.maximum(exact, np.maximum(cone, vertex) - lowest)
 
 
-@settings(UNTIMED, max_examples=60)
+@settings(SLOW_DRAWS_OK, max_examples=60)
 @given(terrains(), st.data())
 def test_sole_clearance_ahead_is_the_dense_look_ahead(
     terrain: Terrain, data: st.DataObject
