@@ -53,7 +53,7 @@ from game.scenes.crowd_walkers import (
     Shown,
     Walkers,
 )
-from game.scenes.crowd_worker import AwayFrame, AwayWorker, can_fork
+from game.scenes.crowd_worker import AwayFrame, AwayWorker, WorkerLost, can_fork
 from game.scenes.walk import character_records, trace_header
 from game.world.character import Crowd
 from game.world.rig import Rig
@@ -222,17 +222,38 @@ class CrowdSim(CharacterAssets):
                 count = max((count - 1) // CHARACTERS_STEP * CHARACTERS_STEP, 1)
         self.resize(count)
         self._keep_worker()
-        if self.away is not None:
-            self.away.ask(self.step_index, tuple(self._events))
-            self._events.clear()
+        self._ask()
         steer = float(np.clip(np.nan_to_num(inp.move), -1.0, 1.0))
         try:
             self.home.step(self.step_index, dt, steer, inp.run, timer)
         finally:  # (whatever happened here, the away part took the step: it is read)
-            if self.away is not None:
-                self.away.answer(self.step_index)
+            self._answer()
             self.step_index += 1
             self.time = self.step_index * dt
+
+    def _ask(self) -> None:
+        """Ask the worker for this step, with the events since the last."""
+        if self.away is not None:
+            try:
+                self.away.ask(self.step_index, tuple(self._events))
+            except WorkerLost:
+                self._take_everyone_home()
+            self._events.clear()
+
+    def _answer(self) -> None:
+        """Read the worker's answer to this step."""
+        if self.away is not None:
+            try:
+                self.away.answer(self.step_index)
+            except WorkerLost:
+                self._take_everyone_home()
+
+    def _take_everyone_home(self) -> None:
+        """The worker was lost: the crowd goes on in this process, the away characters
+        standing afresh at their seeded spots (their state went with the worker), and no
+        worker is started again."""
+        self._retire_worker()
+        self.home.take_in(AWAY)
 
     # -- outputs -----------------------------------------------------------------------
     def trace_header(self) -> dict[str, Any]:

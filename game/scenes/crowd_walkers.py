@@ -219,15 +219,25 @@ class Walkers:
             return
         self._put_in_order(np.argsort(self.ids))
         kept = int(np.count_nonzero(self.ids < count))
-        newcomers = self.part.ids(count)[kept:]
-        x, facing = self._spots(self.crowd.rig, self.crowd.terrain, newcomers, count)
-        # (growing keeps every row, shrinking takes no newcomer: one resize does either)
+        self.crowd_size = count
+        # (growing keeps every row, shrinking takes no newcomer)
+        self._keep_and_add(kept, self.part.ids(count)[kept:])
+
+    def take_in(self, part: Part) -> None:
+        """Hold ``part``'s characters too from now on (the worker stepping them was lost):
+        they join standing at their seeded spots, as newcomers do."""
+        self._keep_and_add(self.count, part.ids(self.crowd_size))
+        self.part = EVERYONE if {self.part, part} == {HOME, AWAY} else self.part
+
+    def _keep_and_add(self, kept: int, newcomers: NDArray[np.intp]) -> None:
+        """The first ``kept`` rows carry on; the characters ``newcomers`` (M,) join after
+        them, standing at their seeded spots."""
+        x, facing = self._spots(self.crowd.rig, self.crowd.terrain, newcomers, self.crowd_size)
         self.crowd.resize(kept + len(newcomers), x, facing)
         self.ids = np.concatenate([self.ids[:kept], newcomers])
         self.direction = np.concatenate([self.direction[:kept], self.crowd.facing[kept:]])
         self.stuck = np.concatenate([self.stuck[:kept], np.zeros(len(newcomers))])
-        self.crowd_size = count
-        self._set_behaviour(count)
+        self._set_behaviour(self.crowd_size)
 
     def lay_out_on(self, terrain: Terrain) -> None:
         """Stand afresh on new ground (edited in another scene), as a new crowd would."""

@@ -40,6 +40,10 @@ CLOSE_WAIT_S = 2.0  # how long a worker asked to end may take before it is kille
 _POLL_S = 0.05  # while closing, how often to look for an answer left unread
 
 
+class WorkerLost(RuntimeError):
+    """The worker process ended without being asked to (killed, out of memory)."""
+
+
 @dataclass(frozen=True, slots=True)
 class AwayFrame:
     """The away part after step ``index``: its rows as drawn then (``now``) and at the step
@@ -186,15 +190,18 @@ class AwayWorker:
         """Ask for step ``index``, after ``events``."""
         if not self._stop.alive:
             raise RuntimeError("the crowd's worker process was closed")
-        self._conn.send((index, events))
+        try:
+            self._conn.send((index, events))
+        except OSError as exc:
+            raise WorkerLost(f"the crowd's worker process ended: {exc}") from exc
 
     def answer(self, index: int) -> None:
         """Read the answer to :meth:`ask` for step ``index`` (waits for it) into
         :attr:`last` and :attr:`shown_before`."""
         try:
             kind, body = self._conn.recv()
-        except EOFError:
-            raise RuntimeError("the crowd's worker process ended without answering") from None
+        except (EOFError, OSError):
+            raise WorkerLost("the crowd's worker process ended without answering") from None
         if kind == "error":
             raise RuntimeError(f"the crowd's worker process failed:\n{body}")
         if body.index != index:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -142,6 +143,25 @@ def test_a_failed_home_step_leaves_the_worker_in_step_and_quick_to_close(
     sim.close()
     assert time.monotonic() - start < 1.0
     assert sim.steps_taken >= 0  # (its last figures stay readable)
+
+
+@needs_fork
+def test_a_lost_worker_leaves_the_crowd_whole_in_one_process() -> None:
+    """The worker killed (out of memory, say): the app steps on, every character here, the
+    lost ones standing afresh at their seeded spots; no worker is started again."""
+    count = HOME_ONLY + 100
+    sim = CrowdSim(SceneConfig(characters=count), workers=True)
+    timer = PhaseTimer()
+    for _ in range(5):
+        sim.step(InputState(), DT, timer)
+    assert sim.away is not None
+    os.kill(sim.away.pid, signal.SIGKILL)
+    for _ in range(5):
+        sim.step(InputState(actions=("crowd_more",)), DT, timer)
+    assert sim.away is None and sim.home.part is EVERYONE
+    assert sim.character_count == count + 250
+    np.testing.assert_array_equal(np.sort(sim.shown()[1].ids), np.arange(count + 250))
+    assert sim.counters.solves > 5 * 4 * count
 
 
 @needs_fork
