@@ -71,6 +71,7 @@ class CrowdView:
         self.overlay_shown = False
         self._rows = np.zeros(1, dtype=np.intp)
         self._ids = np.zeros(1, dtype=np.intp)  # the character id of each row drawn
+        self._ground = sim.terrain  # the ground the camera last followed the hero on
         self._joints = np.zeros((2, 1, 4, 2))
         self.layout((1280, 720))
 
@@ -106,6 +107,9 @@ class CrowdView:
             before, now = self.sim.shown()
             then = before.pose  # (blended on the rows drawn only)
             hero = rows_of(then, _HERO).lerp(rows_of(now.pose, _HERO), alpha)
+            if self.sim.terrain is not self._ground:  # laid out afresh: no slide across
+                self.follow.cut()
+                self._ground = self.sim.terrain
             self.follow.follow(
                 self.camera, self.sim, hero, alpha, None, self.status.box, self.hud_cover
             )

@@ -38,6 +38,11 @@ class FollowCamera:
         self.time: float | None = None  # the simulation time of the last frame followed
         self._lead: float | None = None  # the way the camera leads (lead_way)
 
+    def cut(self) -> None:
+        """The next frame puts the camera where it follows the hero at once, with no ease
+        from where it was (his world was laid out afresh)."""
+        self.time = None
+
     @property
     def leading_left(self) -> bool:
         """Whether the camera leads to the left of the hero (he last walked that way)."""

@@ -18,6 +18,7 @@ from game.input_state import InputState
 from game.options import MAX_CHARACTERS
 from game.profiling import PhaseTimer
 from game.scene import ASSETS_DIR, SceneConfig
+from game.scenes.character_assets import EDITED_TERRAIN
 from game.scenes.crowd import TRACE_SAMPLE, CrowdAutopilot, CrowdSim
 from game.scenes.crowd_view import CrowdView
 from game.scenes.crowd_walkers import ORDER_EVERY, Walkers
@@ -242,6 +243,26 @@ def test_the_crowd_is_drawn_from_the_steps_solves_blended_by_alpha() -> None:
     roots = pose.roots[1:, 2:]
     thigh = np.hypot(*np.moveaxis(legs[0] - roots, -1, 0))
     assert np.abs(thigh - sim.rig.legs.limb.upper).max() < 3e-3
+
+
+def test_a_crowd_laid_out_afresh_on_edited_ground_is_seen_round_the_hero_at_once() -> None:
+    """Back from editing the ground, the hero stands at his start again: the camera is
+    there on the first frame, not sliding across the world from where he was."""
+    config = SceneConfig(characters=20)
+    sim = CrowdSim(config)
+    view = CrowdView(sim)
+    timer = PhaseTimer()
+    for _ in range(240):  # 4 s walking right
+        sim.step(InputState(move=1.0), config.dt, timer)
+        view._interpolated(0.0)
+    far = view.camera.center_w[0]
+    x, y = sim.terrain.points.T
+    config.extra[EDITED_TERRAIN] = Terrain(np.column_stack([x, y + 0.02]))
+    sim.step(InputState(), config.dt, timer)
+    view._interpolated(0.0)
+    hero_x = float(sim.crowd.pose.pelvis[0, 0])
+    assert abs(far - hero_x) > 2.0  # (he had walked on)
+    assert abs(view.camera.center_w[0] - hero_x) < 1.5  # (the lead ahead of him)
 
 
 def test_f5_starts_the_footstep_and_knee_flip_counters_again_together() -> None:
