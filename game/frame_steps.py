@@ -128,21 +128,30 @@ class FrameSteps:
                 self.scene.sim.step(inp, self.config.dt, self.timer)
             self.steps += 1
             self.outputs.after_step(self.scene.sim)
+        self._say_pace()
 
     def _keep_pace(self, frame_time: float, count: int) -> bool:
-        """Measure the steps against real time (a window's frames that run on their own);
-        while they fall behind, say so in the HUD. Returns whether this frame's first step
-        asks a crowd for fewer characters (never in a replay: its input is the file's)."""
+        """Measure the steps against real time (a window's frames that run on their own).
+        Returns whether this frame's first step asks a crowd for fewer characters (never in
+        a replay: its input is the file's)."""
         if self.options.headless or self.paused or self.window.minimised:
             return False
         self.pace.frame(frame_time, count * self.config.dt)
         if not self.pace.behind:
             return False
+        return count > 0 and self._sheddable() > 1 and self.pace.shed_now()
+
+    def _sheddable(self) -> int:
+        """The scene's characters when it may be asked for fewer (0: it may not)."""
         sim = self.scene.sim
         characters = sim.character_count if isinstance(sim, ManyCharacters) else 1
-        sheddable = characters > 1 and not self.options.replay
-        shed = count > 0 and sheddable and self.pace.shed_now()
-        note = self.pace.note(characters if sheddable else None, self.clock.max_steps)
+        return 0 if self.options.replay or characters <= 1 else characters
+
+    def _say_pace(self) -> None:
+        """While the steps fall behind, the HUD says so, with the crowd's size after this
+        frame's steps (a shed included)."""
+        if self.options.headless or self.paused or self.window.minimised or not self.pace.behind:
+            return
+        note = self.pace.note(self._sheddable() or None, self.clock.max_steps)
         if not self.message or self.message.startswith(BEHIND_NOTE):
             self._say(note, "warn", PACE_NOTE_FRAMES)
-        return shed

@@ -4,7 +4,7 @@ steps falling behind real time."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -277,14 +277,17 @@ def _slow_crowd(monkeypatch: pytest.MonkeyPatch, characters: int) -> tuple[App, 
     return app, now
 
 
-def _play(app: App, now: list[float], seconds: float) -> list[str]:
+def _play(
+    app: App, now: list[float], seconds: float, after_frame: Callable[[], object] = list
+) -> list[str]:
     """Frames as App.run times them (the frame time is the fake clock's), for ``seconds``
-    of it; the HUD messages shown."""
+    of it, calling ``after_frame`` after each; the HUD messages shown."""
     messages: list[str] = []
     end, previous = now[0] + seconds, now[0]
     while now[0] < end:
         frame_time, previous = now[0] - previous, now[0]
         app.run_frame(frame_time)
+        after_frame()
         now[0] += FRAME_S
         messages.append(app.message)
     return messages
@@ -295,8 +298,13 @@ def test_a_crowd_that_cannot_keep_up_says_so_and_sheds_characters_until_it_does(
 ) -> None:
     app, now = _slow_crowd(monkeypatch, 120)
     sim = app.scene.sim
-    messages = _play(app, now, 8.0)
+    counts: list[int] = []
+    messages = _play(app, now, 8.0, lambda: counts.append(sim.character_count))
     assert any(m.startswith(BEHIND_NOTE) for m in messages)
+    for message, count in zip(messages, counts, strict=True):
+        if "now)" in message:  # the note names the crowd's size after the frame's steps
+            assert message.endswith(f"({count} now)")
+    assert any("fewer characters" in m for m in messages)
     # fewer characters, so that a step costs less than it simulates
     assert 1 <= sim.character_count < 120
     assert sim.character_count * STEP_S_PER_CHARACTER < DT
