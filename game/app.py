@@ -182,7 +182,7 @@ class App(GlobalKeys, FrameSteps):
             names, name = scenes.available(), self.scene.spec.name
             recording = self.outputs.recorder is not None
             tabs = hud.draw_tabs(self.canvas, names, name, fps, self.paused, recording=recording)
-            self._draw_message()
+            self._draw_message([b for b in self.canvas.hud_boxes if b not in overlay_boxes])
             if self.show_help:
                 # clear of every other HUD box: the panels drawn so far this frame (the
                 # status box, legends, the editor's palette, a message), the tabs and the F3
@@ -211,11 +211,13 @@ class App(GlobalKeys, FrameSteps):
         with self.timer.phase("render"):
             self.window.flip()
 
-    def _draw_message(self) -> None:
-        """The message box, counting down the frames it has left."""
+    def _draw_message(self, avoid: list[tuple[float, float, float, float]]) -> None:
+        """The message box clear of the HUD boxes ``avoid``, counting down the frames it
+        has left."""
         if not self.message:
             return
-        hud.draw_message(self.canvas, self.message, self.message_color, self.view_area())
+        area = self.view_area()
+        hud.draw_message(self.canvas, self.message, self.message_color, area, avoid)
         if self.message_frames > 0:
             self.message_frames -= 1
             if self.message_frames == 0:

@@ -323,23 +323,36 @@ def draw_help(canvas: Canvas, title: str, chosen: HelpLayout) -> None:
             y += chosen.line_h
 
 
-def message_box(canvas: Canvas, message: str, area: Rect) -> tuple[Rect, list[str], int]:
-    """Where a message banner goes: the bottom-right corner of ``area`` (the scene's view,
-    whose HUD panels sit on the left), wrapped to at most 40 % of its width."""
+def message_box(
+    canvas: Canvas, message: str, area: Rect, avoid: Sequence[Rect] = ()
+) -> tuple[Rect, list[str], int]:
+    """Where a message banner goes: a bottom corner of ``area`` (the scene's view), the
+    right one unless it would cover a box of ``avoid`` (the HUD panels drawn this frame: a
+    walker's status box sits in the corner behind him), then the left one, else above the
+    boxes in the right one; wrapped to at most 40 % of the view's width."""
     scale = ui_scale(canvas.size)
     size = font_px(17, scale)
-    pad = 10.0 * scale
+    pad, margin = 10.0 * scale, 12.0 * scale
     lines = wrap(canvas, message, area[2] * 0.4 - 2 * pad, size)
     line_h = canvas.text_size("Ag", size)[1] + 2 * scale
     w = max(canvas.text_size(line, size)[0] for line in lines) + 2 * pad if lines else 0.0
     h = line_h * len(lines) + 2 * pad
-    right, bottom = area[0] + area[2] - 12 * scale, area[1] + area[3] - 12 * scale
-    return (right - w, bottom - h, w, h), lines, size
+    bottom = area[1] + area[3] - margin
+    right = (area[0] + area[2] - margin - w, bottom - h, w, h)
+    left = (area[0] + margin, bottom - h, w, h)
+    for box in (right, left):
+        if not any(intersects(box, other) for other in avoid):
+            return box, lines, size
+    top = min(other[1] for other in avoid if intersects(right, other))
+    return (right[0], top - margin - h, w, h), lines, size
 
 
-def draw_message(canvas: Canvas, message: str, color_name: str, area: Rect) -> None:
-    """A banner for notices and asset errors in the bottom-right corner of ``area``."""
-    box, lines, size = message_box(canvas, message, area)
+def draw_message(
+    canvas: Canvas, message: str, color_name: str, area: Rect, avoid: Sequence[Rect] = ()
+) -> None:
+    """A banner for notices and asset errors in a bottom corner of ``area`` clear of the
+    boxes ``avoid`` (:func:`message_box`)."""
+    box, lines, size = message_box(canvas, message, area, avoid)
     pad = 10.0 * ui_scale(canvas.size)
     canvas.panel(box, PALETTE["panel"], 235)
     canvas.rect(box, PALETTE[color_name], 1, 6)

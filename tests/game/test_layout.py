@@ -863,3 +863,18 @@ def test_the_grounds_names_keep_off_the_hero_the_panels_and_the_windows_edge(
         top, bottom = label.rect[1], label.rect[1] + label.rect[3]
         assert 0 <= top and bottom <= size[1], f"{label.text!r} {label.rect} off the window"
     app.close()
+
+
+def test_a_message_takes_the_bottom_corner_the_status_box_leaves_free() -> None:
+    """The walker's status box sits in the bottom corner behind him, either one: the
+    banner goes to the right one, else the left, else above the boxes on the right."""
+    canvas = PygameCanvas(pygame.Surface((1280, 720)))
+    area = (0.0, 0.0, 1280.0, 720.0)
+    free, _, _ = hud.message_box(canvas, LONG_MESSAGE, area)
+    assert free[0] + free[2] > 1200 and free[1] + free[3] > 680  # bottom right
+    status_right = (780.0, 600.0, 480.0, 100.0)
+    moved, _, _ = hud.message_box(canvas, LONG_MESSAGE, area, [status_right])
+    assert moved[0] < 80 and not intersects(moved, status_right)  # bottom left
+    status_left = (20.0, 600.0, 480.0, 100.0)
+    above, _, _ = hud.message_box(canvas, LONG_MESSAGE, area, [status_left, status_right])
+    assert above[1] + above[3] < 600 and above[0] + above[2] > 1200
