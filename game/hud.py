@@ -154,8 +154,10 @@ def help_layout(
     canvas: Canvas, title: str, scene_controls: Sequence[tuple[str, str]], area: Rect
 ) -> HelpLayout:
     """The F1 panel centred in ``area``, at most 760 px (scaled) wide; long descriptions
-    wrap, and when the rows are too tall for the area the font shrinks."""
-    rows = [*scene_controls, ("", ""), *GLOBAL_CONTROLS]
+    wrap, and when the rows are too tall for the area the font shrinks. A key the scene's
+    rows explain (what O shows here) is not listed again among the global ones."""
+    explained = {key for key, _ in scene_controls}
+    rows = [*scene_controls, ("", ""), *(row for row in GLOBAL_CONTROLS if row[0] not in explained)]
     scale = ui_scale(canvas.size)
     margin = 20.0 * scale
     panel_w = max(min(760.0 * scale, area[2] - 2 * margin), 1.0)

@@ -878,3 +878,15 @@ def test_a_message_takes_the_bottom_corner_the_status_box_leaves_free() -> None:
     status_left = (20.0, 600.0, 480.0, 100.0)
     above, _, _ = hud.message_box(canvas, LONG_MESSAGE, area, [status_left, status_right])
     assert above[1] + above[3] < 600 and above[0] + above[2] > 1200
+
+
+def test_the_help_lists_a_key_once_with_the_scenes_own_words_for_it() -> None:
+    canvas = PygameCanvas(pygame.Surface((1280, 720)))
+    for name in scenes.available():
+        controls = scenes.load(name).controls
+        layout = hud.help_layout(canvas, name, controls, (0.0, 0.0, 1280.0, 720.0))
+        keys = [key for key, _ in layout.rows if key]
+        assert len(keys) == len(set(keys)), name
+    crowd = dict(scenes.load("crowd").controls)
+    layout = hud.help_layout(canvas, "crowd", tuple(crowd.items()), (0.0, 0.0, 1280.0, 720.0))
+    assert " ".join(dict(layout.rows)["O"]) == crowd["O"]
