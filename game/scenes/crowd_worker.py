@@ -6,13 +6,14 @@ size, new ground, new assets), steps its own part and then reads the answer. The
 has usually taken step k already: it steps on as soon as it has answered step k − 1, so its
 stepping overlaps the app's own step and drawing. A step asked for with events is taken
 again from a copy kept from before it, after the events: every character steps exactly as
-it would in one process. The simulation is numpy only; the worker never imports pygame.
+it would in one process.
 
 The worker is a fork of the app's process (it starts in milliseconds, with the simulation
 already imported; it touches nothing of the window it inherits, and leaves without running
 the app's exit handlers). It ignores Ctrl+C (the app ends it), and ends when asked, when
 its :class:`AwayWorker` is collected, or when the app's end of the pipe closes (the app
-exited, however it ended).
+exited, however it ended). A worker that ends unasked raises :class:`WorkerLost` in the
+app, whose crowd then goes on in one process.
 """
 
 from __future__ import annotations
