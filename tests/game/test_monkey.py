@@ -91,16 +91,21 @@ def _all_finite(value: Any) -> bool:
     return True
 
 
-@pytest.mark.parametrize("scene", scenes.available())
+# every scene with 20 characters, and the crowd with 230: past 200, + and − start and end
+# its worker process (game.scenes.crowd_worker)
+RUNS = [(scene, 20) for scene in scenes.available()] + [("crowd", 230)]
+
+
+@pytest.mark.parametrize(("scene", "characters"), RUNS, ids=[f"{s}-{n}" for s, n in RUNS])
 def test_random_events_raise_nothing_and_trace_no_nan(
-    scene: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    scene: str, characters: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)  # F12-style outputs land in the temp folder
     trace = tmp_path / "monkey.jsonl"
     options = RunOptions(
-        scene=scene, headless=True, trace=trace, seed=1, characters=20, size=(960, 540)
+        scene=scene, headless=True, trace=trace, seed=1, characters=characters, size=(960, 540)
     )
-    config = SceneConfig(seed=1, characters=20)
+    config = SceneConfig(seed=1, characters=characters)
     pygame.display.init()
     pygame.font.init()
     rng = random.Random(f"monkey-{scene}")
