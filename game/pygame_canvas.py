@@ -32,6 +32,11 @@ from game.pygame_text import TextFont, measure_text, render_text
 # frame; a render costs ~10 µs, a measure ~3 µs, a new alpha surface ~30 µs); the caches are
 # emptied when this full.
 _CACHE_LIMIT = 512
+# text measures, (text, size, bold) -> (width, height) px: a function of the default font
+# alone, so every canvas shares them (the HUD measures the same texts every frame, and the
+# F1 help tries each of its rows at several font sizes)
+_TEXT_SIZES: dict[tuple[str, int, bool], tuple[int, int]] = {}
+_TEXT_SIZES_LIMIT = 8192  # (a few hundred kB; a full cache starts again)
 # Filled discs of radii in this range are put down from cached sprites by discs() (a
 # crowd's heads: ~0.15 µs a blit against ~0.8 µs a draw.circle call); larger ones are drawn.
 _DISC_SPRITE_MIN_PX = 0.5
@@ -60,7 +65,6 @@ class PygameCanvas:
         self._discs: dict[tuple[float, tuple[int, ...]], tuple[pygame.Surface, int]] = {}
         self._pixels: dict[tuple[int, ...], int] = {}  # colours as the surface's pixel values
         self._sprites: dict[Hashable, pygame.Surface] = {}
-        self._sizes: dict[tuple[str, int, bool], tuple[int, int]] = {}  # HUD layout measures
         # the boxes of the HUD panels and sprites put down since the app last cleared this
         # (each frame): the F1 help, drawn after them, goes where it covers none
         self.hud_boxes: list[tuple[float, float, float, float]] = []
@@ -301,11 +305,11 @@ class PygameCanvas:
 
     def text_size(self, text: str, size: int = 16, bold: bool = False) -> tuple[int, int]:
         key = (text, size, bold)
-        measured = self._sizes.get(key)
+        measured = _TEXT_SIZES.get(key)
         if measured is None:
-            if len(self._sizes) >= _CACHE_LIMIT:
-                self._sizes.clear()
-            measured = self._sizes[key] = measure_text(self._font(size, bold), text)
+            if len(_TEXT_SIZES) >= _TEXT_SIZES_LIMIT:
+                _TEXT_SIZES.clear()
+            measured = _TEXT_SIZES[key] = measure_text(self._font(size, bold), text)
         return measured
 
     def layer(
