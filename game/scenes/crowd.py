@@ -25,7 +25,6 @@ and ``feet`` totals.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, cast
 
@@ -53,7 +52,7 @@ from game.scenes.crowd_walkers import (
     Shown,
     Walkers,
 )
-from game.scenes.crowd_worker import AwayFrame, AwayWorker, WorkerLost, can_fork
+from game.scenes.crowd_worker import AwayFrame, AwayWorker, WorkerLost, can_fork, cores
 from game.scenes.walk import character_records, trace_header
 from game.world.character import Crowd
 from game.world.rig import Rig
@@ -63,11 +62,6 @@ from game.world.walker_state import rows_of
 DEFAULT_CHARACTERS = 200
 CHARACTERS_STEP = 50  # + / − go to the next or last multiple of this (within 1 … MAX_CHARACTERS)
 TRACE_SAMPLE = 8  # characters written to the trace each step (all stepped at home)
-
-
-def cores() -> int:
-    """The CPU cores this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class CrowdSim(CharacterAssets):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import sys
 import time
@@ -29,6 +30,7 @@ import weakref
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 
 import numpy as np
 
@@ -37,6 +39,7 @@ from game.scenes.crowd_walkers import AWAY, Event, Shown, Walkers
 from game.world.rig import Rig
 from game.world.terrain import Terrain
 
+CGROUP = Path("/sys/fs/cgroup")  # where Linux says how much CPU this process's group may use
 CLOSE_WAIT_S = 2.0  # how long a worker asked to end may take before it is killed
 _POLL_S = 0.05  # while closing, how often to look for an answer left unread
 
@@ -129,6 +132,28 @@ def serve(
     except Exception:  # noqa: BLE001 - every failure goes back to the app, which raises it
         with contextlib.suppress(OSError):
             conn.send(("error", traceback.format_exc()))
+
+
+def cores(cgroup: Path = CGROUP) -> int:
+    """The CPU cores this process may use: those it may run on, or fewer where its
+    cgroup's CPU quota (a container's ``--cpus``) allows fewer whole ones (cgroup v2's
+    ``cpu.max``, v1's ``cpu/cpu.cfs_quota_us`` over ``cfs_period_us``)."""
+    count = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    count = count or 1
+    for quota_file, period_file in (
+        (cgroup / "cpu.max", None),
+        (cgroup / "cpu" / "cpu.cfs_quota_us", cgroup / "cpu" / "cpu.cfs_period_us"),
+    ):
+        try:
+            words = quota_file.read_text().split()
+            if period_file is not None:
+                words.append(period_file.read_text().strip())
+            quota, period = words[0], int(words[1])
+            if quota not in ("max", "-1") and period > 0:
+                count = min(count, max(int(quota) // period, 1))
+        except (OSError, ValueError, IndexError):
+            continue
+    return count
 
 
 def can_fork() -> bool:

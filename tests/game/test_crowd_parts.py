@@ -25,7 +25,7 @@ from game.scene import ASSETS_DIR, SceneConfig
 from game.scenes.character_assets import EDITED_TERRAIN, load_character_assets
 from game.scenes.crowd import CrowdSim
 from game.scenes.crowd_walkers import AWAY, EVERYONE, HOME, HOME_ONLY, Shown, Walkers
-from game.scenes.crowd_worker import can_fork
+from game.scenes.crowd_worker import can_fork, cores
 from game.world.terrain import Terrain
 
 DT = 1.0 / 60.0
@@ -51,6 +51,28 @@ def test_home_and_away_hold_every_character_once_and_home_the_first(count: int) 
     assert not (home & away).any() and (home | away).all()
     assert home[:HOME_ONLY].all() and EVERYONE.holds(ids).all()
     np.testing.assert_array_equal(HOME.ids(count), ids[home])
+
+
+@pytest.mark.parametrize(
+    ("files", "most"),
+    [
+        ({}, None),  # no cgroup files: the cores it may run on
+        ({"cpu.max": "max 100000"}, None),
+        ({"cpu.max": "150000 100000"}, 1),  # --cpus 1.5: one whole core
+        ({"cpu.max": "400000 100000"}, 4),
+        ({"cpu/cpu.cfs_quota_us": "-1", "cpu/cpu.cfs_period_us": "100000"}, None),
+        ({"cpu/cpu.cfs_quota_us": "100000", "cpu/cpu.cfs_period_us": "100000"}, 1),
+        ({"cpu.max": "garbage"}, None),
+    ],
+)
+def test_a_containers_cpu_quota_limits_the_cores_counted(
+    tmp_path: Path, files: dict[str, str], most: int | None
+) -> None:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text + "\n")
+    every = cores(tmp_path / "none")
+    assert cores(tmp_path) == (every if most is None else min(every, most))
 
 
 def test_a_copy_of_walkers_steps_on_as_they_would_have() -> None:
