@@ -204,6 +204,7 @@ def start_swings(
     lifting: WalkState | None = None,
     longest: float = np.inf,
     as_is: BoolArray | None = None,
+    stands_on: FloatArray | None = None,
 ) -> None:
     """Lift the feet in ``mask`` (N, 2) from ``ankles`` (N, 2, 2), sole ``angles`` and
     toe ``bends`` (N, 2) toward spots predicted from the body's velocity on ground of
@@ -213,7 +214,10 @@ def start_swings(
     ``lifting``: the rows of ``s`` that ``mask``'s feet are on (:func:`rows_of`, one per
     foot, in order), when the caller has them already; ``longest``: the most a swing may
     take (s), its spot planned for the hip where it will be then; ``as_is`` (N, 2): the
-    feet whose spots are planned for the pace the body keeps, not the one wished."""
+    feet whose spots are planned for the pace the body keeps, not the one wished;
+    ``stands_on`` (N, 2, 2): for feet not planted, the flat-foot ankle on the ground their
+    step is planned from (how high a spot may be, the landing's pitch), where it is not
+    the ankle they leave from (a foot let go of, up in the air)."""
     n, f = np.nonzero(mask)
     # the swing's timing and the hip at touchdown read only these characters' rows
     if lifting is None:
@@ -234,7 +238,8 @@ def start_swings(
     predicted = predicted_spot(w, s, n, f, hip_land, v_land, support)
     feet, reversing = s.feet, s.reversing[n]
     start = ankles[n, f].copy()
-    from_lock = np.where(feet.planted[n, f][:, None], feet.lock[n, f], start)
+    off_ground = start if stands_on is None else stands_on[n, f]
+    from_lock = np.where(feet.planted[n, f][:, None], feet.lock[n, f], off_ground)
     beside = np.where(feet.planted[n, 1 - f], feet.lock[n, 1 - f, 0], np.nan)
     # ... and, down or in the air (a run's flight), where it is or will be
     other_x = foot_x(s)[n, 1 - f]
@@ -274,7 +279,10 @@ def update_pins(
     grade: FloatArray,
 ) -> None:
     """Feet newly held (``pinned`` (N, 2), None: none) leave the ground; feet let go of
-    swing back into the gait from where they were shown (``solved_ankles`` (N, 2, 2))."""
+    swing back into the gait from where they were shown (``solved_ankles`` (N, 2, 2)), a
+    step planned from the ground the body stands on: the other foot's where it is down,
+    else the foot's own last lock (not the ground under where it was held: that may be a
+    wall's top it was held against, far out of the leg's reach)."""
     feet = s.feet
     if pinned is None:
         pinned = np.zeros_like(feet.pinned)
@@ -288,7 +296,21 @@ def update_pins(
         ankles = solved_ankles
         zeros = np.zeros_like(feet.angle)
         support = planted_support(w, s, Pace.at(timed(w, s, s.vx), grade, w.rig.gait))
-        start_swings(w, s, released, ankles, feet.angle, zeros, x_new, v_target, grade, support)
+        other_down = feet.planted[:, ::-1, None]
+        stands_on = np.where(other_down, feet.lock[:, ::-1], feet.lock)
+        start_swings(
+            w,
+            s,
+            released,
+            ankles,
+            feet.angle,
+            zeros,
+            x_new,
+            v_target,
+            grade,
+            support,
+            stands_on=stands_on,
+        )
 
 
 def relaunch_swings(

@@ -1969,3 +1969,25 @@ def test_a_character_asked_to_lead_with_a_foot_sets_off_on_it(lead: int) -> None
             if first[n] is None and not crowd.feet.planted[n].all():
                 first[n] = int(np.argmin(crowd.feet.planted[n]))
     assert first == [lead, lead]
+
+
+@pytest.mark.parametrize("wall_x", [0.3, 0.45])
+def test_a_foot_let_go_of_up_against_a_ledge_steps_down_beside_the_other(wall_x: float) -> None:
+    # standing at the foot of a ledge too tall to step (1.8 m), a foot held up above the
+    # hip (turned to the front of the hip's range, against the ledge) and let go: its step
+    # is planned from the floor he stands on, not from the ledge's top over which it was
+    # held (out of the leg's reach: it hovered there for good)
+    ledge = Terrain(np.array([[-5.0, 0.0], [wall_x, 0.0], [wall_x + 0.02, 1.8], [5.0, 1.8]]))
+    crowd = Crowd(RIG, ledge, [0.0], [1.0])
+    target = crowd.pose.roots[0, RIGHT_LEG] + np.array([0.0, 0.65])
+    pinned = np.array([[False, True]])
+    for _ in range(60):
+        crowd.pin_foot(0, 1, target)
+        crowd.step([0.0], [0.0], DT, pinned=pinned)
+        crowd.solve()
+    for _ in range(60):
+        crowd.step([0.0], [0.0], DT)
+        crowd.solve()
+    assert crowd.feet.planted[0].all()
+    np.testing.assert_allclose(crowd.feet.lock[0, :, 1], crowd.feet.lock[0, 0, 1], atol=0.01)
+    assert float(crowd.feet.lock[0, 1, 0]) < wall_x  # on the floor, short of the ledge
