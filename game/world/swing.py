@@ -248,7 +248,8 @@ def within_hip_range(
     ``tuning.hip_flexion`` forward of hanging straight down and ``tuning.hip_extension``
     back (``facing`` (N,)): a foot held up above the hip is reached with the leg as high as
     the hip lets it, not with the thigh swung round behind, the knee then pointing
-    backward. Outside the range the target goes to the nearer end of it. With ``was``
+    backward. Outside the range the target goes to the end on its side of straight up: in
+    front of the hip, the front end (a high kick); behind it, the back end. With ``was``
     (the held ankles ``dt`` seconds ago), the leg swings round the hip from there at most
     ``tuning.held_foot_swing``, inside the range: from one end to the other it swings down
     under the body, never over the top."""
@@ -269,9 +270,12 @@ def within_hip_range(
     cos_a = (limb.upper**2 + span**2 - limb.lower**2) / (2.0 * limb.upper * span)
     low = -extension - np.arccos(np.clip(cos_a, -1.0, 1.0))  # the hip→ankle line's range
     high = low + flexion + extension
-    split = high + np.pi - 0.5 * (flexion + extension)  # the middle of the gap over the top
+    # the gap over the top, (high, low + 2π), is split straight up (π from down); where
+    # that is not in it (a foot held close in: the thigh far off the hip→ankle line), at
+    # the gap's end nearest it
+    split = np.clip(np.pi, high, low + 2.0 * np.pi)
 
-    def unwrapped(angle: FloatArray) -> FloatArray:  # about the middle of the gap
+    def unwrapped(angle: FloatArray) -> FloatArray:  # into (split − 2π, split]
         return split - 2.0 * np.pi + np.remainder(angle - split, 2.0 * np.pi)
 
     wanted = unwrapped(swung(offset))

@@ -1991,3 +1991,22 @@ def test_a_foot_let_go_of_up_against_a_ledge_steps_down_beside_the_other(wall_x:
     assert crowd.feet.planted[0].all()
     np.testing.assert_allclose(crowd.feet.lock[0, :, 1], crowd.feet.lock[0, 0, 1], atol=0.01)
     assert float(crowd.feet.lock[0, 1, 0]) < wall_x  # on the floor, short of the ledge
+
+
+@pytest.mark.parametrize("behind_up", [10.0, 30.0, 45.0])
+def test_a_foot_held_up_behind_the_hip_stays_behind_it(behind_up: float) -> None:
+    # held out of the hip's range behind the vertical through the hip (degrees past
+    # straight up, toward his back), at full stretch: the foot goes to the range's back
+    # end (the thigh hip_extension back), not round over the top into a kick in front
+    crowd = Crowd(RIG, FLAT, [0.0], [1.0])
+    hip = crowd.pose.roots[0, RIGHT_LEG]
+    angle = math.radians(180.0 + behind_up)
+    target = hip + np.array([math.sin(angle), -math.cos(angle)])
+    for _ in range(30):
+        crowd.pin_foot(0, 1, target)
+        crowd.step([0.0], [0.0], DT, pinned=np.array([[False, True]]))
+        crowd.solve()
+    knee, ankle = crowd.solution.elbow[0, RIGHT_LEG], crowd.solution.hand[0, RIGHT_LEG]
+    assert ankle[0] < hip[0]
+    thigh = math.atan2(knee[0] - hip[0], -(knee[1] - hip[1]))
+    assert thigh == pytest.approx(-math.radians(RIG.tuning.hip_extension), abs=2e-3)
