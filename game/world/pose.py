@@ -17,7 +17,7 @@ from game.world.easing import all_true, any_true, clamp, halflife_blend, lerp, s
 from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, Feet, sole_points
 from game.world.gait import run_fraction
 from game.world.rig import LegSpec, LimbSpec, Rig
-from game.world.swing import swing_pose, within_hip_range, within_reach
+from game.world.swing import held_feet, swing_pose, within_reach
 from game.world.terrain import Terrain
 from game.world.timing import pivot_ankles, stance_feet
 from game.world.types import BoolArray, FloatArray
@@ -305,9 +305,9 @@ def foot_targets(
     ankles = np.where(swinging[..., None], swing_at, stance_at)
     foot_angle = np.where(swinging, swing_angle, stance_angle)
     foot_bend = np.where(swinging, swing_bend, stance_bend)
-    if any_true(feet.pinned):  # a pinned foot is at its pin (within the hip's range), toes flat
+    if any_true(feet.pinned):  # at its pin, within the hip's range, out of the ground
         was = None if previous is None else previous.targets[:, LEGS]
-        held = within_hip_range(s.intent.pin_target, hips, s.facing, w.rig, was, dt)
+        held = held_feet(s.intent.pin_target, feet.pinned, hips, s.facing, foot_angle, w, was, dt)
         ankles = np.where(feet.pinned[..., None], held, ankles)
         foot_bend = np.where(feet.pinned, 0.0, foot_bend)
     return ankles, foot_angle, foot_bend

@@ -12,6 +12,7 @@ from game.world.feet import Feet, sole_depth
 from game.world.rig import LegSpec, Rig
 from game.world.terrain import Terrain
 from game.world.types import BoolArray, FloatArray
+from game.world.walker_state import World
 from ik.reach import soften
 
 _PROBES = np.linspace(0.0, 1.0, 12)  # fractions of the look-ahead the ground is read at
@@ -235,6 +236,54 @@ def within_reach(target: FloatArray, hip: FloatArray, reach: float) -> FloatArra
     return xy(hip[..., 0] + dx, np.maximum(target[..., 1], floor))
 
 
+_RAY_SAMPLES = np.linspace(1.0, 0.0, 25)  # fractions of the way out to the target tried
+_RAY_HALVINGS = 5  # then halvings between the last spot in the ground and the first clear
+
+
+def clear_of_ground(
+    ankle: FloatArray,
+    hip: FloatArray,
+    angle: FloatArray,
+    facing: FloatArray,
+    terrain: Terrain,
+    legs: LegSpec,
+) -> FloatArray:
+    """Held ankles ``ankle`` (M, 2) whose soles (flat toes, sole ``angle`` (M,), facing
+    ``facing`` (M,)) would be in the ground, pulled in toward the ``hip`` (M, 2) along the
+    line to it, to the furthest point where the sole clears the ground: a foot held into
+    a wall is pressed against its face, one held below the floor stands on it, on the line
+    from the hip to where it is held (the hip's range, which reads the held foot's
+    direction from the hip, is left as it is)."""
+    out = ankle - hip
+
+    def clear(fraction: FloatArray) -> BoolArray:  # (M, K) fractions of ``out``
+        at = hip[:, None] + fraction[..., None] * out[:, None]
+        shape = fraction.shape
+        lowest, _ = sole_depth(
+            terrain,
+            at[..., 0],
+            np.broadcast_to(angle[:, None], shape),
+            np.zeros(shape),
+            np.broadcast_to(facing[:, None], shape),
+            legs,
+        )
+        return np.asarray(lowest <= at[..., 1])
+
+    rows = np.arange(len(ankle))
+    fractions = np.broadcast_to(_RAY_SAMPLES, (len(ankle), len(_RAY_SAMPLES)))
+    clears = clear(fractions)
+    # the first clear fraction in from the target ... (none clear, the ground over the hip
+    # itself: left where it is held)
+    first = np.argmax(clears, axis=1)
+    hi = np.where(clears.any(axis=1), fractions[rows, first], 1.0)  # clear
+    lo = np.where(first > 0, fractions[rows, np.maximum(first - 1, 0)], hi)  # in the ground
+    for _ in range(_RAY_HALVINGS):  # ... narrowed between it and the one tried before
+        mid = 0.5 * (lo + hi)
+        ok = clear(mid[:, None])[:, 0]
+        hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid)
+    return hip + hi[:, None] * out
+
+
 def within_hip_range(
     target: FloatArray,
     hip: FloatArray,
@@ -285,3 +334,29 @@ def within_hip_range(
         psi = start + np.clip(psi - start, -most, most)
     turned = hip + d[..., None] * np.stack([f * np.sin(psi), -np.cos(psi)], axis=-1)
     return np.where((psi == wanted)[..., None], target, turned)  # (in range: as it is)
+
+
+def held_feet(
+    target: FloatArray,
+    pinned: BoolArray,
+    hip: FloatArray,
+    facing: FloatArray,
+    angle: FloatArray,
+    world: World,
+    was: FloatArray | None = None,
+    dt: float = 0.0,
+) -> FloatArray:
+    """Where the ``pinned`` (N, 2) feet are held, ankles (N, 2, 2) (the others' rows as
+    ``target``): at their ``target`` within the hip's range (:func:`within_hip_range`,
+    ``was`` and ``dt`` as there), out of the ground and of what stands on it
+    (:func:`clear_of_ground`, soles at ``angle`` (N, 2))."""
+    held = within_hip_range(target, hip, facing, world.rig, was, dt)
+    n, f = np.nonzero(pinned)
+    for last in (False, True):
+        held[n, f] = clear_of_ground(
+            held[n, f], hip[n, f], angle[n, f], facing[n], world.swing_ground, world.rig.legs
+        )
+        if not last:  # the hip's range again at the distance the ground left (the thigh's
+            # offset from the line to the foot grows as the foot comes in), then the ground
+            held = within_hip_range(held, hip, facing, world.rig)
+    return held

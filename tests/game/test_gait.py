@@ -641,9 +641,10 @@ def test_a_foot_held_anywhere_round_the_hip_keeps_the_thigh_in_the_hips_range_kn
 ) -> None:
     # the mouse holds the foot anywhere round the hip (above it too), for 0.5 s (time for
     # the leg to swing there from standing): the held ankle keeps the pointer's distance
-    # from the hip, and the leg, solved with its hinge pole, swings its thigh at most
-    # hip_flexion forward and hip_extension back of hanging straight down, the knee bent
-    # forward (the shin swung back from it)
+    # from the hip, or comes in toward it as far as its sole clears the floor; the leg,
+    # solved with its hinge pole, swings its thigh at most hip_flexion forward and
+    # hip_extension back of hanging straight down, the knee bent forward (the shin swung
+    # back from it)
     crowd = Crowd(RIG, FLAT, [0.0], [facing])
     hip = crowd.pose.roots[0, RIGHT_LEG]
     target = hip + distance * np.array([math.sin(angle), -math.cos(angle)])
@@ -653,7 +654,11 @@ def test_a_foot_held_anywhere_round_the_hip_keeps_the_thigh_in_the_hips_range_kn
         crowd.step([0.0], [0.0], DT, pinned=pinned)
     solution = crowd.solve()
     held = crowd.pose.targets[0, RIGHT_LEG] - crowd.pose.roots[0, RIGHT_LEG]
-    assert math.isclose(float(np.hypot(*held)), distance, rel_tol=1e-9)
+    sole = sole_points(crowd.pose.targets[0, RIGHT_LEG], 0.0, 0.0, facing, RIG.legs)
+    if not math.isclose(float(np.hypot(*held)), distance, rel_tol=1e-9):  # come in ...
+        assert float(np.hypot(*held)) < distance
+        assert 0.0 <= sole[:, 1].min() + 1e-9 <= 3e-3  # ... onto the floor
+    assert sole[:, 1].min() >= -1e-9
     hip, knee = crowd.pose.roots[0, RIGHT_LEG], solution.elbow[0, RIGHT_LEG]
     ankle = solution.hand[0, RIGHT_LEG]
 
@@ -2010,3 +2015,30 @@ def test_a_foot_held_up_behind_the_hip_stays_behind_it(behind_up: float) -> None
     assert ankle[0] < hip[0]
     thigh = math.atan2(knee[0] - hip[0], -(knee[1] - hip[1]))
     assert thigh == pytest.approx(-math.radians(RIG.tuning.hip_extension), abs=2e-3)
+
+
+@pytest.mark.parametrize(
+    ("offset", "wall"),
+    [((0.35, -0.1), True), ((0.45, -0.5), True), ((0.2, -0.95), False), ((-0.3, -0.95), False)],
+    ids=["into the wall", "into the wall low", "into the floor ahead", "into the floor behind"],
+)
+def test_a_held_foot_stays_out_of_the_ground(offset: tuple[float, float], wall: bool) -> None:
+    # held into a wall (0.3 m ahead of him) or below the floor, the foot comes in toward
+    # the hip along the line to where it is held (within the hip's range), as far as its
+    # sole clears the ground: pressed against the wall's face, or standing on the floor
+    ground = Terrain(np.array([[-5.0, 0.0], [0.3, 0.0], [0.32, 1.8], [5.0, 1.8]]))
+    crowd = Crowd(RIG, ground, [0.0], [1.0])
+    hip = crowd.pose.roots[0, RIGHT_LEG]
+    target = hip + np.array(offset)
+    for _ in range(30):
+        crowd.pin_foot(0, 1, target)
+        crowd.step([0.0], [0.0], DT, pinned=np.array([[False, True]]))
+    ankle, angle = crowd.pose.targets[0, RIGHT_LEG], crowd.pose.foot_angle[0, 1]
+    sole = sole_points(ankle, angle, np.zeros(()), np.ones(()), RIG.legs)
+    depth = ground.height_at(sole[:, 0]) - sole[:, 1]
+    assert depth.max() <= 1e-9  # no point of the sole in the ground
+    assert np.hypot(*(ankle - hip)) < np.hypot(*(target - hip))  # pulled in toward the hip
+    if wall:
+        assert sole[:, 0].max() == pytest.approx(0.3, abs=0.01)  # against its face
+    else:
+        assert depth.max() == pytest.approx(0.0, abs=0.01)  # standing on the floor
