@@ -46,8 +46,10 @@ SKY_BANDS = 24
 
 class Mesh(NamedTuple):
     """The drawn ground: vertices (V, 3), quads (Q, 4) of vertex indices, each quad's lit
-    colour (Q, 3), normal (Q, 3) and centre (Q, 3), and the grid lines on the quads: their
-    ends (S, 2, 3), sorted by quad, quad ``q``'s lines ``grid[first[q]:first[q + 1]]``."""
+    colour (Q, 3), the normals (Q, 2, 3) and centres (Q, 2, 3) of its two triangles (a quad
+    of a heightfield need not be flat: over a crest one half may face the eye while the
+    other faces away), and the grid lines on the quads: their ends (S, 2, 3), sorted by
+    quad, quad ``q``'s lines ``grid[first[q]:first[q + 1]]``."""
 
     verts: FloatArray
     quads: NDArray[np.intp]
@@ -140,14 +142,24 @@ class GroundPainter:
         verts = np.stack([grid[..., 0], y, grid[..., 1]], axis=-1).reshape(-1, 3)
         quads = merged_quads(verts.reshape(len(rows), len(cols), 3))
         p = verts[quads]
-        normal = np.cross(p[:, 3] - p[:, 0], p[:, 1] - p[:, 0])  # z-edge × x-edge: up
-        normal /= np.linalg.norm(normal, axis=-1, keepdims=True)
+        # the triangles (0, 1, 3) and (2, 3, 1): z-edge × x-edge, up
+        normals = np.stack(
+            [
+                np.cross(p[:, 3] - p[:, 0], p[:, 1] - p[:, 0]),
+                np.cross(p[:, 1] - p[:, 2], p[:, 3] - p[:, 2]),
+            ],
+            axis=1,
+        )
+        normals /= np.linalg.norm(normals, axis=-1, keepdims=True)
+        centres = np.stack([p[:, [0, 1, 3]].mean(axis=1), p[:, [2, 3, 1]].mean(axis=1)], axis=1)
+        normal = normals.sum(axis=1)
+        normal /= np.linalg.norm(normal, axis=-1, keepdims=True)  # the quad's, for its light
         lit = AMBIENT + (1 - AMBIENT) * np.clip(normal @ LIGHT, 0.0, 1.0)
         steep = np.clip((1.0 - normal[:, 1]) * 12.0, 0.0, 1.0)  # risers and walls look rocky
         base = np.asarray(GRASS) + (np.asarray(ROCK) - np.asarray(GRASS)) * steep[:, None]
         grid, owners = grid_lines(p)
         first = np.searchsorted(owners, np.arange(len(quads) + 1)).astype(np.intp)
-        return Mesh(verts, quads, base * lit[:, None], normal, p.mean(axis=1), grid, first)
+        return Mesh(verts, quads, base * lit[:, None], normals, centres, grid, first)
 
     @cached_property
     def near_mesh(self) -> Mesh:
@@ -183,7 +195,8 @@ class GroundPainter:
         qd = verts_c[mesh.quads, 2]
         qpx = px[mesh.quads]
         _, _, width, height = camera.viewport
-        facing = np.einsum("ij,ij->i", mesh.normals, camera.eye - mesh.centres) > 0.0
+        # a quad is drawn where either of its triangles faces the eye
+        facing = (np.einsum("ijk,ijk->ij", mesh.normals, camera.eye - mesh.centres) > 0.0).any(1)
         inside = (
             facing
             & (qd.max(axis=1) > camera.near)

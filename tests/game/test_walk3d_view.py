@@ -47,8 +47,8 @@ def test_grid_lines_on_a_plane_quad_keep_to_its_plane() -> None:
 
 def test_every_ground_face_turns_up() -> None:
     mesh = GroundPainter(terraced_field()).near_mesh
-    assert (mesh.normals[:, 1] > 0.0).all()
-    np.testing.assert_allclose(np.linalg.norm(mesh.normals, axis=1), 1.0)
+    assert (mesh.normals[..., 1] > 0.0).all()
+    np.testing.assert_allclose(np.linalg.norm(mesh.normals, axis=-1), 1.0)
 
 
 def test_the_scene_opens_with_the_overlay_off() -> None:
@@ -98,3 +98,36 @@ def test_the_view_tilts_up_over_the_ground_but_keeps_the_pitch_the_player_chose(
     assert eye[1] >= float(field.height_at(eye[0], eye[2])) + EYE_CLEAR_M - 1e-6
     lost = OrbitCamera(yaw=0.0, pitch=0.2, distance=4.0, look_at=(math.nan, 1.0, 2.0))
     assert above_ground(lost, terraced_field()) is lost
+
+
+class _PolygonCount:
+    """A canvas that counts the polygons put down (the ground's quads) and ignores the rest."""
+
+    size = (640, 360)
+
+    def __init__(self) -> None:
+        self.polygons = 0
+
+    def polygon(self, *args: object, **kwargs: object) -> None:
+        self.polygons += 1
+
+    def __getattr__(self, name: str) -> object:
+        return lambda *args, **kwargs: None
+
+
+def test_a_quad_over_a_crest_is_drawn_while_either_half_faces_the_eye() -> None:
+    # one quad folded along its diagonal into a ridge: seen low from either side, one half
+    # faces the eye and the other away; the quad is drawn all the same (sky showed through
+    # the ground where such quads were culled by one half's normal)
+    field = Heightfield((0.0, 0.0), 1.0, np.array([[0.0, 0.5], [0.5, 0.0]]))
+    painter = GroundPainter(field)
+    assert len(painter.near_mesh.quads) == 1
+    for yaw in np.radians(np.arange(0.0, 360.0, 15.0)):
+        camera = OrbitCamera(
+            yaw=float(yaw), pitch=math.radians(3.0), distance=3.0, look_at=(0.5, 0.25, 0.5)
+        )
+        mesh = painter.near_mesh
+        toward = np.einsum("ijk,ijk->ij", mesh.normals, camera.eye - mesh.centres) > 0.0
+        canvas = _PolygonCount()
+        painter._draw(canvas, camera)  # type: ignore[arg-type]
+        assert canvas.polygons == int(toward.any())
