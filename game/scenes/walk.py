@@ -70,6 +70,7 @@ class WalkSim(CharacterAssets, PointerReach):
         self.against_s = 0.0  # seconds the walk key has pointed against the facing
         self.reaching = np.zeros(2, dtype=bool)
         self.drag_foot: int | None = None
+        self.kicking: int | None = None  # the foot a prop holds this step (a kick's), or None
         self.meter = FeetMeter()
         self.moving = False
         self.blocked_s = 0.0  # seconds the walk has been stopped by ground a step cannot take
@@ -166,6 +167,9 @@ class WalkSim(CharacterAssets, PointerReach):
         elif pin is not None and pin.foot_target is not None:  # a prop's (a kick)
             pinned[0, pin.foot] = True
             crowd.pin_foot(0, pin.foot, pin.foot_target)
+        self.kicking = (
+            int(np.argmax(pinned[0])) if pinned.any() and self.drag_foot is None else None
+        )
         was_planted = crowd.feet.planted[0].copy()
         self.moving = abs(move) > 0.05 or abs(float(crowd.vx[0])) > 0.05
         # props the feet step over, not on (none asked and none kept: nothing to set)

@@ -118,7 +118,7 @@ def draw_feet_marks(
     for side, label in ((0, "L"), (1, "R")):
         ankle = ankles[side]
         if pinned[side]:
-            state, color = "pinned", PALETTE["accent"]
+            state, color = "held", PALETTE["accent"]
         elif planted[side]:
             state, color = "planted", PALETTE["ok"]
             # the locked contact pivot: the heel rolling flat, the ball lifting the heel

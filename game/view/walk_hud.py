@@ -22,7 +22,7 @@ WALK_HINT = (
     "B both/nearer · drag a foot · K poles · O overlay · F1 help"
 )
 # what the status's feet item can read, walking or on the ladder (rungs counted to 88)
-_FOOT_STATES = ("pinned", "planted", "swing", "moving", "ground", "rung 88")
+_FOOT_STATES = ("held", "kick", "planted", "swing", "moving", "ground", "rung 88")
 _FEET_TEXTS = tuple(f"L {left}  R {right}" for left in _FOOT_STATES for right in _FOOT_STATES)
 
 
@@ -78,7 +78,9 @@ def _feet_item(sim: WalkSim) -> str:
         state = (
             rung_label(on_ladder, LEGS.start + side)
             if on_ladder is not None
-            else "pinned"
+            else "kick"
+            if sim.kicking == side
+            else "held"
             if pinned[side]
             else "planted"
             if planted[side]
