@@ -134,12 +134,16 @@ class FrameSteps:
         """Measure the steps against real time (a window's frames that run on their own).
         Returns whether this frame's first step asks a crowd for fewer characters (never in
         a replay: its input is the file's)."""
-        if self.options.headless or self.paused or self.window.minimised:
+        if not self._on_its_own():
             return False
         self.pace.frame(frame_time, count * self.config.dt)
         if not self.pace.behind:
             return False
         return count > 0 and self._sheddable() > 1 and self.pace.shed_now()
+
+    def _on_its_own(self) -> bool:
+        """A window's frame that runs on its own: not headless, paused or minimised."""
+        return not (self.options.headless or self.paused or self.window.minimised)
 
     def _sheddable(self) -> int:
         """The scene's characters when it may be asked for fewer (0: it may not)."""
@@ -150,7 +154,7 @@ class FrameSteps:
     def _say_pace(self) -> None:
         """While the steps fall behind, the HUD says so, with the crowd's size after this
         frame's steps (a shed included)."""
-        if self.options.headless or self.paused or self.window.minimised or not self.pace.behind:
+        if not (self._on_its_own() and self.pace.behind):
             return
         note = self.pace.note(self._sheddable() or None, self.clock.max_steps)
         if not self.message or self.message.startswith(BEHIND_NOTE):

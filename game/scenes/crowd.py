@@ -3,9 +3,9 @@
 The simulation is N characters (default 200, ``--characters`` overrides; ``+``/``−``
 change it by 50 while running, within the 1 to :data:`~game.options.MAX_CHARACTERS` that
 ``--characters`` accepts). Each character has its own pace, start delay (so the gait phases
-differ from the first step) and walking direction, drawn from the seed; a character turns
-around near either end of the terrain, or when it has stood blocked (a too-tall rise) for
-half a second (:mod:`game.scenes.crowd_walkers`). All of it is vectorised: a step is one
+differ from the first step) and walking direction, drawn from the run's random seed
+(``--seed``); a character turns around near either end of the terrain, or when it has
+stood blocked (a too-tall rise) for half a second (:mod:`game.scenes.crowd_walkers`). All of it is vectorised: a step is one
 ``Crowd.step`` of ``(N,)`` arrays, then one ``ik.solve_2d`` for all 4·N limbs (one of
 each per part, below).
 

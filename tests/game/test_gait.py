@@ -1981,7 +1981,7 @@ def test_a_foot_let_go_of_up_against_a_ledge_steps_down_beside_the_other(wall_x:
     # standing at the foot of a ledge too tall to step (1.8 m), a foot held up above the
     # hip (turned to the front of the hip's range, against the ledge) and let go: its step
     # is planned from the floor he stands on, not from the ledge's top over which it was
-    # held (out of the leg's reach: it hovered there for good)
+    # held (out of the leg's reach), and it comes down there
     ledge = Terrain(np.array([[-5.0, 0.0], [wall_x, 0.0], [wall_x + 0.02, 1.8], [5.0, 1.8]]))
     crowd = Crowd(RIG, ledge, [0.0], [1.0])
     target = crowd.pose.roots[0, RIGHT_LEG] + np.array([0.0, 0.65])

@@ -117,8 +117,8 @@ class _PolygonCount:
 
 def test_a_quad_over_a_crest_is_drawn_while_either_half_faces_the_eye() -> None:
     # one quad folded along its diagonal into a ridge: seen low from either side, one half
-    # faces the eye and the other away; the quad is drawn all the same (sky showed through
-    # the ground where such quads were culled by one half's normal)
+    # faces the eye and the other away; the quad is drawn all the same (culled, it would
+    # leave a hole where the sky shows through the ground)
     field = Heightfield((0.0, 0.0), 1.0, np.array([[0.0, 0.5], [0.5, 0.0]]))
     painter = GroundPainter(field)
     assert len(painter.near_mesh.quads) == 1
