@@ -35,6 +35,9 @@ class Slider:
     unit: str = "m"
     scale: float = 1.0  # the UI scale (game.layout.ui_scale) its texts and knob are drawn at
     whole: bool = False  # a count: its value a whole number, shown as one ("4", not "+4.00")
+    # the stretches of [low, high] on offer (None: all of it); the rest of the track is
+    # drawn as refused
+    taken: tuple[tuple[float, float], ...] | None = None
 
     def value_at(self, px: tuple[float, float]) -> float:
         """The value under pointer x (clamped to the slider's range; rounded if whole)."""
@@ -56,8 +59,23 @@ class Slider:
         canvas.rect((x, mid - 3 * s, w, 6 * s), PALETTE["grid_major"], 0, 3)
         fill = mix(PALETTE["accent"], PALETTE["panel"], 0.4)
         canvas.rect((x, mid - 3 * s, w * frac, 6 * s), fill, 0, 3)
+        refused = mix(PALETTE["bad"], PALETTE["panel"], 0.45)
+        for a, b in self._refused():  # (over the fill too: refused either side of the knob)
+            canvas.rect((x + w * a, mid - 3 * s, w * (b - a), 6 * s), refused, 0, 0)
         knob = PALETTE["white"] if active else PALETTE["accent"]
         canvas.circle((x + w * frac, mid), 8 * s, knob)
+
+    def _refused(self) -> list[tuple[float, float]]:
+        """The stretches of the track not on offer, as fractions of its width."""
+        if self.taken is None:
+            return []
+        span = self.high - self.low
+        edges = [0.0]
+        for a, b in self.taken:
+            edges += [(a - self.low) / span, (b - self.low) / span]
+        edges.append(1.0)
+        gaps = zip(edges[::2], edges[1::2], strict=True)
+        return [(a, b) for a, b in gaps if b - a > 1e-9]
 
     def label_height(self, canvas: Canvas) -> float:
         """How far above ``rect`` the label row reaches (pixels)."""

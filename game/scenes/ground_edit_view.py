@@ -11,7 +11,6 @@ ground to its file.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,6 +21,7 @@ from game.input_state import RawInput
 from game.layout import font_px, ui_scale, wrap
 from game.palette import PALETTE, mix
 from game.scenes.ground_edit import GroundEditing, Proposal
+from game.scenes.preset_palette import Preset, PresetSettings, make_presets
 from game.widgets import Button, Slider, contains
 from game.world.terrain_edit import EditRefused
 
@@ -32,45 +32,9 @@ SNAP_M = 0.05  # Shift while dragging: vertices snap to this grid
 PANEL_WIDTH = 300.0
 GHOST_MARGIN_M = 0.3  # the ghost shows this much of the ground either side of what changes
 REFUSAL_SHOWN_S = 3.0  # a refused edit is drawn where it failed this long once let go
-
-
-@dataclass(frozen=True, slots=True)
-class Preset:
-    """A shape from the palette and the sliders that set it."""
-
-    op: str
-    label: str
-    sliders: tuple[Slider, ...]
-
-
-def make_presets() -> tuple[Preset, ...]:
-    """The palette: each preset with its own sliders (laid out by the view that owns them)."""
-    return (
-        Preset(
-            "stairs",
-            "stairs",
-            (
-                Slider("rise", "rise", 0.05, 0.4),
-                Slider("tread", "tread", 0.2, 0.6),
-                Slider("count", "steps", 1, 8, unit="", whole=True),
-            ),
-        ),
-        Preset(
-            "ramp",
-            "ramp",
-            (Slider("grade", "grade", 5.0, 30.0, unit="°"), Slider("length", "length", 0.5, 4.0)),
-        ),
-        Preset(
-            "bump",
-            "bump",
-            (Slider("height", "height", 0.02, 0.3), Slider("width", "width", 0.5, 3.0)),
-        ),
-        Preset(
-            "platform",
-            "platform",
-            (Slider("height", "height", -0.4, 0.4), Slider("width", "width", 0.5, 3.0)),
-        ),
-    )
+_SLIDER_ROW = 44  # the sliders' spacing (pixels at scale 1), three rows at most
+_HINT_TOP = 96 + 3 * _SLIDER_ROW + 6  # the panel's hint under three sliders
+_HINT_LINE = 18  # its line height (up to three lines, at 15 px)
 
 
 HELP = (
@@ -81,12 +45,6 @@ HELP = (
     "Ctrl+S save · Ctrl+O reload",
     "E or Esc: back to walking",
 )
-DEFAULTS = {
-    "stairs": {"rise": 0.17, "tread": 0.3, "count": 4},
-    "ramp": {"grade": 15.0, "length": 2.0},
-    "bump": {"height": 0.1, "width": 1.2},
-    "platform": {"height": 0.25, "width": 1.5},
-}
 
 
 class GroundEditView:
@@ -95,7 +53,8 @@ class GroundEditView:
     def __init__(self) -> None:
         self.presets = make_presets()
         self.preset: Preset | None = None
-        self.settings = {op: dict(values) for op, values in DEFAULTS.items()}
+        self.palette = PresetSettings()
+        self.settings = self.palette.values  # each preset's, by name
         self.hover: int | None = None
         self._drag_vertex: int | None = None
         self._drag_serial = 0
@@ -107,6 +66,7 @@ class GroundEditView:
         self.ghost_x: float | None = None  # where the chosen preset would be built (world x)
         self._proposal: tuple[tuple[Any, ...], Proposal] | None = None  # the ghost's, cached
         self._refusal: tuple[Proposal, float] | None = None  # the last refusal, when first drawn
+        self._stopped: str | None = None  # why the dragged slider stops short of the pointer
 
     def layout(self, size: tuple[int, int]) -> None:
         """Place the palette at the top right of a ``size`` window (sized for 1280x720 and
@@ -122,9 +82,14 @@ class GroundEditView:
         ]
         for preset in self.presets:
             for row, slider in enumerate(preset.sliders):
-                slider.rect = (left + 16 * s, top + (96 + row * 44) * s, width - 32 * s, 18 * s)
+                slider.rect = (
+                    left + 16 * s,
+                    top + (96 + row * _SLIDER_ROW) * s,
+                    width - 32 * s,
+                    18 * s,
+                )
                 slider.scale = s
-        self.panel = (left, top, width, (96 + 3 * 44 + 40) * s)
+        self.panel = (left, top, width, (_HINT_TOP + 3 * _HINT_LINE + 8) * s)
 
     # -- input -------------------------------------------------------------------------
     def map_input(
@@ -152,9 +117,10 @@ class GroundEditView:
             edit = self._click(button, px, camera, editing) or edit
         held = 1 in raw.buttons_down
         if self._slider is not None and held:
-            self._set_slider(self._slider, pointer)
+            self._set_slider(self._slider, pointer, editing)
         if not held:
             self._drag_vertex = self._slider = None
+            self._stopped = None
         moved = editing.dragged
         if self._drag_vertex is not None and moved is not None and moved[0] == self._drag_serial:
             self._drag_vertex = moved[1]  # (pinned ground put vertices before it)
@@ -175,7 +141,7 @@ class GroundEditView:
         if button != 1:
             return None
         if contains(self.panel, px):
-            self._press_panel(px)
+            self._press_panel(px, editing)
             return None
         if vertex is not None:
             self._drag_vertex = vertex
@@ -194,7 +160,7 @@ class GroundEditView:
                 return {"op": "insert", "x": x}
         return None
 
-    def _press_panel(self, px: tuple[float, float]) -> None:
+    def _press_panel(self, px: tuple[float, float], editing: GroundEditing) -> None:
         for button in self.buttons:
             if contains(button.rect, px):
                 chosen = next(p for p in self.presets if p.op == button.action)
@@ -205,11 +171,14 @@ class GroundEditView:
                 x, y, w, h = slider.rect
                 if contains((x - 8, y - 8, w + 16, h + 16), px):
                     self._slider = slider
-                    self._set_slider(slider, px)
+                    self._set_slider(slider, px, editing)
 
-    def _set_slider(self, slider: Slider, px: tuple[float, float]) -> None:
+    def _set_slider(self, slider: Slider, px: tuple[float, float], editing: GroundEditing) -> None:
+        """The value under the pointer, or the nearest one level ground takes (no slider
+        offers an edit refused wherever it is built); :attr:`_stopped` says why."""
         assert self.preset is not None
-        self.settings[self.preset.op][slider.key] = slider.value_at(px)
+        limits = editing.editor.limits
+        self._stopped = self.palette.set(self.preset, slider, slider.value_at(px), limits)
 
     @staticmethod
     def _vertex_near(
@@ -237,6 +206,13 @@ class GroundEditView:
         for index, vertex in enumerate(editing.terrain.points):
             lit = index in (self.hover, self._drag_vertex)
             pen.disc(vertex, 6 if lit else 4, PALETTE["accent"] if lit else PALETTE["ground_edge"])
+        self._draw_palette(canvas, editing)
+        if editing.message:
+            self._draw_message(canvas, editing.message)
+
+    def _draw_palette(self, canvas: Canvas, editing: GroundEditing) -> None:
+        """The panel: the preset buttons, then the help, or the open preset's sliders (the
+        values level ground refuses marked on them) and a hint."""
         s = self.scale
         left, top, width, height = self.panel
         small = font_px(15, s)
@@ -252,22 +228,33 @@ class GroundEditView:
                 canvas.text(
                     (left + 14 * s, top + (76 + row * 22) * s), line, PALETTE["text_dim"], small
                 )
-        else:
-            settings = self.settings[self.preset.op]
-            for slider in self.preset.sliders:
-                slider.draw(canvas, float(settings[slider.key]), slider is self._slider)
-            hint = f"click the ground: build the {self.preset.label} there"
-            canvas.text((left + 14 * s, top + height - 30 * s), hint, PALETTE["text_dim"], small)
-        if editing.message:
-            bad = editing.message.startswith(("refused", "not saved", "cannot"))
-            color = PALETTE["bad"] if bad else mix(PALETTE["ok"], PALETTE["text"], 0.3)
-            size = font_px(17, s)
-            lines = wrap(canvas, editing.message, width - 16 * s, size)
-            line_h = canvas.text_size("Ag", size)[1]
-            box = (left, top + height + 8 * s, width, line_h * len(lines) + 10 * s)
-            canvas.panel(box, PALETTE["panel"], 225)
-            for row, line in enumerate(lines):
-                canvas.text((left + 8 * s, box[1] + 5 * s + row * line_h), line, color, size)
+            return
+        settings = self.settings[self.preset.op]
+        self.palette.mark_ranges(self.preset, editing.editor.limits, self._slider)
+        for slider in self.preset.sliders:
+            slider.draw(canvas, float(settings[slider.key]), slider is self._slider)
+        hint = f"click the ground: build the {self.preset.label} there"
+        hint_color = PALETTE["text_dim"]
+        if self._stopped is not None:  # (below the sliders, in up to three lines)
+            hint, hint_color = self._stopped, mix(PALETTE["bad"], PALETTE["text"], 0.4)
+        hint_top = _HINT_TOP - (3 - len(self.preset.sliders)) * _SLIDER_ROW  # under the last
+        for row, line in enumerate(wrap(canvas, hint, width - 28 * s, small)[:3]):
+            at = (left + 14 * s, top + (hint_top + row * _HINT_LINE) * s)
+            canvas.text(at, line, hint_color, small)
+
+    def _draw_message(self, canvas: Canvas, message: str) -> None:
+        """The editor's last message (a refusal in red) in a box under the panel."""
+        s = self.scale
+        left, top, width, height = self.panel
+        bad = message.startswith(("refused", "not saved", "cannot"))
+        color = PALETTE["bad"] if bad else mix(PALETTE["ok"], PALETTE["text"], 0.3)
+        size = font_px(17, s)
+        lines = wrap(canvas, message, width - 16 * s, size)
+        line_h = canvas.text_size("Ag", size)[1]
+        box = (left, top + height + 8 * s, width, line_h * len(lines) + 10 * s)
+        canvas.panel(box, PALETTE["panel"], 225)
+        for row, line in enumerate(lines):
+            canvas.text((left + 8 * s, box[1] + 5 * s + row * line_h), line, color, size)
 
     def _ghost(self, editing: GroundEditing) -> Proposal:
         """What the chosen preset would build at :attr:`ghost_x` (worked out again only

@@ -28,7 +28,7 @@ from game.scene import SceneConfig
 from game.scenes import ground_edit_view
 from game.scenes.crowd import CrowdSim
 from game.scenes.ground_edit import CLIMBING_REFUSAL
-from game.scenes.ground_edit_view import DEFAULTS, make_presets
+from game.scenes.preset_palette import DEFAULTS, make_presets
 from game.scenes.walk import WalkSim
 from game.world.terrain import Terrain, load_terrain
 from game.world.terrain_edit import EditLimits, EditRefused, TerrainEditor

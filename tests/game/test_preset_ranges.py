@@ -1,0 +1,153 @@
+"""The editor's sliders offer only settings level ground takes (game.world.preset_ranges)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pygame
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from game.app import App, build_scene
+from game.options import RunOptions
+from game.scene import SceneConfig
+from game.scenes.preset_palette import DEFAULTS, make_presets
+from game.world.preset_ranges import (
+    SAMPLES,
+    nearest_taken,
+    refusal_on_level,
+    taken_spans,
+    without_place,
+)
+from game.world.rig import load_rig
+from game.world.terrain_rules import EditLimits
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
+LIMITS = EditLimits.for_rig(load_rig(ASSETS / "rig.json"))
+SLIDERS = [(preset.op, slider) for preset in make_presets() for slider in preset.sliders]
+DT = 1.0 / 60.0
+
+
+def test_the_ramps_grade_stops_at_the_steepest_slope_the_soles_take() -> None:
+    ramp = next(p for p in make_presets() if p.op == "ramp")
+    grade = ramp.sliders[0]
+    spans = taken_spans("ramp", "grade", (grade.low, grade.high), DEFAULTS["ramp"], LIMITS)
+    assert len(spans) == 1
+    assert spans[0][0] == grade.low
+    assert spans[0][1] == pytest.approx(math.degrees(LIMITS.max_grade), abs=0.002)
+
+
+def test_a_bumps_height_stops_lower_the_narrower_it_is() -> None:
+    tops = [
+        taken_spans("bump", "height", (0.02, 0.3), {"width": width}, LIMITS)[-1][1]
+        for width in (0.8, 1.2, 2.0)
+    ]
+    assert tops[0] < tops[1] < tops[2]
+    # a raised cosine h(1 − cos 2πx/w)/2 is steepest at π h / w: near the rig's 24°
+    assert tops[1] == pytest.approx(math.tan(LIMITS.max_grade) * 1.2 / math.pi, rel=0.05)
+
+
+@settings(max_examples=12)
+@given(st.sampled_from(SLIDERS), st.randoms(use_true_random=False))
+def test_a_sliders_range_is_what_level_ground_takes_at_its_edges_and_samples(
+    case: tuple[str, object], rng: object
+) -> None:
+    op, slider = case
+    others = dict(DEFAULTS[op])
+    bounds = (slider.low, slider.high)  # type: ignore[attr-defined]
+    whole = slider.whole  # type: ignore[attr-defined]
+    spans = taken_spans(op, slider.key, bounds, others, LIMITS, whole)  # type: ignore[attr-defined]
+    key = slider.key  # type: ignore[attr-defined]
+    if whole:
+        samples = np.arange(bounds[0], bounds[1] + 1.0)
+    else:
+        samples = np.linspace(*bounds, SAMPLES)
+    for value in samples:  # every sample tried is where the spans say it is
+        inside = any(a <= value <= b for a, b in spans)
+        assert inside == (refusal_on_level(op, {**others, key: value}, LIMITS) is None)
+    step = (bounds[1] - bounds[0]) / (SAMPLES - 1) / 100.0
+    for a, b in spans:
+        for edge in (a, b):
+            assert refusal_on_level(op, {**others, key: edge}, LIMITS) is None
+        if not whole and a > bounds[0]:  # an edge inside the range: refused just past it
+            assert refusal_on_level(op, {**others, key: a - step}, LIMITS) is not None
+        if not whole and b < bounds[1]:
+            assert refusal_on_level(op, {**others, key: b + step}, LIMITS) is not None
+
+
+@given(st.floats(-1.0, 2.0), st.lists(st.floats(0.0, 1.0), min_size=2, max_size=6))
+def test_nearest_taken_moves_a_value_into_the_nearest_span_only(
+    value: float, cuts: list[float]
+) -> None:
+    edges = sorted(cuts)
+    spans = tuple(zip(edges[::2], edges[1::2], strict=False))
+    moved = nearest_taken(spans, value)
+    if not spans:
+        assert moved == value
+        return
+    assert any(a <= moved <= b for a, b in spans)
+    assert abs(moved - value) == pytest.approx(
+        min(abs(min(max(value, a), b) - value) for a, b in spans)
+    )
+
+
+def test_a_refusals_reason_is_said_without_its_place_on_the_level_ground() -> None:
+    refused = refusal_on_level("ramp", {"grade": 28.0, "length": 2.0}, LIMITS)
+    assert refused is not None and " at x " in str(refused)
+    assert without_place(refused).startswith("a 28") and " at x" not in without_place(refused)
+    assert without_place(refused).endswith("is steeper than the feet take (24°)")
+
+
+@pytest.fixture
+def app() -> Iterator[App]:
+    pygame.display.init()
+    pygame.font.init()
+    options = RunOptions(scene="walk", headless=True, size=(1280, 720))
+    config = SceneConfig(assets_dir=ASSETS, extra={})
+    yield App(options, build_scene("walk", config, options.size), config)
+    pygame.display.quit()
+
+
+def _mouse(kind: int, px: tuple[float, float]) -> None:
+    if kind == pygame.MOUSEMOTION:
+        event = pygame.event.Event(kind, pos=px, rel=(0, 0), buttons=(1, 0, 0))
+    else:
+        event = pygame.event.Event(kind, pos=px, button=1)
+    pygame.event.post(event)
+
+
+def test_dragging_a_bumps_height_past_what_its_width_takes_stops_there_and_says_why(
+    app: App,
+) -> None:
+    key = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_e, mod=0, unicode="", scancode=0)
+    pygame.event.post(key)
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_e, mod=0))
+    app.run_frame(DT)
+    view = app.scene.view.ground_edit
+    bump = next(b for b in view.buttons if b.action == "bump")
+    x, y, w, h = bump.rect
+    for kind in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        _mouse(kind, (x + w / 2, y + h / 2))
+    app.run_frame(DT)
+    height = next(s for s in view.preset.sliders if s.key == "height")
+    x, y, w, h = height.rect
+    _mouse(pygame.MOUSEBUTTONDOWN, (x + 0.3 * w, y + h / 2))
+    app.run_frame(DT)
+    for frac in (0.6, 0.9, 1.2):  # dragged on, past the slider's right end
+        _mouse(pygame.MOUSEMOTION, (x + frac * w, y + h / 2))
+        app.run_frame(DT)
+    settings_now = view.settings["bump"]
+    assert refusal_on_level("bump", settings_now, LIMITS) is None  # taken on level ground
+    assert settings_now["height"] < 0.2  # far short of the slider's 0.3 m at a 1.2 m width
+    shown = view._stopped
+    assert shown is not None and "steeper than the feet take" in shown
+    _mouse(pygame.MOUSEBUTTONUP, (x + 1.2 * w, y + h / 2))
+    app.run_frame(DT)
+    for _ in range(3):  # every slider's range worked out, one a frame
+        app.run_frame(DT)
+    assert all(s.taken is not None for s in view.preset.sliders)
+    assert view._stopped is None
