@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from game.world.easing import all_true, any_true, clamp, smootherstep, smoothstep, xy
-from game.world.feet import Feet, sole_depth
-from game.world.rig import LegSpec, Rig
+from game.world.feet import Feet, sole_depth, sole_penetration
+from game.world.rig import LegSpec, LimbSpec, Rig
 from game.world.terrain import Terrain
 from game.world.types import BoolArray, FloatArray
 from game.world.walker_state import World
@@ -238,6 +238,24 @@ def within_reach(target: FloatArray, hip: FloatArray, reach: float) -> FloatArra
 
 _RAY_SAMPLES = np.linspace(1.0, 0.0, 25)  # fractions of the way out to the target tried
 _RAY_HALVINGS = 5  # then halvings between the last spot in the ground and the first clear
+_DOWN_TURNS = np.linspace(0.0, 1.0, 17)  # rays tried: shares of the turn to straight down
+
+
+def thigh_offset(d: FloatArray, limb: LimbSpec) -> FloatArray:
+    """α, the thigh's angle off the hip→ankle line with the ankle ``d`` from the hip, as
+    the solver bends the leg: law of cosines, cos α = (L1² + d² − L2²)/(2·L1·d), on ``d``
+    softened near full stretch (the ankle stops short, the knee bends a little more), then
+    clamped to the leg's span."""
+    soft = soften(d, limb.upper + limb.lower, limb.softness)
+    span = np.clip(soft, abs(limb.upper - limb.lower) + 1e-9, limb.upper + limb.lower)
+    cos_a = (limb.upper**2 + span**2 - limb.lower**2) / (2.0 * limb.upper * span)
+    return np.arccos(np.clip(cos_a, -1.0, 1.0))
+
+
+def swung(offset: FloatArray, facing: FloatArray) -> FloatArray:
+    """The direction of ``offset`` (..., 2) from a hip, radians from straight down, toward
+    ``facing`` (...) positive."""
+    return np.arctan2(facing * offset[..., 0], -offset[..., 1])
 
 
 def clear_of_ground(
@@ -248,40 +266,63 @@ def clear_of_ground(
     terrain: Terrain,
     legs: LegSpec,
 ) -> FloatArray:
-    """Held ankles ``ankle`` (M, 2) whose soles (flat toes, sole ``angle`` (M,), facing
-    ``facing`` (M,)) would be in the ground, pulled in toward the ``hip`` (M, 2) along the
-    line to it, to the furthest point where the sole clears the ground: a foot held into
-    a wall is pressed against its face, one held below the floor stands on it, on the line
-    from the hip to where it is held (the hip's range, which reads the held foot's
-    direction from the hip, is left as it is)."""
-    out = ankle - hip
+    """Held ankles ``ankle`` (M, 2) placed where the whole leg is out of the ground: the
+    sole (flat toes, at ``angle`` (M,), facing ``facing`` (M,)) and the thigh and shin
+    from the ``hip`` (M, 2) to the knee, bent forward as the solver bends it, to the ankle.
 
-    def clear(fraction: FloatArray) -> BoolArray:  # (M, K) fractions of ``out``
-        at = hip[:, None] + fraction[..., None] * out[:, None]
+    A held foot in the ground comes in toward the hip along the line to where it is held,
+    to the furthest point where the leg clears it: into a wall, it is pressed against the
+    face; below the floor, it stands on it. Where no point of that line clears (a foot held
+    into a wall close in front: the bent knee would be in it), the line is turned down
+    toward hanging straight, at the same distance, and the clear point nearest where the
+    foot is held is taken; where nothing clears, the foot stays where it is held. (The
+    hip's range, which reads the held foot's direction from the hip, is left as it is.)"""
+    m, f = len(ankle), facing[:, None, None]
+    out = ankle - hip
+    d = np.hypot(out[:, 0], out[:, 1])[:, None, None]
+    turn = swung(out, facing)[:, None, None] * (1.0 - _DOWN_TURNS[None, :, None])  # (M, R, 1)
+    ray = np.stack([f * np.sin(turn), -np.cos(turn)], axis=-1)  # (M, R, 1, 2)
+
+    def clear(fraction: FloatArray, turn: FloatArray, ray: FloatArray) -> BoolArray:
+        """Whether the leg clears the ground with its ankle ``fraction`` (M, R, K) of the
+        way out along the rays at ``turn`` (M, R, 1) from down, directions ``ray``."""
+        at = hip[:, None, None] + (fraction * d)[..., None] * ray
         shape = fraction.shape
         lowest, _ = sole_depth(
             terrain,
             at[..., 0],
-            np.broadcast_to(angle[:, None], shape),
+            np.broadcast_to(angle[:, None, None], shape),
             np.zeros(shape),
-            np.broadcast_to(facing[:, None], shape),
+            np.broadcast_to(f, shape),
             legs,
         )
-        return np.asarray(lowest <= at[..., 1])
+        # the leg hip → knee → ankle, the knee ``thigh_offset`` forward of the line
+        thigh = turn + thigh_offset(fraction * d, legs.limb)
+        knee = hip[:, None, None] + legs.limb.upper * xy(f * np.sin(thigh), -np.cos(thigh))
+        leg = np.stack([np.broadcast_to(hip[:, None, None], at.shape), knee, at], axis=-2)
+        return np.asarray((lowest <= at[..., 1]) & (sole_penetration(terrain, leg) <= 0.0))
 
-    rows = np.arange(len(ankle))
-    fractions = np.broadcast_to(_RAY_SAMPLES, (len(ankle), len(_RAY_SAMPLES)))
-    clears = clear(fractions)
-    # the first clear fraction in from the target ... (none clear, the ground over the hip
-    # itself: left where it is held)
-    first = np.argmax(clears, axis=1)
-    hi = np.where(clears.any(axis=1), fractions[rows, first], 1.0)  # clear
-    lo = np.where(first > 0, fractions[rows, np.maximum(first - 1, 0)], hi)  # in the ground
+    fractions = np.broadcast_to(_RAY_SAMPLES, (m, len(_DOWN_TURNS), len(_RAY_SAMPLES)))
+    clears = clear(fractions, turn, ray)
+    # on each ray, the first clear fraction in from the target ...
+    first = np.argmax(clears, axis=2)  # (M, R)
+    reached = np.take_along_axis(fractions, first[..., None], axis=2)[..., 0]
+    miss = reached[..., None] * d[:, 0, None] * ray[:, :, 0] - out[:, None]  # (M, R, 2)
+    gap = np.where(clears.any(axis=2), np.hypot(miss[..., 0], miss[..., 1]), np.inf)
+    # ... on the ray whose clear point is nearest the held one (none: as it is held)
+    best = np.argmin(gap, axis=1)  # (M,)
+    rows = np.arange(m)
+    found = np.isfinite(gap[rows, best])
+    hi = np.where(found, reached[rows, best], 1.0)  # clear
+    k = first[rows, best]
+    lo = np.where(found & (k > 0), _RAY_SAMPLES[np.maximum(k - 1, 0)], hi)  # in the ground
+    chosen = np.where(found, best, 0)
+    turn, ray = turn[rows, chosen][:, None], ray[rows, chosen][:, None]  # (M, 1, 1 [, 2])
     for _ in range(_RAY_HALVINGS):  # ... narrowed between it and the one tried before
         mid = 0.5 * (lo + hi)
-        ok = clear(mid[:, None])[:, 0]
+        ok = clear(mid[:, None, None], turn, ray)[:, 0, 0]
         hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid)
-    return hip + hi[:, None] * out
+    return hip + (hi * d[:, 0, 0])[:, None] * ray[:, 0, 0]
 
 
 def within_hip_range(
@@ -305,19 +346,10 @@ def within_hip_range(
     tune, limb = rig.tuning, rig.legs.limb
     flexion, extension = np.radians(tune.hip_flexion), np.radians(tune.hip_extension)
     f = facing[:, None]
-
-    def swung(offset: FloatArray) -> FloatArray:  # radians from down, toward the facing
-        return np.arctan2(f * offset[..., 0], -offset[..., 1])
-
     offset = target - hip
     d = np.hypot(offset[..., 0], offset[..., 1])
-    # law of cosines: the thigh is α off the hip→ankle line, cos α = (L1² + d² − L2²)/(2·L1·d),
-    # d as the solver takes it: softened near full stretch (the ankle stops short, the knee
-    # bends a little more), then clamped to the leg's span
-    soft = soften(d, limb.upper + limb.lower, limb.softness)
-    span = np.clip(soft, abs(limb.upper - limb.lower) + 1e-9, limb.upper + limb.lower)
-    cos_a = (limb.upper**2 + span**2 - limb.lower**2) / (2.0 * limb.upper * span)
-    low = -extension - np.arccos(np.clip(cos_a, -1.0, 1.0))  # the hip→ankle line's range
+    # the thigh is α off the hip→ankle line: the line's range is the thigh's less α
+    low = -extension - thigh_offset(d, limb)
     high = low + flexion + extension
     # the gap over the top, (high, low + 2π), is split straight up (π from down); where
     # that is not in it (a foot held close in: the thigh far off the hip→ankle line), at
@@ -327,10 +359,10 @@ def within_hip_range(
     def unwrapped(angle: FloatArray) -> FloatArray:  # into (split − 2π, split]
         return split - 2.0 * np.pi + np.remainder(angle - split, 2.0 * np.pi)
 
-    wanted = unwrapped(swung(offset))
+    wanted = unwrapped(swung(offset, f))
     psi = np.clip(wanted, low, high)  # (beyond an end, the nearer end)
     if was is not None and dt > 0.0:
-        start, most = np.clip(unwrapped(swung(was - hip)), low, high), tune.held_foot_swing * dt
+        start, most = np.clip(unwrapped(swung(was - hip, f)), low, high), tune.held_foot_swing * dt
         psi = start + np.clip(psi - start, -most, most)
     turned = hip + d[..., None] * np.stack([f * np.sin(psi), -np.cos(psi)], axis=-1)
     return np.where((psi == wanted)[..., None], target, turned)  # (in range: as it is)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.typing import ArrayLike
 
@@ -631,6 +631,7 @@ def test_a_swinging_foot_left_behind_is_dragged_along_below_the_hip_without_a_ju
 RIGHT_LEG = 3  # the right leg's limb index (game.world.rig.LIMBS)
 
 
+@settings(max_examples=40)  # (each example plays 30 steps)
 @given(
     angle=st.floats(-math.pi, math.pi),
     distance=st.floats(0.05, 1.2),
@@ -2017,15 +2018,28 @@ def test_a_foot_held_up_behind_the_hip_stays_behind_it(behind_up: float) -> None
     assert thigh == pytest.approx(-math.radians(RIG.tuning.hip_extension), abs=2e-3)
 
 
+def _held_leg(crowd: Crowd) -> tuple[np.ndarray, np.ndarray]:
+    """The right leg as solved, hip → knee → ankle (3, 2), and its sole at the held
+    ankle, heel → ball → toe (3, 2)."""
+    solution = crowd.solve()
+    hip, knee = crowd.pose.roots[0, RIGHT_LEG], solution.elbow[0, RIGHT_LEG]
+    ankle, held = solution.hand[0, RIGHT_LEG], crowd.pose.targets[0, RIGHT_LEG]
+    facing = crowd.pose.facing[0]
+    sole = sole_points(held, crowd.pose.foot_angle[0, 1], np.zeros(()), facing, RIG.legs)
+    return np.stack([hip, knee, ankle]), sole
+
+
 @pytest.mark.parametrize(
     ("offset", "wall"),
     [((0.35, -0.1), True), ((0.45, -0.5), True), ((0.2, -0.95), False), ((-0.3, -0.95), False)],
     ids=["into the wall", "into the wall low", "into the floor ahead", "into the floor behind"],
 )
-def test_a_held_foot_stays_out_of_the_ground(offset: tuple[float, float], wall: bool) -> None:
+def test_a_held_foot_and_its_leg_stay_out_of_the_ground(
+    offset: tuple[float, float], wall: bool
+) -> None:
     # held into a wall (0.3 m ahead of him) or below the floor, the foot comes in toward
-    # the hip along the line to where it is held (within the hip's range), as far as its
-    # sole clears the ground: pressed against the wall's face, or standing on the floor
+    # the hip as far as the whole leg clears the ground: pressed against the wall's face
+    # (or as near it as the bent knee lets it), or standing on the floor
     ground = Terrain(np.array([[-5.0, 0.0], [0.3, 0.0], [0.32, 1.8], [5.0, 1.8]]))
     crowd = Crowd(RIG, ground, [0.0], [1.0])
     hip = crowd.pose.roots[0, RIGHT_LEG]
@@ -2033,12 +2047,35 @@ def test_a_held_foot_stays_out_of_the_ground(offset: tuple[float, float], wall: 
     for _ in range(30):
         crowd.pin_foot(0, 1, target)
         crowd.step([0.0], [0.0], DT, pinned=np.array([[False, True]]))
-    ankle, angle = crowd.pose.targets[0, RIGHT_LEG], crowd.pose.foot_angle[0, 1]
-    sole = sole_points(ankle, angle, np.zeros(()), np.ones(()), RIG.legs)
-    depth = ground.height_at(sole[:, 0]) - sole[:, 1]
-    assert depth.max() <= 1e-9  # no point of the sole in the ground
-    assert np.hypot(*(ankle - hip)) < np.hypot(*(target - hip))  # pulled in toward the hip
-    if wall:
-        assert sole[:, 0].max() == pytest.approx(0.3, abs=0.01)  # against its face
-    else:
-        assert depth.max() == pytest.approx(0.0, abs=0.01)  # standing on the floor
+    leg, sole = _held_leg(crowd)
+    assert sole_penetration(ground, sole) <= 1e-9  # no point of the sole in the ground
+    assert sole_penetration(ground, leg) <= 1e-9  # nor of the thigh or the shin
+    ankle = crowd.pose.targets[0, RIGHT_LEG]
+    assert np.hypot(*(ankle - hip)) < np.hypot(*(target - hip))  # come in toward the hip
+    if wall:  # at the face: the sole's toe, or the knee
+        assert max(float(sole[:, 0].max()), float(leg[1, 0])) == pytest.approx(0.3, abs=0.01)
+    else:  # on the floor
+        assert sole_penetration(ground, sole) == pytest.approx(0.0, abs=0.01)
+
+
+@settings(max_examples=30)
+@given(
+    angle=st.floats(-math.pi, math.pi),
+    distance=st.floats(0.3, 1.2),
+    wall_x=st.floats(0.3, 0.8),
+)
+def test_a_foot_held_anywhere_by_a_wall_keeps_the_whole_leg_out_of_it(
+    angle: float, distance: float, wall_x: float
+) -> None:
+    # however the foot is held round the hip with a wall too tall to step in front, the
+    # thigh, the shin and the sole stay out of the wall and the floor
+    ground = Terrain(np.array([[-5.0, 0.0], [wall_x, 0.0], [wall_x + 0.02, 1.8], [5.0, 1.8]]))
+    crowd = Crowd(RIG, ground, [0.0], [1.0])
+    hip = crowd.pose.roots[0, RIGHT_LEG]
+    target = hip + distance * np.array([math.sin(angle), -math.cos(angle)])
+    for _ in range(20):
+        crowd.pin_foot(0, 1, target)
+        crowd.step([0.0], [0.0], DT, pinned=np.array([[False, True]]))
+    leg, sole = _held_leg(crowd)
+    assert sole_penetration(ground, sole) <= 1e-9
+    assert sole_penetration(ground, leg) <= 1e-9
