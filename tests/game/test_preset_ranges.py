@@ -9,13 +9,14 @@ from pathlib import Path
 import numpy as np
 import pygame
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from game.app import App, build_scene
 from game.options import RunOptions
 from game.scene import SceneConfig
 from game.scenes.preset_palette import DEFAULTS, make_presets
+from game.widgets import Slider
 from game.world.preset_ranges import (
     SAMPLES,
     nearest_taken,
@@ -51,18 +52,14 @@ def test_a_bumps_height_stops_lower_the_narrower_it_is() -> None:
     assert tops[1] == pytest.approx(math.tan(LIMITS.max_grade) * 1.2 / math.pi, rel=0.05)
 
 
-@settings(max_examples=12)
-@given(st.sampled_from(SLIDERS), st.randoms(use_true_random=False))
+@pytest.mark.parametrize(("op", "slider"), SLIDERS, ids=[f"{op}-{s.key}" for op, s in SLIDERS])
 def test_a_sliders_range_is_what_level_ground_takes_at_its_edges_and_samples(
-    case: tuple[str, object], rng: object
+    op: str, slider: Slider
 ) -> None:
-    op, slider = case
-    others = dict(DEFAULTS[op])
-    bounds = (slider.low, slider.high)  # type: ignore[attr-defined]
-    whole = slider.whole  # type: ignore[attr-defined]
-    spans = taken_spans(op, slider.key, bounds, others, LIMITS, whole)  # type: ignore[attr-defined]
-    key = slider.key  # type: ignore[attr-defined]
-    if whole:
+    others, key = dict(DEFAULTS[op]), slider.key
+    bounds = (slider.low, slider.high)
+    spans = taken_spans(op, key, bounds, others, LIMITS, slider.whole)
+    if slider.whole:
         samples = np.arange(bounds[0], bounds[1] + 1.0)
     else:
         samples = np.linspace(*bounds, SAMPLES)
@@ -73,9 +70,9 @@ def test_a_sliders_range_is_what_level_ground_takes_at_its_edges_and_samples(
     for a, b in spans:
         for edge in (a, b):
             assert refusal_on_level(op, {**others, key: edge}, LIMITS) is None
-        if not whole and a > bounds[0]:  # an edge inside the range: refused just past it
+        if not slider.whole and a > bounds[0]:  # an edge inside the range: refused past it
             assert refusal_on_level(op, {**others, key: a - step}, LIMITS) is not None
-        if not whole and b < bounds[1]:
+        if not slider.whole and b < bounds[1]:
             assert refusal_on_level(op, {**others, key: b + step}, LIMITS) is not None
 
 
