@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.input_state import RawInput
+from game.input_state import InputState, RawInput
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig
 from game.scenes.walk import WalkSim
@@ -57,6 +57,25 @@ def test_a_walk_into_the_shut_door_stops_short_of_it_and_says_the_knob_opens_it(
     assert door.swing > 0.0
     _play(view, [RawInput(keys_down=frozenset({"a"}))] * int(2.5 / DT))
     assert float(view.sim.crowd.x[0]) < door.door.x0
+
+
+@pytest.mark.parametrize(("dx", "dy"), [(-0.7, -0.5), (-0.7, 0.0), (-0.5, 0.3), (-0.3, -0.5)])
+def test_a_foot_held_into_the_shut_door_keeps_out_of_it_leg_and_all(dx: float, dy: float) -> None:
+    # stopped at the shut door, a foot dragged into its panel is held short of it (the
+    # panel is as solid to a held foot as a wall), the knee too
+    view, door = _view_at(1.0, -1.0)
+    _play(view, [RawInput(keys_down=frozenset({"a"}))] * int(3.0 / DT))
+    sim, timer = view.sim, PhaseTimer()
+    x1 = door.door.x0 + door.door.width
+    hip = sim.crowd.pose.roots[0, LEGS.start + 1]
+    goal = (float(hip[0] + dx), float(hip[1] + dy))
+    grab = InputState(pointer=goal, pointer_down=True, values={"drag_foot": "right_leg"})
+    for _ in range(40):
+        sim.step(grab, DT, timer)
+        soles = sim.crowd.pose.soles(sim.crowd.pose.targets[:1, LEGS], sim.rig)[0, 1, :, 0]
+        assert float(soles.min()) >= x1  # the held sole never in the panel's span
+        assert float(sim.crowd.solution.elbow[0, LEGS.start + 1, 0]) >= x1  # nor the knee
+    assert door.swing == 0.0
 
 
 def test_clicked_from_the_wall_side_he_says_the_knob_is_out_of_reach() -> None:
