@@ -18,7 +18,7 @@ from collections.abc import Callable
 import numpy as np
 
 from game.world.terrain import MIN_X_STEP_M, Terrain
-from game.world.terrain_rules import HEIGHT_LIMIT, EditLimits, EditRefused
+from game.world.terrain_rules import HEIGHT_LIMIT, RISER_RUN, EditLimits, EditRefused
 from game.world.types import FloatArray
 
 RISER_WIDTH = 0.01  # metres of x a preset's riser (a stair's, a platform's side) takes
@@ -27,7 +27,7 @@ LANDING_M = 0.6  # the shortest landing at the top of stairs (room to stand and 
 RAMP_TOP_M = 1.0  # the shortest level top of a ramp
 LANDING_REACH_M = 3.0  # a landing runs on this far at most to meet ground rising to it;
 # ground that does not rise to it within this gets a flight (or ramp) back down
-_BUMP_SAMPLES = 17  # vertices of a bump preset (odd: the top is a vertex)
+_BUMP_SAMPLES = 17  # vertices of a bump preset at most (odd: the top is a vertex)
 
 
 def _first_meeting(
@@ -230,7 +230,10 @@ def bump_points(
     ground's own shape."""
     if width <= 0.0 or abs(height) > HEIGHT_LIMIT:
         raise EditRefused("a bump needs a positive width", (x0, x0))
-    t = np.linspace(0.0, 1.0, _BUMP_SAMPLES)
+    # an even number of segments (the top a vertex), none narrower than a riser: the rules
+    # judge its sides as slopes, not as steps and treads
+    segments = min(_BUMP_SAMPLES - 1, 2 * max(int(width / RISER_RUN) // 2, 2))
+    t = np.linspace(0.0, 1.0, segments + 1)
     # raised cosine: h·(1 − cos 2πt)/2, level at both ends
     return _raised(terrain, x0 + width * t, height * (1.0 - np.cos(2.0 * np.pi * t)) / 2)
 
