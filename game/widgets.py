@@ -52,10 +52,9 @@ class Slider:
         mid, s = y + h / 2, self.scale
         size = font_px(17, s)
         canvas.text((x, y - 4 * s), self.label, PALETTE["text_dim"], size, "bottomleft")
-        value_text = (
-            f"{value:.0f} {self.unit}".rstrip() if self.whole else f"{value:+.2f} {self.unit}"
+        canvas.text(
+            (x + w, y - 4 * s), self.value_text(value), PALETTE["text"], size, "bottomright"
         )
-        canvas.text((x + w, y - 4 * s), value_text, PALETTE["text"], size, "bottomright")
         canvas.rect((x, mid - 3 * s, w, 6 * s), PALETTE["grid_major"], 0, 3)
         fill = mix(PALETTE["accent"], PALETTE["panel"], 0.4)
         canvas.rect((x, mid - 3 * s, w * frac, 6 * s), fill, 0, 3)
@@ -64,6 +63,10 @@ class Slider:
             canvas.rect((x + w * a, mid - 3 * s, w * (b - a), 6 * s), refused, 0, 0)
         knob = PALETTE["white"] if active else PALETTE["accent"]
         canvas.circle((x + w * frac, mid), 8 * s, knob)
+
+    def value_text(self, value: float) -> str:
+        """``value`` as the slider shows it: "+0.17 m", "4", "+15.00 °"."""
+        return f"{value:.0f} {self.unit}".rstrip() if self.whole else f"{value:+.2f} {self.unit}"
 
     def _refused(self) -> list[tuple[float, float]]:
         """The stretches of the track not on offer, as fractions of its width."""

@@ -66,7 +66,7 @@ class GroundEditView:
         self.ghost_x: float | None = None  # where the chosen preset would be built (world x)
         self._proposal: tuple[tuple[Any, ...], Proposal] | None = None  # the ghost's, cached
         self._refusal: tuple[Proposal, float] | None = None  # the last refusal, when first drawn
-        self._stopped: str | None = None  # why the dragged slider stops short of the pointer
+        self._stopped: str | None = None  # why the last slider set stopped short of the pointer
 
     def layout(self, size: tuple[int, int]) -> None:
         """Place the palette at the top right of a ``size`` window (sized for 1280x720 and
@@ -120,7 +120,6 @@ class GroundEditView:
             self._set_slider(self._slider, pointer, editing)
         if not held:
             self._drag_vertex = self._slider = None
-            self._stopped = None
         moved = editing.dragged
         if self._drag_vertex is not None and moved is not None and moved[0] == self._drag_serial:
             self._drag_vertex = moved[1]  # (pinned ground put vertices before it)
@@ -165,6 +164,7 @@ class GroundEditView:
             if contains(button.rect, px):
                 chosen = next(p for p in self.presets if p.op == button.action)
                 self.preset = None if self.preset is chosen else chosen
+                self._stopped = None  # (said of the last preset's slider)
                 return
         if self.preset is not None:
             for slider in self.preset.sliders:

@@ -84,7 +84,10 @@ class PresetSettings:
         if value == wanted:
             return None
         refused = refusal_on_level(preset.op, {**settings, slider.key: wanted}, limits)
-        return None if refused is None else f"{slider.label} stops here: {without_place(refused)}"
+        if refused is None:
+            return None
+        stop, past = slider.value_text(value), slider.value_text(wanted)
+        return f"{slider.label} stops at {stop}: at {past}, {without_place(refused)}"
 
     def mark_ranges(self, preset: Preset, limits: EditLimits, dragged: Slider | None) -> None:
         """Give ``preset``'s sliders the ranges known for their settings (``Slider.taken``);

@@ -142,9 +142,10 @@ def test_dragging_a_bumps_height_past_what_its_width_takes_stops_there_and_says_
     assert settings_now["height"] < 0.2  # far short of the slider's 0.3 m at a 1.2 m width
     shown = view._stopped
     assert shown is not None and "steeper than the feet take" in shown
+    assert shown.startswith("height stops at +0.1") and "at +0.30 m, a " in shown
     _mouse(pygame.MOUSEBUTTONUP, (x + 1.2 * w, y + h / 2))
     app.run_frame(DT)
     for _ in range(3):  # every slider's range worked out, one a frame
         app.run_frame(DT)
     assert all(s.taken is not None for s in view.preset.sliders)
-    assert view._stopped is None
+    assert view._stopped == shown  # (still said once let go)
