@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from game.camera import Camera2D
 from game.canvas import Canvas, WorldPen
@@ -23,6 +24,7 @@ from game.palette import PALETTE, mix
 from game.scenes.ground_edit import GroundEditing, Proposal
 from game.scenes.preset_palette import Preset, PresetSettings, make_presets
 from game.widgets import Button, Slider, contains
+from game.world.terrain import Terrain
 from game.world.terrain_edit import EditRefused
 
 HANDLE_PX = 10.0  # a vertex this close to the pointer is under it
@@ -274,15 +276,10 @@ class GroundEditView:
         (green, or a faint red if refused), then where it fails (red) with the reason."""
         old = editing.terrain
         points, refusal = proposal.points, proposal.refusal
-        if points is not None:
-            changed = np.abs(old.height_at(points[:, 0]) - points[:, 1]) > 1e-9
-            if changed.any():
-                lo = float(points[changed, 0].min()) - GHOST_MARGIN_M
-                hi = float(points[changed, 0].max()) + GHOST_MARGIN_M
-                color = (
-                    PALETTE["ok"] if refusal is None else mix(PALETTE["bad"], PALETTE["ghost"], 0.4)
-                )
-                pen.polyline(_stretch(points, lo, hi), color, 3)
+        line = None if points is None else ghost_line(old, points)
+        if line is not None:
+            color = PALETTE["ok"] if refusal is None else mix(PALETTE["bad"], PALETTE["ghost"], 0.4)
+            pen.polyline(line, color, 3)
         if refusal is not None:
             self._draw_refusal(canvas, pen, old.points if points is None else points, refusal)
 
@@ -317,6 +314,20 @@ class GroundEditView:
         canvas.panel((left, box_top, box_w, box_h), PALETTE["panel"], 230)
         for row, line in enumerate(lines):
             canvas.text((left + 6 * s, box_top + 4 * s + row * line_h), line, bad, size)
+
+
+def ghost_line(old: Terrain, points: NDArray[np.float64]) -> NDArray[np.float64] | None:
+    """The stretch of the ground ``points`` (M, 2) an edit would make that differs from
+    the ``old`` ground, from the vertex before the first changed one to the one after the
+    last (where it leaves the old ground and comes back to it), with ``GHOST_MARGIN_M`` of
+    ground either side, its ends interpolated; None if nothing changes."""
+    changed = np.abs(old.height_at(points[:, 0]) - points[:, 1]) > 1e-9
+    if not changed.any():
+        return None
+    first, last = np.flatnonzero(changed)[[0, -1]]
+    lo = float(points[max(first - 1, 0), 0]) - GHOST_MARGIN_M
+    hi = float(points[min(last + 1, len(points) - 1), 0]) + GHOST_MARGIN_M
+    return _stretch(points, lo, hi)
 
 
 def _stretch(points: Any, lo: float, hi: float) -> Any:

@@ -492,3 +492,25 @@ def test_a_message_reads_an_before_a_number_said_with_a_vowel(number: str, artic
     from game.wording import a_or_an
 
     assert a_or_an(number) == article
+
+
+@pytest.mark.parametrize(
+    ("op", "values"),
+    [
+        ("ramp", {"grade": 24.0, "length": 0.5}),
+        ("ramp", {"grade": 10.0, "length": 1.0}),
+        ("stairs", {"rise": 0.17, "tread": 0.3, "count": 2}),
+        ("bump", {"height": 0.1, "width": 1.2}),
+        ("platform", {"height": -0.3, "width": 1.0}),
+    ],
+)
+def test_a_ghost_starts_and_ends_on_the_ground_it_leaves(op: str, values: dict[str, float]) -> None:
+    # the ghost of a shape is drawn from the old ground, up (or down) the shape and back to
+    # the old ground: its ends lie on the ground, never in the air part way up a slope
+    old = Terrain(np.array(COURSE, dtype=float))
+    editor = TerrainEditor(old, LIMITS)
+    line = ground_edit_view.ghost_line(old, editor.preset(op, -2.0, *values.values()))
+    assert line is not None
+    for end in (line[0], line[-1]):
+        assert end[1] == pytest.approx(float(old.height_at(end[0])), abs=1e-9)
+    assert np.abs(line[:, 1] - old.height_at(line[:, 0])).max() > 0.01  # the shape itself
