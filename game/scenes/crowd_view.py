@@ -159,9 +159,10 @@ class CrowdView:
         self.scenery.draw_sky(canvas, camera, sim.terrain)
         self.scenery.draw_grid(canvas, camera, sim.terrain)
         self.scenery.draw_ground(canvas, camera, sim.terrain)
+        draw_crowd(canvas, camera, pose, self._joints, self._ids, sim.rig)
+        # the ground's names over the crowd's feet (they would hide them), under the hero
         avoid = [b for b in (self.subject_box, self.status.box, self.hud_cover) if b is not None]
         self.labels.draw(pen, sim.terrain, avoid)
-        draw_crowd(canvas, camera, pose, self._joints, self._ids, sim.rig)
         # the hero's shadows over the crowd's feet: he is nearer
         soles = self.painter.drawn_soles(pose, sol, sim.rig)
         draw_contact_shadows(pen, sim.terrain, sim.rig, pose.pelvis[0], soles)
