@@ -342,7 +342,8 @@ def within_hip_range(
     front of the hip, the front end (a high kick); behind it, the back end. With ``was``
     (the held ankles ``dt`` seconds ago), the leg swings round the hip from there at most
     ``tuning.held_foot_swing``, inside the range: from one end to the other it swings down
-    under the body, never over the top."""
+    under the body, never over the top; and a target beyond the range keeps the foot at
+    the end it is at, until the target comes into the range nearer the other."""
     tune, limb = rig.tuning, rig.legs.limb
     flexion, extension = np.radians(tune.hip_flexion), np.radians(tune.hip_extension)
     f = facing[:, None]
@@ -363,6 +364,10 @@ def within_hip_range(
     psi = np.clip(wanted, low, high)  # (beyond an end, the nearer end)
     if was is not None and dt > 0.0:
         start, most = np.clip(unwrapped(swung(was - hip, f)), low, high), tune.held_foot_swing * dt
+        # beyond the range, the foot keeps to the end it is at: it swings over to the other
+        # only once the pointer comes into the range there, not as it passes straight up
+        beyond = (wanted < low) | (wanted > high)
+        psi = np.where(beyond, np.where(start - low <= high - start, low, high), psi)
         psi = start + np.clip(psi - start, -most, most)
     turned = hip + d[..., None] * np.stack([f * np.sin(psi), -np.cos(psi)], axis=-1)
     return np.where((psi == wanted)[..., None], target, turned)  # (in range: as it is)

@@ -1999,6 +1999,30 @@ def test_a_foot_let_go_of_up_against_a_ledge_steps_down_beside_the_other(wall_x:
     assert float(crowd.feet.lock[0, 1, 0]) < wall_x  # on the floor, short of the ledge
 
 
+def test_a_foot_dragged_over_the_top_waits_at_the_front_until_the_pointer_comes_down_behind() -> (
+    None
+):
+    # the pointer swept round from in front, up over the hip and down behind (0.8 m out):
+    # the foot follows it up to the front end of the hip's range and stays there while the
+    # pointer passes over the top (no swing as it crosses straight up), then swings under
+    # the body to the pointer once it is back in the range behind
+    crowd = Crowd(RIG, FLAT, [0.0], [1.0])
+    hip = crowd.pose.roots[0, RIGHT_LEG].copy()
+    feet = []
+    for degrees in np.linspace(60.0, 330.0, 181):
+        a = math.radians(degrees)
+        crowd.pin_foot(0, 1, hip + 0.8 * np.array([math.sin(a), -math.cos(a)]))
+        crowd.step([0.0], [0.0], DT, pinned=np.array([[False, True]]))
+        crowd.solve()
+        feet.append((degrees, crowd.solution.hand[0, RIGHT_LEG].copy()))
+    over = np.array([foot for degrees, foot in feet if 120.0 <= degrees <= 290.0])
+    assert np.hypot(*(over - over[0]).T).max() < 1e-3  # waiting at the front end
+    assert over[0][0] > hip[0] and over[0][1] > hip[1] - 0.2  # (up in front)
+    for _ in range(30):  # the pointer still, behind: the foot gets there, behind the hip
+        crowd.step([0.0], [0.0], DT, pinned=np.array([[False, True]]))
+    assert crowd.pose.targets[0, RIGHT_LEG][0] < hip[0]
+
+
 @pytest.mark.parametrize("behind_up", [10.0, 30.0, 45.0])
 def test_a_foot_held_up_behind_the_hip_stays_behind_it(behind_up: float) -> None:
     # held out of the hip's range behind the vertical through the hip (degrees past
