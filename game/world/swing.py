@@ -238,7 +238,10 @@ def within_reach(target: FloatArray, hip: FloatArray, reach: float) -> FloatArra
 
 _RAY_SAMPLES = np.linspace(1.0, 0.0, 25)  # fractions of the way out to the target tried
 _RAY_HALVINGS = 5  # then halvings between the last spot in the ground and the first clear
-_DOWN_TURNS = np.linspace(0.0, 1.0, 17)  # rays tried: shares of the turn to straight down
+_DOWN_TURNS = np.linspace(0.0, 1.0, 17)
+_AT_END = np.radians(
+    2.0
+)  # a held foot this near an end of the hip's range is at it  # rays tried: shares of the turn to straight down
 
 
 def thigh_offset(d: FloatArray, limb: LimbSpec) -> FloatArray:
@@ -364,10 +367,11 @@ def within_hip_range(
     psi = np.clip(wanted, low, high)  # (beyond an end, the nearer end)
     if was is not None and dt > 0.0:
         start, most = np.clip(unwrapped(swung(was - hip, f)), low, high), tune.held_foot_swing * dt
-        # beyond the range, the foot keeps to the end it is at: it swings over to the other
+        # beyond the range, a foot at one end stays there: it swings over to the other
         # only once the pointer comes into the range there, not as it passes straight up
         beyond = (wanted < low) | (wanted > high)
-        psi = np.where(beyond, np.where(start - low <= high - start, low, high), psi)
+        at_low, at_high = start - low <= _AT_END, high - start <= _AT_END
+        psi = np.where(beyond & at_low, low, np.where(beyond & at_high, high, psi))
         psi = start + np.clip(psi - start, -most, most)
     turned = hip + d[..., None] * np.stack([f * np.sin(psi), -np.cos(psi)], axis=-1)
     return np.where((psi == wanted)[..., None], target, turned)  # (in range: as it is)
