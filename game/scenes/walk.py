@@ -172,11 +172,7 @@ class WalkSim(CharacterAssets, PointerReach):
         )
         was_planted = crowd.feet.planted[0].copy()
         self.moving = abs(move) > 0.05 or abs(float(crowd.vx[0])) > 0.05
-        # props the feet step over, not on (none asked and none kept: nothing to set)
-        self._lying = [p for p, i in zip(self.plug_ins, intents, strict=True) if i.keep_off]
-        keep_off = [p.footprint() for p in self._lying]
-        if keep_off or len(crowd.obstacles):
-            crowd.set_obstacles(np.concatenate([np.zeros((0, 3)), *keep_off]))
+        self._keep_feet_off(intents)
         crowd.step([move], [1.0 if inp.run else 0.0], dt, pinned)
         blocked = bool(crowd.blocked[0]) or self._halted  # by ground, or by a prop
         self.blocked_s = self.blocked_s + dt if blocked else 0.0
@@ -192,6 +188,15 @@ class WalkSim(CharacterAssets, PointerReach):
         self.meter.record(hero, self.terrain, self.rig)
         self.step_index += 1
         self.time = self.step_index * dt
+
+    def _keep_feet_off(self, intents: list[Intent]) -> None:
+        """The crowd's obstacles this step: the props the feet step over, not on, and those
+        they keep off as off a wall (none asked and none kept: nothing to set)."""
+        self._lying = [p for p, i in zip(self.plug_ins, intents, strict=True) if i.keep_off]
+        solid = [p for p, i in zip(self.plug_ins, intents, strict=True) if i.solid]
+        keep_off = [p.footprint() for p in (*self._lying, *solid)]
+        if keep_off or len(self.crowd.obstacles):
+            self.crowd.set_obstacles(np.concatenate([np.zeros((0, 3)), *keep_off]))
 
     def _ask_props(self, inp: InputState, move: float, dt: float) -> list[Intent]:
         """Each prop in turn: a click on one (``reach_prop`` with its name) uses it and

@@ -13,6 +13,8 @@ from game.scenes.walk import WalkSim
 from game.scenes.walk_view import WalkView
 from game.world.character import LEGS
 from game.world.props import DoorProp
+from game.world.props.ball import KickBall
+from game.world.props.ball_physics import BallState
 from game.world.props.door import FAR_SIDE_HINT, SHUT_BEHIND_HINT, SHUT_HINT
 from game.world.props.grip import ReachPhase
 
@@ -75,6 +77,20 @@ def test_a_foot_held_into_the_shut_door_keeps_out_of_it_leg_and_all(dx: float, d
         soles = sim.crowd.pose.soles(sim.crowd.pose.targets[:1, LEGS], sim.rig)[0, 1, :, 0]
         assert float(soles.min()) >= x1  # the held sole never in the panel's span
         assert float(sim.crowd.solution.elbow[0, LEGS.start + 1, 0]) >= x1  # nor the knee
+    assert door.swing == 0.0
+
+
+@pytest.mark.parametrize("ball_x", [-1.15, -0.62])
+def test_the_shut_door_solid_to_his_feet_is_no_ground_for_the_ball(ball_x: float) -> None:
+    # a ball lying in the shut door's span or beside it stays where it lies as he walks
+    # up to the door (its panel is solid to his feet near it, not a box on the ground)
+    view, door = _view_at(1.0, -1.0)
+    ball = view.sim.prop("ball")
+    assert isinstance(ball, KickBall)
+    radius = ball.spec.radius
+    ball.state = BallState(np.array([ball_x, radius]), np.zeros(2))
+    _play(view, [RawInput(keys_down=frozenset({"a"}))] * int(3.0 / DT))
+    np.testing.assert_allclose(ball.state.centre, [ball_x, radius], atol=1e-9)
     assert door.swing == 0.0
 
 

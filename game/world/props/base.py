@@ -116,8 +116,10 @@ class Intent:
     crowd's commands (``walk``: the walk input instead of the player's; ``face``: +1 or −1,
     :meth:`~game.world.character.Crowd.turn_to`, 0 none; ``foot`` and ``foot_target``:
     :meth:`~game.world.character.Crowd.pin_foot` and the step's pinned mask;
-    ``keep_off``: the feet step over the prop, :meth:`Prop.footprint`, through
-    :meth:`~game.world.character.Crowd.set_obstacles`; ``walk_to``: the x the walk stops
+    ``keep_off``: the prop lies on the ground (the feet step over it, :meth:`Prop.footprint`,
+    through :meth:`~game.world.character.Crowd.set_obstacles`; a rolling prop meets it);
+    ``solid``: the feet keep off its footprint as off a wall (a shut door), nothing else
+    does; ``walk_to``: the x the walk stops
     at, :meth:`~game.world.character.Crowd.walk_to`; ``pose`` and ``pelvis``: the prop's
     pose replaces the gait's this step, and ``stand_at`` (ankles (2, 2)) stands him
     there in it, :meth:`~game.world.character.Crowd.pose_as`; ``says``: words for the player now;
@@ -130,6 +132,7 @@ class Intent:
     foot: int = -1
     foot_target: FloatArray | None = None
     keep_off: bool = False
+    solid: bool = False
     walk_to: float | None = None
     pose: PoseInputs | None = None
     pelvis: FloatArray | None = None
