@@ -25,7 +25,7 @@ from game.scenes.ground_edit import GroundEditing, Proposal
 from game.scenes.preset_palette import Preset, PresetSettings, make_presets
 from game.widgets import Button, Slider, contains
 from game.world.terrain import Terrain
-from game.world.terrain_edit import EditRefused
+from game.world.terrain_edit import EditLimits, EditRefused
 
 HANDLE_PX = 10.0  # a vertex this close to the pointer is under it
 DOUBLE_CLICK_S = 0.4
@@ -69,6 +69,7 @@ class GroundEditView:
         self._proposal: tuple[tuple[Any, ...], Proposal] | None = None  # the ghost's, cached
         self._refusal: tuple[Proposal, float] | None = None  # the last refusal, when first drawn
         self._stopped: str | None = None  # why the last slider set stopped short of the pointer
+        self._stopped_by: EditLimits | None = None  # ... under these limits
 
     def layout(self, size: tuple[int, int]) -> None:
         """Place the palette at the top right of a ``size`` window (sized for 1280x720 and
@@ -181,6 +182,7 @@ class GroundEditView:
         assert self.preset is not None
         limits = editing.editor.limits
         self._stopped = self.palette.set(self.preset, slider, slider.value_at(px), limits)
+        self._stopped_by = limits
 
     @staticmethod
     def _vertex_near(
@@ -237,6 +239,8 @@ class GroundEditView:
             slider.draw(canvas, float(settings[slider.key]), slider is self._slider)
         hint = f"click the ground: build the {self.preset.label} there"
         hint_color = PALETTE["text_dim"]
+        if self._stopped_by != editing.editor.limits:  # (a rig read since: said of another)
+            self._stopped = None
         if self._stopped is not None:  # (below the sliders, in up to three lines)
             hint, hint_color = self._stopped, mix(PALETTE["bad"], PALETTE["text"], 0.4)
         hint_top = _HINT_TOP - (3 - len(self.preset.sliders)) * _SLIDER_ROW  # under the last

@@ -14,6 +14,7 @@ from game.world.preset_ranges import (
     refusal_on_level,
     taken_spans,
     without_place,
+    without_props,
 )
 from game.world.terrain_rules import EditLimits
 
@@ -79,32 +80,38 @@ class PresetSettings:
         takes with the other settings as they are; returns why, when it is not
         ``wanted``."""
         settings = self.values[preset.op]
-        value = nearest_taken(self._taken(preset, slider, limits), wanted)
+        spans = self._taken(preset, slider, limits)
+        value = nearest_taken(spans, wanted)
         settings[slider.key] = value
-        if value == wanted:
+        if value == wanted and spans:
             return None
         refused = refusal_on_level(preset.op, {**settings, slider.key: wanted}, limits)
         if refused is None:
             return None
-        stop, past = slider.value_text(value), slider.value_text(wanted)
-        return f"{slider.label} stops at {stop}: at {past}, {without_place(refused)}"
+        reason, past = without_place(refused), slider.value_text(wanted)
+        if not spans:  # (the others leave it none: new limits since they were set)
+            return f"no {slider.label} is taken with the others as set: at {past}, {reason}"
+        return f"{slider.label} stops at {slider.value_text(value)}: at {past}, {reason}"
 
     def mark_ranges(self, preset: Preset, limits: EditLimits, dragged: Slider | None) -> None:
         """Give ``preset``'s sliders the ranges known for their settings (``Slider.taken``);
         work out at most one unknown range a call (each takes a few milliseconds), none
         while a slider is ``dragged`` (the others' change with every move of it)."""
         work = dragged is None
+        settings = self.values[preset.op]
         for slider in preset.sliders:
             key = self._key(preset, slider, limits)
             if key not in self._ranges and work:
                 self._taken(preset, slider, limits)
                 work = False
             slider.taken = self._ranges.get(key)
+            if slider.taken and slider is not dragged:  # (new limits: a value moved in)
+                settings[slider.key] = nearest_taken(slider.taken, settings[slider.key])
 
     def _key(self, preset: Preset, slider: Slider, limits: EditLimits) -> tuple[Any, ...]:
         settings = self.values[preset.op]
         others = tuple(sorted((k, v) for k, v in settings.items() if k != slider.key))
-        return (preset.op, slider.key, others, limits)
+        return (preset.op, slider.key, others, without_props(limits))
 
     def _taken(self, preset: Preset, slider: Slider, limits: EditLimits) -> tuple[Span, ...]:
         """The stretches of ``slider``'s range level ground takes, the other settings as

@@ -13,6 +13,7 @@ No pygame.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Callable, Mapping
@@ -35,6 +36,11 @@ def _level() -> Terrain:
     return Terrain(np.array([[-LEVEL_HALF_M, 0.0], [LEVEL_HALF_M, 0.0]]))
 
 
+def without_props(limits: EditLimits) -> EditLimits:
+    """``limits`` without the props' footprints (which hold their own ground only)."""
+    return dataclasses.replace(limits, footprints=())
+
+
 def refusal_on_level(
     op: str, values: Mapping[str, float], limits: EditLimits
 ) -> EditRefused | None:
@@ -42,7 +48,7 @@ def refusal_on_level(
     ground, or None if it is taken there. Props are left out (``limits``' footprints)."""
     build, names = PRESETS[op]
     level = _level()
-    bare = EditLimits(limits.max_step_height, limits.max_grade, limits.min_tread, limits.step_reach)
+    bare = without_props(limits)
     try:
         points = build(level, bare, 0.0, *[float(values[name]) for name in names])
         check_edit(level, points, bare)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from game.app import App, build_scene
 from game.options import RunOptions
 from game.scene import SceneConfig
-from game.scenes.preset_palette import DEFAULTS, make_presets
+from game.scenes.preset_palette import DEFAULTS, PresetSettings, make_presets
 from game.widgets import Slider
 from game.world.preset_ranges import (
     SAMPLES,
@@ -149,3 +150,20 @@ def test_dragging_a_bumps_height_past_what_its_width_takes_stops_there_and_says_
         app.run_frame(DT)
     assert all(s.taken is not None for s in view.preset.sliders)
     assert view._stopped == shown  # (still said once let go)
+
+
+def test_stricter_limits_move_the_settings_into_what_they_take_and_say_so() -> None:
+    # a rig read again with a 10° sole tilt: the ramp's 15° grade moves in to 10° as its
+    # range is worked out; a tread no sole fits on any more (a long sole) is said so
+    palette = PresetSettings()
+    ramp = next(p for p in make_presets() if p.op == "ramp")
+    strict = dataclasses.replace(LIMITS, max_grade=math.radians(10.0))
+    for _ in range(len(ramp.sliders)):  # (one range a call)
+        palette.mark_ranges(ramp, strict, None)
+    assert palette.values["ramp"]["grade"] == pytest.approx(10.0, abs=0.01)
+    stairs = next(p for p in make_presets() if p.op == "stairs")
+    tread = next(s for s in stairs.sliders if s.key == "tread")
+    long_soles = dataclasses.replace(LIMITS, min_tread=0.9)
+    said = palette.set(stairs, tread, 0.4, long_soles)
+    assert said is not None and said.startswith("no tread is taken with the others as set")
+    assert palette.values["stairs"]["tread"] == 0.4  # (left as asked: nothing is taken)
