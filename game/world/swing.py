@@ -273,13 +273,13 @@ def clear_of_ground(
     sole (flat toes, at ``angle`` (M,), facing ``facing`` (M,)) and the thigh and shin
     from the ``hip`` (M, 2) to the knee, bent forward as the solver bends it, to the ankle.
 
-    A held foot in the ground comes in toward the hip along the line to where it is held,
-    to the furthest point where the leg clears it: into a wall, it is pressed against the
-    face; below the floor, it stands on it. Where no point of that line clears (a foot held
-    into a wall close in front: the bent knee would be in it), the line is turned down
-    toward hanging straight, at the same distance, and the clear point nearest where the
-    foot is held is taken; where nothing clears, the foot stays where it is held. (The
-    hip's range, which reads the held foot's direction from the hip, is left as it is.)"""
+    A held foot in the ground comes in toward the hip: on the line to where it is held and
+    on lines turned from it down toward hanging straight (at the same distance from the
+    hip), the furthest point where the leg clears is found, and of those the one nearest
+    where the foot is held is taken. Into a wall, the foot is pressed against the face, or
+    comes down it as far as the bent knee needs; below the floor, it stands on it. Where
+    nothing clears, the foot stays where it is held. (The hip's range, which reads the
+    held foot's direction from the hip, is left as it is.)"""
     m, f = len(ankle), facing[:, None, None]
     out = ankle - hip
     d = np.hypot(out[:, 0], out[:, 1])[:, None, None]
@@ -342,11 +342,12 @@ def within_hip_range(
     back (``facing`` (N,)): a foot held up above the hip is reached with the leg as high as
     the hip lets it, not with the thigh swung round behind, the knee then pointing
     backward. Outside the range the target goes to the end on its side of straight up: in
-    front of the hip, the front end (a high kick); behind it, the back end. With ``was``
-    (the held ankles ``dt`` seconds ago), the leg swings round the hip from there at most
-    ``tuning.held_foot_swing``, inside the range: from one end to the other it swings down
-    under the body, never over the top; and a target beyond the range keeps the foot at
-    the end it is at, until the target comes into the range nearer the other."""
+    front of the hip, the front end (a high kick); behind it, the back end (but see
+    ``was``). With ``was`` (the held ankles ``dt`` seconds ago), the leg swings round the
+    hip from there at most ``tuning.held_foot_swing``, inside the range: from one end to
+    the other it swings down under the body, never over the top; and a foot at one end
+    stays there while the target is beyond the range, until the target comes into the
+    range again."""
     tune, limb = rig.tuning, rig.legs.limb
     flexion, extension = np.radians(tune.hip_flexion), np.radians(tune.hip_extension)
     f = facing[:, None]

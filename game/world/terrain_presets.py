@@ -230,8 +230,8 @@ def bump_points(
     ground's own shape."""
     if width <= 0.0 or abs(height) > HEIGHT_LIMIT:
         raise EditRefused("a bump needs a positive width", (x0, x0))
-    # an even number of segments (the top a vertex), none narrower than a riser: the rules
-    # judge its sides as slopes, not as steps and treads
+    # an even number of segments (the top a vertex), at least four, none narrower than a
+    # riser where the width allows: the rules judge its sides as slopes, not as steps
     segments = min(_BUMP_SAMPLES - 1, 2 * max(int(width / RISER_RUN) // 2, 2))
     t = np.linspace(0.0, 1.0, segments + 1)
     # raised cosine: h·(1 − cos 2πt)/2, level at both ends
