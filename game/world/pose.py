@@ -16,8 +16,9 @@ from game.world.arms import blend_hands, follow_hands, hinge_poles, limb_poles, 
 from game.world.easing import all_true, any_true, clamp, halflife_blend, lerp, smoothstep, xy
 from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, Feet, sole_points
 from game.world.gait import run_fraction
+from game.world.held_foot import held_feet
 from game.world.rig import LegSpec, LimbSpec, Rig
-from game.world.swing import held_feet, swing_pose, within_reach
+from game.world.swing import swing_pose, within_reach
 from game.world.terrain import Terrain
 from game.world.timing import pivot_ankles, stance_feet
 from game.world.types import BoolArray, FloatArray
