@@ -27,6 +27,7 @@ from game.scenes.prop_painters import LOOKS, paint_props, prop_boxes
 from game.scenes.side_view import seen_from_the_side
 from game.scenes.walk import WalkSim
 from game.scenes.walk_autopilot import walk_autopilot
+from game.scenes.walk_keys import LEFT_KEYS, RIGHT_KEYS, WalkKeys
 from game.view.follow import FollowCamera
 from game.view.hero_painter import HeldDrawing, HeroPainter
 from game.view.hover import PROP_CLICK_M, draw_hover, prop_under
@@ -73,6 +74,7 @@ class WalkView:
         self.ground_edit = GroundEditView()
         self._dragging: str | None = None
         self._climb_latch = ClimbLatch()
+        self._walk_keys = WalkKeys()
         # (the walk's step count when the view last mapped input, and whether the ground
         # editor was open after that frame's E presses: an E waits for the next step)
         self._edit_open: tuple[int, bool] | None = None
@@ -115,8 +117,7 @@ class WalkView:
 
     def map_input(self, raw: RawInput) -> InputState:
         keys = raw.keys_down
-        right = ("d" in keys) or ("right" in keys)
-        left = ("a" in keys) or ("left" in keys)
+        move = self._walk_keys.move(keys, raw.keys_pressed, self.sim.time)
         actions: list[str] = []
         values: dict[str, Any] = {}
         for key, toggle in _TOGGLE_KEYS:
@@ -145,11 +146,11 @@ class WalkView:
         return InputState(
             pointer=(float(pointer[0]), float(pointer[1])) if raw.pointer_inside else None,
             pointer_down=1 in raw.buttons_down and raw.pointer_inside,
-            move=float(right) - float(left),
+            move=move,
             climb=self._climb_latch.climb(
                 float("w" in keys) - float("s" in keys),
                 float("w" in raw.keys_pressed) - float("s" in raw.keys_pressed),
-                right or left,
+                move != 0.0 or bool(keys & (RIGHT_KEYS | LEFT_KEYS)),
                 self.sim.ladder,
                 self.sim.time,
             ),

@@ -1,32 +1,41 @@
-"""The walk scene's walk keys: finite_clamp of one float, on the float."""
+"""A tap of a walk key walks a little or turns him round, however short (walk_keys.py)."""
 
 from __future__ import annotations
 
-import math
+import pytest
 
-import numpy as np
-from hypothesis import given
-from hypothesis import strategies as st
+from game.input_state import RawInput
+from game.profiling import PhaseTimer
+from game.scene import SceneConfig
+from game.scenes.walk import WalkSim
+from game.scenes.walk_keys import TAP_HOLD_S, WalkKeys
+from game.scenes.walk_view import WalkView
 
-from game.scenes.walk_solved import walk_keys
-from game.world.easing import finite_clamp
-
-
-def _same(a: float, b: float) -> bool:
-    """Equal to the bit (the sign of a zero too)."""
-    return math.copysign(1.0, a) == math.copysign(1.0, b) and (a == b)
+DT = 1.0 / 60.0
 
 
-@given(st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True))
-def test_walk_keys_equal_finite_clamp_of_the_float(move: float) -> None:
-    assert _same(walk_keys(move), float(finite_clamp(move, -1.0, 1.0)))
+def test_a_press_counts_as_held_for_the_tap_time_and_a_held_key_for_as_long_as_it_is() -> None:
+    keys = WalkKeys()
+    assert keys.move(frozenset(), ["a"], 1.0) == -1.0  # pressed and let go within the frame
+    assert keys.move(frozenset(), [], 1.0 + TAP_HOLD_S - 0.01) == -1.0
+    assert keys.move(frozenset(), [], 1.0 + TAP_HOLD_S) == 0.0
+    assert keys.move(frozenset({"right"}), [], 5.0) == 1.0  # held: walks
+    assert keys.move(frozenset({"d", "a"}), [], 5.0) == 0.0  # both: neither way
 
 
-def test_walk_keys_read_nan_as_standing_and_infinities_as_the_ends() -> None:
-    assert walk_keys(math.nan) == 0.0
-    assert walk_keys(math.inf) == 1.0
-    assert walk_keys(-math.inf) == -1.0
-    assert walk_keys(0.5) == 0.5
-    assert walk_keys(-3) == -1.0
-    assert _same(walk_keys(-0.0), -0.0)
-    assert _same(walk_keys(np.float32(0.25)), 0.25)
+@pytest.mark.parametrize("steps_a_frame", [1, 2])  # 60 and 30 frames a second
+@pytest.mark.parametrize("walk_first", [0, 60])
+def test_a_tap_shorter_than_a_frame_turns_him_round(steps_a_frame: int, walk_first: int) -> None:
+    # the other key pressed and let go between two frames (never seen held) turns him
+    # round, from standing or from a walk, at 60 or 30 frames a second
+    sim = WalkSim(SceneConfig(dt=DT))
+    view, timer = WalkView(sim), PhaseTimer()
+    view.layout((1280, 720))
+    frames = [RawInput()] * (30 // steps_a_frame)  # 0.5 s standing
+    frames += [RawInput(keys_down=frozenset({"d"}))] * (walk_first // steps_a_frame)
+    frames += [RawInput(keys_pressed=["a"])] + [RawInput()] * (150 // steps_a_frame)
+    for raw in frames:
+        inp = view.map_input(raw)
+        for _ in range(steps_a_frame):
+            sim.step(inp, DT, timer)
+    assert sim.crowd.facing[0] == -1.0 and not sim.crowd.turning[0]
