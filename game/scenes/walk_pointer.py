@@ -161,13 +161,15 @@ class PointerReach:
         way asks for the turn too: a tap of the other key turns him round (the turn is not
         dropped with the key, which would leave him stopped facing the old way) once it is
         held ``TAP_MIN_S`` (so both keys let go or pressed 30 ms apart do not turn him
-        round)."""
+        round); the pointer is then not offered until the mouse moves again."""
         crowd = self.crowd
         goal, facing = float(crowd.intent.face_goal[0]), float(crowd.facing[0])
         against = abs(move) > 0.05 and math.copysign(1.0, move) != facing
         self.against_s = self.against_s + dt if against else 0.0
         if abs(move) > 0.05:
             goal = -facing if self.against_s >= TAP_MIN_S else 0.0
+            if self.against_s >= TAP_MIN_S:  # the latest ask wins: the pointer, still since,
+                self.pointer_still_s = math.inf  # does not turn him back (it moves: it does)
         if goal == facing:
             goal = 0.0
         ahead = self._pointer_ahead(move)

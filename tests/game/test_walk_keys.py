@@ -39,3 +39,27 @@ def test_a_tap_shorter_than_a_frame_turns_him_round(steps_a_frame: int, walk_fir
         for _ in range(steps_a_frame):
             sim.step(inp, DT, timer)
     assert sim.crowd.facing[0] == -1.0 and not sim.crowd.turning[0]
+
+
+def test_a_tap_turns_him_round_with_the_hands_reaching_for_the_pointer_in_front() -> None:
+    # the mouse moved just before, in front of him (his hands reach for it): the tap of
+    # the other key turns him round, and the pointer, now behind him and still since, does
+    # not turn him back (the latest ask wins); moved again, it does
+    sim = WalkSim(SceneConfig(dt=DT))
+    view, timer = WalkView(sim), PhaseTimer()
+    view.layout((1280, 720))
+    ahead = view.camera.point_to_screen(float(sim.crowd.x[0]) + 0.6, 1.3)
+    moved = RawInput(pointer_px=ahead, pointer_inside=True, pointer_moved=True)
+    still = RawInput(pointer_px=ahead, pointer_inside=True)
+    frames = (
+        [moved]
+        + [still] * 30
+        + [RawInput(pointer_px=ahead, pointer_inside=True, keys_pressed=["a"])]
+    )
+    frames += [still] * 150
+    for raw in frames:
+        sim.step(view.map_input(raw), DT, timer)
+    assert sim.crowd.facing[0] == -1.0 and not sim.crowd.turning[0]
+    for raw in [moved] + [still] * 150:  # the mouse moves (behind him now): he faces it
+        sim.step(view.map_input(raw), DT, timer)
+    assert sim.crowd.facing[0] == 1.0
