@@ -13,7 +13,6 @@ from game.world.preset_ranges import (
     nearest_taken,
     refusal_on_level,
     taken_spans,
-    without_place,
     without_props,
 )
 from game.world.terrain_rules import EditLimits
@@ -88,7 +87,7 @@ class PresetSettings:
         refused = refusal_on_level(preset.op, {**settings, slider.key: wanted}, limits)
         if refused is None:
             return None
-        reason, past = without_place(refused), slider.value_text(wanted)
+        reason, past = refused.rule, slider.value_text(wanted)
         if not spans:  # (the others leave it none: new limits since they were set)
             return f"no {slider.label} is taken with the others as set: at {past}, {reason}"
         return f"{slider.label} stops at {slider.value_text(value)}: at {past}, {reason}"

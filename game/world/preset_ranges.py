@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 from collections.abc import Callable, Mapping
 
 import numpy as np
@@ -120,13 +119,3 @@ def nearest_taken(spans: tuple[Span, ...], value: float) -> float:
         if abs(inside - value) < distance:
             best, distance = inside, abs(inside - value)
     return best
-
-
-_PLACE = re.compile(r" at x -?\d+\.\d+(?: to -?\d+\.\d+)?")  # terrain_rules' "at x a to b"
-
-
-def without_place(refused: EditRefused) -> str:
-    """The rule ``refused`` names without where it failed (which on the level ground the
-    settings are tried on says nothing): "a 26.1° slope is steeper than the feet take
-    (24.0°)"."""
-    return _PLACE.sub("", str(refused))

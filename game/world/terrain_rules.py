@@ -52,11 +52,15 @@ class EditRefused(ValueError):
     points : ndarray, shape (M, 2), or None
         The ground the edit would have made, when it got as far as that
         (:meth:`TerrainEditor.check` sets it).
+    rule : str
+        The rule broken, without where ("a 26° slope is steeper than the feet take
+        (24°)"); the message, where that names no place.
     """
 
-    def __init__(self, message: str, span: Span | None = None) -> None:
+    def __init__(self, message: str, span: Span | None = None, rule: str | None = None) -> None:
         super().__init__(message)
         self.span = span
+        self.rule = message if rule is None else rule
         self.points: FloatArray | None = None
 
 
@@ -174,20 +178,22 @@ def check_edit(old: Terrain, points: FloatArray, limits: EditLimits) -> Terrain:
     if too_tall.any():
         i = int(np.argmax(too_tall))
         shown, bound = _over(float(rise[i]), limits.max_step_height, 100.0)
-        raise EditRefused(
-            f"{a_or_an(shown)} {shown} cm step at x {points[i, 0]:.2f} is taller than the legs "
-            f"take ({bound} cm)",
-            span(i),
+        step, taller = (
+            f"{a_or_an(shown)} {shown} cm step",
+            f"is taller than the legs take ({bound} cm)",
         )
+        raise EditRefused(f"{step} at x {points[i, 0]:.2f} {taller}", span(i), f"{step} {taller}")
     too_steep = fresh & steep & ~riser
     if too_steep.any():
         i = int(np.argmax(too_steep))
         grade = math.atan2(rise[i], run[i])  # tan(grade) = rise / run
         shown, bound = _over(grade, limits.max_grade, 180.0 / math.pi)
+        slope, steeper = (
+            f"{a_or_an(shown)} {shown}° slope",
+            f"is steeper than the feet take ({bound}°)",
+        )
         raise EditRefused(
-            f"{a_or_an(shown)} {shown}° slope at {_between(*span(i))} is steeper than the feet "
-            f"take ({bound}°)",
-            span(i),
+            f"{slope} at {_between(*span(i))} {steeper}", span(i), f"{slope} {steeper}"
         )
     _check_treads(points, riser, fresh, limits)
     _check_step_reach(old, terrain, limits)
@@ -232,10 +238,10 @@ def _check_step_reach(old: Terrain, new: Terrain, limits: EditLimits) -> None:
         x = float(at[i])
         way = "rises" if new.height_at(x + window) > new.height_at(x) else "drops"
         shown, bound = _over(float(rise[i]), limit, 100.0)
+        ground = f"the ground {way} {shown} cm within one step ({window * 100:.0f} cm)"
+        take = f"the legs take {bound} cm"
         raise EditRefused(
-            f"the ground {way} {shown} cm within one step ({window * 100:.0f} cm) at "
-            f"{_between(x, x + window)}: the legs take {bound} cm",
-            (x, x + window),
+            f"{ground} at {_between(x, x + window)}: {take}", (x, x + window), f"{ground}: {take}"
         )
 
 
@@ -270,18 +276,24 @@ def _check_treads(
     if stacked.any():
         k = int(np.argmax(stacked))
         shown, bound = _over(float(abs(both[k])), limit, 100.0)
+        step = f"{a_or_an(shown)} {shown} cm step"
+        taller = (
+            f"(two risers {gaps[k] * 100:.0f} cm apart) is taller than the legs take ({bound} cm)"
+        )
         raise EditRefused(
-            f"{a_or_an(shown)} {shown} cm step at {_between(starts[k], stops[k])} (two risers "
-            f"{gaps[k] * 100:.0f} cm apart) is taller than the legs take ({bound} cm)",
+            f"{step} at {_between(starts[k], stops[k])} {taller}",
             (float(starts[k]), float(stops[k])),
+            f"{step} {taller}",
         )
     close = new & ~one_step & (gaps < limits.min_tread - 1e-9)
     if close.any():
         k = int(np.argmax(close))
         start, stop = float(starts[k]), float(stops[k])
         shown, bound = _over(float(gaps[k]), limits.min_tread, 100.0)
+        tread, shorter = (
+            f"{a_or_an(shown)} {shown} cm tread",
+            f"is shorter than a foot ({bound} cm)",
+        )
         raise EditRefused(
-            f"{a_or_an(shown)} {shown} cm tread at {_between(start, stop)} is shorter than a "
-            f"foot ({bound} cm)",
-            (start, stop),
+            f"{tread} at {_between(start, stop)} {shorter}", (start, stop), f"{tread} {shorter}"
         )

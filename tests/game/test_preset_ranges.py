@@ -23,7 +23,6 @@ from game.world.preset_ranges import (
     nearest_taken,
     refusal_on_level,
     taken_spans,
-    without_place,
 )
 from game.world.rig import load_rig
 from game.world.terrain_rules import EditLimits
@@ -93,11 +92,27 @@ def test_nearest_taken_moves_a_value_into_the_nearest_span_only(
     )
 
 
+@pytest.mark.parametrize(
+    ("op", "values", "rule"),
+    [
+        ("stairs", {"rise": 0.3, "tread": 0.3, "count": 4}, "within one step (50 cm): the legs"),
+        ("stairs", {"rise": 0.1, "tread": 0.2, "count": 4}, "cm tread is shorter than a foot"),
+        ("bump", {"height": 0.3, "width": 0.5}, "° slope is steeper than the feet take"),
+    ],
+)
+def test_every_refusal_a_slider_meets_names_its_rule_without_a_place(
+    op: str, values: dict[str, float], rule: str
+) -> None:
+    refused = refusal_on_level(op, values, LIMITS)
+    assert refused is not None and " at x " in str(refused)
+    assert rule in refused.rule and " at x" not in refused.rule
+
+
 def test_a_refusals_reason_is_said_without_its_place_on_the_level_ground() -> None:
     refused = refusal_on_level("ramp", {"grade": 28.0, "length": 2.0}, LIMITS)
     assert refused is not None and " at x " in str(refused)
-    assert without_place(refused).startswith("a 28") and " at x" not in without_place(refused)
-    assert without_place(refused).endswith("is steeper than the feet take (24°)")
+    assert refused.rule.startswith("a 28") and " at x" not in refused.rule
+    assert refused.rule.endswith("is steeper than the feet take (24°)")
 
 
 @pytest.fixture
