@@ -371,25 +371,41 @@ def test_a_ball_resting_against_a_riser_is_stepped_over_not_walked_through(
     assert ball.centre() == pytest.approx(lay, abs=0.01)
 
 
-def test_a_ball_lying_on_a_tread_against_the_next_riser_stops_the_walk_up_before_it(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("tread", "ball_x"),
+    [
+        (0.35, 5.355 - RADIUS - 0.005),  # the first tread, against the second riser
+        (0.3, 5.305 - RADIUS - 0.01),
+        (0.35, 5.59),  # the second tread, against the third riser
+    ],
+)
+def test_a_ball_on_a_tread_stops_the_walk_up_and_a_click_kicks_it_from_below_to_free_the_way(
+    tmp_path: Path, tread: float, ball_x: float
 ) -> None:
-    """Lying on the flight's first tread against the second riser, the ball (kept off by
-    the feet, pushed nowhere) leaves no room on that tread, and the next is a step too
-    far from the floor: walking up, he stops before the flight, says the ball is in the
-    way, no sole or shin inside it; clicked, it cannot be kicked from there and he stays."""
-    # the course's treads, 0.34 m: the ball's box reaches over the second riser
-    sim, ball = _flight(tmp_path, 0.35, 5.355 - RADIUS - 0.005)
-    lay = ball.centre().copy()
+    """Lying on a tread against the next riser, the ball (kept off by the feet, pushed
+    nowhere) leaves no room on that tread, and the next is a step too far: walking up, he
+    stops a step short of it and says the ball is in the way, no sole or shin inside it.
+    Clicked, he walks on up to the kick's spot below it (the walk then goes right up to the
+    spot, not a step short) and kicks it off its tread; walking on, he goes up the flight."""
+    sim, ball = _flight(tmp_path, tread, ball_x)
     deepest = _steps_into(sim, ball, InputState(move=1.0), 480)  # 8 s of the walk key held
     feet = sim.crowd.feet
-    assert feet.planted[0].all() and float(feet.lock[0, :, 0].max()) < 5.0  # on the floor
+    assert feet.planted[0].all() and float(feet.lock[0, :, 0].max()) < ball_x - RADIUS
     assert "the ball leaves no room on that stair" in (sim.blocked_hint() or "")
+    lay = ball.centre().copy()
     ball.use()
-    deepest = max(deepest, _steps_into(sim, ball, InputState(), 120))
-    assert ball.phase is BallPhase.IDLE
+    timer = PhaseTimer()
+    for _ in range(600):  # 10 s
+        sim.step(InputState(), DT, timer)
+        if ball.phase is BallPhase.WALK:
+            deepest = max(deepest, _deepest_into(ball, sim))
+        if ball.kicks:
+            break
+    assert ball.kicks == 1
     assert deepest <= 0.0, deepest
-    assert ball.centre() == pytest.approx(lay, abs=0.01)
+    assert float(np.hypot(*(ball.centre() - lay))) > 0.1, "the kick missed the ball"
+    _steps_into(sim, ball, InputState(move=1.0), 480)
+    assert float(sim.crowd.x[0]) > 5.0 + 2 * tread, "the ball still stops him"
 
 
 def _deepest_into(ball: KickBall, sim: WalkSim) -> float:

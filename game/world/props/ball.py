@@ -147,6 +147,7 @@ class KickBall:
         self._way = 0.0  # which way the kick sends the ball (+1 or −1), 0 until lined up
         self._stalled_s = 0.0  # seconds stopped short of the spot, walking up to it
         self._held_s = 0.0  # seconds his walk to the spot has been stopped by the ground
+        self._up_to_spot = False  # his walk goes right up to the spot (see _walk_up)
         self._over = np.zeros((0, 3))  # what the feet step over (x0, x1, top), or no rows
         self._keys = np.zeros((4, 2))  # the kick's start, back-swing, strike, follow-through
         # the pushers' ends (heel, heel, knee, knee; toe, toe, ankle, ankle) last step
@@ -161,6 +162,7 @@ class KickBall:
     def use(self) -> None:
         if self.phase is BallPhase.IDLE:
             self.phase, self._time, self._way, self._held_s = BallPhase.WALK, 0.0, 0.0, 0.0
+            self._up_to_spot = False
 
     def cancel(self) -> None:
         if self.phase is BallPhase.WALK:
@@ -269,18 +271,23 @@ class KickBall:
         near = -stand_off / 2 <= gap * way <= ARRIVED_M
         stalled = near and abs(body.speed) < STALL_SPEED
         self._stalled_s = self._stalled_s + dt if stalled else 0.0
-        # held short of the spot by ground he cannot step on (the ball lies on a stair it
-        # leaves no room on): no kick can be lined up from here
+        # held short of the spot by ground he cannot step on, even walking right up to it
+        # (below): no kick can be lined up from here
         held = body.blocked and not near and abs(body.speed) < STALL_SPEED
         self._held_s = self._held_s + dt if held else 0.0
         if self._held_s >= STALL_S:
             self.phase = BallPhase.IDLE
             return Intent(keep_off=keep_off)
+        # his walk stops a step's reach short of ground it cannot step on (the stair tread
+        # the ball lies on); the spot may be nearer than that: from then on the walk goes
+        # right up to the spot, its feet still landing only where a sole fits
+        self._up_to_spot = self._up_to_spot or (body.blocked and not near)
+        walk_to = spot if self._up_to_spot else None
         stuck = body.blocked or self._stalled_s >= STALL_S
         on_the_way = body.facing != way and abs(gap) > ARRIVED_M and not stuck
         if not near or on_the_way:
             pace = min(max(abs(gap) / WALK_SLOWDOWN_M, WALK_CREEP), 1.0)
-            return Intent(walk=pace * np.sign(gap), keep_off=keep_off)
+            return Intent(walk=pace * np.sign(gap), keep_off=keep_off, walk_to=walk_to)
         if body.facing != way:  # stopped and standing first, then the turn to face it
             return Intent(walk=0.0, face=way if body.settled else 0.0, keep_off=keep_off)
         if not (body.settled and self.state.resting):
