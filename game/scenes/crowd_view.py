@@ -27,6 +27,7 @@ from game.scene import SceneSpec
 from game.scenes.crowd import CrowdAutopilot, CrowdSim
 from game.scenes.crowd_walkers import Shown
 from game.scenes.side_view import foreshortened_joints, seen_from_the_side
+from game.scenes.walk_keys import WalkKeys
 from game.view.crowd_painter import draw_crowd
 from game.view.follow import FollowCamera
 from game.view.hero_painter import HeroPainter
@@ -69,6 +70,7 @@ class CrowdView:
         # the debug overlay: off when the app starts, then as the app says
         # (game.app.OverlayAware); off, the status box says how to show it
         self.overlay_shown = False
+        self._walk_keys = WalkKeys()  # A / D steer the hero, a tap held a moment
         self._rows = np.zeros(1, dtype=np.intp)
         self._ids = np.zeros(1, dtype=np.intp)  # the character id of each row drawn
         self._ground = sim.terrain  # the ground the camera last followed the hero on
@@ -82,16 +84,13 @@ class CrowdView:
 
     def map_input(self, raw: RawInput) -> InputState:
         keys = raw.keys_down
-        right = ("d" in keys) or ("right" in keys)
-        left = ("a" in keys) or ("left" in keys)
+        move = self._walk_keys.move(keys, raw.keys_pressed, self.sim.time)
         actions = [
             "crowd_more" if key == "plus" else "crowd_less"
             for key in raw.keys_pressed
             if key in ("plus", "minus")
         ]
-        return InputState(
-            move=float(right) - float(left), run="shift" in keys, actions=tuple(actions)
-        )
+        return InputState(move=move, run="shift" in keys, actions=tuple(actions))
 
     # -- drawing -----------------------------------------------------------------------
     def _interpolated(

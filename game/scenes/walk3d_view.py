@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 
 from game.canvas import Canvas
 from game.input_state import InputState, RawInput
+from game.key_taps import KeyTaps
 from game.layout import font_px, ui_scale
 from game.orbit_drag import OrbitDrag
 from game.palette import PALETTE
@@ -104,6 +105,7 @@ class Walk3DView:
         self.pitch = HOME_CAMERA.pitch  # the pitch the player orbited to
         self.ground = GroundPainter(sim.field)
         self._orbit = OrbitDrag()
+        self._taps = KeyTaps()  # W/A/S/D, a tap held a moment
         self.size = (1280, 720)
         self.overlay_shown = False  # opens on the scene, not its debugging (as the walk)
         self.layout(self.size)
@@ -128,7 +130,8 @@ class Walk3DView:
         self.pitch = orbited.pitch
         self.camera = above_ground(orbited, self.sim.field)
         hit = self._pointer_3d(pointer) if raw.pointer_inside else None
-        values: dict[str, list[float]] = {"wish": self._wish(raw.keys_down)}
+        held = self._taps.held(raw.keys_down, raw.keys_pressed, self.sim.time)
+        values: dict[str, list[float]] = {"wish": self._wish(held)}
         for button, at in raw.clicks:
             if button == 1:
                 at_px = np.clip(np.asarray(at, dtype=float), -POINTER_LIMIT_PX, POINTER_LIMIT_PX)

@@ -1,14 +1,18 @@
-"""A tap of a walk key walks a little or turns him round, however short (walk_keys.py)."""
+"""A tap of a walk key walks a little or turns him round, however short, in every scene
+that walks (key_taps.py, walk_keys.py)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from game.input_state import RawInput
+from game.key_taps import TAP_HOLD_S, KeyTaps
 from game.profiling import PhaseTimer
 from game.scene import SceneConfig
+from game.scenes import load
 from game.scenes.walk import WalkSim
-from game.scenes.walk_keys import TAP_HOLD_S, WalkKeys
+from game.scenes.walk_keys import WalkKeys
 from game.scenes.walk_view import WalkView
 
 DT = 1.0 / 60.0
@@ -63,3 +67,36 @@ def test_a_tap_turns_him_round_with_the_hands_reaching_for_the_pointer_in_front(
     for raw in [moved] + [still] * 150:  # the mouse moves (behind him now): he faces it
         sim.step(view.map_input(raw), DT, timer)
     assert sim.crowd.facing[0] == 1.0
+
+
+def test_key_taps_hold_each_key_pressed_for_the_tap_time_and_forget_a_later_clock() -> None:
+    taps = KeyTaps()
+    assert taps.held(frozenset({"w"}), ["d"], 2.0) == {"w", "d"}
+    assert taps.held(frozenset(), [], 2.0 + TAP_HOLD_S - 0.01) == {"d"}
+    assert taps.held(frozenset(), [], 2.0 + TAP_HOLD_S) == frozenset()
+    taps.held(frozenset(), ["a"], 9.0)
+    assert taps.held(frozenset(), [], 0.0) == frozenset()  # a run started again at 0
+
+
+def test_a_tap_shorter_than_a_frame_turns_the_crowds_hero_round() -> None:
+    spec = load("crowd")
+    sim = spec.create(SceneConfig(dt=DT, characters=1))
+    view, timer = spec.view(sim), PhaseTimer()
+    view.layout((1280, 720))
+    assert sim.crowd.facing[0] == 1.0
+    frames = [RawInput()] * 30 + [RawInput(keys_pressed=["a"])] + [RawInput()] * 150
+    for raw in frames:  # 0.5 s standing, then the tap
+        sim.step(view.map_input(raw), DT, timer)
+    assert sim.crowd.facing[0] == -1.0
+
+
+@pytest.mark.parametrize("key", ["w", "a"])  # ahead and sideways of the camera
+def test_a_tap_shorter_than_a_frame_moves_the_walker_in_3d(key: str) -> None:
+    spec = load("walk3d")
+    sim = spec.create(SceneConfig(dt=DT))
+    view, timer = spec.view(sim), PhaseTimer()
+    view.layout((1280, 720))
+    start = np.asarray(sim.walker.pose.pelvis).copy()
+    for raw in [RawInput(keys_pressed=[key])] + [RawInput()] * 120:
+        sim.step(view.map_input(raw), DT, timer)
+    assert float(np.linalg.norm(np.asarray(sim.walker.pose.pelvis) - start)) > 0.03
