@@ -1,11 +1,17 @@
-"""The ground each prop moves on: the terrain with the other props lying on it (no pygame).
+"""The ground each prop moves on: the terrain with the other props lying in the way on it
+(no pygame).
 
-A prop the feet keep off this step (its :class:`~game.world.props.base.Intent` asks
-``keep_off``: a cup set down on the floor) lies on the ground as a box, its
-:meth:`~game.world.props.base.Prop.footprint`; every other prop moves on the terrain with
-those boxes standing on it (:meth:`~game.world.terrain.Terrain.with_boxes`) if it rolls
-(:attr:`~game.world.props.base.Prop.rolls`), so the ball rolls into a cup on the floor,
-not through it.
+A prop in the way this step lies on the ground as a box, its
+:meth:`~game.world.props.base.Prop.footprint`: one the feet keep off (its
+:class:`~game.world.props.base.Intent` asks ``keep_off``: a cup set down on the floor) or
+one as solid as a wall (``solid``: the shut door). Every other prop moves on the terrain
+with those boxes standing on it (:meth:`~game.world.terrain.Terrain.with_boxes`) if it
+rolls (:attr:`~game.world.props.base.Prop.rolls`), so the ball rolls into a cup on the
+floor or against the shut door, not through them.
+
+A box that comes into the way where a rolling prop already lies (the door shut over the
+ball, the cup set down on it) would lift the prop onto its top: it is no ground to that
+prop until the prop is clear of it (rolled out, or the box gone).
 """
 
 from __future__ import annotations
@@ -14,31 +20,54 @@ import numpy as np
 
 from game.world.props.base import Intent, Prop
 from game.world.terrain import Terrain
+from game.world.types import FloatArray
 
 _KEPT = 8  # grounds remembered (one per set of boxes) before the memory starts anew
 
 
 class PropGround:
-    """The grounds with props lying on them, remembered by their boxes: the same object
-    while the boxes and the terrain stay the same (a prop re-reads a new ground)."""
+    """The grounds with props lying in the way on them, remembered by their boxes: the
+    same object while the boxes and the terrain stay the same (a prop re-reads a new
+    ground)."""
 
     def __init__(self) -> None:
         self._kept: dict[bytes, tuple[Terrain, Terrain]] = {}
+        # the props lying in the way last step, and each (rolling prop, box it lay in),
+        # by identity (a prop need not be hashable)
+        self._in_way: dict[int, Prop] = {}
+        self._passed: dict[tuple[int, int], tuple[Prop, Prop]] = {}
 
     def grounds(self, terrain: Terrain, props: list[Prop], intents: list[Intent]) -> list[Terrain]:
         """The ground for each of ``props`` on ``terrain``, given their ``intents`` this
         step (a prop that took the hero's pose ended the round: those after it asked
-        nothing, and lie nowhere): for one that rolls, with the others lying on it."""
-        lying = [i.keep_off for i in intents] + [False] * (len(props) - len(intents))
-        boxes = [p.footprint() if down else None for p, down in zip(props, lying, strict=True)]
-        return [
-            self._with(terrain, [b for j, b in enumerate(boxes) if b is not None and j != k])
-            if prop.rolls
-            else terrain
-            for k, prop in enumerate(props)
-        ]
+        nothing, and lie nowhere): for one that rolls, with the others in the way on it."""
+        asked = [i.keep_off or i.solid for i in intents] + [False] * (len(props) - len(intents))
+        in_way = {id(p): p for p, down in zip(props, asked, strict=True) if down}
+        grounds = []
+        for prop in props:
+            if not prop.rolls:
+                grounds.append(terrain)
+                continue
+            boxes = []
+            for other in props:
+                pair = (id(prop), id(other))
+                if other is prop or id(other) not in in_way:
+                    self._passed.pop(pair, None)
+                    continue
+                box = other.footprint()
+                new = self._in_way.get(id(other)) is not other
+                kept = self._passed.get(pair)
+                passed = kept is not None and kept[0] is prop and kept[1] is other
+                if (new or passed) and _lies_in(prop, box):
+                    self._passed[pair] = (prop, other)
+                    continue
+                self._passed.pop(pair, None)
+                boxes.append(box)
+            grounds.append(self._with(terrain, boxes))
+        self._in_way = in_way
+        return grounds
 
-    def _with(self, terrain: Terrain, boxes: list[np.ndarray]) -> Terrain:
+    def _with(self, terrain: Terrain, boxes: list[FloatArray]) -> Terrain:
         if not boxes:
             return terrain
         rows = np.concatenate(boxes)
@@ -49,3 +78,17 @@ class PropGround:
                 self._kept.clear()
             kept = self._kept[key] = (terrain, terrain.with_boxes(rows))
         return kept[1]
+
+
+def _lies_in(prop: Prop, box: FloatArray) -> bool:
+    """Whether any row ``(x0, x1, top)`` of ``box`` reaches into ``prop``: the point of
+    the row's box (from its top down) nearest the prop's centre is on the prop."""
+    centre = prop.centre()
+    if centre is None:
+        return False
+    cx, cy = (float(v) for v in centre)
+    for x0, x1, top in np.asarray(box, dtype=float).reshape(-1, 3).tolist():
+        nearest = np.array([min(max(cx, x0), x1), min(cy, top)])
+        if prop.under(nearest, 0.0):
+            return True
+    return False

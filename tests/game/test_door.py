@@ -94,6 +94,31 @@ def test_the_shut_door_solid_to_his_feet_is_no_ground_for_the_ball(ball_x: float
     assert door.swing == 0.0
 
 
+@pytest.mark.parametrize("speed", [1.5, 4.0])
+def test_a_ball_rolled_at_the_shut_door_bounces_off_it_and_through_it_open(speed: float) -> None:
+    # the shut panel is a wall to the ball as to his feet, from wherever he stands: it
+    # comes back off it, never into its span, and is not lifted onto it; open, the ball
+    # rolls on through the doorway
+    for swing in (0.0, 1.0):
+        view, door = _view_at(2.5, -1.0)
+        door.swing = swing
+        ball = view.sim.prop("ball")
+        assert isinstance(ball, KickBall)
+        radius, x1 = ball.spec.radius, door.door.x0 + door.door.width
+        ball.state = BallState(np.array([x1 + 0.6, radius]), np.array([-speed, 0.0]))
+        timer, nearest, highest = PhaseTimer(), np.inf, -np.inf
+        for _ in range(int(2.0 / DT)):
+            view.sim.step(InputState(), DT, timer)
+            nearest = min(nearest, float(ball.state.centre[0]) - radius - x1)
+            highest = max(highest, float(ball.state.centre[1]))
+        if swing == 0.0:
+            assert nearest > -0.005, f"the ball went {-nearest * 100:.1f} cm into the door"
+            assert highest < radius + 0.01
+            assert float(ball.state.velocity[0]) >= 0.0 or ball.state.resting
+        else:
+            assert float(ball.state.centre[0]) < door.door.x0, "the open doorway stopped it"
+
+
 def test_clicked_from_the_wall_side_he_says_the_knob_is_out_of_reach() -> None:
     view, door = _view_at(-2.3, 1.0)
     spans = _play(view, [RawInput(keys_down=frozenset({"d"}))] * int(3.0 / DT))

@@ -16,14 +16,23 @@ FLOOR = Terrain(np.array([[-5.0, 0.0], [5.0, 0.0]]))
 
 @dataclass
 class Lying:
-    """A stand-in prop: its footprint box and whether it rolls."""
+    """A stand-in prop: its footprint box, whether it rolls, and (a round one) its centre
+    and radius."""
 
     box: tuple[float, float, float]
     rolls: bool
     name: str = "stand-in"
+    at: tuple[float, float] | None = None
+    radius: float = 0.11
 
     def footprint(self) -> np.ndarray:
         return np.array([self.box])
+
+    def centre(self) -> np.ndarray | None:
+        return None if self.at is None else np.array(self.at)
+
+    def under(self, point: np.ndarray, radius: float) -> bool:
+        return self.at is not None and np.hypot(*(point - self.at)) <= self.radius + radius
 
 
 def test_a_rolling_prop_meets_the_others_lying_on_the_floor_and_a_resting_one_does_not() -> None:
@@ -39,3 +48,22 @@ def test_a_rolling_prop_meets_the_others_lying_on_the_floor_and_a_resting_one_do
     # the cup picked up (no longer kept off): the ball's way is clear
     (clear, _) = ground.grounds(FLOOR, props, [Intent(keep_off=True), Intent()])
     assert clear is FLOOR
+
+
+def test_a_box_come_into_the_way_where_a_rolling_prop_lies_is_no_ground_to_it_until_clear() -> None:
+    # the door shut over the ball (or a cup set down on it) would lift it onto its top:
+    # that box is no ground to the ball until the ball is clear of it; a box that was in
+    # the way before the ball rolled against it stays ground (a contact's millimetres in)
+    ball = Lying((-0.11, 0.11, 0.22), rolls=True, at=(0.0, 0.11))
+    door = Lying((-0.3, 0.6, 2.0), rolls=False)
+    props, ground = [ball, door], PropGround()
+    shut, opened = [Intent(), Intent(solid=True)], [Intent(), Intent()]
+    assert ground.grounds(FLOOR, props, opened)[0] is FLOOR
+    assert ground.grounds(FLOOR, props, shut)[0] is FLOOR  # shut over the ball
+    ball.at = (0.5, 0.11)  # rolled part of the way out: still in the panel's span
+    assert ground.grounds(FLOOR, props, shut)[0] is FLOOR
+    ball.at = (0.75, 0.11)  # clear of it: now the panel is in its way
+    clear = ground.grounds(FLOOR, props, shut)[0]
+    assert float(clear.height_at(0.0)) == 2.0
+    ball.at = (0.705, 0.11)  # rolled back against it, 5 mm in: it stays in the way
+    assert ground.grounds(FLOOR, props, shut)[0] is clear

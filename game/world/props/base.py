@@ -118,8 +118,8 @@ class Intent:
     :meth:`~game.world.character.Crowd.pin_foot` and the step's pinned mask;
     ``keep_off``: the prop lies on the ground (the feet step over it, :meth:`Prop.footprint`,
     through :meth:`~game.world.character.Crowd.set_obstacles`; a rolling prop meets it);
-    ``solid``: the feet keep off its footprint as off a wall (a shut door), nothing else
-    does; ``walk_to``: the x the walk stops
+    ``solid``: the feet keep off its footprint as off a wall and a rolling prop meets it
+    (a shut door); ``walk_to``: the x the walk stops
     at, :meth:`~game.world.character.Crowd.walk_to`; ``pose`` and ``pelvis``: the prop's
     pose replaces the gait's this step, and ``stand_at`` (ankles (2, 2)) stands him
     there in it, :meth:`~game.world.character.Crowd.pose_as`; ``says``: words for the player now;

@@ -49,7 +49,6 @@ DOOR_PUSH_S = 1.6  # ... held by the knob, it opens as fast as he steps after it
 KNOB_LEAD_S = 0.3  # he steps for where the knob will be this much later
 KNOB_FOLLOW_M = 0.15  # ... at full walk when it is this far beyond his reach, slower nearer
 DOOR_STOP_M = 0.4  # a walk into the shut door brakes this much before its stopping distance
-SOLID_NEAR_M = 0.8  # within this of its shut panel the feet keep off it (Intent.solid)
 # takes the pelvis to the panel's edge (the toes stop short of it: a braking stride lands
 # ahead of the pelvis)
 SAY_S = 2.5  # why a click on the door is refused is said this long
@@ -253,10 +252,9 @@ class DoorProp:
             walk = self._walk_round(body)
             if walk is not None:
                 return Intent(walk=walk, says=says)
-        # shut, its panel is a box the feet keep off near it (a foot held into it too);
-        # not lying on the ground: a ball rolls to it as before
-        middle = self.door.x0 + self.door.width / 2
-        solid = self.swing <= 0.0 and abs(middle - body.x) < self.door.width / 2 + SOLID_NEAR_M
+        # shut, its panel is a wall: the feet keep off it (a foot held into it too) and a
+        # rolling ball meets it
+        solid = self.swing <= 0.0
         if self._stops(body):
             why = SHUT_BEHIND_HINT if self.behind(body.x) else SHUT_HINT
             return Intent(halt=body.facing, says=says, blocked_why=why, solid=solid)
