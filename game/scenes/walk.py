@@ -67,6 +67,7 @@ class WalkSim(CharacterAssets, PointerReach):
         self.pointer: tuple[float, float] | None = None  # the clamped pointer this step
         self.offered: tuple[float, float] | None = None  # ... when the hands were offered it
         self.pointer_still_s = math.inf  # seconds since the pointer last moved
+        self.ordered_by_click = False  # the pointer's last use was a click on a prop
         self.against_s = 0.0  # seconds the walk key has pointed against the facing
         self.reaching = np.zeros(2, dtype=bool)
         self.drag_foot: int | None = None
@@ -145,8 +146,7 @@ class WalkSim(CharacterAssets, PointerReach):
             self.hands_follow = not self.hands_follow
         self._edit_ground(inp)
         self.pointer = self._clamped_pointer(inp.pointer)
-        moved = "pointer_moved" in inp.actions or inp.pointer_down
-        self.pointer_still_s = 0.0 if moved else self.pointer_still_s + dt
+        self._track_pointer(inp, dt)
         self.offered = None
         move = self._walk_key = walk_keys(inp.move)
         intents = self._ask_props(inp, move, dt)

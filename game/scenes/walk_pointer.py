@@ -43,6 +43,7 @@ class PointerReach:
     pointer: tuple[float, float] | None  # the clamped pointer this step
     offered: tuple[float, float] | None  # ... when the hands were offered it
     pointer_still_s: float  # seconds since the pointer last moved
+    ordered_by_click: bool  # the pointer's last use was a click on a prop
     against_s: float  # seconds the walk key has pointed against the facing
     reaching: Any  # (2,) bool: the hands reaching for the pointer
     drag_foot: int | None
@@ -64,6 +65,21 @@ class PointerReach:
             min(max(x, px - POINTER_RANGE), px + POINTER_RANGE),
             min(max(y, py - POINTER_RANGE), py + POINTER_RANGE),
         )
+
+    def _track_pointer(self, inp: InputState, dt: float) -> None:
+        """The pointer is offered for ``POINTER_LINGER_S`` after it moves or while its
+        button is held. A click that orders a prop used or the cup set down is no pointing:
+        the pointer (left on a ball kicked away, on the floor the cup was set down on) is
+        not offered again until the mouse moves (he would crouch for the empty spot)."""
+        if "pointer_moved" in inp.actions:
+            self.ordered_by_click = False
+        if "reach_prop" in inp.actions or "put_down" in inp.actions:
+            self.ordered_by_click = True
+        moved = "pointer_moved" in inp.actions or inp.pointer_down
+        if self.ordered_by_click:
+            self.pointer_still_s = math.inf
+        else:
+            self.pointer_still_s = 0.0 if moved else self.pointer_still_s + dt
 
     def _update_drag(self, inp: InputState) -> None:
         """A press naming a foot grabs it; releasing the button gives it back to the gait,

@@ -179,3 +179,33 @@ def test_a_click_on_the_floor_under_the_table_top_sets_the_cup_on_the_floor_not_
     at = tuple(float(v) for v in view.camera.to_screen(np.array(on_top)))
     inp = view.map_input(RawInput(pointer_px=at, pointer_inside=True, clicks=[(1, at)]))
     assert inp.values["place_x"] == pytest.approx(on_top[0], abs=0.01)  # the table top itself
+
+
+def test_after_a_click_on_the_ball_he_does_not_crouch_for_the_pointer_left_on_the_floor() -> None:
+    # the click (pressed for a few frames, the mouse then left where the ball lay, low in
+    # front) orders the kick; the pointer is not offered again until the mouse moves: no
+    # crouch for the empty floor after the kick; moved, the pointer is offered again
+    sim = WalkSim(SceneConfig(dt=DT))
+    view, timer = WalkView(sim), PhaseTimer()
+    view.layout((1280, 720))
+    ball = sim.prop("ball")
+    x = float(sim.crowd.x[0]) + 0.5  # he kicks from where he stands, within a second
+    ball.state = type(ball.state)(np.array([x, ball.spec.radius]), np.zeros(2))
+    for _ in range(20):
+        sim.step(view.map_input(RawInput()), DT, timer)
+    px = view.camera.point_to_screen(x, ball.spec.radius)
+    press = RawInput(pointer_px=px, pointer_inside=True, buttons_down=frozenset({1}))
+    frames = [RawInput(pointer_px=px, pointer_inside=True, pointer_moved=True, clicks=[(1, px)])]
+    frames += [press] * 6 + [RawInput(pointer_px=px, pointer_inside=True)] * int(6.0 / DT)
+    deepest_after = 0.0
+    for raw in frames:
+        sim.step(view.map_input(raw), DT, timer)
+        if ball.kicks:
+            deepest_after = max(deepest_after, float(sim.crowd.intent.crouch_goal[0]))
+    assert ball.kicks == 1
+    assert deepest_after == 0.0
+    low = view.camera.point_to_screen(float(sim.crowd.x[0]) + 0.4 * sim.crowd.facing[0], 0.1)
+    moved = RawInput(pointer_px=low, pointer_inside=True, pointer_moved=True)
+    for raw in [moved] + [RawInput(pointer_px=low, pointer_inside=True)] * 30:
+        sim.step(view.map_input(raw), DT, timer)
+    assert float(sim.crowd.intent.crouch_goal[0]) > 0.3
