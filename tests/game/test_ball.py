@@ -225,6 +225,29 @@ def test_the_ball_is_drawn_between_its_last_two_steps_as_the_hero_is(tmp_path: P
     assert ball.drawn(0.0)[0] == pytest.approx([3.0, RADIUS])
 
 
+@pytest.mark.parametrize("ahead", [0.8, 1.5])
+def test_a_ball_clicked_a_stride_or_two_ahead_is_walked_up_to_in_steps_and_kicked_soon(
+    ahead: float,
+) -> None:
+    # he walks up at half a walk and lets the key go when braking covers the rest (a
+    # step's slide, not a creep of tiny steps): the kick starts within 0.6 s + 1.2 s a
+    # metre of the ball's distance
+    sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
+    ball = _ball(sim)
+    for _ in range(20):
+        sim.step(InputState(), DT, timer)
+    x = float(sim.crowd.x[0]) + ahead
+    ball.state = BallState(np.array([x, ball.spec.radius]), np.zeros(2))
+    sim.step(InputState(actions=("reach_prop",), values={"prop": "ball"}), DT, timer)
+    started = None
+    for k in range(int(4.0 / DT)):
+        sim.step(InputState(), DT, timer)
+        if ball.phase is BallPhase.BACK_SWING:
+            started = (k + 1) * DT
+            break
+    assert started is not None and started <= 0.6 + 1.2 * ahead, started
+
+
 def test_clicked_the_ball_is_kicked_by_the_nearer_foot_and_rolls_to_rest_on_the_ground(
     tmp_path: Path,
 ) -> None:

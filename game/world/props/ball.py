@@ -44,9 +44,11 @@ RANGES: dict[str, Range] = {
 # stop short of it)
 STAND_OFF_LEG = 0.45  # ... of the leg's length
 ARRIVED_M = 0.04  # within this of the stand-off spot he stops
+SHORT_OK_M = 0.1  # standing this much short of it, he kicks from there (the strike's ankle
+# then at ~95 % of the leg's reach from the hip, at ~90 % from the spot)
 WALK_SLOWDOWN_M = 1.5  # walking to it: full speed until this far from the spot (a walk
 # stops in about a stride: slowing down later, his last step would land on the ball)
-WALK_CREEP = 0.15  # ... then no slower than this fraction of the walk
+APPROACH_PACE = 0.5  # ... then at this fraction of the walk
 GIVE_UP_S = 20.0  # walking after a ball this long without kicking it, he gives up
 STALL_SPEED = 0.02  # m/s: slower than this near the spot, walking up to it ...
 STALL_S = 0.5  # ... for this long, he has got as near as he can (a wall behind stops him)
@@ -266,9 +268,10 @@ class KickBall:
             self._over = self._box_over()
         elif not keep_off:
             self._over = np.zeros((0, 3))
-        # near enough: at the spot, or nearer the ball by up to half the stand-off (stopped
-        # there by a wall behind, or walking up a little past it)
-        near = -stand_off / 2 <= gap * way <= ARRIVED_M
+        # near enough: up to SHORT_OK_M short of the spot (the strike stretches the leg a
+        # little further), or nearer the ball by up to half the stand-off (stopped there by
+        # a wall behind, or walking up a little past it)
+        near = -stand_off / 2 <= gap * way <= SHORT_OK_M
         stalled = near and abs(body.speed) < STALL_SPEED
         self._stalled_s = self._stalled_s + dt if stalled else 0.0
         # held short of the spot by ground he cannot step on, even walking right up to it
@@ -286,7 +289,12 @@ class KickBall:
         stuck = body.blocked or self._stalled_s >= STALL_S
         on_the_way = body.facing != way and abs(gap) > ARRIVED_M and not stuck
         if not near or on_the_way:
-            pace = min(max(abs(gap) / WALK_SLOWDOWN_M, WALK_CREEP), 1.0)
+            # a walk of normal steps, let go once the rest of the way is what braking covers
+            # (a halflife's deceleration covers v·h / ln 2): he stops in a step at the spot
+            stopping = abs(body.speed) * body.rig.gait.accel_halflife / math.log(2.0)
+            if body.facing == way and 0.0 < gap * way <= stopping + ARRIVED_M:
+                return Intent(walk=0.0, keep_off=keep_off, walk_to=walk_to)
+            pace = 1.0 if abs(gap) > WALK_SLOWDOWN_M else APPROACH_PACE
             return Intent(walk=pace * np.sign(gap), keep_off=keep_off, walk_to=walk_to)
         if body.facing != way:  # stopped and standing first, then the turn to face it
             return Intent(walk=0.0, face=way if body.settled else 0.0, keep_off=keep_off)
