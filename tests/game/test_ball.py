@@ -24,6 +24,7 @@ from game.scenes.walk_view import SCENE
 from game.trace import TraceWriter
 from game.world.character import LEGS
 from game.world.props import CupProp, load_props
+from game.world.props import ball as ball_module
 from game.world.props.ball import CAPSULE_RADII, SOLE_RADIUS_M, BallPhase, KickBall
 from game.world.props.ball_physics import (
     BallState,
@@ -246,6 +247,29 @@ def test_a_ball_clicked_a_stride_or_two_ahead_is_walked_up_to_in_steps_and_kicke
             started = (k + 1) * DT
             break
     assert started is not None and started <= 0.6 + 1.2 * ahead, started
+
+
+def test_he_gives_up_on_a_ball_only_after_getting_no_nearer_to_it_for_the_give_up_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the give-up time counts from the last time he got nearer (a ball far down the
+    # course is walked after however long it takes); one he cannot get nearer to (lying
+    # in the shut door's span, its panel a wall to his feet) is given up that long after
+    monkeypatch.setattr(ball_module, "GIVE_UP_S", 4.0)
+    for ahead, kicked in ((8.0, True), (-1.0, False)):
+        sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
+        ball = _ball(sim)
+        x = float(sim.crowd.x[0]) + ahead
+        ball.state = BallState(np.array([x, ball.spec.radius]), np.zeros(2))
+        sim.step(InputState(actions=("reach_prop",), values={"prop": "ball"}), DT, timer)
+        idle_at = None
+        for k in range(int(12.0 / DT)):
+            sim.step(InputState(), DT, timer)
+            if ball.phase is BallPhase.IDLE:
+                idle_at = (k + 1) * DT
+                break
+        assert idle_at is not None
+        assert bool(ball.kicks) is kicked, (ahead, idle_at)
 
 
 def test_clicked_the_ball_is_kicked_by_the_nearer_foot_and_rolls_to_rest_on_the_ground(

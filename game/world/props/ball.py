@@ -49,7 +49,8 @@ SHORT_OK_M = 0.1  # standing this much short of it, he kicks from there (the str
 WALK_SLOWDOWN_M = 1.5  # walking to it: full speed until this far from the spot (a walk
 # stops in about a stride: slowing down later, his last step would land on the ball)
 APPROACH_PACE = 0.5  # ... then at this fraction of the walk
-GIVE_UP_S = 20.0  # walking after a ball this long without kicking it, he gives up
+GIVE_UP_S = 10.0  # walking after a ball this long without getting nearer to it, he gives up
+NEARER_M = 0.05  # ... nearer by this much (his feet push it, it rolls on: he keeps after it)
 STALL_SPEED = 0.02  # m/s: slower than this near the spot, walking up to it ...
 STALL_S = 0.5  # ... for this long, he has got as near as he can (a wall behind stops him)
 KEEP_OFF_NEAR_M = 1.2  # walking up to it, within this of it his feet keep off it
@@ -86,7 +87,7 @@ class BallPhase(Enum):
     SWING_THROUGH           ``FOLLOW_S``                          FOLLOW_THROUGH
     FOLLOW_THROUGH          ``RELEASE_S``                         IDLE
     WALK                    the player walks                      IDLE
-    WALK                    ``GIVE_UP_S`` without a kick          IDLE
+    WALK                    ``GIVE_UP_S`` getting no nearer      IDLE
     WALK                    held short of it ``STALL_S``          IDLE
     ======================  ====================================  ======================
     """
@@ -144,12 +145,13 @@ class KickBall:
         self._stepped = (self.state, self.state)  # the state before and after the last step
         self.phase = BallPhase.IDLE
         self.kicks = 0
-        self._time = 0.0  # seconds into the kick
+        self._time = 0.0  # seconds into the kick (walking after it: since he last got nearer)
         self._foot = -1  # the kicking foot
         self._way = 0.0  # which way the kick sends the ball (+1 or −1), 0 until lined up
         self._stalled_s = 0.0  # seconds stopped short of the spot, walking up to it
         self._held_s = 0.0  # seconds his walk to the spot has been stopped by the ground
         self._up_to_spot = False  # his walk goes right up to the spot (see _walk_up)
+        self._nearest = math.inf  # the nearest he has got to it walking after it (m)
         self._over = np.zeros((0, 3))  # what the feet step over (x0, x1, top), or no rows
         self._keys = np.zeros((4, 2))  # the kick's start, back-swing, strike, follow-through
         # the pushers' ends (heel, heel, knee, knee; toe, toe, ankle, ankle) last step
@@ -164,7 +166,7 @@ class KickBall:
     def use(self) -> None:
         if self.phase is BallPhase.IDLE:
             self.phase, self._time, self._way, self._held_s = BallPhase.WALK, 0.0, 0.0, 0.0
-            self._up_to_spot = False
+            self._up_to_spot, self._nearest = False, math.inf
 
     def cancel(self) -> None:
         if self.phase is BallPhase.WALK:
@@ -185,6 +187,9 @@ class KickBall:
             return Intent(keep_off=self._held_by_a_wall(body, terrain))
         self._time += dt
         if self.phase is BallPhase.WALK:
+            away = abs(float(self.state.centre[0]) - body.x)
+            if away < self._nearest - NEARER_M:  # (walking after it: the time of no progress)
+                self._nearest, self._time = away, 0.0
             if self._time > GIVE_UP_S:
                 self.phase = BallPhase.IDLE
                 return Intent()
