@@ -25,7 +25,7 @@ from game.trace import TraceWriter
 from game.world.character import LEGS
 from game.world.props import CupProp, load_props
 from game.world.props import ball as ball_module
-from game.world.props.ball import CAPSULE_RADII, SOLE_RADIUS_M, BallPhase, KickBall
+from game.world.props.ball import BallPhase, KickBall
 from game.world.props.ball_physics import (
     BallState,
     Ground,
@@ -34,6 +34,7 @@ from game.world.props.ball_physics import (
     ground_polyline,
     step_ball,
 )
+from game.world.props.ball_pushers import CAPSULE_RADII, SOLE_RADIUS_M
 from game.world.terrain import Terrain, load_terrain
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
