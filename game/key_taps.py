@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-TAP_HOLD_S = 0.1  # a key pressed is held at least this long (simulation time)
+TAP_HOLD_S = 0.2  # a key pressed is held at least this long (simulation time): a step and close
 
 
 class KeyTaps:
