@@ -204,7 +204,10 @@ class WalkView:
         with timer.phase("ik"):
             pose, sol = self._interpolated(alpha)
             soles = self.painter.soles(pose, sol, sim.rig)
-        self.follow.follow(camera, sim, pose, alpha, soles, self.status.box, self.hud_cover)
+        # (turned round by the keys, not to reach for the pointer: the view leads his facing)
+        facing_leads = sim.offered is None
+        box, cover = self.status.box, self.hud_cover
+        self.follow.follow(camera, sim, pose, alpha, soles, box, cover, facing_leads)
         self.painter.pixels(pose, sol, sim.rig, camera)  # his box, for the ground's names
         self.subject_box = self.painter.box
         pen = WorldPen(canvas, camera)

@@ -22,6 +22,10 @@ CAMERA_LEAD_M = 0.9  # the camera looks this far ahead of the hero, the way he l
 # m/s: walking at least this fast sets the way the camera leads (turning round on the spot
 # to face the pointer does not pan the view: what he reaches for stays under the cursor)
 LEAD_SPEED = 0.3
+# s: standing turned away from the way the camera leads this long, his hands not reaching
+# for the pointer (turned round by a tap of the walk keys), the camera leads the way he
+# faces: the ground he will walk onto comes into view and the status box goes behind him
+FACING_LEADS_S = 0.5
 PELVIS_TO_CENTER_M = 0.35  # the view's centre is this far over the standing pelvis
 HUD_CLEARANCE_PX = 8.0  # at 1280x720 (scaled): the head's top stays this far under the F3 panel
 LOOK_AHEAD_M = 2.5  # the ground this far ahead, the way the camera leads, is kept in view ...
@@ -37,6 +41,7 @@ class FollowCamera:
     def __init__(self) -> None:
         self.time: float | None = None  # the simulation time of the last frame followed
         self._lead: float | None = None  # the way the camera leads (lead_way)
+        self._turned_since: float | None = None  # standing turned away from it since (s)
 
     def cut(self) -> None:
         """The next frame puts the camera where it follows the hero at once, with no ease
@@ -48,11 +53,22 @@ class FollowCamera:
         """Whether the camera leads to the left of the hero (he last walked that way)."""
         return self._lead is not None and self._lead < 0
 
-    def lead_way(self, sim: HeroSim, pose: PoseInputs) -> float:
-        """+1 or −1: the way the hero last walked (at first, his facing)."""
-        vx = float(sim.crowd.vx[0])
+    def lead_way(self, sim: HeroSim, pose: PoseInputs, facing_leads: bool = False) -> float:
+        """+1 or −1: the way the hero last walked (at first, his facing); or, where
+        ``facing_leads`` (his hands are not reaching for the pointer), the way he has stood
+        facing for ``FACING_LEADS_S``."""
+        crowd = sim.crowd
+        vx, facing = float(crowd.vx[0]), float(crowd.facing[0])
         if abs(vx) >= LEAD_SPEED or self._lead is None:
             self._lead = math.copysign(1.0, vx) if abs(vx) >= LEAD_SPEED else float(pose.facing[0])
+            self._turned_since = None
+        elif facing_leads and facing != self._lead and not bool(crowd.turning[0]):
+            if self._turned_since is None or sim.time < self._turned_since:
+                self._turned_since = sim.time
+            elif sim.time - self._turned_since >= FACING_LEADS_S:
+                self._lead, self._turned_since = facing, None
+        else:
+            self._turned_since = None
         return self._lead
 
     def follow(
@@ -64,18 +80,20 @@ class FollowCamera:
         soles: NDArray[np.float64] | None,
         status_box: Box | None,
         hud_cover: Box | None,
+        facing_leads: bool = False,
     ) -> None:
         """Ease the camera toward the hero (halflife in simulation seconds). Then, given
         his ``soles`` (world, shape ``(..., 2)``), lower the camera as far as it takes to
         keep them ``HUD_CLEARANCE_PX`` above the ``status_box`` where they are over its
         columns; and if the app draws a box over the top of the view (``hud_cover``),
         raise it as far as it takes to keep the top of his head ``HUD_CLEARANCE_PX``
-        under that (the easing lags a climb): the head wins."""
+        under that (the easing lags a climb): the head wins. ``facing_leads``: see
+        :meth:`lead_way`."""
         now = sim.time + alpha * sim.dt
         pelvis = pose.pelvis[0]
         # the standing pelvis's height: a crouch does not take the view down with it
         crouched = sim.rig.tuning.crouch_drop * float(smoothstep(sim.crowd.crouch[0]))
-        lead = self.lead_way(sim, pose)
+        lead = self.lead_way(sim, pose, facing_leads)
         goal = (
             # ... plus how far an exponential ease lags a body moving at vx (v · halflife /
             # ln 2): moving, the lead is all there; stopped, the view is nearly settled

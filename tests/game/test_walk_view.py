@@ -574,22 +574,54 @@ def test_an_open_door_is_drawn_narrowed_to_its_hinge_with_the_knob_on_it(
 
 
 def test_turning_on_the_spot_to_face_the_pointer_does_not_pan_the_view() -> None:
-    # with the pointer behind him he turns to face it; the camera's lead does not flip with
-    # his facing, so the view stays put (within 5 cm) and nothing slides away from a cursor
-    # about to click it
-    app = _walk_app((1280, 720))
+    # with the pointer held behind him he turns to face it; the camera's lead does not
+    # flip with his facing while his hands reach for it, so the view stays put (within
+    # 5 cm) and nothing slides away from a cursor about to click it
+    pygame.display.init()
+    pygame.font.init()
+    options = RunOptions(scene="walk", headless=True, autopilot=True, size=(1280, 720))
+    config = SceneConfig()
+    app = App(options, build_scene("walk", config, options.size), config)
     sim, view = app.scene.sim, app.scene.view
     assert isinstance(view, WalkView)
-    for _ in range(30):
-        app.run_frame(app.config.dt)
-    before = view.camera.center_w[0]
     behind = (float(sim.crowd.x[0]) - 0.8, float(sim.crowd.y[0]) + 0.4)
-    timer = PhaseTimer()
+    held = InputState(pointer=behind, pointer_down=True)
+    steps = iter(range(10_000))
+    app.scene.autopilot = SimpleNamespace(
+        next_input=lambda _sim: InputState() if next(steps) < 30 else held
+    )
+    for _ in range(30):
+        app.run_frame(config.dt)
+    before = view.camera.center_w[0]
     for _ in range(90):  # held behind him: he turns round to face it
-        sim.step(InputState(pointer=behind, pointer_down=True), app.config.dt, timer)
-        app.run_frame(app.config.dt)
+        app.run_frame(config.dt)
     assert float(sim.crowd.facing[0]) < 0
     assert abs(view.camera.center_w[0] - before) < 0.05
+    app.close()
+
+
+def test_turned_round_by_a_tap_the_view_leads_the_way_he_faces() -> None:
+    # a tap of the other key turns him round; standing so (his hands reaching for no
+    # pointer) the camera leads the way he now faces: the status box goes behind him
+    pygame.display.init()
+    pygame.font.init()
+    options = RunOptions(scene="walk", headless=True, autopilot=True, size=(1280, 720))
+    config = SceneConfig()
+    app = App(options, build_scene("walk", config, options.size), config)
+    sim, view = app.scene.sim, app.scene.view
+    assert isinstance(view, WalkView)
+    steps = iter(range(10_000))
+    app.scene.autopilot = SimpleNamespace(
+        next_input=lambda _sim: InputState(move=-1.0) if 30 <= next(steps) < 36 else InputState()
+    )
+    for _ in range(30):
+        app.run_frame(config.dt)
+    assert not view.follow.leading_left
+    for _ in range(150):
+        app.run_frame(config.dt)
+    assert float(sim.crowd.facing[0]) < 0 and abs(float(sim.crowd.vx[0])) < 0.05
+    assert view.follow.leading_left
+    assert view.camera.center_w[0] < float(sim.crowd.x[0])  # the view leads him left
     app.close()
 
 
