@@ -57,6 +57,7 @@ STALL_S = 0.5  # ... for this long, he has got as near as he can (a wall behind 
 KEEP_OFF_NEAR_M = 1.2  # walking up to it, within this of it his feet keep off it
 WALL_GAP_M = 0.05  # a ball this close to a wall cannot be pushed on toward it
 OPEN_RUN_M = 2.0  # a kick wants this much open ground ahead (else, see KickBall._aim)
+SHORT_RUN_M = 0.6  # with a wall nearer than this ahead, the follow-through stays low
 STAND_ROOM_M = 0.3  # ... and the far side this much room behind the pelvis to stand on
 # the kick's keys, as fractions of the leg's length (0.89 m for the hero) ...
 BACK_SWING_LEG = 0.35  # the back-swing's top: this far behind the hip ...
@@ -144,6 +145,7 @@ class KickBall:
         self._time = 0.0  # seconds into the kick (walking after it: since he last got nearer)
         self._foot = -1  # the kicking foot
         self._way = 0.0  # which way the kick sends the ball (+1 or −1), 0 until lined up
+        self._run = OPEN_RUN_M  # the open ground beyond it that way (m, OPEN_RUN_M at most)
         self._stalled_s = 0.0  # seconds stopped short of the spot, walking up to it
         self._held_s = 0.0  # seconds his walk to the spot has been stopped by the ground
         self._up_to_spot = False  # his walk goes right up to the spot (see _walk_up)
@@ -254,8 +256,8 @@ class KickBall:
         """Line up the kick: walk to the spot ``stand-off`` short of the ball on the side
         away from where it is to go (:meth:`_aim`; following it while it rolls), stepping
         over it if it lies between, face it, and, settled there, start the kick."""
-        if self._way == 0.0:
-            self._way = self._aim(body, terrain)
+        if self._way == 0.0:  # (aimed on its own ground: the shut door is a wall to it)
+            self._way = self._aim(body, terrain if self._ground is None else self._ground[0])
         way, ball_x = self._way, float(self.state.centre[0])
         stand_off = self.spec.radius + STAND_OFF_LEG * body.rig.legs.limb.reach
         spot = ball_x - way * stand_off
@@ -319,7 +321,9 @@ class KickBall:
             runs.append(float(steps[np.argmax(walled)]) if walled.any() else OPEN_RUN_M)
         room = r + STAND_OFF_LEG * body.rig.legs.limb.reach + STAND_ROOM_M
         behind = runs[0] >= room  # room to stand between the ball and the wall, facing back
-        return -away if runs[0] < OPEN_RUN_M and runs[1] > runs[0] and behind else away
+        back = runs[0] < OPEN_RUN_M and runs[1] > runs[0] and behind
+        self._run = runs[1] if back else runs[0]
+        return -away if back else away
 
     def _start_kick(self, body: Body, terrain: Terrain) -> None:
         """Choose the foot nearer the ball and lay out the arc's keys."""
@@ -332,9 +336,10 @@ class KickBall:
         back = np.array([body.x - facing * BACK_SWING_LEG * leg, stand + BACK_LIFT_LEG * leg])
         # the strike: the ankle with its toe at the ball's centre line, just off the ground
         strike = np.array([float(ball[0]) - facing * legs.toe, stand + STRIKE_LIFT_RADII * r])
-        follow = np.array(
-            [float(ball[0]) + facing * FOLLOW_LEG * leg, stand + FOLLOW_LIFT_LEG * leg]
-        )
+        # the follow-through rises after the ball; with a wall close ahead it stays low (a
+        # rising foot would meet the ball coming back off the wall and scoop it up high)
+        lift = FOLLOW_LIFT_LEG * leg if self._run >= SHORT_RUN_M else STRIKE_LIFT_RADII * r
+        follow = np.array([float(ball[0]) + facing * FOLLOW_LEG * leg, stand + lift])
         self._keys = np.array([start, back, strike, follow])
         self._time = 0.0
         self.phase = BallPhase.BACK_SWING
