@@ -234,20 +234,25 @@ def test_a_ball_clicked_a_stride_or_two_ahead_is_walked_up_to_in_steps_and_kicke
     # he walks up at half a walk and lets the key go when braking covers the rest (a
     # step's slide, not a creep of tiny steps): the kick starts within 0.6 s + 1.2 s a
     # metre of the ball's distance
-    sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
-    ball = _ball(sim)
+    sim = WalkSim(SceneConfig(dt=DT))
     for _ in range(20):
-        sim.step(InputState(), DT, timer)
+        sim.step(InputState(), DT, PhaseTimer())
+    started = _clicked_until(sim, ahead, BallPhase.BACK_SWING, 4.0)
+    assert started is not None and started <= 0.6 + 1.2 * ahead, started
+
+
+def _clicked_until(sim: WalkSim, ahead: float, phase: BallPhase, within_s: float) -> float | None:
+    """The ball laid ``ahead`` m in front of the hero's pelvis and clicked: how long until
+    it reaches ``phase`` (None: not within ``within_s``)."""
+    ball, timer = _ball(sim), PhaseTimer()
     x = float(sim.crowd.x[0]) + ahead
     ball.state = BallState(np.array([x, ball.spec.radius]), np.zeros(2))
     sim.step(InputState(actions=("reach_prop",), values={"prop": "ball"}), DT, timer)
-    started = None
-    for k in range(int(4.0 / DT)):
+    for k in range(int(within_s / DT)):
         sim.step(InputState(), DT, timer)
-        if ball.phase is BallPhase.BACK_SWING:
-            started = (k + 1) * DT
-            break
-    assert started is not None and started <= 0.6 + 1.2 * ahead, started
+        if ball.phase is phase:
+            return (k + 1) * DT
+    return None
 
 
 def test_he_gives_up_on_a_ball_only_after_getting_no_nearer_to_it_for_the_give_up_time(
@@ -258,19 +263,10 @@ def test_he_gives_up_on_a_ball_only_after_getting_no_nearer_to_it_for_the_give_u
     # in the shut door's span, its panel a wall to his feet) is given up that long after
     monkeypatch.setattr(ball_module, "GIVE_UP_S", 4.0)
     for ahead, kicked in ((8.0, True), (-1.0, False)):
-        sim, timer = WalkSim(SceneConfig(dt=DT)), PhaseTimer()
-        ball = _ball(sim)
-        x = float(sim.crowd.x[0]) + ahead
-        ball.state = BallState(np.array([x, ball.spec.radius]), np.zeros(2))
-        sim.step(InputState(actions=("reach_prop",), values={"prop": "ball"}), DT, timer)
-        idle_at = None
-        for k in range(int(12.0 / DT)):
-            sim.step(InputState(), DT, timer)
-            if ball.phase is BallPhase.IDLE:
-                idle_at = (k + 1) * DT
-                break
+        sim = WalkSim(SceneConfig(dt=DT))
+        idle_at = _clicked_until(sim, ahead, BallPhase.IDLE, 12.0)
         assert idle_at is not None
-        assert bool(ball.kicks) is kicked, (ahead, idle_at)
+        assert bool(_ball(sim).kicks) is kicked, (ahead, idle_at)
 
 
 def test_clicked_the_ball_is_kicked_by_the_nearer_foot_and_rolls_to_rest_on_the_ground(

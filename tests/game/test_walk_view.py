@@ -573,28 +573,33 @@ def test_an_open_door_is_drawn_narrowed_to_its_hinge_with_the_knob_on_it(
     assert _is_knob(canvas, _knob_pixel(view, canvas))
 
 
-def test_turning_on_the_spot_to_face_the_pointer_does_not_pan_the_view() -> None:
-    # with the pointer held behind him he turns to face it; the camera's lead does not
-    # flip with his facing while his hands reach for it, so the view stays put (within
-    # 5 cm) and nothing slides away from a cursor about to click it
+def _played_walk(inputs: Callable[[int], InputState]) -> tuple[App, WalkView]:
+    """The walk app at 1280x720, headless, each step's input ``inputs(step)`` (from 0)."""
     pygame.display.init()
     pygame.font.init()
     options = RunOptions(scene="walk", headless=True, autopilot=True, size=(1280, 720))
     config = SceneConfig()
     app = App(options, build_scene("walk", config, options.size), config)
-    sim, view = app.scene.sim, app.scene.view
-    assert isinstance(view, WalkView)
-    behind = (float(sim.crowd.x[0]) - 0.8, float(sim.crowd.y[0]) + 0.4)
-    held = InputState(pointer=behind, pointer_down=True)
     steps = iter(range(10_000))
-    app.scene.autopilot = SimpleNamespace(
-        next_input=lambda _sim: InputState() if next(steps) < 30 else held
-    )
+    app.scene.autopilot = SimpleNamespace(next_input=lambda _sim: inputs(next(steps)))
+    view = app.scene.view
+    assert isinstance(view, WalkView)
+    return app, view
+
+
+def test_turning_on_the_spot_to_face_the_pointer_does_not_pan_the_view() -> None:
+    # with the pointer held behind him he turns to face it; the camera's lead does not
+    # flip with his facing while his hands reach for it, so the view stays put (within
+    # 5 cm) and nothing slides away from a cursor about to click it
+    behind = (-0.8, 1.35)  # 0.8 m behind him (he starts at x 0 facing +x), chest high
+    held = InputState(pointer=behind, pointer_down=True)
+    app, view = _played_walk(lambda step: InputState() if step < 30 else held)
     for _ in range(30):
-        app.run_frame(config.dt)
+        app.run_frame(app.config.dt)
     before = view.camera.center_w[0]
     for _ in range(90):  # held behind him: he turns round to face it
-        app.run_frame(config.dt)
+        app.run_frame(app.config.dt)
+    sim = app.scene.sim
     assert float(sim.crowd.facing[0]) < 0
     assert abs(view.camera.center_w[0] - before) < 0.05
     app.close()
@@ -603,22 +608,13 @@ def test_turning_on_the_spot_to_face_the_pointer_does_not_pan_the_view() -> None
 def test_turned_round_by_a_tap_the_view_leads_the_way_he_faces() -> None:
     # a tap of the other key turns him round; standing so (his hands reaching for no
     # pointer) the camera leads the way he now faces: the status box goes behind him
-    pygame.display.init()
-    pygame.font.init()
-    options = RunOptions(scene="walk", headless=True, autopilot=True, size=(1280, 720))
-    config = SceneConfig()
-    app = App(options, build_scene("walk", config, options.size), config)
-    sim, view = app.scene.sim, app.scene.view
-    assert isinstance(view, WalkView)
-    steps = iter(range(10_000))
-    app.scene.autopilot = SimpleNamespace(
-        next_input=lambda _sim: InputState(move=-1.0) if 30 <= next(steps) < 36 else InputState()
-    )
+    app, view = _played_walk(lambda step: InputState(move=-1.0 if 30 <= step < 36 else 0.0))
     for _ in range(30):
-        app.run_frame(config.dt)
+        app.run_frame(app.config.dt)
     assert not view.follow.leading_left
     for _ in range(150):
-        app.run_frame(config.dt)
+        app.run_frame(app.config.dt)
+    sim = app.scene.sim
     assert float(sim.crowd.facing[0]) < 0 and abs(float(sim.crowd.vx[0])) < 0.05
     assert view.follow.leading_left
     assert view.camera.center_w[0] < float(sim.crowd.x[0])  # the view leads him left
@@ -628,23 +624,13 @@ def test_turned_round_by_a_tap_the_view_leads_the_way_he_faces() -> None:
 def test_the_view_settles_within_half_a_second_of_a_run_stopping() -> None:
     # after a run stops the view settles within half a second (under 15 px of drift after
     # that at 1280x720), so a click aimed at the knob a second later lands on it
-    pygame.display.init()
-    pygame.font.init()
-    options = RunOptions(scene="walk", headless=True, autopilot=True, size=(1280, 720))
-    config = SceneConfig()
-    app = App(options, build_scene("walk", config, options.size), config)
-    steps = iter(range(10_000))
     running = 132  # 2.2 s, left, running
-    app.scene.autopilot = SimpleNamespace(
-        next_input=lambda _sim: (
-            InputState(move=-1.0, run=True) if next(steps) < running else InputState()
-        )
+    app, view = _played_walk(
+        lambda step: InputState(move=-1.0, run=True) if step < running else InputState()
     )
-    view = app.scene.view
-    assert isinstance(view, WalkView)
     xs = []
     for _ in range(running + 180):
-        app.run_frame(config.dt)
+        app.run_frame(app.config.dt)
         xs.append(view.camera.center_w[0])
     drift_px = abs(xs[running + 30] - xs[-1]) * view.camera.scale
     assert drift_px < 15.0
