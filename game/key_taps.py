@@ -19,7 +19,7 @@ class KeyTaps:
     def held(self, down: frozenset[str], pressed: Iterable[str], now_s: float) -> frozenset[str]:
         """The keys ``down`` now, and those ``pressed`` this frame or within
         ``TAP_HOLD_S`` before ``now_s`` (a press stamped later than ``now_s``, from a run
-        whose clock started again, no longer counts)."""
+        whose clock started again, does not count)."""
         for key in pressed:
             self._pressed_s[key] = now_s
         recent = {key for key, at in self._pressed_s.items() if 0.0 <= now_s - at < TAP_HOLD_S}
