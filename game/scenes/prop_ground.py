@@ -32,38 +32,33 @@ class PropGround:
 
     def __init__(self) -> None:
         self._kept: dict[bytes, tuple[Terrain, Terrain]] = {}
-        # the props lying in the way last step, and each (rolling prop, box it lay in),
-        # by identity (a prop need not be hashable)
-        self._in_way: dict[int, Prop] = {}
-        self._passed: dict[tuple[int, int], tuple[Prop, Prop]] = {}
+        self._in_way: dict[str, Prop] = {}  # the props lying in the way last step, by name
+        self._passed: set[tuple[str, str]] = set()  # (rolling prop, box it lay in), by name
 
     def grounds(self, terrain: Terrain, props: list[Prop], intents: list[Intent]) -> list[Terrain]:
         """The ground for each of ``props`` on ``terrain``, given their ``intents`` this
         step (a prop that took the hero's pose ended the round: those after it asked
         nothing, and lie nowhere): for one that rolls, with the others in the way on it."""
         asked = [i.keep_off or i.solid for i in intents] + [False] * (len(props) - len(intents))
-        in_way = {id(p): p for p, down in zip(props, asked, strict=True) if down}
+        in_way = {p.name: p for p, down in zip(props, asked, strict=True) if down}
         grounds = []
         for prop in props:
             if not prop.rolls:
                 grounds.append(terrain)
                 continue
             boxes = []
-            for other in props:
-                pair = (id(prop), id(other))
-                if other is prop or id(other) not in in_way:
-                    self._passed.pop(pair, None)
+            for other in in_way.values():
+                if other is prop:
                     continue
-                box = other.footprint()
-                new = self._in_way.get(id(other)) is not other
-                kept = self._passed.get(pair)
-                passed = kept is not None and kept[0] is prop and kept[1] is other
-                if (new or passed) and _lies_in(prop, box):
-                    self._passed[pair] = (prop, other)
-                    continue
-                self._passed.pop(pair, None)
-                boxes.append(box)
+                pair, box = (prop.name, other.name), other.footprint()
+                new = self._in_way.get(other.name) is not other
+                if (new or pair in self._passed) and _lies_in(prop, box):
+                    self._passed.add(pair)
+                else:
+                    self._passed.discard(pair)
+                    boxes.append(box)
             grounds.append(self._with(terrain, boxes))
+        self._passed = {pair for pair in self._passed if pair[1] in in_way}
         self._in_way = in_way
         return grounds
 

@@ -16,8 +16,8 @@ FLOOR = Terrain(np.array([[-5.0, 0.0], [5.0, 0.0]]))
 
 @dataclass
 class Lying:
-    """A stand-in prop: its footprint box, whether it rolls, and (a round one) its centre
-    and radius."""
+    """A stand-in prop: its footprint box, whether it rolls, its name (each prop's own),
+    and (a round one) its centre and radius."""
 
     box: tuple[float, float, float]
     rolls: bool
@@ -36,7 +36,8 @@ class Lying:
 
 
 def test_a_rolling_prop_meets_the_others_lying_on_the_floor_and_a_resting_one_does_not() -> None:
-    ball, cup = Lying((-0.11, 0.11, 0.22), rolls=True), Lying((1.0, 1.1, 0.1), rolls=False)
+    ball = Lying((-0.11, 0.11, 0.22), rolls=True, name="ball")
+    cup = Lying((1.0, 1.1, 0.1), rolls=False, name="cup")
     props, down = [ball, cup], [Intent(keep_off=True), Intent(keep_off=True)]
     ground = PropGround()
     for_ball, for_cup = ground.grounds(FLOOR, props, down)
@@ -54,8 +55,8 @@ def test_a_box_come_into_the_way_where_a_rolling_prop_lies_is_no_ground_to_it_un
     # the door shut over the ball (or a cup set down on it) would lift it onto its top:
     # that box is no ground to the ball until the ball is clear of it; a box that was in
     # the way before the ball rolled against it stays ground (a contact's millimetres in)
-    ball = Lying((-0.11, 0.11, 0.22), rolls=True, at=(0.0, 0.11))
-    door = Lying((-0.3, 0.6, 2.0), rolls=False)
+    ball = Lying((-0.11, 0.11, 0.22), rolls=True, name="ball", at=(0.0, 0.11))
+    door = Lying((-0.3, 0.6, 2.0), rolls=False, name="door")
     props, ground = [ball, door], PropGround()
     shut, opened = [Intent(), Intent(solid=True)], [Intent(), Intent()]
     assert ground.grounds(FLOOR, props, opened)[0] is FLOOR
