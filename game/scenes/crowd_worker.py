@@ -134,6 +134,11 @@ def serve(
             conn.send(("error", traceback.format_exc()))
 
 
+def _failure(worker_traceback: str) -> RuntimeError:
+    """The error the app raises for a failure in the worker, with the worker's traceback."""
+    return RuntimeError(f"the crowd's worker process failed:\n{worker_traceback}")
+
+
 def cores(cgroup: Path = CGROUP) -> int:
     """The CPU cores this process may use: those it may run on, or fewer where its
     cgroup's CPU quota (a container's ``--cpus``) allows fewer whole ones (cgroup v2's
@@ -219,7 +224,18 @@ class AwayWorker:
         try:
             self._conn.send((index, events))
         except OSError as exc:
+            self._raise_its_failure()
             raise WorkerLost(f"the crowd's worker process ended: {exc}") from exc
+
+    def _raise_its_failure(self) -> None:
+        """Raise the failure the worker sent before it ended, if one waits unread (a step it
+        took ahead failed, and it ended before it was asked for that step)."""
+        try:
+            waiting = self._conn.recv() if self._conn.poll() else None
+        except (EOFError, OSError):
+            return
+        if waiting is not None and waiting[0] == "error":
+            raise _failure(waiting[1])
 
     def answer(self, index: int) -> None:
         """Read the answer to :meth:`ask` for step ``index`` (waits for it) into
@@ -229,7 +245,7 @@ class AwayWorker:
         except (EOFError, OSError):
             raise WorkerLost("the crowd's worker process ended without answering") from None
         if kind == "error":
-            raise RuntimeError(f"the crowd's worker process failed:\n{body}")
+            raise _failure(body)
         if body.index != index:
             raise RuntimeError(f"the crowd's worker answered step {body.index} for {index}")
         if self.last is not None:

@@ -32,6 +32,15 @@ DT = 1.0 / 60.0
 needs_fork = pytest.mark.skipif(not can_fork(), reason="workers are forked")
 
 
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (an ended child not yet joined is a zombie, "Z")."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
 def _same_rows(one: Shown, other: Shown) -> None:
     """Both hold the same characters, each drawn exactly alike (rows in any order)."""
     a, b = np.argsort(one.ids), np.argsort(other.ids)
@@ -198,9 +207,11 @@ def test_the_worker_runs_only_while_characters_are_away() -> None:
 
 
 @needs_fork
+@pytest.mark.parametrize("worker_gone_first", [False, True])
 def test_a_failing_worker_is_raised_in_the_app_with_its_traceback(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, worker_gone_first: bool
 ) -> None:
+    """Also when the worker has failed its step ahead and ended before the app asks."""
     stepped = Walkers.step
 
     def fails_away(self: Walkers, *args: Any, **kwargs: Any) -> None:
@@ -210,6 +221,10 @@ def test_a_failing_worker_is_raised_in_the_app_with_its_traceback(
 
     monkeypatch.setattr(Walkers, "step", fails_away)  # (the worker is a fork: it has it too)
     sim = CrowdSim(SceneConfig(characters=HOME_ONLY + 100), workers=True)
+    assert sim.away is not None
+    deadline = time.monotonic() + 10.0
+    while worker_gone_first and _alive(sim.away.pid) and time.monotonic() < deadline:
+        time.sleep(0.01)
     with pytest.raises(RuntimeError, match="a stage failed"):
         sim.step(InputState(), DT, PhaseTimer())
     sim.close()
