@@ -23,6 +23,7 @@ from game.world.terrain import Terrain
 from game.world.types import FloatArray
 
 _KEPT = 8  # grounds remembered (one per set of boxes) before the memory starts anew
+_INTO_M = 1e-3  # a box reaching this far into a prop lies in it (one touching it does not)
 
 
 class PropGround:
@@ -77,13 +78,14 @@ class PropGround:
 
 def _lies_in(prop: Prop, box: FloatArray) -> bool:
     """Whether any row ``(x0, x1, top)`` of ``box`` reaches into ``prop``: the point of
-    the row's box (from its top down) nearest the prop's centre is on the prop."""
+    the row's box (from its top down) nearest the prop's centre is :data:`_INTO_M` or more
+    inside the prop."""
     centre = prop.centre()
     if centre is None:
         return False
     cx, cy = (float(v) for v in centre)
     for x0, x1, top in np.asarray(box, dtype=float).reshape(-1, 3).tolist():
         nearest = np.array([min(max(cx, x0), x1), min(cy, top)])
-        if prop.under(nearest, 0.0):
+        if prop.under(nearest, -_INTO_M):
             return True
     return False

@@ -68,3 +68,13 @@ def test_a_box_come_into_the_way_where_a_rolling_prop_lies_is_no_ground_to_it_un
     assert float(clear.height_at(0.0)) == 2.0
     ball.at = (0.705, 0.11)  # rolled back against it, 5 mm in: it stays in the way
     assert ground.grounds(FLOOR, props, shut)[0] is clear
+
+
+def test_a_box_that_only_touches_a_rolling_prop_is_ground_to_it_from_the_first_step() -> None:
+    # the ball lying against the shut door as the scene opens: the door is new this step,
+    # but it does not reach into the ball, so it is a wall to it at once
+    ball = Lying((0.0, 0.22, 0.22), rolls=True, name="ball", at=(0.11, 0.11))
+    door = Lying((-0.9, 0.0, 2.0), rolls=False, name="door")
+    props, down = [ball, door], [Intent(), Intent(solid=True)]
+    (for_ball, _) = PropGround().grounds(FLOOR, props, down)
+    assert float(for_ball.height_at(-0.45)) == 2.0
