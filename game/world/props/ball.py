@@ -57,6 +57,7 @@ STALL_S = 0.5  # ... for this long, he has got as near as he can (a wall behind 
 KEEP_OFF_NEAR_M = 1.2  # walking up to it, within this of it his feet keep off it
 WALL_GAP_M = 0.05  # a ball this close to a wall cannot be pushed on toward it
 OPEN_RUN_M = 2.0  # a kick wants this much open ground ahead (else, see KickBall._aim)
+RUN_STEP_M = 0.01  # the open ground ahead is measured to this
 SHORT_RUN_M = 0.6  # with a wall nearer than this ahead, the follow-through stays low
 STAND_ROOM_M = 0.3  # ... and the far side this much room behind the pelvis to stand on
 # the kick's keys, as fractions of the leg's length (0.89 m for the hero) ...
@@ -146,12 +147,14 @@ class KickBall:
         self._foot = -1  # the kicking foot
         self._way = 0.0  # which way the kick sends the ball (+1 or −1), 0 until lined up
         self._run = OPEN_RUN_M  # the open ground beyond it that way (m, OPEN_RUN_M at most)
+        self._walled_in = math.inf  # ... up to a wall higher than the ball (m; inf: none)
         self._stalled_s = 0.0  # seconds stopped short of the spot, walking up to it
         self._held_s = 0.0  # seconds his walk to the spot has been stopped by the ground
         self._up_to_spot = False  # his walk goes right up to the spot (see _walk_up)
         self._nearest = math.inf  # the nearest he has got to it walking after it (m)
         self._over = np.zeros((0, 3))  # what the feet step over (x0, x1, top), or no rows
         self._keys = np.zeros((4, 2))  # the kick's start, back-swing, strike, follow-through
+        self._furthest = (1.0, math.inf)  # the way it goes, and the ankle's x at most that way
         self._feet = FeetPushers()  # his soles and shins, as they push it
         self._ground: tuple[Terrain, Ground] | None = None
 
@@ -314,15 +317,21 @@ class KickBall:
         ball_x, r = float(self.state.centre[0]), self.spec.radius
         middle = float(self.state.centre[1])
         away = float(np.sign(ball_x - body.x) or body.facing)
-        steps = np.arange(1, int(OPEN_RUN_M / 0.05) + 1) * 0.05
-        runs = []
+        steps = np.arange(1, round(OPEN_RUN_M / RUN_STEP_M) + 1) * RUN_STEP_M
+        runs, tops = [], []
         for way in (away, -away):
-            walled = terrain.height_at(ball_x + way * (r + steps)) > middle
-            runs.append(float(steps[np.argmax(walled)]) if walled.any() else OPEN_RUN_M)
+            heights = terrain.height_at(ball_x + way * (r + steps))
+            walled = heights > middle
+            first = int(np.argmax(walled))
+            runs.append(float(steps[first]) if walled.any() else OPEN_RUN_M)
+            tops.append(float(heights[first]) if walled.any() else -math.inf)
         room = r + STAND_OFF_LEG * body.rig.legs.limb.reach + STAND_ROOM_M
         behind = runs[0] >= room  # room to stand between the ball and the wall, facing back
         back = runs[0] < OPEN_RUN_M and runs[1] > runs[0] and behind
-        self._run = runs[1] if back else runs[0]
+        self._run, top = (runs[1], tops[1]) if back else (runs[0], tops[0])
+        # the run up to a wall taller than the ball (a riser no higher than its top, it can
+        # be driven up over)
+        self._walled_in = self._run if top > middle + r else math.inf
         return -away if back else away
 
     def _start_kick(self, body: Body, terrain: Terrain) -> None:
@@ -334,12 +343,22 @@ class KickBall:
         start = body.ankles[self._foot].copy()
         stand = float(terrain.height_at(ball[0])) + legs.ankle_height  # standing ankle height
         back = np.array([body.x - facing * BACK_SWING_LEG * leg, stand + BACK_LIFT_LEG * leg])
-        # the strike: the ankle with its toe at the ball's centre line, just off the ground
-        strike = np.array([float(ball[0]) - facing * legs.toe, stand + STRIKE_LIFT_RADII * r])
+        # the strike: the ankle with its toe at the ball's centre line, just off the ground;
+        # the follow-through beyond the ball. Neither goes further than where the toe has
+        # pushed the ball against a wall ahead (a foot driven on would squeeze the ball out
+        # between them, up over his head): drawn in, the whole swing is, so the foot is
+        # fastest as far before the follow-through as in a full kick and slows into the
+        # ball: a tap, and the ball comes back off the wall. (x along the kick, from the
+        # ball's centre, of the ankle)
+        furthest = self._walled_in - r - legs.toe
+        self._furthest = (facing, float(ball[0]) + facing * furthest)
+        follow_a = min(FOLLOW_LEG * leg, furthest)
+        strike_a = -legs.toe - (FOLLOW_LEG * leg - follow_a)
+        strike = np.array([float(ball[0]) + facing * strike_a, stand + STRIKE_LIFT_RADII * r])
         # the follow-through rises after the ball; with a wall close ahead it stays low (a
         # rising foot would meet the ball coming back off the wall and scoop it up high)
         lift = FOLLOW_LIFT_LEG * leg if self._run >= SHORT_RUN_M else STRIKE_LIFT_RADII * r
-        follow = np.array([float(ball[0]) + facing * FOLLOW_LEG * leg, stand + lift])
+        follow = np.array([float(ball[0]) + facing * follow_a, stand + lift])
         self._keys = np.array([start, back, strike, follow])
         self._time = 0.0
         self.phase = BallPhase.BACK_SWING
@@ -353,7 +372,13 @@ class KickBall:
         # u = ½ (C = 2·strike − (P0 + P2)/2), u eased so the foot is fastest there
         u = float(smoothstep((t - BACK_SWING_S) / (FOLLOW_S - BACK_SWING_S)))
         control = 2.0 * strike - (back + follow) / 2.0
-        return (1 - u) ** 2 * back + 2 * u * (1 - u) * control + u**2 * follow
+        point = (1 - u) ** 2 * back + 2 * u * (1 - u) * control + u**2 * follow
+        # held short of the wall ahead all along (the curve overshoots its end when the
+        # follow-through is drawn in near the strike)
+        facing, furthest = self._furthest
+        if facing * (point[0] - furthest) > 0.0:
+            point[0] = furthest
+        return point
 
 
 PLUG_IN = PlugIn("ball", RANGES, load_ball, KickBall)
