@@ -50,6 +50,7 @@ from game.world.walk3d_body import (
     hinge_pole,
     knee_side,
     lift_soles,
+    on_body,
     pelvis_drop,
     side_by_side,
     solve_limbs,
@@ -73,8 +74,7 @@ from game.world.walker_state import ARMS, LEGS
 ANCHOR_AHEAD_M = ROUND_M + PROFILE_STEP_M + 0.01  # the path turns this far beyond the
 # planted soles: its rounding and a ground sample clear of them, so the 2-D ground under
 # them stays the same
-LIFT_CHANGE_M_PER_S = 1.2  # a swinging sole point's lift onto its own ground changes at
-# most this fast (see walk3d_body.lift_soles)
+LIFT_CHANGE_M_PER_S = 1.2  # m/s: the most a swinging sole point's lift changes (lift_soles)
 REACH_SHARE = 1.6  # a hand reaches for a point within this many arm's lengths of it
 HAND_HALFLIFE = 0.12  # s: a hand eases onto (and off) the point with this halflife
 DROP_HALFLIFE = 0.12  # s: a lowered pelvis rises back with this halflife
@@ -283,7 +283,7 @@ class Walker3D:
         hand (the point pulled within the arm's reach); a hand let go eases back from the
         point it last reached for (kept beside its shoulder as the body moves on)."""
         arm, wanted = self.rig.arms.limb.reach, np.zeros(2)
-        if self._aim is not None:
+        if self._aim is not None and not on_body(self._aim, self.pose.pelvis, self.pose.head):
             offset = self._aim - shoulders
             gap = np.linalg.norm(offset, axis=-1)
             near = int(np.argmin(gap))

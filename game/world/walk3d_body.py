@@ -31,6 +31,7 @@ from game.world.walk3d_path import PathFrame, right_of
 
 SOLE_POINTS = ("heel", "ball", "toe", "heel_in", "heel_out", "ball_in", "ball_out")
 UP = np.array([0.0, 1.0, 0.0])
+ON_BODY_M = 0.25  # a point this near the line from his pelvis to his head is on him
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,3 +229,12 @@ def solve_limbs(
         poles,
         softness=np.array([arm.softness, arm.softness, leg.softness, leg.softness]),
     )
+
+
+def on_body(point: FloatArray, pelvis: FloatArray, head: FloatArray) -> bool:
+    """Whether ``point`` (3,) lies within :data:`ON_BODY_M` of the line from ``pelvis`` to
+    ``head``: on him (a mouse over him points at him; a hand reaching there would fold the
+    arm across his chest or face)."""
+    axis = head - pelvis
+    t = float(np.clip((point - pelvis) @ axis / max(float(axis @ axis), 1e-12), 0.0, 1.0))
+    return float(np.linalg.norm(point - (pelvis + t * axis))) < ON_BODY_M

@@ -383,3 +383,22 @@ def test_in_the_scene_the_hand_reaches_while_the_mouse_moves_and_lets_go_after_i
     for _ in range(int(POINTER_LINGER_S / DT) + 30):
         sim.step(InputState(pointer=tuple(point)), DT, timer)
     assert np.linalg.norm(sim.walker.pose.ends[1] - point) > 0.1  # let go, mouse at rest
+
+
+@pytest.mark.parametrize("on", ["chest", "head"])
+def test_a_pointer_on_his_body_is_not_reached_for(on: str) -> None:
+    # the mouse over him gives a point on his chest or face: no hand folds across him to
+    # it, both swing at his sides below the shoulders
+    from game.input_state import InputState
+    from game.profiling import PhaseTimer
+    from game.scene import SceneConfig
+    from game.scenes.walk3d import Walk3DSim
+
+    sim, timer = Walk3DSim(SceneConfig(dt=DT)), PhaseTimer()
+    pose = sim.walker.pose
+    point = getattr(pose, on) + 0.1 * np.array([np.cos(pose.yaw), 0.0, np.sin(pose.yaw)])
+    for _ in range(60):
+        sim.step(InputState(pointer=tuple(point), actions=("pointer_moved",)), DT, timer)
+    pose = sim.walker.pose
+    assert (pose.ends[:2, 1] < pose.roots[:2, 1] - 0.3).all()
+    assert np.linalg.norm(pose.ends[:2] - point, axis=1).min() > 0.3
