@@ -131,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     names = scenes.available()
     parser = argparse.ArgumentParser(
         prog="main.py",
-        description="Analytic two-bone IK: a pygame demo (lab, walk, crowd, swivel scenes).",
+        description=f"Analytic two-bone IK: a pygame demo ({', '.join(names)} scenes).",
     )
     parser.add_argument("--scene", default=None, help=f"scene to play: {', '.join(names)}")
     parser.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
