@@ -189,3 +189,24 @@ def test_clicked_open_from_the_wall_side_he_walks_round_to_the_knob_and_takes_it
             break
         assert door.swing > 0.0  # never shut on him on the way
     assert passed and held  # round to the knob side first, then the hand on the knob
+
+
+@pytest.mark.parametrize("gap", [0.0, 0.03])
+def test_a_ball_lying_against_the_shut_door_is_stepped_over_on_the_way_to_the_knob(
+    gap: float,
+) -> None:
+    # the shut door is a wall to the ball: walking up to the knob his feet keep off a
+    # ball lying against it and step over it, and it stays on the floor where it lay
+    view, door = _view_at(2.3, -1.0)  # 3 m from the door
+    ball = view.sim.prop("ball")
+    assert isinstance(ball, KickBall)
+    radius, x1 = ball.spec.radius, door.door.x0 + door.door.width
+    ball.state = BallState(np.array([x1 + gap + radius, radius]), np.zeros(2))
+    _play(view, [RawInput()] * 20)
+    lay, highest = ball.state.centre.copy(), 0.0
+    for raw in [_click(view, door.knob)] + [RawInput()] * int(5.0 / DT):
+        _play(view, [raw])
+        highest = max(highest, float(ball.state.centre[1]) - radius)
+    assert door.swing > 0.0  # he got to the knob and opened it
+    assert highest < 0.05, f"the ball went {highest:.2f} m up"
+    assert float(ball.state.centre[0]) == pytest.approx(float(lay[0]), abs=0.05)

@@ -234,13 +234,15 @@ class KickBall:
 
     def _held_by_a_wall(self, body: Body, terrain: Terrain) -> bool:
         """Walked into, the ball is pushed along; one lying against a wall the way he
-        faces (ground rising over its middle within :data:`WALL_GAP_M` beyond it) cannot
-        be, so near it his feet keep off it and step over it, as on the way to a kick."""
+        faces (its own ground, the shut door too, rising over its middle within
+        :data:`WALL_GAP_M` beyond it) cannot be, so near it his feet keep off it and step
+        over it, as on the way to a kick."""
         (ball_x, middle), r = self.state.centre, self.spec.radius
         near = abs(ball_x - body.x) < KEEP_OFF_NEAR_M and self.state.resting
         if near and not self._over.size:
             ahead = (ball_x - body.x) * body.facing > 0.0
-            wall = terrain.height_at(ball_x + body.facing * (r + WALL_GAP_M)) > middle
+            ground = terrain if self._ground is None else self._ground[0]
+            wall = ground.height_at(ball_x + body.facing * (r + WALL_GAP_M)) > middle
             if ahead and wall:
                 self._over = self._box_over()
         elif not near:
