@@ -81,14 +81,16 @@ class FollowCamera:
         status_box: Box | None,
         hud_cover: Box | None,
         facing_leads: bool = False,
+        props_w: NDArray[np.float64] | None = None,
     ) -> None:
         """Ease the camera toward the hero (halflife in simulation seconds). Then, given
         his ``soles`` (world, shape ``(..., 2)``), lower the camera as far as it takes to
         keep them ``HUD_CLEARANCE_PX`` above the ``status_box`` where they are over its
         columns; and if the app draws a box over the top of the view (``hud_cover``),
         raise it as far as it takes to keep the top of his head ``HUD_CLEARANCE_PX``
-        under that (the easing lags a climb): the head wins. ``facing_leads``: see
-        :meth:`lead_way`."""
+        under that (the easing lags a climb): the head wins. The props that move,
+        ``props_w`` (world, shape ``(K, 2)``), are kept above the box as his soles are, as
+        far as that keeps his head in view. ``facing_leads``: see :meth:`lead_way`."""
         now = sim.time + alpha * sim.dt
         pelvis = pose.pelvis[0]
         # the standing pelvis's height: a crouch does not take the view down with it
@@ -110,10 +112,14 @@ class FollowCamera:
             camera.center_w = (cx + (goal[0] - cx) * blend, cy + (goal[1] - cy) * blend)
         self.time = now
         clearance = HUD_CLEARANCE_PX * ui_scale(camera.viewport[2:])
+        head_top = float(pose.head[0, 1]) + HEAD_TOP * sim.rig.body.head_radius
         if soles is not None and status_box is not None:
-            _feet_over(camera, soles, status_box, clearance)
+            _over_the_box(camera, soles, status_box, clearance)
+        if props_w is not None and status_box is not None:
+            top = camera.viewport[1] if hud_cover is None else hud_cover[1] + hud_cover[3]
+            room = camera.point_to_screen(0.0, head_top)[1] - top - clearance
+            _over_the_box(camera, props_w, status_box, clearance, max(room, 0.0))
         if hud_cover is not None:
-            head_top = float(pose.head[0, 1]) + HEAD_TOP * sim.rig.body.head_radius
             row = camera.point_to_screen(0.0, head_top)[1]
             clear = hud_cover[1] + hud_cover[3] + clearance
             if row < clear:  # screen rows grow downward: raising the camera lowers the head
@@ -135,15 +141,19 @@ def _look_down(camera: Camera2D, sim: HeroSim, pose: PoseInputs, lead: float, y:
     return max(min(y, lowest - GROUND_MARGIN_M + half), min(y, head_top + HEAD_MARGIN_M - half))
 
 
-def _feet_over(camera: Camera2D, soles: NDArray[np.float64], box: Box, clearance: float) -> None:
-    """Lower ``camera`` until the ``soles`` over ``box``'s columns are ``clearance`` px
-    above its top."""
-    points = camera.to_screen(soles).reshape(-1, 2)
-    if box[0] + box[2] / 2 < camera.viewport[0] + camera.viewport[2] / 2:  # the left corner's
-        over = points[points[:, 0] <= box[0] + box[2] + clearance]
-    else:
-        over = points[points[:, 0] >= box[0] - clearance]
+def _over_the_box(
+    camera: Camera2D,
+    points_w: NDArray[np.float64],
+    box: Box,
+    clearance: float,
+    most_px: float = math.inf,
+) -> None:
+    """Lower ``camera`` until the ``points_w`` over ``box``'s columns are ``clearance`` px
+    above its top, by ``most_px`` at most."""
+    points = camera.to_screen(points_w).reshape(-1, 2)
+    columns = (points[:, 0] >= box[0] - clearance) & (points[:, 0] <= box[0] + box[2] + clearance)
+    over = points[columns]
     lowest = float(over[:, 1].max()) if len(over) else -math.inf
-    if lowest > box[1] - clearance:  # lowering the camera raises the feet
+    if lowest > box[1] - clearance:  # lowering the camera raises them
         cx, cy = camera.center_w
-        camera.center_w = (cx, cy - (lowest - box[1] + clearance) / camera.scale)
+        camera.center_w = (cx, cy - min(lowest - box[1] + clearance, most_px) / camera.scale)
