@@ -101,7 +101,7 @@ class GroundEditing:
         self.editor = TerrainEditor(terrain, limits, self._props_stand)
         self.refused: Proposal | None = None  # the last edit refused, until the next edit
         self.name = terrain_name(terrain_file)  # the file's label, written back by a save
-        self._drag: object = None  # the drag the last move belonged to
+        self._drag: object = None  # the drag the last move taken belonged to
         # (the drag, the index its vertex has now): a move that pins a prop's ground puts
         # vertices before it, and the mouse goes on dragging it by its new index
         self.dragged: tuple[object, int] | None = None
@@ -173,13 +173,16 @@ class GroundEditing:
     def _run(self, op: str, values: Mapping[str, Any]) -> None:
         editor = self.editor
         drag = values.get("drag") if op == "move" else None
-        continuing, self._drag = drag is not None and drag == self._drag, drag
+        # a move continues its drag (one undo step) once a move of that drag was taken
+        continuing = drag is not None and drag == self._drag
+        self._drag = self._drag if continuing else None
         if op == "move":
             vertex = int(_number(values, "vertex"))
             x = _number(values, "x")
             if drag is not None:  # the mouse: the vertex slides along its neighbours
                 x = editor.between_neighbours(vertex, x)
             editor.move_vertex(vertex, x, _number(values, "y"), continuing)
+            self._drag = drag
             vertex = editor.moved if editor.moved is not None else vertex
             self.dragged = None if drag is None else (drag, vertex)
             self.message = f"vertex {vertex} moved"

@@ -514,3 +514,21 @@ def test_a_ghost_starts_and_ends_on_the_ground_it_leaves(op: str, values: dict[s
     for end in (line[0], line[-1]):
         assert end[1] == pytest.approx(float(old.height_at(end[0])), abs=1e-9)
     assert np.abs(line[:, 1] - old.height_at(line[:, 0])).max() > 0.01  # the shape itself
+
+
+def test_a_drag_whose_first_move_is_refused_is_one_undo_step_of_its_own(tmp_path: Path) -> None:
+    # the drag's first move breaks a rule (refused, the ground unchanged), the next ones
+    # are taken (one in the middle refused too): one undo takes back the whole drag, and
+    # only the drag, not the edit before it too
+    points = [[-6.0, 0.0], [-4.0, 0.0], [0.0, 0.0], *COURSE[1:]]  # (no prop by x -2)
+    sim = WalkSim(SceneConfig(assets_dir=_course(tmp_path / "assets", points)))
+    _edit(sim, op="insert", x=-2.0)
+    inserted = sim.terrain.points.copy()
+    vertex = int(np.argmin(np.abs(inserted[:, 0] + 2.0)))
+    _edit(sim, op="move", vertex=vertex, x=-2.0, y=5.0, drag=1)  # a 5 m cliff: refused
+    assert np.array_equal(sim.terrain.points, inserted)
+    for lift in (0.05, 5.0, 0.1):  # (refused in the middle: the drag goes on)
+        _edit(sim, op="move", vertex=vertex, x=-2.0, y=lift, drag=1)
+    assert sim.terrain.points[vertex, 1] == 0.1
+    _edit(sim, op="undo")
+    assert np.array_equal(sim.terrain.points, inserted)
