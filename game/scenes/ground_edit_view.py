@@ -71,6 +71,12 @@ class GroundEditView:
         self._stopped: str | None = None  # why the last slider set stopped short of the pointer
         self._stopped_by: EditLimits | None = None  # ... under these limits
 
+    @property
+    def dragging_vertex(self) -> bool:
+        """Whether the mouse is dragging a vertex (the view holds still meanwhile: the
+        vertex stays under the mouse in the world)."""
+        return self._drag_vertex is not None
+
     def layout(self, size: tuple[int, int]) -> None:
         """Place the palette at the top right of a ``size`` window (sized for 1280x720 and
         scaled like the rest of the HUD)."""

@@ -210,7 +210,8 @@ class WalkView:
         # the status box keeps clear of his soles, and of the props that move (the ball)
         moving = [c for c in (p.centre() for p in sim.plug_ins) if c is not None]
         props = np.reshape(moving, (-1, 2)).astype(float)
-        self.follow.follow(camera, sim, pose, alpha, soles, box, cover, facing_leads, props)
+        held = self.ground_edit.dragging_vertex
+        self.follow.follow(camera, sim, pose, alpha, soles, box, cover, facing_leads, props, held)
         self.painter.pixels(pose, sol, sim.rig, camera)  # his box, for the ground's names
         self.subject_box = self.painter.box
         pen = WorldPen(canvas, camera)

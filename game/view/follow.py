@@ -82,6 +82,7 @@ class FollowCamera:
         hud_cover: Box | None,
         facing_leads: bool = False,
         props_w: NDArray[np.float64] | None = None,
+        held: bool = False,
     ) -> None:
         """Ease the camera toward the hero (halflife in simulation seconds). Then, given
         his ``soles`` (world, shape ``(..., 2)``), lower the camera as far as it takes to
@@ -90,8 +91,12 @@ class FollowCamera:
         raise it as far as it takes to keep the top of his head ``HUD_CLEARANCE_PX``
         under that (the easing lags a climb): the head wins. The props that move,
         ``props_w`` (world, shape ``(K, 2)``), are kept above the box as his soles are, as
-        far as that keeps his head in view. ``facing_leads``: see :meth:`lead_way`."""
+        far as that keeps his head in view. ``facing_leads``: see :meth:`lead_way`.
+        ``held``: the camera stays where it is (and eases on from there after)."""
         now = sim.time + alpha * sim.dt
+        if held:
+            self.time = now
+            return
         pelvis = pose.pelvis[0]
         # the standing pelvis's height: a crouch does not take the view down with it
         crouched = sim.rig.tuning.crouch_drop * float(smoothstep(sim.crowd.crouch[0]))

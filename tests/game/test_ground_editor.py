@@ -532,3 +532,33 @@ def test_a_drag_whose_first_move_is_refused_is_one_undo_step_of_its_own(tmp_path
     assert sim.terrain.points[vertex, 1] == 0.1
     _edit(sim, op="undo")
     assert np.array_equal(sim.terrain.points, inserted)
+
+
+def test_a_vertex_dragged_while_he_walks_stays_under_the_mouse(
+    display: None, tmp_path: Path
+) -> None:
+    # the view holds still while a vertex is dragged (the mouse still, he walks on): the
+    # vertex stays where it was grabbed; let go, the view eases back after him
+    app = _app(_course(tmp_path / "course"))
+    sim, view = app.scene.sim, app.scene.view
+    _press(app, pygame.K_e)
+    grabbed = _ground_px(app, 3.0)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=grabbed, rel=(0, 0), buttons=()))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=grabbed, button=1))
+    app.run_frame(DT)
+    _key(pygame.K_d)  # he walks on while the mouse holds the vertex
+    held = view.camera.center_w
+    for frame in range(90):
+        up = (grabbed[0], grabbed[1] - frame // 10)  # a pixel up every 10 frames
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=up, rel=(0, -1), buttons=(1,)))
+        app.run_frame(DT)
+        assert view.camera.center_w == held
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=up, button=1))
+    app.run_frame(DT)
+    _key(pygame.K_d, up=True)
+    vertex = int(np.argmin(np.abs(sim.terrain.points[:, 0] - 3.0)))
+    assert sim.terrain.points[vertex, 0] == pytest.approx(3.0, abs=0.01)
+    assert float(sim.crowd.x[0]) > 0.5  # (he did walk on)
+    for _ in range(30):
+        app.run_frame(DT)
+    assert view.camera.center_w != held
