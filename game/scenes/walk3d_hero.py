@@ -39,8 +39,10 @@ def draw_hero(pen: Pen3D, pose: Pose3D, rig: Rig) -> None:
         sole = pose.soles[leg - 2]
         pen.bone(sole[0] + 0.03 * UP, sole[2] + 0.02 * UP, (0.045, 0.035), SHOE)
     pen.bone(roots[2], roots[3], (0.09, 0.09), trousers)
-    pen.bone(pose.pelvis, pose.chest, (0.13, 0.15), shirt)
-    pen.bone(roots[0], roots[1], (0.065, 0.065), shirt)
+    # the neck, then the torso, its round top at the shoulders' line, not up round the chin
+    pen.bone(pose.chest, pose.head - 0.6 * rig.body.head_radius * UP, (0.05, 0.045), skin)
+    pen.bone(pose.pelvis, pose.chest - 0.08 * UP, (0.13, 0.15), shirt)
+    pen.bone(roots[0], roots[1], (0.06, 0.06), shirt)
     for arm in (0, 1):
         pen.bone(roots[arm], elbows[arm], (0.05, 0.042), shirt)
         pen.bone(elbows[arm], ends[arm], (0.04, 0.035), skin)
