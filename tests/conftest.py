@@ -11,6 +11,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import copy
+import gc
 import io
 import subprocess
 import sys
@@ -97,6 +98,11 @@ def _run_main_here(
     from game.cli import main
 
     out, err = io.StringIO(), io.StringIO()
+    # This process's own objects (every collected test, the module fixtures' recorded runs)
+    # are set aside from the collector while the run plays: the full collection the app
+    # makes before its first frame then walks what the run made, as in a process of its
+    # own, not the whole test process as well (~70 ms a run).
+    gc.freeze()
     with _headless_process(cwd), redirect_stdout(out), redirect_stderr(err):
         try:
             code = main(list(args))
@@ -104,6 +110,8 @@ def _run_main_here(
             code = 0 if stop.code is None else stop.code if isinstance(stop.code, int) else 1
             if isinstance(stop.code, str):
                 print(stop.code, file=sys.stderr)
+        finally:
+            gc.unfreeze()
     return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
 
 

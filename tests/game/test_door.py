@@ -3,6 +3,8 @@ through the walk view's input layer (keys and clicks as the window sends them)."
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 
@@ -61,12 +63,30 @@ def test_a_walk_into_the_shut_door_stops_short_of_it_and_says_the_knob_opens_it(
     assert float(view.sim.crowd.x[0]) < door.door.x0
 
 
-@pytest.mark.parametrize(("dx", "dy"), [(-0.7, -0.5), (-0.7, 0.0), (-0.5, 0.3), (-0.3, -0.5)])
-def test_a_foot_held_into_the_shut_door_keeps_out_of_it_leg_and_all(dx: float, dy: float) -> None:
-    # stopped at the shut door, a foot dragged into its panel is held short of it (the
-    # panel is as solid to a held foot as a wall), the knee too
+@pytest.fixture(scope="session")
+def _at_the_shut_door_once() -> tuple[WalkView, DoorProp]:
     view, door = _view_at(1.0, -1.0)
     _play(view, [RawInput(keys_down=frozenset({"a"}))] * int(3.0 / DT))
+    return view, door
+
+
+@pytest.fixture
+def at_the_shut_door(
+    _at_the_shut_door_once: tuple[WalkView, DoorProp],
+) -> tuple[WalkView, DoorProp]:
+    """``view, door``: the hero walked left (A held 3 s) from x 1 to the shut door and
+    stopped there; a copy of one walked there once a session, which steps on exactly as one
+    walked there afresh (a copied walk scene does: test_arms.py's shared lifted cup)."""
+    return copy.deepcopy(_at_the_shut_door_once)
+
+
+@pytest.mark.parametrize(("dx", "dy"), [(-0.7, -0.5), (-0.7, 0.0), (-0.5, 0.3), (-0.3, -0.5)])
+def test_a_foot_held_into_the_shut_door_keeps_out_of_it_leg_and_all(
+    dx: float, dy: float, at_the_shut_door: tuple[WalkView, DoorProp]
+) -> None:
+    # stopped at the shut door, a foot dragged into its panel is held short of it (the
+    # panel is as solid to a held foot as a wall), the knee too
+    view, door = at_the_shut_door
     sim, timer = view.sim, PhaseTimer()
     x1 = door.door.x0 + door.door.width
     hip = sim.crowd.pose.roots[0, LEGS.start + 1]

@@ -631,14 +631,37 @@ def test_a_swinging_foot_left_behind_is_dragged_along_below_the_hip_without_a_ju
 RIGHT_LEG = 3  # the right leg's limb index (game.world.rig.LIMBS)
 
 
-@settings(max_examples=40)  # (each example plays 30 steps)
+HELD_FEET = 20  # held feet searched per example: one character each, all in one crowd
+
+
+def _held_feet(crowd: Crowd, targets: np.ndarray, steps: int) -> None:
+    """Step ``crowd`` ``steps`` times standing, each character's right foot held at its
+    row of ``targets`` (N, 2) as the mouse holds a dragged foot."""
+    n = crowd.count
+    pinned = np.tile([False, True], (n, 1))
+    for _ in range(steps):
+        for k in range(n):
+            crowd.pin_foot(k, 1, targets[k])
+        crowd.step(np.zeros(n), np.zeros(n), DT, pinned=pinned)
+
+
+# Hypothesis tries the simplest batch first, then random ones: the characters of a crowd do
+# not interact (test_a_walker_stepped_with_others_moves_exactly_as_it_would_alone), so a
+# batch of HELD_FEET searches as many held feet as HELD_FEET examples of one character
+@settings(max_examples=3)
 @given(
-    angle=st.floats(-math.pi, math.pi),
-    distance=st.floats(0.05, 1.2),
-    facing=st.sampled_from([1.0, -1.0]),
+    st.lists(
+        st.tuples(
+            st.floats(-math.pi, math.pi),  # the angle round the hip from straight down
+            st.floats(0.05, 1.2),  # the distance from the hip
+            st.sampled_from([1.0, -1.0]),  # the facing
+        ),
+        min_size=HELD_FEET,
+        max_size=HELD_FEET,
+    )
 )
 def test_a_foot_held_anywhere_round_the_hip_keeps_the_thigh_in_the_hips_range_knee_in_front(
-    angle: float, distance: float, facing: float
+    held: list[tuple[float, float, float]],
 ) -> None:
     # the mouse holds the foot anywhere round the hip (above it too), for 0.5 s (time for
     # the leg to swing there from standing): the held ankle keeps the pointer's distance
@@ -646,22 +669,28 @@ def test_a_foot_held_anywhere_round_the_hip_keeps_the_thigh_in_the_hips_range_kn
     # solved with its hinge pole, swings its thigh at most hip_flexion forward and
     # hip_extension back of hanging straight down, the knee bent forward (the shin swung
     # back from it)
-    crowd = Crowd(RIG, FLAT, [0.0], [facing])
-    hip = crowd.pose.roots[0, RIGHT_LEG]
-    target = hip + distance * np.array([math.sin(angle), -math.cos(angle)])
-    pinned = np.array([[False, True]])
-    for _ in range(30):
-        crowd.pin_foot(0, 1, target)
-        crowd.step([0.0], [0.0], DT, pinned=pinned)
+    angle, distance, facing = (np.array(column) for column in zip(*held, strict=True))
+    crowd = Crowd(RIG, FLAT, np.zeros(len(held)), facing)
+    hip = crowd.pose.roots[:, RIGHT_LEG].copy()
+    _held_feet(crowd, hip + distance[:, None] * np.stack([np.sin(angle), -np.cos(angle)], -1), 30)
     solution = crowd.solve()
-    held = crowd.pose.targets[0, RIGHT_LEG] - crowd.pose.roots[0, RIGHT_LEG]
-    sole = sole_points(crowd.pose.targets[0, RIGHT_LEG], 0.0, 0.0, facing, RIG.legs)
+    for n, case in enumerate(held):
+        _assert_held_round_the_hip(crowd, solution, n, case)
+
+
+def _assert_held_round_the_hip(
+    crowd: Crowd, solution: Any, n: int, case: tuple[float, float, float]
+) -> None:
+    """The rules of the test above for character ``n``, whose foot was held as ``case``."""
+    distance, facing = case[1], case[2]
+    held = crowd.pose.targets[n, RIGHT_LEG] - crowd.pose.roots[n, RIGHT_LEG]
+    sole = sole_points(crowd.pose.targets[n, RIGHT_LEG], 0.0, 0.0, facing, RIG.legs)
     if not math.isclose(float(np.hypot(*held)), distance, rel_tol=1e-9):  # come in ...
-        assert float(np.hypot(*held)) < distance
-        assert 0.0 <= sole[:, 1].min() + 1e-9 <= 3e-3  # ... onto the floor
-    assert sole[:, 1].min() >= -1e-9
-    hip, knee = crowd.pose.roots[0, RIGHT_LEG], solution.elbow[0, RIGHT_LEG]
-    ankle = solution.hand[0, RIGHT_LEG]
+        assert float(np.hypot(*held)) < distance, case
+        assert 0.0 <= sole[:, 1].min() + 1e-9 <= 3e-3, case  # ... onto the floor
+    assert sole[:, 1].min() >= -1e-9, case
+    hip, knee = crowd.pose.roots[n, RIGHT_LEG], solution.elbow[n, RIGHT_LEG]
+    ankle = solution.hand[n, RIGHT_LEG]
 
     def swing(v: np.ndarray) -> float:  # radians from straight down, toward the facing
         return math.atan2(facing * v[0], -v[1])
@@ -670,8 +699,9 @@ def test_a_foot_held_anywhere_round_the_hip_keeps_the_thigh_in_the_hips_range_kn
     # (the solver's soft reach shortens a leg near full stretch a little: the thigh may
     # pass its bound by thousandths of a degree)
     tune, tol = RIG.tuning, 1e-3
-    assert -math.radians(tune.hip_extension) - tol <= thigh <= math.radians(tune.hip_flexion) + tol
-    assert math.remainder(thigh - shin, math.tau) >= -tol  # the knee bends forward
+    assert -math.radians(tune.hip_extension) - tol <= thigh, case
+    assert thigh <= math.radians(tune.hip_flexion) + tol, case
+    assert math.remainder(thigh - shin, math.tau) >= -tol, case  # the knee bends forward
 
 
 def test_cadence_and_step_length_grow_with_speed_and_the_duty_factor_crosses_a_half() -> None:
@@ -2023,27 +2053,29 @@ def test_a_foot_dragged_over_the_top_waits_at_the_front_until_the_pointer_comes_
     assert crowd.pose.targets[0, RIGHT_LEG][0] < hip[0]
 
 
-@pytest.mark.parametrize("facing", [1.0, -1.0])
-@pytest.mark.parametrize(("start", "end"), [(-20.0, 160.0), (10.0, 140.0), (-25.0, 170.0)])
-def test_a_standing_foot_flicked_up_over_the_front_goes_to_a_high_kick(
-    facing: float, start: float, end: float
-) -> None:
+FLICKS = [(-20.0, 160.0), (10.0, 140.0), (-25.0, 170.0)]  # (held at, flicked to) degrees
+
+
+def test_a_standing_foot_flicked_up_over_the_front_goes_to_a_high_kick() -> None:
     # a foot held low (in the range, at neither end) and flicked up above the hip in
     # front (degrees from hanging, toward the facing) goes to the front end of the
-    # hip's range, the high kick, not round to the back end
-    crowd = Crowd(RIG, FLAT, [0.0], [facing])
-    hip = crowd.pose.roots[0, RIGHT_LEG].copy()
+    # hip's range, the high kick, not round to the back end; each flick facing either
+    # way, one character each in one crowd
+    cases = [(start, end, facing) for start, end in FLICKS for facing in (1.0, -1.0)]
+    facing = np.array([f for *_, f in cases])
+    crowd = Crowd(RIG, FLAT, np.zeros(len(cases)), facing)
+    hip = crowd.pose.roots[:, RIGHT_LEG].copy()
 
-    def at(degrees: float) -> np.ndarray:
-        a = math.radians(degrees)
-        return hip + 0.8 * np.array([facing * math.sin(a), -math.cos(a)])
+    def at(degrees: np.ndarray) -> np.ndarray:
+        a = np.radians(degrees)
+        return hip + 0.8 * np.stack([facing * np.sin(a), -np.cos(a)], axis=-1)
 
-    for degrees, steps in ((start, 40), (end, 60)):
-        for _ in range(steps):
-            crowd.pin_foot(0, 1, at(degrees))
-            crowd.step([0.0], [0.0], DT, pinned=np.array([[False, True]]))
-    foot = crowd.pose.targets[0, RIGHT_LEG] - hip
-    assert facing * foot[0] > 0.3 and foot[1] > -0.2  # up in front
+    starts, ends = np.array([s for s, _, _ in cases]), np.array([e for _, e, _ in cases])
+    for degrees, steps in ((starts, 40), (ends, 60)):
+        _held_feet(crowd, at(degrees), steps)
+    foot = crowd.pose.targets[:, RIGHT_LEG] - hip
+    up_in_front = (facing * foot[:, 0] > 0.3) & (foot[:, 1] > -0.2)
+    assert up_in_front.all(), [case for case, up in zip(cases, up_in_front, strict=True) if not up]
 
 
 @pytest.mark.parametrize("behind_up", [10.0, 30.0, 45.0])
@@ -2065,14 +2097,14 @@ def test_a_foot_held_up_behind_the_hip_stays_behind_it(behind_up: float) -> None
     assert thigh == pytest.approx(-math.radians(RIG.tuning.hip_extension), abs=2e-3)
 
 
-def _held_leg(crowd: Crowd) -> tuple[np.ndarray, np.ndarray]:
-    """The right leg as solved, hip → knee → ankle (3, 2), and its sole at the held
-    ankle, heel → ball → toe (3, 2)."""
+def _held_leg(crowd: Crowd, n: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Character ``n``'s right leg as solved, hip → knee → ankle (3, 2), and its sole at
+    the held ankle, heel → ball → toe (3, 2)."""
     solution = crowd.solve()
-    hip, knee = crowd.pose.roots[0, RIGHT_LEG], solution.elbow[0, RIGHT_LEG]
-    ankle, held = solution.hand[0, RIGHT_LEG], crowd.pose.targets[0, RIGHT_LEG]
-    facing = crowd.pose.facing[0]
-    sole = sole_points(held, crowd.pose.foot_angle[0, 1], np.zeros(()), facing, RIG.legs)
+    hip, knee = crowd.pose.roots[n, RIGHT_LEG], solution.elbow[n, RIGHT_LEG]
+    ankle, held = solution.hand[n, RIGHT_LEG], crowd.pose.targets[n, RIGHT_LEG]
+    facing = crowd.pose.facing[n]
+    sole = sole_points(held, crowd.pose.foot_angle[n, 1], np.zeros(()), facing, RIG.legs)
     return np.stack([hip, knee, ankle]), sole
 
 
@@ -2105,24 +2137,42 @@ def test_a_held_foot_and_its_leg_stay_out_of_the_ground(
         assert sole_penetration(ground, sole) == pytest.approx(0.0, abs=0.01)
 
 
-@settings(max_examples=30)
+WALL_SPACING_M = 12.0  # between the characters of the wall test, each before its own wall
+
+
+@settings(max_examples=3)  # (a batch of HELD_FEET: see the test of a foot held round the hip)
 @given(
-    angle=st.floats(-math.pi, math.pi),
-    distance=st.floats(0.3, 1.2),
-    wall_x=st.floats(0.3, 0.8),
+    st.lists(
+        st.tuples(
+            st.floats(-math.pi, math.pi),  # the angle round the hip from straight down
+            st.floats(0.3, 1.2),  # the distance from the hip
+            st.floats(0.3, 0.8),  # the wall's foot ahead of the pelvis
+        ),
+        min_size=HELD_FEET,
+        max_size=HELD_FEET,
+    )
 )
 def test_a_foot_held_anywhere_by_a_wall_keeps_the_whole_leg_out_of_it(
-    angle: float, distance: float, wall_x: float
+    held: list[tuple[float, float, float]],
 ) -> None:
     # however the foot is held round the hip with a wall too tall to step in front, the
-    # thigh, the shin and the sole stay out of the wall and the floor
-    ground = Terrain(np.array([[-5.0, 0.0], [wall_x, 0.0], [wall_x + 0.02, 1.8], [5.0, 1.8]]))
-    crowd = Crowd(RIG, ground, [0.0], [1.0])
-    hip = crowd.pose.roots[0, RIGHT_LEG]
-    target = hip + distance * np.array([math.sin(angle), -math.cos(angle)])
-    for _ in range(20):
-        crowd.pin_foot(0, 1, target)
-        crowd.step([0.0], [0.0], DT, pinned=np.array([[False, True]]))
-    leg, sole = _held_leg(crowd)
-    assert sole_penetration(ground, sole) <= 1e-9
-    assert sole_penetration(ground, leg) <= 1e-9
+    # thigh, the shin and the sole stay out of the wall and the floor (each character has
+    # its own wall, the ground 5 m either side of it as it would be alone)
+    angle, distance, wall_x = (np.array(column) for column in zip(*held, strict=True))
+    x = WALL_SPACING_M * np.arange(len(held))
+    ground = Terrain(
+        np.array(
+            [
+                [at + dx, y]
+                for at, wall in zip(x, wall_x, strict=True)
+                for dx, y in ((-5.0, 0.0), (wall, 0.0), (wall + 0.02, 1.8), (5.0, 1.8))
+            ]
+        )
+    )
+    crowd = Crowd(RIG, ground, x, np.ones(len(held)))
+    hip = crowd.pose.roots[:, RIGHT_LEG].copy()
+    _held_feet(crowd, hip + distance[:, None] * np.stack([np.sin(angle), -np.cos(angle)], -1), 20)
+    for n, case in enumerate(held):
+        leg, sole = _held_leg(crowd, n)
+        assert sole_penetration(ground, sole) <= 1e-9, case
+        assert sole_penetration(ground, leg) <= 1e-9, case
