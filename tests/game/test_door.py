@@ -75,8 +75,9 @@ def at_the_shut_door(
     _at_the_shut_door_once: tuple[WalkView, DoorProp],
 ) -> tuple[WalkView, DoorProp]:
     """``view, door``: the hero walked left (A held 3 s) from x 1 to the shut door and
-    stopped there; a copy of one walked there once a session, which steps on exactly as one
-    walked there afresh (a copied walk scene does: test_arms.py's shared lifted cup)."""
+    stopped there; a copy of one walked there once per test process (a session-scoped
+    fixture), which steps on exactly as one walked there afresh (a copied walk scene does:
+    test_arms.py's shared lifted cup)."""
     return copy.deepcopy(_at_the_shut_door_once)
 
 

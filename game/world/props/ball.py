@@ -348,10 +348,10 @@ class KickBall:
         # the strike: the ankle with its toe at the ball's centre line, just off the ground;
         # the follow-through beyond the ball. Neither goes further than where the toe has
         # pushed the ball against a wall ahead (a foot driven on would squeeze the ball out
-        # between them, up over his head): drawn in, the whole swing is, so the foot is
+        # between them, up over his head). The whole swing is then drawn in: the foot is
         # fastest as far before the follow-through as in a full kick and slows into the
-        # ball: a tap, and the ball comes back off the wall. (x along the kick, from the
-        # ball's centre, of the ankle)
+        # ball, a tap, and the ball comes back off the wall. (Below, ``*_a`` and
+        # ``furthest`` are the ankle's x along the kick from the ball's centre.)
         furthest = self._walled_in - r - legs.toe
         self._furthest = (facing, float(ball[0]) + facing * furthest)
         follow_a = min(FOLLOW_LEG * leg, furthest)
