@@ -57,9 +57,13 @@ def draw_crowd(
     """Stick figures for every row of ``pose`` but the first (the hero's), batched per
     colour: ``joints`` are the rows' elbows and hands (knees and ankles), shape ``(2,
     rows, 4, 2)``, and ``ids`` the rows' character ids (their tint)."""
-    index = np.arange(1, pose.pelvis.shape[0])
-    if index.size == 0:
+    if pose.pelvis.shape[0] < 2:
         return
+    # the rows in tint order (stable: each tint's rows in their own order), so that each
+    # tint's batch below is a slice of every array, not a masked copy
+    tint = ids[1:] % TINTS
+    index = 1 + np.argsort(tint, kind="stable")
+    tint_end = np.cumsum(np.bincount(tint, minlength=TINTS)).tolist()
     to_px = camera.to_screen
     # every limb as a polyline root -> mid -> end: (n, 4 limbs, 3 joints, 2)
     limbs = to_px(np.stack([pose.roots[index], joints[0, index], joints[1, index]], axis=2))
@@ -78,12 +82,11 @@ def draw_crowd(
     near_arm, near_leg = limbs[rows, ARMS.start + near], limbs[rows, LEGS.start + near]
     far = np.stack([far_arm, far_leg], axis=1)  # per character: far arm, then far leg
     feet = to_px(_feet(pose, joints[1], index, rig))
-    tint = ids[index] % TINTS
     hair_color, palettes = tint_palettes(rig.colors)
     radii = (HEAD_HAIR[2] * head_px, HEAD_FACE[2] * head_px)
     for t, (far_color, trousers, shirt, skin, shoes) in enumerate(palettes):
-        mine = tint == t
-        if not mine.any():
+        mine = slice(tint_end[t - 1] if t else 0, tint_end[t])
+        if mine.start == mine.stop:
             continue
         canvas.polylines(far[mine].reshape(-1, 3, 2), far_color, LIMB_PX)
         canvas.polylines(near_leg[mine], trousers, LIMB_PX)
