@@ -7,12 +7,12 @@ Every function works elementwise on scalars or arrays of any shape.
 from __future__ import annotations
 
 import math
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
-from game.world.types import FloatArray
+from game.world.types import BoolArray, FloatArray
 
 Halflife = TypeVar("Halflife", float, FloatArray)
 Blended = TypeVar("Blended", float, FloatArray)
@@ -48,6 +48,41 @@ def all_true(mask: ArrayLike) -> bool:
     """Whether every element of ``mask`` is true (non-zero): ``mask.all()`` at a fraction
     of its per-call cost."""
     return bool(np.count_nonzero(mask) == np.size(mask))
+
+
+def _over_last(ufunc: np.ufunc, a: ArrayLike) -> NDArray[Any]:
+    """``ufunc.reduce(a, axis=-1)``, the same numbers. numpy reduces a short last axis row
+    by row (~30 ns a row), so for many rows a call per column (~1 µs each) is cheaper: for
+    a crowd's (1,575, 2) feet ~1 µs against ~54 µs, (1,575, 2, 12) probes ~35 against
+    ~130 µs; for a lone walker's few rows the reduction is (but for two columns)."""
+    arr = np.asarray(a)
+    columns = arr.shape[-1] if arr.ndim else 0
+    if columns < 2 or (columns > 2 and arr.size < 32 * columns * (columns - 1)):
+        return np.asarray(ufunc.reduce(arr, axis=-1))
+    out = ufunc(arr[..., 0], arr[..., 1])
+    for column in range(2, columns):
+        ufunc(out, arr[..., column], out=out)
+    return np.asarray(out)
+
+
+def max_last(a: ArrayLike) -> FloatArray:
+    """``a.max(axis=-1)`` (NaN wins, as there), cheap for a short last axis."""
+    return _over_last(np.maximum, a)
+
+
+def min_last(a: ArrayLike) -> FloatArray:
+    """``a.min(axis=-1)`` (NaN wins, as there), cheap for a short last axis."""
+    return _over_last(np.minimum, a)
+
+
+def any_last(a: ArrayLike) -> BoolArray:
+    """``a.any(axis=-1)``, cheap for a short last axis."""
+    return _over_last(np.logical_or, a)
+
+
+def all_last(a: ArrayLike) -> BoolArray:
+    """``a.all(axis=-1)``, cheap for a short last axis."""
+    return _over_last(np.logical_and, a)
 
 
 def finite_clamp(x: ArrayLike, lo: float, hi: float) -> FloatArray:

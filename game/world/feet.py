@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from game.world.easing import clamp, xy
+from game.world.easing import clamp, max_last, xy
 from game.world.rig import LegSpec, Rig
 from game.world.terrain import Terrain
 from game.world.types import BoolArray, FloatArray
@@ -251,7 +251,7 @@ def sole_penetration(terrain: Terrain, soles: FloatArray) -> FloatArray:
     the segment's height there.
     """
     xs, ys = soles[..., 0], soles[..., 1]
-    points = (terrain.height_at(xs) - ys).max(axis=-1)
+    points = max_last(terrain.height_at(xs) - ys)
     # both segments at once (heel→ball, ball→toe), each against the terrain vertices under
     # it: (segment, vertex) pairs, segment indexing the raveled (..., 2)
     px, py = xs[..., :2], ys[..., :2]
@@ -317,7 +317,7 @@ def sole_fits(
 
     hs, angle = chord(np.zeros(np.shape(x)))
     line = hs[..., :1] + (hs[..., -1:] - hs[..., :1]) * _SOLE_SAMPLES
-    bend = np.abs(hs - line).max(axis=-1)
+    bend = max_last(np.abs(hs - line))
     fits = (bend <= SOLE_FLATNESS) & (np.abs(angle) <= legs.max_tilt)
     # where the sole fits, the chord under the sole as it will lie (tilted), not under a
     # level one: at a slope's foot the two differ and the heel would hover over the corner

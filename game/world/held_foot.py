@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.world.easing import xy
+from game.world.easing import any_last, xy
 from game.world.feet import sole_depth, sole_penetration
 from game.world.rig import LegSpec, LimbSpec, Rig
 from game.world.terrain import Terrain
@@ -88,7 +88,7 @@ def clear_of_ground(
     first = np.argmax(clears, axis=2)  # (M, R)
     reached = np.take_along_axis(fractions, first[..., None], axis=2)[..., 0]
     miss = reached[..., None] * d[:, 0, None] * ray[:, :, 0] - out[:, None]  # (M, R, 2)
-    gap = np.where(clears.any(axis=2), np.hypot(miss[..., 0], miss[..., 1]), np.inf)
+    gap = np.where(any_last(clears), np.hypot(miss[..., 0], miss[..., 1]), np.inf)
     # ... on the ray whose clear point is nearest the held one (none: as it is held)
     best = np.argmin(gap, axis=1)  # (M,)
     rows = np.arange(m)

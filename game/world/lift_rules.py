@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from game.world.easing import all_last, any_last
 from game.world.gait import PHASE_OFFSET, Pace, run_fraction
 from game.world.support import Support, hip_x_range
 from game.world.timing import foot_phase, hips_x, timed
@@ -114,7 +115,7 @@ def read_context(
     other_ok = other_down | (running & other_flies)
     into_run = (s.sprinting & ~reversing)[:, None] & other_flies
     free = feet.planted & ~feet.pinned & ~s.turning[:, None] & (other_ok | into_run)
-    rows = np.flatnonzero(free.any(axis=1))
+    rows = np.flatnonzero(any_last(free))
     if not len(rows):
         return None
     # the rest is read for these characters only
@@ -127,11 +128,11 @@ def read_context(
     walking = ~standing & ~running[:, 0] & ~reversing
     forward = np.sign(v_target[rows])[:, None]
     ahead = (feet.lock[..., 0] - feet.lock[:, ::-1, 0]) * forward > tune.ahead
-    both_down = (walking & feet.planted.all(axis=1))[:, None]
+    both_down = (walking & all_last(feet.planted))[:, None]
     # squaring up to turn round, the foot behind along the facing comes up to the other
     # first (the front one stepping back would cross behind it)
     behind = (feet.lock[..., 0] - feet.lock[:, ::-1, 0]) * few.facing[:, None] < -tune.ahead
-    squaring = (reversing & feet.planted.all(axis=1))[:, None]
+    squaring = (reversing & all_last(feet.planted))[:, None]
     return LiftContext(
         rows=rows,
         state=few,
@@ -191,7 +192,7 @@ def rear_foot_first(
     feet, ahead_m = s.feet, w.rig.tuning.ahead
     # due, walking on both feet ahead of the other, which is not due: the other lifts
     swap = due & ctx.trails[:, ::-1] & ~due[:, ::-1]
-    both_down = (ctx.walking & feet.planted.all(axis=1))[:, None]
+    both_down = (ctx.walking & all_last(feet.planted))[:, None]
     passed = both_down & ((ctx.hip_x - feet.lock[..., 0]) * ctx.forward > ahead_m).all(
         axis=1, keepdims=True
     )
@@ -211,7 +212,7 @@ def squaring_up(w: World, s: WalkState, ctx: LiftContext, support: Support, mark
         return due, strained
     # (on the braking characters' rows only: the spots are read for them alone)
     may = (ctx.other_ok & ctx.settled_age)[rows]
-    ready = ~on_spots(w, some_rows(s, rows, s.count), np.asarray(may.any(axis=1))) & may
+    ready = ~on_spots(w, some_rows(s, rows, s.count), any_last(may)) & may
     due = due.copy()
     due[rows] = ready
     return due, strained
@@ -243,7 +244,7 @@ def may_lift(
     can &= ~(feet.pinned[:, ::-1] & ctx.standing[:, None])
     # the spots below matter only standing (settled asks for no wish to move, as standing
     # does): they are read for the standing characters with a foot that may lift only
-    rows = np.flatnonzero(can.any(axis=1) & ctx.standing)
+    rows = np.flatnonzero(any_last(can) & ctx.standing)
     if not len(rows):  # (most steps)
         return can
     few = some_rows(s, rows, s.count)
@@ -263,7 +264,7 @@ def settled_among(w: World, s: WalkState, v_target: FloatArray, standing: BoolAr
     """:func:`settled` (N,), its spots read only for the characters that may be (both feet
     down, ``standing``: not wanting to move, ``|v_target| < still_speed``): in a crowd, a
     few."""
-    rows = np.flatnonzero(s.feet.planted.all(axis=1) & standing)
+    rows = np.flatnonzero(all_last(s.feet.planted) & standing)
     calm = np.zeros(s.count, dtype=bool)
     if len(rows):
         calm[rows] = settled(w, some_rows(s, rows, s.count), v_target[rows])
@@ -283,6 +284,6 @@ def choose_lifts(
 
 def resync_phase(s: WalkState, lift: BoolArray, strained: BoolArray, duty: FloatArray) -> None:
     """A strained foot that lifts puts the phase at its own lift (writes ``s.phase``)."""
-    resync = (lift & strained).any(axis=1)
+    resync = any_last(lift & strained)
     leg = np.argmax(lift, axis=1)
     s.phase = np.where(resync, (duty - PHASE_OFFSET[leg]) % 1.0, s.phase)

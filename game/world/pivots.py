@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.world.easing import xy
+from game.world.easing import any_last, xy
 from game.world.feet import (
     MIN_RISER,
     RISER_WINDOW,
@@ -77,7 +77,7 @@ def touches(spans: FloatArray, x: FloatArray, facing: FloatArray, legs: LegSpec)
     """Whether a flat sole with its ankle at ``x`` meets any span (:func:`ankles_touching`),
     the shape of ``x`` and ``facing`` broadcast."""
     lo_x, hi_x = ankles_touching(spans, facing[..., None], legs)
-    return np.asarray(((x[..., None] > lo_x) & (x[..., None] < hi_x)).any(axis=-1))
+    return any_last((x[..., None] > lo_x) & (x[..., None] < hi_x))
 
 
 def ankles_touching(

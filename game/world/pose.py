@@ -13,7 +13,16 @@ import numpy as np
 
 import ik
 from game.world.arms import blend_hands, follow_hands, hinge_poles, limb_poles, swing_hands
-from game.world.easing import all_true, any_true, clamp, halflife_blend, lerp, smoothstep, xy
+from game.world.easing import (
+    all_true,
+    any_true,
+    clamp,
+    halflife_blend,
+    lerp,
+    max_last,
+    smoothstep,
+    xy,
+)
 from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, Feet, sole_points
 from game.world.gait import run_fraction
 from game.world.held_foot import held_feet
@@ -250,7 +259,7 @@ def head_pitch(
     if any_true(on_stairs):  # (the treads are read only then)
         tread = np.arctan2(w.terrain.height_at(ahead_x) - head[:, 1], GAZE_AHEAD)
         look = np.where(on_stairs, tread, path)
-    weight = intent.hand_weight.max(axis=1)
+    weight = max_last(intent.hand_weight)
     if any_true(weight):  # (the reach is read only then)
         share = intent.hand_weight / np.maximum(intent.hand_weight.sum(axis=1), 1e-9)[:, None]
         target = (intent.hand_target * share[..., None]).sum(axis=1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.world.easing import clamp
+from game.world.easing import all_last, any_last, clamp, max_last, min_last
 from game.world.feet import sole_points
 from game.world.timing import stance_feet, standing_sides
 from game.world.types import BoolArray, FloatArray
@@ -20,7 +20,7 @@ def standing(s: WalkState) -> BoolArray:
     """Characters standing (N,): both feet planted, none held, no walk wished, not turning
     round (the body may still be coming to a stop)."""
     feet = s.feet
-    down = feet.planted.all(axis=1) & ~feet.pinned.any(axis=1) & (s.wanted == 0.0)
+    down = all_last(feet.planted) & ~any_last(feet.pinned) & (s.wanted == 0.0)
     return down & ~s.turning & ~s.reversing
 
 
@@ -64,8 +64,8 @@ def rest_goal(w: World, s: WalkState, at: FloatArray) -> FloatArray:
     gait = w.rig.gait
     centre = s.feet.lock[..., 0] - standing_sides(s) * gait.stance_spread  # (N, 2)
     reach = gait.idle_tolerance - REST_INSET
-    lo_both = np.maximum(lo, centre.max(axis=1) - reach)
-    hi_both = np.minimum(hi, centre.min(axis=1) + reach)
+    lo_both = np.maximum(lo, max_last(centre) - reach)
+    hi_both = np.minimum(hi, min_last(centre) + reach)
     over = clamp(at, lo_both, hi_both)
     # (onward only: a body carries on over a front foot landed a little far, finishing its
     # step; it does not draw back onto feet left behind it, which step up under it)

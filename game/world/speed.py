@@ -12,7 +12,7 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
-from game.world.easing import all_true, any_true, clamp, xy
+from game.world.easing import all_true, any_last, any_true, clamp, max_last, xy
 from game.world.feet import MAX_TREAD, MIN_RISER, RISER_WINDOW
 from game.world.modes import next_pacing
 from game.world.timing import flight_between, flight_pace, ground_grade, trailing_foot
@@ -76,7 +76,7 @@ def slope_ahead(
         span,
     )
     walked, rise = rises[:, :-1], rises[:, -1]
-    mean_slope = np.where(walked <= gait.max_step_height, slopes, 0.0).max(axis=1)
+    mean_slope = max_last(np.where(walked <= gait.max_step_height, slopes, 0.0))
     return gait.climb_speed / np.maximum(mean_slope, 1e-6), rise, probe_x
 
 
@@ -152,7 +152,7 @@ def blocked_ahead(
         near = np.where(direction > 0.0, taken[:, 0], taken[:, 1])  # its nearer end
         ahead = (near - s.x[:, None]) * direction[:, None]
         reach = (probe_x - s.x) * direction
-        blocked |= ((ahead > 0.0) & (ahead <= reach[:, None])).any(axis=1)
+        blocked |= any_last((ahead > 0.0) & (ahead <= reach[:, None]))
     return np.asarray(blocked)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from game.world.easing import all_true, clamp, smoothstep
+from game.world.easing import all_last, all_true, clamp, smoothstep
 from game.world.feet import Feet, foot_axes, stance_pose
 from game.world.rig import LegSpec, Rig
 from game.world.types import FloatArray
@@ -156,7 +156,7 @@ class RolledFeet:
         if legs is not self.legs or lock.shape != self.lock.shape:
             return RolledFeet.sample(lock, ground, facing, legs)
         same_facing = np.broadcast_to(facing == self.facing, ground.shape)
-        changed = ~((lock == self.lock).all(axis=-1) & (ground == self.ground) & same_facing)
+        changed = ~(all_last(lock == self.lock) & (ground == self.ground) & same_facing)
         rows = np.nonzero(changed)
         ankles = self.ankles.copy()
         ankles[(slice(None),) + rows], _, _ = stance_pose(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.world.easing import braking_travel, clamp
+from game.world.easing import any_last, braking_travel, clamp
 from game.world.feet import FOOT_SIDE, rest_on_ground, sole_fits, stance_pose
 from game.world.gait import PHASE_OFFSET, Pace, duty_factor, stride_rate
 from game.world.landing import plan_landing
@@ -111,7 +111,7 @@ def advance_swings(
     # the other foot's lift waits for it instead of leaving it a stance of nothing
     late = landed & (foot_phase(w, s) < pace.duty[:, None] * w.rig.tuning.late_landing)
     leg = np.argmax(late, axis=1)
-    s.phase = np.where(late.any(axis=1), (-PHASE_OFFSET[leg]) % 1.0, s.phase)
+    s.phase = np.where(any_last(late), (-PHASE_OFFSET[leg]) % 1.0, s.phase)
 
 
 def land_short(w: World, s: WalkState, short: BoolArray, hip_x: FloatArray, reach: float) -> None:
@@ -182,7 +182,7 @@ def lift_feet(
         resync_phase(s, lift, strained, pace.duty)
         # the lifting feet's poses, read for their characters only (the rest stay NaN);
         # one foot a character, so these are the rows start_swings reads too
-        rows = np.flatnonzero(lift.any(axis=1))
+        rows = np.flatnonzero(any_last(lift))
         lifting = some_rows(s, rows, s.count)
         ankles = np.full(s.feet.lock.shape, np.nan)
         angles, bends = np.full(lift.shape, np.nan), np.full(lift.shape, np.nan)

@@ -10,7 +10,16 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from game.world.easing import any_true, clamp, smoothstep, xy
+from game.world.easing import (
+    all_last,
+    any_last,
+    any_true,
+    clamp,
+    max_last,
+    min_last,
+    smoothstep,
+    xy,
+)
 from game.world.feet import (
     FOOT_SIDE,
     MIN_RISER,
@@ -157,7 +166,7 @@ def pelvis_goal(
     gait, tune, feet, turning = w.rig.gait, w.rig.tuning, s.feet, s.turning
     # standing still, only flat feet count: the pelvis settles until both rest flat (a
     # roll lets a walking leg reach, but is no pose to stand in)
-    standing = feet.planted.all(axis=1) & (np.abs(s.vx) < tune.still_speed) & ~turning
+    standing = all_last(feet.planted) & (np.abs(s.vx) < tune.still_speed) & ~turning
     if any_true(standing):
         flat_ankles = np.where(standing[:, None, None], feet.lock, support.flat_ankles)
         support = replace(support, flat=support.flat | standing[:, None], flat_ankles=flat_ankles)
@@ -167,7 +176,7 @@ def pelvis_goal(
     if any_true(s.crouch > 0.0):  # (no crouch lowers nothing)
         goal = goal - tune.crouch_drop * smoothstep(s.crouch)
     pivoting = any_true(turning)
-    still_landing = turning & feet.swinging.any(axis=1) if pivoting else turning
+    still_landing = turning & any_last(feet.swinging) if pivoting else turning
     goal = np.where(s.reversing | still_landing, allowed - tune.flatten_margin, goal)
     if pivoting:
         # pivoting, as tall as the flat feet allow through the rest of the turn
@@ -219,7 +228,7 @@ def allowed_height(
         left = np.maximum((1.0 - feet.u) * feet.duration - lag, 0.0) * tune.landing_descent
         landing = feet.land[..., 1] + rise + np.where(feet.relaunches > 0, 0.0, left)
         allowed = np.where(swinging, landing, allowed)
-    return np.asarray(allowed.min(axis=1))
+    return min_last(allowed)
 
 
 def standing_height(
@@ -238,7 +247,7 @@ def standing_height(
     if any_true(riser_soon):
         ground = np.where(riser_soon, np.maximum(ground, w.terrain.height_at(soon)), ground)
     if any_true(standing):
-        feet_ground = w.terrain.height_at(s.feet.lock[..., 0]).min(axis=1)
+        feet_ground = min_last(w.terrain.height_at(s.feet.lock[..., 0]))
         ground = np.where(standing, np.maximum(ground, feet_ground), ground)
     run = run_fraction(s.vx, gait)
     reach = legs.limb.reach
@@ -256,7 +265,7 @@ def cap_pelvis(
     even with its foot rolled."""
     gait, feet = w.rig.gait, s.feet
     high = highest_hips(w, s, support, hips_x(w, s, x_new), gait.lock_extension)
-    cap = np.where(feet.planted, high, np.inf).min(axis=1)
+    cap = min_last(np.where(feet.planted, high, np.inf))
     return np.maximum(np.minimum(y_new, cap), s.y - gait.max_pelvis_speed * dt)
 
 
@@ -273,8 +282,8 @@ def hold_planted(
     gait, feet = w.rig.gait, s.feet
     offset = hips_x(w, s, x_new) - x_new[:, None]
     lo, hi = hip_x_range(w, s, support, y_new[:, None], gait.lock_extension)
-    lo = np.where(feet.planted, lo - offset, -np.inf).max(axis=1)
-    hi = np.where(feet.planted, hi - offset, np.inf).min(axis=1)
+    lo = max_last(np.where(feet.planted, lo - offset, -np.inf))
+    hi = min_last(np.where(feet.planted, hi - offset, np.inf))
     # only ever cancel motion, never push the hip somewhere it was not going
     return clamp(x_new, np.minimum(lo, x_old), np.maximum(hi, x_old))
 

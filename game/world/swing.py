@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.world.easing import all_true, any_true, clamp, smootherstep, smoothstep, xy
+from game.world.easing import all_true, any_true, clamp, max_last, smootherstep, smoothstep, xy
 from game.world.feet import Feet, sole_depth
 from game.world.rig import LegSpec
 from game.world.terrain import Terrain
@@ -82,7 +82,7 @@ def sole_clearance(
     lead_point = points[np.arange(len(points)), lead].reshape(offsets.shape[:-2] + (2,))
     edge, lowest = lead_point[..., 0], lead_point[..., 1]
     probe = edge[..., None] + ahead[..., None] * _PROBES
-    cone = (terrain.height_at(probe) - _APPROACH_SLOPE * reach[..., None] * _PROBES).max(axis=-1)
+    cone = max_last(terrain.height_at(probe) - _APPROACH_SLOPE * reach[..., None] * _PROBES)
     # terrain vertices inside the look-ahead window (a nosing between two probes): those
     # near it by binary search (widened by a few ulps: the window's ends are tested below
     # exactly as written, in the gap's own rounding), then the window's own test

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from game.assets import AssetError, read_json
-from game.world.easing import any_true, xy
+from game.world.easing import any_true, max_last, xy
 from game.world.range_query import RangeMax, index_span
 from game.world.schema import Fields, Range
 from game.world.types import FloatArray, IntArray
@@ -182,7 +182,7 @@ class Terrain:
         a = np.minimum(x0, x1)
         b = np.maximum(x0, x1)
         t = np.linspace(0.0, 1.0, samples)
-        sampled = self.height_at(a[..., None] + (b - a)[..., None] * t).max(axis=-1)
+        sampled = max_last(self.height_at(a[..., None] + (b - a)[..., None] * t))
         # the highest vertex inside [a, b] (−inf where none is)
         vertex_max = self._heights.over(*self.vertex_span(a, b), empty=-np.inf)
         return np.maximum(sampled, vertex_max)

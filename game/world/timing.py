@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from game.world.easing import any_true
+from game.world.easing import any_true, max_last, min_last
 from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, foot_axes, heel_hangs, stance_pose
 from game.world.gait import PHASE_OFFSET, quickened_rate, slope_quickening
 from game.world.modes import PACING_JOG, PACING_RUN, PACING_STAIR_RUN, Pacing
@@ -161,7 +161,7 @@ def trailing_foot(
     if lifting is not None:
         x = np.where(lifting, x[:, ::-1], x)
     x = np.concatenate([x, s.x[:, None]], axis=1)
-    return np.where(direction >= 0.0, x.min(axis=1), x.max(axis=1))
+    return np.where(direction >= 0.0, min_last(x), max_last(x))
 
 
 def flight_between(w: World, s: WalkState, behind: FloatArray, ahead: FloatArray) -> BoolArray:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.world.easing import any_true, braking_travel, clamp
+from game.world.easing import all_last, any_last, any_true, braking_travel, clamp, min_last
 from game.world.feet import (
     FOOT_SIDE,
     MIN_RISER,
@@ -43,7 +43,7 @@ def advance_turn(w: World, s: WalkState, dt: float) -> None:
     s.turn = np.where(active, s.turn + dt / w.rig.gait.turn_time, 0.0)
     if any_true(active):  # (the feet are read only then)
         # a foot still landing holds the pivot short of the halfway flip (it lands long before)
-        held = active & feet.swinging.any(axis=1)
+        held = active & any_last(feet.swinging)
         s.turn = np.where(held, np.minimum(s.turn, w.rig.tuning.turn_while_landing), s.turn)
     done = active & (s.turn >= 1.0)
     s.facing = np.where(active & (s.turn**2 >= 0.5), -s.turn_from, s.facing)
@@ -100,7 +100,7 @@ def pivot_ceiling(w: World, s: WalkState, x: FloatArray, extension: float) -> Fl
     # a critically damped spring follows a goal falling at v that far behind: v·halflife/ln 2
     lag = w.rig.tuning.pivot_halflife / np.log(2.0)
     descent = _PIVOT_DESCENT * gait.max_pelvis_speed * np.maximum(wait - lag, 0.0)
-    ceiling = (high.min(axis=-1) + descent).min(axis=-1)
+    ceiling = min_last(min_last(high) + descent)
     return np.where(s.turning, ceiling, np.inf)
 
 
@@ -166,9 +166,9 @@ def ready_to_pivot(w: World, s: WalkState) -> BoolArray:
     landing = feet.swinging & feet.pivot_aim & (left <= w.rig.tuning.pivot_overlap)
     flat = feet.planted & (np.abs(feet.pitch) < w.rig.tuning.flat_pitch)
     stopped = np.abs(s.vx) < w.rig.tuning.pivot_speed
-    ready = (flat | landing).all(axis=1) & flat.any(axis=1) & stopped
-    ready &= ~feet.pinned.any(axis=1)
-    return ready & on_spots(w, s, ready).all(axis=1)
+    ready = all_last(flat | landing) & any_last(flat) & stopped
+    ready &= ~any_last(feet.pinned)
+    return ready & all_last(on_spots(w, s, ready))
 
 
 def on_spots(w: World, s: WalkState, among: BoolArray) -> BoolArray:
@@ -229,7 +229,7 @@ def settled(
     caller has them already."""
     feet = s.feet
     still = (
-        feet.planted.all(axis=1)
+        all_last(feet.planted)
         & (np.abs(s.vx) < np.where(s.reversing, w.rig.tuning.pivot_speed, w.rig.tuning.still_speed))
         & (np.abs(v_target) < w.rig.tuning.still_speed)
     )
@@ -244,7 +244,7 @@ def settled(
     if spot_behind is None:
         spot_behind = above_spot_behind(w, s)
     kept = spot_behind & ~s.reversing[:, None]
-    return still & (spots | kept).all(axis=1)
+    return still & all_last(spots | kept)
 
 
 def above_spot_behind(w: World, s: WalkState) -> BoolArray:
@@ -280,11 +280,11 @@ def shift_over_feet(w: World, s: WalkState, v_target: FloatArray) -> FloatArray:
     if not len(w.obstacles):
         return np.zeros(s.count)
     x0, x1 = w.obstacles[:, 0] - tolerance, w.obstacles[:, 1] + tolerance
-    over = ((s.x[:, None] >= x0) & (s.x[:, None] <= x1)).any(axis=1)
+    over = any_last((s.x[:, None] >= x0) & (s.x[:, None] <= x1))
     lock_x = feet.lock[..., 0]
     spots = standing_spots(w, s, s.x, np.zeros(s.count, dtype=bool))
     kept_off = (np.abs(spots - feet.aim) <= tolerance) & (np.abs(spots - lock_x) > tolerance)
-    shifting = over & feet.planted.all(axis=1) & kept_off.any(axis=1) & (v_target == 0.0)
+    shifting = over & all_last(feet.planted) & any_last(kept_off) & (v_target == 0.0)
     # (slower than a pivot's start: turning round from it waits for no brake)
     shift = clamp(
         (lock_x.mean(axis=1) - s.x) / w.rig.tuning.shift_time,

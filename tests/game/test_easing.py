@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from game.world.easing import all_true, any_true
+from game.world.easing import all_last, all_true, any_last, any_true, max_last, min_last
 
 MASKS = [
     np.zeros(0, dtype=bool),
@@ -24,3 +26,28 @@ MASKS = [
 def test_any_true_and_all_true_agree_with_numpy_any_and_all(mask: np.ndarray) -> None:
     assert any_true(mask) is bool(np.any(mask))
     assert all_true(mask) is bool(np.all(mask))
+
+
+# shapes either side of where the helpers switch between numpy's reduction and a call per
+# column: one row or thousands, two columns or forty, one or two leading axes
+_SHAPES = st.tuples(st.integers(1, 2000), st.sampled_from([(), (2,)]), st.integers(1, 40)).map(
+    lambda t: (t[0], *t[1], t[2])
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_SHAPES, st.integers(0, 2**32 - 1))
+def test_reductions_over_the_last_axis_give_numpys_numbers(
+    shape: tuple[int, ...], seed: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    values = rng.choice([-1.0, -0.0, 0.0, 0.5, 2.0, np.inf, -np.inf, np.nan], size=shape)
+    values = np.where(rng.random(shape) < 0.5, rng.normal(size=shape), values)
+    for mine, numpys in ((max_last, np.max), (min_last, np.min)):
+        got, want = mine(values), numpys(values, axis=-1)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        assert np.array_equal(got, want, equal_nan=True)
+        assert np.array_equal(np.signbit(got), np.signbit(want))  # −0.0 stays −0.0
+    for mask in (values > 0.0, values):
+        assert np.array_equal(any_last(mask), np.any(mask, axis=-1))
+        assert np.array_equal(all_last(mask), np.all(mask, axis=-1))
