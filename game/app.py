@@ -48,6 +48,11 @@ from game.step_pace import StepPace
 MAX_STEPS_PER_FRAME = 5
 MAX_MESSAGE_CHARS = 600  # the HUD message is cut to this (an error quoting a whole file)
 MAX_FRAME_TIME = 0.25
+# the collector's threshold of young objects during a run (Python's default: 700). A
+# frame's drawing builds lists of points (a crowd of 2,000: ~2,400 at a time) that die
+# with the call; at 700 they set off ~7 collections a frame (~0.25 ms of it), at this
+# threshold what frames keep sets off one every ~100 frames
+FRAME_GC_THRESHOLD = 5000
 
 
 @runtime_checkable
@@ -350,8 +355,13 @@ def play(options: RunOptions, quiet: bool = False) -> Session:
     # scene's worst frames); frozen, it is left out and only what frames allocate is walked.
     gc.collect()
     gc.freeze()
-    stop_signal, errors = run_to_the_end(app)
-    gc.unfreeze()  # a caller that plays many sessions (the tests) gets it collected again
+    thresholds = gc.get_threshold()
+    gc.set_threshold(FRAME_GC_THRESHOLD, *thresholds[1:])
+    try:
+        stop_signal, errors = run_to_the_end(app)
+    finally:  # a caller that plays many sessions (the tests) gets it collected again
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
     session = finish(app, options, stop_signal, errors, quiet)
     close_display()
     return session

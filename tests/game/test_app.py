@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from game import app as app_module
 from game import cli, scenes
 from game.recording import read_recording
 from game.scenes.walk3d_trace import read_trace
@@ -132,6 +134,29 @@ def test_plain_main_without_a_display_plays_the_default_scene_and_writes_a_scree
     assert f"Screenshot written to {Path('screenshots') / f'{default}.png'}" in result.stdout
     assert "60 frames" in result.stdout
     assert "p50 ms" in result.stdout and "frame" in result.stdout
+
+
+def test_a_session_plays_with_fewer_collections_and_leaves_the_collector_as_it_was(
+    run_main_here, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[tuple[int, ...]] = []
+    monkeypatch.setattr(app_module, "run_to_the_end", _watching_threshold(seen))
+    before = gc.get_threshold()
+    result = run_main_here(["--scene", "lab", "--headless", "--frames", "3"])
+    assert result.returncode == 0, result.stderr
+    assert seen == [(app_module.FRAME_GC_THRESHOLD, *before[1:])]
+    assert gc.get_threshold() == before
+
+
+def _watching_threshold(seen: list[tuple[int, ...]]) -> Any:
+    """``game.app.run_to_the_end`` noting the collector's thresholds it plays under."""
+    run = app_module.run_to_the_end
+
+    def watched(app: Any) -> Any:
+        seen.append(gc.get_threshold())
+        return run(app)
+
+    return watched
 
 
 def test_record_then_replay_gives_a_byte_identical_trace(run_main_here, tmp_path: Path) -> None:
