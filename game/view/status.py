@@ -128,8 +128,10 @@ def _layout(
     pad = 12 * s
     line_px, hint_px = font_px(19, s), font_px(15, s)
     inner = min(width * 0.55, STATUS_MAX_W * s) - 2 * pad
+    # (the alternatives first: of texts as wide, the widest is an alternative, which stays
+    # put while the item's figures change, so the line breaks found for it are kept)
     widest = [
-        _widest(canvas, (item, *other), line_px)
+        _widest(canvas, (*other, item), line_px)
         for item, other in zip(items, alternatives or [()] * len(items), strict=True)
     ]
     status = _steady_wrap(canvas, items, widest, inner, line_px)

@@ -905,3 +905,39 @@ def test_the_help_lists_a_key_once_with_the_scenes_own_words_for_it() -> None:
     crowd = dict(scenes.load("crowd").controls)
     layout = hud.help_layout(canvas, "crowd", tuple(crowd.items()), (0.0, 0.0, 1280.0, 720.0))
     assert " ".join(dict(layout.rows)["O"]) == crowd["O"]
+
+
+class _StatusCanvas(_Monospace):
+    """What the status box draws on: a monospace 1280x720 canvas that draws nothing."""
+
+    size = (1280, 720)
+
+    def panel(self, rect: Sequence[float], color: Any, alpha: int) -> None:
+        pass
+
+    def text(self, pos: Sequence[float], text: str, color: Any, size: int = 16) -> None:
+        pass
+
+
+def test_a_status_whose_figures_change_every_frame_keeps_its_line_breaks_unsearched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from game.view import status
+
+    canvas = _StatusCanvas()
+    # figures as wide as the 8s their alternatives have (the widths a HUD font gives digits)
+    alternatives = [("888 characters",), ("footsteps 88888",), ("hero steered", "hero walking")]
+
+    def items(steps: int) -> list[str]:
+        return ["200 characters", f"footsteps {steps:05d}", "hero walking"]
+
+    first = status.draw_status_panel(canvas, items(1), (255, 255, 255), ["hint"], alternatives)
+    searched: list[int] = []
+    steady_lines = status._steady_lines
+    monkeypatch.setattr(status, "_steady_lines", lambda *a: searched.append(1) or steady_lines(*a))
+    for steps in range(2, 6):
+        box = status.draw_status_panel(
+            canvas, items(steps), (255, 255, 255), ["hint"], alternatives
+        )
+        assert box == first
+    assert len(searched) == 4  # one wrap of the frame's own texts a frame, no search
