@@ -7,7 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.world.easing import all_last, all_true, any_last, any_true, max_last, min_last
+from game.world.easing import (
+    all_last,
+    all_true,
+    any_last,
+    any_true,
+    max_last,
+    min_last,
+)
 
 MASKS = [
     np.zeros(0, dtype=bool),
