@@ -71,6 +71,24 @@ def _over_last(ufunc: np.ufunc, a: ArrayLike) -> NDArray[Any]:
 _MOST_COLUMNS = 8
 
 
+def by_column(ufunc: np.ufunc, x: ArrayLike, column: FloatArray) -> FloatArray:
+    """``ufunc(x[..., None], column)`` for a short ``column`` (K,), shape ``x.shape + (K,)``:
+    a call per column, the same numbers (numpy broadcasts an (N, 1) against a (K,) in
+    small buffered chunks: for 1,575 rows of two, ~17 µs against ~4)."""
+    values = np.asarray(x)
+    out = np.empty(values.shape + (len(column),))
+    for k, value in enumerate(column):
+        ufunc(values, value, out=out[..., k])
+    return out
+
+
+def wrap01(x: ArrayLike) -> FloatArray:
+    """``x % 1.0``, the same numbers (``x − ⌊x⌋`` is the exact fraction, rounded once, as
+    numpy's remainder rounds it; +0.0 at integers, NaN at ±inf) at a tenth of its cost."""
+    values = np.asarray(x, dtype=float)
+    return values - np.floor(values)
+
+
 def max_last(a: ArrayLike) -> FloatArray:
     """``a.max(axis=-1)`` (NaN wins, as there), cheap for a short last axis."""
     return _over_last(np.maximum, a)

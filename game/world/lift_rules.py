@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from game.world.easing import all_last, any_last
+from game.world.easing import all_last, any_last, wrap01
 from game.world.gait import PHASE_OFFSET, Pace, run_fraction
 from game.world.support import Support, hip_x_range
 from game.world.timing import foot_phase, hips_x, timed
@@ -286,4 +286,4 @@ def resync_phase(s: WalkState, lift: BoolArray, strained: BoolArray, duty: Float
     """A strained foot that lifts puts the phase at its own lift (writes ``s.phase``)."""
     resync = any_last(lift & strained)
     leg = np.argmax(lift, axis=1)
-    s.phase = np.where(resync, (duty - PHASE_OFFSET[leg]) % 1.0, s.phase)
+    s.phase = np.where(resync, wrap01(duty - PHASE_OFFSET[leg]), s.phase)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.world.easing import any_last, braking_travel, clamp
+from game.world.easing import any_last, braking_travel, clamp, wrap01
 from game.world.feet import FOOT_SIDE, rest_on_ground, sole_fits, stance_pose
 from game.world.gait import PHASE_OFFSET, Pace, duty_factor, stride_rate
 from game.world.landing import plan_landing
@@ -72,9 +72,9 @@ def advance_phase(
         lead = s.intent.lead_foot
         ahead = np.where(lead >= 0, 1 - lead, ahead)  # (asked to lead: the other stays)
         into_stance = w.rig.tuning.set_off_stance * duty_factor(speed, w.rig.gait)
-        s.phase = np.where(starting, (into_stance - PHASE_OFFSET[ahead]) % 1.0, s.phase)
+        s.phase = np.where(starting, wrap01(into_stance - PHASE_OFFSET[ahead]), s.phase)
     s.idle = idle
-    s.phase = np.where(hold, s.phase, (s.phase + rate * dt) % 1.0)
+    s.phase = np.where(hold, s.phase, wrap01(s.phase + rate * dt))
 
 
 def advance_swings(
@@ -111,7 +111,7 @@ def advance_swings(
     # the other foot's lift waits for it instead of leaving it a stance of nothing
     late = landed & (foot_phase(w, s) < pace.duty[:, None] * w.rig.tuning.late_landing)
     leg = np.argmax(late, axis=1)
-    s.phase = np.where(any_last(late), (-PHASE_OFFSET[leg]) % 1.0, s.phase)
+    s.phase = np.where(any_last(late), wrap01(-PHASE_OFFSET[leg]), s.phase)
 
 
 def land_short(w: World, s: WalkState, short: BoolArray, hip_x: FloatArray, reach: float) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from game.world.easing import any_true, max_last, min_last
+from game.world.easing import any_true, by_column, max_last, min_last, wrap01
 from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, foot_axes, heel_hangs, stance_pose
 from game.world.gait import PHASE_OFFSET, quickened_rate, slope_quickening
 from game.world.modes import PACING_JOG, PACING_RUN, PACING_STAIR_RUN, Pacing
@@ -117,7 +117,7 @@ def speed_soon(w: World, s: WalkState, v_target: FloatArray) -> FloatArray:
 
 def foot_phase(w: World, s: WalkState) -> FloatArray:
     """Each foot's own phase in [0, 1), shape (N, 2)."""
-    return (s.phase[:, None] + PHASE_OFFSET) % 1.0
+    return wrap01(by_column(np.add, s.phase, PHASE_OFFSET))
 
 
 def stance_progress(w: World, s: WalkState, duty: FloatArray) -> FloatArray:
@@ -136,7 +136,7 @@ def squaring_up(w: World, s: WalkState, v_target: FloatArray) -> BoolArray:
 def hips_x(w: World, s: WalkState, x: FloatArray) -> FloatArray:
     """Hip x of each leg for pelvis x ``x`` (N,), shape (N, 2): the depth offsets
     shrink through the middle of a pivot."""
-    return x[:, None] + FOOT_SIDE * w.rig.body.hip_depth * np.abs(s.spin)[:, None]
+    return x[:, None] + by_column(np.multiply, np.abs(s.spin), FOOT_SIDE * w.rig.body.hip_depth)
 
 
 def stance_feet(w: World, s: WalkState) -> tuple[FloatArray, FloatArray, FloatArray]:

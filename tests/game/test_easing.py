@@ -12,8 +12,10 @@ from game.world.easing import (
     all_true,
     any_last,
     any_true,
+    by_column,
     max_last,
     min_last,
+    wrap01,
 )
 
 MASKS = [
@@ -58,3 +60,26 @@ def test_reductions_over_the_last_axis_give_numpys_numbers(
     for mask in (values > 0.0, values):
         assert np.array_equal(any_last(mask), np.any(mask, axis=-1))
         assert np.array_equal(all_last(mask), np.all(mask, axis=-1))
+
+
+_ANY_FLOAT = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ANY_FLOAT, min_size=1, max_size=50))
+def test_wrap01_gives_numpys_remainder_by_one(values: list[float]) -> None:
+    x = np.array(values)
+    with np.errstate(invalid="ignore"):  # (±inf: NaN, as numpy's remainder gives)
+        got, want = wrap01(x), x % 1.0
+    assert np.array_equal(got, want, equal_nan=True)
+    assert np.array_equal(np.signbit(got), np.signbit(want))  # +0.0 at the integers
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_ANY_FLOAT, min_size=1, max_size=40), st.lists(_ANY_FLOAT, min_size=1, max_size=3))
+def test_by_column_gives_numpys_broadcast(x: list[float], column: list[float]) -> None:
+    xs, cs = np.array(x), np.array(column)
+    for ufunc in (np.add, np.multiply, np.subtract):
+        with np.errstate(all="ignore"):
+            got, want = by_column(ufunc, xs, cs), ufunc(xs[:, None], cs)
+        assert np.array_equal(got, want, equal_nan=True)
