@@ -23,12 +23,11 @@ from game.world.easing import (
     smoothstep,
     xy,
 )
-from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, Feet, sole_points
+from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, sole_points
 from game.world.gait import run_fraction
 from game.world.held_foot import held_feet
 from game.world.rig import LegSpec, LimbSpec, Rig
-from game.world.swing import swing_pose, within_reach
-from game.world.terrain import Terrain
+from game.world.swing import swinging_poses, within_reach
 from game.world.timing import pivot_ankles, stance_feet
 from game.world.types import BoolArray, FloatArray
 from game.world.walker_state import ARMS, LEGS, WalkState, World
@@ -321,46 +320,6 @@ def foot_targets(
         ankles = np.where(feet.pinned[..., None], held, ankles)
         foot_bend = np.where(feet.pinned, 0.0, foot_bend)
     return ankles, foot_angle, foot_bend
-
-
-_FEW_PLANTED = 64  # feet: with fewer planted, every foot's path is computed (see below)
-
-
-def swinging_poses(
-    feet: Feet,
-    swinging: BoolArray,
-    facing: FloatArray,
-    terrain: Terrain,
-    legs: LegSpec,
-    dt: float,
-    run: FloatArray,
-) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
-    """:func:`swing_pose` of every foot (N, 2, ...), computed on the ``swinging`` feet
-    only when more than ``_FEW_PLANTED`` feet are planted (a crowd's, about two in three;
-    below that numpy's cost a call outweighs the elements saved), the others' rows its
-    planted-foot values: the stance's ankle and angle left to the caller, ``hold`` kept.
-    The path is per foot, so these are the very numbers the whole batch gives (a foot
-    whose floor is still unmeasured has its ``hold`` measured, swinging or not)."""
-    if swinging.size <= _FEW_PLANTED:  # (so few feet that not enough can be planted)
-        return swing_pose(feet, facing, terrain, legs, dt, run)
-    n, f = np.nonzero(swinging | ~np.isfinite(feet.floor))
-    if swinging.size - len(n) <= _FEW_PLANTED:
-        return swing_pose(feet, facing, terrain, legs, dt, run)
-    # the swinging feet as a batch of M characters of one foot each, shape (M, 1, ...)
-    few = Feet(
-        **{
-            name.name: (a[n, f, None] if a.ndim > 1 else a[n, None])
-            for name in fields(Feet)
-            for a in (getattr(feet, name.name),)
-        }
-    )
-    at, angle, bend, floor, hold = swing_pose(few, facing[n], terrain, legs, dt, run[n])
-    ankles = np.zeros(feet.land.shape)
-    angles, bends, floors = (np.zeros(swinging.shape) for _ in range(3))
-    holds = feet.hold.copy()
-    ankles[n, f], angles[n, f], bends[n, f] = at[:, 0], angle[:, 0], bend[:, 0]
-    floors[n, f], holds[n, f] = floor[:, 0], hold[:, 0]
-    return ankles, angles, bends, floors, holds
 
 
 def hand_targets(

@@ -5,6 +5,8 @@ floor that rises and falls at bounded speeds, and the foot kept within its leg's
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import numpy as np
 
 from game.world.easing import all_true, any_true, clamp, max_last, smootherstep, smoothstep, xy
@@ -232,3 +234,43 @@ def within_reach(target: FloatArray, hip: FloatArray, reach: float) -> FloatArra
     # Pythagoras: the lowest point within reach at horizontal offset dx is √(R² − dx²) down
     floor = hip[..., 1] - np.sqrt(reach * reach - dx * dx)
     return xy(hip[..., 0] + dx, np.maximum(target[..., 1], floor))
+
+
+_FEW_PLANTED = 64  # feet: with fewer planted, every foot's path is computed (see below)
+
+
+def swinging_poses(
+    feet: Feet,
+    swinging: BoolArray,
+    facing: FloatArray,
+    terrain: Terrain,
+    legs: LegSpec,
+    dt: float,
+    run: FloatArray,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+    """:func:`swing_pose` of every foot (N, 2, ...), computed on the ``swinging`` feet
+    only when more than ``_FEW_PLANTED`` feet are planted (a crowd's, about two in three;
+    below that numpy's cost a call outweighs the elements saved), the others' rows its
+    planted-foot values: the stance's ankle and angle left to the caller, ``hold`` kept.
+    The path is per foot, so these are the very numbers the whole batch gives (a foot
+    whose floor is still unmeasured has its ``hold`` measured, swinging or not)."""
+    if swinging.size <= _FEW_PLANTED:  # (so few feet that not enough can be planted)
+        return swing_pose(feet, facing, terrain, legs, dt, run)
+    n, f = np.nonzero(swinging | ~np.isfinite(feet.floor))
+    if swinging.size - len(n) <= _FEW_PLANTED:
+        return swing_pose(feet, facing, terrain, legs, dt, run)
+    # the swinging feet as a batch of M characters of one foot each, shape (M, 1, ...)
+    few = Feet(
+        **{
+            name.name: (a[n, f, None] if a.ndim > 1 else a[n, None])
+            for name in fields(Feet)
+            for a in (getattr(feet, name.name),)
+        }
+    )
+    at, angle, bend, floor, hold = swing_pose(few, facing[n], terrain, legs, dt, run[n])
+    ankles = np.zeros(feet.land.shape)
+    angles, bends, floors = (np.zeros(swinging.shape) for _ in range(3))
+    holds = feet.hold.copy()
+    ankles[n, f], angles[n, f], bends[n, f] = at[:, 0], angle[:, 0], bend[:, 0]
+    floors[n, f], holds[n, f] = floor[:, 0], hold[:, 0]
+    return ankles, angles, bends, floors, holds

@@ -9,9 +9,8 @@ import numpy as np
 from game.scene import ASSETS_DIR
 from game.world.character import Crowd
 from game.world.gait import run_fraction
-from game.world.pose import _FEW_PLANTED, swinging_poses
 from game.world.rig import load_rig
-from game.world.swing import swing_pose
+from game.world.swing import _FEW_PLANTED, swing_pose, swinging_poses
 from game.world.terrain import Terrain
 
 
