@@ -6,8 +6,10 @@ floor that rises and falls at bounded speeds, and the foot kept within its leg's
 from __future__ import annotations
 
 from dataclasses import fields
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from game.world.easing import all_true, any_true, clamp, max_last, smootherstep, smoothstep, xy
 from game.world.feet import Feet, sole_depth
@@ -256,17 +258,13 @@ def swinging_poses(
     whose floor is still unmeasured has its ``hold`` measured, swinging or not)."""
     if swinging.size <= _FEW_PLANTED:  # (so few feet that not enough can be planted)
         return swing_pose(feet, facing, terrain, legs, dt, run)
-    n, f = np.nonzero(swinging | ~np.isfinite(feet.floor))
-    if swinging.size - len(n) <= _FEW_PLANTED:
+    # (each foot's index into the (N·2, ...) rows: taken there, cheaper than [n, f])
+    foot = np.flatnonzero(swinging | ~np.isfinite(feet.floor))
+    if swinging.size - len(foot) <= _FEW_PLANTED:
         return swing_pose(feet, facing, terrain, legs, dt, run)
+    n, f = np.divmod(foot, 2)
     # the swinging feet as a batch of M characters of one foot each, shape (M, 1, ...)
-    few = Feet(
-        **{
-            name.name: (a[n, f, None] if a.ndim > 1 else a[n, None])
-            for name in fields(Feet)
-            for a in (getattr(feet, name.name),)
-        }
-    )
+    few = Feet(**{name: _foot_rows(getattr(feet, name), foot, n) for name in _FEET_FIELDS})
     at, angle, bend, floor, hold = swing_pose(few, facing[n], terrain, legs, dt, run[n])
     ankles = np.zeros(feet.land.shape)
     angles, bends, floors = (np.zeros(swinging.shape) for _ in range(3))
@@ -274,3 +272,15 @@ def swinging_poses(
     ankles[n, f], angles[n, f], bends[n, f] = at[:, 0], angle[:, 0], bend[:, 0]
     floors[n, f], holds[n, f] = floor[:, 0], hold[:, 0]
     return ankles, angles, bends, floors, holds
+
+
+_FEET_FIELDS = tuple(field.name for field in fields(Feet))
+
+
+def _foot_rows(a: NDArray[Any], foot: NDArray[np.intp], n: NDArray[np.intp]) -> NDArray[Any]:
+    """``a``'s rows of the feet ``foot`` (M,) (their indices into its (N·2, ...) rows; ``n``
+    (M,) their characters), shape (M, 1, ...): a per-foot array (N, 2, ...) at each foot, a
+    per-character one (N, ...) at its character."""
+    if a.ndim == 1:
+        return a.take(n)[:, None]
+    return a.reshape((-1,) + a.shape[2:]).take(foot, axis=0)[:, None]
