@@ -71,11 +71,19 @@ def _over_last(ufunc: np.ufunc, a: ArrayLike) -> NDArray[Any]:
 _MOST_COLUMNS = 8
 
 
+# sizes from which by_column and wrap01 take their cheaper way for many numbers (below,
+# numpy's cost a call outweighs it: a lone walker's arrays)
+_BY_COLUMN_FROM = 256
+_FLOOR_FROM = 32
+
+
 def by_column(ufunc: np.ufunc, x: ArrayLike, column: FloatArray) -> FloatArray:
     """``ufunc(x[..., None], column)`` for a short ``column`` (K,), shape ``x.shape + (K,)``:
     a call per column, the same numbers (numpy broadcasts an (N, 1) against a (K,) in
     small buffered chunks: for 1,575 rows of two, ~17 µs against ~4)."""
     values = np.asarray(x)
+    if values.size < _BY_COLUMN_FROM:  # (a few numbers: one broadcast call is cheaper)
+        return np.asarray(ufunc(values[..., None], column))
     out = np.empty(values.shape + (len(column),))
     for k, value in enumerate(column):
         ufunc(values, value, out=out[..., k])
@@ -86,6 +94,8 @@ def wrap01(x: ArrayLike) -> FloatArray:
     """``x % 1.0``, the same numbers (``x − ⌊x⌋`` is the exact fraction, rounded once, as
     numpy's remainder rounds it; +0.0 at integers, NaN at ±inf) at a tenth of its cost."""
     values = np.asarray(x, dtype=float)
+    if values.size < _FLOOR_FROM:  # (a few numbers: one call is cheaper than two)
+        return np.asarray(values % 1.0)
     return values - np.floor(values)
 
 

@@ -66,9 +66,9 @@ _ANY_FLOAT = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(_ANY_FLOAT, min_size=1, max_size=50))
-def test_wrap01_gives_numpys_remainder_by_one(values: list[float]) -> None:
-    x = np.array(values)
+@given(st.lists(_ANY_FLOAT, min_size=1, max_size=50), st.sampled_from([1, 40, 600]))
+def test_wrap01_gives_numpys_remainder_by_one(values: list[float], size: int) -> None:
+    x = np.resize(np.array(values), size)  # (a few numbers and many take different ways)
     with np.errstate(invalid="ignore"):  # (±inf: NaN, as numpy's remainder gives)
         got, want = wrap01(x), x % 1.0
     assert np.array_equal(got, want, equal_nan=True)
@@ -76,9 +76,13 @@ def test_wrap01_gives_numpys_remainder_by_one(values: list[float]) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(_ANY_FLOAT, min_size=1, max_size=40), st.lists(_ANY_FLOAT, min_size=1, max_size=3))
-def test_by_column_gives_numpys_broadcast(x: list[float], column: list[float]) -> None:
-    xs, cs = np.array(x), np.array(column)
+@given(
+    st.lists(_ANY_FLOAT, min_size=1, max_size=40),
+    st.lists(_ANY_FLOAT, min_size=1, max_size=3),
+    st.sampled_from([1, 40, 600]),
+)
+def test_by_column_gives_numpys_broadcast(x: list[float], column: list[float], size: int) -> None:
+    xs, cs = np.resize(np.array(x), size), np.array(column)
     for ufunc in (np.add, np.multiply, np.subtract):
         with np.errstate(all="ignore"):
             got, want = by_column(ufunc, xs, cs), ufunc(xs[:, None], cs)
