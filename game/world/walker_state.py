@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from game.world.easing import any_true
 from game.world.feet import Feet
 from game.world.modes import (
     MOTION_BRAKE,
@@ -222,12 +221,13 @@ class WalkState:
     def spin(self) -> FloatArray:
         """The facing as it turns, shape (N,): ±1, through 0 mid-pivot (cosine of the
         pivot angle, so the foot's apparent length is its projection)."""
-        turning = self.turning
-        if not any_true(turning):
-            return self.facing.copy()
-        # the turn eases in (t²): the middle comes at t = 1/√2, when the pelvis, rising
-        # through the pivot, has straightened the legs
-        return np.where(turning, self.turn_from * np.cos(np.pi * self.turn**2), self.facing)
+        spin = self.facing.copy()
+        rows = np.flatnonzero(self.turning)  # (a few of a crowd: computed on those alone)
+        if len(rows):
+            # the turn eases in (t²): the middle comes at t = 1/√2, when the pelvis, rising
+            # through the pivot, has straightened the legs
+            spin[rows] = self.turn_from[rows] * np.cos(np.pi * self.turn[rows] ** 2)
+        return spin
 
     def modes(self, still_speed: float) -> Modes:
         """Each character's :class:`~game.world.modes.Mode` this step, shape (N,): its
