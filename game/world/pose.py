@@ -292,9 +292,9 @@ def foot_targets(
     pivoting = s.turning
     any_pivoting = any_true(pivoting)
     if any_pivoting:  # a pivoting character's planted feet turn about their balls, toes flat
-        turning = pivoting[:, None]
-        stance_at = np.where(turning[..., None], pivot_ankles(w, s), stance_at)
-        stance_bend = np.where(turning, 0.0, stance_bend)
+        rows = np.flatnonzero(pivoting)
+        stance_at[rows] = pivot_ankles(w, s, rows)  # (on their rows alone: a few of a crowd)
+        stance_bend = np.where(pivoting[:, None], 0.0, stance_bend)
     swinging = feet.swinging
     if any_true(swinging):
         swing_at, swing_angle, swing_bend, floor, hold = swinging_poses(

@@ -86,8 +86,10 @@ def planted_support(w: World, s: WalkState, pace: Pace) -> Support:
     about_to = s.reversing & (np.abs(s.vx) < w.rig.tuning.pivot_speed)
     flat = (turning | about_to)[:, None]
     flat_ankles = feet.lock
-    if any_true(flat):
-        flat_ankles = np.where(turning[:, None, None], pivot_ankles(w, s), feet.lock)
+    if any_true(flat):  # (the pivots' ankles computed on their rows alone)
+        rows = np.flatnonzero(turning)
+        flat_ankles = feet.lock.copy()
+        flat_ankles[rows] = pivot_ankles(w, s, rows)
     landing = roll_side(feet, landing_roll(feet, w.rig.tuning.loading * pace.stance_time[:, None]))
     facing, legs = s.facing[:, None], w.rig.legs
     if w.rolled is None:

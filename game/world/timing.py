@@ -8,7 +8,7 @@ Pure functions of the :class:`~game.world.walker_state.World` and the
 from __future__ import annotations
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from game.world.easing import any_true, by_column, max_last, min_last, wrap01
 from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, foot_axes, heel_hangs, stance_pose
@@ -20,6 +20,11 @@ from game.world.walker_state import WalkState, World
 
 _BEHIND_AT_AHEAD = np.array([-1.0, 0.0, 1.0])  # ground_grade's samples, in slope spans
 _GRADES_KEPT = 4  # ground_grade's answers remembered (World.grades)
+
+
+# the characters a query is asked about: all of them, or some rows (M,)
+Rows = slice | NDArray[np.intp]
+_EVERY_ROW = slice(None)
 
 
 def timing_speed(speed: ArrayLike, floor: ArrayLike) -> FloatArray:
@@ -196,17 +201,18 @@ def heel_off_nose(w: World, s: WalkState) -> BoolArray:
     return feet.planted & heel_hangs(w.terrain, feet.lock[..., 0], facing, w.rig.legs)
 
 
-def pivot_balls(w: World, s: WalkState) -> FloatArray:
-    """The ball contact points the feet pivot on, shape (N, 2, 2) (a foot still landing:
-    where it will be)."""
+def pivot_balls(w: World, s: WalkState, rows: Rows = _EVERY_ROW) -> FloatArray:
+    """The ball contact points the feet pivot on, shape (N, 2, 2), or of the characters
+    ``rows`` (M,) alone (a foot still landing: where it will be)."""
     legs, feet = w.rig.legs, s.feet
-    lock = np.where(feet.swinging[..., None], feet.land_lock, feet.lock)
-    along, normal = foot_axes(feet.angle, s.turn_from[:, None])
+    lock = np.where(feet.swinging[rows][..., None], feet.land_lock[rows], feet.lock[rows])
+    along, normal = foot_axes(feet.angle[rows], s.turn_from[rows, None])
     return lock - legs.ankle_height * normal + legs.ball * along
 
 
-def pivot_ankles(w: World, s: WalkState) -> FloatArray:
-    """Ankles of pivoting feet (N, 2, 2): flat, turning about the ball by ``spin``."""
+def pivot_ankles(w: World, s: WalkState, rows: Rows = _EVERY_ROW) -> FloatArray:
+    """Ankles of pivoting feet (N, 2, 2), or of the characters ``rows`` (M,) alone: flat,
+    turning about the ball by ``spin``."""
     legs = w.rig.legs
-    along, normal = foot_axes(s.feet.angle, s.spin[:, None])
-    return pivot_balls(w, s) - legs.ball * along + legs.ankle_height * normal
+    along, normal = foot_axes(s.feet.angle[rows], s.spin[rows, None])
+    return pivot_balls(w, s, rows) - legs.ball * along + legs.ankle_height * normal
