@@ -120,8 +120,9 @@ def advance_velocity(w: World, s: WalkState, wish: Wish, dt: float) -> FloatArra
         nearer = np.abs(braked) < np.abs(s.vx)
         s.vx = np.where(reversing & nearer, braked, s.vx)
     # ... pivoting, it shifts over the balls it turns on
-    if any_true(turning):  # (the balls are read only then)
-        s.vx = np.where(turning, shift_over_balls(w, s), s.vx)
+    if any_true(turning):  # (the balls are read only then, on the pivots' rows)
+        rows = np.flatnonzero(turning)
+        s.vx[rows] = shift_over_balls(w, s, rows)
     # a crouch is held only standing: walking or turning round, the body rises
     still = (wish.facing == 0.0) & ~wish.reversing & ~turning
     still &= np.abs(s.vx) < tune.still_speed

@@ -8,7 +8,7 @@ Pure functions of the :class:`~game.world.walker_state.World` and the
 from __future__ import annotations
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
 from game.world.easing import any_true, by_column, max_last, min_last, wrap01
 from game.world.feet import FOOT_SIDE, MIN_RISER, RISER_WINDOW, foot_axes, heel_hangs, stance_pose
@@ -16,15 +16,10 @@ from game.world.gait import PHASE_OFFSET, quickened_rate, slope_quickening
 from game.world.modes import PACING_JOG, PACING_RUN, PACING_STAIR_RUN, Pacing
 from game.world.rig import Rig
 from game.world.types import BoolArray, FloatArray
-from game.world.walker_state import WalkState, World
+from game.world.walker_state import EVERY_ROW, Rows, WalkState, World
 
 _BEHIND_AT_AHEAD = np.array([-1.0, 0.0, 1.0])  # ground_grade's samples, in slope spans
 _GRADES_KEPT = 4  # ground_grade's answers remembered (World.grades)
-
-
-# the characters a query is asked about: all of them, or some rows (M,)
-Rows = slice | NDArray[np.intp]
-_EVERY_ROW = slice(None)
 
 
 def timing_speed(speed: ArrayLike, floor: ArrayLike) -> FloatArray:
@@ -201,7 +196,7 @@ def heel_off_nose(w: World, s: WalkState) -> BoolArray:
     return feet.planted & heel_hangs(w.terrain, feet.lock[..., 0], facing, w.rig.legs)
 
 
-def pivot_balls(w: World, s: WalkState, rows: Rows = _EVERY_ROW) -> FloatArray:
+def pivot_balls(w: World, s: WalkState, rows: Rows = EVERY_ROW) -> FloatArray:
     """The ball contact points the feet pivot on, shape (N, 2, 2), or of the characters
     ``rows`` (M,) alone (a foot still landing: where it will be)."""
     legs, feet = w.rig.legs, s.feet
@@ -210,7 +205,7 @@ def pivot_balls(w: World, s: WalkState, rows: Rows = _EVERY_ROW) -> FloatArray:
     return lock - legs.ankle_height * normal + legs.ball * along
 
 
-def pivot_ankles(w: World, s: WalkState, rows: Rows = _EVERY_ROW) -> FloatArray:
+def pivot_ankles(w: World, s: WalkState, rows: Rows = EVERY_ROW) -> FloatArray:
     """Ankles of pivoting feet (N, 2, 2), or of the characters ``rows`` (M,) alone: flat,
     turning about the ball by ``spin``."""
     legs = w.rig.legs

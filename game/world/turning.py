@@ -20,7 +20,7 @@ from game.world.pivots import pivot_spots
 from game.world.rest import rest_goal, standing
 from game.world.timing import heel_off_nose, pivot_balls, standing_spots
 from game.world.types import BoolArray, FloatArray
-from game.world.walker_state import WalkState, World, rows_of
+from game.world.walker_state import EVERY_ROW, Rows, WalkState, World, rows_of
 
 
 def advance_turn(w: World, s: WalkState, dt: float) -> None:
@@ -120,11 +120,12 @@ def end_pivot(w: World, s: WalkState, done: BoolArray) -> None:
     (``s.settling``). Writes ``feet.lock, pitch, aim``, ``s.turn`` and ``s.motion``
     (:func:`leave_pivot`)."""
     feet, legs = s.feet, w.rig.legs
-    ball = pivot_balls(w, s)
-    along, normal = foot_axes(feet.angle, -s.turn_from[:, None])
+    rows = np.flatnonzero(done)  # (computed on their rows alone: a few of a crowd)
+    ball = pivot_balls(w, s, rows)
+    along, normal = foot_axes(feet.angle[rows], -s.turn_from[rows, None])
     # rigid rear foot: the ankle sits (−ball, ankle_height) from the ball contact
-    relocked = ball - legs.ball * along + legs.ankle_height * normal
-    feet.lock = np.where(done[:, None, None], relocked, feet.lock)
+    feet.lock = feet.lock.copy()
+    feet.lock[rows] = ball - legs.ball * along + legs.ankle_height * normal
     s.settling |= done[:, None] & feet.planted
     feet.pitch = np.where(done[:, None], 0.0, feet.pitch)
     # the aims were the pivot's: standing on, the feet count where they are (counted
@@ -259,14 +260,15 @@ def above_spot_behind(w: World, s: WalkState) -> BoolArray:
     return s.feet.planted & behind & down & ~heel_off_nose(w, s)
 
 
-def shift_over_balls(w: World, s: WalkState) -> FloatArray:
-    """The x velocity (N,) that brings the pelvis to within ``pivot_tolerance`` of over
-    the balls (a swinging foot's where it lands) by the end of the pivot under way:
-    an obstacle may keep the pivot spots off the spot under it (stopped over a cup on the
-    floor), and the pelvis must not hang low between feet it has left behind."""
-    off = pivot_balls(w, s)[..., 0].mean(axis=1) - s.x
+def shift_over_balls(w: World, s: WalkState, rows: Rows = EVERY_ROW) -> FloatArray:
+    """The x velocity (N,), or of the characters ``rows`` (M,) alone, that brings the
+    pelvis to within ``pivot_tolerance`` of over the balls (a swinging foot's where it
+    lands) by the end of the pivot under way: an obstacle may keep the pivot spots off the
+    spot under it (stopped over a cup on the floor), and the pelvis must not hang low
+    between feet it has left behind."""
+    off = pivot_balls(w, s, rows)[..., 0].mean(axis=1) - s.x[rows]
     beyond = np.sign(off) * np.maximum(np.abs(off) - w.rig.tuning.pivot_tolerance, 0.0)
-    left = np.maximum(1.0 - s.turn, 0.1) * w.rig.gait.turn_time  # seconds to go
+    left = np.maximum(1.0 - s.turn[rows], 0.1) * w.rig.gait.turn_time  # seconds to go
     return beyond / left
 
 

@@ -34,6 +34,9 @@ ARMS = slice(0, 2)
 """The arms' rows of every ``(N, 4, ...)`` limb array (:data:`game.world.rig.LIMBS`)."""
 LEGS = slice(2, 4)
 """The legs' rows."""
+Rows = slice | NDArray[np.intp]
+"""The characters a query is asked about: all of them (:data:`EVERY_ROW`) or some rows."""
+EVERY_ROW = slice(None)
 
 
 @dataclass(slots=True)
