@@ -50,13 +50,16 @@ def all_true(mask: ArrayLike) -> bool:
     return bool(np.count_nonzero(mask) == np.size(mask))
 
 
+# the most columns _over_last reduces by columns: numpy reduces a longer row in another
+# order (unrolled), which can keep the other of a −0.0 and a 0.0
+_MOST_COLUMNS = 8
+
+
 def _over_last(ufunc: np.ufunc, a: ArrayLike) -> NDArray[Any]:
     """``ufunc.reduce(a, axis=-1)``, the same numbers. numpy reduces a short last axis row
     by row (~30 ns a row), so for many rows a call per column (~1 µs each) is cheaper: for
-    a crowd's (1,575, 2) feet ~1 µs against ~54 µs, (1,575, 8) ~13 against ~70 µs; for a
-    lone walker's few rows the reduction is (but for two columns). Up to
-    ``_MOST_COLUMNS``: numpy reduces a longer row in another order, which can pick the
-    other of a −0.0 and a 0.0."""
+    a crowd's (1,575, 2) feet ~1 µs against ~54 µs, (1,575, 8) ~13 against ~70 µs. For a
+    lone walker's few rows numpy's reduction is cheaper, but for two columns."""
     arr = np.asarray(a)
     columns = arr.shape[-1] if arr.ndim else 0
     few_rows = columns > 2 and arr.size < 32 * columns * (columns - 1)
@@ -66,9 +69,6 @@ def _over_last(ufunc: np.ufunc, a: ArrayLike) -> NDArray[Any]:
     for column in range(2, columns):
         ufunc(out, arr[..., column], out=out)
     return np.asarray(out)
-
-
-_MOST_COLUMNS = 8
 
 
 # sizes from which by_column and wrap01 take their cheaper way for many numbers (below,
