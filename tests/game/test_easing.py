@@ -47,9 +47,9 @@ _SHAPES = st.tuples(st.integers(1, 2000), st.sampled_from([(), (2,)]), st.intege
 @settings(max_examples=60, deadline=None)
 @given(_SHAPES, st.integers(0, 2**32 - 1))
 def test_reductions_over_the_last_axis_give_numpys_numbers(
-    shape: tuple[int, ...], seed: int
+    shape: tuple[int, ...], entropy: int
 ) -> None:
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(entropy)
     values = rng.choice([-1.0, -0.0, 0.0, 0.5, 2.0, np.inf, -np.inf, np.nan], size=shape)
     values = np.where(rng.random(shape) < 0.5, rng.normal(size=shape), values)
     for mine, numpys in ((max_last, np.max), (min_last, np.min)):
