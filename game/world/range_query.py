@@ -11,17 +11,18 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from game.world.cell_search import SortedSearch
 from game.world.types import FloatArray, IntArray
 
 
-def index_span(sorted_x: FloatArray, lo: ArrayLike, hi: ArrayLike) -> tuple[IntArray, IntArray]:
+def index_span(sorted_x: SortedSearch, lo: ArrayLike, hi: ArrayLike) -> tuple[IntArray, IntArray]:
     """The entries of ``sorted_x`` (M,) with ``lo ≤ x ≤ hi`` as index ranges ``[first,
     stop)``, broadcast shape of ``lo`` and ``hi`` each (empty where ``hi < lo`` or either is
-    NaN, as a mask's comparisons would be); a binary search, O(log M) an interval."""
+    NaN, as a mask's comparisons would be); a binary search, O(log M) an interval, or a cell
+    table's O(1) (:class:`game.world.cell_search.SortedSearch`)."""
     lo_a, hi_a = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
-    # (the array's own method: np.searchsorted's wrapper costs more than a short search)
-    first = sorted_x.searchsorted(lo_a, side="left")  # the first x ≥ lo
-    stop = sorted_x.searchsorted(hi_a, side="right")  # the first x > hi
+    first = sorted_x.index(lo_a, side="left")  # the first x ≥ lo
+    stop = sorted_x.index(hi_a, side="right")  # the first x > hi
     return first, np.where(hi_a >= lo_a, stop, first)
 
 

@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from game.assets import AssetError, read_json
+from game.world.cell_search import PolylineHeights, SortedSearch
 from game.world.easing import any_true, max_last, xy
 from game.world.range_query import RangeMax, index_span
 from game.world.schema import Fields, Range
@@ -83,8 +84,10 @@ class Terrain:
     ys: FloatArray = field(init=False, repr=False)  # vertex y, (M,)
     slopes: FloatArray = field(init=False, repr=False)  # dy/dx of each segment, (M − 1,)
     _heights: RangeMax = field(init=False, repr=False)  # range maxima of the vertex y
-    _window_rises: dict[float, tuple[FloatArray, RangeMax]] = field(init=False, repr=False)
-    _risers: dict[tuple[float, float], tuple[FloatArray, FloatArray, RangeMax]] = field(
+    _search: SortedSearch = field(init=False, repr=False)  # searchsorted over xs
+    _line: PolylineHeights | None = field(init=False, repr=False)  # np.interp, many vertices
+    _window_rises: dict[float, tuple[SortedSearch, RangeMax]] = field(init=False, repr=False)
+    _risers: dict[tuple[float, float], tuple[SortedSearch, FloatArray, RangeMax]] = field(
         init=False, repr=False
     )
 
@@ -106,6 +109,8 @@ class Terrain:
         slopes.setflags(write=False)
         object.__setattr__(self, "slopes", slopes)
         object.__setattr__(self, "_heights", RangeMax.of(pts[:, 1]))
+        object.__setattr__(self, "_search", SortedSearch.of(self.xs))
+        object.__setattr__(self, "_line", PolylineHeights.of(self.xs, self.ys, slopes))
         object.__setattr__(self, "_window_rises", {})
         object.__setattr__(self, "_risers", {})
 
@@ -130,13 +135,15 @@ class Terrain:
 
     def height_at(self, x: ArrayLike) -> FloatArray:
         """Ground height under ``x``, same shape as ``x`` (level beyond the ends)."""
-        return np.interp(np.asarray(x, dtype=float), self.xs, self.ys)
+        if self._line is None:
+            return np.interp(np.asarray(x, dtype=float), self.xs, self.ys)
+        return self._line.at(x)  # (the same numbers, from a cell table)
 
     def slope_at(self, x: ArrayLike) -> FloatArray:
         """dy/dx of the segment under ``x``, same shape (0 beyond the ends)."""
         xa = np.asarray(x, dtype=float)
         xs = self.xs
-        seg = np.minimum(np.maximum(xs.searchsorted(xa, side="right") - 1, 0), len(xs) - 2)
+        seg = np.minimum(np.maximum(self._search.index(xa, side="right") - 1, 0), len(xs) - 2)
         inside = (xa >= xs[0]) & (xa <= xs[-1])
         return np.where(inside, self.slopes[seg], 0.0)
 
@@ -157,7 +164,7 @@ class Terrain:
     def vertex_span(self, lo: ArrayLike, hi: ArrayLike) -> tuple[IntArray, IntArray]:
         """The vertices with ``lo ≤ x ≤ hi`` as index ranges ``[first, stop)``, broadcast
         shape of the inputs each (:func:`index_span`)."""
-        return index_span(self.xs, lo, hi)
+        return index_span(self._search, lo, hi)
 
     def vertices_between(self, lo: ArrayLike, hi: ArrayLike) -> tuple[IntArray, IntArray]:
         """Every vertex with ``lo ≤ x ≤ hi`` for a batch of intervals, as flat pairs
@@ -212,14 +219,14 @@ class Terrain:
         at_ends = self.rise_over(xy(a, b), window)  # both ends' in one call
         return np.maximum(at_corners, np.maximum(at_ends[..., 0], at_ends[..., 1]))
 
-    def _corner_rises(self, window: float) -> tuple[FloatArray, RangeMax]:
+    def _corner_rises(self, window: float) -> tuple[SortedSearch, RangeMax]:
         """:meth:`window_corners` sorted, and the range maxima of the :meth:`rise_over` at
         each, built once a window (the walk asks for the same one or two windows every
         step)."""
         cached = self._window_rises.get(window)
         if cached is None:
             corners = np.sort(self.window_corners(window))
-            cached = (corners, RangeMax.of(self.rise_over(corners, window)))
+            cached = (SortedSearch.of(corners), RangeMax.of(self.rise_over(corners, window)))
             self._window_rises[window] = cached
         return cached
 
@@ -227,7 +234,7 @@ class Terrain:
         """The x of each stair riser, shape ``(K,)``: the middle of a run of segments steeper
         than ``min_riser / window`` going one way (up or down) that rises or drops
         ``min_riser`` or more in all. Computed once per pair of arguments."""
-        return self._stairs(min_riser, window)[0]
+        return self._stairs(min_riser, window)[0].values
 
     def treads(self, min_riser: float, window: float) -> FloatArray:
         """The tread each of :meth:`risers` starts or ends, shape ``(K,)``: the distance to
@@ -282,7 +289,7 @@ class Terrain:
         risers, _, negated = self._stairs(min_riser, window)
         return -negated.over(*index_span(risers, lo, hi), empty=-np.inf)
 
-    def _stairs(self, min_riser: float, window: float) -> tuple[FloatArray, FloatArray, RangeMax]:
+    def _stairs(self, min_riser: float, window: float) -> tuple[SortedSearch, FloatArray, RangeMax]:
         cached = self._risers.get((min_riser, window))
         if cached is None:
             steep = np.abs(self.slopes) >= min_riser / window
@@ -301,7 +308,8 @@ class Terrain:
             gap = np.where(way[1:] == way[:-1], np.diff(x), np.inf)  # to the next riser
             tread = np.minimum(np.append(gap, np.inf), np.insert(gap, 0, np.inf))
             # the treads' range minima, as the maxima of their negatives
-            cached = self._risers[(min_riser, window)] = (x, tread, RangeMax.of(-tread))
+            stairs = (SortedSearch.of(x), tread, RangeMax.of(-tread))
+            cached = self._risers[(min_riser, window)] = stairs
         return cached
 
     def with_boxes(self, boxes: ArrayLike, wall: float = 0.005) -> Terrain:
