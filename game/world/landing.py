@@ -114,23 +114,66 @@ def plan_landing(
         terrain, rig.legs, start, predicted_x, facing_k, pivot, other, spans
     )
     feet = Lifting(start, predicted_x, facing_k, pivot, beside, other, settling)
-    # the predicted spot first: most feet land on it. Every cost term is ≥ 0, so a
-    # candidate costs at least its miss; another candidate can win only where its miss is
-    # not above the predicted spot's whole cost (NaN: unknown, it can) and it is not that
-    # same spot again (a copy of it costs as much or more and comes later: argmin keeps
-    # the first)
+    # the predicted spot first: most feet land on it. Another candidate can win only where
+    # even its least cost is not above the predicted spot's whole cost (NaN: unknown, it
+    # can) and it is not that same spot again (a copy of it costs as much or more and comes
+    # later: argmin keeps the first); those alone are scored, each on its foot's row
     spots, cost = score_spots(terrain, rig, candidates[:, :1], kinds.column(0), feet, spans)
-    x, chord, rested = candidates[:, 0], spots.chord[:, 0], spots.rested[:, 0]
-    taken = spots.low_enough[:, 0]
-    rivals = ~(miss_cost(candidates, predicted_x) > cost) & (candidates != candidates[:, :1])
-    rows = np.flatnonzero(rivals.any(axis=1))
-    if len(rows):  # (a few feet: stairs, an unfit or bent spot; scored on their rows only)
-        spots, cost = score_spots(terrain, rig, candidates[rows], kinds, feet.rows(rows), spans)
-        best, picked = np.argmin(cost, axis=1), np.arange(len(rows))
+    x, chord, rested, taken = (
+        candidates[:, 0],
+        spots.chord[:, 0],
+        spots.rested[:, 0],
+        spots.low_enough[:, 0],
+    )
+    rivals = ~(least_cost(candidates, kinds, feet) > cost) & (candidates != candidates[:, :1])
+    row, column = np.nonzero(rivals)
+    if len(row):  # (a few feet: stairs, an unfit or bent spot)
+        pair = candidates[row, column][:, None]
+        found, found_cost = score_spots(
+            terrain, rig, pair, kinds.of_columns(column), feet.rows(row), spans
+        )
+        won = _cheaper_rivals(row, column, found_cost[:, 0], cost[:, 0], candidates.shape[1])
+        at = row[won]
         x, chord, rested, taken = x.copy(), chord.copy(), rested.copy(), taken.copy()
-        x[rows], chord[rows] = candidates[rows, best], spots.chord[picked, best]
-        rested[rows], taken[rows] = spots.rested[picked, best], spots.low_enough[picked, best]
+        x[at], chord[at] = pair[won, 0], found.chord[won, 0]
+        rested[at], taken[at] = found.rested[won, 0], found.low_enough[won, 0]
     return choose_spot(terrain, rig, start, hip_y, facing, x, chord, rested, taken)
+
+
+def least_cost(candidates: FloatArray, kinds: Kinds, feet: Lifting) -> FloatArray:
+    """A lower bound of each candidate's :func:`score_spots` cost (M, K), to the bit: its
+    terms that do not depend on how the spot sits on the ground (the miss, the kind, the
+    other foot beside), summed in the same order. Every term is ≥ 0, and a floating-point
+    sum of such terms never drops when one of them grows from 0."""
+    squaring = (
+        np.zeros((len(candidates), 1), dtype=bool) if feet.pivot is None else feet.pivot[:, None]
+    )
+    cost = miss_cost(candidates, feet.predicted_x)
+    for term in kind_costs(kinds, squaring):
+        cost = cost + term
+    if feet.beside is not None:
+        cost = cost + beside_cost(candidates, feet.beside, squaring)
+    return cost
+
+
+def _cheaper_rivals(
+    row: NDArray[np.intp],
+    column: NDArray[np.intp],
+    rival_cost: FloatArray,
+    first_cost: FloatArray,
+    width: int,
+) -> NDArray[np.intp]:
+    """The rivals (indices into ``row`` and ``column``, (P,)) that win their foot's spot:
+    each foot's first cheapest of its predicted spot (``first_cost`` (M,)) and its rivals,
+    in column order, as argmin over every candidate picks (one not scored costs more than
+    the predicted spot, or is a later copy of it)."""
+    costs = np.full((len(first_cost), width), np.inf)
+    costs[:, 0] = first_cost
+    costs[row, column] = rival_cost
+    index = np.full((len(first_cost), width), -1)
+    index[row, column] = np.arange(len(row))
+    best = index[np.arange(len(first_cost)), np.argmin(costs, axis=1)]
+    return best[best >= 0]
 
 
 @dataclass(frozen=True, slots=True)

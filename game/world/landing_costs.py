@@ -13,7 +13,7 @@ import numpy as np
 
 from game.world.feet import MAX_TREAD, MIN_RISER, RISER_WINDOW
 from game.world.terrain import Terrain
-from game.world.types import BoolArray, FloatArray
+from game.world.types import BoolArray, FloatArray, IntArray
 
 _PIVOT_SHORTER_COST = 0.5  # m: a squaring step takes a shorter step only if it is this much nearer
 
@@ -47,6 +47,10 @@ class Kinds:
     def column(self, k: int) -> Kinds:
         """The kinds of candidate ``k`` alone (shape (1,))."""
         return Kinds(self.far[k : k + 1], self.shorter[k : k + 1])
+
+    def of_columns(self, columns: IntArray) -> Kinds:
+        """The kinds of the candidates in ``columns`` (P,), one a row (shape (P, 1))."""
+        return Kinds(self.far[columns][:, None], self.shorter[columns][:, None])
 
 
 def flight_gaps(terrain: Terrain, other: FloatArray, facing_k: FloatArray) -> FloatArray:

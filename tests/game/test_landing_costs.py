@@ -12,10 +12,19 @@ from game.world.landing import (
     choose_spot,
     fit_spots,
     landing_candidates,
+    least_cost,
     plan_landing,
     score_spots,
 )
-from game.world.landing_costs import _EDGE_M, _SKIP_COST, kind_costs, miss_cost, stair_costs
+from game.world.landing_costs import (
+    _EDGE_M,
+    _SKIP_COST,
+    Kinds,
+    Spots,
+    kind_costs,
+    miss_cost,
+    stair_costs,
+)
 from game.world.rig import load_rig
 from game.world.terrain import Terrain
 
@@ -97,10 +106,10 @@ def test_stair_costs_count_the_risers_a_mask_over_every_riser_counts() -> None:
     assert np.array_equal(edge, _SKIP_COST * (down & (back > _EDGE_M)))
 
 
-def test_plan_landing_picks_the_cheapest_of_all_candidates() -> None:
-    # random stairs and bumps, feet walking and squaring up: the candidates scored only
-    # where one could beat the predicted spot give the choice of scoring every one
-    rng = np.random.default_rng(3)
+def _random_feet(entropy: int) -> tuple[Terrain, Lifting, np.ndarray, np.ndarray]:
+    """200 lifting feet on random stairs and bumps, walking and squaring up: the ground,
+    the feet, the spans kept off and each foot's hip height."""
+    rng = np.random.default_rng(entropy)
     ground = _random_steps(rng, 30, (0.2, 0.6), [-1.0, 1.0, 0.0], (0.02, 0.2), [0.01, 0.2])
     x = float(ground.xs[-1]) - 2.0
     m = 200
@@ -111,21 +120,40 @@ def test_plan_landing_picks_the_cheapest_of_all_candidates() -> None:
     pivot, settling = rng.random(m) < 0.3, rng.random(m) < 0.3
     other = np.where(rng.random(m) < 0.8, start_x + rng.uniform(-0.5, 0.5, m), np.nan)
     beside = np.where(rng.random(m) < 0.5, other, np.nan)
-    spans = np.array([[1.0, 1.1, 0.1]])
-    hip_y = start[:, 1] + 0.8
-    args = (pivot, beside, other, spans, settling)
-    chosen = plan_landing(ground, RIG, start, predicted, hip_y, facing, *args)
-    facing_k = facing[:, None]
+    feet = Lifting(start, predicted, facing[:, None], pivot, beside, other, settling)
+    return ground, feet, np.array([[1.0, 1.1, 0.1]]), start[:, 1] + 0.8
+
+
+def _every_candidate(
+    ground: Terrain, feet: Lifting, spans: np.ndarray
+) -> tuple[np.ndarray, Kinds, Spots, np.ndarray]:
+    """The feet's candidates, their kinds, and each one scored."""
     candidates, kinds = landing_candidates(
-        ground, RIG.legs, start, predicted, facing_k, pivot, other, spans
+        ground, RIG.legs, feet.start, feet.predicted_x, feet.facing_k, feet.pivot, feet.other, spans
     )
-    feet = Lifting(start, predicted, facing_k, pivot, beside, other, settling)
-    spots, cost = score_spots(ground, RIG, candidates, kinds, feet, spans)
-    best, rows = np.argmin(cost, axis=1), np.arange(m)
+    return candidates, kinds, *score_spots(ground, RIG, candidates, kinds, feet, spans)
+
+
+def test_plan_landing_picks_the_cheapest_of_all_candidates() -> None:
+    # the candidates scored only where one could beat the predicted spot give the choice
+    # of scoring every one
+    ground, feet, spans, hip_y = _random_feet(3)
+    start, facing = feet.start, feet.facing_k[:, 0]
+    args = (feet.pivot, feet.beside, feet.other, spans, feet.settling)
+    chosen = plan_landing(ground, RIG, start, feet.predicted_x, hip_y, facing, *args)
+    candidates, _, spots, cost = _every_candidate(ground, feet, spans)
+    best, rows = np.argmin(cost, axis=1), np.arange(len(start))
     pick = (spots.chord[rows, best], spots.rested[rows, best], spots.low_enough[rows, best])
     every = choose_spot(ground, RIG, start, hip_y, facing, candidates[rows, best], *pick)
     for a, b in zip(chosen, every, strict=True):
         assert np.array_equal(a, b)
+
+
+def test_least_cost_is_never_above_a_candidates_cost() -> None:
+    for entropy in range(4):
+        ground, feet, spans, _ = _random_feet(entropy)
+        candidates, kinds, _, cost = _every_candidate(ground, feet, spans)
+        assert (least_cost(candidates, kinds, feet) <= cost).all()
 
 
 def _random_steps(
