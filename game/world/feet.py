@@ -259,16 +259,17 @@ def sole_penetration(terrain: Terrain, soles: FloatArray) -> FloatArray:
     segment, v = terrain.vertices_between(np.minimum(px, qx), np.maximum(px, qx))
     if not len(segment):  # no vertex under the sole (most of the ground): points decide
         return points
-    px, py, qx, qy = (c.ravel()[segment] for c in (px, py, qx, qy))
-    vx = terrain.xs[v]
+    # what a segment's pairs share, computed once a segment and gathered
     run = qx - px
     safe = np.where(np.abs(run) > 1e-12, run, 1.0)
+    rise = qy - py
+    px, py, safe, rise = (np.ravel(c).take(segment) for c in (px, py, safe, rise))
     # the segment's height at vertex x: linear interpolation p + (q − p)·(x − p.x)/run
-    t = clamp((vx - px) / safe, 0.0, 1.0)
-    seg_y = py + (qy - py) * t
+    t = clamp((terrain.xs.take(v) - px) / safe, 0.0, 1.0)
+    seg_y = py + rise * t
     depth = np.array(points)
     # a maximum is exact, so gathering it pair by pair gives the dense maximum's number
-    np.maximum.at(depth.reshape(-1), segment // 2, terrain.ys[v] - seg_y)
+    np.maximum.at(depth.reshape(-1), segment >> 1, terrain.ys.take(v) - seg_y)
     return depth
 
 
