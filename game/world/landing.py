@@ -21,14 +21,13 @@ from game.world.feet import (
 )
 from game.world.landing_costs import (
     Kinds,
+    Lie,
     Spots,
     bend_cost,
-    beside_cost,
     flight_gaps,
     heel_hang_cost,
-    kind_costs,
-    miss_cost,
     stair_costs,
+    summed_cost,
     too_tall_cost,
     unfit_cost,
 )
@@ -128,9 +127,15 @@ def plan_landing(
     rivals = ~(least_cost(candidates, kinds, feet) > cost) & (candidates != candidates[:, :1])
     row, column = np.nonzero(rivals)
     if len(row):  # (a few feet: stairs, an unfit or bent spot)
+        # how each rival's sole lies tells its bend and fit: a tighter bound, and only those
+        # still under it are rested on the ground
         pair = candidates[row, column][:, None]
+        lie = sole_lie(terrain, rig, pair, feet.facing_k[row], _at(feet.pivot, row))
+        bound = least_cost(pair, kinds.of_columns(column), feet.rows(row), lie)
+        near = np.flatnonzero(~(bound[:, 0] > cost[row, 0]))
+        row, column, pair = row[near], column[near], pair[near]
         found, found_cost = score_spots(
-            terrain, rig, pair, kinds.of_columns(column), feet.rows(row), spans
+            terrain, rig, pair, kinds.of_columns(column), feet.rows(row), spans, lie.rows(near)
         )
         won = _cheaper_rivals(row, column, found_cost[:, 0], cost[:, 0], candidates.shape[1])
         at = row[won]
@@ -140,20 +145,28 @@ def plan_landing(
     return choose_spot(terrain, rig, start, hip_y, facing, x, chord, rested, taken)
 
 
-def least_cost(candidates: FloatArray, kinds: Kinds, feet: Lifting) -> FloatArray:
-    """A lower bound of each candidate's :func:`score_spots` cost (M, K), to the bit: its
-    terms that do not depend on how the spot sits on the ground (the miss, the kind, the
-    other foot beside), summed in the same order. Every term is ≥ 0, and a floating-point
-    sum of such terms never drops when one of them grows from 0."""
-    squaring = (
-        np.zeros((len(candidates), 1), dtype=bool) if feet.pivot is None else feet.pivot[:, None]
-    )
-    cost = miss_cost(candidates, feet.predicted_x)
-    for term in kind_costs(kinds, squaring):
-        cost = cost + term
-    if feet.beside is not None:
-        cost = cost + beside_cost(candidates, feet.beside, squaring)
-    return cost
+def least_cost(
+    candidates: FloatArray, kinds: Kinds, feet: Lifting, lie: Lie | None = None
+) -> FloatArray:
+    """A lower bound of each candidate's :func:`score_spots` cost (M, K), to the bit
+    (:func:`summed_cost`): the terms known before the sole is rested there (the miss, the
+    kind, the other foot beside) and, given how it ``lie``s, its bend, its fit (resting
+    it can only unfit it) and a pivot heel's hang."""
+    ground = []
+    if lie is not None:
+        ground = [bend_cost(lie.bend), unfit_cost(lie.fits), heel_hang_cost(lie.hang)]
+    return summed_cost(candidates, feet.predicted_x, ground, kinds, _squaring(feet), feet.beside)
+
+
+def _squaring(feet: Lifting) -> BoolArray:
+    """Which feet (M, 1) square up to pivot."""
+    if feet.pivot is None:
+        return np.zeros((len(feet.start), 1), dtype=bool)
+    return feet.pivot[:, None]
+
+
+def _at(a: BoolArray | None, rows: NDArray[np.intp]) -> BoolArray | None:
+    return None if a is None else a[rows]
 
 
 def _cheaper_rivals(
@@ -213,30 +226,25 @@ def score_spots(
     kinds: Kinds,
     feet: Lifting,
     spans: FloatArray,
+    lie: Lie | None = None,
 ) -> tuple[Spots, FloatArray]:
-    """How each candidate (M, K) of ``feet`` sits on the ground (:func:`fit_spots`) and what
-    it costs: the nearest fitting candidate, rather off a slope's corner than across it; a
-    sole that does not fit is a last resort; a step taller than max_step_height never."""
+    """How each candidate (M, K) of ``feet`` sits on the ground (:func:`fit_spots`, from
+    how its sole ``lie``s where that is known) and what it costs: the nearest fitting
+    candidate, rather off a slope's corner than across it; a sole that does not fit is a
+    last resort; a step taller than max_step_height never."""
     start, predicted_x, facing_k, pivot = feet.start, feet.predicted_x, feet.facing_k, feet.pivot
-    spots = fit_spots(terrain, rig, start, candidates, facing_k, pivot, spans)
-    squaring = np.zeros((len(start), 1), dtype=bool) if pivot is None else pivot[:, None]
-    cost = (
-        miss_cost(candidates, predicted_x)
-        + bend_cost(spots)
-        + unfit_cost(spots)
-        + too_tall_cost(spots)
-    )
-    cost += heel_hang_cost(spots)
+    spots = fit_spots(terrain, rig, start, candidates, facing_k, pivot, spans, lie)
+    ground = [
+        bend_cost(spots.bend),
+        unfit_cost(spots.fits),
+        too_tall_cost(spots.low_enough),
+        heel_hang_cost(spots.hang),
+    ]
     if feet.other is not None:
-        for term in stair_costs(
+        ground += stair_costs(
             terrain, candidates, spots, feet.other, facing_k, pivot, feet.settling, predicted_x
-        ):
-            cost += term
-    for term in kind_costs(kinds, squaring):
-        cost += term
-    if feet.beside is not None:
-        cost += beside_cost(candidates, feet.beside, squaring)
-    return spots, cost
+        )
+    return spots, summed_cost(candidates, predicted_x, ground, kinds, _squaring(feet), feet.beside)
 
 
 def landing_candidates(
@@ -276,6 +284,28 @@ def landing_candidates(
     return candidates, kinds
 
 
+def sole_lie(
+    terrain: Terrain,
+    rig: Rig,
+    candidates: FloatArray,
+    facing_k: FloatArray,
+    pivot: BoolArray | None,
+) -> Lie:
+    """How each candidate's sole lies on the ground (:class:`Lie`, :func:`sole_fits`); for
+    feet squaring up to ``pivot``, whether the foot can turn there (:func:`pivot_spots`)."""
+    legs = rig.legs
+    fits, chords, bend = sole_fits(terrain, candidates, facing_k, rig)
+    hang = np.zeros_like(candidates, dtype=bool)
+    if pivot is not None and pivot.any():  # (read on the squaring feet's rows only)
+        p = np.flatnonzero(pivot)
+        at, way = candidates[p], facing_k[p]
+        fits[p], chords[p] = pivot_spots(terrain, at, way, legs)
+        bend[p] = 0.0
+        turned = 2.0 * legs.ball * way  # a foot pivoted about its ball: its ankle's shift
+        hang[p] = heel_hangs(terrain, at + turned, -way, legs)
+    return Lie(fits, chords, bend, hang)
+
+
 def fit_spots(
     terrain: Terrain,
     rig: Rig,
@@ -284,19 +314,15 @@ def fit_spots(
     facing_k: FloatArray,
     pivot: BoolArray | None,
     spans: FloatArray,
+    lie: Lie | None = None,
 ) -> Spots:
-    """How each candidate sits on the ground (:class:`Spots`); for feet squaring up to
-    ``pivot``, whether the foot can turn there (:func:`pivot_spots`)."""
+    """How each candidate sits on the ground (:class:`Spots`): how its sole lies there
+    (:func:`sole_lie`; ``lie``, where known), then the sole rested on the ground."""
     legs, gait = rig.legs, rig.gait
-    fits, chords, bend = sole_fits(terrain, candidates, facing_k, rig)
-    hang = np.zeros_like(candidates, dtype=bool)
+    if lie is None:
+        lie = sole_lie(terrain, rig, candidates, facing_k, pivot)
+    chords, bend, hang = lie.chord, lie.bend, lie.hang
     turned = 2.0 * legs.ball * facing_k  # a foot pivoted about its ball: its ankle's shift
-    if pivot is not None and pivot.any():  # (read on the squaring feet's rows only)
-        p = np.flatnonzero(pivot)
-        at, way = candidates[p], facing_k[p]
-        fits[p], chords[p] = pivot_spots(terrain, at, way, legs)
-        bend[p] = 0.0
-        hang[p] = heel_hangs(terrain, at + turned[p], -way, legs)
     start_ground = terrain.height_at(start[:, :1])
     tilt = clamp(chords, -legs.max_tilt, legs.max_tilt)
     # how high the sole would rest there (a toe over a wall's top counts)
@@ -307,7 +333,7 @@ def fit_spots(
     # resting that far over the ground under the ankle it does not fit (a pivot spot may
     # overhang a nose)
     hovers = rest - ground_y > SOLE_FLATNESS
-    fits &= ~hovers if pivot is None else pivot[:, None] | ~hovers
+    fits = lie.fits & (~hovers if pivot is None else pivot[:, None] | ~hovers)
     rise = np.abs(np.maximum(rest, ground_y) - start_ground)
     # beyond either end the world is level, but no place to step: the whole sole lands in it
     lo, hi = terrain.x_range

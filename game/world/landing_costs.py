@@ -7,6 +7,7 @@ sits on the ground (:class:`Spots`) and which kind it is (:class:`Kinds`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,6 +64,22 @@ def flight_gaps(terrain: Terrain, other: FloatArray, facing_k: FloatArray) -> Fl
 
 
 @dataclass(frozen=True, slots=True)
+class Lie:
+    """How each candidate's sole (M, K) lies on the ground before it is rested there: it
+    ``fits`` (whole and flat enough), its ``chord`` angle, the ground's ``bend`` under it,
+    and ``hang`` (turned round there, a pivot's heel would hang off a nose)."""
+
+    fits: BoolArray
+    chord: FloatArray
+    bend: FloatArray
+    hang: BoolArray
+
+    def rows(self, rows: IntArray) -> Lie:
+        """These candidates at ``rows`` only."""
+        return Lie(self.fits[rows], self.chord[rows], self.bend[rows], self.hang[rows])
+
+
+@dataclass(frozen=True, slots=True)
 class Spots:
     """How each candidate (M, K) sits on the ground: the sole ``fits`` (whole, flat enough,
     not hovering), its ``chord`` angle and the ground's ``bend`` under it, the ankle height
@@ -84,26 +101,47 @@ def miss_cost(candidates: FloatArray, predicted_x: FloatArray) -> FloatArray:
     return np.abs(candidates - predicted_x[:, None])
 
 
-def bend_cost(spots: Spots) -> FloatArray:
+def bend_cost(bend: FloatArray) -> FloatArray:
     """Each millimetre of ground bend under the sole costs ``_BEND_COST`` mm of step: rather
     off a slope's corner than across it (the heel or ball hovers by about the bend)."""
-    return _BEND_COST * spots.bend
+    return _BEND_COST * bend
 
 
-def unfit_cost(spots: Spots) -> FloatArray:
+def unfit_cost(fits: BoolArray) -> FloatArray:
     """A sole that does not fit is a last resort (10 m)."""
-    return np.where(spots.fits, 0.0, 10.0)
+    return np.where(fits, 0.0, 10.0)
 
 
-def too_tall_cost(spots: Spots) -> FloatArray:
+def too_tall_cost(low_enough: BoolArray) -> FloatArray:
     """A step the legs cannot take, out of the world or onto a thing: never (1 km)."""
-    return np.where(spots.low_enough, 0.0, 1e3)
+    return np.where(low_enough, 0.0, 1e3)
 
 
-def heel_hang_cost(spots: Spots) -> FloatArray:
+def heel_hang_cost(hang: BoolArray) -> FloatArray:
     """A pivot spot whose turned-round heel would hang off a nose (standing so, the foot
     would step again) costs ``_HANG_COST``."""
-    return np.where(spots.hang, _HANG_COST, 0.0)
+    return np.where(hang, _HANG_COST, 0.0)
+
+
+def summed_cost(
+    candidates: FloatArray,
+    predicted_x: FloatArray,
+    ground: Iterable[FloatArray],
+    kinds: Kinds,
+    squaring: BoolArray,
+    beside: FloatArray | None,
+) -> FloatArray:
+    """A candidate's cost (M, K): its miss, then each of the ``ground`` terms (how the spot
+    sits), then its kind's and, where ``beside`` is given, the other foot's, added in this
+    order. Every term is ≥ 0, and a floating-point sum of such terms never drops when one
+    of them grows: the sum of some of the ground terms, in order, is a lower bound of the
+    sum of them all, to the bit."""
+    cost = miss_cost(candidates, predicted_x)
+    for term in (*ground, *kind_costs(kinds, squaring)):
+        cost = cost + term
+    if beside is not None:
+        cost = cost + beside_cost(candidates, beside, squaring)
+    return cost
 
 
 def stair_costs(

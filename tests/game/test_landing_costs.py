@@ -15,6 +15,7 @@ from game.world.landing import (
     least_cost,
     plan_landing,
     score_spots,
+    sole_lie,
 )
 from game.world.landing_costs import (
     _EDGE_M,
@@ -150,10 +151,17 @@ def test_plan_landing_picks_the_cheapest_of_all_candidates() -> None:
 
 
 def test_least_cost_is_never_above_a_candidates_cost() -> None:
+    # before the sole is laid on the ground, and once it lies there (bend, fit, hang known)
     for entropy in range(4):
         ground, feet, spans, _ = _random_feet(entropy)
         candidates, kinds, _, cost = _every_candidate(ground, feet, spans)
-        assert (least_cost(candidates, kinds, feet) <= cost).all()
+        lie = sole_lie(ground, RIG, candidates, feet.facing_k, feet.pivot)
+        before, lying = (
+            least_cost(candidates, kinds, feet),
+            least_cost(candidates, kinds, feet, lie),
+        )
+        assert (before <= lying).all() and (lying <= cost).all()
+        assert (lying > before).any()  # (it does tell more)
 
 
 def _random_steps(
