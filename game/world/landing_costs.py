@@ -67,7 +67,7 @@ def flight_gaps(terrain: Terrain, other: FloatArray, facing_k: FloatArray) -> Fl
 class Lie:
     """How each candidate's sole (M, K) lies on the ground before it is rested there: it
     ``fits`` (whole and flat enough), its ``chord`` angle, the ground's ``bend`` under it,
-    and ``hang`` (turned round there, a pivot's heel would hang off a nose)."""
+    and ``hang`` (turned to face the other way there, a pivot's heel would hang off a nose)."""
 
     fits: BoolArray
     chord: FloatArray
