@@ -59,18 +59,20 @@ def pivot_spots(
     """
     ball_x = x + facing * legs.ball
     angle = np.arctan(terrain.slope_at(ball_x))
-    turnable = np.ones(np.shape(x), dtype=bool)
-    # the ankle turned round about the ball: ball + (−facing)·(−ball) = x + 2·facing·ball
-    for ankle_x, way in ((x, facing), (x + 2.0 * facing * legs.ball, -facing)):
-        rest = rest_on_ground(terrain, ankle_x, angle, way, legs)
-        ankle = xy(ankle_x, rest)
-        ball = sole_points(ankle, angle, np.zeros_like(angle), way, legs)[..., 1, :]
-        # on the ground where it is (a tilted sole's ball is not quite over ball_x: on a
-        # curved slope, read there, it would hover by the slope times that offset)
-        turnable &= ball[..., 1] <= terrain.height_at(ball[..., 0]) + _PIVOT_BALL_GAP
-        if keep_off is not None and len(keep_off):  # (turned round, a heel would sweep into a cup)
-            turnable &= ~touches(keep_off, ankle_x, way, legs)
-    return turnable, angle
+    # both ways at once, along a new first axis: as it faces, and turned about the ball
+    # (the ankle then at ball + (−facing)·(−ball) = x + 2·facing·ball)
+    shape = np.broadcast(x, facing).shape
+    ankle_x = np.stack([np.broadcast_to(x, shape), x + 2.0 * facing * legs.ball])
+    way = np.stack([np.broadcast_to(facing, shape), np.broadcast_to(-facing, shape)])
+    tilt = np.broadcast_to(angle, ankle_x.shape)
+    rest = rest_on_ground(terrain, ankle_x, tilt, way, legs)
+    ball = sole_points(xy(ankle_x, rest), tilt, np.zeros(ankle_x.shape), way, legs)[..., 1, :]
+    # on the ground where it is (a tilted sole's ball is not quite over ball_x: on a curved
+    # slope, read there, it would hover by the slope times that offset)
+    on_ground = ball[..., 1] <= terrain.height_at(ball[..., 0]) + _PIVOT_BALL_GAP
+    if keep_off is not None and len(keep_off):  # (turned round, a heel would sweep into a cup)
+        on_ground &= ~touches(keep_off, ankle_x, way, legs)
+    return on_ground[0] & on_ground[1], angle
 
 
 def touches(spans: FloatArray, x: FloatArray, facing: FloatArray, legs: LegSpec) -> BoolArray:
