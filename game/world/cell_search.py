@@ -32,7 +32,7 @@ CELLS_FROM_VALUES = 512
 CELLS_FROM_QUERIES = 512
 HEIGHTS_FROM_QUERIES = 1024
 _CELLS_PER_VALUE = 4
-_MOST_IN_A_CELL = 3  # values bunched closer than this: the binary search is kept
+_MOST_IN_A_CELL = 3  # more values than this in one cell (bunched): no table, numpy's search
 
 Side = Literal["left", "right"]
 
