@@ -17,8 +17,6 @@ from game.world.rig import LegSpec
 from game.world.terrain import Terrain
 from game.world.types import BoolArray, FloatArray
 
-# Landing candidates: shifts from the predicted spot, metres, tried nearest first.
-_CANDIDATE_SHIFTS = np.array([0.0, -0.04, 0.04, -0.08, 0.08, -0.12, 0.12, -0.17, 0.17, -0.23, 0.23])
 _PIVOT_BALL_GAP = 0.005  # metres a pivoting foot's ball may rest above the ground under it
 
 
