@@ -165,7 +165,8 @@ def _squaring(feet: Lifting) -> BoolArray:
     return feet.pivot[:, None]
 
 
-def _at(a: BoolArray | None, rows: NDArray[np.intp]) -> BoolArray | None:
+def _at(a: NDArray[Any] | None, rows: NDArray[np.intp]) -> NDArray[Any] | None:
+    """``a`` at ``rows`` (an optional input: None stays None)."""
     return None if a is None else a[rows]
 
 
@@ -204,18 +205,14 @@ class Lifting:
 
     def rows(self, rows: NDArray[np.intp]) -> Lifting:
         """These feet at ``rows`` (M',) only."""
-
-        def at(a: NDArray[Any] | None) -> NDArray[Any] | None:
-            return None if a is None else a[rows]
-
         return Lifting(
             self.start[rows],
             self.predicted_x[rows],
             self.facing_k[rows],
-            at(self.pivot),
-            at(self.beside),
-            at(self.other),
-            at(self.settling),
+            _at(self.pivot, rows),
+            _at(self.beside, rows),
+            _at(self.other, rows),
+            _at(self.settling, rows),
         )
 
 
