@@ -54,8 +54,9 @@ def _row(
     """np.interp, the cell tables' heights, searchsorted and their counts for the queries x
     (None: no cell table for these vertices)."""
     n = len(x)
-    heights = PolylineHeights.of(xs, ys, np.diff(ys) / np.diff(xs))
-    cells = SortedSearch.of(xs).cells
+    search = SortedSearch.of(xs)
+    heights = PolylineHeights.of(search, ys, np.diff(ys) / np.diff(xs))
+    cells = search.cells
     interp = _ns(lambda: np.interp(x, xs, ys), n, repeats)
     by_cells = None if heights is None else _ns(lambda: heights.by_cells(x), n, repeats)
     binary = _ns(lambda: xs.searchsorted(x, side="right"), n, repeats)

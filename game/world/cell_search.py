@@ -126,8 +126,8 @@ class PolylineHeights:
 
     Between vertices j − 1 and j np.interp gives ``slope·(x − xs[j−1]) + ys[j−1]`` (at a
     vertex exactly, its own y; beyond either end the end's y). Tabling, for each count j of
-    vertices ≤ x, that segment's start and slope gives the same expression with the same
-    rounding; before the first vertex and past the last the slope is a zero (signed so the
+    vertices ≤ x, that segment's start and slope gives the same expression on the same
+    doubles, so the same result; before the first vertex and past the last the slope is a zero (signed so the
     product adds nothing to the end's y: −0.0 past the last, where x − xs[M−1] ≥ 0). At an
     inner vertex it gives ``slope·0 + y``: y itself, but for a height of −0.0 (the sum is
     +0.0 where the slope is ≥ 0), which is put back where the polyline has one.
@@ -141,11 +141,12 @@ class PolylineHeights:
     negative_zero: bool
 
     @classmethod
-    def of(cls, xs: FloatArray, ys: FloatArray, slopes: FloatArray) -> PolylineHeights | None:
-        """The tables of the polyline (``xs`` strictly increasing, all finite; ``slopes``
-        computed as np.interp does, ``diff(ys) / diff(xs)``), or None where a binary search
-        is quicker or a slope is not finite (np.interp's own fallbacks then apply)."""
-        search = SortedSearch.of(xs)
+    def of(cls, search: SortedSearch, ys: FloatArray, slopes: FloatArray) -> PolylineHeights | None:
+        """The tables of the polyline with vertex x ``search.values`` (strictly increasing,
+        all finite) and heights ``ys``, ``slopes`` computed as np.interp does, ``diff(ys) /
+        diff(xs)``; or None where a binary search is quicker or a slope is not finite
+        (np.interp's own fallbacks then apply)."""
+        xs = search.values
         if search.cells is None or not np.isfinite(slopes).all():
             return None
         start_x = np.concatenate([xs[:1], xs])

@@ -91,8 +91,8 @@ def by_column(ufunc: np.ufunc, x: ArrayLike, column: FloatArray) -> FloatArray:
 
 
 def wrap01(x: ArrayLike) -> FloatArray:
-    """``x % 1.0``, the same numbers (``x − ⌊x⌋`` is the exact fraction, rounded once, as
-    numpy's remainder rounds it; +0.0 at integers, NaN at ±inf) at a tenth of its cost."""
+    """``x % 1.0``, the same numbers (``x − ⌊x⌋`` is the nearest double to the exact fraction,
+    as numpy's remainder gives it; +0.0 at integers, NaN at ±inf) at a tenth of its cost."""
     values = np.asarray(x, dtype=float)
     if values.size < _FLOOR_FROM:  # (a few numbers: one call is cheaper than two)
         return np.asarray(values % 1.0)

@@ -68,7 +68,8 @@ def pivot_spots(
     # on the ground where it is (a tilted sole's ball is not quite over ball_x: on a curved
     # slope, read there, it would hover by the slope times that offset)
     on_ground = ball[..., 1] <= terrain.height_at(ball[..., 0]) + _PIVOT_BALL_GAP
-    if keep_off is not None and len(keep_off):  # (turned round, a heel would sweep into a cup)
+    # (turned about the ball, a heel would sweep into a cup)
+    if keep_off is not None and len(keep_off):
         on_ground &= ~touches(keep_off, ankle_x, way, legs)
     return on_ground[0] & on_ground[1], angle
 

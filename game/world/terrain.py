@@ -109,8 +109,9 @@ class Terrain:
         slopes.setflags(write=False)
         object.__setattr__(self, "slopes", slopes)
         object.__setattr__(self, "_heights", RangeMax.of(pts[:, 1]))
-        object.__setattr__(self, "_search", SortedSearch.of(self.xs))
-        object.__setattr__(self, "_line", PolylineHeights.of(self.xs, self.ys, slopes))
+        search = SortedSearch.of(self.xs)
+        object.__setattr__(self, "_search", search)
+        object.__setattr__(self, "_line", PolylineHeights.of(search, self.ys, slopes))
         object.__setattr__(self, "_window_rises", {})
         object.__setattr__(self, "_risers", {})
 

@@ -84,7 +84,7 @@ def test_sorted_search_gives_searchsorted_index(
 @given(polylines(), st.integers(0, 2**32 - 1))
 def test_polyline_heights_give_np_interp(line: tuple[np.ndarray, np.ndarray], entropy: int) -> None:
     xs, ys = line
-    heights = PolylineHeights.of(xs, ys, np.diff(ys) / np.diff(xs))
+    heights = PolylineHeights.of(SortedSearch.of(xs), ys, np.diff(ys) / np.diff(xs))
     if heights is None:
         return  # (bunched: the terrain keeps np.interp)
     queries = _queries(xs, np.random.default_rng(entropy))
@@ -97,7 +97,9 @@ def test_evenly_spread_values_get_cells_and_bunched_ones_keep_the_binary_search(
     # (so the properties above exercise the cell tables, not only the fallbacks)
     even = np.linspace(-3.0, 37.0, 1000)
     assert SortedSearch.of(even).cells is not None
-    assert PolylineHeights.of(even, np.sin(even), np.diff(np.sin(even)) / np.diff(even))
+    assert PolylineHeights.of(
+        SortedSearch.of(even), np.sin(even), np.diff(np.sin(even)) / np.diff(even)
+    )
     bunched = np.concatenate([np.linspace(0.0, 1e-3, 500), [10.0]])
     assert SortedSearch.of(bunched).cells is None
     assert SortedSearch.of(even[: CELLS_FROM_VALUES - 1]).cells is None
